@@ -1,0 +1,72 @@
+/*
+ * The three error tiers and the caller-owned error buffer.  Nothing here
+ * allocates, so die() is safe to call when memory is short.
+ */
+#include "core/err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "kbench: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	exit(EXIT_FAIL);
+}
+
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	fputs("kbench: try 'kbench --help'\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void bug_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "kbench: BUG at %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+void errbuf_set(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, ERRBUF_LEN, fmt, ap);
+	va_end(ap);
+}

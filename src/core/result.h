@@ -1,0 +1,72 @@
+/*
+ * What a measured instance becomes: the figure, its precision, how the
+ * sampling ended and what else was using the machine.  Shared by the
+ * harness (which fills it), the store (which keeps it) and the reports.
+ */
+#ifndef KB_RESULT_H
+#define KB_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/bench.h"
+
+enum result_status {
+	RES_OK = 0,
+	RES_NOISY,	/* measured, but the CI missed the precision asked for */
+	RES_SKIP,
+	RES_FAIL,
+};
+
+enum stop_reason {
+	STOP_NONE = 0,		/* never sampled (skip or fail) */
+	STOP_PRECISION,		/* CI half-width within --precision */
+	STOP_MAX_TIME,		/* --max-time ran out first */
+	STOP_MAX_SAMPLES,	/* the sample cap ran out first */
+	STOP_INTERRUPTED,	/* Ctrl-C while sampling */
+};
+
+/* Interference above this fraction of the other CPUs' time flags a result. */
+#define RESULT_BUSY_THRESHOLD 0.25
+
+struct result {
+	char id[64];			/* catalogue id */
+	char unit[16];			/* "us", "ns", "MB/s" */
+	enum bench_better better;
+	enum result_status status;
+	double median;			/* the figure quoted */
+	double ci_low, ci_high;		/* 95% CI of the median */
+	double min, max, mean, stddev, cv, p5, p95;
+	size_t n;			/* samples kept (warm-up excluded) */
+	uint64_t iterations;		/* iterations per sample */
+	enum stop_reason stop;
+	double interference;		/* other work's share of the other CPUs, <0 unknown */
+	double overhead;		/* per-iteration overhead subtracted, in unit */
+	double wall_s;			/* time spent on the instance, setup included */
+	char reason[256];		/* why skip or fail */
+	double *samples;		/* n per-iteration values in unit, malloc'd */
+};
+
+/* One stored run: a pass over a selection, under a label. */
+struct run_info {
+	int64_t id;			/* store row id, 0 before storing */
+	char label[128];		/* what was measured, e.g. "Linux 6.18.44" */
+	char started[32];		/* ISO 8601 UTC */
+	char host[64];			/* hostname */
+	char os[128];			/* "Linux 6.18.44" */
+	double mhz;			/* measured clock rate, 0 unknown */
+	char *sysinfo_json;		/* full sysinfo as JSON text, malloc'd or NULL */
+	size_t nresults;
+	struct result *results;		/* malloc'd array */
+};
+
+const char *result_status_name(enum result_status s);
+const char *result_stop_name(enum stop_reason s);
+int result_status_parse(const char *name, enum result_status *out);
+int result_stop_parse(const char *name, enum stop_reason *out);
+/* True when other work competed for the CPUs while sampling. */
+int result_busy(const struct result *r);
+void result_free(struct result *r);
+void run_info_free(struct run_info *run);
+
+#endif

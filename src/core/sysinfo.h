@@ -1,0 +1,51 @@
+/*
+ * What the machine is, and what about it makes results noisy.  Collected at
+ * the start of every run and stored with it, so a figure can always be read
+ * next to the clock source, governor, mitigations and load it was taken
+ * under.  Reads the OS through src/plat only.
+ */
+#ifndef KB_SYSINFO_H
+#define KB_SYSINFO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct sysinfo {
+	char os[64];			/* uname sysname, e.g. "Linux" */
+	char release[128];		/* uname release */
+	char version[256];		/* uname version */
+	char arch[32];			/* uname machine */
+	char host[128];			/* hostname */
+	char cpu_model[128];		/* e.g. "AMD EPYC 7R13 Processor" */
+	int ncpu_online;
+	double mhz;			/* measured with a timed dependent chain */
+	char clocksource[64];		/* e.g. "tsc"; "" unknown */
+	double clock_cost_ns;		/* cost of one clock_gettime(CLOCK_MONOTONIC) */
+	double clock_res_ns;		/* granularity: smallest observed nonzero step */
+	char governor[64];		/* cpufreq governor of cpu0; "" none */
+	char smt[32];			/* "on", "off", "notsupported", ""... */
+	char mitigations[1024];		/* "name: state; ..." of vulnerabilities */
+	char virt[64];			/* hypervisor/virtualisation, "" none found */
+	double loadavg[3];
+	uint64_t mem_total;		/* bytes */
+	uint64_t mem_available;		/* bytes */
+	char compiler[128];		/* compiler kbench was built with */
+	char cflags[256];		/* its flags */
+	char build_type[32];		/* "release", "debug", "sanitize" */
+	char kbench_version[32];
+};
+
+/* Fill everything that can be found; never fails, leaves unknowns empty/0. */
+void sysinfo_collect(struct sysinfo *si);
+/* "Linux 6.18.44": the default run label. */
+void sysinfo_label(const struct sysinfo *si, char *buf, size_t len);
+/*
+ * One-line warnings that results will be noisy: high load average, governor
+ * not "performance", a virtual machine, a debug or sanitizer build.  Returns
+ * how many were printed.
+ */
+int sysinfo_warn(const struct sysinfo *si, FILE *out);
+/* The measured clock rate in MHz (dependent add chain, not /proc/cpuinfo). */
+double sysinfo_measure_mhz(void);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * The platform layer: the one place with OS conditionals.  Each function
+ * returns -1 with errno ENOSYS where the OS lacks the facility, so callers
+ * can skip with a reason instead of failing.
+ *
+ * It also carries the fault-injection table: tests replace a system call
+ * through plat_inject() to see that benchmarks notice lost work.
+ */
+#ifndef KB_PLAT_H
+#define KB_PLAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* CPU time of the whole machine, summed over online CPUs, in nanoseconds. */
+struct plat_cpu_times {
+	uint64_t busy_ns;	/* user+nice+system+irq+softirq+steal */
+	uint64_t total_ns;	/* busy + idle + iowait */
+	int ncpu;		/* CPUs counted */
+};
+int plat_cpu_times(struct plat_cpu_times *t);
+
+/*
+ * CPU time used by kbench's own process group: this process, its reaped
+ * children, and live members of the group.  Subtracted from the machine's
+ * busy time to see what other work did.
+ */
+int plat_group_cpu_ns(uint64_t *ns);
+
+/* Ask the kernel to kill this process when its parent dies. */
+int plat_die_with_parent(int sig);
+
+/* Absolute path of the running executable. */
+int plat_self_exe(char *buf, size_t len);
+
+int plat_ncpu_online(void);
+
+/* Read a small text file (sysfs/procfs) into buf, trailing newline cut. */
+int plat_read_line(const char *path, char *buf, size_t len);
+
+/* Facts for sysinfo; each leaves buf empty when unknown. */
+void plat_cpu_model(char *buf, size_t len);
+void plat_clocksource(char *buf, size_t len);
+void plat_governor(char *buf, size_t len);
+void plat_smt(char *buf, size_t len);
+void plat_mitigations(char *buf, size_t len);
+void plat_virt(char *buf, size_t len);
+int plat_memory(uint64_t *total, uint64_t *available);
+
+/*
+ * Fault injection.  Benchmarks that move data call these instead of the
+ * system call; a test can arrange for the next call to fail or corrupt.
+ */
+enum plat_fault {
+	PLAT_FAULT_NONE = 0,
+	PLAT_FAULT_SHORT,	/* return fewer bytes than asked */
+	PLAT_FAULT_EIO,		/* fail with EIO */
+	PLAT_FAULT_CORRUPT,	/* flip a bit in the data */
+};
+ssize_t plat_read(int fd, void *buf, size_t len);
+ssize_t plat_write(int fd, const void *buf, size_t len);
+/* Arm a fault for the `after`-th next call of read or write ("read"/"write"). */
+void plat_inject(const char *call, enum plat_fault fault, unsigned after);
+/* Arm faults from $KBENCH_INJECT ("write:eio:100"), used by command-line tests. */
+void plat_inject_from_env(void);
+
+#endif

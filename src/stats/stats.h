@@ -1,0 +1,42 @@
+/*
+ * Statistics of one instance's samples.  The only module that includes GSL.
+ *
+ * The figure quoted is the median, not the minimum or the mean: on a shared
+ * machine the distribution has a long right tail (interrupts, a neighbour
+ * taking the CPU), the mean chases the tail and the minimum rewards luck.
+ * Its 95% confidence interval comes from order statistics, so it assumes
+ * nothing about the shape of the distribution.
+ */
+#ifndef KB_STATS_H
+#define KB_STATS_H
+
+#include <stddef.h>
+
+struct stats_summary {
+	size_t n;
+	double median;
+	double ci_low, ci_high;	/* 95% CI of the median; = median when n < 6 */
+	double min, max, mean;
+	double stddev;		/* sample standard deviation (n - 1) */
+	double cv;		/* stddev / mean */
+	double p5, p95;		/* percentiles, linear interpolation */
+};
+
+/*
+ * 0-based ranks (lo, hi) into the sorted samples such that
+ * P(x[lo] <= median <= x[hi]) >= conf, from the binomial(n, 1/2)
+ * distribution, as tight as possible and symmetric.  Returns -1 when n is
+ * too small for any interval to reach conf.
+ */
+int stats_median_ci_ranks(size_t n, double conf, size_t *lo, size_t *hi);
+
+/* Summarise n >= 1 samples (the input is not modified).  -1 when n is 0. */
+int stats_summarize(const double *x, size_t n, struct stats_summary *out);
+
+/* Largest distance from the median to a CI end, relative to the median. */
+double stats_rel_halfwidth(const struct stats_summary *s);
+
+/* Percentile q in [0,1] of sorted data, linear interpolation. */
+double stats_quantile_sorted(const double *sorted, size_t n, double q);
+
+#endif

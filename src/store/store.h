@@ -1,0 +1,55 @@
+/*
+ * The results database.  The only module that includes sqlite3.h.
+ *
+ * One transaction per result, so a crash or Ctrl-C loses at most the result
+ * in progress; WAL and a busy timeout so two runs can write at once.  The
+ * schema carries a version (PRAGMA user_version) and is migrated forward on
+ * open; a database from a newer kbench is refused, never modified.
+ */
+#ifndef KB_STORE_H
+#define KB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/result.h"
+
+#define STORE_SCHEMA_VERSION 2
+
+struct store;
+
+/*
+ * Where the database lives: explicit path, else $KBENCH_DB, else
+ * $XDG_DATA_HOME/kbench/results.db, else ~/.local/share/kbench/results.db.
+ * Writes the path into buf; returns -1 with err filled if none can be found.
+ */
+int store_default_path(const char *explicit_path, char *buf, size_t len, char *err);
+
+/*
+ * Open (creating if need be, with parent directories) and migrate.  Returns
+ * NULL with err filled ("cannot open db 'x': file is not a database").  A file
+ * that is not SQLite, or is from a newer kbench, is left untouched.
+ */
+struct store *store_open(const char *path, char *err);
+/* Open an existing database read-only-in-spirit: fails if it does not exist. */
+struct store *store_open_existing(const char *path, char *err);
+void store_close(struct store *st);
+
+/* Insert the run row (results not included); sets run->id. */
+int store_run_begin(struct store *st, struct run_info *run, char *err);
+/* Insert one result and its samples in a single transaction. */
+int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err);
+/* Mark the run finished (records the end time). */
+int store_run_end(struct store *st, int64_t run_id, char *err);
+
+/*
+ * Load runs selected by `sel` (labels or numeric run ids; all runs when
+ * nsel is 0), oldest first, results included (samples only if want_samples).
+ * Returns the count, or -1 with err filled.  A selector that matches nothing
+ * is an error naming it.
+ */
+int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int want_samples,
+		    struct run_info **runs, char *err);
+void store_runs_free(struct run_info *runs, size_t n);
+
+#endif

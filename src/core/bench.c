@@ -55,7 +55,7 @@ static const char *const status_names[] = {
 
 static const char *const stop_names[] = {
 	[STOP_NONE] = "none", [STOP_PRECISION] = "precision", [STOP_MAX_TIME] = "max-time",
-	[STOP_MAX_SAMPLES] = "max-samples", [STOP_INTERRUPTED] = "interrupted",
+	[STOP_MAX_SAMPLES] = "max-samples",
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+__attribute__((format(printf, 2, 0)))
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);

@@ -23,7 +23,6 @@ enum stop_reason {
 	STOP_PRECISION,		/* CI half-width within --precision */
 	STOP_MAX_TIME,		/* --max-time ran out first */
 	STOP_MAX_SAMPLES,	/* the sample cap ran out first */
-	STOP_INTERRUPTED,	/* Ctrl-C while sampling */
 };
 
 /* Interference above this fraction of the other CPUs' time flags a result. */
@@ -52,8 +51,8 @@ struct run_info {
 	int64_t id;			/* store row id, 0 before storing */
 	char label[128];		/* what was measured, e.g. "Linux 6.18.44" */
 	char started[32];		/* ISO 8601 UTC */
-	char host[64];			/* hostname */
-	char os[128];			/* "Linux 6.18.44" */
+	char host[128];			/* hostname */
+	char os[256];			/* "Linux 6.18.44" */
 	double mhz;			/* measured clock rate, 0 unknown */
 	char *sysinfo_json;		/* full sysinfo as JSON text, malloc'd or NULL */
 	size_t nresults;

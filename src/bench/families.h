@@ -1,0 +1,19 @@
+/*
+ * The benchmark families: each file in src/bench/ ends with a const table
+ * of struct bench rows and exports it here.  src/core/registry.c lists them.
+ */
+#ifndef KB_FAMILIES_H
+#define KB_FAMILIES_H
+
+#include <stddef.h>
+
+#include "core/bench.h"
+
+extern const struct bench sys_benches[];
+extern const size_t sys_nbenches;
+extern const struct bench sig_benches[];
+extern const size_t sig_nbenches;
+extern const struct bench proc_benches[];
+extern const size_t proc_nbenches;
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * Processes: fork+exit+wait, fork+execve of a tiny program+wait, and the
+ * same through /bin/sh -c (lmbench "fork proc", "exec proc", "sh proc").
+ * Every child's exit status is checked: a child that failed to exec exits
+ * 127 and fails the run instead of counting as a fast exec.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/families.h"
+#include "config.h"
+#include "plat/plat.h"
+
+/* kbench-tiny's exit status (src/bench/tiny.c). */
+#define TINY_STATUS 42
+
+struct proc_tiny {
+	char path[PATH_MAX];
+};
+
+/* Wait for pid and check it exited with `want`. */
+static enum bench_status reap(struct bench_ctx *ctx, pid_t pid, int want, const char *what)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return bench_fail(ctx, errno, "waitpid");
+	if (!WIFEXITED(status))
+		return bench_fail(ctx, 0, "%s child killed by signal %d", what, WTERMSIG(status));
+	if (WEXITSTATUS(status) != want)
+		return bench_fail(ctx, 0, "%s child exited %d, expected %d%s", what,
+				  WEXITSTATUS(status), want,
+				  WEXITSTATUS(status) == 127 ? " (exec failed)" : "");
+	return BENCH_OK;
+}
+
+static enum bench_status fork_run(struct bench_ctx *ctx, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			return bench_fail(ctx, errno, "fork");
+		if (pid == 0)
+			_exit(0);
+		if (reap(ctx, pid, 0, "fork") != BENCH_OK)
+			return BENCH_FAIL;
+	}
+	return BENCH_OK;
+}
+
+/*
+ * Find kbench-tiny: $KBENCH_TINY, next to the kbench binary (the build
+ * tree), then the installed libexec directory.
+ */
+static int find_tiny(char *buf, size_t len)
+{
+	const char *env = getenv("KBENCH_TINY");
+	char self[PATH_MAX];
+	char *slash;
+
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return access(buf, X_OK);
+	}
+	if (plat_self_exe(self, sizeof(self)) == 0 && (slash = strrchr(self, '/')) != NULL) {
+		*slash = '\0';
+		if (snprintf(buf, len, "%s/kbench-tiny", self) < (int)len && access(buf, X_OK) == 0)
+			return 0;
+	}
+	snprintf(buf, len, "%s/kbench-tiny", KB_LIBEXECDIR);
+	return access(buf, X_OK);
+}
+
+static enum bench_status tiny_setup(struct bench_ctx *ctx)
+{
+	struct proc_tiny *t = malloc(sizeof(*t));
+
+	if (!t)
+		return bench_fail(ctx, ENOMEM, "setup");
+	if (find_tiny(t->path, sizeof(t->path)) != 0) {
+		free(t);
+		return bench_skip(ctx, "kbench-tiny not found next to kbench nor in %s", KB_LIBEXECDIR);
+	}
+	ctx->priv = t;
+	return BENCH_OK;
+}
+
+static void tiny_teardown(struct bench_ctx *ctx)
+{
+	free(ctx->priv);
+}
+
+/* Run argv[0] with an empty environment n times, checking each exit status. */
+static enum bench_status spawn_run(struct bench_ctx *ctx, uint64_t n, char *const argv[],
+				   const char *what)
+{
+	char *const envp[] = { NULL };
+
+	for (uint64_t i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			return bench_fail(ctx, errno, "fork");
+		if (pid == 0) {
+			execve(argv[0], argv, envp);
+			_exit(127);
+		}
+		if (reap(ctx, pid, TINY_STATUS, what) != BENCH_OK)
+			return BENCH_FAIL;
+	}
+	return BENCH_OK;
+}
+
+static enum bench_status exec_run(struct bench_ctx *ctx, uint64_t n)
+{
+	struct proc_tiny *t = ctx->priv;
+	char *const argv[] = { t->path, NULL };
+
+	return spawn_run(ctx, n, argv, "exec");
+}
+
+static enum bench_status shell_run(struct bench_ctx *ctx, uint64_t n)
+{
+	struct proc_tiny *t = ctx->priv;
+	char sh[] = "/bin/sh", dash_c[] = "-c";
+	char *const argv[] = { sh, dash_c, t->path, NULL };
+
+	return spawn_run(ctx, n, argv, "/bin/sh -c");
+}
+
+static const char *shell_unsupported(void)
+{
+	return access("/bin/sh", X_OK) == 0 ? NULL : "no /bin/sh";
+}
+
+const struct bench proc_benches[] = {
+	{ .id = "proc.fork", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
+	  .summary = "fork() of a small process that exits at once, and wait for it",
+	  .run = fork_run },
+	{ .id = "proc.exec", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
+	  .summary = "fork() and execve() of kbench-tiny (static, built with kbench), and wait",
+	  .setup = tiny_setup, .run = exec_run, .teardown = tiny_teardown },
+	{ .id = "proc.shell", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
+	  .summary = "fork() and /bin/sh -c kbench-tiny, and wait",
+	  .unsupported = shell_unsupported, .setup = tiny_setup, .run = shell_run,
+	  .teardown = tiny_teardown },
+};
+const size_t proc_nbenches = sizeof(proc_benches) / sizeof(proc_benches[0]);

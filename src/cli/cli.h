@@ -1,0 +1,52 @@
+/*
+ * The subcommands and the option parser they share.  Each subcommand has an
+ * option table that both parses argv and prints its help, so --help cannot
+ * drift from what the code accepts.
+ */
+#ifndef KB_CLI_H
+#define KB_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum opt_type {
+	OPT_END = 0,
+	OPT_FLAG,	/* int, set to 1 */
+	OPT_STRING,	/* const char * */
+	OPT_INT,	/* int, within [min, max] */
+	OPT_DOUBLE,	/* double, within [min, max] */
+};
+
+struct opt {
+	const char *name;	/* long name without the dashes */
+	enum opt_type type;
+	void *value;		/* where the parsed value goes */
+	const char *arg;	/* argument name in help, e.g. "PCT" */
+	const char *help;	/* one line */
+	double min, max;	/* accepted range for numbers */
+};
+
+struct cmd {
+	const char *name;
+	const char *synopsis;	/* the usage line after "kbench NAME" */
+	const char *summary;	/* one line for the command list */
+	int (*fn)(int argc, char **argv);
+};
+
+/*
+ * Parse options from argv[1..]; positional arguments are moved to the front
+ * of argv and their count returned.  Bad input dies with exit 2 naming the
+ * option; --help prints the help and exits 0.
+ */
+int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **argv);
+void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts);
+
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
+int cmd_sysinfo(int argc, char **argv);
+
+/* The subcommand table, in main.c. */
+const struct cmd *cli_find(const char *name);
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * A small long-option parser driven by the option tables, in the spirit of
+ * git's parse-options: the table is the single source of truth for parsing
+ * and for --help.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+
+void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts)
+{
+	fprintf(out, "usage: kbench %s %s\n\n%s\n\n", cmd->name, cmd->synopsis, cmd->summary);
+	for (const struct opt *o = opts; o->name; o++) {
+		char left[64];
+		if (o->type == OPT_FLAG)
+			snprintf(left, sizeof(left), "--%s", o->name);
+		else
+			snprintf(left, sizeof(left), "--%s %s", o->name, o->arg ? o->arg : "VALUE");
+		fprintf(out, "  %-22s %s\n", left, o->help);
+	}
+	fprintf(out, "  %-22s %s\n", "--help", "show this help");
+}
+
+static const struct opt *find(const struct opt *opts, const char *name, size_t len)
+{
+	for (const struct opt *o = opts; o->name; o++)
+		if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+			return o;
+	return NULL;
+}
+
+static void set_value(const struct cmd *cmd, const struct opt *o, const char *text)
+{
+	char *end;
+	double d;
+
+	switch (o->type) {
+	case OPT_STRING:
+		*(const char **)o->value = text;
+		return;
+	case OPT_INT:
+	case OPT_DOUBLE:
+		errno = 0;
+		d = strtod(text, &end);
+		if (errno || end == text || *end || !isfinite(d))
+			die_usage("%s: --%s: '%s' is not a number", cmd->name, o->name, text);
+		if (o->type == OPT_INT && d != floor(d))
+			die_usage("%s: --%s: '%s' is not a whole number", cmd->name, o->name, text);
+		if (d < o->min || d > o->max)
+			die_usage("%s: --%s: %s is out of range (%g to %g)", cmd->name, o->name, text,
+				  o->min, o->max);
+		if (o->type == OPT_INT)
+			*(int *)o->value = (int)d;
+		else
+			*(double *)o->value = d;
+		return;
+	case OPT_FLAG:
+	case OPT_END:
+		break;
+	}
+	BUG("option --%s has no value type", o->name);
+}
+
+int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **argv)
+{
+	int npos = 0, i;
+
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			opt_help(stdout, cmd, opts);
+			exit(EXIT_DONE);
+		}
+		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+			if (a[0] == '-' && a[1] != '\0')
+				die_usage("%s: unknown option '%s'", cmd->name, a);
+			argv[npos++] = a;
+			continue;
+		}
+		const char *name = a + 2, *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		const struct opt *o = find(opts, name, len);
+		if (!o)
+			die_usage("%s: unknown option '--%.*s'", cmd->name, (int)len, name);
+		if (o->type == OPT_FLAG) {
+			if (eq)
+				die_usage("%s: --%s takes no value", cmd->name, o->name);
+			*(int *)o->value = 1;
+			continue;
+		}
+		if (eq) {
+			set_value(cmd, o, eq + 1);
+		} else {
+			if (i + 1 >= argc)
+				die_usage("%s: --%s needs a value (%s)", cmd->name, o->name,
+					  o->arg ? o->arg : "VALUE");
+			set_value(cmd, o, argv[++i]);
+		}
+	}
+	for (; i < argc; i++)
+		argv[npos++] = argv[i];
+	return npos;
+}

@@ -1,0 +1,242 @@
+/*
+ * kbench run: select instances, measure each in its own child process,
+ * store each result as soon as it is finished, print the report.
+ *
+ * Order of work matters for the reliability rules: everything that can
+ * refuse (bad options, an unusable database or temporary directory) is
+ * checked before the first benchmark starts, and a result is stored the
+ * moment it exists, so Ctrl-C loses only the instance in progress.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+#include "core/registry.h"
+#include "core/runner.h"
+#include "core/sysinfo.h"
+#include "core/timer.h"
+#include "report/report.h"
+#include "store/store.h"
+
+/* Exit status after Ctrl-C, as shells report a SIGINT death. */
+#define EXIT_INTERRUPTED 130
+
+struct run_opts {
+	const char *suite, *only, *label, *db, *tmpdir;
+	int runs, no_store, json, quiet;
+	double precision, max_time, watchdog, sample_ms;
+};
+
+/* The progress line: only on a terminal, only to stderr. */
+struct progress {
+	int on;
+	size_t done, total;
+	uint64_t start;
+	double per_instance_s;	/* guess for the ETA before anything finished */
+};
+
+static void progress_show(struct progress *p, const char *id)
+{
+	double elapsed, eta;
+
+	if (!p->on)
+		return;
+	elapsed = (double)(timer_now() - p->start) / 1e9;
+	eta = p->done ? elapsed / (double)p->done * (double)(p->total - p->done)
+		      : p->per_instance_s * (double)p->total;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %-20s elapsed %.0f s, about %.0f s to go",
+		p->done + 1, p->total, id, elapsed, eta);
+	fflush(stderr);
+}
+
+static void progress_clear(const struct progress *p)
+{
+	if (p->on)
+		fputs("\r\033[K", stderr);
+}
+
+static void now_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void validate(struct run_opts *o, unsigned *suite_bits)
+{
+	if (registry_suite_parse(o->suite ? o->suite : "standard", suite_bits) < 0)
+		die_usage("run: unknown suite '%s' (one of %s)", o->suite, registry_suite_list());
+	if (o->no_store && o->db)
+		die_usage("run: --db and --no-store contradict each other");
+	if (o->label && (!o->label[0] || strlen(o->label) >= sizeof(((struct run_info *)0)->label)))
+		die_usage("run: --label must be 1 to 127 characters");
+	if (o->max_time == 0)
+		o->max_time = *suite_bits == SUITE_QUICK ? 1.0 : 3.0;
+	if (o->watchdog == 0)
+		o->watchdog = 10 * o->max_time + 30;
+	if (!o->tmpdir) {
+		o->tmpdir = getenv("TMPDIR");
+		if (!o->tmpdir || !o->tmpdir[0])
+			o->tmpdir = "/tmp";
+	}
+	if (access(o->tmpdir, W_OK | X_OK) != 0)
+		die("run: cannot use temporary directory '%s': %s", o->tmpdir, strerror(errno));
+}
+
+static void runner_setup(const struct run_opts *o, const struct sysinfo *si,
+			 const struct timer_info *ti, struct runner_cfg *rc)
+{
+	harness_defaults(&rc->harness);
+	rc->harness.precision = o->precision / 100.0;
+	rc->harness.max_time_ns = o->max_time * 1e9;
+	rc->harness.sample_target_ns = o->sample_ms * 1e6;
+	rc->harness.granularity_ns = ti->granularity_ns;
+	rc->harness.loop_ns = ti->loop_ns;
+	rc->tmproot = o->tmpdir;
+	rc->watchdog_s = o->watchdog;
+	(void)si;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { .runs = 1, .precision = 1.0, .sample_ms = 10 };
+	const struct opt opts[] = {
+		{ "suite", OPT_STRING, &o.suite, "S", "quick, standard (default), full, lmbench, ...", 0, 0 },
+		{ "only", OPT_STRING, &o.only, "GLOB,...", "only instances whose id matches a glob", 0, 0 },
+		{ "label", OPT_STRING, &o.label, "L", "name what is measured (default: OS and release)", 0, 0 },
+		{ "runs", OPT_INT, &o.runs, "N", "repeat the selection N times, interleaved", 1, 1000 },
+		{ "precision", OPT_DOUBLE, &o.precision, "PCT", "wanted 95% CI half-width, % of the median (1)", 0.01, 50 },
+		{ "max-time", OPT_DOUBLE, &o.max_time, "SECONDS", "sampling budget per instance (quick 1, else 3)", 0.01, 3600 },
+		{ "sample-time", OPT_DOUBLE, &o.sample_ms, "MS", "length of one sample (10)", 0.1, 10000 },
+		{ "watchdog", OPT_DOUBLE, &o.watchdog, "SECONDS", "kill an instance running longer (10x max-time + 30)", 0.1, 86400 },
+		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where private temporary directories go ($TMPDIR or /tmp)", 0, 0 },
+		{ "db", OPT_STRING, &o.db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ "no-store", OPT_FLAG, &o.no_store, NULL, "do not store the results", 0, 0 },
+		{ "json", OPT_FLAG, &o.json, NULL, "print one JSON document instead of tables", 0, 0 },
+		{ "quiet", OPT_FLAG, &o.quiet, NULL, "no warnings or progress on stderr", 0, 0 },
+		{ 0 },
+	};
+	unsigned suite_bits;
+	size_t nsel, nruns = 0, nfail = 0, nstored = 0;
+	char path[PATH_MAX], err[ERRBUF_LEN], label[128];
+	struct store *st = NULL;
+	struct sysinfo si;
+	struct timer_info ti;
+	struct runner_cfg rc;
+	struct progress prog = { 0 };
+	const struct bench **sel;
+	struct run_info *runs;
+	char *si_json;
+	int stopped = 0, rc_exit;
+
+	if (opt_parse(cli_find("run"), opts, argc, argv) > 0)
+		die_usage("run: unexpected argument '%s'", argv[0]);
+	validate(&o, &suite_bits);
+	/* --only without --suite looks at every instance, so any id can be named. */
+	sel = registry_select(o.only && !o.suite ? 0 : suite_bits, o.only, &nsel, err);
+	if (!sel)
+		die_usage("run: %s", err);
+	if (nsel == 0)
+		die_usage("run: no benchmark of suite '%s' matches '%s'", o.suite, o.only);
+	if (!o.no_store) {
+		if (store_default_path(o.db, path, sizeof(path), err) < 0)
+			die("%s", err);
+		st = store_open(path, err);
+		if (!st)
+			die("%s", err);
+	}
+
+	sysinfo_collect(&si);
+	timer_measure(&ti);
+	if (!o.quiet)
+		sysinfo_warn(&si, stderr);
+	si_json = report_sysinfo_json(&si);
+	if (!si_json)
+		die("run: cannot encode the system description");
+	sysinfo_label(&si, label, sizeof(label));
+	runner_setup(&o, &si, &ti, &rc);
+	runner_catch_signals();
+
+	runs = calloc((size_t)o.runs, sizeof(*runs));
+	if (!runs)
+		die("run: out of memory");
+	prog.on = !o.quiet && isatty(STDERR_FILENO);
+	prog.total = nsel * (size_t)o.runs;
+	prog.start = timer_now();
+	prog.per_instance_s = o.max_time + 0.3;
+
+	/* Repetitions outside, instances inside: drift hits every instance alike. */
+	for (int rep = 0; rep < o.runs && !stopped; rep++) {
+		struct run_info *run = &runs[nruns++];
+		snprintf(run->label, sizeof(run->label), "%s", o.label ? o.label : label);
+		now_iso(run->started, sizeof(run->started));
+		snprintf(run->host, sizeof(run->host), "%s", si.host);
+		snprintf(run->os, sizeof(run->os), "%s %s", si.os, si.release);
+		run->mhz = si.mhz;
+		run->sysinfo_json = strdup(si_json);
+		run->results = calloc(nsel, sizeof(*run->results));
+		if (!run->sysinfo_json || !run->results)
+			die("run: out of memory");
+		if (st && store_run_begin(st, run, err) < 0)
+			die("%s", err);
+		if (!st)
+			run->id = rep + 1;
+		for (size_t i = 0; i < nsel; i++) {
+			struct result *r = &run->results[run->nresults];
+			progress_show(&prog, sel[i]->id);
+			if (runner_run(sel[i], &rc, r) < 0) {
+				stopped = 1;
+				break;
+			}
+			run->nresults++;
+			prog.done++;
+			if (r->status == RES_FAIL)
+				nfail++;
+			if (st) {
+				if (store_result_add(st, run->id, r, err) < 0) {
+					progress_clear(&prog);
+					die("%s", err);
+				}
+				nstored++;
+			}
+		}
+		if (st && store_run_end(st, run->id, err) < 0)
+			die("%s", err);
+	}
+	progress_clear(&prog);
+	if (st)
+		store_close(st);
+
+	if (o.json)
+		report_runs_json(stdout, si_json, runs, nruns);
+	else
+		report_summary(stdout, runs, nruns);
+	/* The table first, then what happened to it, when both go to a terminal. */
+	fflush(stdout);
+
+	rc_exit = nfail ? EXIT_FAIL : EXIT_DONE;
+	if (stopped) {
+		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored, %zu not measured\n",
+			runner_interrupted(), nstored, nstored == 1 ? "" : "s", prog.total - prog.done);
+		rc_exit = EXIT_INTERRUPTED;
+	} else if (!o.quiet && st) {
+		fprintf(stderr, "kbench: stored %zu result%s as run%s %lld%s in %s\n", nstored,
+			nstored == 1 ? "" : "s", nruns > 1 ? "s" : "", (long long)runs[0].id,
+			nruns > 1 ? "..." : "", path);
+	}
+	for (size_t i = 0; i < nruns; i++)
+		run_info_free(&runs[i]);
+	free(runs);
+	free(si_json);
+	free(sel);
+	return rc_exit;
+}

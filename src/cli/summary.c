@@ -1,0 +1,46 @@
+/*
+ * kbench summary: stored runs as lmbench's tables, one row per run.  Opens
+ * the database without creating it, so asking about an empty place never
+ * leaves a file behind.
+ */
+#include <limits.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+#include "report/report.h"
+#include "store/store.h"
+
+int cmd_summary(int argc, char **argv)
+{
+	const char *db = NULL;
+	int json = 0, nsel, nruns;
+	const struct opt opts[] = {
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "print the runs as JSON, samples included", 0, 0 },
+		{ 0 },
+	};
+	char path[PATH_MAX], err[ERRBUF_LEN];
+	struct run_info *runs;
+	struct store *st;
+
+	nsel = opt_parse(cli_find("summary"), opts, argc, argv);
+	if (store_default_path(db, path, sizeof(path), err) < 0)
+		die("%s", err);
+	st = store_open_existing(path, err);
+	if (!st)
+		die("%s", err);
+	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel, json, &runs, err);
+	store_close(st);
+	if (nruns < 0)
+		die("%s", err);
+	if (nruns == 0) {
+		store_runs_free(runs, 0);
+		die("no runs in db '%s' yet: 'kbench run' makes some", path);
+	}
+	if (json)
+		report_runs_json(stdout, runs[0].sysinfo_json, runs, (size_t)nruns);
+	else
+		report_summary(stdout, runs, (size_t)nruns);
+	store_runs_free(runs, (size_t)nruns);
+	return EXIT_DONE;
+}

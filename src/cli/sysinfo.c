@@ -1,0 +1,33 @@
+/*
+ * kbench sysinfo: the machine, and what makes its figures noisy.
+ */
+#include <stdlib.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+#include "core/sysinfo.h"
+#include "report/report.h"
+
+int cmd_sysinfo(int argc, char **argv)
+{
+	int json = 0;
+	const struct opt opts[] = {
+		{ "json", OPT_FLAG, &json, NULL, "print a JSON object", 0, 0 },
+		{ 0 },
+	};
+	struct sysinfo si;
+
+	if (opt_parse(cli_find("sysinfo"), opts, argc, argv) > 0)
+		die_usage("sysinfo: takes no arguments");
+	sysinfo_collect(&si);
+	if (json) {
+		char *text = report_sysinfo_json(&si);
+		if (!text)
+			die("sysinfo: cannot encode JSON");
+		printf("%s\n", text);
+		free(text);
+	} else {
+		report_sysinfo_text(stdout, &si);
+	}
+	return EXIT_DONE;
+}

@@ -1,0 +1,38 @@
+/*
+ * The one place that times a benchmark: setup, calibration, warm-up,
+ * adaptive sampling until the precision asked for, teardown, statistics.
+ * Runs in-process; src/core/runner.c puts it in a child with a watchdog.
+ */
+#ifndef KB_HARNESS_H
+#define KB_HARNESS_H
+
+#include <stddef.h>
+
+#include "core/bench.h"
+#include "core/result.h"
+#include "core/timer.h"
+
+struct harness_cfg {
+	struct timer_clock clock;	/* real clock, or a fake one in tests */
+	double sample_target_ns;	/* a sample lasts at least this (10 ms) */
+	double granularity_ns;		/* clock step; the target is >= 1000x it */
+	double precision;		/* wanted CI half-width / median, 0.01 = 1% */
+	double max_time_ns;		/* sampling budget per instance */
+	size_t min_samples;		/* never stop before this many (10) */
+	size_t max_samples;		/* never take more than this */
+	size_t warmup_max;		/* cap on discarded warm-up samples */
+	double loop_ns;			/* empty-loop cost per iteration, for BENCH_CHEAP */
+	const char *tmpdir;		/* private directory lent to the benchmark */
+	int interference;		/* read the machine's CPU use around sampling */
+};
+
+/* The defaults of DESIGN.md, with the real clock. */
+void harness_defaults(struct harness_cfg *cfg);
+
+/*
+ * Measure one benchmark and fill `r` (status ok, noisy, skip or fail; samples
+ * malloc'd).  Returns 0; -1 only if memory ran out.
+ */
+int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * The registry: one list naming the family tables, and the lookups over
+ * them.  Rows are checked at start-up (registry_check) so that a bad row
+ * fails at once, not when someone first runs it.
+ *
+ * To add a family: write src/bench/NAME.c ending in
+ *   const struct bench NAME_benches[] = { {...}, ... };
+ *   const size_t NAME_nbenches = sizeof(NAME_benches) / sizeof(NAME_benches[0]);
+ * declare both in src/bench/families.h, add a line to `families` below, and
+ * add the file to meson.build.  Order here is the order of `kbench list` and
+ * of a run.
+ */
+#include "core/registry.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/families.h"
+
+static const struct family {
+	const struct bench *rows;
+	const size_t *n;
+} families[] = {
+	{ sys_benches, &sys_nbenches },
+	{ sig_benches, &sig_nbenches },
+	{ proc_benches, &proc_nbenches },
+};
+
+static const struct suite_name {
+	const char *name;
+	unsigned bit;
+} suites[] = {
+	{ "quick", SUITE_QUICK }, { "standard", SUITE_STANDARD }, { "full", SUITE_FULL },
+	{ "lmbench", SUITE_LMBENCH }, { "aim9", SUITE_AIM9 }, { "rates", SUITE_RATES },
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+size_t registry_count(void)
+{
+	size_t total = 0;
+
+	for (size_t f = 0; f < NELEM(families); f++)
+		total += *families[f].n;
+	return total;
+}
+
+const struct bench *registry_at(size_t i)
+{
+	for (size_t f = 0; f < NELEM(families); f++) {
+		if (i < *families[f].n)
+			return &families[f].rows[i];
+		i -= *families[f].n;
+	}
+	return NULL;
+}
+
+const struct bench *registry_find(const char *id)
+{
+	const struct bench *b;
+
+	for (size_t i = 0; (b = registry_at(i)) != NULL; i++)
+		if (strcmp(b->id, id) == 0)
+			return b;
+	return NULL;
+}
+
+/* Ids are dot-separated words of [a-z0-9_]; the JSON and the db key on them. */
+static int id_valid(const char *id)
+{
+	int word = 0;
+
+	for (const char *p = id; *p; p++) {
+		if (*p == '.') {
+			if (word == 0)
+				return 0;
+			word = 0;
+		} else if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_') {
+			word++;
+		} else {
+			return 0;
+		}
+	}
+	return word > 0 && strchr(id, '.') != NULL && strlen(id) < 64;
+}
+
+int registry_row_valid(const struct bench *b, char *err)
+{
+	unsigned all = 0;
+
+	for (size_t i = 0; i < NELEM(suites); i++)
+		all |= suites[i].bit;
+	if (!b->id || !id_valid(b->id))
+		return errbuf_set(err, "bad id '%s'", b->id ? b->id : "(null)"), -1;
+	if (!b->run)
+		return errbuf_set(err, "%s: no run function", b->id), -1;
+	if (!b->summary || !b->summary[0])
+		return errbuf_set(err, "%s: no summary", b->id), -1;
+	if (b->suites == 0 || (b->suites & ~all))
+		return errbuf_set(err, "%s: bad suites 0x%x", b->id, b->suites), -1;
+	if (b->metric != METRIC_US && b->metric != METRIC_NS && b->metric != METRIC_MBPS)
+		return errbuf_set(err, "%s: bad metric", b->id), -1;
+	if ((b->metric == METRIC_MBPS) != (b->better == BETTER_HIGHER))
+		return errbuf_set(err, "%s: a bandwidth is higher-better, a time lower-better", b->id), -1;
+	if ((b->flags & BENCH_CHEAP) && b->metric == METRIC_MBPS)
+		return errbuf_set(err, "%s: overhead subtraction applies to times only", b->id), -1;
+	return 0;
+}
+
+void registry_check(void)
+{
+	char err[ERRBUF_LEN];
+	const struct bench *b;
+
+	for (size_t i = 0; (b = registry_at(i)) != NULL; i++) {
+		if (registry_row_valid(b, err) < 0)
+			BUG("registry row %zu: %s", i, err);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(registry_at(j)->id, b->id) == 0)
+				BUG("registry: duplicate id '%s'", b->id);
+	}
+}
+
+int registry_suite_parse(const char *name, unsigned *bit)
+{
+	for (size_t i = 0; i < NELEM(suites); i++) {
+		if (strcmp(suites[i].name, name) == 0) {
+			*bit = suites[i].bit;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void registry_suite_names(unsigned bits, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NELEM(suites); i++) {
+		if (!(bits & suites[i].bit))
+			continue;
+		int w = snprintf(buf + used, len - used, "%s%s", used ? "," : "", suites[i].name);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+const char *registry_suite_list(void)
+{
+	return "quick, standard, full, lmbench, aim9, rates";
+}
+
+static int matches_any(const char *id, char *const *globs, size_t nglobs)
+{
+	for (size_t g = 0; g < nglobs; g++)
+		if (fnmatch(globs[g], id, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* Split "a,b,,c" into words; empty words are dropped. */
+static size_t split_globs(char *text, char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (char *tok = strtok(text, ","); tok && n < max; tok = strtok(NULL, ","))
+		out[n++] = tok;
+	return n;
+}
+
+const struct bench **registry_select(unsigned suite_bits, const char *globs, size_t *n, char *err)
+{
+	size_t total = registry_count(), nglobs = 0;
+	const struct bench **sel = calloc(total ? total : 1, sizeof(*sel));
+	char *copy = globs ? strdup(globs) : NULL;
+	char *words[256];
+	const struct bench *b;
+
+	*n = 0;
+	if (!sel || (globs && !copy)) {
+		errbuf_set(err, "out of memory");
+		goto fail;
+	}
+	if (copy) {
+		nglobs = split_globs(copy, words, NELEM(words));
+		if (nglobs == 0) {
+			errbuf_set(err, "--only: no benchmark named");
+			goto fail;
+		}
+		/* Every glob must name something, or a typo would silently run less. */
+		for (size_t g = 0; g < nglobs; g++) {
+			int hit = 0;
+			for (size_t i = 0; (b = registry_at(i)) != NULL && !hit; i++)
+				hit = fnmatch(words[g], b->id, 0) == 0;
+			if (!hit) {
+				errbuf_set(err, "unknown benchmark '%s' (see 'kbench list')", words[g]);
+				goto fail;
+			}
+		}
+	}
+	for (size_t i = 0; (b = registry_at(i)) != NULL; i++) {
+		if (suite_bits && !(b->suites & suite_bits))
+			continue;
+		if (nglobs && !matches_any(b->id, words, nglobs))
+			continue;
+		sel[(*n)++] = b;
+	}
+	free(copy);
+	return sel;
+fail:
+	free(copy);
+	free(sel);
+	return NULL;
+}

@@ -1,0 +1,37 @@
+/*
+ * Runs one instance in a child process, so that a benchmark that hangs,
+ * crashes or leaks cannot take the run with it.  The child gets its own
+ * process group and a private temporary directory; whatever happens, the
+ * runner kills the group and removes the directory before returning.
+ */
+#ifndef KB_RUNNER_H
+#define KB_RUNNER_H
+
+#include "core/bench.h"
+#include "core/harness.h"
+#include "core/result.h"
+
+struct runner_cfg {
+	struct harness_cfg harness;	/* template; tmpdir is set per instance */
+	const char *tmproot;		/* where private directories are made */
+	double watchdog_s;		/* kill an instance that runs longer than this */
+};
+
+/*
+ * Catch SIGINT, SIGTERM and SIGHUP: the run stops at the next instance
+ * boundary (killing the one in progress), and the caller stores what finished.
+ */
+void runner_catch_signals(void);
+/* The signal that interrupted the run, or 0. */
+int runner_interrupted(void);
+
+/*
+ * Measure b in a child.  Returns 0 with r filled (any status, a watchdog
+ * kill or crash as fail), or -1 when interrupted (r is then empty).
+ */
+int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r);
+
+/* Remove a directory tree; used for private temporary directories. */
+int runner_rmtree(const char *path);
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * What the machine is, and what about it makes figures noisy.  Reads the OS
+ * only through src/plat and POSIX (uname, gethostname, getloadavg); never
+ * fails, leaving unknown facts empty or 0.  sysinfo_warn() is the only
+ * function that prints, and only to the stream it is given.
+ */
+#include "core/sysinfo.h"
+
+#include "config.h"
+#include "core/timer.h"
+#include "plat/plat.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* Copy a string into a fixed field, cut to fit, always terminated. */
+static void sysinfo_copy(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+#define SYSINFO_SET(field, src) sysinfo_copy((field), sizeof(field), (src))
+
+void sysinfo_collect(struct sysinfo *si)
+{
+	struct timer_info ti;
+	struct utsname u;
+
+	memset(si, 0, sizeof(*si));
+	if (uname(&u) == 0) {
+		SYSINFO_SET(si->os, u.sysname);
+		SYSINFO_SET(si->release, u.release);
+		SYSINFO_SET(si->version, u.version);
+		SYSINFO_SET(si->arch, u.machine);
+	}
+	/* gethostname may leave the name unterminated when it is cut. */
+	if (gethostname(si->host, sizeof(si->host)) != 0)
+		si->host[0] = '\0';
+	si->host[sizeof(si->host) - 1] = '\0';
+
+	plat_cpu_model(si->cpu_model, sizeof(si->cpu_model));
+	si->ncpu_online = plat_ncpu_online();
+	si->mhz = sysinfo_measure_mhz();
+	plat_clocksource(si->clocksource, sizeof(si->clocksource));
+	memset(&ti, 0, sizeof(ti));
+	timer_measure(&ti);
+	si->clock_cost_ns = ti.cost_ns;
+	si->clock_res_ns = ti.granularity_ns;
+	plat_governor(si->governor, sizeof(si->governor));
+	plat_smt(si->smt, sizeof(si->smt));
+	plat_mitigations(si->mitigations, sizeof(si->mitigations));
+	plat_virt(si->virt, sizeof(si->virt));
+	if (getloadavg(si->loadavg, 3) != 3)
+		si->loadavg[0] = si->loadavg[1] = si->loadavg[2] = 0;
+	if (plat_memory(&si->mem_total, &si->mem_available) != 0)
+		si->mem_total = si->mem_available = 0;
+
+	SYSINFO_SET(si->compiler, KB_COMPILER);
+	SYSINFO_SET(si->cflags, KB_CFLAGS);
+	SYSINFO_SET(si->build_type, KB_BUILD_TYPE);
+	SYSINFO_SET(si->kbench_version, KB_VERSION);
+}
+
+void sysinfo_label(const struct sysinfo *si, char *buf, size_t len)
+{
+	if (len == 0)
+		return;
+	if (si->os[0] == '\0')
+		snprintf(buf, len, "unknown");
+	else if (si->release[0] == '\0')
+		snprintf(buf, len, "%s", si->os);
+	else
+		snprintf(buf, len, "%s %s", si->os, si->release);
+}
+
+/* One run of the chain lasts about this long: far above clock cost and noise. */
+#define SYSINFO_MHZ_TARGET_NS 20000000ull
+#define SYSINFO_MHZ_TRIES 5
+#define SYSINFO_MHZ_ADDS 100	/* adds per loop iteration */
+
+/* Read through a volatile so the addend is a register the compiler cannot know. */
+static volatile uint64_t sysinfo_one = 1;
+
+/*
+ * Ten dependent adds, to be repeated.  The empty asm claims to change x, so each add is a
+ * separate instruction waiting for the one before: one add per cycle on
+ * any core, with the loop's own counter running alongside in parallel.
+ * The addend is a register, not an immediate, because recent cores (Intel
+ * Golden Cove) can fold chains of add-immediate in the renamer and would
+ * run faster than one per cycle.
+ */
+#define SYSINFO_ADD1 do { x += k; __asm__ volatile("" : "+r"(x)); } while (0)
+#define SYSINFO_ADD10 do { SYSINFO_ADD1; SYSINFO_ADD1; SYSINFO_ADD1; SYSINFO_ADD1; \
+	SYSINFO_ADD1; SYSINFO_ADD1; SYSINFO_ADD1; SYSINFO_ADD1; SYSINFO_ADD1; \
+	SYSINFO_ADD1; } while (0)
+
+/*
+ * Run n iterations of SYSINFO_MHZ_ADDS dependent adds; returns nanoseconds.
+ * `register` keeps x in a register even in GCC's unoptimised builds, where
+ * each add would otherwise go through memory and take several cycles.
+ */
+static uint64_t sysinfo_chain(uint64_t n)
+{
+	register uint64_t x = 0, k = sysinfo_one;
+	uint64_t i, t0, t1;
+
+	t0 = timer_now();
+	for (i = 0; i < n; i++) {
+		SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10;
+		SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10;
+	}
+	t1 = timer_now();
+	timer_sink = x;
+	return t1 - t0;
+}
+
+/*
+ * The best of several tries: interruptions and a shared host only ever
+ * make the chain slower, so the fastest try is the closest to the clock.
+ * Clang without optimisation ignores `register`, and then the figure comes
+ * out about ten times too low.
+ */
+double sysinfo_measure_mhz(void)
+{
+	uint64_t n = 1000, ns;
+	double best = 0, mhz;
+	int i;
+
+	/* Grow the count until one run lasts at least a tenth of the target. */
+	for (;;) {
+		ns = sysinfo_chain(n);
+		if (ns >= SYSINFO_MHZ_TARGET_NS / 10 || n >= (UINT64_MAX >> 8))
+			break;
+		n *= ns > 0 && ns < SYSINFO_MHZ_TARGET_NS / 1000 ? 100 : 4;
+	}
+	if (ns > 0)
+		n = (uint64_t)((double)n * (double)SYSINFO_MHZ_TARGET_NS / (double)ns) + 1;
+	for (i = 0; i < SYSINFO_MHZ_TRIES; i++) {
+		ns = sysinfo_chain(n);
+		if (ns == 0)
+			continue;
+		/* adds per ns is GHz; times 1000 is MHz. */
+		mhz = (double)n * SYSINFO_MHZ_ADDS / (double)ns * 1000.0;
+		if (mhz > best)
+			best = mhz;
+	}
+	return best;
+}
+
+#define SYSINFO_WARN "kbench: warning: "
+
+int sysinfo_warn(const struct sysinfo *si, FILE *out)
+{
+	int ncpu = si->ncpu_online > 0 ? si->ncpu_online : 1;
+	int count = 0;
+
+	/* Above half a runnable task per CPU, benchmarks share CPUs often. */
+	if (si->loadavg[0] > 0.5 * ncpu) {
+		fprintf(out, SYSINFO_WARN "load average %.2f on %d CPU%s: other work will "
+			"disturb the figures\n", si->loadavg[0], ncpu, ncpu == 1 ? "" : "s");
+		count++;
+	}
+	if (si->governor[0] != '\0' && strcmp(si->governor, "performance") != 0) {
+		fprintf(out, SYSINFO_WARN "cpufreq governor is \"%s\", not \"performance\": "
+			"the clock rate may change during a run\n", si->governor);
+		count++;
+	}
+	if (si->virt[0] != '\0') {
+		fprintf(out, SYSINFO_WARN "running under %s: figures include virtualisation "
+			"overhead and neighbours' noise\n", si->virt);
+		count++;
+	}
+	if (strcmp(si->build_type, "debug") == 0) {
+		fprintf(out, SYSINFO_WARN "this is a debug build: figures are not "
+			"representative\n");
+		count++;
+	} else if (strcmp(si->build_type, "sanitize") == 0) {
+		fprintf(out, SYSINFO_WARN "this is a sanitizer build: figures are not "
+			"representative\n");
+		count++;
+	}
+	return count;
+}

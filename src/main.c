@@ -1,0 +1,70 @@
+/*
+ * kbench: measure what the kernel does for programs, with honest precision.
+ * main() checks the benchmark table, finds the subcommand in the table below
+ * and runs it; it then checks that stdout was written whole, since a report
+ * cut short by a full disk must not exit 0.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "config.h"
+#include "core/err.h"
+#include "core/registry.h"
+
+/* The subcommands, in the order `kbench --help` lists them. */
+static const struct cmd cmds[] = {
+	{ "list", "[--suite S] [--json]", "list every benchmark instance: id, unit, better, what it measures",
+	  cmd_list },
+	{ "run", "[--suite S] [--only GLOB,...] [--label L] [--runs N] [--precision PCT] "
+		 "[--max-time SECONDS] [--db PATH | --no-store] [--json] [--quiet]",
+	  "measure the selected benchmarks, store and print the results", cmd_run },
+	{ "summary", "[LABEL|RUN ...] [--db PATH] [--json]",
+	  "print stored runs as lmbench's summary tables, one row per run", cmd_summary },
+	{ "sysinfo", "[--json]", "describe the machine and what makes its figures noisy",
+	  cmd_sysinfo },
+};
+
+const struct cmd *cli_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: kbench COMMAND [OPTIONS]\n\n", out);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(out, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	fputs("\n'kbench COMMAND --help' shows a command's options; 'man kbench' the rest.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *cmd;
+	int rc;
+
+	registry_check();
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_DONE;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("kbench %s\n", KB_VERSION);
+		return EXIT_DONE;
+	}
+	cmd = cli_find(argv[1]);
+	if (!cmd)
+		die_usage("unknown command '%s'", argv[1]);
+	rc = cmd->fn(argc - 1, argv + 1);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("cannot write the output: %s", strerror(errno));
+	return rc;
+}

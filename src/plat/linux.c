@@ -1,0 +1,532 @@
+/*
+ * plat.h for Linux: the only file that knows about /proc, /sys and prctl.
+ * Everything here reads what an unprivileged user may read, so kbench runs
+ * without root; a fact that cannot be read is left empty, never guessed.
+ * It never prints and never exits: callers decide what a failure means.
+ * Files are read with plain open/read, not plat_read, so that an armed
+ * fault injection hits the benchmark under test and not this bookkeeping.
+ */
+#include "plat/plat.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#define PLAT_NS_PER_SEC 1000000000ull
+
+/* Clock ticks (USER_HZ) to nanoseconds without overflowing the product. */
+static uint64_t plat_ticks_ns(uint64_t ticks, uint64_t hz)
+{
+	return ticks / hz * PLAT_NS_PER_SEC + ticks % hz * PLAT_NS_PER_SEC / hz;
+}
+
+static uint64_t plat_clk_tck(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	/* USER_HZ has been 100 on every Linux port for decades. */
+	return hz > 0 ? (uint64_t)hz : 100;
+}
+
+/*
+ * Read up to len-1 bytes of a file into buf, NUL-terminated.  Returns the
+ * count or -1 with errno.  procfs and sysfs files are produced in one read
+ * when small, but loop anyway since nothing promises it.
+ */
+static ssize_t plat_slurp(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	int fd, saved;
+
+	if (len == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (got < len - 1) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			saved = errno;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	close(fd);
+	return (ssize_t)got;
+}
+
+int plat_read_line(const char *path, char *buf, size_t len)
+{
+	char *nl;
+
+	if (plat_slurp(path, buf, len) < 0) {
+		if (len > 0)
+			buf[0] = '\0';
+		return -1;
+	}
+	nl = strchr(buf, '\n');
+	if (nl != NULL)
+		*nl = '\0';
+	return 0;
+}
+
+/* A fact for sysinfo: the file's first line, or "" when it cannot be read. */
+static void plat_fact(const char *path, char *buf, size_t len)
+{
+	if (len == 0)
+		return;
+	if (plat_read_line(path, buf, len) < 0)
+		buf[0] = '\0';
+}
+
+int plat_cpu_times(struct plat_cpu_times *t)
+{
+	unsigned long long v[8] = { 0 };
+	uint64_t hz = plat_clk_tck(), busy, total;
+	char line[512];
+	int have = 0, ncpu = 0;
+	FILE *f;
+
+	f = fopen("/proc/stat", "re");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "cpu", 3) != 0)
+			continue;
+		if (isdigit((unsigned char)line[3])) {
+			ncpu++;
+		} else if (line[3] == ' ' && !have) {
+			/* Older kernels print fewer fields; missing ones stay 0. */
+			if (sscanf(line + 3, "%llu %llu %llu %llu %llu %llu %llu %llu",
+				   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+				   &v[7]) >= 4)
+				have = 1;
+		}
+	}
+	fclose(f);
+	if (!have) {
+		errno = EIO;
+		return -1;
+	}
+	/* user nice system idle iowait irq softirq steal; guest is in user. */
+	busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	total = busy + v[3] + v[4];
+	t->busy_ns = plat_ticks_ns(busy, hz);
+	t->total_ns = plat_ticks_ns(total, hz);
+	t->ncpu = ncpu > 0 ? ncpu : 1;
+	return 0;
+}
+
+static uint64_t plat_tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * PLAT_NS_PER_SEC + (uint64_t)tv->tv_usec * 1000u;
+}
+
+/*
+ * utime+stime+cutime+cstime of /proc/PID/stat in ticks, if the process is
+ * in process group pgrp; 0 otherwise or if it vanished meanwhile.  The comm
+ * field may hold spaces and parentheses, so fields are counted from the
+ * last ')'.
+ */
+static uint64_t plat_pid_group_ticks(const char *pid, pid_t pgrp)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st, cut, cst;
+	int grp;
+
+	if (snprintf(path, sizeof(path), "/proc/%s/stat", pid) >= (int)sizeof(path))
+		return 0;
+	if (plat_slurp(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strrchr(buf, ')');
+	if (p == NULL)
+		return 0;
+	/* Fields 3 (state) to 17 (cstime); 5 is pgrp, 14-17 the times. */
+	if (sscanf(p + 1, " %*c %*d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+		   &grp, &ut, &st, &cut, &cst) != 5)
+		return 0;
+	if (grp != (int)pgrp)
+		return 0;
+	return ut + st + cut + cst;
+}
+
+int plat_group_cpu_ns(uint64_t *ns)
+{
+	struct rusage self, children;
+	uint64_t ticks = 0;
+	pid_t me = getpid(), pgrp = getpgrp();
+	struct dirent *de;
+	DIR *d;
+	char mypid[32];
+
+	if (getrusage(RUSAGE_SELF, &self) < 0 || getrusage(RUSAGE_CHILDREN, &children) < 0)
+		return -1;
+	d = opendir("/proc");
+	if (d == NULL)
+		return -1;
+	snprintf(mypid, sizeof(mypid), "%ld", (long)me);
+	while ((de = readdir(d)) != NULL) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		/* This process is counted, more precisely, by getrusage. */
+		if (strcmp(de->d_name, mypid) == 0)
+			continue;
+		ticks += plat_pid_group_ticks(de->d_name, pgrp);
+	}
+	closedir(d);
+	*ns = plat_tv_ns(&self.ru_utime) + plat_tv_ns(&self.ru_stime) +
+	      plat_tv_ns(&children.ru_utime) + plat_tv_ns(&children.ru_stime) +
+	      plat_ticks_ns(ticks, plat_clk_tck());
+	return 0;
+}
+
+/*
+ * The race where the parent dies before prctl() is left to the caller,
+ * which knows the parent's pid and can compare getppid() with it.
+ */
+int plat_die_with_parent(int sig)
+{
+	return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0, 0, 0) < 0 ? -1 : 0;
+}
+
+int plat_self_exe(char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (len == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = readlink("/proc/self/exe", buf, len);
+	if (n < 0) {
+		buf[0] = '\0';
+		return -1;
+	}
+	/* readlink does not terminate, and fills the buffer when truncating. */
+	if ((size_t)n >= len) {
+		buf[0] = '\0';
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+int plat_ncpu_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+/* Copy src to buf, cut to len-1 bytes, with leading/trailing blanks removed. */
+static void plat_copy_trim(char *buf, size_t len, const char *src)
+{
+	size_t n;
+
+	while (*src == ' ' || *src == '\t')
+		src++;
+	n = strlen(src);
+	while (n > 0 && isspace((unsigned char)src[n - 1]))
+		n--;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, src, n);
+	buf[n] = '\0';
+}
+
+/*
+ * The value of the first /proc/cpuinfo line whose key is `key`, into buf;
+ * returns 0 if found.  Keys are padded with tabs before the colon.
+ */
+static int plat_cpuinfo(const char *key, char *buf, size_t len)
+{
+	char line[4096], *colon;
+	size_t klen = strlen(key);
+	int found = -1;
+	FILE *f;
+
+	f = fopen("/proc/cpuinfo", "re");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, key, klen) != 0)
+			continue;
+		colon = line + klen;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		if (*colon != ':')
+			continue;
+		plat_copy_trim(buf, len, colon + 1);
+		found = 0;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+void plat_cpu_model(char *buf, size_t len)
+{
+	/* x86 says "model name"; arm64 only "Hardware" or nothing; ppc "cpu". */
+	static const char *const keys[] = { "model name", "Hardware", "cpu model", "cpu" };
+	size_t i;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (plat_cpuinfo(keys[i], buf, len) == 0 && buf[0] != '\0')
+			return;
+	buf[0] = '\0';
+}
+
+void plat_clocksource(char *buf, size_t len)
+{
+	plat_fact("/sys/devices/system/clocksource/clocksource0/current_clocksource", buf, len);
+}
+
+void plat_governor(char *buf, size_t len)
+{
+	plat_fact("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, len);
+}
+
+void plat_smt(char *buf, size_t len)
+{
+	plat_fact("/sys/devices/system/cpu/smt/control", buf, len);
+}
+
+/* Append s at *used in buf, never past len-1, always terminated. */
+static void plat_append(char *buf, size_t len, size_t *used, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*used + 1 >= len)
+		return;
+	if (n > len - 1 - *used)
+		n = len - 1 - *used;
+	memcpy(buf + *used, s, n);
+	*used += n;
+	buf[*used] = '\0';
+}
+
+static int plat_strcmp_p(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void plat_mitigations(char *buf, size_t len)
+{
+	static const char dir[] = "/sys/devices/system/cpu/vulnerabilities";
+	char *names[128], path[512], text[512];
+	size_t n = 0, i, used = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	d = opendir(dir);
+	if (d == NULL)
+		return;
+	/* readdir order is arbitrary; sort so runs compare as text. */
+	while ((de = readdir(d)) != NULL && n < sizeof(names) / sizeof(names[0])) {
+		if (de->d_name[0] == '.')
+			continue;
+		names[n] = strdup(de->d_name);
+		if (names[n] != NULL)
+			n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), plat_strcmp_p);
+	for (i = 0; i < n; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) < (int)sizeof(path) &&
+		    plat_read_line(path, text, sizeof(text)) == 0) {
+			if (used > 0)
+				plat_append(buf, len, &used, "; ");
+			plat_append(buf, len, &used, names[i]);
+			plat_append(buf, len, &used, ": ");
+			plat_append(buf, len, &used, text);
+		}
+		free(names[i]);
+	}
+}
+
+/* Short names for hypervisor signatures, after systemd-detect-virt. */
+static const struct {
+	const char *signature;	/* substring of the CPUID vendor or DMI text */
+	const char *name;	/* what kbench reports */
+} plat_hypervisors[] = {
+	{ "KVMKVMKVM", "kvm" },
+	{ "Linux KVM Hv", "kvm" },	/* KVM offering Hyper-V enlightenments */
+	{ "Microsoft Hv", "microsoft" },
+	{ "VMwareVMware", "vmware" },
+	{ "XenVMMXenVMM", "xen" },
+	{ "TCGTCGTCGTCG", "qemu" },
+	{ "VBoxVBoxVBox", "oracle" },
+	{ "bhyve bhyve ", "bhyve" },
+	{ "ACRNACRNACRN", "acrn" },
+	{ " lrpepyh  vr", "parallels" },
+	{ "QNXQVMBSQG", "qnx" },
+	{ "Firecracker", "firecracker" },
+	{ "Amazon EC2", "amazon" },
+	{ "KVM", "kvm" },
+	{ "QEMU", "qemu" },
+	{ "VMware", "vmware" },
+	{ "VirtualBox", "oracle" },
+	{ "innotek", "oracle" },
+	{ "Xen", "xen" },
+	{ "Parallels", "parallels" },
+	{ "BHYVE", "bhyve" },
+	{ "Google Compute Engine", "google" },
+	{ "OpenStack", "openstack" },
+	{ "Virtual Machine", "microsoft" },	/* Hyper-V's DMI product name */
+};
+
+static const char *plat_hypervisor_name(const char *text)
+{
+	size_t i;
+
+	if (text[0] == '\0')
+		return NULL;
+	for (i = 0; i < sizeof(plat_hypervisors) / sizeof(plat_hypervisors[0]); i++)
+		if (strstr(text, plat_hypervisors[i].signature) != NULL)
+			return plat_hypervisors[i].name;
+	return NULL;
+}
+
+/*
+ * x86 guests see the "hypervisor present" bit (CPUID.1:ECX[31]) and a
+ * vendor signature at leaf 0x40000000; no privilege is needed.  Returns 1
+ * with the raw signature in sig when a hypervisor is present.
+ */
+static int plat_cpuid_hypervisor(char *sig, size_t len)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char raw[13];
+
+	sig[0] = '\0';
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
+		return 0;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(raw + 0, &b, 4);
+	memcpy(raw + 4, &c, 4);
+	memcpy(raw + 8, &d, 4);
+	raw[12] = '\0';
+	plat_copy_trim(sig, len, raw);
+	return 1;
+#else
+	sig[0] = '\0';
+	(void)len;
+	return 0;
+#endif
+}
+
+/* Whether /proc/cpuinfo's flags carry "hypervisor" (x86 guests). */
+static int plat_cpuinfo_hypervisor_flag(void)
+{
+	char flags[4096], *p;
+	size_t n = strlen("hypervisor");
+
+	if (plat_cpuinfo("flags", flags, sizeof(flags)) < 0)
+		return 0;
+	for (p = strstr(flags, "hypervisor"); p != NULL; p = strstr(p + 1, "hypervisor"))
+		if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+void plat_virt(char *buf, size_t len)
+{
+	static const char *const dmi[] = {
+		"/sys/class/dmi/id/sys_vendor",
+		"/sys/class/dmi/id/product_name",
+		"/sys/class/dmi/id/bios_vendor",
+	};
+	char text[256], sig[16];
+	const char *name;
+	int flagged;
+	size_t i;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	flagged = plat_cpuid_hypervisor(sig, sizeof(sig));
+	if (flagged) {
+		name = plat_hypervisor_name(sig);
+		if (name != NULL) {
+			plat_copy_trim(buf, len, name);
+			return;
+		}
+	}
+	flagged = flagged || plat_cpuinfo_hypervisor_flag();
+	/* Xen publishes its type here, also to guests without the x86 flag. */
+	if (plat_read_line("/sys/hypervisor/type", text, sizeof(text)) == 0 && text[0] != '\0') {
+		plat_copy_trim(buf, len, text);
+		return;
+	}
+	/* DMI names the machine: only known virtual vendors count, not Dell. */
+	for (i = 0; i < sizeof(dmi) / sizeof(dmi[0]); i++) {
+		if (plat_read_line(dmi[i], text, sizeof(text)) < 0)
+			continue;
+		name = plat_hypervisor_name(text);
+		if (name != NULL) {
+			plat_copy_trim(buf, len, name);
+			return;
+		}
+	}
+	/* Present but unnamed: report its raw signature rather than nothing. */
+	if (flagged)
+		plat_copy_trim(buf, len, sig[0] != '\0' ? sig : "unknown hypervisor");
+}
+
+int plat_memory(uint64_t *total, uint64_t *available)
+{
+	unsigned long long kb;
+	char line[256];
+	int have = 0;
+	FILE *f;
+
+	*total = 0;
+	*available = 0;
+	f = fopen("/proc/meminfo", "re");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL && have != 3) {
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) {
+			*total = (uint64_t)kb * 1024u;
+			have |= 1;
+		} else if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+			*available = (uint64_t)kb * 1024u;
+			have |= 2;
+		}
+	}
+	fclose(f);
+	if (!(have & 1)) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}

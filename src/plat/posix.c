@@ -1,0 +1,157 @@
+/*
+ * plat.h for POSIX systems kbench has no dedicated file for (the BSDs,
+ * macOS, illumos...): only what POSIX and near-universal sysconf() names
+ * give.  Everything else fails with ENOSYS, and facts are left empty, so
+ * callers skip with a reason instead of reporting a guess.  A dedicated
+ * file per OS can replace this one fact by fact.  Never prints, never exits.
+ */
+#include "plat/plat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Machine-wide CPU accounting has no POSIX interface (BSDs: kern.cp_time). */
+int plat_cpu_times(struct plat_cpu_times *t)
+{
+	(void)t;
+	errno = ENOSYS;
+	return -1;
+}
+
+/*
+ * getrusage() sees this process and its reaped children but not live
+ * members of the group; a partial figure would under-count kbench's own
+ * work, so none is given.
+ */
+int plat_group_cpu_ns(uint64_t *ns)
+{
+	(void)ns;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_die_with_parent(int sig)
+{
+	(void)sig;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_self_exe(char *buf, size_t len)
+{
+	if (len > 0)
+		buf[0] = '\0';
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_ncpu_online(void)
+{
+#ifdef _SC_NPROCESSORS_ONLN
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n > 0)
+		return (int)n;
+#endif
+	return 1;
+}
+
+int plat_read_line(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	char *nl;
+	int fd, saved;
+
+	if (len == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (got < len - 1) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			saved = errno;
+			close(fd);
+			buf[0] = '\0';
+			errno = saved;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl != NULL)
+		*nl = '\0';
+	return 0;
+}
+
+static void plat_unknown(char *buf, size_t len)
+{
+	if (len > 0)
+		buf[0] = '\0';
+}
+
+void plat_cpu_model(char *buf, size_t len)
+{
+	plat_unknown(buf, len);
+}
+
+void plat_clocksource(char *buf, size_t len)
+{
+	plat_unknown(buf, len);
+}
+
+void plat_governor(char *buf, size_t len)
+{
+	plat_unknown(buf, len);
+}
+
+void plat_smt(char *buf, size_t len)
+{
+	plat_unknown(buf, len);
+}
+
+void plat_mitigations(char *buf, size_t len)
+{
+	plat_unknown(buf, len);
+}
+
+void plat_virt(char *buf, size_t len)
+{
+	plat_unknown(buf, len);
+}
+
+/* _SC_PHYS_PAGES is not POSIX but glibc, the BSDs, macOS and illumos have it. */
+int plat_memory(uint64_t *total, uint64_t *available)
+{
+	*total = 0;
+	*available = 0;
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+	{
+		long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+		if (pages > 0 && page > 0) {
+			*total = (uint64_t)pages * (uint64_t)page;
+#ifdef _SC_AVPHYS_PAGES
+			pages = sysconf(_SC_AVPHYS_PAGES);
+			if (pages > 0)
+				*available = (uint64_t)pages * (uint64_t)page;
+#endif
+			return 0;
+		}
+	}
+#endif
+	errno = ENOSYS;
+	return -1;
+}

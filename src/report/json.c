@@ -1,0 +1,280 @@
+/*
+ * JSON for scripts: `kbench sysinfo --json`, `kbench list --json` and
+ * `kbench run --json`.  The only file that includes jansson.h.  Key names
+ * are the struct field names, so they are part of the contract with the
+ * importer and with users' scripts: add keys, never rename them.
+ *
+ * Two things jansson will not do for us: it refuses NaN and infinities (a
+ * figure that does not exist becomes null here), and it refuses strings that
+ * are not UTF-8 (host names and uname text come from the OS, so bytes that
+ * are not valid UTF-8 are replaced by '?').
+ */
+#include "report/report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+/* A string as JSON, never NULL for a bad encoding. */
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+	char *copy;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+/* A string, or null when empty. */
+static json_t *jstr_or_null(const char *s)
+{
+	return s && s[0] ? jstr(s) : json_null();
+}
+
+/* A double, or null when it is not a number jansson can write. */
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *juint(uint64_t v)
+{
+	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+/*
+ * Setting a NULL value fails (and is how an allocation failure shows up),
+ * so each set counts its own failure instead of checking every constructor.
+ */
+static void set(json_t *obj, const char *key, json_t *val, int *bad)
+{
+	if (json_object_set_new(obj, key, val) != 0)
+		*bad = 1;
+}
+
+static void push(json_t *arr, json_t *val, int *bad)
+{
+	if (json_array_append_new(arr, val) != 0)
+		*bad = 1;
+}
+
+/* Write a document the way every --json output ends: indented, newline. */
+static int dump(FILE *out, json_t *root)
+{
+	if (json_dumpf(root, out, JSON_INDENT(2)) != 0)
+		return -1;
+	if (fputc('\n', out) == EOF)
+		return -1;
+	return 0;
+}
+
+static json_t *sysinfo_object(const struct sysinfo *si)
+{
+	json_t *o = json_object(), *load = json_array();
+	int bad = 0;
+
+	if (!o || !load) {
+		json_decref(o);
+		json_decref(load);
+		return NULL;
+	}
+	set(o, "os", jstr(si->os), &bad);
+	set(o, "release", jstr(si->release), &bad);
+	set(o, "version", jstr(si->version), &bad);
+	set(o, "arch", jstr(si->arch), &bad);
+	set(o, "host", jstr(si->host), &bad);
+	set(o, "cpu_model", jstr(si->cpu_model), &bad);
+	set(o, "ncpu_online", json_integer(si->ncpu_online), &bad);
+	set(o, "mhz", jreal(si->mhz), &bad);
+	set(o, "clocksource", jstr(si->clocksource), &bad);
+	set(o, "clock_cost_ns", jreal(si->clock_cost_ns), &bad);
+	set(o, "clock_res_ns", jreal(si->clock_res_ns), &bad);
+	set(o, "governor", jstr(si->governor), &bad);
+	set(o, "smt", jstr(si->smt), &bad);
+	set(o, "mitigations", jstr(si->mitigations), &bad);
+	set(o, "virt", jstr(si->virt), &bad);
+	for (int i = 0; i < 3; i++)
+		push(load, jreal(si->loadavg[i]), &bad);
+	set(o, "loadavg", load, &bad);
+	set(o, "mem_total", juint(si->mem_total), &bad);
+	set(o, "mem_available", juint(si->mem_available), &bad);
+	set(o, "compiler", jstr(si->compiler), &bad);
+	set(o, "cflags", jstr(si->cflags), &bad);
+	set(o, "build_type", jstr(si->build_type), &bad);
+	set(o, "kbench_version", jstr(si->kbench_version), &bad);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+char *report_sysinfo_json(const struct sysinfo *si)
+{
+	json_t *o = sysinfo_object(si);
+	char *s;
+
+	if (!o)
+		return NULL;
+	s = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return s;
+}
+
+/* "quick,standard,lmbench" as ["quick", "standard", "lmbench"]. */
+static json_t *suite_array(const char *suites, int *bad)
+{
+	json_t *arr = json_array();
+	const char *p = suites ? suites : "";
+
+	if (!arr) {
+		*bad = 1;
+		return NULL;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len > 0)
+			push(arr, json_stringn(p, len), bad);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return arr;
+}
+
+int report_list_json(FILE *out, const struct report_list_row *rows, size_t n)
+{
+	json_t *arr = json_array();
+	int bad = !arr, rc;
+
+	for (size_t i = 0; i < n && !bad; i++) {
+		const struct bench *b = rows[i].bench;
+		json_t *o = json_object();
+
+		if (!o) {
+			bad = 1;
+			break;
+		}
+		set(o, "id", jstr(b->id), &bad);
+		set(o, "unit", jstr(bench_unit(b)), &bad);
+		set(o, "better", jstr(bench_better_name(b->better)), &bad);
+		set(o, "summary", jstr(b->summary), &bad);
+		set(o, "suites", suite_array(rows[i].suites, &bad), &bad);
+		set(o, "supported", json_boolean(rows[i].reason == NULL), &bad);
+		set(o, "reason", jstr(rows[i].reason), &bad);
+		push(arr, o, &bad);
+	}
+	rc = bad ? -1 : dump(out, arr);
+	json_decref(arr);
+	return rc;
+}
+
+static json_t *result_object(const struct result *r, int *bad)
+{
+	/* Skipped and failed results measured nothing: null, not a zero. */
+	int measured = r->status == RES_OK || r->status == RES_NOISY;
+	json_t *o = json_object(), *samples = json_array();
+	static const struct {
+		const char *key;
+		size_t off;
+	} stats[] = {
+		{ "median", offsetof(struct result, median) },
+		{ "ci_low", offsetof(struct result, ci_low) },
+		{ "ci_high", offsetof(struct result, ci_high) },
+		{ "min", offsetof(struct result, min) },
+		{ "max", offsetof(struct result, max) },
+		{ "mean", offsetof(struct result, mean) },
+		{ "stddev", offsetof(struct result, stddev) },
+		{ "cv", offsetof(struct result, cv) },
+		{ "p5", offsetof(struct result, p5) },
+		{ "p95", offsetof(struct result, p95) },
+	};
+
+	if (!o || !samples) {
+		json_decref(o);
+		json_decref(samples);
+		*bad = 1;
+		return NULL;
+	}
+	set(o, "id", jstr(r->id), bad);
+	set(o, "unit", jstr(r->unit), bad);
+	set(o, "better", jstr(bench_better_name(r->better)), bad);
+	set(o, "status", jstr(result_status_name(r->status)), bad);
+	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+		double v;
+
+		memcpy(&v, (const char *)r + stats[i].off, sizeof(v));
+		set(o, stats[i].key, measured ? jreal(v) : json_null(), bad);
+	}
+	set(o, "n", juint(r->n), bad);
+	set(o, "iterations", juint(r->iterations), bad);
+	set(o, "stop", jstr(result_stop_name(r->stop)), bad);
+	set(o, "interference", r->interference < 0 ? json_null() : jreal(r->interference), bad);
+	set(o, "overhead", measured ? jreal(r->overhead) : json_null(), bad);
+	set(o, "wall_s", jreal(r->wall_s), bad);
+	if (measured && r->samples)
+		for (size_t i = 0; i < r->n; i++)
+			push(samples, jreal(r->samples[i]), bad);
+	set(o, "samples", samples, bad);
+	set(o, "reason", jstr_or_null(r->reason), bad);
+	return o;
+}
+
+static json_t *run_object(const struct run_info *run, int *bad)
+{
+	json_t *o = json_object(), *results = json_array();
+
+	if (!o || !results) {
+		json_decref(o);
+		json_decref(results);
+		*bad = 1;
+		return NULL;
+	}
+	set(o, "id", json_integer(run->id), bad);
+	set(o, "label", jstr(run->label), bad);
+	set(o, "started", jstr(run->started), bad);
+	set(o, "host", jstr(run->host), bad);
+	set(o, "os", jstr(run->os), bad);
+	set(o, "mhz", run->mhz > 0 ? jreal(run->mhz) : json_null(), bad);
+	for (size_t i = 0; i < run->nresults && !*bad; i++)
+		push(results, result_object(&run->results[i], bad), bad);
+	set(o, "results", results, bad);
+	return o;
+}
+
+int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
+		     size_t nruns)
+{
+	json_t *root = json_object(), *arr = json_array(), *si = NULL;
+	int bad = !root || !arr, rc;
+
+	/* Stored text that no longer parses is reported as unknown, not fatal. */
+	if (sysinfo_json)
+		si = json_loads(sysinfo_json, 0, NULL);
+	set(root, "kbench", jstr(KB_VERSION), &bad);
+	set(root, "sysinfo", si ? si : json_null(), &bad);
+	for (size_t i = 0; i < nruns && !bad; i++)
+		push(arr, run_object(&runs[i], &bad), &bad);
+	set(root, "runs", arr, &bad);
+	rc = bad ? -1 : dump(out, root);
+	json_decref(root);
+	return rc;
+}

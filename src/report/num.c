@@ -1,0 +1,105 @@
+/*
+ * lmbench's way of writing a number into a narrow table cell: as many
+ * significant digits as the cell holds (0.57, 16.2, 144., 1434), then
+ * thousands or millions with a K or M suffix (12.K, 123K).  The point is a
+ * fixed-width column a person can scan, so a figure is never wider than its
+ * cell; precision lives in the CI notes and the JSON, not here.
+ */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * Write v with the most decimals that fit in width, into buf (width + 1
+ * bytes).  Rounding can add a digit (9.996 -> "10.00"), so each candidate is
+ * formatted and measured rather than predicted.  A whole number that leaves
+ * room keeps lmbench's trailing point ("144.") so it reads as rounded.
+ * Returns 0, or -1 when not even the integer part fits.
+ */
+static int num_fit(char *buf, int width, double v)
+{
+	char tmp[64];
+	int len;
+
+	for (int d = width - 2; d >= 1; d--) {
+		len = snprintf(tmp, sizeof(tmp), "%.*f", d, v);
+		if (len > 0 && len <= width) {
+			memcpy(buf, tmp, (size_t)len + 1);
+			return 0;
+		}
+	}
+	len = snprintf(tmp, sizeof(tmp), "%#.0f", v);
+	if (len > 0 && len <= width) {
+		memcpy(buf, tmp, (size_t)len + 1);
+		return 0;
+	}
+	len = snprintf(tmp, sizeof(tmp), "%.0f", v);
+	if (len > 0 && len <= width) {
+		memcpy(buf, tmp, (size_t)len + 1);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Like num_fit, but cuts digits off instead of rounding, as lmbench did for
+ * its K figures (43500 -> "43.K", never "44.K"): a scaled figure must not
+ * claim a thousand it does not have.  The small epsilon keeps values such
+ * as 4.35, stored as 4.34999..., from losing their last digit.
+ */
+static int num_fit_trunc(char *buf, int width, double v)
+{
+	char tmp[64];
+	int len;
+
+	for (int d = width - 2; d >= 0; d--) {
+		double scale = pow(10.0, d);
+		double t = trunc(v * scale + copysign(1e-9, v)) / scale;
+
+		if (d > 0)
+			len = snprintf(tmp, sizeof(tmp), "%.*f", d, t);
+		else
+			len = snprintf(tmp, sizeof(tmp), "%#.0f", t);
+		if (len > 0 && len <= width) {
+			memcpy(buf, tmp, (size_t)len + 1);
+			return 0;
+		}
+	}
+	len = snprintf(tmp, sizeof(tmp), "%.0f", trunc(v));
+	if (len > 0 && len <= width) {
+		memcpy(buf, tmp, (size_t)len + 1);
+		return 0;
+	}
+	return -1;
+}
+
+void report_num(char *buf, int width, double v)
+{
+	static const char suffix[] = "KMGTPE";
+	size_t len;
+
+	if (width < 1) {
+		if (width == 0)
+			buf[0] = '\0';
+		return;
+	}
+	buf[0] = '\0';
+	/* An unknown figure is a blank cell, as in lmbench. */
+	if (!isfinite(v))
+		return;
+	if (num_fit(buf, width, v) == 0)
+		return;
+	for (size_t i = 0; i < sizeof(suffix) - 1 && width >= 2; i++) {
+		v /= 1000.0;
+		if (num_fit_trunc(buf, width - 1, v) == 0) {
+			len = strlen(buf);
+			buf[len] = suffix[i];
+			buf[len + 1] = '\0';
+			return;
+		}
+	}
+	/* Too large for the cell even in exa: leave it blank, never overflow. */
+	buf[0] = '\0';
+}

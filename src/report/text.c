@@ -1,0 +1,422 @@
+/*
+ * Text reports for people: lmbench's summary tables, the notes that say
+ * which figures to distrust and why, `kbench sysinfo` and `kbench list`.
+ * Everything here reads results and prints; nothing measures, nothing
+ * touches the database.  Tables stay within 80 columns so they survive
+ * being pasted into mail.
+ */
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Widest table line; lmbench's tables fit an 80-column terminal. */
+#define LINE_MAX_COLS 80
+
+/* ------------------------------------------------------------------ */
+/* Summary tables                                                      */
+/* ------------------------------------------------------------------ */
+
+struct table_col;
+
+/* Writes one cell's text (at most col->width characters) into buf. */
+typedef void (*cell_fn)(const struct table_col *col, const struct run_info *run,
+			char *buf);
+
+/*
+ * One column of a summary table.  A column made of results names them in
+ * ids; those ids are also the figures the notes under the table speak
+ * about.  A column that is not a result (Mhz) has no ids.
+ */
+struct table_col {
+	const char *h1, *h2;	/* two header lines, as lmbench prints them */
+	int width;		/* cell width; figures are right-aligned in it */
+	int head_right;		/* right-align the header labels too */
+	const char *ids[3];	/* results the cell is made of, NULL-terminated */
+	cell_fn cell;		/* NULL: the median of ids[0] */
+};
+
+/*
+ * One lmbench-style table.  Every table starts with the Host (9, left) and
+ * OS (13, right-aligned) columns, so those are not listed in cols.
+ */
+struct table {
+	const char *title;
+	const struct table_col *cols;
+	size_t ncols;
+};
+
+#define HOST_W 9
+#define OS_W 13
+
+static const struct result *find_result(const struct run_info *run, const char *id)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		if (strcmp(run->results[i].id, id) == 0)
+			return &run->results[i];
+	return NULL;
+}
+
+/* A figure worth printing: measured, even if noisy.  Skip and fail are blank. */
+static int result_usable(const struct result *r)
+{
+	return r && (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median);
+}
+
+static void cell_median(const struct table_col *col, const struct run_info *run, char *buf)
+{
+	const struct result *r = find_result(run, col->ids[0]);
+
+	buf[0] = '\0';
+	if (result_usable(r))
+		report_num(buf, col->width, r->median);
+}
+
+/* The mean of the medians of all ids, blank unless every one is usable. */
+static void cell_mean(const struct table_col *col, const struct run_info *run, char *buf)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NELEM(col->ids) && col->ids[i]; i++) {
+		const struct result *r = find_result(run, col->ids[i]);
+		if (!result_usable(r))
+			return;
+		sum += r->median;
+		n++;
+	}
+	if (n)
+		report_num(buf, col->width, sum / (double)n);
+}
+
+/* The run's measured clock rate as a whole number; blank when unknown. */
+static void cell_mhz(const struct table_col *col, const struct run_info *run, char *buf)
+{
+	buf[0] = '\0';
+	if (run->mhz > 0 && isfinite(run->mhz))
+		report_num(buf, col->width, round(run->mhz));
+}
+
+/*
+ * lmbench 2's "Processor, Processes" table.  To add a column, add a row:
+ * its two header words, its width (Host + OS + all columns, one space
+ * between each, must stay within 80), the result ids it shows, and a cell
+ * function if it is not simply the median of one id.
+ */
+static const struct table_col proc_cols[] = {
+	{ "Mhz", "", 4, 1, { NULL }, cell_mhz },
+	{ "null", "call", 4, 0, { "sys.null" }, NULL },
+	/* lmbench's "null I/O" is the mean of a 1-byte read and write. */
+	{ "null", "I/O", 4, 0, { "sys.read", "sys.write" }, cell_mean },
+	{ "", "stat", 4, 0, { "sys.stat" }, NULL },
+	{ "open", "clos", 4, 0, { "sys.open_close" }, NULL },
+	{ "slct", "TCP", 4, 0, { "sys.select_tcp" }, NULL },
+	{ "sig", "inst", 4, 0, { "sig.install" }, NULL },
+	{ "sig", "hndl", 4, 0, { "sig.catch" }, NULL },
+	{ "fork", "proc", 4, 0, { "proc.fork" }, NULL },
+	{ "exec", "proc", 4, 0, { "proc.exec" }, NULL },
+	{ "sh", "proc", 4, 0, { "proc.shell" }, NULL },
+};
+
+static const struct table proc_table = {
+	"Processor, Processes - times in microseconds - smaller is better",
+	proc_cols, NELEM(proc_cols),
+};
+
+/* Drop trailing blanks (empty last cells, short last labels) and print. */
+static void put_line(FILE *out, char *line)
+{
+	size_t len = strlen(line);
+
+	while (len > 0 && line[len - 1] == ' ')
+		line[--len] = '\0';
+	fprintf(out, "%s\n", line);
+}
+
+/* Append at most width characters of s, padded to width, at *pos. */
+static void put_cell(char *line, size_t size, size_t *pos, int width, int right,
+		     const char *s)
+{
+	int n;
+
+	if (*pos >= size)
+		return;
+	if (*pos > 0) {
+		line[(*pos)++] = ' ';
+		line[*pos] = '\0';
+	}
+	if (right)
+		n = snprintf(line + *pos, size - *pos, "%*.*s", width, width, s);
+	else
+		n = snprintf(line + *pos, size - *pos, "%-*.*s", width, width, s);
+	if (n > 0)
+		*pos += (size_t)n < size - *pos ? (size_t)n : size - *pos - 1;
+}
+
+static void table_header(FILE *out, const struct table *t)
+{
+	char line[256];
+	size_t pos;
+
+	fprintf(out, "%s\n", t->title);
+	memset(line, '-', strlen(t->title));
+	line[strlen(t->title) < sizeof(line) ? strlen(t->title) : sizeof(line) - 1] = '\0';
+	fprintf(out, "%s\n", line);
+
+	pos = 0;
+	line[0] = '\0';
+	put_cell(line, sizeof(line), &pos, HOST_W, 0, "Host");
+	put_cell(line, sizeof(line), &pos, OS_W, 1, "OS");
+	for (size_t i = 0; i < t->ncols; i++)
+		put_cell(line, sizeof(line), &pos, t->cols[i].width, t->cols[i].head_right,
+			 t->cols[i].h1);
+	put_line(out, line);
+
+	pos = 0;
+	line[0] = '\0';
+	put_cell(line, sizeof(line), &pos, HOST_W, 0, "");
+	put_cell(line, sizeof(line), &pos, OS_W, 1, "");
+	for (size_t i = 0; i < t->ncols; i++)
+		put_cell(line, sizeof(line), &pos, t->cols[i].width, t->cols[i].head_right,
+			 t->cols[i].h2);
+	put_line(out, line);
+
+	pos = 0;
+	line[0] = '\0';
+	{
+		char dash[64];
+		int w;
+
+		for (size_t i = 0; i < t->ncols + 2; i++) {
+			w = i == 0 ? HOST_W : i == 1 ? OS_W : t->cols[i - 2].width;
+			if (w >= (int)sizeof(dash))
+				w = (int)sizeof(dash) - 1;
+			memset(dash, '-', (size_t)w);
+			dash[w] = '\0';
+			put_cell(line, sizeof(line), &pos, w, 0, dash);
+		}
+	}
+	put_line(out, line);
+}
+
+static void table_row(FILE *out, const struct table *t, const struct run_info *run)
+{
+	char line[256], cell[64];
+	size_t pos = 0;
+
+	line[0] = '\0';
+	put_cell(line, sizeof(line), &pos, HOST_W, 0, run->host);
+	/* lmbench right-aligns the OS, so a cut label keeps its start visible. */
+	snprintf(cell, sizeof(cell), "%.*s", OS_W, run->label);
+	put_cell(line, sizeof(line), &pos, OS_W, 1, cell);
+	for (size_t i = 0; i < t->ncols; i++) {
+		const struct table_col *c = &t->cols[i];
+		int w = c->width < (int)sizeof(cell) ? c->width : (int)sizeof(cell) - 1;
+
+		cell[0] = '\0';
+		if (c->cell)
+			c->cell(c, run, cell);
+		else if (c->ids[0])
+			cell_median(c, run, cell);
+		put_cell(line, sizeof(line), &pos, w, 1, cell);
+	}
+	put_line(out, line);
+}
+
+/*
+ * How a run is named in the notes: "run 12" by its store id; a run not
+ * stored (--no-store) has no id, so its label names it instead.  Its place
+ * in the list would read like an id and could name another run.
+ */
+static void run_name(const struct run_info *run, char *buf, size_t size)
+{
+	if (run->id > 0)
+		snprintf(buf, size, "run %lld", (long long)run->id);
+	else
+		snprintf(buf, size, "run '%s'", run->label);
+}
+
+/*
+ * One note line for a figure that should not be taken at face value:
+ * noisy (the CI missed the precision), busy (other work competed), failed
+ * or skipped.  Returns 1 when a line was printed.
+ */
+static int note_result(FILE *out, const struct run_info *run, const struct result *r)
+{
+	char why[512], name[160];
+	size_t len = 0;
+
+	why[0] = '\0';
+	if (r->status == RES_SKIP || r->status == RES_FAIL) {
+		snprintf(why, sizeof(why), "%s: %s", result_status_name(r->status),
+			 r->reason[0] ? r->reason : "no reason given");
+	} else {
+		if (r->status == RES_NOISY) {
+			double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
+
+			if (r->median > 0 && isfinite(hw / r->median))
+				snprintf(why, sizeof(why),
+					 "noisy: 95%% CI +-%.1f%% (stopped at %s)",
+					 100.0 * hw / r->median, result_stop_name(r->stop));
+			else
+				snprintf(why, sizeof(why), "noisy: (stopped at %s)",
+					 result_stop_name(r->stop));
+			len = strlen(why);
+		}
+		if (result_busy(r))
+			snprintf(why + len, sizeof(why) - len,
+				 "%sbusy: other work used %.0f%% of the other CPUs while sampling",
+				 len ? "; " : "", 100.0 * r->interference);
+	}
+	if (!why[0])
+		return 0;
+	run_name(run, name, sizeof(name));
+	fprintf(out, "  %s %s: %s\n", name, r->id, why);
+	return 1;
+}
+
+static void table_notes(FILE *out, const struct table *t, const struct run_info *runs,
+			size_t nruns)
+{
+	for (size_t k = 0; k < nruns; k++)
+		for (size_t i = 0; i < t->ncols; i++)
+			for (size_t j = 0; j < NELEM(t->cols[i].ids) && t->cols[i].ids[j]; j++) {
+				const struct result *r = find_result(&runs[k], t->cols[i].ids[j]);
+				if (r)
+					note_result(out, &runs[k], r);
+			}
+}
+
+static void table_print(FILE *out, const struct table *t, const struct run_info *runs,
+			size_t nruns)
+{
+	table_header(out, t);
+	for (size_t k = 0; k < nruns; k++)
+		table_row(out, t, &runs[k]);
+	table_notes(out, t, runs, nruns);
+}
+
+void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	table_print(out, &proc_table, runs, nruns);
+}
+
+/* ------------------------------------------------------------------ */
+/* sysinfo                                                             */
+/* ------------------------------------------------------------------ */
+
+static void fmt_str(char *buf, size_t size, const char *s, const char *empty)
+{
+	snprintf(buf, size, "%s", s[0] ? s : empty);
+}
+
+static void fmt_bytes(char *buf, size_t size, uint64_t bytes)
+{
+	const double mib = 1024.0 * 1024.0;
+
+	if (bytes == 0)
+		snprintf(buf, size, "unknown");
+	else if (bytes >= 1024ull * 1024 * 1024)
+		snprintf(buf, size, "%.1f GiB", (double)bytes / (mib * 1024.0));
+	else
+		snprintf(buf, size, "%.0f MiB", (double)bytes / mib);
+}
+
+static void fmt_ns(char *buf, size_t size, double ns)
+{
+	if (ns > 0 && isfinite(ns))
+		snprintf(buf, size, "%.1f ns", ns);
+	else
+		snprintf(buf, size, "unknown");
+}
+
+/* One "key: value" line; values are formatted first so keys can be aligned. */
+struct kv {
+	const char *key;
+	char val[1100];		/* fits the longest sysinfo field, mitigations */
+};
+
+#define SYSINFO_LINES 22
+
+/* The next line's value buffer, after naming it key. */
+static char *kv_add(struct kv *rows, size_t *n, const char *key)
+{
+	if (*n >= SYSINFO_LINES)
+		BUG("more sysinfo lines than SYSINFO_LINES");
+	rows[*n].key = key;
+	return rows[(*n)++].val;
+}
+
+void report_sysinfo_text(FILE *out, const struct sysinfo *si)
+{
+	struct kv rows[SYSINFO_LINES];
+	const size_t vs = sizeof(rows[0].val);
+	size_t n = 0, keyw = 0;
+
+	fmt_str(kv_add(rows, &n, "os"), vs, si->os, "unknown");
+	fmt_str(kv_add(rows, &n, "release"), vs, si->release, "unknown");
+	fmt_str(kv_add(rows, &n, "version"), vs, si->version, "unknown");
+	fmt_str(kv_add(rows, &n, "arch"), vs, si->arch, "unknown");
+	fmt_str(kv_add(rows, &n, "host"), vs, si->host, "unknown");
+	fmt_str(kv_add(rows, &n, "cpu model"), vs, si->cpu_model, "unknown");
+	snprintf(kv_add(rows, &n, "cpus online"), vs, "%d", si->ncpu_online);
+	if (si->mhz > 0 && isfinite(si->mhz))
+		snprintf(kv_add(rows, &n, "mhz"), vs, "%.0f", si->mhz);
+	else
+		snprintf(kv_add(rows, &n, "mhz"), vs, "unknown");
+	fmt_str(kv_add(rows, &n, "clock source"), vs, si->clocksource, "unknown");
+	fmt_ns(kv_add(rows, &n, "clock cost"), vs, si->clock_cost_ns);
+	fmt_ns(kv_add(rows, &n, "clock resolution"), vs, si->clock_res_ns);
+	fmt_str(kv_add(rows, &n, "governor"), vs, si->governor, "none");
+	fmt_str(kv_add(rows, &n, "smt"), vs, si->smt, "unknown");
+	fmt_str(kv_add(rows, &n, "mitigations"), vs, si->mitigations, "unknown");
+	fmt_str(kv_add(rows, &n, "virtualisation"), vs, si->virt, "none found");
+	snprintf(kv_add(rows, &n, "load average"), vs, "%.2f %.2f %.2f",
+		 si->loadavg[0], si->loadavg[1], si->loadavg[2]);
+	fmt_bytes(kv_add(rows, &n, "memory total"), vs, si->mem_total);
+	fmt_bytes(kv_add(rows, &n, "memory available"), vs, si->mem_available);
+	fmt_str(kv_add(rows, &n, "compiler"), vs, si->compiler, "unknown");
+	fmt_str(kv_add(rows, &n, "cflags"), vs, si->cflags, "unknown");
+	fmt_str(kv_add(rows, &n, "build type"), vs, si->build_type, "unknown");
+	fmt_str(kv_add(rows, &n, "kbench version"), vs, si->kbench_version, "unknown");
+
+	for (size_t i = 0; i < n; i++)
+		if (strlen(rows[i].key) > keyw)
+			keyw = strlen(rows[i].key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s:%*s%s\n", rows[i].key, (int)(keyw - strlen(rows[i].key) + 1), "",
+			rows[i].val);
+}
+
+/* ------------------------------------------------------------------ */
+/* list                                                                */
+/* ------------------------------------------------------------------ */
+
+void report_list_text(FILE *out, const struct report_list_row *rows, size_t n)
+{
+	int idw = 0, suitew = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int l = (int)strlen(rows[i].bench->id);
+		int s = rows[i].suites ? (int)strlen(rows[i].suites) : 0;
+		if (l > idw)
+			idw = l;
+		if (s > suitew)
+			suitew = s;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct bench *b = rows[i].bench;
+
+		fprintf(out, "%-*s  %-4s  %-6s  %-*s  %s", idw, b->id, bench_unit(b),
+			bench_better_name(b->better), suitew,
+			rows[i].suites ? rows[i].suites : "", b->summary ? b->summary : "");
+		if (rows[i].reason)
+			fprintf(out, "  [skip: %s]", rows[i].reason);
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,886 @@
+/*
+ * The results database on SQLite; the only file that includes sqlite3.h.
+ *
+ * A run is stored as it goes: store_run_begin writes the run row, each
+ * result is committed on its own (with its samples) so an interrupted run
+ * keeps what it finished, and store_run_end stamps the end time.  Opening
+ * checks the file before writing a single byte: a file that is not SQLite,
+ * or whose schema is newer than this kbench, is refused and left exactly as
+ * it was.  Nothing here prints or exits; errors go into the caller's buffer
+ * and always name the database.
+ */
+#include "store/store.h"
+
+#include "core/err.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* Long enough for two processes each committing a result per few ms. */
+#define STORE_BUSY_MS 5000
+
+struct store {
+	sqlite3 *db;			/* the connection, WAL mode, foreign keys on */
+	sqlite3_stmt *ins_result;	/* prepared once: one per result written */
+	sqlite3_stmt *ins_sample;	/* prepared once: one per sample written */
+	char path[PATH_MAX];		/* for error messages */
+};
+
+/*
+ * The current schema, created in one go on an empty file.  interference and
+ * overhead come last in `results` because a database migrated from version 1
+ * gains them by ALTER TABLE, which appends; keeping the same order here
+ * means a fresh and a migrated database are indistinguishable.  Statistics
+ * are nullable because NaN (no figure, e.g. a skip) is stored as NULL.
+ */
+static const char store_schema[] =
+	"CREATE TABLE hosts (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  hostname TEXT NOT NULL,\n"
+	"  os TEXT NOT NULL,\n"
+	"  UNIQUE (hostname, os)\n"
+	");\n"
+	"CREATE TABLE runs (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  host_id INTEGER NOT NULL REFERENCES hosts(id),\n"
+	"  label TEXT NOT NULL,\n"
+	"  started TEXT NOT NULL,\n"
+	"  finished TEXT,\n"
+	"  os TEXT NOT NULL,\n"
+	"  mhz REAL,\n"
+	"  sysinfo TEXT\n"
+	");\n"
+	"CREATE TABLE results (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),\n"
+	"  bench_id TEXT NOT NULL,\n"
+	"  unit TEXT NOT NULL,\n"
+	"  better TEXT NOT NULL CHECK (better IN ('lower', 'higher')),\n"
+	"  status TEXT NOT NULL CHECK (status IN ('ok', 'noisy', 'skip', 'fail')),\n"
+	"  median REAL, ci_low REAL, ci_high REAL, min REAL, max REAL,\n"
+	"  mean REAL, stddev REAL, cv REAL, p5 REAL, p95 REAL,\n"
+	"  n INTEGER NOT NULL,\n"
+	"  iterations INTEGER NOT NULL,\n"
+	"  stop TEXT NOT NULL,\n"
+	"  wall_s REAL,\n"
+	"  reason TEXT,\n"
+	"  interference REAL DEFAULT -1,\n"
+	"  overhead REAL DEFAULT 0\n"
+	");\n"
+	"CREATE TABLE samples (\n"
+	"  result_id INTEGER NOT NULL REFERENCES results(id),\n"
+	"  idx INTEGER NOT NULL,\n"
+	"  value REAL\n"
+	");\n"
+	"CREATE INDEX results_run_id ON results(run_id);\n"
+	"CREATE INDEX samples_result_id ON samples(result_id);\n"
+	"CREATE INDEX runs_label ON runs(label);\n";
+
+/*
+ * Migrations, indexed by the version they start from: row v turns a
+ * version v database into version v + 1.  To change the schema: bump
+ * STORE_SCHEMA_VERSION, change store_schema above so a fresh database comes
+ * out identical to a migrated one, and add the row here.  Old rows get the
+ * defaults given: interference -1 (unknown, it was never measured) and
+ * overhead 0 (version 1 subtracted none).
+ */
+static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
+	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
+	[1] = "ALTER TABLE results ADD COLUMN interference REAL DEFAULT -1;\n"
+	      "ALTER TABLE results ADD COLUMN overhead REAL DEFAULT 0;\n",
+};
+
+static const char store_sql_result[] =
+	"INSERT INTO results (run_id, bench_id, unit, better, status, median, ci_low, ci_high,"
+	" min, max, mean, stddev, cv, p5, p95, n, iterations, stop, interference, overhead,"
+	" wall_s, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+static const char store_sql_sample[] =
+	"INSERT INTO samples (result_id, idx, value) VALUES (?, ?, ?)";
+
+/* The columns store_load_results reads, in the order it reads them. */
+static const char store_sql_load_results[] =
+	"SELECT id, bench_id, unit, better, status, median, ci_low, ci_high, min, max, mean,"
+	" stddev, cv, p5, p95, n, iterations, stop, interference, overhead, wall_s, reason"
+	" FROM results WHERE run_id = ? ORDER BY id";
+
+/* strerror starts with a capital; kbench's messages do not. */
+static void store_errno_text(int errnum, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", strerror(errnum));
+	if (buf[0] >= 'A' && buf[0] <= 'Z' && !(buf[1] >= 'A' && buf[1] <= 'Z'))
+		buf[0] = (char)(buf[0] - 'A' + 'a');
+}
+
+int store_default_path(const char *explicit_path, char *buf, size_t len, char *err)
+{
+	const char *env;
+	int n;
+
+	if (explicit_path && *explicit_path)
+		n = snprintf(buf, len, "%s", explicit_path);
+	else if ((env = getenv("KBENCH_DB")) && *env)
+		n = snprintf(buf, len, "%s", env);
+	/* The XDG spec says a relative $XDG_DATA_HOME is invalid and to be ignored. */
+	else if ((env = getenv("XDG_DATA_HOME")) && env[0] == '/')
+		n = snprintf(buf, len, "%s/kbench/results.db", env);
+	else if ((env = getenv("HOME")) && *env)
+		n = snprintf(buf, len, "%s/.local/share/kbench/results.db", env);
+	else {
+		errbuf_set(err, "cannot find a place for the db: $HOME is not set (use --db or $KBENCH_DB)");
+		return -1;
+	}
+	if (n < 0 || (size_t)n >= len) {
+		errbuf_set(err, "db path is too long (%d bytes)", n);
+		return -1;
+	}
+	return 0;
+}
+
+/* mkdir -p of the directory holding `path`; 0 or -1 with err filled. */
+static int store_mkdirs(const char *path, char *err)
+{
+	char dir[PATH_MAX], why[128];
+	char *slash;
+	struct stat sb;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;	/* the current directory or / itself */
+	*slash = '\0';
+	for (char *p = dir + 1;; p++) {
+		int last = *p == '\0';
+		if (*p != '/' && !last)
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) != 0) {
+			int e = errno;
+			/* EEXIST says nothing about what exists: a file cannot hold the db. */
+			if (e == EEXIST && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+				e = ENOTDIR;
+			if (e != EEXIST) {
+				store_errno_text(e, why, sizeof(why));
+				errbuf_set(err, "cannot open db '%s': cannot create directory '%s': %s",
+					   path, dir, why);
+				return -1;
+			}
+		}
+		if (last)
+			return 0;
+		*p = '/';
+	}
+}
+
+/* One-row integer PRAGMA, e.g. user_version; the value or -1 with err filled. */
+static int store_pragma_int(struct store *st, const char *sql, long long *out, char *err)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
+	if (rc != SQLITE_OK) {
+		errbuf_set(err, "cannot open db '%s': %s", st->path, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW) {
+		errbuf_set(err, "cannot open db '%s': %s", st->path, sqlite3_errmsg(st->db));
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	*out = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+/* Run SQL with no result rows; 0 or -1 with err filled as "WHAT db 'P': msg". */
+static int store_exec(struct store *st, const char *sql, const char *what, char *err)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		errbuf_set(err, "%s db '%s': %s", what, st->path, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Ending a failed transaction.  Its error is not reported: the caller
+ * already has the one that matters, and SQLite rolls back on its own when
+ * ROLLBACK cannot (e.g. after an I/O error).
+ */
+static void store_rollback(struct store *st)
+{
+	if (sqlite3_get_autocommit(st->db) == 0)
+		(void)sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/*
+ * Bring the schema to STORE_SCHEMA_VERSION under a write lock, so two
+ * kbenches opening the same new file at once cannot both create it.  The
+ * version is read again inside the transaction for the same reason.
+ */
+static int store_migrate(struct store *st, char *err)
+{
+	long long ver, ntables;
+	char buf[96];
+
+	if (store_exec(st, "BEGIN IMMEDIATE", "cannot open", err) < 0)
+		return -1;
+	if (store_pragma_int(st, "PRAGMA user_version", &ver, err) < 0)
+		goto fail;
+	if (ver == 0) {
+		if (store_pragma_int(st, "SELECT count(*) FROM sqlite_master", &ntables, err) < 0)
+			goto fail;
+		/* Somebody else's database: writing our tables into it would be rude. */
+		if (ntables != 0) {
+			errbuf_set(err, "cannot open db '%s': not a kbench database (no schema version)",
+				   st->path);
+			goto fail;
+		}
+		if (store_exec(st, store_schema, "cannot create schema in", err) < 0)
+			goto fail;
+	} else if (ver > STORE_SCHEMA_VERSION || ver < 0) {
+		/* Changed since store_open_flags looked, by another kbench. */
+		errbuf_set(err, "cannot open db '%s': made by a newer kbench (schema %lld, this kbench knows %d)",
+			   st->path, ver, STORE_SCHEMA_VERSION);
+		goto fail;
+	} else {
+		for (long long v = ver; v < STORE_SCHEMA_VERSION; v++) {
+			snprintf(buf, sizeof(buf), "cannot migrate (schema %lld to %lld)", v, v + 1);
+			if (store_exec(st, store_migrations[v], buf, err) < 0)
+				goto fail;
+		}
+	}
+	if (ver != STORE_SCHEMA_VERSION) {
+		snprintf(buf, sizeof(buf), "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
+		if (store_exec(st, buf, "cannot set schema version of", err) < 0)
+			goto fail;
+	}
+	if (store_exec(st, "COMMIT", "cannot open", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_finalize(st->ins_result);
+	sqlite3_finalize(st->ins_sample);
+	/* Statements are finalized above, so close cannot be left busy. */
+	sqlite3_close(st->db);
+	free(st);
+}
+
+/*
+ * The shared half of store_open and store_open_existing.  Order matters:
+ * everything that could write (WAL, the schema) comes after user_version
+ * has been read, which is what proves the file is SQLite and not too new.
+ */
+static struct store *store_open_flags(const char *path, int flags, char *err)
+{
+	struct store *st;
+	long long ver, ntables = 0;
+	int rc;
+
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		errbuf_set(err, "cannot open db '%s': out of memory", path);
+		return NULL;
+	}
+	if (snprintf(st->path, sizeof(st->path), "%s", path) >= (int)sizeof(st->path)) {
+		errbuf_set(err, "cannot open db '%s': path too long", path);
+		free(st);
+		return NULL;
+	}
+	rc = sqlite3_open_v2(path, &st->db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		errbuf_set(err, "cannot open db '%s': %s", path,
+			   st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		goto fail;
+	}
+	rc = sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	if (rc != SQLITE_OK) {
+		errbuf_set(err, "cannot open db '%s': %s", path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	/* The first read of the file: fails with "file is not a database" on text. */
+	if (store_pragma_int(st, "PRAGMA user_version", &ver, err) < 0)
+		goto fail;
+	if (ver > STORE_SCHEMA_VERSION) {
+		errbuf_set(err, "cannot open db '%s': made by a newer kbench (schema %lld, this kbench knows %d)",
+			   path, ver, STORE_SCHEMA_VERSION);
+		goto fail;
+	}
+	/* kbench never writes a negative version: somebody else's file. */
+	if (ver < 0) {
+		errbuf_set(err, "cannot open db '%s': not a kbench database (schema %lld)", path, ver);
+		goto fail;
+	}
+	if (sqlite3_db_readonly(st->db, "main") == 1) {
+		errbuf_set(err, "cannot open db '%s': read-only", path);
+		goto fail;
+	}
+	/* Somebody else's database: checked here too, before WAL rewrites the header. */
+	if (ver == 0 && store_pragma_int(st, "SELECT count(*) FROM sqlite_master", &ntables, err) < 0)
+		goto fail;
+	if (ver == 0 && ntables != 0) {
+		errbuf_set(err, "cannot open db '%s': not a kbench database (no schema version)", path);
+		goto fail;
+	}
+	if (store_exec(st, "PRAGMA foreign_keys = ON", "cannot open", err) < 0 ||
+	    store_exec(st, "PRAGMA journal_mode = WAL", "cannot open", err) < 0 ||
+	    store_migrate(st, err) < 0)
+		goto fail;
+	if (sqlite3_prepare_v2(st->db, store_sql_result, -1, &st->ins_result, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_sample, -1, &st->ins_sample, NULL) != SQLITE_OK) {
+		errbuf_set(err, "cannot open db '%s': %s", path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	return st;
+fail:
+	store_close(st);
+	return NULL;
+}
+
+struct store *store_open(const char *path, char *err)
+{
+	if (store_mkdirs(path, err) < 0)
+		return NULL;
+	return store_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+}
+
+struct store *store_open_existing(const char *path, char *err)
+{
+	struct stat sb;
+	char why[128];
+
+	if (stat(path, &sb) != 0) {
+		if (errno == ENOENT)
+			snprintf(why, sizeof(why), "no such file");
+		else
+			store_errno_text(errno, why, sizeof(why));
+		errbuf_set(err, "cannot open db '%s': %s", path, why);
+		return NULL;
+	}
+	/* Without SQLITE_OPEN_CREATE a file removed since the stat is not recreated. */
+	return store_open_flags(path, SQLITE_OPEN_READWRITE, err);
+}
+
+/* The current time as ISO 8601 UTC, e.g. 2026-11-30T13:45:02Z. */
+static void store_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, len, "1970-01-01T00:00:00Z");
+}
+
+/* NaN means "no figure"; SQLite would store it as NULL anyway, say so plainly. */
+static int store_bind_real(sqlite3_stmt *stmt, int i, double v)
+{
+	return isnan(v) ? sqlite3_bind_null(stmt, i) : sqlite3_bind_double(stmt, i, v);
+}
+
+static double store_column_real(sqlite3_stmt *stmt, int i)
+{
+	return sqlite3_column_type(stmt, i) == SQLITE_NULL ? (double)NAN : sqlite3_column_double(stmt, i);
+}
+
+static int store_bind_text(sqlite3_stmt *stmt, int i, const char *s)
+{
+	return sqlite3_bind_text(stmt, i, s, -1, SQLITE_TRANSIENT);
+}
+
+/* Copy a text column into a fixed field, truncating; NULL becomes "". */
+static void store_column_copy(sqlite3_stmt *stmt, int i, char *dst, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(stmt, i);
+
+	snprintf(dst, len, "%s", s ? (const char *)s : "");
+}
+
+/* Step a statement that returns no rows, then make it reusable. */
+static int store_step_done(sqlite3_stmt *stmt)
+{
+	int rc = sqlite3_step(stmt);
+
+	/* reset repeats step's error, already in hand; clearing bindings cannot fail. */
+	(void)sqlite3_reset(stmt);
+	(void)sqlite3_clear_bindings(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_run_begin(struct store *st, struct run_info *run, char *err)
+{
+	sqlite3_stmt *host = NULL, *ins = NULL;
+	int64_t host_id;
+	int rc;
+
+	if (!run->started[0])
+		store_now(run->started, sizeof(run->started));
+	if (store_exec(st, "BEGIN IMMEDIATE", "cannot start run in", err) < 0)
+		return -1;
+	/* Insert-or-ignore then select: the same host and OS always get the same id. */
+	if (sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO hosts (hostname, os) VALUES (?, ?)",
+			       -1, &host, NULL) != SQLITE_OK ||
+	    store_bind_text(host, 1, run->host) != SQLITE_OK ||
+	    store_bind_text(host, 2, run->os) != SQLITE_OK ||
+	    store_step_done(host) < 0)
+		goto fail;
+	sqlite3_finalize(host);
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM hosts WHERE hostname = ? AND os = ?",
+			       -1, &host, NULL) != SQLITE_OK ||
+	    store_bind_text(host, 1, run->host) != SQLITE_OK ||
+	    store_bind_text(host, 2, run->os) != SQLITE_OK)
+		goto fail;
+	rc = sqlite3_step(host);
+	if (rc != SQLITE_ROW)
+		goto fail;
+	host_id = sqlite3_column_int64(host, 0);
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO runs (host_id, label, started, os, mhz, sysinfo)"
+			       " VALUES (?, ?, ?, ?, ?, ?)", -1, &ins, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(ins, 1, host_id) != SQLITE_OK ||
+	    store_bind_text(ins, 2, run->label) != SQLITE_OK ||
+	    store_bind_text(ins, 3, run->started) != SQLITE_OK ||
+	    store_bind_text(ins, 4, run->os) != SQLITE_OK ||
+	    store_bind_real(ins, 5, run->mhz) != SQLITE_OK ||
+	    (run->sysinfo_json ? store_bind_text(ins, 6, run->sysinfo_json)
+			       : sqlite3_bind_null(ins, 6)) != SQLITE_OK ||
+	    store_step_done(ins) < 0)
+		goto fail;
+	run->id = sqlite3_last_insert_rowid(st->db);
+	sqlite3_finalize(host);
+	sqlite3_finalize(ins);
+	host = ins = NULL;
+	if (store_exec(st, "COMMIT", "cannot start run in", err) < 0)
+		goto fail_quiet;
+	return 0;
+fail:
+	errbuf_set(err, "cannot start run in db '%s': %s", st->path, sqlite3_errmsg(st->db));
+fail_quiet:
+	sqlite3_finalize(host);
+	sqlite3_finalize(ins);
+	store_rollback(st);
+	run->id = 0;
+	return -1;
+}
+
+int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err)
+{
+	sqlite3_stmt *s = st->ins_result;
+	int64_t result_id;
+
+	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
+		return -1;
+	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK ||
+	    store_bind_text(s, 2, r->id) != SQLITE_OK ||
+	    store_bind_text(s, 3, r->unit) != SQLITE_OK ||
+	    store_bind_text(s, 4, bench_better_name(r->better)) != SQLITE_OK ||
+	    store_bind_text(s, 5, result_status_name(r->status)) != SQLITE_OK ||
+	    store_bind_real(s, 6, r->median) != SQLITE_OK ||
+	    store_bind_real(s, 7, r->ci_low) != SQLITE_OK ||
+	    store_bind_real(s, 8, r->ci_high) != SQLITE_OK ||
+	    store_bind_real(s, 9, r->min) != SQLITE_OK ||
+	    store_bind_real(s, 10, r->max) != SQLITE_OK ||
+	    store_bind_real(s, 11, r->mean) != SQLITE_OK ||
+	    store_bind_real(s, 12, r->stddev) != SQLITE_OK ||
+	    store_bind_real(s, 13, r->cv) != SQLITE_OK ||
+	    store_bind_real(s, 14, r->p5) != SQLITE_OK ||
+	    store_bind_real(s, 15, r->p95) != SQLITE_OK ||
+	    sqlite3_bind_int64(s, 16, (sqlite3_int64)r->n) != SQLITE_OK ||
+	    /* SQLite has no unsigned type; the bits survive the round trip. */
+	    sqlite3_bind_int64(s, 17, (sqlite3_int64)r->iterations) != SQLITE_OK ||
+	    store_bind_text(s, 18, result_stop_name(r->stop)) != SQLITE_OK ||
+	    store_bind_real(s, 19, r->interference) != SQLITE_OK ||
+	    store_bind_real(s, 20, r->overhead) != SQLITE_OK ||
+	    store_bind_real(s, 21, r->wall_s) != SQLITE_OK ||
+	    (r->reason[0] ? store_bind_text(s, 22, r->reason)
+			  : sqlite3_bind_null(s, 22)) != SQLITE_OK ||
+	    store_step_done(s) < 0)
+		goto fail;
+	result_id = sqlite3_last_insert_rowid(st->db);
+	for (size_t i = 0; r->samples && i < r->n; i++) {
+		if (sqlite3_bind_int64(st->ins_sample, 1, result_id) != SQLITE_OK ||
+		    sqlite3_bind_int64(st->ins_sample, 2, (sqlite3_int64)i) != SQLITE_OK ||
+		    store_bind_real(st->ins_sample, 3, r->samples[i]) != SQLITE_OK ||
+		    store_step_done(st->ins_sample) < 0)
+			goto fail;
+	}
+	if (store_exec(st, "COMMIT", "cannot add result to", err) < 0)
+		goto fail_quiet;
+	return 0;
+fail:
+	errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
+		   sqlite3_errmsg(st->db));
+	(void)sqlite3_reset(s);
+	(void)sqlite3_clear_bindings(s);
+fail_quiet:
+	store_rollback(st);
+	return -1;
+}
+
+int store_run_end(struct store *st, int64_t run_id, char *err)
+{
+	sqlite3_stmt *stmt;
+	char now[32];
+
+	store_now(now, sizeof(now));
+	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET finished = ? WHERE id = ?", -1, &stmt,
+			       NULL) != SQLITE_OK) {
+		errbuf_set(err, "cannot end run %lld in db '%s': %s", (long long)run_id, st->path,
+			   sqlite3_errmsg(st->db));
+		return -1;
+	}
+	if (store_bind_text(stmt, 1, now) != SQLITE_OK ||
+	    sqlite3_bind_int64(stmt, 2, run_id) != SQLITE_OK || store_step_done(stmt) < 0) {
+		errbuf_set(err, "cannot end run %lld in db '%s': %s", (long long)run_id, st->path,
+			   sqlite3_errmsg(st->db));
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	if (sqlite3_changes(st->db) != 1) {
+		errbuf_set(err, "cannot end run %lld in db '%s': no such run", (long long)run_id,
+			   st->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* A growable list of run ids, the selection before it is loaded. */
+struct store_ids {
+	int64_t *v;		/* malloc'd */
+	size_t n, cap;
+};
+
+static int store_ids_push(struct store_ids *ids, int64_t id)
+{
+	if (ids->n == ids->cap) {
+		size_t cap = ids->cap ? ids->cap * 2 : 16;
+		int64_t *v = realloc(ids->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		ids->v = v;
+		ids->cap = cap;
+	}
+	ids->v[ids->n++] = id;
+	return 0;
+}
+
+static int store_ids_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Collect every id a query returns; the count added, or -1 (errmsg in db). */
+static long store_ids_query(struct store_ids *ids, sqlite3_stmt *stmt)
+{
+	long added = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (store_ids_push(ids, sqlite3_column_int64(stmt, 0)) < 0)
+			return -1;
+		added++;
+	}
+	return rc == SQLITE_DONE ? added : -1;
+}
+
+static int store_is_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * Turn selectors into sorted, distinct run ids.  A selector of digits is a
+ * run id first, then a label, so a run labelled "2024" is still reachable.
+ */
+static int store_select(struct store *st, const char *const *sel, size_t nsel,
+			struct store_ids *ids, char *err)
+{
+	sqlite3_stmt *by_id = NULL, *by_label = NULL, *all = NULL;
+	long got;
+	size_t k = 0;
+
+	if (nsel == 0) {
+		if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs ORDER BY id", -1, &all, NULL) !=
+			    SQLITE_OK ||
+		    store_ids_query(ids, all) < 0)
+			goto fail;
+		sqlite3_finalize(all);
+		return 0;
+	}
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE id = ?", -1, &by_id, NULL) !=
+		    SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE label = ? ORDER BY id", -1,
+			       &by_label, NULL) != SQLITE_OK)
+		goto fail;
+	for (size_t i = 0; i < nsel; i++) {
+		got = 0;
+		if (store_is_digits(sel[i])) {
+			errno = 0;
+			long long id = strtoll(sel[i], NULL, 10);
+			if (errno == 0) {
+				if (sqlite3_bind_int64(by_id, 1, id) != SQLITE_OK)
+					goto fail;
+				got = store_ids_query(ids, by_id);
+				(void)sqlite3_reset(by_id);	/* repeats step's error, if any */
+				if (got < 0)
+					goto fail;
+			}
+		}
+		if (got == 0) {
+			if (store_bind_text(by_label, 1, sel[i]) != SQLITE_OK)
+				goto fail;
+			got = store_ids_query(ids, by_label);
+			(void)sqlite3_reset(by_label);
+			if (got < 0)
+				goto fail;
+		}
+		if (got == 0) {
+			errbuf_set(err, "no run or label '%s' in db '%s'", sel[i], st->path);
+			goto fail_quiet;
+		}
+	}
+	sqlite3_finalize(by_id);
+	sqlite3_finalize(by_label);
+	qsort(ids->v, ids->n, sizeof(*ids->v), store_ids_cmp);
+	for (size_t i = 0; i < ids->n; i++)
+		if (k == 0 || ids->v[k - 1] != ids->v[i])
+			ids->v[k++] = ids->v[i];
+	ids->n = k;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+fail_quiet:
+	sqlite3_finalize(all);
+	sqlite3_finalize(by_id);
+	sqlite3_finalize(by_label);
+	return -1;
+}
+
+/* A result's samples, in order; 0 or -1 with err filled. */
+static int store_load_samples(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+			      struct result *r, char *err)
+{
+	size_t i = 0;
+	int rc;
+
+	r->samples = r->n ? malloc(r->n * sizeof(*r->samples)) : NULL;
+	if (r->n && !r->samples) {
+		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+		return -1;
+	}
+	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (i == r->n) {
+			i++;
+			break;
+		}
+		r->samples[i++] = store_column_real(stmt, 0);
+	}
+	(void)sqlite3_reset(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		goto fail;
+	/* A result stored without its samples (the caller kept none) loads without them. */
+	if (i == 0) {
+		free(r->samples);
+		r->samples = NULL;
+		return 0;
+	}
+	if (i != r->n) {
+		errbuf_set(err, "cannot read db '%s': result %lld has %s samples than its n (%zu)",
+			   st->path, (long long)result_id, i > r->n ? "more" : "fewer", r->n);
+		return -1;
+	}
+	return 0;
+fail:
+	errbuf_set(err, "cannot read samples from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	return -1;
+}
+
+/* Fill one result from the current row of store_sql_load_results. */
+static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r, char *err)
+{
+	const char *better, *status, *stop;
+	sqlite3_int64 n;
+
+	memset(r, 0, sizeof(*r));
+	store_column_copy(q, 1, r->id, sizeof(r->id));
+	store_column_copy(q, 2, r->unit, sizeof(r->unit));
+	better = (const char *)sqlite3_column_text(q, 3);
+	status = (const char *)sqlite3_column_text(q, 4);
+	stop = (const char *)sqlite3_column_text(q, 17);
+	if (!better || (strcmp(better, "lower") != 0 && strcmp(better, "higher") != 0) ||
+	    !status || result_status_parse(status, &r->status) < 0 ||
+	    !stop || result_stop_parse(stop, &r->stop) < 0) {
+		errbuf_set(err, "cannot read db '%s': result %lld has a bad better, status or stop",
+			   st->path, (long long)sqlite3_column_int64(q, 0));
+		return -1;
+	}
+	r->better = strcmp(better, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
+	r->median = store_column_real(q, 5);
+	r->ci_low = store_column_real(q, 6);
+	r->ci_high = store_column_real(q, 7);
+	r->min = store_column_real(q, 8);
+	r->max = store_column_real(q, 9);
+	r->mean = store_column_real(q, 10);
+	r->stddev = store_column_real(q, 11);
+	r->cv = store_column_real(q, 12);
+	r->p5 = store_column_real(q, 13);
+	r->p95 = store_column_real(q, 14);
+	n = sqlite3_column_int64(q, 15);
+	if (n < 0) {
+		errbuf_set(err, "cannot read db '%s': result %lld has a negative n", st->path,
+			   (long long)sqlite3_column_int64(q, 0));
+		return -1;
+	}
+	r->n = (size_t)n;
+	r->iterations = (uint64_t)sqlite3_column_int64(q, 16);
+	r->interference = store_column_real(q, 18);
+	r->overhead = store_column_real(q, 19);
+	r->wall_s = store_column_real(q, 20);
+	store_column_copy(q, 21, r->reason, sizeof(r->reason));
+	return 0;
+}
+
+/* One run's results, ordered by result id, into run->results. */
+static int store_load_results(struct store *st, struct run_info *run, int want_samples,
+			      sqlite3_stmt *q, sqlite3_stmt *qs, char *err)
+{
+	size_t cap = 0;
+	int rc;
+
+	if (sqlite3_bind_int64(q, 1, run->id) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (run->nresults == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct result *v = realloc(run->results, ncap * sizeof(*v));
+			if (!v) {
+				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+				goto fail_quiet;
+			}
+			run->results = v;
+			cap = ncap;
+		}
+		/* Counted before filling, so run_info_free frees a half-loaded result too. */
+		struct result *r = &run->results[run->nresults++];
+		if (store_row_result(st, q, r, err) < 0)
+			goto fail_quiet;
+		if (want_samples &&
+		    store_load_samples(st, qs, sqlite3_column_int64(q, 0), r, err) < 0)
+			goto fail_quiet;
+	}
+	(void)sqlite3_reset(q);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read results from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+fail_quiet:
+	(void)sqlite3_reset(q);
+	return -1;
+}
+
+int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int want_samples,
+		    struct run_info **runs, char *err)
+{
+	struct store_ids ids = {0};
+	struct run_info *out = NULL;
+	sqlite3_stmt *qr = NULL, *q = NULL, *qs = NULL;
+	size_t nout = 0;
+	const char *json;
+
+	*runs = NULL;
+	/* One read transaction, so a run being written meanwhile is seen whole or not at all. */
+	if (store_exec(st, "BEGIN", "cannot read", err) < 0)
+		return -1;
+	if (store_select(st, sel, nsel, &ids, err) < 0)
+		goto fail_quiet;
+	if (ids.n > INT_MAX) {
+		errbuf_set(err, "cannot read db '%s': too many runs", st->path);
+		goto fail_quiet;
+	}
+	out = calloc(ids.n ? ids.n : 1, sizeof(*out));
+	if (!out) {
+		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+		goto fail_quiet;
+	}
+	if (sqlite3_prepare_v2(st->db, "SELECT r.label, r.started, h.hostname, r.os, r.mhz, r.sysinfo"
+			       " FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.id = ?",
+			       -1, &qr, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_load_results, -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "SELECT value FROM samples WHERE result_id = ? ORDER BY idx",
+			       -1, &qs, NULL) != SQLITE_OK)
+		goto fail;
+	for (size_t i = 0; i < ids.n; i++) {
+		struct run_info *run = &out[nout++];
+		run->id = ids.v[i];
+		if (sqlite3_bind_int64(qr, 1, run->id) != SQLITE_OK ||
+		    sqlite3_step(qr) != SQLITE_ROW)
+			goto fail;
+		store_column_copy(qr, 0, run->label, sizeof(run->label));
+		store_column_copy(qr, 1, run->started, sizeof(run->started));
+		store_column_copy(qr, 2, run->host, sizeof(run->host));
+		store_column_copy(qr, 3, run->os, sizeof(run->os));
+		run->mhz = sqlite3_column_type(qr, 4) == SQLITE_NULL ? 0 : sqlite3_column_double(qr, 4);
+		json = (const char *)sqlite3_column_text(qr, 5);
+		if (json && !(run->sysinfo_json = strdup(json))) {
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			goto fail_quiet;
+		}
+		(void)sqlite3_reset(qr);
+		if (store_load_results(st, run, want_samples, q, qs, err) < 0)
+			goto fail_quiet;
+	}
+	sqlite3_finalize(qr);
+	sqlite3_finalize(q);
+	sqlite3_finalize(qs);
+	free(ids.v);
+	/* Ending a read transaction: nothing was written, so rolling back loses nothing. */
+	store_rollback(st);
+	*runs = out;
+	return (int)nout;
+fail:
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+fail_quiet:
+	sqlite3_finalize(qr);
+	sqlite3_finalize(q);
+	sqlite3_finalize(qs);
+	free(ids.v);
+	store_runs_free(out, nout);
+	store_rollback(st);
+	return -1;
+}
+
+void store_runs_free(struct run_info *runs, size_t n)
+{
+	if (!runs)
+		return;
+	for (size_t i = 0; i < n; i++)
+		run_info_free(&runs[i]);
+	free(runs);
+}

@@ -1,0 +1,825 @@
+/*
+ * Tests for src/report: lmbench's number convention, the summary table and
+ * its notes, sysinfo and list text, and the JSON documents read back.
+ *
+ * Text output is compared byte for byte with golden files in tests/golden/
+ * (the tests run from the repository root).  After an intended change to a
+ * report's look, regenerate them with
+ *
+ *     KBENCH_UPDATE_GOLDEN=1 <this test>
+ *
+ * and review the difference before committing: the golden files are the
+ * specification of what users see.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---------------------------------------------------------------- helpers */
+
+/* Output of fn(out, ...) captured in a malloc'd string. */
+struct capture {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *capture_start(struct capture *c)
+{
+	c->text = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->text, &c->len);
+	assert_non_null(c->f);
+	return c->f;
+}
+
+static char *capture_end(struct capture *c)
+{
+	assert_int_equal(fclose(c->f), 0);
+	return c->text;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			buf = realloc(buf, cap + 1);
+			assert_non_null(buf);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Print line `no` of text (1-based) with a prefix, as diff does. */
+static void print_line(const char *prefix, const char *text, int no)
+{
+	const char *p = text;
+
+	for (int i = 1; i < no && p; i++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p || !*p) {
+		fprintf(stderr, "%s<end of file>\n", prefix);
+		return;
+	}
+	fprintf(stderr, "%s%.*s\n", prefix, (int)strcspn(p, "\n"), p);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		if (*s == '\n')
+			n++;
+	return n;
+}
+
+/* Compare text with tests/golden/NAME.txt, or rewrite it when asked to. */
+static void check_golden(const char *name, const char *text)
+{
+	char path[256];
+	const char *update = getenv("KBENCH_UPDATE_GOLDEN");
+	char *want;
+	size_t wlen = 0;
+
+	snprintf(path, sizeof(path), "tests/golden/%s.txt", name);
+	if (update && strcmp(update, "1") == 0) {
+		FILE *f = fopen(path, "wb");
+		assert_non_null(f);
+		assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+		assert_int_equal(fclose(f), 0);
+		fprintf(stderr, "updated %s\n", path);
+		return;
+	}
+	want = read_file(path, &wlen);
+	if (!want)
+		fail_msg("cannot read %s (run with KBENCH_UPDATE_GOLDEN=1 to create it)", path);
+	if (wlen != strlen(text) || memcmp(want, text, wlen) != 0) {
+		int lines = count_lines(want) > count_lines(text) ? count_lines(want)
+								    : count_lines(text);
+		int shown = 0;
+
+		fprintf(stderr, "--- %s (expected)\n+++ output\n", path);
+		for (int no = 1; no <= lines + 1 && shown < 20; no++) {
+			const char *a = want, *b = text;
+			size_t la, lb;
+
+			for (int i = 1; i < no; i++) {
+				a = strchr(a, '\n');
+				a = a ? a + 1 : "";
+				b = strchr(b, '\n');
+				b = b ? b + 1 : "";
+			}
+			la = strcspn(a, "\n");
+			lb = strcspn(b, "\n");
+			if (la == lb && memcmp(a, b, la) == 0 && (a[la] == '\n') == (b[lb] == '\n'))
+				continue;
+			fprintf(stderr, "@@ line %d\n", no);
+			print_line("-", want, no);
+			print_line("+", text, no);
+			shown++;
+		}
+		free(want);
+		fail_msg("output differs from %s", path);
+	}
+	free(want);
+}
+
+/* Every line of a table must fit an 80-column mail reader. */
+static void assert_lines_fit(const char *text, size_t cols)
+{
+	const char *p = text;
+	int no = 1;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		if (len > cols)
+			fail_msg("line %d is %zu columns wide: %.*s", no, len, (int)len, p);
+		p += len;
+		if (*p)
+			p++;
+		no++;
+	}
+}
+
+/* ------------------------------------------------------------- report_num */
+
+struct num_case {
+	int width;
+	double v;
+	const char *want;
+};
+
+static void check_num_cases(const struct num_case *cases, size_t n)
+{
+	char buf[32];
+
+	for (size_t i = 0; i < n; i++) {
+		memset(buf, 'x', sizeof(buf));
+		report_num(buf, cases[i].width, cases[i].v);
+		if (strcmp(buf, cases[i].want) != 0)
+			fail_msg("report_num(width %d, %.17g) = \"%s\", want \"%s\"",
+				 cases[i].width, cases[i].v, buf, cases[i].want);
+	}
+}
+
+static void test_num_width4(void **state)
+{
+	static const struct num_case cases[] = {
+		{ 4, 0.57, "0.57" },
+		{ 4, 3.78, "3.78" },
+		{ 4, 16.2, "16.2" },
+		{ 4, 144.0, "144." },
+		{ 4, 1434.0, "1434" },
+		{ 4, 0.0, "0.00" },
+		{ 4, 0.004, "0.00" },
+		{ 4, 0.006, "0.01" },
+		{ 4, 0.25, "0.25" },
+		{ 4, 1.0, "1.00" },
+		{ 4, 9.994, "9.99" },
+		/* Rounding adds a digit: formatted and measured, never predicted. */
+		{ 4, 9.996, "10.0" },
+		{ 4, 99.94, "99.9" },
+		{ 4, 99.96, "100." },
+		{ 4, 157.4, "157." },
+		{ 4, 999.4, "999." },
+		{ 4, 999.7, "1000" },
+		{ 4, 4692.0, "4692" },
+		{ 4, 9999.0, "9999" },
+		{ 4, 9999.4, "9999" },
+		/* Over 9999: thousands with K, cut rather than rounded. */
+		{ 4, 10000.0, "10.K" },
+		{ 4, 12000.0, "12.K" },
+		{ 4, 43500.0, "43.K" },
+		{ 4, 43999.0, "43.K" },
+		{ 4, 99999.0, "99.K" },
+		{ 4, 100000.0, "100K" },
+		{ 4, 123456.0, "123K" },
+		{ 4, 999999.0, "999K" },
+		{ 4, 1000000.0, "1.0M" },
+		{ 4, 1234567.0, "1.2M" },
+		{ 4, 12345678.0, "12.M" },
+		{ 4, 123456789.0, "123M" },
+		{ 4, 1234567890.0, "1.2G" },
+		{ 4, -1.5, "-1.5" },
+	};
+
+	(void)state;
+	check_num_cases(cases, NELEM(cases));
+}
+
+static void test_num_width5(void **state)
+{
+	static const struct num_case cases[] = {
+		{ 5, 0.57, "0.570" },
+		{ 5, 1.85, "1.850" },
+		{ 5, 3.78, "3.780" },
+		{ 5, 9.8899, "9.890" },
+		{ 5, 9.9996, "10.00" },
+		{ 5, 16.2, "16.20" },
+		{ 5, 33.7, "33.70" },
+		{ 5, 99.996, "100.0" },
+		{ 5, 144.0, "144.0" },
+		{ 5, 1434.0, "1434." },
+		{ 5, 9999.7, "10000" },
+		{ 5, 12000.0, "12000" },
+		{ 5, 99999.0, "99999" },
+		{ 5, 100000.0, "100.K" },
+		{ 5, 123456.0, "123.K" },
+		{ 5, 1234567.0, "1234K" },
+		{ 5, 12345678.0, "12.3M" },
+	};
+
+	(void)state;
+	check_num_cases(cases, NELEM(cases));
+}
+
+static void test_num_blank(void **state)
+{
+	static const struct num_case cases[] = {
+		{ 4, NAN, "" },
+		{ 4, INFINITY, "" },
+		{ 4, -INFINITY, "" },
+		{ 0, 1.0, "" },
+		/* Too large for the cell in any unit: blank, never wider. */
+		{ 2, 1e300, "" },
+	};
+
+	(void)state;
+	check_num_cases(cases, NELEM(cases));
+}
+
+/* A sweep over many magnitudes: the cell width is never exceeded. */
+static void test_num_never_wider(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	for (int w = 1; w <= 8; w++)
+		for (double v = 1e-4; v < 1e16; v *= 1.37) {
+			const double vs[] = { v, -v, floor(v) + 0.5, ceil(v) - 0.0004 };
+			for (size_t i = 0; i < NELEM(vs); i++) {
+				report_num(buf, w, vs[i]);
+				if (strlen(buf) > (size_t)w)
+					fail_msg("report_num(width %d, %.17g) = \"%s\" is too wide",
+						 w, vs[i], buf);
+				if (w >= 4 && vs[i] > 0 && vs[i] < 1e15 && buf[0] == '\0')
+					fail_msg("report_num(width %d, %.17g) left the cell blank",
+						 w, vs[i]);
+			}
+		}
+}
+
+/* ------------------------------------------------------------ fixtures */
+
+static void set_result(struct result *r, const char *id, double median)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->id, sizeof(r->id), "%s", id);
+	snprintf(r->unit, sizeof(r->unit), "us");
+	r->better = BETTER_LOWER;
+	r->status = RES_OK;
+	r->median = median;
+	r->ci_low = median * 0.995;
+	r->ci_high = median * 1.004;
+	r->min = median * 0.98;
+	r->max = median * 1.1;
+	r->mean = median * 1.01;
+	r->stddev = median * 0.02;
+	r->cv = 0.02;
+	r->p5 = median * 0.985;
+	r->p95 = median * 1.05;
+	r->n = 3;
+	r->iterations = 1000;
+	r->stop = STOP_PRECISION;
+	r->interference = 0.02;
+	r->overhead = 0.001;
+	r->wall_s = 1.5;
+	r->samples = malloc(3 * sizeof(double));
+	assert_non_null(r->samples);
+	r->samples[0] = median * 0.99;
+	r->samples[1] = median;
+	r->samples[2] = median * 1.01;
+}
+
+static void set_run(struct run_info *run, int64_t id, const char *host, const char *label,
+		    double mhz)
+{
+	memset(run, 0, sizeof(*run));
+	run->id = id;
+	snprintf(run->label, sizeof(run->label), "%s", label);
+	snprintf(run->os, sizeof(run->os), "%s", label);
+	snprintf(run->host, sizeof(run->host), "%s", host);
+	snprintf(run->started, sizeof(run->started), "2025-01-02T03:04:05Z");
+	run->mhz = mhz;
+}
+
+/* A run with every figure of the Processor, Processes table. */
+static void fill_full(struct run_info *run, double scale)
+{
+	static const struct {
+		const char *id;
+		double median;
+	} figs[] = {
+		{ "sys.null", 0.25 }, { "sys.read", 0.29 }, { "sys.write", 0.33 },
+		{ "sys.stat", 0.89 }, { "sys.fstat", 0.31 }, { "sys.open_close", 1.95 },
+		{ "sys.select_tcp", 3.61 }, { "sig.install", 0.11 }, { "sig.catch", 0.91 },
+		{ "proc.fork", 215.3 }, { "proc.exec", 640.2 }, { "proc.shell", 1320.4 },
+	};
+
+	run->nresults = NELEM(figs);
+	run->results = calloc(NELEM(figs), sizeof(struct result));
+	assert_non_null(run->results);
+	for (size_t i = 0; i < NELEM(figs); i++)
+		set_result(&run->results[i], figs[i].id, figs[i].median * scale);
+}
+
+static struct result *find(struct run_info *run, const char *id)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		if (strcmp(run->results[i].id, id) == 0)
+			return &run->results[i];
+	fail_msg("no result %s", id);
+	return NULL;
+}
+
+/* Turn a measured result into a skipped or failed one, as the harness would. */
+static void make_unmeasured(struct result *r, enum result_status st, const char *reason)
+{
+	free(r->samples);
+	r->samples = NULL;
+	r->status = st;
+	r->n = 0;
+	r->stop = STOP_NONE;
+	r->interference = -1;
+	r->median = r->ci_low = r->ci_high = NAN;
+	snprintf(r->reason, sizeof(r->reason), "%s", reason);
+}
+
+/*
+ * Run 3: stat noisy, fork busy, select failed, exec skipped, sig.catch
+ * missing.  Run 4: no results at all.  Run 5: one null I/O half failed.
+ */
+static void fill_troubled(struct run_info runs[3])
+{
+	struct result *r;
+
+	set_run(&runs[0], 3, "averyverylonghostname", "FreeBSD 5.0-CURRENT", 2394.6);
+	fill_full(&runs[0], 1.0);
+	r = find(&runs[0], "sys.stat");
+	r->status = RES_NOISY;
+	r->stop = STOP_MAX_TIME;
+	r->ci_low = r->median * 0.99;
+	r->ci_high = r->median * 1.032;
+	r = find(&runs[0], "proc.fork");
+	r->interference = 0.41;
+	make_unmeasured(find(&runs[0], "sys.select_tcp"), RES_FAIL,
+			"socket: too many open files");
+	make_unmeasured(find(&runs[0], "proc.exec"), RES_SKIP, "no tiny program found");
+	/* sig.catch is missing: drop it by moving the last result into its slot. */
+	r = find(&runs[0], "sig.catch");
+	result_free(r);
+	*r = runs[0].results[--runs[0].nresults];
+
+	set_run(&runs[1], 4, "empty", "Linux 6.1", 0);
+
+	set_run(&runs[2], 0, "kbhost", "Linux 6.18.44", 3000);
+	fill_full(&runs[2], 2.0);
+	make_unmeasured(find(&runs[2], "sys.write"), RES_FAIL, "");
+	/* Not in this table: no note even though it is noisy. */
+	find(&runs[2], "sys.fstat")->status = RES_NOISY;
+}
+
+static void free_runs(struct run_info *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		run_info_free(&runs[i]);
+}
+
+/* -------------------------------------------------------- report_summary */
+
+static void test_summary_full(void **state)
+{
+	struct run_info runs[2];
+	struct capture c;
+	char *text;
+
+	(void)state;
+	set_run(&runs[0], 1, "kbhost", "Linux 6.18.44", 3000.2);
+	fill_full(&runs[0], 1.0);
+	set_run(&runs[1], 2, "kbhost", "2.5.47-mm1-with-a-long-name", 2999.7);
+	fill_full(&runs[1], 11.3);
+	report_summary(capture_start(&c), runs, 2);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	/* Full data: no notes after the table. */
+	assert_null(strstr(text, "  run "));
+	check_golden("summary_full", text);
+	free(text);
+	free_runs(runs, 2);
+}
+
+static void test_summary_notes(void **state)
+{
+	struct run_info runs[3];
+	struct capture c;
+	char *text;
+
+	(void)state;
+	fill_troubled(runs);
+	report_summary(capture_start(&c), runs, 3);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, "  run 3 sys.stat: noisy: 95% CI +-3.2% "
+				     "(stopped at max-time)\n"));
+	assert_non_null(strstr(text, "  run 3 proc.fork: busy: other work used 41% of the "
+				     "other CPUs while sampling\n"));
+	assert_non_null(strstr(text, "  run 3 sys.select_tcp: fail: socket: too many open "
+				     "files\n"));
+	assert_non_null(strstr(text, "  run 3 proc.exec: skip: no tiny program found\n"));
+	assert_null(strstr(text, "sig.catch"));
+	assert_null(strstr(text, "sys.fstat"));
+	check_golden("summary_notes", text);
+	free(text);
+	free_runs(runs, 3);
+}
+
+static void test_summary_no_runs(void **state)
+{
+	struct capture c;
+	char *text;
+
+	(void)state;
+	report_summary(capture_start(&c), NULL, 0);
+	text = capture_end(&c);
+	/* Title, rule, two header lines and the column rule, nothing else. */
+	assert_int_equal(count_lines(text), 5);
+	free(text);
+}
+
+/* ------------------------------------------------------ sysinfo and list */
+
+static void fill_sysinfo(struct sysinfo *si)
+{
+	memset(si, 0, sizeof(*si));
+	snprintf(si->os, sizeof(si->os), "Linux");
+	snprintf(si->release, sizeof(si->release), "6.18.44");
+	snprintf(si->version, sizeof(si->version), "#1 SMP PREEMPT_DYNAMIC");
+	snprintf(si->arch, sizeof(si->arch), "x86_64");
+	snprintf(si->host, sizeof(si->host), "kbhost");
+	snprintf(si->cpu_model, sizeof(si->cpu_model), "AMD EPYC 7R13 Processor");
+	si->ncpu_online = 4;
+	si->mhz = 2994.63;
+	snprintf(si->clocksource, sizeof(si->clocksource), "tsc");
+	si->clock_cost_ns = 17.36;
+	si->clock_res_ns = 10.0;
+	/* governor left empty: none */
+	snprintf(si->smt, sizeof(si->smt), "on");
+	snprintf(si->mitigations, sizeof(si->mitigations),
+		 "spectre_v1: Mitigation: usercopy/swapgs barriers; meltdown: Not affected");
+	snprintf(si->virt, sizeof(si->virt), "kvm");
+	si->loadavg[0] = 0.5;
+	si->loadavg[1] = 0.25;
+	si->loadavg[2] = 0.125;
+	si->mem_total = 16ull * 1024 * 1024 * 1024 + 512ull * 1024 * 1024;
+	si->mem_available = 900ull * 1024 * 1024;
+	snprintf(si->compiler, sizeof(si->compiler), "gcc 14.2.0");
+	snprintf(si->cflags, sizeof(si->cflags), "-O2 -std=gnu11");
+	snprintf(si->build_type, sizeof(si->build_type), "release");
+	snprintf(si->kbench_version, sizeof(si->kbench_version), "0.1.0");
+}
+
+static void test_sysinfo_text(void **state)
+{
+	struct sysinfo si;
+	struct capture c;
+	char *text;
+
+	(void)state;
+	fill_sysinfo(&si);
+	report_sysinfo_text(capture_start(&c), &si);
+	text = capture_end(&c);
+	assert_non_null(strstr(text, "16.5 GiB"));
+	assert_non_null(strstr(text, "900 MiB"));
+	assert_non_null(strstr(text, "17.4 ns"));
+	assert_non_null(strstr(text, "0.50 0.25 0.12"));
+	check_golden("sysinfo", text);
+	free(text);
+}
+
+static enum bench_status dummy_run(struct bench_ctx *ctx, uint64_t n)
+{
+	(void)ctx;
+	(void)n;
+	return BENCH_OK;
+}
+
+static const struct bench list_benches[] = {
+	{ .id = "sys.null", .metric = METRIC_US, .better = BETTER_LOWER,
+	  .suites = SUITE_SUMMARY, .summary = "getppid via syscall()", .run = dummy_run },
+	{ .id = "mem.read.bw", .metric = METRIC_MBPS, .better = BETTER_HIGHER,
+	  .suites = SUITE_STANDARD, .summary = "read a buffer far larger than the LLC",
+	  .run = dummy_run },
+	{ .id = "ipc.rpc_udp.lat", .metric = METRIC_US, .better = BETTER_LOWER,
+	  .suites = SUITE_STANDARD, .summary = "Sun RPC round trip over UDP",
+	  .run = dummy_run },
+	{ .id = "mem.lat.l1", .metric = METRIC_NS, .better = BETTER_LOWER,
+	  .suites = SUITE_FULL, .summary = "dependent load hitting L1", .run = dummy_run },
+};
+
+static const struct report_list_row list_rows[] = {
+	{ &list_benches[0], "quick,standard,full,lmbench", NULL },
+	{ &list_benches[1], "standard", NULL },
+	{ &list_benches[2], "standard,lmbench", "built without libtirpc" },
+	{ &list_benches[3], "full", NULL },
+};
+
+static void test_list_text(void **state)
+{
+	struct capture c;
+	char *text;
+
+	(void)state;
+	report_list_text(capture_start(&c), list_rows, NELEM(list_rows));
+	text = capture_end(&c);
+	assert_int_equal(count_lines(text), 4);
+	assert_non_null(strstr(text, "  [skip: built without libtirpc]\n"));
+	check_golden("list", text);
+	free(text);
+}
+
+/* ----------------------------------------------------------------- JSON */
+
+static json_t *parse(const char *text)
+{
+	json_error_t err;
+	json_t *j = json_loads(text, 0, &err);
+
+	if (!j)
+		fail_msg("bad JSON at line %d: %s\n%s", err.line, err.text, text);
+	return j;
+}
+
+static void test_list_json(void **state)
+{
+	struct capture c;
+	char *text;
+	json_t *arr, *o, *suites;
+
+	(void)state;
+	assert_int_equal(report_list_json(capture_start(&c), list_rows, NELEM(list_rows)), 0);
+	text = capture_end(&c);
+	assert_true(strlen(text) > 0 && text[strlen(text) - 1] == '\n');
+	arr = parse(text);
+	assert_true(json_is_array(arr));
+	assert_int_equal(json_array_size(arr), NELEM(list_rows));
+
+	o = json_array_get(arr, 0);
+	assert_string_equal(json_string_value(json_object_get(o, "id")), "sys.null");
+	assert_string_equal(json_string_value(json_object_get(o, "unit")), "us");
+	assert_string_equal(json_string_value(json_object_get(o, "better")), "lower");
+	assert_string_equal(json_string_value(json_object_get(o, "summary")),
+			    "getppid via syscall()");
+	suites = json_object_get(o, "suites");
+	assert_int_equal(json_array_size(suites), 4);
+	assert_string_equal(json_string_value(json_array_get(suites, 3)), "lmbench");
+	assert_true(json_is_true(json_object_get(o, "supported")));
+	assert_true(json_is_null(json_object_get(o, "reason")));
+
+	o = json_array_get(arr, 1);
+	assert_string_equal(json_string_value(json_object_get(o, "unit")), "MB/s");
+	assert_string_equal(json_string_value(json_object_get(o, "better")), "higher");
+	assert_int_equal(json_array_size(json_object_get(o, "suites")), 1);
+
+	o = json_array_get(arr, 2);
+	assert_true(json_is_false(json_object_get(o, "supported")));
+	assert_string_equal(json_string_value(json_object_get(o, "reason")),
+			    "built without libtirpc");
+	json_decref(arr);
+	free(text);
+}
+
+static void test_sysinfo_json(void **state)
+{
+	struct sysinfo si;
+	char *text;
+	json_t *o, *load;
+
+	(void)state;
+	fill_sysinfo(&si);
+	/* Bytes from the OS that are not UTF-8 must not lose the document. */
+	snprintf(si.host, sizeof(si.host), "h\xff\xfest");
+	text = report_sysinfo_json(&si);
+	assert_non_null(text);
+	assert_null(strchr(text, '\n'));
+	o = parse(text);
+	assert_string_equal(json_string_value(json_object_get(o, "os")), "Linux");
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "h??st");
+	assert_string_equal(json_string_value(json_object_get(o, "cpu_model")),
+			    "AMD EPYC 7R13 Processor");
+	assert_int_equal(json_integer_value(json_object_get(o, "ncpu_online")), 4);
+	assert_true(fabs(json_real_value(json_object_get(o, "mhz")) - 2994.63) < 1e-9);
+	assert_string_equal(json_string_value(json_object_get(o, "governor")), "");
+	assert_int_equal(json_integer_value(json_object_get(o, "mem_total")),
+			 (json_int_t)si.mem_total);
+	assert_int_equal(json_integer_value(json_object_get(o, "mem_available")),
+			 (json_int_t)si.mem_available);
+	load = json_object_get(o, "loadavg");
+	assert_int_equal(json_array_size(load), 3);
+	assert_true(json_real_value(json_array_get(load, 2)) == 0.125);
+	assert_string_equal(json_string_value(json_object_get(o, "kbench_version")), "0.1.0");
+	assert_int_equal(json_object_size(o), 22);
+	json_decref(o);
+	free(text);
+}
+
+static json_t *result_by_id(json_t *run, const char *id)
+{
+	json_t *results = json_object_get(run, "results");
+
+	for (size_t i = 0; i < json_array_size(results); i++) {
+		json_t *r = json_array_get(results, i);
+		if (strcmp(json_string_value(json_object_get(r, "id")), id) == 0)
+			return r;
+	}
+	fail_msg("no result %s in JSON", id);
+	return NULL;
+}
+
+static void test_runs_json(void **state)
+{
+	static const char *const stats[] = {
+		"median", "ci_low", "ci_high", "min", "max", "mean", "stddev", "cv", "p5", "p95",
+	};
+	struct run_info runs[3];
+	struct capture c;
+	char *text, *si_text;
+	struct sysinfo si;
+	json_t *root, *run, *r;
+
+	(void)state;
+	fill_troubled(runs);
+	/* A measured figure that came out NaN must become null, not break jansson. */
+	find(&runs[2], "sys.null")->mean = NAN;
+	find(&runs[2], "sys.null")->samples[1] = INFINITY;
+	fill_sysinfo(&si);
+	si_text = report_sysinfo_json(&si);
+	assert_non_null(si_text);
+
+	assert_int_equal(report_runs_json(capture_start(&c), si_text, runs, 3), 0);
+	text = capture_end(&c);
+	assert_true(text[strlen(text) - 1] == '\n');
+	root = parse(text);
+	assert_string_equal(json_string_value(json_object_get(root, "kbench")), "0.1.0");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(root, "sysinfo"), "host")),
+		"kbhost");
+	assert_int_equal(json_array_size(json_object_get(root, "runs")), 3);
+
+	run = json_array_get(json_object_get(root, "runs"), 0);
+	assert_int_equal(json_integer_value(json_object_get(run, "id")), 3);
+	assert_string_equal(json_string_value(json_object_get(run, "label")),
+			    "FreeBSD 5.0-CURRENT");
+	assert_string_equal(json_string_value(json_object_get(run, "started")),
+			    "2025-01-02T03:04:05Z");
+	assert_string_equal(json_string_value(json_object_get(run, "host")),
+			    "averyverylonghostname");
+	assert_string_equal(json_string_value(json_object_get(run, "os")),
+			    "FreeBSD 5.0-CURRENT");
+	assert_true(json_real_value(json_object_get(run, "mhz")) == 2394.6);
+	assert_int_equal(json_array_size(json_object_get(run, "results")), 11);
+
+	/* An ok result: every field, the samples, no reason. */
+	r = result_by_id(run, "sys.null");
+	assert_string_equal(json_string_value(json_object_get(r, "unit")), "us");
+	assert_string_equal(json_string_value(json_object_get(r, "better")), "lower");
+	assert_string_equal(json_string_value(json_object_get(r, "status")), "ok");
+	assert_true(json_real_value(json_object_get(r, "median")) == 0.25);
+	for (size_t i = 0; i < NELEM(stats); i++)
+		assert_true(json_is_real(json_object_get(r, stats[i])));
+	assert_int_equal(json_integer_value(json_object_get(r, "n")), 3);
+	assert_int_equal(json_integer_value(json_object_get(r, "iterations")), 1000);
+	assert_string_equal(json_string_value(json_object_get(r, "stop")), "precision");
+	assert_true(json_real_value(json_object_get(r, "interference")) == 0.02);
+	assert_true(json_is_real(json_object_get(r, "overhead")));
+	assert_true(json_real_value(json_object_get(r, "wall_s")) == 1.5);
+	assert_int_equal(json_array_size(json_object_get(r, "samples")), 3);
+	assert_true(json_is_null(json_object_get(r, "reason")));
+	assert_int_equal(json_object_size(r), 22);
+
+	/* Noisy stays measured. */
+	r = result_by_id(run, "sys.stat");
+	assert_string_equal(json_string_value(json_object_get(r, "status")), "noisy");
+	assert_string_equal(json_string_value(json_object_get(r, "stop")), "max-time");
+	assert_true(json_is_real(json_object_get(r, "median")));
+
+	/* Skip and fail: null statistics, no samples, the reason. */
+	r = result_by_id(run, "proc.exec");
+	assert_string_equal(json_string_value(json_object_get(r, "status")), "skip");
+	for (size_t i = 0; i < NELEM(stats); i++)
+		if (!json_is_null(json_object_get(r, stats[i])))
+			fail_msg("skip result has non-null %s", stats[i]);
+	assert_int_equal(json_array_size(json_object_get(r, "samples")), 0);
+	assert_true(json_is_array(json_object_get(r, "samples")));
+	assert_true(json_is_null(json_object_get(r, "interference")));
+	assert_string_equal(json_string_value(json_object_get(r, "stop")), "none");
+	assert_string_equal(json_string_value(json_object_get(r, "reason")),
+			    "no tiny program found");
+	r = result_by_id(run, "sys.select_tcp");
+	assert_string_equal(json_string_value(json_object_get(r, "status")), "fail");
+	assert_true(json_is_null(json_object_get(r, "median")));
+	assert_string_equal(json_string_value(json_object_get(r, "reason")),
+			    "socket: too many open files");
+
+	/* The run with no results, and its unknown clock rate. */
+	run = json_array_get(json_object_get(root, "runs"), 1);
+	assert_int_equal(json_array_size(json_object_get(run, "results")), 0);
+	assert_true(json_is_null(json_object_get(run, "mhz")));
+
+	/* NaN and infinity become null. */
+	run = json_array_get(json_object_get(root, "runs"), 2);
+	r = result_by_id(run, "sys.null");
+	assert_true(json_is_null(json_object_get(r, "mean")));
+	assert_true(json_is_real(json_object_get(r, "median")));
+	assert_int_equal(json_array_size(json_object_get(r, "samples")), 3);
+	assert_true(json_is_null(json_array_get(json_object_get(r, "samples"), 1)));
+	r = result_by_id(run, "sys.write");
+	assert_true(json_is_null(json_object_get(r, "reason")));
+
+	json_decref(root);
+	free(text);
+	free(si_text);
+	free_runs(runs, 3);
+}
+
+static void test_runs_json_bad_sysinfo(void **state)
+{
+	struct capture c;
+	char *text;
+	json_t *root;
+
+	(void)state;
+	/* Stored sysinfo that does not parse is null, and so is none at all. */
+	assert_int_equal(report_runs_json(capture_start(&c), "{not json", NULL, 0), 0);
+	text = capture_end(&c);
+	root = parse(text);
+	assert_true(json_is_null(json_object_get(root, "sysinfo")));
+	assert_int_equal(json_array_size(json_object_get(root, "runs")), 0);
+	json_decref(root);
+	free(text);
+
+	assert_int_equal(report_runs_json(capture_start(&c), NULL, NULL, 0), 0);
+	text = capture_end(&c);
+	root = parse(text);
+	assert_true(json_is_null(json_object_get(root, "sysinfo")));
+	json_decref(root);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_num_width4),
+		cmocka_unit_test(test_num_width5),
+		cmocka_unit_test(test_num_blank),
+		cmocka_unit_test(test_num_never_wider),
+		cmocka_unit_test(test_summary_full),
+		cmocka_unit_test(test_summary_notes),
+		cmocka_unit_test(test_summary_no_runs),
+		cmocka_unit_test(test_sysinfo_text),
+		cmocka_unit_test(test_list_text),
+		cmocka_unit_test(test_list_json),
+		cmocka_unit_test(test_sysinfo_json),
+		cmocka_unit_test(test_runs_json),
+		cmocka_unit_test(test_runs_json_bad_sysinfo),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

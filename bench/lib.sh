@@ -1,0 +1,53 @@
+# Shared by bench/*.sh (sourced, not run): finds kbench, compiles the plain
+# C references of bench/ref/ into a temporary directory, and wraps the
+# tools the scripts compare.  Needs: cc, python3; perf (linux-perf) is
+# optional and only used when it works.
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+KBENCH=${KBENCH:-$ROOT/build/kbench}
+if [ ! -x "$KBENCH" ]; then
+	echo "kbench not found at $KBENCH (build it with make, or set KBENCH)" >&2
+	exit 1
+fi
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kbench-perf.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+# Compile bench/ref/NAME.c to $WORK/NAME.
+build_ref() {
+	cc -O2 -o "$WORK/$1" "$ROOT/bench/ref/$1.c"
+}
+
+# Does `perf bench syscall basic` work here?  (Debian's perf is a wrapper
+# that fails when no perf matches the running kernel.)
+have_perf() {
+	command -v perf >/dev/null 2>&1 &&
+		perf bench syscall basic -l 1000 >/dev/null 2>&1
+}
+
+# `perf bench syscall basic` (10 million getppid calls), in ns per call.
+perf_syscall_ns() {
+	perf bench syscall basic 2>&1 |
+		awk '/usecs\/op/ { printf "%.1f\n", $1 * 1000; found = 1 }
+		     END { if (!found) exit 1 }'
+}
+
+# One line per result of a `kbench run --json` document on stdin:
+# id median ci_low ci_high (all x SCALE, e.g. 1000 for us -> ns) status
+# interference n stop
+kbench_results() {
+	python3 -c '
+import json, sys
+scale = float(sys.argv[1])
+doc = json.load(sys.stdin)
+for run in doc["runs"]:
+    for r in run["results"]:
+        f = lambda k: "nan" if r.get(k) is None else "%.6g" % (r[k] * scale)
+        i = r.get("interference")
+        print(r["id"], f("median"), f("ci_low"), f("ci_high"), r["status"],
+              "nan" if i is None else "%.3f" % i, r.get("n") or 0, r.get("stop") or "-")
+' "${1:-1}"
+}
+
+loadavg() {
+	cut -d' ' -f1-3 /proc/loadavg
+}

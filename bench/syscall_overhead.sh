@@ -1,0 +1,67 @@
+#!/bin/bash
+# Null system call: kbench's sys.null against a plain C getppid loop
+# (bench/ref/getppid_loop.c, cc -O2) and `perf bench syscall basic`, which
+# all time syscall(SYS_getppid).  Five rounds; in each round the three run
+# one after the other (kbench, plain loop, perf), so slow phases of a noisy
+# shared machine hit all three alike instead of one of them.  Prints a
+# Markdown table of every round, then the medians over the rounds, their
+# max/min spread, and the ratios: targets kbench/plain within 5% and kbench
+# at or below perf bench.  perf is optional: without it that column is
+# skipped and the output says so.
+#
+# usage: bench/syscall_overhead.sh      (KBENCH=path/to/kbench, default build/kbench)
+set -eu
+. "$(dirname "$0")/lib.sh"
+ROUNDS=${ROUNDS:-5}
+
+build_ref getppid_loop
+PERF=yes
+have_perf || PERF=no
+
+echo "load average before: $(loadavg); kbench: $KBENCH; $ROUNDS rounds"
+echo
+: >"$WORK/rounds"
+for round in $(seq 1 "$ROUNDS"); do
+	"$KBENCH" run --only sys.null --no-store --json --quiet >"$WORK/kb.json"
+	kb=$(kbench_results 1000 <"$WORK/kb.json" | awk '$1 == "sys.null"')
+	[ -n "$kb" ] || { echo "kbench gave no sys.null result" >&2; exit 1; }
+	plain=$("$WORK/getppid_loop")
+	perfns=nan
+	[ "$PERF" = no ] || perfns=$(perf_syscall_ns)
+	echo "$round $kb $plain $perfns" >>"$WORK/rounds"
+done
+
+python3 - "$WORK/rounds" "$PERF" <<'PY'
+import math, statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+perf = sys.argv[2] == "yes"
+# round id median lo hi status interference n stop plain perf
+hdr = "| round | kbench sys.null (ns) | kbench 95% CI (ns) | kbench flags | plain loop (ns) |"
+print(hdr + (" perf bench (ns/op) |" if perf else ""))
+print("|---" * (6 if perf else 5) + "|")
+kb, pl, pf = [], [], []
+for r in rows:
+    m, lo, hi, st, itf, pln, pfn = float(r[2]), float(r[3]), float(r[4]), r[5], float(r[6]), float(r[9]), float(r[10])
+    flags = [st] if st != "ok" else []
+    if itf > 0.25:
+        flags.append("busy %.0f%%" % (100 * itf))
+    kb.append(m); pl.append(pln); pf.append(pfn)
+    line = "| %s | %.1f | %.1f-%.1f | %s | %.1f |" % (r[0], m, lo, hi, ", ".join(flags) or "ok", pln)
+    print(line + (" %.1f |" % pfn if perf else ""))
+med = statistics.median
+sp = lambda v: max(v) / min(v)
+print("| **median** | **%.1f** | | | **%.1f** |" % (med(kb), med(pl)) + (" **%.1f** |" % med(pf) if perf else ""))
+print("| max/min | %.2f | | | %.2f |" % (sp(kb), sp(pl)) + (" %.2f |" % sp(pf) if perf else ""))
+print()
+ratio = med(kb) / med(pl)
+print("- kbench / plain loop (medians): %.3f -> target within 5%%: %s"
+      % (ratio, "met" if abs(ratio - 1) <= 0.05 else "NOT met"))
+if perf:
+    r2 = med(kb) / med(pf)
+    print("- kbench / perf bench (medians): %.3f -> target at or below: %s"
+          % (r2, "met" if r2 <= 1 else "NOT met"))
+else:
+    print("- perf bench: perf is missing or does not work on this kernel; column skipped")
+PY
+echo
+echo "load average after: $(loadavg)"

@@ -1,0 +1,147 @@
+#!/bin/sh
+# Command-line tests: kbench as a user meets it, against a temporary
+# database and temporary directory.  Prints TAP lines ("ok N - name",
+# "not ok N - name"); tests/run.sh counts them.
+#
+# Each check runs kbench and asserts on its exit status, its output and what
+# it leaves behind (database files, temporary files, processes).  Timings are
+# never asserted: the machine is shared.  Benchmarks run with tiny budgets
+# (--max-time 0.2) so the whole file takes well under a minute.
+set -u
+BUILD=${1:-build}
+KB=$(cd "$BUILD" && pwd)/kbench
+JC=$(cd "$BUILD" && pwd)/jsoncheck
+T=$(mktemp -d "${TMPDIR:-/tmp}/kbench-cli.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+mkdir "$T/tmp"
+FAST="--max-time 0.2 --tmpdir $T/tmp --quiet"
+unset KBENCH_DB KBENCH_INJECT KBENCH_TEST_HANG
+export HOME="$T/home" XDG_DATA_HOME=""
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+# check NAME CONDITION...: the condition is a shell command
+check() { name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "failed: $*" "stderr: $(head -c 400 "$T/err" 2>/dev/null)"; fi; }
+# run kbench, capturing stdout, stderr and status
+kb() { "$KB" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+lines() { wc -l <"$1" | tr -d ' '; }
+no_leftovers() { # MARK: no process with MARK in its command line, tmp dir empty
+	! pgrep -f "$1" >/dev/null 2>&1 && [ -z "$(ls -A "$T/tmp")" ]
+}
+
+# --- help and usage --------------------------------------------------------
+kb --help;			check "help exits 0" [ "$rc" = 0 ]
+check "help lists run" grep -q '^  run ' "$T/out"
+kb;				check "no command is a usage error (2)" [ "$rc" = 2 ]
+kb frobnicate;			check "unknown command exits 2" [ "$rc" = 2 ]
+check "unknown command names it" grep -q "unknown command 'frobnicate'" "$T/err"
+kb run --help;			check "run --help shows --precision" grep -q -- '--precision PCT' "$T/out"
+kb --version;			check "--version" grep -q '^kbench [0-9]' "$T/out"
+
+# --- list and sysinfo ------------------------------------------------------
+kb list;			check "list exits 0" [ "$rc" = 0 ]
+check "list has the 12 Processor, Processes ids" [ "$(grep -c -E '^(sys|sig|proc)\.' "$T/out")" -ge 12 ]
+kb list --json;			check "list --json is valid" sh -c "\"$JC\" list <\"$T/out\" >/dev/null"
+kb list --suite nosuch;		check "list unknown suite exits 2" [ "$rc" = 2 ]
+kb sysinfo;			check "sysinfo shows the clock source" grep -qi 'clock' "$T/out"
+kb sysinfo --json;		check "sysinfo --json is valid" sh -c "\"$JC\" sysinfo <\"$T/out\" >/dev/null"
+
+# --- a run, stored and summarised -----------------------------------------
+DB="$T/db/results.db"
+kb run --only sys.fstat --db "$DB" --json $FAST
+check "run of one instance exits 0" [ "$rc" = 0 ]
+check "run --json has one sane result" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'runs 1 results 1 ok 1'"
+check "run left no temporary files" [ -z "$(ls -A "$T/tmp")" ]
+check "run created the db (and its directory)" [ -f "$DB" ]
+kb summary --db "$DB"
+check "summary exits 0" [ "$rc" = 0 ]
+check "summary prints the lmbench table" grep -q '^Processor, Processes - times in microseconds' "$T/out"
+check "summary row carries the label" grep -q "$(uname -s) " "$T/out"
+kb summary --db "$DB" --json
+check "summary --json round-trips the result" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'results 1 ok 1'"
+kb run --only 'sig.*' --db "$DB" --label my-kernel --runs 2 $FAST
+check "two labelled runs exit 0" [ "$rc" = 0 ]
+kb summary my-kernel --db "$DB" --json
+check "summary selects by label" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'runs 2 results 4'"
+kb summary 1 --db "$DB" --json
+check "summary selects by run id" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'runs 1 results 1'"
+kb summary no-such-label --db "$DB"
+check "summary of an unknown label fails with one line" [ "$rc" = 1 ]
+check "summary of an unknown label fails with one line (message)" [ "$(lines "$T/err")" = 1 ]
+KBENCH_DB="$DB" "$KB" summary >/dev/null 2>&1
+check "KBENCH_DB names the database" [ $? = 0 ]
+
+# --- bad input: one line, exit 1 or 2, nothing written -------------------
+NEW="$T/new/x.db"
+kb run --only nosuch.bench --db "$NEW" $FAST
+check "unknown id exits 2" [ "$rc" = 2 ]
+check "unknown id names it" grep -q "unknown benchmark 'nosuch.bench'" "$T/err"
+check "unknown id creates no db" [ ! -e "$NEW" ]
+check "unknown id creates no db (message)" [ ! -e "$T/new" ]
+kb run --runs 0 --db "$NEW";	check "--runs 0 exits 2" [ "$rc" = 2 ]
+check "--runs 0 says the range" grep -q 'out of range' "$T/err"
+kb run --precision abc --db "$NEW"; check "--precision abc exits 2" [ "$rc" = 2 ]
+check "--precision abc: one line and a hint" [ "$(lines "$T/err")" -le 2 ]
+check "--precision abc: one line and a hint (message)" grep -q "'abc' is not a number" "$T/err"
+kb run --max-time; 		check "missing option value exits 2" [ "$rc" = 2 ]
+kb run --bogus;			check "unknown option exits 2" [ "$rc" = 2 ]
+kb run --suite nosuch;		check "unknown suite exits 2" [ "$rc" = 2 ]
+kb run --db "$NEW" --no-store;	check "--db with --no-store exits 2" [ "$rc" = 2 ]
+check "no bad-input case created a db" [ ! -e "$NEW" ]
+kb run --only sys.fstat --db /proc/kbench-no/x.db $FAST
+check "unwritable db exits 1 with one line" [ "$rc" = 1 ]
+check "unwritable db exits 1 with one line (message)" [ "$(lines "$T/err")" = 1 ]
+check "unwritable db names the path" grep -q "cannot open db '/proc/kbench-no/x.db'" "$T/err"
+printf 'this is not a database\n' >"$T/text.db"
+cp "$T/text.db" "$T/text.orig"
+kb run --only sys.fstat --db "$T/text.db" $FAST
+check "a non-SQLite db exits 1" [ "$rc" = 1 ]
+check "a non-SQLite db exits 1 (message)" grep -q 'not a database' "$T/err"
+check "the non-SQLite file is unchanged" cmp -s "$T/text.db" "$T/text.orig"
+kb summary --db "$T/none.db"
+check "summary of a missing db fails and creates nothing" [ "$rc" = 1 ]
+check "summary of a missing db fails and creates nothing (message)" [ ! -e "$T/none.db" ]
+kb run --only sys.fstat --tmpdir "$T/no/such/dir" --no-store --quiet
+check "unusable --tmpdir exits 1" [ "$rc" = 1 ]
+check "unusable --tmpdir exits 1 (message)" grep -q "temporary directory" "$T/err"
+
+# --- benchmarks that fail loudly ------------------------------------------
+KBENCH_INJECT=write:eio:50 "$KB" run --only sys.write --no-store $FAST >"$T/out" 2>"$T/err"; rc=$?
+check "an injected write error fails the run (exit 1)" [ "$rc" = 1 ]
+check "the failure names the error" grep -q 'sys.write: fail: .*Input/output error' "$T/out"
+KBENCH_INJECT=read:short:50 "$KB" run --only sys.read --no-store --json $FAST >"$T/out" 2>"$T/err"; rc=$?
+check "a short read fails the run" [ "$rc" = 1 ]
+check "a short read fails the run (message)" grep -q '"status": "fail"' "$T/out"
+KBENCH_TINY=/bin/false "$KB" run --only proc.exec --no-store $FAST >"$T/out" 2>"$T/err"; rc=$?
+check "a program that exits wrongly fails proc.exec" [ "$rc" = 1 ]
+check "a program that exits wrongly fails proc.exec (message)" grep -q 'proc.exec: fail: exec child exited 1' "$T/out"
+
+# --- watchdog --------------------------------------------------------------
+MARK="wd-$$"
+KBENCH_TEST_HANG=sys.null "$KB" run --only sys.null,sys.fstat --no-store --watchdog 1 --label "$MARK" --json $FAST >"$T/out" 2>"$T/err"; rc=$?
+check "a hung benchmark is killed by the watchdog (exit 1)" [ "$rc" = 1 ]
+check "the watchdog kill is reported as a failure" grep -q '"reason": "watchdog: still running after 1 s, killed"' "$T/out"
+check "the run goes on after a watchdog kill" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'results 2 ok 1'"
+check "the watchdog left no process or file" no_leftovers "$MARK"
+
+# --- Ctrl-C in the middle of a run ----------------------------------------
+MARK="int-$$"
+IDB="$T/int.db"
+"$KB" run --only 'sys.*,sig.*' --db "$IDB" --label "$MARK" --max-time 0.5 --tmpdir "$T/tmp" --quiet >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 2.5
+kill -INT "$pid"
+t0=$(date +%s%N)
+wait "$pid"; rc=$?
+t1=$(date +%s%N)
+check "SIGINT exits 130" [ "$rc" = 130 ]
+check "SIGINT exits promptly (under 2 s)" [ $(( (t1 - t0) / 1000000 )) -lt 2000 ]
+check "SIGINT says what was stored" grep -q 'interrupted by signal 2: [1-9][0-9]* results\? stored' "$T/err"
+check "SIGINT leaves no process or temporary file" no_leftovers "$MARK"
+said=$(sed -n 's/.*signal 2: \([0-9]*\) results\{0,1\} stored.*/\1/p' "$T/err")
+kb summary "$MARK" --db "$IDB" --json
+check "results finished before SIGINT are stored" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'results [1-9]'"
+check "exactly the finished results are stored" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'results $said ok'"
+
+echo "1..$n"

@@ -1,0 +1,134 @@
+/*
+ * jsoncheck: validates the JSON kbench prints, for the command-line tests
+ * (a fresh Debian has no python or jq to do it).  Reads stdin.
+ *   jsoncheck run      a `run --json` / `summary --json` document: every
+ *                      field of every result present, typed and sane;
+ *                      prints "runs R results N ok K"
+ *   jsoncheck list     the `list --json` array; prints its length
+ *   jsoncheck sysinfo  the `sysinfo --json` object; prints "ok"
+ * Exits 1 with one line naming the first problem.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Noreturn void bad(const char *what, const char *id)
+{
+	fprintf(stderr, "jsoncheck: %s%s%s\n", what, id ? " in " : "", id ? id : "");
+	exit(1);
+}
+
+static json_t *need(json_t *obj, const char *key, json_type type, const char *id)
+{
+	json_t *v = json_object_get(obj, key);
+	static char msg[128];
+
+	if (!v || json_typeof(v) != type) {
+		snprintf(msg, sizeof(msg), "field '%s' missing or of the wrong type", key);
+		bad(msg, id);
+	}
+	return v;
+}
+
+static double num(json_t *obj, const char *key, const char *id)
+{
+	json_t *v = json_object_get(obj, key);
+	static char msg[128];
+
+	if (!json_is_number(v)) {
+		snprintf(msg, sizeof(msg), "field '%s' is not a number", key);
+		bad(msg, id);
+	}
+	return json_number_value(v);
+}
+
+static int check_result(json_t *r)
+{
+	const char *id = json_string_value(need(r, "id", JSON_STRING, NULL));
+	const char *status = json_string_value(need(r, "status", JSON_STRING, id));
+	const char *better = json_string_value(need(r, "better", JSON_STRING, id));
+	json_t *samples = need(r, "samples", JSON_ARRAY, id);
+
+	need(r, "unit", JSON_STRING, id);
+	need(r, "stop", JSON_STRING, id);
+	if (strcmp(better, "lower") && strcmp(better, "higher"))
+		bad("better is neither lower nor higher", id);
+	if (!strcmp(status, "skip") || !strcmp(status, "fail")) {
+		if (!json_is_string(json_object_get(r, "reason")))
+			bad("skip/fail without a reason", id);
+		if (!json_is_null(json_object_get(r, "median")))
+			bad("skip/fail with a median", id);
+		return 0;
+	}
+	if (strcmp(status, "ok") && strcmp(status, "noisy"))
+		bad("unknown status", id);
+	double med = num(r, "median", id), lo = num(r, "ci_low", id), hi = num(r, "ci_high", id);
+	double mn = num(r, "min", id), mx = num(r, "max", id);
+	double n = num(r, "n", id), it = num(r, "iterations", id);
+	num(r, "mean", id);
+	num(r, "stddev", id);
+	num(r, "wall_s", id);
+	if (!(med > 0) || !(mn <= lo && lo <= med && med <= hi && hi <= mx))
+		bad("min <= ci_low <= median <= ci_high <= max does not hold", id);
+	if (n < 1 || it < 1 || json_array_size(samples) != (size_t)n)
+		bad("n, iterations or the samples are inconsistent", id);
+	json_t *itf = json_object_get(r, "interference");
+	if (!json_is_null(itf) && !(json_number_value(itf) >= 0 && json_number_value(itf) <= 1))
+		bad("interference is not a fraction", id);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	json_error_t e;
+	json_t *doc = json_loadf(stdin, 0, &e);
+	size_t i, j, nres = 0, nok = 0;
+	json_t *run, *r;
+
+	if (argc != 2)
+		bad("usage: jsoncheck run|list|sysinfo", NULL);
+	if (!doc) {
+		fprintf(stderr, "jsoncheck: not JSON: %s at line %d\n", e.text, e.line);
+		return 1;
+	}
+	if (!strcmp(argv[1], "list")) {
+		if (!json_is_array(doc) || json_array_size(doc) == 0)
+			bad("not a non-empty array", NULL);
+		json_array_foreach(doc, i, r) {
+			const char *id = json_string_value(need(r, "id", JSON_STRING, NULL));
+			need(r, "unit", JSON_STRING, id);
+			need(r, "better", JSON_STRING, id);
+			need(r, "summary", JSON_STRING, id);
+			need(r, "suites", JSON_ARRAY, id);
+			if (!json_is_boolean(json_object_get(r, "supported")))
+				bad("supported is not a boolean", id);
+		}
+		printf("%zu\n", json_array_size(doc));
+	} else if (!strcmp(argv[1], "sysinfo")) {
+		need(doc, "os", JSON_STRING, NULL);
+		need(doc, "release", JSON_STRING, NULL);
+		need(doc, "clocksource", JSON_STRING, NULL);
+		if (!(num(doc, "mhz", NULL) > 0) || !(num(doc, "ncpu_online", NULL) >= 1))
+			bad("mhz or ncpu_online not positive", NULL);
+		printf("ok\n");
+	} else if (!strcmp(argv[1], "run")) {
+		need(doc, "kbench", JSON_STRING, NULL);
+		need(doc, "sysinfo", JSON_OBJECT, NULL);
+		json_array_foreach(need(doc, "runs", JSON_ARRAY, NULL), i, run) {
+			need(run, "label", JSON_STRING, NULL);
+			need(run, "started", JSON_STRING, NULL);
+			json_array_foreach(need(run, "results", JSON_ARRAY, NULL), j, r) {
+				nres++;
+				nok += (size_t)check_result(r);
+			}
+		}
+		printf("runs %zu results %zu ok %zu\n", json_array_size(json_object_get(doc, "runs")),
+		       nres, nok);
+	} else {
+		bad("unknown check", argv[1]);
+	}
+	json_decref(doc);
+	return 0;
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Run every test: the cmocka unit tests (as TAP) and the command-line tests,
+# then print one closing line "N passed, N failed".  Exit 1 if any failed.
+# A test program that crashes or exits non-zero without reporting a failed
+# test counts as one failure, so a crash can never pass silently.
+# Usage: sh tests/run.sh BUILD-DIR   (run from the repository root)
+set -u
+BUILD=${1:-build}
+cd "$(dirname "$0")/.." || exit 1
+passed=0
+failed=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+tally() { # NAME: count the TAP lines in $out, given the program's status $rc
+	p=$(grep -c '^ok ' "$out")
+	f=$(grep -c '^not ok ' "$out")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		f=1
+		echo "not ok - $1 exited with status $rc"
+	fi
+	if [ "$p" = 0 ] && [ "$f" = 0 ]; then
+		f=1
+		echo "not ok - $1 ran no test"
+	fi
+	grep -E "^not ok|^# " "$out" | grep -v "^# ok" | sed "s|^|$1: |"
+	echo "$1: $p passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+for t in "$BUILD"/test_*; do
+	[ -f "$t" ] && [ -x "$t" ] || continue
+	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$out" 2>&1
+	rc=$?
+	tally "$(basename "$t")"
+done
+sh tests/cli.sh "$BUILD" >"$out" 2>&1
+rc=$?
+tally cli
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

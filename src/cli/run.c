@@ -101,6 +101,7 @@ static void runner_setup(const struct run_opts *o, const struct sysinfo *si,
 	rc->harness.sample_target_ns = o->sample_ms * 1e6;
 	rc->harness.granularity_ns = ti->granularity_ns;
 	rc->harness.loop_ns = ti->loop_ns;
+	rc->harness.clock_cost_ns = ti->cost_ns;
 	rc->tmproot = o->tmpdir;
 	rc->watchdog_s = o->watchdog;
 	(void)si;
@@ -145,8 +146,10 @@ int cmd_run(int argc, char **argv)
 	sel = registry_select(o.only && !o.suite ? 0 : suite_bits, o.only, &nsel, err);
 	if (!sel)
 		die_usage("run: %s", err);
-	if (nsel == 0)
+	if (nsel == 0 && o.only)
 		die_usage("run: no benchmark of suite '%s' matches '%s'", o.suite, o.only);
+	if (nsel == 0)
+		die_usage("run: suite '%s' has no benchmarks yet", o.suite);
 	if (!o.no_store) {
 		if (store_default_path(o.db, path, sizeof(path), err) < 0)
 			die("%s", err);

@@ -62,10 +62,14 @@ static enum bench_status sample_once(struct sampler *s, uint64_t n, double *ns)
 	return st;
 }
 
-/* Time per iteration, in the benchmark's unit. */
+/*
+ * Time per iteration, in the benchmark's unit.  A timed interval holds one
+ * clock read besides the n iterations; a cheap operation's iterations also
+ * hold the loop's own increment and branch.  Both are subtracted.
+ */
 static double to_unit(const struct sampler *s, double ns)
 {
-	double per = ns / (double)s->n;
+	double per = (ns - s->cfg->clock_cost_ns) / (double)s->n;
 
 	if (s->b->flags & BENCH_CHEAP)
 		per -= s->cfg->loop_ns;
@@ -284,7 +288,10 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	stats_summarize(r->samples, r->n, &ss);
 	fill_stats(r, &ss);
 	r->status = r->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
-	if (b->flags & BENCH_CHEAP)
-		r->overhead = b->metric == METRIC_US ? cfg->loop_ns / 1e3 : cfg->loop_ns;
+	/* What was subtracted per iteration, in the result's unit. */
+	if (b->metric != METRIC_MBPS) {
+		double ns = cfg->clock_cost_ns / (double)s.n + (b->flags & BENCH_CHEAP ? cfg->loop_ns : 0);
+		r->overhead = b->metric == METRIC_US ? ns / 1e3 : ns;
+	}
 	return 0;
 }

@@ -22,6 +22,7 @@ struct harness_cfg {
 	size_t max_samples;		/* never take more than this */
 	size_t warmup_max;		/* cap on discarded warm-up samples */
 	double loop_ns;			/* empty-loop cost per iteration, for BENCH_CHEAP */
+	double clock_cost_ns;		/* one clock read, inside every timed interval */
 	const char *tmpdir;		/* private directory lent to the benchmark */
 	int interference;		/* read the machine's CPU use around sampling */
 };

@@ -301,9 +301,51 @@ static void table_print(FILE *out, const struct table *t, const struct run_info 
 	table_notes(out, t, runs, nruns);
 }
 
+/* The tables of the summary, in lmbench's order. */
+static const struct table *const summary_tables[] = { &proc_table };
+
+static int in_a_table(const char *id)
+{
+	for (size_t t = 0; t < NELEM(summary_tables); t++)
+		for (size_t i = 0; i < summary_tables[t]->ncols; i++)
+			for (size_t j = 0; j < NELEM(summary_tables[t]->cols[i].ids) && summary_tables[t]->cols[i].ids[j]; j++)
+				if (strcmp(summary_tables[t]->cols[i].ids[j], id) == 0)
+					return 1;
+	return 0;
+}
+
+/*
+ * Results that no table has a column for (sys.fstat, or a family whose
+ * table does not exist yet) are listed after the tables, so that nothing
+ * measured goes unshown.
+ */
+static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	int header = 0;
+	char name[160];
+
+	for (size_t k = 0; k < nruns; k++) {
+		for (size_t i = 0; i < runs[k].nresults; i++) {
+			const struct result *r = &runs[k].results[i];
+			if (in_a_table(r->id))
+				continue;
+			if (!header++)
+				fputs("\nOther results - median of the samples\n", out);
+			if (result_usable(r)) {
+				run_name(&runs[k], name, sizeof(name));
+				fprintf(out, "  %s %s: %#.4g %s (95%% CI %#.4g to %#.4g)\n", name, r->id, r->median,
+					r->unit, r->ci_low, r->ci_high);
+			}
+			note_result(out, &runs[k], r);
+		}
+	}
+}
+
 void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
 {
-	table_print(out, &proc_table, runs, nruns);
+	for (size_t t = 0; t < NELEM(summary_tables); t++)
+		table_print(out, summary_tables[t], runs, nruns);
+	other_results(out, runs, nruns);
 }
 
 /* ------------------------------------------------------------------ */

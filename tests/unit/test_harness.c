@@ -24,12 +24,16 @@ static struct fake {
 	int bimodal;		/* alternate 1x and 2x cost per call */
 	int fail_at;		/* this call fails (1-based); 0 never */
 	enum bench_status setup_status;
+	uint64_t read_cost_ns;	/* each clock read advances the clock this much */
 } fake;
 
 static uint64_t fake_now(void *arg)
 {
+	uint64_t t = fake.clock_ns;
+
 	(void)arg;
-	return fake.clock_ns;
+	fake.clock_ns += fake.read_cost_ns;
+	return t;
 }
 
 static enum bench_status fake_setup(struct bench_ctx *ctx)
@@ -167,7 +171,27 @@ static void test_overhead_subtracted(void **state)
 	cfg.loop_ns = 5;
 	assert_int_equal(harness_run(&fake_bench, &cfg, &r), 0);
 	assert_near(r.median, 0.100, 1e-6);
-	assert_near(r.overhead, 0.005, 1e-12);
+	assert_near(r.overhead, 0.005, 1e-12);	/* the clock read is free here */
+	result_free(&r);
+}
+
+static void test_clock_cost_subtracted(void **state)
+{
+	struct result r;
+	(void)state;
+	/* A clock read of 1 ms inside every interval would add 1e6/n ns per
+	 * iteration; subtracting the measured read cost removes it exactly. */
+	fake.read_cost_ns = 1000000;
+	cfg.clock_cost_ns = 1000000;
+	assert_int_equal(harness_run(&fake_bench, &cfg, &r), 0);
+	assert_near(r.median, 0.25, 1e-9);
+	assert_near(r.overhead, 1e6 / (double)r.iterations / 1e3, 1e-12);
+	result_free(&r);
+
+	/* Without it, the figure is off by the read cost spread over n. */
+	cfg.clock_cost_ns = 0;
+	assert_int_equal(harness_run(&fake_bench, &cfg, &r), 0);
+	assert_true(r.median > 0.25 + 1e-6);
 	result_free(&r);
 }
 
@@ -249,6 +273,7 @@ int main(void)
 		cmocka_unit_test_setup(test_max_samples, reset),
 		cmocka_unit_test_setup(test_loose_precision_reached, reset),
 		cmocka_unit_test_setup(test_overhead_subtracted, reset),
+		cmocka_unit_test_setup(test_clock_cost_subtracted, reset),
 		cmocka_unit_test_setup(test_bandwidth_units, reset),
 		cmocka_unit_test_setup(test_granularity_sets_target, reset),
 		cmocka_unit_test_setup(test_failure_reported, reset),

@@ -24,7 +24,7 @@ struct sysinfo {
 	double clock_res_ns;		/* granularity: smallest observed nonzero step */
 	char governor[64];		/* cpufreq governor of cpu0; "" none */
 	char smt[32];			/* "on", "off", "notsupported", ""... */
-	char mitigations[1024];		/* "name: state; ..." of vulnerabilities */
+	char mitigations[1024];		/* "name: state" per line (the states hold ";") */
 	char virt[64];			/* hypervisor/virtualisation, "" none found */
 	double loadavg[3];
 	uint64_t mem_total;		/* bytes */

@@ -364,7 +364,7 @@ void plat_mitigations(char *buf, size_t len)
 		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) < (int)sizeof(path) &&
 		    plat_read_line(path, text, sizeof(text)) == 0) {
 			if (used > 0)
-				plat_append(buf, len, &used, "; ");
+				plat_append(buf, len, &used, "\n");
 			plat_append(buf, len, &used, names[i]);
 			plat_append(buf, len, &used, ": ");
 			plat_append(buf, len, &used, text);

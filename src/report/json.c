@@ -54,6 +54,32 @@ static json_t *jreal(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* "name: state" lines as {"name": "state"}; the states may hold ';' or ':'. */
+static json_t *mitigations_object(const char *lines)
+{
+	json_t *o = json_object();
+	const char *p = lines;
+
+	while (o && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *colon = memchr(p, ':', len);
+		char name[128], state[512];
+
+		if (colon) {
+			snprintf(name, sizeof(name), "%.*s", (int)(colon - p), p);
+			snprintf(state, sizeof(state), "%.*s", (int)(len - (size_t)(colon - p) - 1), colon + 1);
+			json_t *v = jstr(state[0] == ' ' ? state + 1 : state);
+			if (!v || json_object_set_new(o, name, v) < 0) {
+				json_decref(o);
+				return NULL;
+			}
+		}
+		p += len + (nl != NULL);
+	}
+	return o;
+}
+
 static json_t *juint(uint64_t v)
 {
 	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
@@ -108,7 +134,7 @@ static json_t *sysinfo_object(const struct sysinfo *si)
 	set(o, "clock_res_ns", jreal(si->clock_res_ns), &bad);
 	set(o, "governor", jstr(si->governor), &bad);
 	set(o, "smt", jstr(si->smt), &bad);
-	set(o, "mitigations", jstr(si->mitigations), &bad);
+	set(o, "mitigations", mitigations_object(si->mitigations), &bad);
 	set(o, "virt", jstr(si->virt), &bad);
 	for (int i = 0; i < 3; i++)
 		push(load, jreal(si->loadavg[i]), &bad);

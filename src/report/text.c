@@ -377,6 +377,37 @@ static void fmt_ns(char *buf, size_t size, double ns)
 		snprintf(buf, size, "unknown");
 }
 
+/*
+ * The vulnerabilities that are mitigated, one per line, and a count of the
+ * rest: "Not affected" is most of the list and says nothing about speed.
+ */
+static void fmt_mitigations(char *buf, size_t size, const char *lines)
+{
+	size_t used = 0, unaffected = 0;
+	const char *p = lines;
+
+	buf[0] = '\0';
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *colon = memchr(p, ':', len);
+		static const char na[] = ": Not affected";
+
+		/* The whole state, not its end: spectre_v2's ends "BHI: Not affected". */
+		if (colon && (size_t)(p + len - colon) == sizeof(na) - 1 &&
+		    memcmp(colon, na, sizeof(na) - 1) == 0)
+			unaffected++;
+		else if (used < size)
+			used += (size_t)snprintf(buf + used, size - used, "%s%.*s", used ? "\n" : "",
+						 (int)len, p);
+		p += len + (nl != NULL);
+	}
+	if (unaffected && used < size)
+		snprintf(buf + used, size - used, "%s(%zu more not affected)", used ? "\n" : "", unaffected);
+	if (!buf[0])
+		snprintf(buf, size, "unknown");
+}
+
 /* One "key: value" line; values are formatted first so keys can be aligned. */
 struct kv {
 	const char *key;
@@ -416,7 +447,7 @@ void report_sysinfo_text(FILE *out, const struct sysinfo *si)
 	fmt_ns(kv_add(rows, &n, "clock resolution"), vs, si->clock_res_ns);
 	fmt_str(kv_add(rows, &n, "governor"), vs, si->governor, "none");
 	fmt_str(kv_add(rows, &n, "smt"), vs, si->smt, "unknown");
-	fmt_str(kv_add(rows, &n, "mitigations"), vs, si->mitigations, "unknown");
+	fmt_mitigations(kv_add(rows, &n, "mitigations"), vs, si->mitigations);
 	fmt_str(kv_add(rows, &n, "virtualisation"), vs, si->virt, "none found");
 	snprintf(kv_add(rows, &n, "load average"), vs, "%.2f %.2f %.2f",
 		 si->loadavg[0], si->loadavg[1], si->loadavg[2]);
@@ -430,9 +461,16 @@ void report_sysinfo_text(FILE *out, const struct sysinfo *si)
 	for (size_t i = 0; i < n; i++)
 		if (strlen(rows[i].key) > keyw)
 			keyw = strlen(rows[i].key);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s:%*s%s\n", rows[i].key, (int)(keyw - strlen(rows[i].key) + 1), "",
-			rows[i].val);
+	/* A value of several lines continues under the first, aligned. */
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s:%*s", rows[i].key, (int)(keyw - strlen(rows[i].key) + 1), "");
+		for (const char *c = rows[i].val; *c; c++) {
+			fputc(*c, out);
+			if (*c == '\n')
+				fprintf(out, "%*s", (int)keyw + 2, "");
+		}
+		fputc('\n', out);
+	}
 }
 
 /* ------------------------------------------------------------------ */

@@ -507,7 +507,9 @@ static void fill_sysinfo(struct sysinfo *si)
 	/* governor left empty: none */
 	snprintf(si->smt, sizeof(si->smt), "on");
 	snprintf(si->mitigations, sizeof(si->mitigations),
-		 "spectre_v1: Mitigation: usercopy/swapgs barriers; meltdown: Not affected");
+		 "meltdown: Not affected\n"
+		 "spectre_v1: Mitigation: usercopy/swapgs barriers\n"
+		 "spectre_v2: Mitigation: Retpolines; BHI: Not affected");
 	snprintf(si->virt, sizeof(si->virt), "kvm");
 	si->loadavg[0] = 0.5;
 	si->loadavg[1] = 0.25;

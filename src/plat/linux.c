@@ -40,58 +40,6 @@ static uint64_t plat_clk_tck(void)
 	return hz > 0 ? (uint64_t)hz : 100;
 }
 
-/*
- * Read up to len-1 bytes of a file into buf, NUL-terminated.  Returns the
- * count or -1 with errno.  procfs and sysfs files are produced in one read
- * when small, but loop anyway since nothing promises it.
- */
-static ssize_t plat_slurp(const char *path, char *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-	int fd, saved;
-
-	if (len == 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	while (got < len - 1) {
-		n = read(fd, buf + got, len - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			saved = errno;
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	close(fd);
-	return (ssize_t)got;
-}
-
-int plat_read_line(const char *path, char *buf, size_t len)
-{
-	char *nl;
-
-	if (plat_slurp(path, buf, len) < 0) {
-		if (len > 0)
-			buf[0] = '\0';
-		return -1;
-	}
-	nl = strchr(buf, '\n');
-	if (nl != NULL)
-		*nl = '\0';
-	return 0;
-}
-
 /* A fact for sysinfo: the file's first line, or "" when it cannot be read. */
 static void plat_fact(const char *path, char *buf, size_t len)
 {
@@ -158,7 +106,7 @@ static uint64_t plat_pid_group_ticks(const char *pid, pid_t pgrp)
 
 	if (snprintf(path, sizeof(path), "/proc/%s/stat", pid) >= (int)sizeof(path))
 		return 0;
-	if (plat_slurp(path, buf, sizeof(buf)) <= 0)
+	if (plat_read_file(path, buf, sizeof(buf)) <= 0)
 		return 0;
 	p = strrchr(buf, ')');
 	if (p == NULL)

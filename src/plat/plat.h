@@ -38,6 +38,8 @@ int plat_ncpu_online(void);
 
 /* Read a small text file (sysfs/procfs) into buf, trailing newline cut. */
 int plat_read_line(const char *path, char *buf, size_t len);
+/* Read up to len-1 bytes of a file into buf, NUL-terminated; the count or -1. */
+ssize_t plat_read_file(const char *path, char *buf, size_t len);
 
 /* Facts for sysinfo; each leaves buf empty when unknown. */
 void plat_cpu_model(char *buf, size_t len);

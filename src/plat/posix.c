@@ -58,44 +58,6 @@ int plat_ncpu_online(void)
 	return 1;
 }
 
-int plat_read_line(const char *path, char *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-	char *nl;
-	int fd, saved;
-
-	if (len == 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	buf[0] = '\0';
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	while (got < len - 1) {
-		n = read(fd, buf + got, len - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			saved = errno;
-			close(fd);
-			buf[0] = '\0';
-			errno = saved;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	nl = strchr(buf, '\n');
-	if (nl != NULL)
-		*nl = '\0';
-	return 0;
-}
-
 static void plat_unknown(char *buf, size_t len)
 {
 	if (len > 0)

@@ -1,0 +1,63 @@
+/*
+ * Reading the small text files of procfs and sysfs (and their cousins on
+ * other systems): portable, so shared by every plat_*.c.  Plain read(),
+ * never plat_read(), so an armed fault only ever hits a benchmark.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plat/plat.h"
+
+/*
+ * Read up to len-1 bytes of a file into buf, NUL-terminated.  Returns the
+ * count or -1 with errno.  procfs and sysfs files are produced in one read
+ * when small, but loop anyway since nothing promises it.
+ */
+ssize_t plat_read_file(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	int fd, saved;
+
+	if (len == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (got < len - 1) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			saved = errno;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	close(fd);
+	return (ssize_t)got;
+}
+
+int plat_read_line(const char *path, char *buf, size_t len)
+{
+	char *nl;
+
+	if (plat_read_file(path, buf, len) < 0) {
+		if (len > 0)
+			buf[0] = '\0';
+		return -1;
+	}
+	nl = strchr(buf, '\n');
+	if (nl != NULL)
+		*nl = '\0';
+	return 0;
+}

@@ -128,7 +128,9 @@ check "the watchdog left no process or file" no_leftovers "$MARK"
 # --- Ctrl-C in the middle of a run ----------------------------------------
 MARK="int-$$"
 IDB="$T/int.db"
-"$KB" run --only 'sys.*,sig.*' --db "$IDB" --label "$MARK" --max-time 0.5 --tmpdir "$T/tmp" --quiet >"$T/out" 2>"$T/err" &
+# It cannot finish before the signal: 9 instances of 1 s each, as a 0.01%
+# precision is never met; by 2.5 s at least one has finished.
+"$KB" run --only 'sys.*,sig.*' --db "$IDB" --label "$MARK" --max-time 1 --precision 0.01 --tmpdir "$T/tmp" --quiet >"$T/out" 2>"$T/err" &
 pid=$!
 sleep 2.5
 kill -INT "$pid"

@@ -4,6 +4,8 @@
 #   kbench run --suite standard --only 'sys.*,proc.*' --no-store --json --quiet
 #   the plain getppid loop (bench/ref/getppid_loop.c, ns/call)
 #   the plain fork loop    (bench/ref/fork_loop.c, us per fork+_exit+waitpid)
+#   the same fork loop with kbench's shared libraries (sqlite, gsl, jansson,
+#     ...) LD_PRELOADed, so that it is about as big as kbench's process
 #   perf bench syscall basic (ns/op; skipped, and said so, without perf)
 # so that slow phases of the shared machine fall on all of them alike.  Then,
 # per benchmark id: the five medians, their max/min spread, how many of the
@@ -12,9 +14,10 @@
 # and the spread of the rounds not flagged busy; target <= 1.15 for every
 # figure not flagged for interference.  The same spread for the plain loops
 # and perf bench, which have no interference flag.  Last, the fork
-# comparison: kbench's proc.fork against the plain fork loop, with the size
-# of each forking process (mappings, resident set, page tables), because a
-# bigger process forks slower.
+# comparison: kbench's proc.fork against the plain fork loop, bare and with
+# kbench's libraries preloaded, with the size of each forking process
+# (mappings, resident set, page tables), because a bigger process forks
+# slower.
 #
 # usage: bench/repeatability.sh      (KBENCH=path/to/kbench, default build/kbench)
 # Takes several minutes (10 instances x 3 s budget x 5 rounds, plus the rest).
@@ -26,6 +29,9 @@ build_ref getppid_loop
 build_ref fork_loop
 PERF=yes
 have_perf || PERF=no
+# kbench's shared libraries but the C library and the loader, which every
+# program has: preloading them makes the plain fork loop kbench's size.
+LIBS=$(ldd "$KBENCH" 2>/dev/null | awk '$3 ~ /^\// && $1 !~ /^(libc\.so|ld-linux)/ { printf "%s ", $3 }' || true)
 
 echo "load average before: $(loadavg); kbench: $KBENCH; $ROUNDS rounds"
 echo
@@ -35,9 +41,11 @@ for round in $(seq 1 "$ROUNDS"); do
 	kbench_results 1 <"$WORK/kb.json" | sed "s/^/$round /" >>"$WORK/kb"
 	g=$("$WORK/getppid_loop")
 	f=$("$WORK/fork_loop")
+	fl=nan
+	[ -z "$LIBS" ] || fl=$(LD_PRELOAD="$LIBS" "$WORK/fork_loop")
 	p=nan
 	[ "$PERF" = no ] || p=$(perf_syscall_ns)
-	echo "$round $g $f $p $(loadavg | cut -d' ' -f1)" >>"$WORK/ref"
+	echo "$round $g $f $p $(loadavg | cut -d' ' -f1) $fl" >>"$WORK/ref"
 	echo "round $round done, load $(loadavg)" >&2
 done
 
@@ -57,14 +65,17 @@ if [ -n "$kid" ]; then
 fi
 wait "$kpid" || true
 psize=$("$WORK/fork_loop" -m)
+lsize="nan nan nan"
+[ -z "$LIBS" ] || lsize=$(LD_PRELOAD="$LIBS" "$WORK/fork_loop" -m)
 
-python3 - "$WORK/kb" "$WORK/ref" "$PERF" "$ksize" "$psize" <<'PY'
+python3 - "$WORK/kb" "$WORK/ref" "$PERF" "$ksize" "$psize" "$lsize" "$LIBS" <<'PY'
 import statistics, sys
 from collections import OrderedDict
 kb = [l.split() for l in open(sys.argv[1])]
 ref = [l.split() for l in open(sys.argv[2])]
 perf = sys.argv[3] == "yes"
-ksize, psize = sys.argv[4].split(), sys.argv[5].split()
+ksize, psize, lsize = sys.argv[4].split(), sys.argv[5].split(), sys.argv[6].split()
+libs = sys.argv[7].split()
 med = statistics.median
 sp = lambda v: max(v) / min(v) if v and min(v) > 0 else float("nan")
 nr = len(ref)
@@ -98,6 +109,8 @@ for bid, v in by.items():
 
 print("\n### plain references, per round\n")
 cols = [("plain getppid loop (ns)", 1), ("plain fork loop (us)", 2)]
+if libs:
+    cols.append(("plain fork loop, kbench's libraries preloaded (us)", 5))
 if perf:
     cols.append(("perf bench syscall basic (ns/op)", 3))
 print("| figure | " + " | ".join("r%d" % (i + 1) for i in range(nr)) + " | median | max/min | <= 1.15 |")
@@ -118,10 +131,17 @@ print("|---|---|---|---|---|---|")
 if kf:
     print("| kbench proc.fork (measuring child) | %.1f | %.2f | %s | %s | %s |" % (med(kf), sp(kf), *ksize))
 print("| plain fork loop | %.1f | %.2f | %s | %s | %s |" % (med(pf), sp(pf), *psize))
+lf = [float(r[5]) for r in ref] if libs else []
+if lf:
+    print("| plain fork loop, kbench's libraries preloaded | %.1f | %.2f | %s | %s | %s |" % (med(lf), sp(lf), *lsize))
 if kf:
-    print("\n- kbench / plain fork (medians): %.2f" % (med(kf) / med(pf)))
-    per_round = [k / p for k, p in zip(kf, pf)]
-    print("- per round: " + ", ".join("%.2f" % x for x in per_round))
+    print("\n- kbench / plain fork (medians): %.2f; per round: %s" % (
+        med(kf) / med(pf), ", ".join("%.2f" % (k / p) for k, p in zip(kf, pf))))
+    if lf:
+        print("- kbench / plain fork with kbench's libraries (medians): %.2f; per round: %s" % (
+            med(kf) / med(lf), ", ".join("%.2f" % (k / p) for k, p in zip(kf, lf))))
+if lf:
+    print("- preloaded: " + " ".join(l.rsplit("/", 1)[-1] for l in libs))
 sn = [m * 1000 for m, _, _ in by.get("sys.null", [])]
 if sn:
     pg = [float(r[1]) for r in ref]

@@ -12,6 +12,19 @@ fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kbench-perf.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
+# Run a command pinned to CPU $PIN (default 0) when taskset exists, so that
+# every tool compared runs on the same CPU: on this VM the two vCPUs differ by
+# up to 25% from moment to moment, and an unpinned tool lands on either.
+# PIN= (empty) lets the scheduler choose.
+PIN=${PIN-0}
+pinned() {
+	if [ -n "$PIN" ] && command -v taskset >/dev/null 2>&1; then
+		taskset -c "$PIN" "$@"
+	else
+		"$@"
+	fi
+}
+
 # Compile bench/ref/NAME.c to $WORK/NAME.
 build_ref() {
 	cc -O2 -o "$WORK/$1" "$ROOT/bench/ref/$1.c"
@@ -26,7 +39,7 @@ have_perf() {
 
 # `perf bench syscall basic` (10 million getppid calls), in ns per call.
 perf_syscall_ns() {
-	perf bench syscall basic 2>&1 |
+	pinned perf bench syscall basic 2>&1 |
 		awk '/usecs\/op/ { printf "%.1f\n", $1 * 1000; found = 1 }
 		     END { if (!found) exit 1 }'
 }

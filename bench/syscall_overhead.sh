@@ -19,14 +19,14 @@ build_ref getppid_loop
 PERF=yes
 have_perf || PERF=no
 
-echo "load average before: $(loadavg); kbench: $KBENCH; $ROUNDS rounds"
+echo "load average before: $(loadavg); kbench: $KBENCH; $ROUNDS rounds; pinned to CPU ${PIN:-none}"
 echo
 : >"$WORK/rounds"
 for round in $(seq 1 "$ROUNDS"); do
-	"$KBENCH" run --only sys.null --no-store --json --quiet >"$WORK/kb.json"
+	pinned "$KBENCH" run --only sys.null --no-store --json --quiet >"$WORK/kb.json"
 	kb=$(kbench_results 1000 <"$WORK/kb.json" | awk '$1 == "sys.null"')
 	[ -n "$kb" ] || { echo "kbench gave no sys.null result" >&2; exit 1; }
-	plain=$("$WORK/getppid_loop")
+	plain=$(pinned "$WORK/getppid_loop")
 	perfns=nan
 	[ "$PERF" = no ] || perfns=$(perf_syscall_ns)
 	echo "$round $kb $plain $perfns" >>"$WORK/rounds"

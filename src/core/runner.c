@@ -79,7 +79,7 @@ static int write_all(int fd, const void *buf, size_t len)
 }
 
 static _Noreturn void child_main(const struct bench *b, const struct runner_cfg *cfg,
-				 const char *tmpdir, int fd)
+				 const char *tmpdir, int fd, pid_t parent)
 {
 	struct harness_cfg hc = cfg->harness;
 	struct result r;
@@ -90,7 +90,9 @@ static _Noreturn void child_main(const struct bench *b, const struct runner_cfg 
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
-	plat_die_with_parent(SIGKILL);
+	/* If kbench died before the request took effect, nobody will reap us. */
+	if (plat_die_with_parent(SIGKILL) == 0 && getppid() != parent)
+		_exit(1);
 	plat_inject_from_env();
 	/* Test hook: make one benchmark hang so the watchdog can be seen at work. */
 	if (hang && strcmp(hang, b->id) == 0)
@@ -202,7 +204,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	char *buf = NULL;
 	size_t len = 0;
 	uint64_t start = timer_now();
-	pid_t pid;
+	pid_t pid, parent;
 	enum wait_outcome out;
 
 	memset(r, 0, sizeof(*r));
@@ -223,6 +225,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		return 0;
 	}
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		failed(r, b, "fork: %s", strerror(errno));
@@ -234,7 +237,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	if (pid == 0) {
 		close(fds[0]);
 		setpgid(0, 0);
-		child_main(b, cfg, tmpdir, fds[1]);
+		child_main(b, cfg, tmpdir, fds[1], parent);
 	}
 	/* Both sides set the group, so a kill right after fork still reaches it. */
 	setpgid(pid, pid);

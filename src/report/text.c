@@ -158,6 +158,21 @@ static void put_cell(char *line, size_t size, size_t *pos, int width, int right,
 		*pos += (size_t)n < size - *pos ? (size_t)n : size - *pos - 1;
 }
 
+/* The first (second = 0) or second line of the column labels. */
+static void header_labels(FILE *out, const struct table *t, int second)
+{
+	char line[256];
+	size_t pos = 0;
+
+	line[0] = '\0';
+	put_cell(line, sizeof(line), &pos, HOST_W, 0, second ? "" : "Host");
+	put_cell(line, sizeof(line), &pos, OS_W, 1, second ? "" : "OS");
+	for (size_t i = 0; i < t->ncols; i++)
+		put_cell(line, sizeof(line), &pos, t->cols[i].width, t->cols[i].head_right,
+			 second ? t->cols[i].h2 : t->cols[i].h1);
+	put_line(out, line);
+}
+
 static void table_header(FILE *out, const struct table *t)
 {
 	char line[256];
@@ -168,23 +183,8 @@ static void table_header(FILE *out, const struct table *t)
 	line[strlen(t->title) < sizeof(line) ? strlen(t->title) : sizeof(line) - 1] = '\0';
 	fprintf(out, "%s\n", line);
 
-	pos = 0;
-	line[0] = '\0';
-	put_cell(line, sizeof(line), &pos, HOST_W, 0, "Host");
-	put_cell(line, sizeof(line), &pos, OS_W, 1, "OS");
-	for (size_t i = 0; i < t->ncols; i++)
-		put_cell(line, sizeof(line), &pos, t->cols[i].width, t->cols[i].head_right,
-			 t->cols[i].h1);
-	put_line(out, line);
-
-	pos = 0;
-	line[0] = '\0';
-	put_cell(line, sizeof(line), &pos, HOST_W, 0, "");
-	put_cell(line, sizeof(line), &pos, OS_W, 1, "");
-	for (size_t i = 0; i < t->ncols; i++)
-		put_cell(line, sizeof(line), &pos, t->cols[i].width, t->cols[i].head_right,
-			 t->cols[i].h2);
-	put_line(out, line);
+	header_labels(out, t, 0);
+	header_labels(out, t, 1);
 
 	pos = 0;
 	line[0] = '\0';

@@ -105,6 +105,18 @@ static void assert_no_sidecars(const char *path)
 	}
 }
 
+/* The file still holds exactly `before` (nb bytes); frees before. */
+static void assert_untouched(const char *path, char *before, size_t nb)
+{
+	size_t na;
+	char *after = slurp(path, &na);
+
+	assert_int_equal(na, nb);
+	assert_memory_equal(before, after, nb);
+	free(before);
+	free(after);
+}
+
 /* Raw SQL against a database, bypassing the store, as another program would. */
 static void raw_exec(const char *path, const char *sql)
 {
@@ -508,8 +520,8 @@ static void test_newer_schema_refused(void **state)
 {
 	struct fixture *f = *state;
 	char err[ERRBUF_LEN] = "", want[PATH_MAX + 128], path[PATH_MAX];
-	char *before, *after;
-	size_t nb, na;
+	char *before;
+	size_t nb;
 
 	snprintf(path, sizeof(path), "%s/future.db", f->dir);
 	raw_exec(path, "CREATE TABLE future (x); INSERT INTO future VALUES (1); PRAGMA user_version = 99;");
@@ -523,20 +535,16 @@ static void test_newer_schema_refused(void **state)
 	assert_null(store_open_existing(path, err));
 	assert_string_equal(err, want);
 
-	after = slurp(path, &na);
-	assert_int_equal(na, nb);
-	assert_memory_equal(before, after, nb);
+	assert_untouched(path, before, nb);
 	assert_no_sidecars(path);
-	free(before);
-	free(after);
 }
 
 static void test_not_a_database(void **state)
 {
 	struct fixture *f = *state;
 	char err[ERRBUF_LEN] = "", want[PATH_MAX + 128], path[PATH_MAX];
-	char *before, *after;
-	size_t nb, na;
+	char *before;
+	size_t nb;
 	FILE *fp;
 
 	/* Short text and text longer than a page: both must be left alone. */
@@ -555,12 +563,8 @@ static void test_not_a_database(void **state)
 		assert_null(store_open_existing(path, err));
 		assert_string_equal(err, want);
 
-		after = slurp(path, &na);
-		assert_int_equal(na, nb);
-		assert_memory_equal(before, after, nb);
+		assert_untouched(path, before, nb);
 		assert_no_sidecars(path);
-		free(before);
-		free(after);
 	}
 }
 
@@ -568,8 +572,8 @@ static void test_foreign_db_refused(void **state)
 {
 	struct fixture *f = *state;
 	char err[ERRBUF_LEN] = "", path[PATH_MAX];
-	char *before, *after;
-	size_t nb, na;
+	char *before;
+	size_t nb;
 
 	/* SQLite, version 0, but somebody's tables: not ours to add to. */
 	snprintf(path, sizeof(path), "%s/other.db", f->dir);
@@ -577,11 +581,7 @@ static void test_foreign_db_refused(void **state)
 	before = slurp(path, &nb);
 	assert_null(store_open(path, err));
 	assert_non_null(strstr(err, "not a kbench database"));
-	after = slurp(path, &na);
-	assert_int_equal(na, nb);
-	assert_memory_equal(before, after, nb);
-	free(before);
-	free(after);
+	assert_untouched(path, before, nb);
 }
 
 static void test_unwritable_path(void **state)

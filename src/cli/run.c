@@ -92,8 +92,8 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 		die("run: cannot use temporary directory '%s': %s", o->tmpdir, strerror(errno));
 }
 
-static void runner_setup(const struct run_opts *o, const struct sysinfo *si,
-			 const struct timer_info *ti, struct runner_cfg *rc)
+static void runner_setup(const struct run_opts *o, const struct timer_info *ti,
+			 struct runner_cfg *rc)
 {
 	harness_defaults(&rc->harness);
 	rc->harness.precision = o->precision / 100.0;
@@ -104,7 +104,6 @@ static void runner_setup(const struct run_opts *o, const struct sysinfo *si,
 	rc->harness.clock_cost_ns = ti->cost_ns;
 	rc->tmproot = o->tmpdir;
 	rc->watchdog_s = o->watchdog;
-	(void)si;
 }
 
 int cmd_run(int argc, char **argv)
@@ -166,7 +165,7 @@ int cmd_run(int argc, char **argv)
 	if (!si_json)
 		die("run: cannot encode the system description");
 	sysinfo_label(&si, label, sizeof(label));
-	runner_setup(&o, &si, &ti, &rc);
+	runner_setup(&o, &ti, &rc);
 	runner_catch_signals();
 
 	runs = calloc((size_t)o.runs, sizeof(*runs));

@@ -100,6 +100,15 @@ int result_stop_parse(const char *name, enum stop_reason *out)
 	return 0;
 }
 
+void result_init(struct result *r, const struct bench *b)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->id, sizeof(r->id), "%s", b->id);
+	snprintf(r->unit, sizeof(r->unit), "%s", bench_unit(b));
+	r->better = b->better;
+	r->interference = -1;
+}
+
 int result_busy(const struct result *r)
 {
 	return r->interference > RESULT_BUSY_THRESHOLD;

@@ -179,15 +179,6 @@ static void fill_stats(struct result *r, const struct stats_summary *ss)
 	r->p95 = ss->p95;
 }
 
-static void result_init(struct result *r, const struct bench *b)
-{
-	memset(r, 0, sizeof(*r));
-	snprintf(r->id, sizeof(r->id), "%s", b->id);
-	snprintf(r->unit, sizeof(r->unit), "%s", bench_unit(b));
-	r->better = b->better;
-	r->interference = -1;
-}
-
 static void set_outcome(struct result *r, enum bench_status st, const char *why)
 {
 	r->status = st == BENCH_SKIP ? RES_SKIP : RES_FAIL;

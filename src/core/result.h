@@ -59,6 +59,8 @@ struct run_info {
 	struct result *results;		/* malloc'd array */
 };
 
+/* An empty result for b: its id, unit and direction, interference unknown. */
+void result_init(struct result *r, const struct bench *b);
 const char *result_status_name(enum result_status s);
 const char *result_stop_name(enum stop_reason s);
 int result_status_parse(const char *name, enum result_status *out);

@@ -159,12 +159,8 @@ static void failed(struct result *r, const struct bench *b, const char *fmt, ...
 {
 	va_list ap;
 
-	memset(r, 0, sizeof(*r));
-	snprintf(r->id, sizeof(r->id), "%s", b->id);
-	snprintf(r->unit, sizeof(r->unit), "%s", bench_unit(b));
-	r->better = b->better;
+	result_init(r, b);
 	r->status = RES_FAIL;
-	r->interference = -1;
 	va_start(ap, fmt);
 	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
 	va_end(ap);

@@ -15,5 +15,11 @@ extern const struct bench sig_benches[];
 extern const size_t sig_nbenches;
 extern const struct bench proc_benches[];
 extern const size_t proc_nbenches;
+extern const struct bench ctx_benches[];
+extern const size_t ctx_nbenches;
+extern const struct bench ipc_benches[];
+extern const size_t ipc_nbenches;
+extern const struct bench rpc_benches[];
+extern const size_t rpc_nbenches;
 
 #endif

@@ -6,10 +6,14 @@
 #include "core/bench.h"
 #include "core/result.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "plat/plat.h"
 
 enum bench_status bench_fail(struct bench_ctx *ctx, int errnum, const char *fmt, ...)
 {
@@ -107,6 +111,108 @@ void result_init(struct result *r, const struct bench *b)
 	snprintf(r->unit, sizeof(r->unit), "%s", bench_unit(b));
 	r->better = b->better;
 	r->interference = -1;
+	r->placement = b->flags & BENCH_PLACED ? PLACE_NONE : PLACE_NA;
+	r->parallel = 1;
+	r->aggregate = NAN;
+}
+
+const struct bench_value *result_value(const struct result *r, const char *key)
+{
+	for (size_t i = 0; i < r->nvalues && i < BENCH_MAX_VALUES; i++)
+		if (strcmp(r->values[i].key, key) == 0)
+			return &r->values[i];
+	return NULL;
+}
+
+static const char *const place_names[] = {
+	[PLACE_NA] = "", [PLACE_NONE] = "none", [PLACE_SAME] = "same", [PLACE_SPREAD] = "spread",
+};
+
+const char *place_name(enum placement p)
+{
+	if ((size_t)p >= NELEM(place_names))
+		BUG("bad placement %d", (int)p);
+	return place_names[p];
+}
+
+int place_parse(const char *name, enum placement *out)
+{
+	int i = lookup(place_names, NELEM(place_names), name);
+	if (i <= 0)
+		return -1;
+	*out = (enum placement)i;
+	return 0;
+}
+
+/*
+ * same: copy j entirely on one CPU, copies dealt round the CPUs.
+ * spread: end k of copy j on CPU j + k, so neighbours in a pair or a ring
+ * always differ (there are at least two CPUs, the harness checked).
+ */
+int bench_cpu_for(const struct bench_ctx *ctx, int end)
+{
+	if (ctx->ncpus <= 0)
+		return -1;
+	switch (ctx->placement) {
+	case PLACE_SAME: return ctx->cpus[ctx->copy % ctx->ncpus];
+	case PLACE_SPREAD: return ctx->cpus[(ctx->copy + end) % ctx->ncpus];
+	case PLACE_NA:
+	case PLACE_NONE: return -1;
+	}
+	BUG("bad placement %d", (int)ctx->placement);
+}
+
+int bench_place(struct bench_ctx *ctx, int end)
+{
+	int cpu = bench_cpu_for(ctx, end), got[2], n;
+
+	if (cpu < 0)
+		return 0;
+	if (plat_pin_cpu(cpu) < 0) {
+		bench_fail(ctx, errno, "cannot pin process %d to CPU %d", end, cpu);
+		return -1;
+	}
+	/* Trust nothing: the affinity read back must be exactly that CPU. */
+	n = plat_cpus_allowed(got, 2);
+	if (n != 1 || got[0] != cpu) {
+		bench_fail(ctx, n < 0 ? errno : 0, "process %d pinned to CPU %d, but its affinity "
+			   "reads back as %d CPUs", end, cpu, n);
+		return -1;
+	}
+	return 0;
+}
+
+static struct bench_value *value_slot(struct bench_ctx *ctx, const char *key)
+{
+	struct bench_value *v;
+
+	for (size_t i = 0; i < ctx->nvalues; i++)
+		if (strcmp(ctx->values[i].key, key) == 0)
+			return &ctx->values[i];
+	if (ctx->nvalues >= BENCH_MAX_VALUES)
+		BUG("more than %d values for one result", BENCH_MAX_VALUES);
+	if (strlen(key) >= sizeof(v->key))
+		BUG("value key '%s' too long", key);
+	v = &ctx->values[ctx->nvalues++];
+	memset(v, 0, sizeof(*v));
+	snprintf(v->key, sizeof(v->key), "%s", key);
+	return v;
+}
+
+void bench_value(struct bench_ctx *ctx, const char *key, double num)
+{
+	struct bench_value *v = value_slot(ctx, key);
+
+	v->num = num;
+	v->text[0] = '\0';
+}
+
+void bench_value_text(struct bench_ctx *ctx, const char *key, const char *text)
+{
+	struct bench_value *v = value_slot(ctx, key);
+
+	v->num = NAN;
+	snprintf(v->text, sizeof(v->text), "%s", text);
 }
 
 int result_busy(const struct result *r)

@@ -43,13 +43,53 @@ enum {
 enum {
 	/* Cheap enough that the harness's loop overhead matters: subtract it. */
 	BENCH_CHEAP = 1u << 0,
+	/* Between processes: takes --placement, its ends are pinned by it. */
+	BENCH_PLACED = 1u << 1,
+	/* Takes --msg-size (message or chunk size). */
+	BENCH_MSG_SIZE = 1u << 2,
 };
 
-/* Per-instance state, owned by the harness and lent to the benchmark. */
+/*
+ * Where the processes of a benchmark between processes run (DESIGN.md,
+ * measurement point 9).  The numbers are stored nowhere; names are.
+ */
+enum placement {
+	PLACE_NA = 0,	/* not a benchmark between processes */
+	PLACE_NONE,	/* the scheduler chooses */
+	PLACE_SAME,	/* every process of a copy on one CPU */
+	PLACE_SPREAD,	/* neighbouring processes on different CPUs */
+};
+
+/* CPUs a placement chooses from; the first this many allowed ones. */
+#define BENCH_MAX_CPUS 256
+/* Parameters and side figures a benchmark stores with its result. */
+#define BENCH_MAX_VALUES 8
+
+/* One named parameter or side figure: a number, or a text when text[0]. */
+struct bench_value {
+	char key[24];		/* lowercase words joined by '_', e.g. "msg_size" */
+	double num;
+	char text[40];
+};
+
+/*
+ * Per-instance state, owned by the harness and lent to the benchmark.  With
+ * --parallel P each copy has its own, in its own process.
+ */
 struct bench_ctx {
 	void *priv;		/* the benchmark's own state, from setup to teardown */
 	const char *tmpdir;	/* private directory; the runner removes it afterwards */
 	double bytes_per_iter;	/* bandwidth benchmarks: bytes moved per iteration */
+	double ops_per_iter;	/* operations in one iteration (a ring round: N
+				   switches); the figure is per operation.  0 = 1 */
+	size_t msg_size;	/* --msg-size in bytes, 0 = the benchmark's default */
+	enum placement placement;
+	int copy;		/* which of the --parallel copies, from 0 */
+	int nends;		/* processes per copy, set in setup (for the record) */
+	int ncpus;		/* CPUs the placement maps ends onto */
+	int cpus[BENCH_MAX_CPUS];
+	size_t nvalues;
+	struct bench_value values[BENCH_MAX_VALUES];
 	char err[ERRBUF_LEN];	/* why it skipped or failed */
 };
 
@@ -70,6 +110,12 @@ struct bench {
 	enum bench_status (*setup)(struct bench_ctx *ctx);		/* optional */
 	enum bench_status (*run)(struct bench_ctx *ctx, uint64_t n);	/* n iterations */
 	void (*teardown)(struct bench_ctx *ctx);			/* optional */
+	/*
+	 * Optional: n iterations of the same work less the thing measured (a
+	 * ring's summing and pipe calls without the switch).  The harness times
+	 * it like run and subtracts its median, keeping the raw figure too.
+	 */
+	enum bench_status (*overhead)(struct bench_ctx *ctx, uint64_t n);
 };
 
 /* Fill ctx->err and return BENCH_FAIL; errnum 0 means no errno text. */
@@ -80,5 +126,25 @@ enum bench_status bench_skip(struct bench_ctx *ctx, const char *fmt, ...)
 
 const char *bench_unit(const struct bench *b);
 const char *bench_better_name(enum bench_better better);
+
+/* "none", "same", "spread"; "" for PLACE_NA. */
+const char *place_name(enum placement p);
+/* The placement named, or -1. */
+int place_parse(const char *name, enum placement *out);
+
+/*
+ * The CPU that end `end` (0 = the harness's own process) of this copy runs
+ * on under ctx's placement, or -1 when the scheduler chooses.
+ */
+int bench_cpu_for(const struct bench_ctx *ctx, int end);
+/*
+ * Pin the calling process as end `end`, and read the affinity back: 0, or
+ * -1 with ctx->err filled when the pin did not take.
+ */
+int bench_place(struct bench_ctx *ctx, int end);
+
+/* Record a parameter or side figure with the result; a full table is a BUG. */
+void bench_value(struct bench_ctx *ctx, const char *key, double num);
+void bench_value_text(struct bench_ctx *ctx, const char *key, const char *text);
 
 #endif

@@ -11,10 +11,15 @@
  */
 #include "core/harness.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "plat/plat.h"
 #include "stats/stats.h"
@@ -39,11 +44,37 @@ void harness_defaults(struct harness_cfg *cfg)
 	cfg->interference = 1;
 }
 
+/* What a sample times: the operation, or the benchmark's own overhead loop. */
+enum sample_kind { KIND_RUN, KIND_OVERHEAD, KIND_QUIT };
+
+/* The copies of a --parallel run, each a child with a command pipe. */
+struct copies {
+	int n;
+	pid_t *pid;
+	int *cmd;		/* harness -> copy: struct copy_cmd */
+	int *rep;		/* copy -> harness: struct copy_reply */
+};
+
+struct copy_cmd {
+	enum sample_kind kind;
+	uint64_t n;
+};
+
+/* A copy's answer: after setup (t0 = t1 = 0) and after every sample. */
+struct copy_reply {
+	enum bench_status st;
+	uint64_t t0, t1;
+	struct bench_ctx ctx;	/* its pointers mean nothing here; the rest does */
+};
+
 struct sampler {
 	const struct bench *b;
 	const struct harness_cfg *cfg;
-	struct bench_ctx *ctx;
+	struct bench_ctx *ctx;	/* the benchmark's, or copy 0's as reported */
+	struct copies *cp;	/* NULL: the benchmark runs in this process */
 	uint64_t n;		/* iterations per sample */
+	double ovh_ns;		/* the benchmark's overhead loop, per iteration */
+	double agg_ratio;	/* last sample: mean copy time / window */
 };
 
 static uint64_t now(const struct harness_cfg *cfg)
@@ -51,21 +82,96 @@ static uint64_t now(const struct harness_cfg *cfg)
 	return cfg->clock.now(cfg->clock.arg);
 }
 
-/* One timed call of the run function; elapsed nanoseconds in *ns. */
-static enum bench_status sample_once(struct sampler *s, uint64_t n, double *ns)
+static int full_io(int fd, void *buf, size_t len, int writing)
 {
-	uint64_t t0 = now(s->cfg);
-	enum bench_status st = s->b->run(s->ctx, n);
-	uint64_t t1 = now(s->cfg);
+	char *p = buf;
 
-	*ns = (double)(t1 - t0);
+	while (len > 0) {
+		ssize_t k = writing ? write(fd, p, len) : read(fd, p, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Start every copy on the same command, then collect every answer. */
+static enum bench_status copies_sample(struct sampler *s, enum sample_kind kind, uint64_t n,
+				       double *ns)
+{
+	struct copy_cmd c = { kind, n };
+	struct copy_reply rep;
+	uint64_t first = UINT64_MAX, last = 0;
+	double sum = 0;
+	enum bench_status st = BENCH_OK;
+
+	for (int i = 0; i < s->cp->n; i++)
+		if (full_io(s->cp->cmd[i], &c, sizeof(c), 1) < 0)
+			return bench_fail(s->ctx, errno, "copy %d stopped taking commands", i);
+	for (int i = 0; i < s->cp->n; i++) {
+		if (full_io(s->cp->rep[i], &rep, sizeof(rep), 0) < 0)
+			return bench_fail(s->ctx, 0, "copy %d died during a sample", i);
+		if (rep.st != BENCH_OK && st == BENCH_OK) {
+			st = rep.st;
+			snprintf(s->ctx->err, sizeof(s->ctx->err), "copy %d: %.230s", i, rep.ctx.err);
+		}
+		sum += (double)(rep.t1 - rep.t0);
+		first = rep.t0 < first ? rep.t0 : first;
+		last = rep.t1 > last ? rep.t1 : last;
+	}
+	*ns = sum / s->cp->n;
+	s->agg_ratio = last > first ? *ns / (double)(last - first) : 1;
 	return st;
 }
 
+/* One timed call of the run (or overhead) function; elapsed ns in *ns. */
+static enum bench_status sample_kind(struct sampler *s, enum sample_kind kind, uint64_t n,
+				     double *ns)
+{
+	enum bench_status (*fn)(struct bench_ctx *, uint64_t) =
+		kind == KIND_RUN ? s->b->run : s->b->overhead;
+	uint64_t t0, t1;
+	enum bench_status st;
+
+	if (s->cp)
+		return copies_sample(s, kind, n, ns);
+	t0 = now(s->cfg);
+	st = fn(s->ctx, n);
+	t1 = now(s->cfg);
+	*ns = (double)(t1 - t0);
+	s->agg_ratio = 1;
+	return st;
+}
+
+static enum bench_status sample_once(struct sampler *s, uint64_t n, double *ns)
+{
+	return sample_kind(s, KIND_RUN, n, ns);
+}
+
+static double ops_per_iter(const struct sampler *s)
+{
+	return s->ctx->ops_per_iter > 0 ? s->ctx->ops_per_iter : 1;
+}
+
+/* Per-operation nanoseconds into the benchmark's unit. */
+static double ns_to_unit(const struct sampler *s, double per)
+{
+	switch (s->b->metric) {
+	case METRIC_US: return per / 1e3;
+	case METRIC_NS: return per;
+	case METRIC_MBPS: return s->ctx->bytes_per_iter / ops_per_iter(s) * 1e3 / per;
+	}
+	BUG("bad metric %d", (int)s->b->metric);
+}
+
 /*
- * Time per iteration, in the benchmark's unit.  A timed interval holds one
+ * Time per operation, in the benchmark's unit.  A timed interval holds one
  * clock read besides the n iterations; a cheap operation's iterations also
- * hold the loop's own increment and branch.  Both are subtracted.
+ * hold the loop's own increment and branch, and some benchmarks measure
+ * their own overhead loop.  All three are subtracted.
  */
 static double to_unit(const struct sampler *s, double ns)
 {
@@ -73,22 +179,33 @@ static double to_unit(const struct sampler *s, double ns)
 
 	if (s->b->flags & BENCH_CHEAP)
 		per -= s->cfg->loop_ns;
-	switch (s->b->metric) {
-	case METRIC_US: return per / 1e3;
-	case METRIC_NS: return per;
-	case METRIC_MBPS: return s->ctx->bytes_per_iter * 1e3 / per;
-	}
-	BUG("bad metric %d", (int)s->b->metric);
+	per -= s->ovh_ns;
+	return ns_to_unit(s, per / ops_per_iter(s));
 }
 
-/* Grow n until one sample lasts at least the target. */
-static enum bench_status calibrate(struct sampler *s, double target)
+/*
+ * All copies together, from the per-copy figure of the same sample: in the
+ * window from the first start to the last end the copies did P times the
+ * work one did in its own (mean) time.
+ */
+static double to_aggregate(const struct sampler *s, double per_copy)
+{
+	double p = s->cp ? s->cp->n : 1;
+
+	if (s->b->metric == METRIC_MBPS)
+		return per_copy * p * s->agg_ratio;
+	return per_copy / (p * s->agg_ratio);
+}
+
+/* Grow *n until one sample of `kind` lasts at least the target. */
+static enum bench_status calibrate(struct sampler *s, enum sample_kind kind, double target,
+				   uint64_t *n)
 {
 	double ns;
 	enum bench_status st;
 
-	for (s->n = 1;; ) {
-		st = sample_once(s, s->n, &ns);
+	for (*n = 1;; ) {
+		st = sample_kind(s, kind, *n, &ns);
 		if (st != BENCH_OK)
 			return st;
 		if (ns >= target)
@@ -98,7 +215,7 @@ static enum bench_status calibrate(struct sampler *s, double target)
 			grow = CAL_MAX_GROWTH;
 		if (grow < 2)
 			grow = 2;
-		s->n = (uint64_t)ceil((double)s->n * grow);
+		*n = (uint64_t)ceil((double)*n * grow);
 	}
 }
 
@@ -186,8 +303,9 @@ static void set_outcome(struct result *r, enum bench_status st, const char *why)
 	snprintf(r->reason, sizeof(r->reason), "%s", why[0] ? why : "no reason given");
 }
 
-/* Sample until a stop rule fires; fills r's samples and stop reason. */
-static enum bench_status sample(struct sampler *s, struct result *r)
+/* Sample until a stop rule fires; fills r's samples and stop reason, and
+ * with copies the aggregate of every sample in *agg. */
+static enum bench_status sample(struct sampler *s, struct result *r, double **agg)
 {
 	const struct harness_cfg *cfg = s->cfg;
 	uint64_t start = now(cfg);
@@ -197,7 +315,8 @@ static enum bench_status sample(struct sampler *s, struct result *r)
 	enum bench_status st;
 
 	r->samples = malloc(cap * sizeof(*r->samples));
-	if (!r->samples)
+	*agg = malloc(cap * sizeof(**agg));
+	if (!r->samples || !*agg)
 		return bench_fail(s->ctx, 0, "out of memory for samples");
 	for (;;) {
 		st = sample_once(s, s->n, &ns);
@@ -205,11 +324,15 @@ static enum bench_status sample(struct sampler *s, struct result *r)
 			return st;
 		if (r->n == cap) {
 			double *more = realloc(r->samples, 2 * cap * sizeof(*more));
+			if (more)
+				r->samples = more;
+			more = more ? realloc(*agg, 2 * cap * sizeof(*more)) : NULL;
 			if (!more)
 				return bench_fail(s->ctx, 0, "out of memory for samples");
-			r->samples = more;
+			*agg = more;
 			cap *= 2;
 		}
+		(*agg)[r->n] = to_aggregate(s, to_unit(s, ns));
 		r->samples[r->n++] = to_unit(s, ns);
 		if (!(r->samples[r->n - 1] > 0) || !isfinite(r->samples[r->n - 1]))
 			return bench_fail(s->ctx, 0, "sample of %.0f ns for %llu iterations is not a "
@@ -234,55 +357,298 @@ static enum bench_status sample(struct sampler *s, struct result *r)
 	return BENCH_OK;
 }
 
+/*
+ * The benchmark's overhead loop, timed like the operation: calibrated, one
+ * sample discarded, then the median of OVH_SAMPLES samples per iteration.
+ */
+#define OVH_SAMPLES 11
+
+static enum bench_status measure_overhead(struct sampler *s, double target)
+{
+	double per[OVH_SAMPLES], ns;
+	uint64_t n;
+	struct stats_summary ss;
+	enum bench_status st = calibrate(s, KIND_OVERHEAD, target, &n);
+
+	if (st == BENCH_OK)
+		st = sample_kind(s, KIND_OVERHEAD, n, &ns);
+	for (size_t i = 0; i < OVH_SAMPLES && st == BENCH_OK; i++) {
+		st = sample_kind(s, KIND_OVERHEAD, n, &ns);
+		per[i] = (ns - s->cfg->clock_cost_ns) / (double)n;
+	}
+	if (st != BENCH_OK)
+		return st;
+	stats_summarize(per, OVH_SAMPLES, &ss);
+	s->ovh_ns = fmax(ss.median, 0);
+	return BENCH_OK;
+}
+
+/*
+ * Placement: which CPUs the ends may be pinned to.  A placement that
+ * cannot be honoured here is a skip with the reason, never a figure
+ * measured some other way.
+ */
+static enum bench_status place_prepare(const struct bench *b, const struct harness_cfg *cfg,
+				       struct bench_ctx *ctx)
+{
+	if (!(b->flags & BENCH_PLACED)) {
+		ctx->placement = PLACE_NA;
+		return BENCH_OK;
+	}
+	ctx->placement = cfg->placement == PLACE_NA ? PLACE_NONE : cfg->placement;
+	if (ctx->placement == PLACE_NONE)
+		return BENCH_OK;
+	ctx->ncpus = plat_cpus_allowed(ctx->cpus, BENCH_MAX_CPUS);
+	if (ctx->ncpus < 0 && errno == ENOSYS)
+		return bench_skip(ctx, "this OS offers no CPU affinity, so placement %s cannot "
+				  "be honoured", place_name(ctx->placement));
+	if (ctx->ncpus < 0)
+		return bench_fail(ctx, errno, "cannot read this process's CPU affinity");
+	if (ctx->placement == PLACE_SPREAD && ctx->ncpus < 2)
+		return bench_skip(ctx, "placement spread needs two CPUs, but kbench may run only "
+				  "on CPU %d", ctx->cpus[0]);
+	return BENCH_OK;
+}
+
+/* "0,1,0,1": the CPUs copy 0's ends were pinned to, for the record. */
+static void record_cpus(struct bench_ctx *ctx)
+{
+	char buf[sizeof(ctx->values[0].text)];
+	size_t len = 0;
+	int ends = ctx->nends > 0 ? ctx->nends : 1;
+
+	if (ctx->placement != PLACE_SAME && ctx->placement != PLACE_SPREAD)
+		return;
+	buf[0] = '\0';
+	for (int k = 0; k < ends; k++) {
+		int w = snprintf(buf + len, sizeof(buf) - len, "%s%d", k ? "," : "",
+				 bench_cpu_for(ctx, k));
+		if (w < 0 || (size_t)w >= sizeof(buf) - len - 4) {
+			snprintf(buf + len, sizeof(buf) - len, ",...");
+			break;
+		}
+		len += (size_t)w;
+	}
+	bench_value_text(ctx, "cpus", buf);
+}
+
+/* A copy's whole life: pin, set up, answer commands, tear down. */
+static _Noreturn void copy_main(const struct bench *b, struct bench_ctx *ctx, int cmd, int rep)
+{
+	struct copy_reply r = { 0 };
+	struct copy_cmd c;
+	enum bench_status st = BENCH_OK;
+
+	plat_die_with_parent(SIGKILL);
+	if (bench_place(ctx, 0) < 0)
+		st = BENCH_FAIL;
+	if (st == BENCH_OK && b->setup)
+		st = b->setup(ctx);
+	r.st = st;
+	r.ctx = *ctx;
+	if (full_io(rep, &r, sizeof(r), 1) < 0 || st != BENCH_OK)
+		_exit(st == BENCH_OK ? 1 : 0);
+	while (full_io(cmd, &c, sizeof(c), 0) == 0 && c.kind != KIND_QUIT) {
+		r.t0 = timer_now();
+		r.st = (c.kind == KIND_RUN ? b->run : b->overhead)(ctx, c.n);
+		r.t1 = timer_now();
+		r.ctx = *ctx;
+		if (full_io(rep, &r, sizeof(r), 1) < 0)
+			break;
+	}
+	if (b->teardown)
+		b->teardown(ctx);
+	_exit(0);
+}
+
+static void copies_stop(struct copies *cp)
+{
+	struct copy_cmd c = { KIND_QUIT, 0 };
+	int status;
+
+	for (int i = 0; i < cp->n; i++) {
+		if (cp->cmd[i] >= 0) {
+			if (full_io(cp->cmd[i], &c, sizeof(c), 1) < 0)
+				kill(cp->pid[i], SIGKILL);
+			close(cp->cmd[i]);
+		}
+		if (cp->rep[i] >= 0)
+			close(cp->rep[i]);
+	}
+	for (int i = 0; i < cp->n; i++)
+		while (cp->pid[i] > 0 && waitpid(cp->pid[i], &status, 0) < 0 && errno == EINTR)
+			;
+	free(cp->pid);
+	free(cp->cmd);
+	free(cp->rep);
+}
+
+/*
+ * Fork the copies, each into its own subdirectory of the private one, and
+ * wait for every setup.  On success ctx holds copy 0's state as reported.
+ */
+static enum bench_status copies_start(const struct bench *b, const struct harness_cfg *cfg,
+				      struct bench_ctx *ctx, struct copies *cp)
+{
+	char dir[4096];
+	struct copy_reply r;
+	enum bench_status st = BENCH_OK;
+
+	cp->n = 0;
+	cp->pid = calloc((size_t)cfg->parallel, sizeof(*cp->pid));
+	cp->cmd = calloc((size_t)cfg->parallel, sizeof(*cp->cmd));
+	cp->rep = calloc((size_t)cfg->parallel, sizeof(*cp->rep));
+	if (!cp->pid || !cp->cmd || !cp->rep)
+		return bench_fail(ctx, 0, "out of memory for %d copies", cfg->parallel);
+	fflush(NULL);
+	for (int i = 0; i < cfg->parallel; i++) {
+		int c[2], p[2];
+		struct bench_ctx mine = *ctx;
+
+		snprintf(dir, sizeof(dir), "%s/copy%d", ctx->tmpdir ? ctx->tmpdir : ".", i);
+		if (ctx->tmpdir && mkdir(dir, 0700) < 0)
+			return bench_fail(ctx, errno, "cannot make '%s'", dir);
+		if (pipe(c) < 0)
+			return bench_fail(ctx, errno, "pipe for copy %d", i);
+		if (pipe(p) < 0) {
+			close(c[0]);
+			close(c[1]);
+			return bench_fail(ctx, errno, "pipe for copy %d", i);
+		}
+		cp->pid[i] = fork();
+		if (cp->pid[i] == 0) {
+			close(c[1]);
+			close(p[0]);
+			/* Earlier copies' pipes are theirs, not ours. */
+			for (int j = 0; j < i; j++) {
+				close(cp->cmd[j]);
+				close(cp->rep[j]);
+			}
+			mine.copy = i;
+			mine.tmpdir = ctx->tmpdir ? dir : NULL;
+			copy_main(b, &mine, c[0], p[1]);
+		}
+		close(c[0]);
+		close(p[1]);
+		cp->cmd[i] = c[1];
+		cp->rep[i] = p[0];
+		if (cp->pid[i] < 0) {
+			close(c[1]);
+			close(p[0]);
+			return bench_fail(ctx, errno, "fork for copy %d", i);
+		}
+		cp->n++;
+	}
+	for (int i = 0; i < cp->n; i++) {
+		if (full_io(cp->rep[i], &r, sizeof(r), 0) < 0) {
+			if (st == BENCH_OK)
+				st = bench_fail(ctx, 0, "copy %d died during setup", i);
+			continue;
+		}
+		if (r.st != BENCH_OK && st == BENCH_OK) {
+			st = r.st;
+			snprintf(ctx->err, sizeof(ctx->err), "copy %d: %.230s", i, r.ctx.err);
+		}
+		if (i == 0 && r.st == BENCH_OK) {
+			void *priv = ctx->priv;
+			const char *tmp = ctx->tmpdir;
+
+			*ctx = r.ctx;
+			ctx->priv = priv;
+			ctx->tmpdir = tmp;
+		}
+	}
+	return st;
+}
+
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r)
 {
 	struct bench_ctx ctx = { .tmpdir = cfg->tmpdir };
+	struct copies cp = { 0 };
 	struct sampler s = { .b = b, .cfg = cfg, .ctx = &ctx };
 	struct cpu_snap before, after;
 	struct stats_summary ss;
 	const char *why;
+	double *agg = NULL;
 	uint64_t t0 = now(cfg);
 	double target = fmax(cfg->sample_target_ns, 1000 * cfg->granularity_ns);
-	int have_snap = 0, set_up;
-	enum bench_status st = BENCH_OK;
+	int have_snap = 0, set_up = 0, parallel = cfg->parallel > 1 ? cfg->parallel : 1;
+	enum bench_status st;
 
 	result_init(r, b);
+	r->parallel = parallel;
 	if (b->unsupported && (why = b->unsupported()) != NULL) {
 		set_outcome(r, BENCH_SKIP, why);
 		return 0;
 	}
-	if (b->setup)
-		st = b->setup(&ctx);
-	set_up = st == BENCH_OK;
+	if (b->flags & BENCH_MSG_SIZE)
+		ctx.msg_size = cfg->msg_size;
+	st = place_prepare(b, cfg, &ctx);
+	r->placement = ctx.placement == PLACE_NA && (b->flags & BENCH_PLACED) ? PLACE_NONE
+									     : ctx.placement;
+	if (st == BENCH_OK && parallel > 1) {
+		s.cp = &cp;
+		st = copies_start(b, cfg, &ctx, &cp);
+	} else if (st == BENCH_OK) {
+		if (bench_place(&ctx, 0) < 0)
+			st = BENCH_FAIL;
+		if (st == BENCH_OK && b->setup)
+			st = b->setup(&ctx);
+		set_up = st == BENCH_OK;
+	}
 	if (st == BENCH_OK)
-		st = calibrate(&s, target);
+		record_cpus(&ctx);
+	if (st == BENCH_OK && b->overhead)
+		st = measure_overhead(&s, target);
+	if (st == BENCH_OK)
+		st = calibrate(&s, KIND_RUN, target, &s.n);
 	if (st == BENCH_OK)
 		st = warm_up(&s);
 	if (st == BENCH_OK) {
 		have_snap = cfg->interference && snap(&before) == 0;
-		st = sample(&s, r);
+		st = sample(&s, r, &agg);
 		if (have_snap && snap(&after) == 0)
 			r->interference = interference(&before, &after);
 	}
-	/* Teardown only undoes a setup that succeeded. */
-	if (b->teardown && set_up)
+	/* Teardown only undoes a setup that succeeded; copies undo their own. */
+	if (s.cp)
+		copies_stop(&cp);
+	else if (b->teardown && set_up)
 		b->teardown(&ctx);
 	r->iterations = s.n;
 	r->wall_s = (double)(now(cfg) - t0) / 1e9;
+	r->nvalues = ctx.nvalues;
+	memcpy(r->values, ctx.values, sizeof(r->values));
 	if (st != BENCH_OK) {
 		free(r->samples);
+		free(agg);
 		r->samples = NULL;
 		r->n = 0;
 		set_outcome(r, st, ctx.err);
 		return 0;
 	}
+	if (parallel > 1) {
+		stats_summarize(agg, r->n, &ss);
+		r->aggregate = ss.median;
+	}
+	free(agg);
 	stats_summarize(r->samples, r->n, &ss);
 	fill_stats(r, &ss);
 	r->status = r->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
-	/* What was subtracted per iteration, in the result's unit. */
+	/* What was subtracted per operation, in the result's unit. */
 	if (b->metric != METRIC_MBPS) {
-		double ns = cfg->clock_cost_ns / (double)s.n + (b->flags & BENCH_CHEAP ? cfg->loop_ns : 0);
-		r->overhead = b->metric == METRIC_US ? ns / 1e3 : ns;
+		double ns = (cfg->clock_cost_ns / (double)s.n +
+			     (b->flags & BENCH_CHEAP ? cfg->loop_ns : 0)) / ops_per_iter(&s);
+		double own = s.ovh_ns / ops_per_iter(&s);
+
+		r->overhead = ns_to_unit(&s, ns + own);
+		/* The figure before the benchmark's own overhead came off it. */
+		if (b->overhead && r->nvalues < BENCH_MAX_VALUES) {
+			bench_value(&ctx, "raw", r->median + ns_to_unit(&s, own));
+			bench_value(&ctx, "overhead_op", ns_to_unit(&s, own));
+			r->nvalues = ctx.nvalues;
+			memcpy(r->values, ctx.values, sizeof(r->values));
+		}
 	}
 	return 0;
 }

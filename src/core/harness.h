@@ -25,6 +25,9 @@ struct harness_cfg {
 	double clock_cost_ns;		/* one clock read, inside every timed interval */
 	const char *tmpdir;		/* private directory lent to the benchmark */
 	int interference;		/* read the machine's CPU use around sampling */
+	enum placement placement;	/* for BENCH_PLACED rows; PLACE_NA = none */
+	int parallel;			/* copies at once, each its own processes (1) */
+	size_t msg_size;		/* for BENCH_MSG_SIZE rows; 0 = their default */
 };
 
 /* The defaults of DESIGN.md, with the real clock. */
@@ -33,6 +36,12 @@ void harness_defaults(struct harness_cfg *cfg);
 /*
  * Measure one benchmark and fill `r` (status ok, noisy, skip or fail; samples
  * malloc'd).  Returns 0; -1 only if memory ran out.
+ *
+ * With parallel > 1 the harness forks that many copies, each with its own
+ * setup, and times them in lockstep: every sample starts all copies on the
+ * same n, a sample's value is the copies' mean time per iteration (the
+ * per-copy figure), and the aggregate comes from the window between the
+ * first start and the last end.
  */
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r);
 

@@ -26,6 +26,9 @@ static const struct family {
 	{ sys_benches, &sys_nbenches },
 	{ sig_benches, &sig_nbenches },
 	{ proc_benches, &proc_nbenches },
+	{ ctx_benches, &ctx_nbenches },
+	{ ipc_benches, &ipc_nbenches },
+	{ rpc_benches, &rpc_nbenches },
 };
 
 static const struct suite_name {

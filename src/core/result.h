@@ -42,6 +42,13 @@ struct result {
 	double interference;		/* other work's share of the other CPUs, <0 unknown */
 	double overhead;		/* per-iteration overhead subtracted, in unit */
 	double wall_s;			/* time spent on the instance, setup included */
+	enum placement placement;	/* PLACE_NA unless between processes */
+	int parallel;			/* copies run at once (--parallel), >= 1 */
+	double aggregate;		/* parallel > 1: all copies together, in unit
+					   (time per operation of the whole, or total MB/s);
+					   NaN otherwise */
+	size_t nvalues;			/* parameters and side figures */
+	struct bench_value values[BENCH_MAX_VALUES];
 	char reason[256];		/* why skip or fail */
 	double *samples;		/* n per-iteration values in unit, malloc'd */
 };
@@ -65,6 +72,8 @@ const char *result_status_name(enum result_status s);
 const char *result_stop_name(enum stop_reason s);
 int result_status_parse(const char *name, enum result_status *out);
 int result_stop_parse(const char *name, enum stop_reason *out);
+/* The value named key, or NULL. */
+const struct bench_value *result_value(const struct result *r, const char *key);
 /* True when other work competed for the CPUs while sampling. */
 int result_busy(const struct result *r);
 void result_free(struct result *r);

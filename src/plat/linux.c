@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,48 @@ int plat_self_exe(char *buf, size_t len)
 	}
 	buf[n] = '\0';
 	return 0;
+}
+
+/* Room for every CPU a Linux kernel supports (CONFIG_NR_CPUS <= 8192). */
+#define PLAT_AFFINITY_CPUS 8192
+
+int plat_cpus_allowed(int *cpus, int max)
+{
+	size_t size = CPU_ALLOC_SIZE(PLAT_AFFINITY_CPUS);
+	cpu_set_t *set = CPU_ALLOC(PLAT_AFFINITY_CPUS);
+	int n = 0;
+
+	if (!set)
+		return -1;
+	if (sched_getaffinity(0, size, set) < 0) {
+		CPU_FREE(set);
+		return -1;
+	}
+	for (int c = 0; c < PLAT_AFFINITY_CPUS && n < max; c++)
+		if (CPU_ISSET_S((size_t)c, size, set))
+			cpus[n++] = c;
+	CPU_FREE(set);
+	return n;
+}
+
+int plat_pin_cpu(int cpu)
+{
+	size_t size = CPU_ALLOC_SIZE(PLAT_AFFINITY_CPUS);
+	cpu_set_t *set;
+	int rc;
+
+	if (cpu < 0 || cpu >= PLAT_AFFINITY_CPUS) {
+		errno = EINVAL;
+		return -1;
+	}
+	set = CPU_ALLOC(PLAT_AFFINITY_CPUS);
+	if (!set)
+		return -1;
+	CPU_ZERO_S(size, set);
+	CPU_SET_S((size_t)cpu, size, set);
+	rc = sched_setaffinity(0, size, set);
+	CPU_FREE(set);
+	return rc;
 }
 
 int plat_ncpu_online(void)

@@ -36,6 +36,14 @@ int plat_self_exe(char *buf, size_t len);
 
 int plat_ncpu_online(void);
 
+/*
+ * CPU placement.  The CPUs this process may run on, ascending, at most max
+ * of them: their count, or -1 (errno ENOSYS where the OS has no affinity).
+ */
+int plat_cpus_allowed(int *cpus, int max);
+/* Restrict the calling process to one CPU. */
+int plat_pin_cpu(int cpu);
+
 /* Read a small text file (sysfs/procfs) into buf, trailing newline cut. */
 int plat_read_line(const char *path, char *buf, size_t len);
 /* Read up to len-1 bytes of a file into buf, NUL-terminated; the count or -1. */

@@ -47,6 +47,21 @@ int plat_self_exe(char *buf, size_t len)
 	return -1;
 }
 
+int plat_cpus_allowed(int *cpus, int max)
+{
+	(void)cpus;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_pin_cpu(int cpu)
+{
+	(void)cpu;
+	errno = ENOSYS;
+	return -1;
+}
+
 int plat_ncpu_online(void)
 {
 #ifdef _SC_NPROCESSORS_ONLN

@@ -48,25 +48,46 @@ static const char *peer_exit_text(int code)
 	return "exited with an unexpected status";
 }
 
-enum bench_status peer_failed(struct bench_ctx *ctx, pid_t pid, const char *what)
+enum bench_status peer_failed_any(struct bench_ctx *ctx, pid_t *pids, int n,
+				  const char *what)
 {
-	int status = 0;
-	pid_t got;
+	int status = 0, alive = n;
 
-	/* Give a peer that is on its way out a moment to finish dying. */
-	for (int i = 0; i < 100; i++) {
-		got = waitpid(pid, &status, WNOHANG);
-		if (got != 0)
-			break;
-		usleep(1000);
+	/*
+	 * A peer that broke the exchange is on its way out; give the group a
+	 * moment to finish dying, then name the first that did not exit cleanly.
+	 */
+	for (int tries = 0; tries < 100 && alive > 0; tries++) {
+		alive = 0;
+		for (int i = 0; i < n; i++) {
+			pid_t got = pids[i] > 0 ? waitpid(pids[i], &status, WNOHANG) : -1;
+
+			if (got == 0) {
+				alive++;
+				continue;
+			}
+			if (got != pids[i])
+				continue;
+			/* Reaped: its pid may be reused, so nobody may kill it now. */
+			pids[i] = 0;
+			if (WIFEXITED(status) && WEXITSTATUS(status) != PEER_OK)
+				return bench_fail(ctx, 0, "%s; peer %d %s (status %d)", what, i + 1,
+						  peer_exit_text(WEXITSTATUS(status)),
+						  WEXITSTATUS(status));
+			if (WIFSIGNALED(status))
+				return bench_fail(ctx, 0, "%s; peer %d was killed by signal %d", what,
+						  i + 1, WTERMSIG(status));
+		}
+		if (alive)
+			usleep(1000);
 	}
-	if (got == pid && WIFEXITED(status))
-		return bench_fail(ctx, 0, "%s; the peer %s (status %d)", what,
-				  peer_exit_text(WEXITSTATUS(status)), WEXITSTATUS(status));
-	if (got == pid && WIFSIGNALED(status))
-		return bench_fail(ctx, 0, "%s; the peer was killed by signal %d", what,
-				  WTERMSIG(status));
-	return bench_fail(ctx, 0, "%s; the peer is still running", what);
+	return bench_fail(ctx, 0, "%s; %s", what, alive ? "the peer is still running"
+						      : "the peer exited normally");
+}
+
+enum bench_status peer_failed(struct bench_ctx *ctx, pid_t *pid, const char *what)
+{
+	return peer_failed_any(ctx, pid, 1, what);
 }
 
 void peer_stop(pid_t pid)
@@ -93,5 +114,11 @@ uint64_t peer_sum(const void *buf, size_t len)
 	}
 	if (i < n)
 		a += w[i];
+	if (len % sizeof(*w)) {
+		uint64_t tail = 0;
+
+		memcpy(&tail, (const char *)buf + n * sizeof(*w), len % sizeof(*w));
+		b += tail;
+	}
 	return a + b;
 }

@@ -35,15 +35,19 @@ pid_t peer_start(struct bench_ctx *ctx, int end, peer_fn fn, void *arg);
 /*
  * When the timed side saw the peer go quiet (end of file, a reset): fail
  * with what happened to the peer, e.g. "peer 1 exited: data arrived
- * corrupted".  Always returns BENCH_FAIL.
+ * corrupted".  Always returns BENCH_FAIL.  A peer found dead is reaped and
+ * its pid set to 0, so a later peer_stop cannot hit a reused pid.
  */
-enum bench_status peer_failed(struct bench_ctx *ctx, pid_t pid, const char *what);
+enum bench_status peer_failed(struct bench_ctx *ctx, pid_t *pid, const char *what);
+/* The same for a group of peers (a ring): names the first that failed. */
+enum bench_status peer_failed_any(struct bench_ctx *ctx, pid_t *pids, int n,
+				  const char *what);
 
 /* Kill a peer and reap it; pid <= 0 is ignored. */
 void peer_stop(pid_t pid);
 
 /*
- * The sum of a buffer's 64-bit words (len a multiple of 8): the stream
+ * The sum of a buffer's 64-bit words, a last partial word zero-filled: the stream
  * check of the bandwidth benchmarks.  Out of line and cheap: the data is in
  * cache, having just been copied.
  */

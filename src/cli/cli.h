@@ -15,6 +15,7 @@ enum opt_type {
 	OPT_STRING,	/* const char * */
 	OPT_INT,	/* int, within [min, max] */
 	OPT_DOUBLE,	/* double, within [min, max] */
+	OPT_SIZE,	/* size_t bytes, "64k" "1m" "1g" accepted, within [min, max] */
 };
 
 struct opt {

@@ -33,6 +33,34 @@ static const struct opt *find(const struct opt *opts, const char *name, size_t l
 	return NULL;
 }
 
+/* "4096", "64k", "1.5m", "1g": bytes, with binary suffixes as sizes are spoken of. */
+static size_t size_value(const struct cmd *cmd, const struct opt *o, const char *text)
+{
+	char *end;
+	double d, scale = 1;
+
+	errno = 0;
+	d = strtod(text, &end);
+	if (errno || end == text || !isfinite(d))
+		die_usage("%s: --%s: '%s' is not a size (bytes, or with k, m or g)", cmd->name,
+			  o->name, text);
+	switch (*end) {
+	case 'k': case 'K': scale = 1024.0; end++; break;
+	case 'm': case 'M': scale = 1024.0 * 1024; end++; break;
+	case 'g': case 'G': scale = 1024.0 * 1024 * 1024; end++; break;
+	}
+	if (*end)
+		die_usage("%s: --%s: '%s' is not a size (bytes, or with k, m or g)", cmd->name,
+			  o->name, text);
+	d *= scale;
+	if (d != floor(d))
+		die_usage("%s: --%s: %s is not a whole number of bytes", cmd->name, o->name, text);
+	if (d < o->min || d > o->max)
+		die_usage("%s: --%s: %s is out of range (%.0f to %.0f bytes)", cmd->name, o->name,
+			  text, o->min, o->max);
+	return (size_t)d;
+}
+
 static void set_value(const struct cmd *cmd, const struct opt *o, const char *text)
 {
 	char *end;
@@ -57,6 +85,9 @@ static void set_value(const struct cmd *cmd, const struct opt *o, const char *te
 			*(int *)o->value = (int)d;
 		else
 			*(double *)o->value = d;
+		return;
+	case OPT_SIZE:
+		*(size_t *)o->value = size_value(cmd, o, text);
 		return;
 	case OPT_FLAG:
 	case OPT_END:

@@ -22,6 +22,7 @@
 #include "core/runner.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
+#include "plat/plat.h"
 #include "report/report.h"
 #include "store/store.h"
 
@@ -29,10 +30,22 @@
 #define EXIT_INTERRUPTED 130
 
 struct run_opts {
-	const char *suite, *only, *label, *db, *tmpdir;
-	int runs, no_store, json, quiet;
+	const char *suite, *only, *label, *db, *tmpdir, *placement;
+	int runs, no_store, json, quiet, parallel;
 	double precision, max_time, watchdog, sample_ms;
+	size_t msg_size;
+	enum placement places[3];	/* parsed --placement, or the suite's */
+	int nplaces;
 };
+
+/* One thing to measure: an instance, under one placement when it has ends. */
+struct job {
+	const struct bench *b;
+	enum placement place;
+};
+
+/* The largest --msg-size accepted before memory is even looked at. */
+#define MSG_SIZE_MAX (1024.0 * 1024 * 1024)
 
 /* The progress line: only on a terminal, only to stderr. */
 struct progress {
@@ -42,8 +55,10 @@ struct progress {
 	double per_instance_s;	/* guess for the ETA before anything finished */
 };
 
-static void progress_show(struct progress *p, const char *id)
+static void progress_show(struct progress *p, const char *id, enum placement place)
 {
+	char what[96];
+
 	double elapsed, eta;
 
 	if (!p->on)
@@ -51,8 +66,9 @@ static void progress_show(struct progress *p, const char *id)
 	elapsed = (double)(timer_now() - p->start) / 1e9;
 	eta = p->done ? elapsed / (double)p->done * (double)(p->total - p->done)
 		      : p->per_instance_s * (double)p->total;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %-20s elapsed %.0f s, about %.0f s to go",
-		p->done + 1, p->total, id, elapsed, eta);
+	snprintf(what, sizeof(what), "%s%s%s", id, place == PLACE_NA ? "" : " ", place_name(place));
+	fprintf(stderr, "\r\033[K[%zu/%zu] %-22s elapsed %.0f s, about %.0f s to go",
+		p->done + 1, p->total, what, elapsed, eta);
 	fflush(stderr);
 }
 
@@ -69,6 +85,59 @@ static void now_iso(char *buf, size_t len)
 
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/*
+ * --placement same,spread,none (any of them, in that order of listing), or
+ * the suite's choice: full measures all three, the others let the
+ * scheduler decide, as a user's programs would.
+ */
+static void parse_placements(struct run_opts *o, unsigned suite_bits)
+{
+	char buf[64], *save = NULL;
+
+	if (!o->placement) {
+		o->nplaces = 0;
+		if (suite_bits == SUITE_FULL) {
+			o->places[o->nplaces++] = PLACE_SAME;
+			o->places[o->nplaces++] = PLACE_SPREAD;
+		}
+		o->places[o->nplaces++] = PLACE_NONE;
+		return;
+	}
+	if (snprintf(buf, sizeof(buf), "%s", o->placement) >= (int)sizeof(buf))
+		die_usage("run: --placement: '%s' is too long (same, spread, none)", o->placement);
+	o->nplaces = 0;
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		enum placement p;
+		int dup = 0;
+
+		if (place_parse(w, &p) < 0)
+			die_usage("run: --placement: unknown placement '%s' (same, spread or none)", w);
+		for (int i = 0; i < o->nplaces; i++)
+			dup |= o->places[i] == p;
+		if (!dup)
+			o->places[o->nplaces++] = p;
+	}
+	if (o->nplaces == 0)
+		die_usage("run: --placement: name at least one of same, spread, none");
+}
+
+/*
+ * A message size the machine can hold: each copy's two ends keep two
+ * buffers of it, and that must fit in half of the memory available.
+ */
+static void check_msg_size(const struct run_opts *o)
+{
+	uint64_t total = 0, avail = 0;
+	double need = 4.0 * (double)o->msg_size * o->parallel;
+
+	if (!o->msg_size)
+		return;
+	if (plat_memory(&total, &avail) == 0 && avail > 0 && need > (double)avail / 2)
+		die_usage("run: --msg-size %zu bytes: %d cop%s need %.0f MiB of buffers, more than "
+			  "half of the %.0f MiB available", o->msg_size, o->parallel,
+			  o->parallel == 1 ? "y" : "ies", need / 1048576.0, (double)avail / 1048576.0);
 }
 
 static void validate(struct run_opts *o, unsigned *suite_bits)
@@ -90,6 +159,8 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 	}
 	if (access(o->tmpdir, W_OK | X_OK) != 0)
 		die("run: cannot use temporary directory '%s': %s", o->tmpdir, strerror(errno));
+	parse_placements(o, *suite_bits);
+	check_msg_size(o);
 }
 
 static void runner_setup(const struct run_opts *o, const struct timer_info *ti,
@@ -102,13 +173,35 @@ static void runner_setup(const struct run_opts *o, const struct timer_info *ti,
 	rc->harness.granularity_ns = ti->granularity_ns;
 	rc->harness.loop_ns = ti->loop_ns;
 	rc->harness.clock_cost_ns = ti->cost_ns;
+	rc->harness.parallel = o->parallel;
+	rc->harness.msg_size = o->msg_size;
 	rc->tmproot = o->tmpdir;
 	rc->watchdog_s = o->watchdog;
 }
 
+/* Every selected instance once, those between processes once per placement. */
+static struct job *make_jobs(const struct run_opts *o, const struct bench **sel, size_t nsel,
+			     size_t *njobs)
+{
+	struct job *jobs = calloc(nsel * 3 + 1, sizeof(*jobs));
+
+	if (!jobs)
+		die("run: out of memory");
+	*njobs = 0;
+	for (size_t i = 0; i < nsel; i++) {
+		if (!(sel[i]->flags & BENCH_PLACED)) {
+			jobs[(*njobs)++] = (struct job){ sel[i], PLACE_NA };
+			continue;
+		}
+		for (int k = 0; k < o->nplaces; k++)
+			jobs[(*njobs)++] = (struct job){ sel[i], o->places[k] };
+	}
+	return jobs;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { .runs = 1, .precision = 1.0, .sample_ms = 10 };
+	struct run_opts o = { .runs = 1, .precision = 1.0, .sample_ms = 10, .parallel = 1 };
 	const struct opt opts[] = {
 		{ "suite", OPT_STRING, &o.suite, "S", "quick, standard (default), full, lmbench, ...", 0, 0 },
 		{ "only", OPT_STRING, &o.only, "GLOB,...", "only instances whose id matches a glob", 0, 0 },
@@ -116,6 +209,9 @@ int cmd_run(int argc, char **argv)
 		{ "runs", OPT_INT, &o.runs, "N", "repeat the selection N times, interleaved", 1, 1000 },
 		{ "precision", OPT_DOUBLE, &o.precision, "PCT", "wanted 95% CI half-width, % of the median (1)", 0.01, 50 },
 		{ "max-time", OPT_DOUBLE, &o.max_time, "SECONDS", "sampling budget per instance (quick 1, else 3)", 0.01, 3600 },
+		{ "placement", OPT_STRING, &o.placement, "P,...", "same, spread or none: where the ends of a benchmark between processes run", 0, 0 },
+		{ "parallel", OPT_INT, &o.parallel, "P", "run P copies of each instance at once (1)", 1, 128 },
+		{ "msg-size", OPT_SIZE, &o.msg_size, "SIZE", "message (latency) or chunk (bandwidth) size, e.g. 64k", 1, MSG_SIZE_MAX },
 		{ "sample-time", OPT_DOUBLE, &o.sample_ms, "MS", "length of one sample (10)", 0.1, 10000 },
 		{ "watchdog", OPT_DOUBLE, &o.watchdog, "SECONDS", "kill an instance running longer (10x max-time + 30)", 0.1, 86400 },
 		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where private temporary directories go ($TMPDIR or /tmp)", 0, 0 },
@@ -126,7 +222,8 @@ int cmd_run(int argc, char **argv)
 		{ 0 },
 	};
 	unsigned suite_bits;
-	size_t nsel, nruns = 0, nfail = 0, nstored = 0;
+	size_t nsel, njobs, nruns = 0, nfail = 0, nstored = 0;
+	struct job *jobs;
 	char path[PATH_MAX], err[ERRBUF_LEN], label[128];
 	struct store *st = NULL;
 	struct sysinfo si;
@@ -149,6 +246,7 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: no benchmark of suite '%s' matches '%s'", o.suite, o.only);
 	if (nsel == 0)
 		die_usage("run: suite '%s' has no benchmarks yet", o.suite);
+	jobs = make_jobs(&o, sel, nsel, &njobs);
 	if (!o.no_store) {
 		if (store_default_path(o.db, path, sizeof(path), err) < 0)
 			die("%s", err);
@@ -172,7 +270,7 @@ int cmd_run(int argc, char **argv)
 	if (!runs)
 		die("run: out of memory");
 	prog.on = !o.quiet && isatty(STDERR_FILENO);
-	prog.total = nsel * (size_t)o.runs;
+	prog.total = njobs * (size_t)o.runs;
 	prog.start = timer_now();
 	prog.per_instance_s = o.max_time + 0.3;
 
@@ -185,17 +283,18 @@ int cmd_run(int argc, char **argv)
 		snprintf(run->os, sizeof(run->os), "%s %s", si.os, si.release);
 		run->mhz = si.mhz;
 		run->sysinfo_json = strdup(si_json);
-		run->results = calloc(nsel, sizeof(*run->results));
+		run->results = calloc(njobs, sizeof(*run->results));
 		if (!run->sysinfo_json || !run->results)
 			die("run: out of memory");
 		if (st && store_run_begin(st, run, err) < 0)
 			die("%s", err);
 		if (!st)
 			run->id = rep + 1;
-		for (size_t i = 0; i < nsel; i++) {
+		for (size_t i = 0; i < njobs; i++) {
 			struct result *r = &run->results[run->nresults];
-			progress_show(&prog, sel[i]->id);
-			if (runner_run(sel[i], &rc, r) < 0) {
+			progress_show(&prog, jobs[i].b->id, jobs[i].place);
+			rc.harness.placement = jobs[i].place;
+			if (runner_run(jobs[i].b, &rc, r) < 0) {
 				stopped = 1;
 				break;
 			}
@@ -240,5 +339,6 @@ int cmd_run(int argc, char **argv)
 	free(runs);
 	free(si_json);
 	free(sel);
+	free(jobs);
 	return rc_exit;
 }

@@ -78,6 +78,7 @@ struct bench_value {
  */
 struct bench_ctx {
 	void *priv;		/* the benchmark's own state, from setup to teardown */
+	const void *arg;	/* the row's parameters, struct bench.arg */
 	const char *tmpdir;	/* private directory; the runner removes it afterwards */
 	double bytes_per_iter;	/* bandwidth benchmarks: bytes moved per iteration */
 	double ops_per_iter;	/* operations in one iteration (a ring round: N
@@ -116,6 +117,8 @@ struct bench {
 	 * it like run and subtracts its median, keeping the raw figure too.
 	 */
 	enum bench_status (*overhead)(struct bench_ctx *ctx, uint64_t n);
+	/* Optional: the row's parameters (ring size, transport), lent as ctx->arg. */
+	const void *arg;
 };
 
 /* Fill ctx->err and return BENCH_FAIL; errnum 0 means no errno text. */

@@ -563,7 +563,7 @@ static enum bench_status copies_start(const struct bench *b, const struct harnes
 
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r)
 {
-	struct bench_ctx ctx = { .tmpdir = cfg->tmpdir };
+	struct bench_ctx ctx = { .tmpdir = cfg->tmpdir, .arg = b->arg };
 	struct copies cp = { 0 };
 	struct sampler s = { .b = b, .cfg = cfg, .ctx = &ctx };
 	struct cpu_snap before, after;

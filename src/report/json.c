@@ -213,6 +213,26 @@ int report_list_json(FILE *out, const struct report_list_row *rows, size_t n)
 	return rc;
 }
 
+/*
+ * A result's values as {"key": number or "text"}.  A number that is not one
+ * jansson can write becomes null, like every other figure here.
+ */
+static json_t *values_object(const struct result *r, int *bad)
+{
+	json_t *o = json_object();
+
+	if (!o) {
+		*bad = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < r->nvalues && i < BENCH_MAX_VALUES; i++) {
+		const struct bench_value *v = &r->values[i];
+
+		set(o, v->key, v->text[0] ? jstr(v->text) : jreal(v->num), bad);
+	}
+	return o;
+}
+
 static json_t *result_object(const struct result *r, int *bad)
 {
 	/* Skipped and failed results measured nothing: null, not a zero. */
@@ -256,6 +276,12 @@ static json_t *result_object(const struct result *r, int *bad)
 	set(o, "interference", r->interference < 0 ? json_null() : jreal(r->interference), bad);
 	set(o, "overhead", measured ? jreal(r->overhead) : json_null(), bad);
 	set(o, "wall_s", jreal(r->wall_s), bad);
+	/* null, not "", for a benchmark that takes no placement at all. */
+	set(o, "placement", r->placement == PLACE_NA ? json_null() : jstr(place_name(r->placement)),
+	    bad);
+	set(o, "parallel", json_integer(r->parallel), bad);
+	set(o, "aggregate", jreal(r->aggregate), bad);
+	set(o, "values", values_object(r, bad), bad);
 	if (measured && r->samples)
 		for (size_t i = 0; i < r->n; i++)
 			push(samples, jreal(r->samples[i]), bad);

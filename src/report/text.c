@@ -23,9 +23,14 @@
 
 struct table_col;
 
+/* What a row shows: one run's results under one placement. */
+struct row {
+	const struct run_info *run;
+	enum placement place;	/* PLACE_NA for a table of single-process figures */
+};
+
 /* Writes one cell's text (at most col->width characters) into buf. */
-typedef void (*cell_fn)(const struct table_col *col, const struct run_info *run,
-			char *buf);
+typedef void (*cell_fn)(const struct table_col *col, const struct row *row, char *buf);
 
 /*
  * One column of a summary table.  A column made of results names them in
@@ -53,11 +58,12 @@ struct table {
 #define HOST_W 9
 #define OS_W 13
 
-static const struct result *find_result(const struct run_info *run, const char *id)
+static const struct result *find_result(const struct row *row, const char *id)
 {
-	for (size_t i = 0; i < run->nresults; i++)
-		if (strcmp(run->results[i].id, id) == 0)
-			return &run->results[i];
+	for (size_t i = 0; i < row->run->nresults; i++)
+		if (strcmp(row->run->results[i].id, id) == 0 &&
+		    row->run->results[i].placement == row->place)
+			return &row->run->results[i];
 	return NULL;
 }
 
@@ -67,9 +73,9 @@ static int result_usable(const struct result *r)
 	return r && (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median);
 }
 
-static void cell_median(const struct table_col *col, const struct run_info *run, char *buf)
+static void cell_median(const struct table_col *col, const struct row *row, char *buf)
 {
-	const struct result *r = find_result(run, col->ids[0]);
+	const struct result *r = find_result(row, col->ids[0]);
 
 	buf[0] = '\0';
 	if (result_usable(r))
@@ -77,14 +83,14 @@ static void cell_median(const struct table_col *col, const struct run_info *run,
 }
 
 /* The mean of the medians of all ids, blank unless every one is usable. */
-static void cell_mean(const struct table_col *col, const struct run_info *run, char *buf)
+static void cell_mean(const struct table_col *col, const struct row *row, char *buf)
 {
 	double sum = 0;
 	size_t n = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NELEM(col->ids) && col->ids[i]; i++) {
-		const struct result *r = find_result(run, col->ids[i]);
+		const struct result *r = find_result(row, col->ids[i]);
 		if (!result_usable(r))
 			return;
 		sum += r->median;
@@ -95,11 +101,11 @@ static void cell_mean(const struct table_col *col, const struct run_info *run, c
 }
 
 /* The run's measured clock rate as a whole number; blank when unknown. */
-static void cell_mhz(const struct table_col *col, const struct run_info *run, char *buf)
+static void cell_mhz(const struct table_col *col, const struct row *row, char *buf)
 {
 	buf[0] = '\0';
-	if (run->mhz > 0 && isfinite(run->mhz))
-		report_num(buf, col->width, round(run->mhz));
+	if (row->run->mhz > 0 && isfinite(row->run->mhz))
+		report_num(buf, col->width, round(row->run->mhz));
 }
 
 /*
@@ -126,6 +132,50 @@ static const struct table_col proc_cols[] = {
 static const struct table proc_table = {
 	"Processor, Processes - times in microseconds - smaller is better",
 	proc_cols, NELEM(proc_cols),
+};
+
+/* lmbench's context switch table: ring size / KiB summed per turn. */
+static const struct table_col ctx_cols[] = {
+	{ "2p/0K", "ctxsw", 6, 1, { "ctx.2p.0k" }, NULL },
+	{ "2p/16K", "ctxsw", 6, 1, { "ctx.2p.16k" }, NULL },
+	{ "2p/64K", "ctxsw", 6, 1, { "ctx.2p.64k" }, NULL },
+	{ "8p/16K", "ctxsw", 6, 1, { "ctx.8p.16k" }, NULL },
+	{ "8p/64K", "ctxsw", 6, 1, { "ctx.8p.64k" }, NULL },
+	{ "16p/16K", "ctxsw", 7, 1, { "ctx.16p.16k" }, NULL },
+	{ "16p/64K", "ctxsw", 7, 1, { "ctx.16p.64k" }, NULL },
+};
+
+static const struct table ctx_table = {
+	"Context switching - times in microseconds - smaller is better",
+	ctx_cols, NELEM(ctx_cols),
+};
+
+static const struct table_col lat_cols[] = {
+	{ "2p/0K", "ctxsw", 5, 0, { "ctx.2p.0k" }, NULL },
+	{ "Pipe", "", 5, 0, { "ipc.pipe.lat" }, NULL },
+	{ "AF", "UNIX", 4, 0, { "ipc.unix.lat" }, NULL },
+	{ "UDP", "", 5, 1, { "ipc.udp.lat" }, NULL },
+	{ "RPC/", "UDP", 5, 1, { "ipc.rpc_udp.lat" }, NULL },
+	{ "TCP", "", 5, 1, { "ipc.tcp.lat" }, NULL },
+	{ "RPC/", "TCP", 5, 1, { "ipc.rpc_tcp.lat" }, NULL },
+	{ "TCP", "conn", 4, 0, { "ipc.tcp.connect" }, NULL },
+};
+
+static const struct table lat_table = {
+	"*Local* Communication latencies in microseconds - smaller is better",
+	lat_cols, NELEM(lat_cols),
+};
+
+/* The file, mmap and memory columns of lmbench's table follow with their benchmarks. */
+static const struct table_col bw_cols[] = {
+	{ "Pipe", "", 4, 0, { "ipc.pipe.bw" }, NULL },
+	{ "AF", "UNIX", 4, 0, { "ipc.unix.bw" }, NULL },
+	{ "TCP", "", 4, 0, { "ipc.tcp.bw" }, NULL },
+};
+
+static const struct table bw_table = {
+	"*Local* Communication bandwidths in MB/s - bigger is better",
+	bw_cols, NELEM(bw_cols),
 };
 
 /* Drop trailing blanks (empty last cells, short last labels) and print. */
@@ -204,8 +254,9 @@ static void table_header(FILE *out, const struct table *t)
 	put_line(out, line);
 }
 
-static void table_row(FILE *out, const struct table *t, const struct run_info *run)
+static void table_row(FILE *out, const struct table *t, const struct row *row)
 {
+	const struct run_info *run = row->run;
 	char line[256], cell[64];
 	size_t pos = 0;
 
@@ -220,9 +271,9 @@ static void table_row(FILE *out, const struct table *t, const struct run_info *r
 
 		cell[0] = '\0';
 		if (c->cell)
-			c->cell(c, run, cell);
+			c->cell(c, row, cell);
 		else if (c->ids[0])
-			cell_median(c, run, cell);
+			cell_median(c, row, cell);
 		put_cell(line, sizeof(line), &pos, w, 1, cell);
 	}
 	put_line(out, line);
@@ -239,6 +290,29 @@ static void run_name(const struct run_info *run, char *buf, size_t size)
 		snprintf(buf, size, "run %lld", (long long)run->id);
 	else
 		snprintf(buf, size, "run '%s'", run->label);
+}
+
+/* Four significant digits, keeping trailing zeros but not a bare point: "2374", "7.500". */
+static void fig(char *buf, size_t size, double v)
+{
+	size_t len;
+
+	snprintf(buf, size, "%#.4g", v);
+	len = strlen(buf);
+	if (len > 0 && buf[len - 1] == '.')
+		buf[len - 1] = '\0';
+}
+
+/* " [same]" after an id measured under a placement; "" otherwise. */
+static const char *place_tag(const struct result *r)
+{
+	switch (r->placement) {
+	case PLACE_SAME: return " [same]";
+	case PLACE_SPREAD: return " [spread]";
+	case PLACE_NONE: return " [none]";
+	case PLACE_NA: return "";
+	}
+	return "";
 }
 
 /*
@@ -276,33 +350,104 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 	if (!why[0])
 		return 0;
 	run_name(run, name, sizeof(name));
-	fprintf(out, "  %s %s: %s\n", name, r->id, why);
+	fprintf(out, "  %s %s%s: %s\n", name, r->id, place_tag(r), why);
 	return 1;
 }
 
-static void table_notes(FILE *out, const struct table *t, const struct run_info *runs,
-			size_t nruns)
+/*
+ * With --parallel the table shows the figure per copy; the note gives all
+ * copies together, so contention between copies can be read off.
+ */
+static void note_parallel(FILE *out, const struct run_info *run, const struct result *r)
 {
-	for (size_t k = 0; k < nruns; k++)
-		for (size_t i = 0; i < t->ncols; i++)
-			for (size_t j = 0; j < NELEM(t->cols[i].ids) && t->cols[i].ids[j]; j++) {
-				const struct result *r = find_result(&runs[k], t->cols[i].ids[j]);
-				if (r)
-					note_result(out, &runs[k], r);
-			}
+	char name[160], per[32], all[32];
+
+	if (r->parallel <= 1 || !result_usable(r) || !isfinite(r->aggregate))
+		return;
+	run_name(run, name, sizeof(name));
+	fig(per, sizeof(per), r->median);
+	fig(all, sizeof(all), r->aggregate);
+	if (r->better == BETTER_HIGHER)
+		fprintf(out, "  %s %s%s: %d copies at once: %s %s per copy, %s %s all together\n",
+			name, r->id, place_tag(r), r->parallel, per, r->unit, all, r->unit);
+	else
+		fprintf(out, "  %s %s%s: %d copies at once: %s %s per copy, one per %s %s all "
+			"together\n", name, r->id, place_tag(r), r->parallel, per, r->unit, all,
+			r->unit);
 }
 
+/* Whether the row has any figure of the table, usable or not. */
+static int row_has_results(const struct table *t, const struct row *row)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		for (size_t j = 0; j < NELEM(t->cols[i].ids) && t->cols[i].ids[j]; j++)
+			if (find_result(row, t->cols[i].ids[j]))
+				return 1;
+	return 0;
+}
+
+static void table_notes(FILE *out, const struct table *t, const struct row *row)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		for (size_t j = 0; j < NELEM(t->cols[i].ids) && t->cols[i].ids[j]; j++) {
+			const struct result *r = find_result(row, t->cols[i].ids[j]);
+			if (r) {
+				note_result(out, row->run, r);
+				note_parallel(out, row->run, r);
+			}
+		}
+}
+
+/* The order placements are shown in, and what each means. */
+static const struct {
+	enum placement place;
+	const char *says;
+} place_order[] = {
+	{ PLACE_NA, NULL },
+	{ PLACE_SAME, "placement same: each copy's processes share one CPU" },
+	{ PLACE_SPREAD, "placement spread: neighbouring processes on different CPUs" },
+	{ PLACE_NONE, "placement none: the scheduler chose the CPUs" },
+};
+
+/*
+ * A table has a row per run that has any of its figures.  Figures between
+ * processes are grouped by placement under a line that names it, since the
+ * same pipe round trip is 8 or 55 us depending on it.  A table without a
+ * single figure is left out.
+ */
 static void table_print(FILE *out, const struct table *t, const struct run_info *runs,
 			size_t nruns)
 {
-	table_header(out, t);
-	for (size_t k = 0; k < nruns; k++)
-		table_row(out, t, &runs[k]);
-	table_notes(out, t, runs, nruns);
+	int header = 0;
+
+	for (size_t p = 0; p < NELEM(place_order); p++) {
+		int sub = 0;
+
+		for (size_t k = 0; k < nruns; k++) {
+			struct row row = { &runs[k], place_order[p].place };
+
+			if (!row_has_results(t, &row))
+				continue;
+			if (!header++)
+				table_header(out, t);
+			if (!sub++ && place_order[p].says)
+				fprintf(out, "%s\n", place_order[p].says);
+			table_row(out, t, &row);
+		}
+	}
+	for (size_t p = 0; p < NELEM(place_order); p++)
+		for (size_t k = 0; k < nruns; k++) {
+			struct row row = { &runs[k], place_order[p].place };
+			table_notes(out, t, &row);
+		}
+	if (header)
+		fputc('\n', out);
 }
 
 /* The tables of the summary, in lmbench's order. */
-static const struct table *const summary_tables[] = { &proc_table };
+static const struct table *const summary_tables[] = {
+	&proc_table, &ctx_table, &lat_table, &bw_table,
+};
 
 static int in_a_table(const char *id)
 {
@@ -330,13 +475,14 @@ static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
 			if (in_a_table(r->id))
 				continue;
 			if (!header++)
-				fputs("\nOther results - median of the samples\n", out);
+				fputs("Other results - median of the samples\n", out);
 			if (result_usable(r)) {
 				run_name(&runs[k], name, sizeof(name));
-				fprintf(out, "  %s %s: %#.4g %s (95%% CI %#.4g to %#.4g)\n", name, r->id, r->median,
-					r->unit, r->ci_low, r->ci_high);
+				fprintf(out, "  %s %s%s: %#.4g %s (95%% CI %#.4g to %#.4g)\n", name, r->id,
+					place_tag(r), r->median, r->unit, r->ci_low, r->ci_high);
 			}
 			note_result(out, &runs[k], r);
+			note_parallel(out, &runs[k], r);
 		}
 	}
 }

@@ -31,15 +31,34 @@ struct store {
 	sqlite3 *db;			/* the connection, WAL mode, foreign keys on */
 	sqlite3_stmt *ins_result;	/* prepared once: one per result written */
 	sqlite3_stmt *ins_sample;	/* prepared once: one per sample written */
+	sqlite3_stmt *ins_value;	/* prepared once: one per result value written */
 	char path[PATH_MAX];		/* for error messages */
 };
 
 /*
+ * A result's parameters and side figures, in the order the benchmark gave
+ * them (idx).  num is NULL for a text value, text is NULL for a number.
+ * Spelt once here because both store_schema and migration 2 create it, and
+ * the two must not drift apart.
+ */
+#define STORE_SQL_RESULT_VALUES \
+	"CREATE TABLE result_values (\n" \
+	"  result_id INTEGER NOT NULL REFERENCES results(id),\n" \
+	"  idx INTEGER NOT NULL,\n" \
+	"  key TEXT NOT NULL,\n" \
+	"  num REAL,\n" \
+	"  text TEXT\n" \
+	");\n" \
+	"CREATE INDEX result_values_result_id ON result_values(result_id);\n"
+
+/*
  * The current schema, created in one go on an empty file.  interference and
- * overhead come last in `results` because a database migrated from version 1
- * gains them by ALTER TABLE, which appends; keeping the same order here
- * means a fresh and a migrated database are indistinguishable.  Statistics
- * are nullable because NaN (no figure, e.g. a skip) is stored as NULL.
+ * overhead, then placement, parallel and aggregate, come last in `results`
+ * because a database migrated from version 1 or 2 gains them by ALTER TABLE,
+ * which appends; keeping the same order here means a fresh and a migrated
+ * database are indistinguishable.  Statistics are nullable because NaN (no
+ * figure, e.g. a skip) is stored as NULL; aggregate is NaN, so NULL, unless
+ * the result ran more than one copy at once.
  */
 static const char store_schema[] =
 	"CREATE TABLE hosts (\n"
@@ -73,7 +92,10 @@ static const char store_schema[] =
 	"  wall_s REAL,\n"
 	"  reason TEXT,\n"
 	"  interference REAL DEFAULT -1,\n"
-	"  overhead REAL DEFAULT 0\n"
+	"  overhead REAL DEFAULT 0,\n"
+	"  placement TEXT NOT NULL DEFAULT '',\n"
+	"  parallel INTEGER NOT NULL DEFAULT 1,\n"
+	"  aggregate REAL\n"
 	");\n"
 	"CREATE TABLE samples (\n"
 	"  result_id INTEGER NOT NULL REFERENCES results(id),\n"
@@ -82,7 +104,8 @@ static const char store_schema[] =
 	");\n"
 	"CREATE INDEX results_run_id ON results(run_id);\n"
 	"CREATE INDEX samples_result_id ON samples(result_id);\n"
-	"CREATE INDEX runs_label ON runs(label);\n";
+	"CREATE INDEX runs_label ON runs(label);\n"
+	STORE_SQL_RESULT_VALUES;
 
 /*
  * Migrations, indexed by the version they start from: row v turns a
@@ -90,27 +113,42 @@ static const char store_schema[] =
  * STORE_SCHEMA_VERSION, change store_schema above so a fresh database comes
  * out identical to a migrated one, and add the row here.  Old rows get the
  * defaults given: interference -1 (unknown, it was never measured) and
- * overhead 0 (version 1 subtracted none).
+ * overhead 0 (version 1 subtracted none); placement '' (PLACE_NA: version 2
+ * pinned nothing), parallel 1 and aggregate NULL (version 2 ran one copy),
+ * and no values.
  */
 static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
 	[1] = "ALTER TABLE results ADD COLUMN interference REAL DEFAULT -1;\n"
 	      "ALTER TABLE results ADD COLUMN overhead REAL DEFAULT 0;\n",
+	[2] = "ALTER TABLE results ADD COLUMN placement TEXT NOT NULL DEFAULT '';\n"
+	      "ALTER TABLE results ADD COLUMN parallel INTEGER NOT NULL DEFAULT 1;\n"
+	      "ALTER TABLE results ADD COLUMN aggregate REAL;\n"
+	      STORE_SQL_RESULT_VALUES,
 };
 
 static const char store_sql_result[] =
 	"INSERT INTO results (run_id, bench_id, unit, better, status, median, ci_low, ci_high,"
 	" min, max, mean, stddev, cv, p5, p95, n, iterations, stop, interference, overhead,"
-	" wall_s, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" wall_s, reason, placement, parallel, aggregate)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 static const char store_sql_sample[] =
 	"INSERT INTO samples (result_id, idx, value) VALUES (?, ?, ?)";
 
+static const char store_sql_value[] =
+	"INSERT INTO result_values (result_id, idx, key, num, text) VALUES (?, ?, ?, ?, ?)";
+
 /* The columns store_load_results reads, in the order it reads them. */
 static const char store_sql_load_results[] =
 	"SELECT id, bench_id, unit, better, status, median, ci_low, ci_high, min, max, mean,"
-	" stddev, cv, p5, p95, n, iterations, stop, interference, overhead, wall_s, reason"
+	" stddev, cv, p5, p95, n, iterations, stop, interference, overhead, wall_s, reason,"
+	" placement, parallel, aggregate"
 	" FROM results WHERE run_id = ? ORDER BY id";
+
+/* A result's values, the columns in the order store_load_values reads them. */
+static const char store_sql_load_values[] =
+	"SELECT key, num, text FROM result_values WHERE result_id = ? ORDER BY idx";
 
 /* strerror starts with a capital; kbench's messages do not. */
 static void store_errno_text(int errnum, char *buf, size_t len)
@@ -279,6 +317,7 @@ void store_close(struct store *st)
 		return;
 	sqlite3_finalize(st->ins_result);
 	sqlite3_finalize(st->ins_sample);
+	sqlite3_finalize(st->ins_value);
 	/* Statements are finalized above, so close cannot be left busy. */
 	sqlite3_close(st->db);
 	free(st);
@@ -345,7 +384,8 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 	    store_migrate(st, err) < 0)
 		goto fail;
 	if (sqlite3_prepare_v2(st->db, store_sql_result, -1, &st->ins_result, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_sample, -1, &st->ins_sample, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(st->db, store_sql_sample, -1, &st->ins_sample, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_value, -1, &st->ins_value, NULL) != SQLITE_OK) {
 		errbuf_set(err, "cannot open db '%s': %s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
@@ -481,9 +521,20 @@ fail_quiet:
 
 int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err)
 {
-	sqlite3_stmt *s = st->ins_result;
+	sqlite3_stmt *s = st->ins_result, *sv = st->ins_value;
 	int64_t result_id;
 
+	/* Refused here as they would be when read back: a row that cannot load is lost. */
+	if (r->nvalues > BENCH_MAX_VALUES) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': %zu values, more than %d",
+			   r->id, st->path, r->nvalues, BENCH_MAX_VALUES);
+		return -1;
+	}
+	if (r->parallel < 1) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': parallel %d is below 1",
+			   r->id, st->path, r->parallel);
+		return -1;
+	}
 	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
 		return -1;
 	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK ||
@@ -510,9 +561,24 @@ int store_result_add(struct store *st, int64_t run_id, const struct result *r, c
 	    store_bind_real(s, 21, r->wall_s) != SQLITE_OK ||
 	    (r->reason[0] ? store_bind_text(s, 22, r->reason)
 			  : sqlite3_bind_null(s, 22)) != SQLITE_OK ||
+	    store_bind_text(s, 23, place_name(r->placement)) != SQLITE_OK ||
+	    sqlite3_bind_int(s, 24, r->parallel) != SQLITE_OK ||
+	    store_bind_real(s, 25, r->aggregate) != SQLITE_OK ||
 	    store_step_done(s) < 0)
 		goto fail;
 	result_id = sqlite3_last_insert_rowid(st->db);
+	for (size_t i = 0; i < r->nvalues; i++) {
+		const struct bench_value *v = &r->values[i];
+
+		if (sqlite3_bind_int64(sv, 1, result_id) != SQLITE_OK ||
+		    sqlite3_bind_int64(sv, 2, (sqlite3_int64)i) != SQLITE_OK ||
+		    store_bind_text(sv, 3, v->key) != SQLITE_OK ||
+		    store_bind_real(sv, 4, v->num) != SQLITE_OK ||
+		    (v->text[0] ? store_bind_text(sv, 5, v->text)
+				: sqlite3_bind_null(sv, 5)) != SQLITE_OK ||
+		    store_step_done(sv) < 0)
+			goto fail;
+	}
 	for (size_t i = 0; r->samples && i < r->n; i++) {
 		if (sqlite3_bind_int64(st->ins_sample, 1, result_id) != SQLITE_OK ||
 		    sqlite3_bind_int64(st->ins_sample, 2, (sqlite3_int64)i) != SQLITE_OK ||
@@ -526,8 +592,13 @@ int store_result_add(struct store *st, int64_t run_id, const struct result *r, c
 fail:
 	errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
 		   sqlite3_errmsg(st->db));
+	/* Whichever statement failed must not keep its half-bound row. */
 	(void)sqlite3_reset(s);
 	(void)sqlite3_clear_bindings(s);
+	(void)sqlite3_reset(sv);
+	(void)sqlite3_clear_bindings(sv);
+	(void)sqlite3_reset(st->ins_sample);
+	(void)sqlite3_clear_bindings(st->ins_sample);
 fail_quiet:
 	store_rollback(st);
 	return -1;
@@ -721,11 +792,48 @@ fail:
 	return -1;
 }
 
+/*
+ * A result's values, in the order they were written; 0 or -1 with err
+ * filled.  More than a result can hold is refused rather than cut short:
+ * the file was not written by this kbench, and a value silently dropped
+ * would make a later comparison wrong without saying so.
+ */
+static int store_load_values(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+			     struct result *r, char *err)
+{
+	int rc;
+
+	r->nvalues = 0;
+	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct bench_value *v;
+
+		if (r->nvalues == BENCH_MAX_VALUES) {
+			(void)sqlite3_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': result %lld has more than %d values",
+				   st->path, (long long)result_id, BENCH_MAX_VALUES);
+			return -1;
+		}
+		v = &r->values[r->nvalues++];
+		store_column_copy(stmt, 0, v->key, sizeof(v->key));
+		v->num = store_column_real(stmt, 1);
+		store_column_copy(stmt, 2, v->text, sizeof(v->text));
+	}
+	(void)sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read values from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	return -1;
+}
+
 /* Fill one result from the current row of store_sql_load_results. */
 static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r, char *err)
 {
-	const char *better, *status, *stop;
-	sqlite3_int64 n;
+	const char *better, *status, *stop, *place;
+	sqlite3_int64 n, parallel;
 
 	memset(r, 0, sizeof(*r));
 	store_column_copy(q, 1, r->id, sizeof(r->id));
@@ -763,12 +871,29 @@ static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r,
 	r->overhead = store_column_real(q, 19);
 	r->wall_s = store_column_real(q, 20);
 	store_column_copy(q, 21, r->reason, sizeof(r->reason));
+	/* "" is PLACE_NA, which place_parse does not accept as a choice. */
+	place = (const char *)sqlite3_column_text(q, 22);
+	if (place && place[0] == '\0')
+		r->placement = PLACE_NA;
+	else if (!place || place_parse(place, &r->placement) < 0) {
+		errbuf_set(err, "cannot read db '%s': result %lld has an unknown placement '%s'",
+			   st->path, (long long)sqlite3_column_int64(q, 0), place ? place : "(null)");
+		return -1;
+	}
+	parallel = sqlite3_column_int64(q, 23);
+	if (parallel < 1 || parallel > INT_MAX) {
+		errbuf_set(err, "cannot read db '%s': result %lld has parallel %lld, not a count of copies",
+			   st->path, (long long)sqlite3_column_int64(q, 0), (long long)parallel);
+		return -1;
+	}
+	r->parallel = (int)parallel;
+	r->aggregate = store_column_real(q, 24);
 	return 0;
 }
 
 /* One run's results, ordered by result id, into run->results. */
 static int store_load_results(struct store *st, struct run_info *run, int want_samples,
-			      sqlite3_stmt *q, sqlite3_stmt *qs, char *err)
+			      sqlite3_stmt *q, sqlite3_stmt *qs, sqlite3_stmt *qv, char *err)
 {
 	size_t cap = 0;
 	int rc;
@@ -788,7 +913,8 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		}
 		/* Counted before filling, so run_info_free frees a half-loaded result too. */
 		struct result *r = &run->results[run->nresults++];
-		if (store_row_result(st, q, r, err) < 0)
+		if (store_row_result(st, q, r, err) < 0 ||
+		    store_load_values(st, qv, sqlite3_column_int64(q, 0), r, err) < 0)
 			goto fail_quiet;
 		if (want_samples &&
 		    store_load_samples(st, qs, sqlite3_column_int64(q, 0), r, err) < 0)
@@ -810,7 +936,7 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 {
 	struct store_ids ids = {0};
 	struct run_info *out = NULL;
-	sqlite3_stmt *qr = NULL, *q = NULL, *qs = NULL;
+	sqlite3_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL;
 	size_t nout = 0;
 	const char *json;
 
@@ -834,7 +960,8 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 			       -1, &qr, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_load_results, -1, &q, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, "SELECT value FROM samples WHERE result_id = ? ORDER BY idx",
-			       -1, &qs, NULL) != SQLITE_OK)
+			       -1, &qs, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_load_values, -1, &qv, NULL) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; i < ids.n; i++) {
 		struct run_info *run = &out[nout++];
@@ -853,12 +980,13 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 			goto fail_quiet;
 		}
 		(void)sqlite3_reset(qr);
-		if (store_load_results(st, run, want_samples, q, qs, err) < 0)
+		if (store_load_results(st, run, want_samples, q, qs, qv, err) < 0)
 			goto fail_quiet;
 	}
 	sqlite3_finalize(qr);
 	sqlite3_finalize(q);
 	sqlite3_finalize(qs);
+	sqlite3_finalize(qv);
 	free(ids.v);
 	/* Ending a read transaction: nothing was written, so rolling back loses nothing. */
 	store_rollback(st);
@@ -870,6 +998,7 @@ fail_quiet:
 	sqlite3_finalize(qr);
 	sqlite3_finalize(q);
 	sqlite3_finalize(qs);
+	sqlite3_finalize(qv);
 	free(ids.v);
 	store_runs_free(out, nout);
 	store_rollback(st);

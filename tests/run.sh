@@ -38,6 +38,9 @@ done
 sh tests/cli.sh "$BUILD" >"$out" 2>&1
 rc=$?
 tally cli
+sh tests/cli_ipc.sh "$BUILD" >"$out" 2>&1
+rc=$?
+tally cli_ipc
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

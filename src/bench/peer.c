@@ -31,6 +31,7 @@ pid_t peer_start(struct bench_ctx *ctx, int end, peer_fn fn, void *arg)
 	 */
 	if (plat_die_with_parent(SIGKILL) == 0 && getppid() != parent)
 		_exit(PEER_SETUP);
+	plat_inject_for_peer();
 	if (bench_place(ctx, end) < 0)
 		_exit(PEER_PLACE);
 	_exit(fn(ctx, arg));

@@ -11,6 +11,7 @@
 #include "core/runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <poll.h>
@@ -108,6 +109,45 @@ static _Noreturn void child_main(const struct bench *b, const struct runner_cfg 
 	_exit(code);
 }
 
+/*
+ * The janitor removes the instance's private directory once every process
+ * of the instance is gone, even when kbench itself was killed with SIGKILL
+ * and could not.  It holds the read end of a pipe whose write end only the
+ * instance's processes hold: end of file means the last of them died.  It
+ * is kbench's child, not the instance's, so the group kill spares it, and
+ * it ignores the terminal's signals, which reach kbench's group.
+ */
+static pid_t janitor_start(const char *tmpdir, int *lifeline)
+{
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	/* Close-on-exec: a program a benchmark execs must not keep it alive. */
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		close(fds[1]);
+		while (read(fds[0], &c, 1) < 0 && errno == EINTR)
+			;
+		runner_rmtree(tmpdir);
+		_exit(0);
+	}
+	close(fds[0]);
+	*lifeline = fds[1];
+	return pid;
+}
+
 /* Read everything the child writes, until EOF, the deadline or a signal. */
 enum wait_outcome { WAIT_EOF, WAIT_TIMEOUT, WAIT_SIGNAL, WAIT_ERROR };
 
@@ -193,8 +233,27 @@ static void describe_exit(int status, char *buf, size_t len)
 		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
 }
 
+/*
+ * Returns when the janitor has removed the directory, which is when the
+ * last process of the instance has died.  Without a janitor, remove it here.
+ */
+static void janitor_wait(pid_t janitor, int lifeline, const char *tmpdir)
+{
+	int status;
+
+	if (lifeline >= 0)
+		close(lifeline);
+	if (janitor > 0)
+		while (waitpid(janitor, &status, 0) < 0 && errno == EINTR)
+			;
+	else
+		runner_rmtree(tmpdir);
+}
+
 int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r)
 {
+	int lifeline = -1;
+	pid_t janitor;
 	char tmpdir[PATH_MAX], how[128];
 	int fds[2], status = 0, rc = 0;
 	char *buf = NULL;
@@ -215,19 +274,21 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		       strerror(errno));
 		return 0;
 	}
+	/* Before the result pipe, so the janitor does not hold its write end. */
+	fflush(NULL);
+	janitor = janitor_start(tmpdir, &lifeline);
 	if (pipe(fds) < 0) {
 		failed(r, b, "pipe: %s", strerror(errno));
-		runner_rmtree(tmpdir);
+		janitor_wait(janitor, lifeline, tmpdir);
 		return 0;
 	}
-	fflush(NULL);
 	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		failed(r, b, "fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
-		runner_rmtree(tmpdir);
+		janitor_wait(janitor, lifeline, tmpdir);
 		return 0;
 	}
 	if (pid == 0) {
@@ -238,6 +299,9 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	/* Both sides set the group, so a kill right after fork still reaches it. */
 	setpgid(pid, pid);
 	close(fds[1]);
+	if (lifeline >= 0)
+		close(lifeline);
+	lifeline = -1;
 	out = collect(fds[0], start + (uint64_t)(cfg->watchdog_s * 1e9), &buf, &len);
 	close(fds[0]);
 	if (out != WAIT_EOF)
@@ -246,7 +310,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		;
 	/* Anything the benchmark left behind in its group goes too. */
 	kill(-pid, SIGKILL);
-	runner_rmtree(tmpdir);
+	janitor_wait(janitor, lifeline, tmpdir);
 
 	switch (out) {
 	case WAIT_SIGNAL:

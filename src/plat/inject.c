@@ -217,9 +217,9 @@ static void plat_inject_entry(const char *s, size_t n)
  * "write:eio:100,read:corrupt:0".  Bad entries are skipped silently (this
  * runs inside a benchmark child that must not print); good ones are armed.
  */
-void plat_inject_from_env(void)
+static void plat_inject_parse(const char *s)
 {
-	const char *s = getenv("KBENCH_INJECT"), *comma;
+	const char *comma;
 
 	if (s == NULL)
 		return;
@@ -231,4 +231,21 @@ void plat_inject_from_env(void)
 			plat_inject_entry(s, (size_t)(comma - s));
 		s = *comma == ',' ? comma + 1 : comma;
 	}
+}
+
+void plat_inject_from_env(void)
+{
+	plat_inject_parse(getenv("KBENCH_INJECT"));
+}
+
+/*
+ * A peer starts from nothing armed: had it kept its parent's countdown, a
+ * fault would fire on both sides of the same message, and two flips of one
+ * bit cancel.  $KBENCH_INJECT_PEER aims a fault at the peers instead.
+ */
+void plat_inject_for_peer(void)
+{
+	plat_inject("read", PLAT_FAULT_NONE, 0);
+	plat_inject("write", PLAT_FAULT_NONE, 0);
+	plat_inject_parse(getenv("KBENCH_INJECT_PEER"));
 }

@@ -74,5 +74,7 @@ ssize_t plat_write(int fd, const void *buf, size_t len);
 void plat_inject(const char *call, enum plat_fault fault, unsigned after);
 /* Arm faults from $KBENCH_INJECT ("write:eio:100"), used by command-line tests. */
 void plat_inject_from_env(void);
+/* In a benchmark's peer process: disarm, then arm from $KBENCH_INJECT_PEER. */
+void plat_inject_for_peer(void);
 
 #endif

@@ -292,12 +292,18 @@ static void run_name(const struct run_info *run, char *buf, size_t size)
 		snprintf(buf, size, "run '%s'", run->label);
 }
 
-/* Four significant digits, keeping trailing zeros but not a bare point: "2374", "7.500". */
+/*
+ * Four significant digits, keeping trailing zeros but not a bare point:
+ * "7.500", "2374"; whole numbers from 10000 on, never an exponent.
+ */
 static void fig(char *buf, size_t size, double v)
 {
 	size_t len;
 
-	snprintf(buf, size, "%#.4g", v);
+	if (fabs(v) >= 1e4)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, "%#.4g", v);
 	len = strlen(buf);
 	if (len > 0 && buf[len - 1] == '.')
 		buf[len - 1] = '\0';
@@ -322,36 +328,33 @@ static const char *place_tag(const struct result *r)
  */
 static int note_result(FILE *out, const struct run_info *run, const struct result *r)
 {
-	char why[512], name[160];
-	size_t len = 0;
+	char name[160];
+	int lines = 0;
 
-	why[0] = '\0';
-	if (r->status == RES_SKIP || r->status == RES_FAIL) {
-		snprintf(why, sizeof(why), "%s: %s", result_status_name(r->status),
-			 r->reason[0] ? r->reason : "no reason given");
-	} else {
-		if (r->status == RES_NOISY) {
-			double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
-
-			if (r->median > 0 && isfinite(hw / r->median))
-				snprintf(why, sizeof(why),
-					 "noisy: 95%% CI +-%.1f%% (stopped at %s)",
-					 100.0 * hw / r->median, result_stop_name(r->stop));
-			else
-				snprintf(why, sizeof(why), "noisy: (stopped at %s)",
-					 result_stop_name(r->stop));
-			len = strlen(why);
-		}
-		if (result_busy(r))
-			snprintf(why + len, sizeof(why) - len,
-				 "%sbusy: other work used %.0f%% of the other CPUs while sampling",
-				 len ? "; " : "", 100.0 * r->interference);
-	}
-	if (!why[0])
-		return 0;
 	run_name(run, name, sizeof(name));
-	fprintf(out, "  %s %s%s: %s\n", name, r->id, place_tag(r), why);
-	return 1;
+	if (r->status == RES_SKIP || r->status == RES_FAIL) {
+		fprintf(out, "  %s %s%s: %s: %s\n", name, r->id, place_tag(r),
+			result_status_name(r->status), r->reason[0] ? r->reason : "no reason given");
+		return 1;
+	}
+	/* Noisy and busy each get a line, so that a line stays within 80 columns. */
+	if (r->status == RES_NOISY) {
+		double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
+
+		if (r->median > 0 && isfinite(hw / r->median))
+			fprintf(out, "  %s %s%s: noisy: 95%% CI +-%.1f%% (stopped at %s)\n", name,
+				r->id, place_tag(r), 100.0 * hw / r->median, result_stop_name(r->stop));
+		else
+			fprintf(out, "  %s %s%s: noisy: (stopped at %s)\n", name, r->id, place_tag(r),
+				result_stop_name(r->stop));
+		lines++;
+	}
+	if (result_busy(r)) {
+		fprintf(out, "  %s %s%s: busy: other work used %.0f%% of the other CPUs\n", name,
+			r->id, place_tag(r), 100.0 * r->interference);
+		lines++;
+	}
+	return lines > 0;
 }
 
 /*
@@ -367,13 +370,10 @@ static void note_parallel(FILE *out, const struct run_info *run, const struct re
 	run_name(run, name, sizeof(name));
 	fig(per, sizeof(per), r->median);
 	fig(all, sizeof(all), r->aggregate);
-	if (r->better == BETTER_HIGHER)
-		fprintf(out, "  %s %s%s: %d copies at once: %s %s per copy, %s %s all together\n",
-			name, r->id, place_tag(r), r->parallel, per, r->unit, all, r->unit);
-	else
-		fprintf(out, "  %s %s%s: %d copies at once: %s %s per copy, one per %s %s all "
-			"together\n", name, r->id, place_tag(r), r->parallel, per, r->unit, all,
-			r->unit);
+	/* Together: the copies' total rate, or the time per operation of all of them. */
+	fprintf(out, "  %s %s%s: %d copies: %s %s each, together %s %s%s\n", name, r->id,
+		place_tag(r), r->parallel, per, r->unit, all, r->unit,
+		r->better == BETTER_HIGHER ? "" : "/op");
 }
 
 /* Whether the row has any figure of the table, usable or not. */

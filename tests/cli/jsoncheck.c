@@ -2,7 +2,8 @@
  * jsoncheck: validates the JSON kbench prints, for the command-line tests
  * (a fresh Debian has no python or jq to do it).  Reads stdin.
  *   jsoncheck run      a `run --json` / `summary --json` document: every
- *                      field of every result present, typed and sane;
+ *                      field of every result present, typed and sane
+ *                      (placement, parallel, aggregate and values too);
  *                      prints "runs R results N ok K"
  *   jsoncheck list     the `list --json` array; prints its length
  *   jsoncheck sysinfo  the `sysinfo --json` object; prints "ok"
@@ -44,6 +45,33 @@ static double num(json_t *obj, const char *key, const char *id)
 	return json_number_value(v);
 }
 
+/*
+ * The conditions a result was measured under, which every result has,
+ * skipped and failed ones included: where its processes ran, how many
+ * copies ran at once, all copies' figure, and its parameters (values).
+ */
+static void check_conditions(json_t *r, const char *id)
+{
+	json_t *place = json_object_get(r, "placement"), *par = json_object_get(r, "parallel");
+	json_t *agg = json_object_get(r, "aggregate"), *values, *v;
+	const char *key, *p;
+
+	/* null is a benchmark that takes no placement; "" never appears. */
+	if (!place || !(json_is_null(place) || json_is_string(place)))
+		bad("placement missing, or neither a string nor null", id);
+	p = json_string_value(place);
+	if (p && strcmp(p, "none") && strcmp(p, "same") && strcmp(p, "spread"))
+		bad("placement is not one of none, same, spread", id);
+	if (!json_is_integer(par) || json_integer_value(par) < 1)
+		bad("parallel missing, or not an integer >= 1", id);
+	if (!agg || !(json_is_null(agg) || json_is_number(agg)))
+		bad("aggregate missing, or neither a number nor null", id);
+	values = need(r, "values", JSON_OBJECT, id);
+	json_object_foreach(values, key, v)
+		if (!json_is_number(v) && !json_is_string(v))
+			bad("a member of values is neither a number nor a string", id);
+}
+
 static int check_result(json_t *r)
 {
 	const char *id = json_string_value(need(r, "id", JSON_STRING, NULL));
@@ -53,6 +81,7 @@ static int check_result(json_t *r)
 
 	need(r, "unit", JSON_STRING, id);
 	need(r, "stop", JSON_STRING, id);
+	check_conditions(r, id);
 	if (strcmp(better, "lower") && strcmp(better, "higher"))
 		bad("better is neither lower nor higher", id);
 	if (!strcmp(status, "skip") || !strcmp(status, "fail")) {

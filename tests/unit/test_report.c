@@ -327,6 +327,8 @@ static void set_result(struct result *r, const char *id, double median)
 	r->samples[0] = median * 0.99;
 	r->samples[1] = median;
 	r->samples[2] = median * 1.01;
+	r->parallel = 1;
+	r->aggregate = NAN;
 }
 
 static void set_run(struct run_info *run, int64_t id, const char *host, const char *label,
@@ -463,7 +465,7 @@ static void test_summary_notes(void **state)
 	assert_non_null(strstr(text, "  run 3 sys.stat: noisy: 95% CI +-3.2% "
 				     "(stopped at max-time)\n"));
 	assert_non_null(strstr(text, "  run 3 proc.fork: busy: other work used 41% of the "
-				     "other CPUs while sampling\n"));
+				     "other CPUs\n"));
 	assert_non_null(strstr(text, "  run 3 sys.select_tcp: fail: socket: too many open "
 				     "files\n"));
 	assert_non_null(strstr(text, "  run 3 proc.exec: skip: no tiny program found\n"));
@@ -475,6 +477,77 @@ static void test_summary_notes(void **state)
 	free_runs(runs, 3);
 }
 
+/*
+ * The three tables of communication between processes: run 7 measured
+ * under placements same and none, run 8 with two copies at once.  Rows are
+ * grouped by placement, each group under a line naming it; the aggregate of
+ * parallel copies is a note; ctx rows not in lmbench's table are listed
+ * after, with their placement.
+ */
+static void fill_ipc(struct run_info *run, enum placement place, double scale, int parallel)
+{
+	static const struct {
+		const char *id;
+		double median;
+	} figs[] = {
+		{ "ctx.2p.0k", 2.77 }, { "ctx.2p.16k", 2.5 }, { "ctx.2p.64k", 3.39 },
+		{ "ctx.8p.16k", 10.24 }, { "ctx.8p.64k", 5.19 }, { "ctx.16p.16k", 6.77 },
+		{ "ctx.16p.64k", 6.35 }, { "ctx.16p.0k", 4.1 }, { "ipc.pipe.lat", 8.96 },
+		{ "ipc.unix.lat", 16.3 }, { "ipc.udp.lat", 18.7 }, { "ipc.rpc_udp.lat", 23.89 },
+		{ "ipc.tcp.lat", 24.1 }, { "ipc.rpc_tcp.lat", 30.63 }, { "ipc.tcp.connect", 52.6 },
+		{ "ipc.pipe.bw", 2327 }, { "ipc.unix.bw", 3031 }, { "ipc.tcp.bw", 19850 },
+	};
+	size_t base = run->nresults;
+	struct result *more = realloc(run->results, (base + NELEM(figs)) * sizeof(*more));
+
+	assert_non_null(more);
+	run->results = more;
+	run->nresults += NELEM(figs);
+	for (size_t i = 0; i < NELEM(figs); i++) {
+		struct result *r = &run->results[base + i];
+
+		set_result(r, figs[i].id, figs[i].median * scale);
+		r->placement = place;
+		r->parallel = parallel;
+		if (strstr(figs[i].id, ".bw")) {
+			snprintf(r->unit, sizeof(r->unit), "MB/s");
+			r->better = BETTER_HIGHER;
+			r->aggregate = parallel > 1 ? r->median * 1.9 : (double)NAN;
+		} else {
+			r->aggregate = parallel > 1 ? r->median / 1.8 : (double)NAN;
+		}
+	}
+}
+
+static void test_summary_ipc(void **state)
+{
+	struct run_info runs[2];
+	struct capture c;
+	char *text;
+
+	(void)state;
+	set_run(&runs[0], 7, "kbhost", "Linux 6.18.44", 3000.2);
+	fill_ipc(&runs[0], PLACE_SAME, 1.0, 1);
+	fill_ipc(&runs[0], PLACE_NONE, 2.5, 1);
+	find(&runs[0], "ipc.tcp.connect")->status = RES_NOISY;
+	set_run(&runs[1], 8, "kbhost", "2.5.47-mm1", 2999.7);
+	fill_ipc(&runs[1], PLACE_NONE, 3.0, 2);
+	report_summary(capture_start(&c), runs, 2);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	check_golden("summary_ipc", text);
+	/* No single-process figure: the Processor, Processes table is left out. */
+	assert_null(strstr(text, "Processor, Processes"));
+	assert_non_null(strstr(text, "\nplacement same: each copy's processes share one CPU\n"
+				     "kbhost    Linux 6.18.44 2.7700 2.5000"));
+	assert_non_null(strstr(text, "  run 8 ipc.pipe.bw [none]: 2 copies: 6981 MB/s each, "
+				     "together 13264 MB/s\n"));
+	assert_non_null(strstr(text, "  run 7 ctx.16p.0k [same]: 4.100 us"));
+	
+	free(text);
+	free_runs(runs, 2);
+}
+
 static void test_summary_no_runs(void **state)
 {
 	struct capture c;
@@ -483,8 +556,8 @@ static void test_summary_no_runs(void **state)
 	(void)state;
 	report_summary(capture_start(&c), NULL, 0);
 	text = capture_end(&c);
-	/* Title, rule, two header lines and the column rule, nothing else. */
-	assert_int_equal(count_lines(text), 5);
+	/* No figure, so no table: an empty table would say nothing. */
+	assert_int_equal(count_lines(text), 0);
 	free(text);
 }
 
@@ -738,7 +811,12 @@ static void test_runs_json(void **state)
 	assert_true(json_real_value(json_object_get(r, "wall_s")) == 1.5);
 	assert_int_equal(json_array_size(json_object_get(r, "samples")), 3);
 	assert_true(json_is_null(json_object_get(r, "reason")));
-	assert_int_equal(json_object_size(r), 22);
+	/* A single-process figure: no placement, one copy, no aggregate, no values. */
+	assert_true(json_is_null(json_object_get(r, "placement")));
+	assert_int_equal(json_integer_value(json_object_get(r, "parallel")), 1);
+	assert_true(json_is_null(json_object_get(r, "aggregate")));
+	assert_int_equal(json_object_size(json_object_get(r, "values")), 0);
+	assert_int_equal(json_object_size(r), 26);
 
 	/* Noisy stays measured. */
 	r = result_by_id(run, "sys.stat");
@@ -819,6 +897,7 @@ int main(void)
 		cmocka_unit_test(test_summary_full),
 		cmocka_unit_test(test_summary_notes),
 		cmocka_unit_test(test_summary_no_runs),
+		cmocka_unit_test(test_summary_ipc),
 		cmocka_unit_test(test_sysinfo_text),
 		cmocka_unit_test(test_list_text),
 		cmocka_unit_test(test_list_json),

@@ -1,9 +1,10 @@
 /*
  * Unit tests for the results database: a run written and read back field
- * by field, run selection, migration of a version 1 file made by hand,
- * refusal of files kbench must not touch (checked byte for byte), the
- * default path rules, and two writers on one database at once.  Every test
- * works in its own directory under /tmp, removed afterwards.
+ * by field (values, placement and copies included), run selection,
+ * migration of version 1 and version 2 files made by hand, rows the loader
+ * must refuse, refusal of files kbench must not touch (checked byte for
+ * byte), the default path rules, and two writers on one database at once.
+ * Every test works in its own directory under /tmp, removed afterwards.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -143,6 +144,25 @@ static long long raw_int(const char *path, const char *sql)
 	return v;
 }
 
+/* A one-row, one-column text query; malloc'd, "" for NULL. */
+static char *raw_text(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	const unsigned char *t;
+	char *v;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	t = sqlite3_column_text(stmt, 0);
+	v = strdup(t ? (const char *)t : "");
+	assert_non_null(v);
+	sqlite3_finalize(stmt);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	return v;
+}
+
 static void make_run(struct run_info *run, const char *label)
 {
 	memset(run, 0, sizeof(*run));
@@ -176,12 +196,30 @@ static void make_result(struct result *r, const char *id, size_t nsamples)
 	r->interference = 0.03;
 	r->overhead = 0.002;
 	r->wall_s = 1.75;
+	/* What result_init gives a benchmark that is not between processes. */
+	r->placement = PLACE_NA;
+	r->parallel = 1;
+	r->aggregate = (double)NAN;
 	if (nsamples) {
 		r->samples = malloc(nsamples * sizeof(*r->samples));
 		assert_non_null(r->samples);
 		for (size_t i = 0; i < nsamples; i++)
 			r->samples[i] = 0.1 + (double)i / 3.0;
 	}
+}
+
+/* Append a value to r, a number or (text non-NULL) a text. */
+static void add_value(struct result *r, const char *key, double num, const char *text)
+{
+	struct bench_value *v;
+
+	assert_true(r->nvalues < BENCH_MAX_VALUES);
+	v = &r->values[r->nvalues++];
+	memset(v, 0, sizeof(*v));
+	snprintf(v->key, sizeof(v->key), "%s", key);
+	v->num = text ? (double)NAN : num;
+	if (text)
+		snprintf(v->text, sizeof(v->text), "%s", text);
 }
 
 /* Equal, counting two NaNs as equal (NaN is how "no figure" round-trips). */
@@ -218,6 +256,15 @@ static void assert_same_result(const struct result *want, const struct result *g
 	assert_same_double(got->overhead, want->overhead);
 	assert_same_double(got->wall_s, want->wall_s);
 	assert_string_equal(got->reason, want->reason);
+	assert_int_equal(got->placement, want->placement);
+	assert_int_equal(got->parallel, want->parallel);
+	assert_same_double(got->aggregate, want->aggregate);
+	assert_int_equal(got->nvalues, want->nvalues);
+	for (size_t i = 0; i < want->nvalues; i++) {
+		assert_string_equal(got->values[i].key, want->values[i].key);
+		assert_same_double(got->values[i].num, want->values[i].num);
+		assert_string_equal(got->values[i].text, want->values[i].text);
+	}
 	if (!want_samples || !want->samples) {
 		assert_null(got->samples);
 		return;
@@ -255,7 +302,12 @@ static void test_round_trip(void **state)
 	assert_true(run.id > 0);
 	assert_true(is_iso8601_utc(run.started));
 
-	make_result(&res[0], "sys.null", 0);
+	make_result(&res[0], "ipc.pipe.lat", 0);
+	/* Between processes, one copy: a placement, values, and no aggregate. */
+	res[0].placement = PLACE_SPREAD;
+	add_value(&res[0], "msg_size", 4096, NULL);
+	add_value(&res[0], "transport", 0, "unix stream");
+	add_value(&res[0], "offset", -0.5e-300, NULL);
 	make_result(&res[1], "fs.create.0k", 0);
 	res[1].status = RES_SKIP;
 	res[1].stop = STOP_NONE;
@@ -271,6 +323,19 @@ static void test_round_trip(void **state)
 	snprintf(res[2].unit, sizeof(res[2].unit), "MB/s");
 	res[2].samples[3] = -0.0;
 	res[2].iterations = UINT64_MAX;	/* beyond int64: the bits must survive */
+	/* Four copies at once, and a full table of values (the most a result holds). */
+	res[2].parallel = 4;
+	res[2].aggregate = 41234.5;
+	for (int i = 0; i < BENCH_MAX_VALUES; i++) {
+		char key[24];
+
+		snprintf(key, sizeof(key), "v%d", i);
+		if (i % 2)
+			add_value(&res[2], key, 0, "text value as long as can be: 39 bytes.");
+		else
+			add_value(&res[2], key, i * 1.5, NULL);
+	}
+	assert_int_equal(strlen(res[2].values[1].text), sizeof(res[2].values[1].text) - 1);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(store_result_add(st, run.id, &res[i], err), 0);
 	assert_int_equal(store_run_end(st, run.id, err), 0);
@@ -299,13 +364,25 @@ static void test_round_trip(void **state)
 	assert_int_equal(raw_int(f->db, sql), 20);
 	assert_int_equal(raw_int(f->db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM samples"), 25);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_values"), 3 + BENCH_MAX_VALUES);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
-					" AND name NOT LIKE 'sqlite_autoindex%'"), 3);
+					" AND name NOT LIKE 'sqlite_autoindex%'"), 4);
+	/* As documented: placement by name, NaN as NULL, a text value without a number. */
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results WHERE placement = 'spread'"
+					" AND parallel = 1 AND aggregate IS NULL"), 1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results WHERE placement = ''"
+					" AND parallel = 4 AND aggregate = 41234.5"), 1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_values WHERE key = 'transport'"
+					" AND num IS NULL AND text = 'unix stream'"), 1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_values WHERE key = 'msg_size'"
+					" AND num = 4096 AND text IS NULL"), 1);
 
 	/* A result for a run that does not exist is refused by the foreign key. */
 	assert_int_equal(store_result_add(st, run.id + 100, &res[0], err), -1);
-	assert_non_null(strstr(err, "cannot add result 'sys.null' to db '"));
+	assert_non_null(strstr(err, "cannot add result 'ipc.pipe.lat' to db '"));
 	assert_non_null(strstr(err, "FOREIGN KEY"));
+	/* Nothing of the refused result was kept, its values included. */
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_values"), 3 + BENCH_MAX_VALUES);
 	assert_int_equal(store_run_end(st, run.id + 100, err), -1);
 	assert_non_null(strstr(err, "no such run"));
 
@@ -460,11 +537,46 @@ static void table_shape(const char *path, const char *table, char *out, size_t l
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 }
 
+/*
+ * Two databases have the same schema: the same tables and indexes, and each
+ * table the same columns, types, NOT NULLs and defaults in the same order.
+ * A table's CREATE text is not compared: ALTER TABLE rewrites it its own way.
+ */
+static void assert_same_schema(const char *a, const char *b)
+{
+	static const char *const tables[] = {"hosts", "runs", "results", "samples",
+					     "result_values"};
+	static const char names_sql[] =
+		"SELECT group_concat(type || ' ' || name || ' ' || tbl_name, ', ')"
+		" FROM (SELECT * FROM sqlite_master ORDER BY type, name)";
+	char shape1[2048], shape2[2048];
+	char *n1 = raw_text(a, names_sql), *n2 = raw_text(b, names_sql);
+
+	assert_string_equal(n1, n2);
+	free(n1);
+	free(n2);
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		table_shape(a, tables[i], shape1, sizeof(shape1));
+		table_shape(b, tables[i], shape2, sizeof(shape2));
+		assert_true(shape1[0] != '\0');
+		assert_string_equal(shape1, shape2);
+	}
+}
+
+/* What a result from before version 3 loads as: one copy, nothing pinned, no values. */
+static void assert_pre_v3_defaults(const struct result *r)
+{
+	assert_int_equal(r->placement, PLACE_NA);
+	assert_int_equal(r->parallel, 1);
+	assert_true(isnan(r->aggregate));
+	assert_int_equal(r->nvalues, 0);
+}
+
 static void test_migrate_v1(void **state)
 {
 	struct fixture *f = *state;
 	char err[ERRBUF_LEN] = "";
-	char v1[PATH_MAX], fresh[PATH_MAX], shape1[2048], shape2[2048];
+	char v1[PATH_MAX], fresh[PATH_MAX];
 	struct run_info *runs, run;
 	struct result r;
 	struct store *st;
@@ -492,6 +604,7 @@ static void test_migrate_v1(void **state)
 	assert_int_equal(r.n, 3);
 	assert_same_double(r.samples[2], 212);
 	assert_string_equal(r.reason, "");
+	assert_pre_v3_defaults(&r);
 	store_runs_free(runs, (size_t)n);
 
 	/* The migrated file takes new results with the new columns. */
@@ -508,12 +621,265 @@ static void test_migrate_v1(void **state)
 	st = store_open(fresh, err);
 	assert_non_null(st);
 	store_close(st);
-	static const char *const tables[] = {"hosts", "runs", "results", "samples"};
-	for (size_t i = 0; i < 4; i++) {
-		table_shape(v1, tables[i], shape1, sizeof(shape1));
-		table_shape(fresh, tables[i], shape2, sizeof(shape2));
-		assert_string_equal(shape1, shape2);
+	assert_same_schema(v1, fresh);
+}
+
+/*
+ * Version 2, exactly as kbench 2 created it: results ends with interference
+ * and overhead, and there is no result_values.
+ */
+static const char v2_schema[] =
+	"CREATE TABLE hosts (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  hostname TEXT NOT NULL,\n"
+	"  os TEXT NOT NULL,\n"
+	"  UNIQUE (hostname, os)\n"
+	");\n"
+	"CREATE TABLE runs (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  host_id INTEGER NOT NULL REFERENCES hosts(id),\n"
+	"  label TEXT NOT NULL,\n"
+	"  started TEXT NOT NULL,\n"
+	"  finished TEXT,\n"
+	"  os TEXT NOT NULL,\n"
+	"  mhz REAL,\n"
+	"  sysinfo TEXT\n"
+	");\n"
+	"CREATE TABLE results (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),\n"
+	"  bench_id TEXT NOT NULL,\n"
+	"  unit TEXT NOT NULL,\n"
+	"  better TEXT NOT NULL CHECK (better IN ('lower', 'higher')),\n"
+	"  status TEXT NOT NULL CHECK (status IN ('ok', 'noisy', 'skip', 'fail')),\n"
+	"  median REAL, ci_low REAL, ci_high REAL, min REAL, max REAL,\n"
+	"  mean REAL, stddev REAL, cv REAL, p5 REAL, p95 REAL,\n"
+	"  n INTEGER NOT NULL,\n"
+	"  iterations INTEGER NOT NULL,\n"
+	"  stop TEXT NOT NULL,\n"
+	"  wall_s REAL,\n"
+	"  reason TEXT,\n"
+	"  interference REAL DEFAULT -1,\n"
+	"  overhead REAL DEFAULT 0\n"
+	");\n"
+	"CREATE TABLE samples (\n"
+	"  result_id INTEGER NOT NULL REFERENCES results(id),\n"
+	"  idx INTEGER NOT NULL,\n"
+	"  value REAL\n"
+	");\n"
+	"CREATE INDEX results_run_id ON results(run_id);\n"
+	"CREATE INDEX samples_result_id ON samples(result_id);\n"
+	"CREATE INDEX runs_label ON runs(label);\n"
+	"INSERT INTO hosts VALUES (1, 'box2', 'Linux 5.10.0');"
+	"INSERT INTO runs VALUES (1, 1, 'v2run', '2023-05-06T07:08:09Z', '2023-05-06T07:18:09Z',"
+	"  'Linux 5.10.0', 3000.0, '{\"os\": \"Linux\"}');"
+	"INSERT INTO results (id, run_id, bench_id, unit, better, status, median, ci_low, ci_high,"
+	"  min, max, mean, stddev, cv, p5, p95, n, iterations, stop, wall_s, reason,"
+	"  interference, overhead) VALUES (1, 1, 'ipc.pipe.lat', 'us', 'lower', 'ok', 4.25, 4.2,"
+	"  4.3, 4.0, 5.0, 4.3, 0.1, 0.02, 4.1, 4.9, 2, 1000, 'precision', 0.5, NULL, 0.05, 0.01);"
+	"INSERT INTO samples VALUES (1, 0, 4.2), (1, 1, 4.3);"
+	"PRAGMA user_version = 2;";
+
+static void test_migrate_v2(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "";
+	char v2[PATH_MAX], fresh[PATH_MAX];
+	struct run_info *runs, run;
+	struct result r;
+	struct store *st;
+	int n;
+
+	snprintf(v2, sizeof(v2), "%s/v2.db", f->dir);
+	raw_exec(v2, v2_schema);
+	assert_int_equal(raw_int(v2, "PRAGMA user_version"), 2);
+
+	st = store_open(v2, err);
+	if (!st)
+		fail_msg("open v2: %s", err);
+	assert_int_equal(raw_int(v2, "PRAGMA user_version"), 3);
+	n = store_runs_load(st, NULL, 0, 1, &runs, err);
+	if (n != 1)
+		fail_msg("load v2: %d: %s", n, err);
+	assert_string_equal(runs[0].label, "v2run");
+	assert_string_equal(runs[0].sysinfo_json, "{\"os\": \"Linux\"}");
+	assert_int_equal(runs[0].nresults, 1);
+	r = runs[0].results[0];
+	assert_string_equal(r.id, "ipc.pipe.lat");
+	assert_same_double(r.median, 4.25);
+	assert_same_double(r.interference, 0.05);
+	assert_same_double(r.overhead, 0.01);
+	assert_int_equal(r.n, 2);
+	assert_same_double(r.samples[1], 4.3);
+	/* Version 2 knew no placement: "" in the column, PLACE_NA once read. */
+	assert_pre_v3_defaults(&r);
+	store_runs_free(runs, (size_t)n);
+	assert_int_equal(raw_int(v2, "SELECT count(*) FROM results WHERE placement = ''"
+				     " AND parallel = 1 AND aggregate IS NULL"), 1);
+
+	/* The migrated file takes the new fields and gives them back. */
+	make_run(&run, "after");
+	assert_int_equal(store_run_begin(st, &run, err), 0);
+	make_result(&r, "ipc.pipe.lat", 0);
+	r.placement = PLACE_SAME;
+	r.parallel = 2;
+	r.aggregate = 2.5;
+	add_value(&r, "msg_size", 1, NULL);
+	add_value(&r, "transport", 0, "pipe");
+	assert_int_equal(store_result_add(st, run.id, &r, err), 0);
+	const char *after[] = {"after"};
+	n = store_runs_load(st, after, 1, 0, &runs, err);
+	assert_int_equal(n, 1);
+	assert_int_equal(runs[0].nresults, 1);
+	assert_same_result(&r, &runs[0].results[0], 0);
+	store_runs_free(runs, (size_t)n);
+	store_close(st);
+
+	/* A database migrated from version 2 looks exactly like a fresh one. */
+	snprintf(fresh, sizeof(fresh), "%s/fresh.db", f->dir);
+	st = store_open(fresh, err);
+	assert_non_null(st);
+	store_close(st);
+	assert_same_schema(v2, fresh);
+}
+
+/* The schema text and every row, to show that opening changed nothing. */
+static char *db_fingerprint(const char *path)
+{
+	return raw_text(path,
+		"SELECT (SELECT group_concat(type || ' ' || name || ' ' || ifnull(sql, ''), char(10))"
+		"        FROM (SELECT * FROM sqlite_master ORDER BY name))"
+		" || char(10) || (SELECT group_concat(quote(id) || quote(placement) || quote(parallel)"
+		"        || quote(aggregate), ';') FROM results)"
+		" || char(10) || (SELECT group_concat(quote(result_id) || quote(idx) || quote(key)"
+		"        || quote(num) || quote(text), ';') FROM result_values)"
+		" || char(10) || (SELECT count(*) FROM samples)");
+}
+
+static void test_reopen_v3_unchanged(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "";
+	struct run_info run, *runs;
+	struct result r;
+	struct store *st;
+	char *before, *after;
+	int n;
+
+	st = store_open(f->db, err);
+	assert_non_null(st);
+	make_run(&run, "v3");
+	assert_int_equal(store_run_begin(st, &run, err), 0);
+	make_result(&r, "ipc.pipe.lat", 5);
+	r.placement = PLACE_SPREAD;
+	r.parallel = 3;
+	r.aggregate = 7.75;
+	add_value(&r, "msg_size", 64, NULL);
+	add_value(&r, "transport", 0, "pipe");
+	assert_int_equal(store_result_add(st, run.id, &r, err), 0);
+	assert_int_equal(store_run_end(st, run.id, err), 0);
+	store_close(st);
+	before = db_fingerprint(f->db);
+	assert_non_null(strstr(before, "'spread'37.75"));
+
+	/* Both ways of opening, twice: no migration runs, nothing is rewritten. */
+	for (int i = 0; i < 4; i++) {
+		st = i % 2 ? store_open_existing(f->db, err) : store_open(f->db, err);
+		if (!st)
+			fail_msg("reopen: %s", err);
+		n = store_runs_load(st, NULL, 0, 1, &runs, err);
+		assert_int_equal(n, 1);
+		assert_same_result(&r, &runs[0].results[0], 1);
+		store_runs_free(runs, (size_t)n);
+		store_close(st);
+		assert_int_equal(raw_int(f->db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+		after = db_fingerprint(f->db);
+		assert_string_equal(before, after);
+		free(after);
 	}
+	free(before);
+	result_free(&r);
+}
+
+/*
+ * Rows this kbench never writes, as a damaged file or another program could
+ * leave them: each is refused on load with a message naming the database,
+ * and store_result_add refuses to write their like in the first place.
+ */
+static void test_bad_rows(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "", want[PATH_MAX + 128], sql[256];
+	struct run_info run, *runs;
+	struct result r;
+	struct store *st;
+	long long rid;
+
+	st = store_open(f->db, err);
+	assert_non_null(st);
+	make_run(&run, "bad");
+	assert_int_equal(store_run_begin(st, &run, err), 0);
+	make_result(&r, "ipc.pipe.lat", 0);
+	r.placement = PLACE_SAME;
+	assert_int_equal(store_result_add(st, run.id, &r, err), 0);
+	rid = raw_int(f->db, "SELECT max(id) FROM results");
+
+	/* A placement name this kbench does not know. */
+	raw_exec(f->db, "UPDATE results SET placement = 'diagonal'");
+	runs = &run;	/* must come back NULL */
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), -1);
+	assert_null(runs);
+	snprintf(want, sizeof(want), "cannot read db '%s': result %lld has an unknown placement "
+		 "'diagonal'", f->db, rid);
+	assert_string_equal(err, want);
+	/* "none" is a placement; so is "", but only as "not between processes". */
+	raw_exec(f->db, "UPDATE results SET placement = 'none'");
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), 1);
+	assert_int_equal(runs[0].results[0].placement, PLACE_NONE);
+	store_runs_free(runs, 1);
+	raw_exec(f->db, "UPDATE results SET placement = 'None'");
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), -1);
+	assert_non_null(strstr(err, "unknown placement 'None'"));
+	raw_exec(f->db, "UPDATE results SET placement = ''");
+
+	/* No count of copies. */
+	raw_exec(f->db, "UPDATE results SET parallel = 0");
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), -1);
+	snprintf(want, sizeof(want), "cannot read db '%s': result %lld has parallel 0", f->db, rid);
+	assert_true(strncmp(err, want, strlen(want)) == 0);
+	raw_exec(f->db, "UPDATE results SET parallel = 1");
+
+	/* Exactly BENCH_MAX_VALUES values load; one more is refused, not cut short. */
+	for (int i = 0; i <= BENCH_MAX_VALUES; i++) {
+		if (i == BENCH_MAX_VALUES) {
+			assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), 1);
+			assert_int_equal(runs[0].results[0].nvalues, BENCH_MAX_VALUES);
+			assert_same_double(runs[0].results[0].values[2].num, 2);
+			store_runs_free(runs, 1);
+		}
+		snprintf(sql, sizeof(sql), "INSERT INTO result_values VALUES (%lld, %d, 'k%d', %d, NULL)",
+			 rid, i, i, i);
+		raw_exec(f->db, sql);
+	}
+	assert_int_equal(store_runs_load(st, NULL, 0, 1, &runs, err), -1);
+	assert_null(runs);
+	snprintf(want, sizeof(want), "cannot read db '%s': result %lld has more than %d values",
+		 f->db, rid, BENCH_MAX_VALUES);
+	assert_string_equal(err, want);
+
+	/* The writer refuses the same, before touching the file. */
+	r.parallel = 0;
+	assert_int_equal(store_result_add(st, run.id, &r, err), -1);
+	assert_non_null(strstr(err, "cannot add result 'ipc.pipe.lat' to db '"));
+	assert_non_null(strstr(err, "parallel 0"));
+	r.parallel = 1;
+	r.nvalues = BENCH_MAX_VALUES + 1;
+	assert_int_equal(store_result_add(st, run.id, &r, err), -1);
+	snprintf(want, sizeof(want), "%d values, more than %d", BENCH_MAX_VALUES + 1,
+		 BENCH_MAX_VALUES);
+	assert_non_null(strstr(err, want));
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 1);
+	store_close(st);
 }
 
 static void test_newer_schema_refused(void **state)
@@ -529,7 +895,8 @@ static void test_newer_schema_refused(void **state)
 
 	assert_null(store_open(path, err));
 	snprintf(want, sizeof(want),
-		 "cannot open db '%s': made by a newer kbench (schema 99, this kbench knows 2)", path);
+		 "cannot open db '%s': made by a newer kbench (schema 99, this kbench knows %d)", path,
+		 STORE_SCHEMA_VERSION);
 	assert_string_equal(err, want);
 	err[0] = '\0';
 	assert_null(store_open_existing(path, err));
@@ -792,6 +1159,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_load_selectors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_db, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reopen_v3_unchanged, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign_db_refused, setup, teardown),

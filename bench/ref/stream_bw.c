@@ -1,0 +1,153 @@
+/*
+ * Plain reference for kbench's ipc.{pipe,unix,tcp}.bw: a child writes an
+ * endless stream in chunks of 64 KiB (the same size kbench's peer writes),
+ * the parent reads it with read() of one chunk at a time, and times how
+ * long TOTAL_MB x 10^6 bytes take to arrive, with
+ * clock_gettime(CLOCK_MONOTONIC); prints MB/s (MB = 10^6 bytes, as kbench)
+ * and nothing else on stdout.  The first 64 chunks are read before the clock
+ * starts, so fork, connect and the first page faults are not timed.  No
+ * checksum, no check that every read was a whole chunk: the simplest
+ * honest loop, which kbench (reading whole chunks and summing them) should
+ * match, not beat by much.
+ *
+ * Channels: pipe (pipe()), unix (socketpair(AF_UNIX, SOCK_STREAM)), tcp (a
+ * connection on 127.0.0.1, Nagle left on: a stream of full chunks does not
+ * wait for it).  READER_CPU and WRITER_CPU pin the two ends with
+ * sched_setaffinity (-1: leave it to the scheduler), so that the "spread"
+ * placement, which taskset cannot express, can be reproduced.
+ *
+ * usage: stream_bw pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]
+ *        (defaults 2000 MB, 64 KiB, -1 -1)
+ * build: cc -O2 -o stream_bw stream_bw.c
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Chunks read before the clock starts. */
+#define WARM_CHUNKS 64
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* A connected TCP pair on 127.0.0.1: fds[0] reads, fds[1] writes. */
+static int tcp_pair(int fds[2])
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    getsockname(lfd, (struct sockaddr *)&a, &len) < 0 || listen(lfd, 1) < 0)
+		return -1;
+	fds[1] = socket(AF_INET, SOCK_STREAM, 0);
+	if (fds[1] < 0 || connect(fds[1], (struct sockaddr *)&a, sizeof(a)) < 0)
+		return -1;
+	fds[0] = accept(lfd, NULL, NULL);
+	close(lfd);
+	return fds[0] < 0 ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	double total = (argc > 2 ? atof(argv[2]) : 2000) * 1e6;
+	size_t chunk = (size_t)(argc > 3 ? atol(argv[3]) : 64) * 1024;
+	int rcpu = argc > 5 ? atoi(argv[4]) : -1, wcpu = argc > 5 ? atoi(argv[5]) : -1;
+	int fds[2], rc;
+	unsigned char *buf;
+	double got = 0, t0, t1;
+	pid_t pid;
+
+	if (total <= 0 || chunk == 0 || !(buf = malloc(chunk))) {
+		fprintf(stderr, "usage: stream_bw pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]\n");
+		return 2;
+	}
+	/* Touch the buffer, so neither end copies from or to the zero page. */
+	memset(buf, 0x5a, chunk);
+	if (strcmp(mode, "pipe") == 0)
+		rc = pipe(fds);
+	else if (strcmp(mode, "unix") == 0)
+		rc = socketpair(AF_UNIX, SOCK_STREAM, 0, fds);
+	else if (strcmp(mode, "tcp") == 0)
+		rc = tcp_pair(fds);
+	else {
+		fprintf(stderr, "stream_bw: unknown mode '%s' (pipe, unix or tcp)\n", mode);
+		return 2;
+	}
+	if (rc < 0) {
+		perror(mode);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		if (pin(wcpu) < 0)
+			_exit(3);
+		/* Write until the reader goes away (EPIPE, ECONNRESET). */
+		for (;;)
+			if (write(fds[1], buf, chunk) < 0 && errno != EINTR)
+				_exit(0);
+	}
+	close(fds[1]);
+	if (pin(rcpu) < 0) {
+		perror("sched_setaffinity");
+		kill(pid, SIGKILL);
+		return 1;
+	}
+	for (int i = 0; i < WARM_CHUNKS; i++)
+		if (read(fds[0], buf, chunk) <= 0) {
+			fprintf(stderr, "stream_bw: the stream stopped during warm-up\n");
+			return 1;
+		}
+	t0 = now_s();
+	while (got < total) {
+		ssize_t k = read(fds[0], buf, chunk);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			fprintf(stderr, "stream_bw: the stream stopped\n");
+			return 1;
+		}
+		got += (double)k;
+	}
+	t1 = now_s();
+	close(fds[0]);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	printf("%.1f\n", got / (t1 - t0) / 1e6);
+	return 0;
+}

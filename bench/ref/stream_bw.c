@@ -16,7 +16,11 @@
  * sched_setaffinity (-1: leave it to the scheduler), so that the "spread"
  * placement, which taskset cannot express, can be reproduced.
  *
- * usage: stream_bw pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]
+ * -s does what kbench's reader does on top: read whole chunks (looping on
+ * short reads) and sum each chunk's 64-bit words with two accumulators,
+ * kbench's stream check; -s against no -s is what that check costs.
+ *
+ * usage: stream_bw [-s] pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]
  *        (defaults 2000 MB, 64 KiB, -1 -1)
  * build: cc -O2 -o stream_bw stream_bw.c
  */
@@ -26,6 +30,7 @@
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,8 +80,46 @@ static int tcp_pair(int fds[2])
 	return fds[0] < 0 ? -1 : 0;
 }
 
+/* The sum kbench's reader takes of every chunk (bench/peer.c). */
+static uint64_t sum_words(const void *buf, size_t len)
+{
+	const uint64_t *w = buf;
+	uint64_t a = 0, b = 0;
+	size_t n = len / sizeof(*w), i;
+
+	for (i = 0; i + 1 < n; i += 2) {
+		a += w[i];
+		b += w[i + 1];
+	}
+	if (i < n)
+		a += w[i];
+	return a + b;
+}
+
+/* Read exactly len bytes: the byte count, or 0 when the stream stopped. */
+static ssize_t read_full(int fd, unsigned char *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t k = read(fd, buf + got, len - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 0;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
 int main(int argc, char **argv)
 {
+	int summing = argc > 1 && strcmp(argv[1], "-s") == 0;
+	volatile uint64_t sink = 0;
+
+	argc -= summing;
+	argv += summing;
 	const char *mode = argc > 1 ? argv[1] : "";
 	double total = (argc > 2 ? atof(argv[2]) : 2000) * 1e6;
 	size_t chunk = (size_t)(argc > 3 ? atol(argv[3]) : 64) * 1024;
@@ -87,7 +130,7 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	if (total <= 0 || chunk == 0 || !(buf = malloc(chunk))) {
-		fprintf(stderr, "usage: stream_bw pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]\n");
+		fprintf(stderr, "usage: stream_bw [-s] pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]\n");
 		return 2;
 	}
 	/* Touch the buffer, so neither end copies from or to the zero page. */
@@ -134,7 +177,7 @@ int main(int argc, char **argv)
 		}
 	t0 = now_s();
 	while (got < total) {
-		ssize_t k = read(fds[0], buf, chunk);
+		ssize_t k = summing ? read_full(fds[0], buf, chunk) : read(fds[0], buf, chunk);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -142,6 +185,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "stream_bw: the stream stopped\n");
 			return 1;
 		}
+		if (summing)
+			sink += sum_words(buf, chunk);
 		got += (double)k;
 	}
 	t1 = now_s();

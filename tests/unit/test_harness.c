@@ -73,6 +73,39 @@ static struct bench fake_bench = {
 
 static struct harness_cfg cfg;
 
+/*
+ * A ring-like benchmark: an iteration is 4 operations, each costing 300 ns
+ * of overhead (summing, pipe calls) plus 200 ns of the thing measured; the
+ * overhead loop costs only the 300 ns.  The figure must be 0.2 us per
+ * operation, and the raw figure 0.5 us.
+ */
+static enum bench_status ring_setup(struct bench_ctx *ctx)
+{
+	ctx->ops_per_iter = 4;
+	bench_value(ctx, "procs", 4);
+	return BENCH_OK;
+}
+
+static enum bench_status ring_run(struct bench_ctx *ctx, uint64_t n)
+{
+	(void)ctx;
+	fake.calls++;
+	fake.clock_ns += 4 * (300 + 200) * n;
+	return BENCH_OK;
+}
+
+static enum bench_status ring_overhead(struct bench_ctx *ctx, uint64_t n)
+{
+	(void)ctx;
+	fake.clock_ns += 4 * 300 * n;
+	return BENCH_OK;
+}
+
+static const struct bench ring_bench = {
+	.id = "test.ring", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_QUICK,
+	.summary = "fake ring", .setup = ring_setup, .run = ring_run, .overhead = ring_overhead,
+};
+
 static int reset(void **state)
 {
 	(void)state;
@@ -104,6 +137,40 @@ static void test_constant_cost(void **state)
 	assert_true((double)r.iterations * 250 >= 10e6);
 	assert_true((double)r.iterations * 250 < 30e6);
 	assert_string_equal(r.unit, "us");
+	result_free(&r);
+}
+
+static void test_overhead_loop_subtracted(void **state)
+{
+	struct result r;
+	const struct bench_value *raw, *ovh, *procs;
+	(void)state;
+	assert_int_equal(harness_run(&ring_bench, &cfg, &r), 0);
+	assert_int_equal(r.status, RES_OK);
+	assert_near(r.median, 0.2, 1e-9);
+	raw = result_value(&r, "raw");
+	ovh = result_value(&r, "overhead_op");
+	procs = result_value(&r, "procs");
+	assert_non_null(raw);
+	assert_non_null(ovh);
+	assert_non_null(procs);
+	assert_near(raw->num, 0.5, 1e-9);
+	assert_near(ovh->num, 0.3, 1e-9);
+	assert_near(procs->num, 4, 0);
+	assert_near(r.overhead, 0.3, 1e-6);
+	assert_int_equal(r.parallel, 1);
+	assert_true(isnan(r.aggregate));
+	result_free(&r);
+}
+
+/* A placement on a single-process benchmark is not applied, nor recorded. */
+static void test_placement_only_between_processes(void **state)
+{
+	struct result r;
+	(void)state;
+	cfg.placement = PLACE_SAME;
+	assert_int_equal(harness_run(&fake_bench, &cfg, &r), 0);
+	assert_int_equal(r.placement, PLACE_NA);
 	result_free(&r);
 }
 
@@ -279,6 +346,8 @@ int main(void)
 		cmocka_unit_test_setup(test_failure_reported, reset),
 		cmocka_unit_test_setup(test_skip_and_unsupported, reset),
 		cmocka_unit_test_setup(test_setup_failure, reset),
+		cmocka_unit_test_setup(test_overhead_loop_subtracted, reset),
+		cmocka_unit_test_setup(test_placement_only_between_processes, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

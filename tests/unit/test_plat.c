@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/bench.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
 #include "plat/plat.h"
@@ -374,6 +375,55 @@ static void test_inject_env_bad(void **state)
 	close(fd[1]);
 }
 
+/*
+ * Placement: in a child (so this process keeps its mask), pin to each
+ * allowed CPU in turn and read the affinity back; then bench_place maps
+ * ends of a spread pair onto two CPUs and of a same pair onto one.
+ */
+static void test_pin_and_read_back(void **state)
+{
+	int cpus[64], n, status;
+	pid_t pid;
+
+	(void)state;
+	n = plat_cpus_allowed(cpus, 64);
+	assert_true(n >= 1);
+	for (int i = 1; i < n; i++)
+		assert_true(cpus[i] > cpus[i - 1]);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int got[2];
+		struct bench_ctx ctx;
+
+		for (int i = 0; i < n; i++)
+			if (plat_pin_cpu(cpus[i]) != 0 || plat_cpus_allowed(got, 2) != 1 ||
+			    got[0] != cpus[i])
+				_exit(1);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.placement = PLACE_SAME;
+		ctx.ncpus = n;
+		memcpy(ctx.cpus, cpus, (size_t)n * sizeof(int));
+		if (bench_cpu_for(&ctx, 0) != bench_cpu_for(&ctx, 1))
+			_exit(2);
+		if (bench_place(&ctx, 1) != 0 || plat_cpus_allowed(got, 2) != 1 ||
+		    got[0] != bench_cpu_for(&ctx, 1))
+			_exit(3);
+		ctx.placement = PLACE_SPREAD;
+		if (n >= 2 && bench_cpu_for(&ctx, 0) == bench_cpu_for(&ctx, 1))
+			_exit(4);
+		ctx.placement = PLACE_NONE;
+		if (bench_cpu_for(&ctx, 1) != -1 || bench_place(&ctx, 1) != 0)
+			_exit(5);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* Pinning an impossible CPU fails rather than pretending. */
+	assert_int_equal(plat_pin_cpu(-1), -1);
+}
+
 static void test_measure_mhz(void **state)
 {
 	double mhz;
@@ -488,6 +538,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_group_cpu_live_child),
 		cmocka_unit_test(test_self_exe),
 		cmocka_unit_test(test_facts),
+		cmocka_unit_test(test_pin_and_read_back),
 		cmocka_unit_test_setup_teardown(test_inject_eio_once, test_disarm, test_disarm),
 		cmocka_unit_test_setup_teardown(test_inject_short, test_disarm, test_disarm),
 		cmocka_unit_test_setup_teardown(test_inject_corrupt, test_disarm, test_disarm),

@@ -246,7 +246,6 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: no benchmark of suite '%s' matches '%s'", o.suite, o.only);
 	if (nsel == 0)
 		die_usage("run: suite '%s' has no benchmarks yet", o.suite);
-	jobs = make_jobs(&o, sel, nsel, &njobs);
 	if (!o.no_store) {
 		if (store_default_path(o.db, path, sizeof(path), err) < 0)
 			die("%s", err);
@@ -255,6 +254,7 @@ int cmd_run(int argc, char **argv)
 			die("%s", err);
 	}
 
+	jobs = make_jobs(&o, sel, nsel, &njobs);
 	sysinfo_collect(&si);
 	timer_measure(&ti);
 	if (!o.quiet)

@@ -27,6 +27,7 @@
 #if KB_HAVE_TIRPC
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <rpc/rpc.h>
@@ -47,7 +48,7 @@
  * void (*)(void), which GCC lets match any function type, says the cast is
  * meant (-Wcast-function-type).
  */
-#define RPC_XDR_VOID ((xdrproc_t)(void (*)(void))xdr_void)
+#define RPC_XDR_VOID ((xdrproc_t)(void (*)(void))rpc_lib.xdr_void)
 
 /* The argument of one call: an XDR unsigned int. */
 #define RPC_MSG_SIZE 4
@@ -55,6 +56,67 @@
 /* How long a call may take in all, and how often UDP resends meanwhile. */
 static const struct timeval rpc_total = { 2, 0 };
 static const struct timeval rpc_retry = { 0, 500000 };
+
+
+/*
+ * libtirpc is loaded when an RPC benchmark sets up, never linked: linked,
+ * it maps itself and the Kerberos libraries it needs (seven more shared
+ * objects) into every kbench process, and proc.fork, which forks such a
+ * process, would pay for copying those mappings.  The macros (clnt_call,
+ * svc_getargs, ...) go through the handles' own tables; these are the
+ * functions called by name.
+ */
+#define RPC_LIBRARY "libtirpc.so.3"
+
+static struct {
+	__typeof__(&svc_sendreply) svc_sendreply;
+	__typeof__(&svcerr_decode) svcerr_decode;
+	__typeof__(&svcerr_noproc) svcerr_noproc;
+	__typeof__(&svcudp_create) svcudp_create;
+	__typeof__(&svctcp_create) svctcp_create;
+	__typeof__(&svc_register) svc_register;
+	__typeof__(&svc_run) svc_run;
+	__typeof__(&clntudp_create) clntudp_create;
+	__typeof__(&clnttcp_create) clnttcp_create;
+	__typeof__(&clnt_spcreateerror) clnt_spcreateerror;
+	__typeof__(&clnt_sperrno) clnt_sperrno;
+	__typeof__(&xdr_u_int) xdr_u_int;
+	__typeof__(&xdr_void) xdr_void;
+} rpc_lib;
+
+/* Fill rpc_lib; NULL, or why it could not be loaded. */
+static const char *rpc_load(void)
+{
+	static const char *const names[] = {
+		"svc_sendreply",
+		"svcerr_decode",
+		"svcerr_noproc",
+		"svcudp_create",
+		"svctcp_create",
+		"svc_register",
+		"svc_run",
+		"clntudp_create",
+		"clnttcp_create",
+		"clnt_spcreateerror",
+		"clnt_sperrno",
+		"xdr_u_int",
+		"xdr_void",
+	};
+	void **slots = (void **)&rpc_lib;
+	void *h;
+
+	if (rpc_lib.svc_run)
+		return NULL;
+	h = dlopen(RPC_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return dlerror();
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		slots[i] = dlsym(h, names[i]);
+		if (!slots[i])
+			return dlerror();
+	}
+	return NULL;
+}
 
 /* The client's state, from setup to teardown. */
 struct rpc_state {
@@ -81,21 +143,21 @@ static void rpc_dispatch(struct svc_req *req, SVCXPRT *xprt)
 
 	switch (req->rq_proc) {
 	case NULLPROC:
-		if (!svc_sendreply(xprt, RPC_XDR_VOID, NULL))
+		if (!rpc_lib.svc_sendreply(xprt, RPC_XDR_VOID, NULL))
 			_exit(PEER_IO);
 		return;
 	case RPC_PROC_INC:
 		/* A u_int decodes into arg itself: nothing to svc_freeargs. */
-		if (!svc_getargs(xprt, (xdrproc_t)xdr_u_int, (void *)&arg)) {
-			svcerr_decode(xprt);
+		if (!svc_getargs(xprt, (xdrproc_t)rpc_lib.xdr_u_int, (void *)&arg)) {
+			rpc_lib.svcerr_decode(xprt);
 			return;
 		}
 		res = arg + 1;
-		if (!svc_sendreply(xprt, (xdrproc_t)xdr_u_int, (void *)&res))
+		if (!rpc_lib.svc_sendreply(xprt, (xdrproc_t)rpc_lib.xdr_u_int, (void *)&res))
 			_exit(PEER_IO);
 		return;
 	default:
-		svcerr_noproc(xprt);
+		rpc_lib.svcerr_noproc(xprt);
 		return;
 	}
 }
@@ -108,16 +170,16 @@ static int rpc_server(struct bench_ctx *ctx, void *arg)
 
 	(void)ctx;
 	if (a->type == SOCK_DGRAM)
-		xprt = svcudp_create(a->sock);
+		xprt = rpc_lib.svcudp_create(a->sock);
 	else
-		xprt = svctcp_create(a->sock, 0, 0);
+		xprt = rpc_lib.svctcp_create(a->sock, 0, 0);
 	if (!xprt)
 		return PEER_SETUP;
 	/* Protocol 0: register with the dispatcher only, not with rpcbind. */
-	if (!svc_register(xprt, RPC_PROG, RPC_VERS, rpc_dispatch, 0))
+	if (!rpc_lib.svc_register(xprt, RPC_PROG, RPC_VERS, rpc_dispatch, 0))
 		return PEER_SETUP;
-	svc_run();
-	/* svc_run() returns only when its poll() fails. */
+	rpc_lib.svc_run();
+	/* rpc_lib.svc_run() returns only when its poll() fails. */
 	return PEER_IO;
 }
 
@@ -158,7 +220,7 @@ static int rpc_listen(struct bench_ctx *ctx, int type, struct sockaddr_in *sin)
 		bench_fail(ctx, errno, "cannot read the server's port");
 		goto fail;
 	}
-	/* Listening before the fork lets the client connect before svc_run(). */
+	/* Listening before the fork lets the client connect before rpc_lib.svc_run(). */
 	if (type == SOCK_STREAM && listen(sock, 8) < 0) {
 		bench_fail(ctx, errno, "cannot listen on the server's socket");
 		goto fail;
@@ -180,11 +242,11 @@ static CLIENT *rpc_client(struct bench_ctx *ctx, int type, struct sockaddr_in *s
 	const char *why;
 
 	if (type == SOCK_DGRAM)
-		clnt = clntudp_create(sin, RPC_PROG, RPC_VERS, rpc_retry, &sock);
+		clnt = rpc_lib.clntudp_create(sin, RPC_PROG, RPC_VERS, rpc_retry, &sock);
 	else
-		clnt = clnttcp_create(sin, RPC_PROG, RPC_VERS, &sock, 0, 0);
+		clnt = rpc_lib.clnttcp_create(sin, RPC_PROG, RPC_VERS, &sock, 0, 0);
 	if (!clnt) {
-		why = clnt_spcreateerror("cannot create the RPC client");
+		why = rpc_lib.clnt_spcreateerror("cannot create the RPC client");
 		bench_fail(ctx, 0, "%.*s", rpc_text_len(why), why);
 		return NULL;
 	}
@@ -203,7 +265,7 @@ static enum bench_status rpc_call_failed(struct bench_ctx *ctx, struct rpc_state
 {
 	char what[ERRBUF_LEN];
 	struct rpc_err e;
-	const char *why = clnt_sperrno(stat);
+	const char *why = rpc_lib.clnt_sperrno(stat);
 	int len;
 
 	memset(&e, 0, sizeof(e));
@@ -222,6 +284,10 @@ static enum bench_status rpc_setup(struct bench_ctx *ctx, int type)
 	struct sockaddr_in sin;
 	struct rpc_state *s;
 	enum clnt_stat stat;
+	const char *why = rpc_load();
+
+	if (why)
+		return bench_skip(ctx, "cannot load %s: %s", RPC_LIBRARY, why);
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -278,8 +344,8 @@ static enum bench_status rpc_run(struct bench_ctx *ctx, uint64_t n)
 		unsigned int arg = s->next++, res = arg;
 		enum clnt_stat stat;
 
-		stat = clnt_call(s->clnt, RPC_PROC_INC, (xdrproc_t)xdr_u_int, (void *)&arg,
-				 (xdrproc_t)xdr_u_int, (void *)&res, rpc_total);
+		stat = clnt_call(s->clnt, RPC_PROC_INC, (xdrproc_t)rpc_lib.xdr_u_int, (void *)&arg,
+				 (xdrproc_t)rpc_lib.xdr_u_int, (void *)&res, rpc_total);
 		if (stat != RPC_SUCCESS) {
 			snprintf(call, sizeof(call), "call %llu of %llu (argument %u)",
 				 (unsigned long long)i + 1, (unsigned long long)n, arg);

@@ -110,42 +110,129 @@ static _Noreturn void child_main(const struct bench *b, const struct runner_cfg 
 }
 
 /*
- * The janitor removes the instance's private directory once every process
- * of the instance is gone, even when kbench itself was killed with SIGKILL
- * and could not.  It holds the read end of a pipe whose write end only the
- * instance's processes hold: end of file means the last of them died.  It
- * is kbench's child, not the instance's, so the group kill spares it, and
- * it ignores the terminal's signals, which reach kbench's group.
+ * The janitor outlives whatever happens to an instance, to clean up after
+ * it.  It is kbench's child, not the instance's, so the group kill spares
+ * it, and it ignores the terminal's signals, which reach kbench's group.
+ * It watches two pipes:
+ * - the lifeline, whose write end only the instance's processes hold: end
+ *   of file means the last of them died, and it removes the instance's
+ *   private directory, even when kbench itself was killed with SIGKILL;
+ * - the control pipe from kbench, which gives it the instance's process
+ *   group and says "done" at the end: end of file without "done" means
+ *   kbench died, and it kills the group.  Linux kills the instance through
+ *   PR_SET_PDEATHSIG as well; elsewhere this pipe is the only way.
  */
-static pid_t janitor_start(const char *tmpdir, int *lifeline)
+struct janitor {
+	pid_t pid;		/* -1: none, kbench cleans up itself */
+	int lifeline;		/* write end, until the instance has it */
+	int ctl;		/* write end of the control pipe */
+};
+
+struct janitor_msg {
+	char tag;		/* 'G': the group is pgid; 'D': done */
+	pid_t pgid;
+};
+
+static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 {
-	int fds[2];
-	pid_t pid;
+	struct pollfd p[2] = { { .fd = life, .events = POLLIN }, { .fd = ctl, .events = POLLIN } };
+	struct janitor_msg m;
+	pid_t group = 0;
 	char c;
 
-	/* Close-on-exec: a program a benchmark execs must not keep it alive. */
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	for (;;) {
+		if (poll(p, p[1].fd >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[0].revents && read(life, &c, 1) <= 0)
+			break;
+		if (p[1].fd >= 0 && p[1].revents) {
+			ssize_t k = read(ctl, &m, sizeof(m));
+
+			if (k == (ssize_t)sizeof(m) && m.tag == 'G') {
+				group = m.pgid;
+				continue;
+			}
+			/* kbench is gone without saying done: its instance must go too. */
+			if (!(k == (ssize_t)sizeof(m) && m.tag == 'D') && group > 0)
+				kill(-group, SIGKILL);
+			p[1].fd = -1;
+		}
 	}
-	if (pid == 0) {
-		signal(SIGINT, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGQUIT, SIG_IGN);
-		close(fds[1]);
-		while (read(fds[0], &c, 1) < 0 && errno == EINTR)
+	runner_rmtree(tmpdir);
+	_exit(0);
+}
+
+static void janitor_start(const char *tmpdir, struct janitor *j)
+{
+	int life[2], ctl[2];
+
+	j->pid = -1;
+	j->lifeline = j->ctl = -1;
+	/* Close-on-exec: a program a benchmark execs must not keep them open. */
+	if (pipe2(life, O_CLOEXEC) < 0)
+		return;
+	if (pipe2(ctl, O_CLOEXEC) < 0) {
+		close(life[0]);
+		close(life[1]);
+		return;
+	}
+	j->pid = fork();
+	if (j->pid == 0) {
+		close(life[1]);
+		close(ctl[1]);
+		janitor_main(tmpdir, life[0], ctl[0]);
+	}
+	close(life[0]);
+	close(ctl[0]);
+	if (j->pid < 0) {
+		close(life[1]);
+		close(ctl[1]);
+		return;
+	}
+	j->lifeline = life[1];
+	j->ctl = ctl[1];
+}
+
+static void janitor_tell(struct janitor *j, char tag, pid_t pgid)
+{
+	struct janitor_msg m = { tag, pgid };
+	ssize_t k;
+
+	/*
+	 * A pipe write of a few bytes to a live reader does not fail; if the
+	 * janitor is dead, the directory is still removed by janitor_wait.
+	 */
+	if (j->ctl >= 0) {
+		k = write(j->ctl, &m, sizeof(m));
+		(void)k;
+	}
+}
+
+/*
+ * Returns when the janitor has removed the directory, which is when the
+ * last process of the instance has died.  Without a janitor, remove it here.
+ */
+static void janitor_wait(struct janitor *j, const char *tmpdir)
+{
+	int status;
+
+	if (j->lifeline >= 0)
+		close(j->lifeline);
+	janitor_tell(j, 'D', 0);
+	if (j->ctl >= 0)
+		close(j->ctl);
+	if (j->pid > 0)
+		while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
 			;
-		runner_rmtree(tmpdir);
-		_exit(0);
-	}
-	close(fds[0]);
-	*lifeline = fds[1];
-	return pid;
+	/* Normally gone already; without a janitor, or if it died, it is ours. */
+	runner_rmtree(tmpdir);
 }
 
 /* Read everything the child writes, until EOF, the deadline or a signal. */
@@ -233,27 +320,9 @@ static void describe_exit(int status, char *buf, size_t len)
 		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
 }
 
-/*
- * Returns when the janitor has removed the directory, which is when the
- * last process of the instance has died.  Without a janitor, remove it here.
- */
-static void janitor_wait(pid_t janitor, int lifeline, const char *tmpdir)
-{
-	int status;
-
-	if (lifeline >= 0)
-		close(lifeline);
-	if (janitor > 0)
-		while (waitpid(janitor, &status, 0) < 0 && errno == EINTR)
-			;
-	else
-		runner_rmtree(tmpdir);
-}
-
 int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r)
 {
-	int lifeline = -1;
-	pid_t janitor;
+	struct janitor jan;
 	char tmpdir[PATH_MAX], how[128];
 	int fds[2], status = 0, rc = 0;
 	char *buf = NULL;
@@ -276,10 +345,10 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	}
 	/* Before the result pipe, so the janitor does not hold its write end. */
 	fflush(NULL);
-	janitor = janitor_start(tmpdir, &lifeline);
+	janitor_start(tmpdir, &jan);
 	if (pipe(fds) < 0) {
 		failed(r, b, "pipe: %s", strerror(errno));
-		janitor_wait(janitor, lifeline, tmpdir);
+		janitor_wait(&jan, tmpdir);
 		return 0;
 	}
 	parent = getpid();
@@ -288,20 +357,24 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		failed(r, b, "fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
-		janitor_wait(janitor, lifeline, tmpdir);
+		janitor_wait(&jan, tmpdir);
 		return 0;
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		/* Only kbench may hold the control pipe, or its death goes unseen. */
+		if (jan.ctl >= 0)
+			close(jan.ctl);
 		setpgid(0, 0);
 		child_main(b, cfg, tmpdir, fds[1], parent);
 	}
 	/* Both sides set the group, so a kill right after fork still reaches it. */
 	setpgid(pid, pid);
 	close(fds[1]);
-	if (lifeline >= 0)
-		close(lifeline);
-	lifeline = -1;
+	janitor_tell(&jan, 'G', pid);
+	if (jan.lifeline >= 0)
+		close(jan.lifeline);
+	jan.lifeline = -1;
 	out = collect(fds[0], start + (uint64_t)(cfg->watchdog_s * 1e9), &buf, &len);
 	close(fds[0]);
 	if (out != WAIT_EOF)
@@ -310,7 +383,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		;
 	/* Anything the benchmark left behind in its group goes too. */
 	kill(-pid, SIGKILL);
-	janitor_wait(janitor, lifeline, tmpdir);
+	janitor_wait(&jan, tmpdir);
 
 	switch (out) {
 	case WAIT_SIGNAL:

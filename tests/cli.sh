@@ -7,28 +7,9 @@
 # it leaves behind (database files, temporary files, processes).  Timings are
 # never asserted: the machine is shared.  Benchmarks run with tiny budgets
 # (--max-time 0.2) so the whole file takes well under a minute.
-set -u
 BUILD=${1:-build}
-KB=$(cd "$BUILD" && pwd)/kbench
-JC=$(cd "$BUILD" && pwd)/jsoncheck
-T=$(mktemp -d "${TMPDIR:-/tmp}/kbench-cli.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-mkdir "$T/tmp"
+. "$(dirname "$0")/lib.sh"
 FAST="--max-time 0.2 --tmpdir $T/tmp --quiet"
-unset KBENCH_DB KBENCH_INJECT KBENCH_TEST_HANG
-export HOME="$T/home" XDG_DATA_HOME=""
-
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-# check NAME CONDITION...: the condition is a shell command
-check() { name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "failed: $*" "stderr: $(head -c 400 "$T/err" 2>/dev/null)"; fi; }
-# run kbench, capturing stdout, stderr and status
-kb() { "$KB" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-lines() { wc -l <"$1" | tr -d ' '; }
-no_leftovers() { # MARK: no process with MARK in its command line, tmp dir empty
-	! pgrep -f "$1" >/dev/null 2>&1 && [ -z "$(ls -A "$T/tmp")" ]
-}
 
 # --- help and usage --------------------------------------------------------
 kb --help;			check "help exits 0" [ "$rc" = 0 ]

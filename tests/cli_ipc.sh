@@ -5,23 +5,10 @@
 # live processes is read back from /proc), --parallel reports an aggregate,
 # SIGKILL leaves no process, and bad input gets one line and status 2.
 # TAP output like tests/cli.sh; timings are never asserted.
-set -u
 BUILD=${1:-build}
-KB=$(cd "$BUILD" && pwd)/kbench
-JC=$(cd "$BUILD" && pwd)/jsoncheck
-T=$(mktemp -d "${TMPDIR:-/tmp}/kbench-ipc.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-mkdir "$T/tmp"
+. "$(dirname "$0")/lib.sh"
 FAST="--max-time 0.2 --tmpdir $T/tmp --quiet --no-store"
-unset KBENCH_DB KBENCH_INJECT KBENCH_TEST_HANG
-export HOME="$T/home" XDG_DATA_HOME=""
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else notok "$name" "failed: $*" "stderr: $(head -c 400 "$T/err" 2>/dev/null)" "stdout: $(grep -m3 -E '"(status|reason)"' "$T/out" 2>/dev/null | tr '\n' ' ')"; fi; }
-kb() { "$KB" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-lines() { wc -l <"$1" | tr -d ' '; }
 # sane N: the run --json in $T/out has N results, all ok or noisy
 sane() { "$JC" run <"$T/out" 2>/dev/null | grep -q "results $1 ok $1\$"; }
 nprocs() { pgrep -f "$1" 2>/dev/null | wc -l | tr -d ' '; }

@@ -82,22 +82,6 @@ static uint64_t now(const struct harness_cfg *cfg)
 	return cfg->clock.now(cfg->clock.arg);
 }
 
-static int full_io(int fd, void *buf, size_t len, int writing)
-{
-	char *p = buf;
-
-	while (len > 0) {
-		ssize_t k = writing ? write(fd, p, len) : read(fd, p, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		len -= (size_t)k;
-	}
-	return 0;
-}
-
 /* Start every copy on the same command, then collect every answer. */
 static enum bench_status copies_sample(struct sampler *s, enum sample_kind kind, uint64_t n,
 				       double *ns)
@@ -109,10 +93,10 @@ static enum bench_status copies_sample(struct sampler *s, enum sample_kind kind,
 	enum bench_status st = BENCH_OK;
 
 	for (int i = 0; i < s->cp->n; i++)
-		if (full_io(s->cp->cmd[i], &c, sizeof(c), 1) < 0)
+		if (plat_full_io(s->cp->cmd[i], &c, sizeof(c), 1) < 0)
 			return bench_fail(s->ctx, errno, "copy %d stopped taking commands", i);
 	for (int i = 0; i < s->cp->n; i++) {
-		if (full_io(s->cp->rep[i], &rep, sizeof(rep), 0) < 0)
+		if (plat_full_io(s->cp->rep[i], &rep, sizeof(rep), 0) < 0)
 			return bench_fail(s->ctx, 0, "copy %d died during a sample", i);
 		if (rep.st != BENCH_OK && st == BENCH_OK) {
 			st = rep.st;
@@ -446,14 +430,14 @@ static _Noreturn void copy_main(const struct bench *b, struct bench_ctx *ctx, in
 		st = b->setup(ctx);
 	r.st = st;
 	r.ctx = *ctx;
-	if (full_io(rep, &r, sizeof(r), 1) < 0 || st != BENCH_OK)
+	if (plat_full_io(rep, &r, sizeof(r), 1) < 0 || st != BENCH_OK)
 		_exit(st == BENCH_OK ? 1 : 0);
-	while (full_io(cmd, &c, sizeof(c), 0) == 0 && c.kind != KIND_QUIT) {
+	while (plat_full_io(cmd, &c, sizeof(c), 0) == 0 && c.kind != KIND_QUIT) {
 		r.t0 = timer_now();
 		r.st = (c.kind == KIND_RUN ? b->run : b->overhead)(ctx, c.n);
 		r.t1 = timer_now();
 		r.ctx = *ctx;
-		if (full_io(rep, &r, sizeof(r), 1) < 0)
+		if (plat_full_io(rep, &r, sizeof(r), 1) < 0)
 			break;
 	}
 	if (b->teardown)
@@ -468,7 +452,7 @@ static void copies_stop(struct copies *cp)
 
 	for (int i = 0; i < cp->n; i++) {
 		if (cp->cmd[i] >= 0) {
-			if (full_io(cp->cmd[i], &c, sizeof(c), 1) < 0)
+			if (plat_full_io(cp->cmd[i], &c, sizeof(c), 1) < 0)
 				kill(cp->pid[i], SIGKILL);
 			close(cp->cmd[i]);
 		}
@@ -540,7 +524,7 @@ static enum bench_status copies_start(const struct bench *b, const struct harnes
 		cp->n++;
 	}
 	for (int i = 0; i < cp->n; i++) {
-		if (full_io(cp->rep[i], &r, sizeof(r), 0) < 0) {
+		if (plat_full_io(cp->rep[i], &r, sizeof(r), 0) < 0) {
 			if (st == BENCH_OK)
 				st = bench_fail(ctx, 0, "copy %d died during setup", i);
 			continue;

@@ -63,22 +63,6 @@ int runner_rmtree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 static _Noreturn void child_main(const struct bench *b, const struct runner_cfg *cfg,
 				 const char *tmpdir, int fd, pid_t parent)
 {
@@ -102,8 +86,8 @@ static _Noreturn void child_main(const struct bench *b, const struct runner_cfg 
 	hc.tmpdir = tmpdir;
 	if (harness_run(b, &hc, &r) < 0)
 		_exit(3);
-	if (write_all(fd, &r, sizeof(r)) < 0 ||
-	    (r.n && write_all(fd, r.samples, r.n * sizeof(*r.samples)) < 0))
+	if (plat_full_io(fd, &r, sizeof(r), 1) < 0 ||
+	    (r.n && plat_full_io(fd, r.samples, r.n * sizeof(*r.samples), 1) < 0))
 		code = 4;
 	free(r.samples);
 	_exit(code);

@@ -1,7 +1,8 @@
 /*
  * Reading the small text files of procfs and sysfs (and their cousins on
- * other systems): portable, so shared by every plat_*.c.  Plain read(),
- * never plat_read(), so an armed fault only ever hits a benchmark.
+ * other systems), and kbench's own pipes between its processes: portable,
+ * so shared by every plat_*.c.  Plain read() and write(), never plat_read(),
+ * so an armed fault only ever hits a benchmark.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,5 +60,22 @@ int plat_read_line(const char *path, char *buf, size_t len)
 	nl = strchr(buf, '\n');
 	if (nl != NULL)
 		*nl = '\0';
+	return 0;
+}
+
+int plat_full_io(int fd, void *buf, size_t len, int writing)
+{
+	char *p = buf;
+
+	while (len > 0) {
+		ssize_t k = writing ? write(fd, p, len) : read(fd, p, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		len -= (size_t)k;
+	}
 	return 0;
 }

@@ -48,6 +48,11 @@ int plat_pin_cpu(int cpu);
 int plat_read_line(const char *path, char *buf, size_t len);
 /* Read up to len-1 bytes of a file into buf, NUL-terminated; the count or -1. */
 ssize_t plat_read_file(const char *path, char *buf, size_t len);
+/*
+ * Move exactly len bytes through kbench's own pipes (results, commands),
+ * retrying short counts and EINTR: 0, or -1 (end of file counts).
+ */
+int plat_full_io(int fd, void *buf, size_t len, int writing);
 
 /* Facts for sysinfo; each leaves buf empty when unknown. */
 void plat_cpu_model(char *buf, size_t len);

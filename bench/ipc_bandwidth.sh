@@ -145,7 +145,7 @@ def why_no_sng(ch, pl):
     if pl == "spread":
         return "cannot spread"
     if ch == "unix":
-        return "fails (errno 93)"
+        return "fails: errno 93"
     if ch == "tcp" and ver != "0.15.06":
         return "unchecked version"
     return "no figure"

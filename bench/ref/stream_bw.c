@@ -16,11 +16,13 @@
  * sched_setaffinity (-1: leave it to the scheduler), so that the "spread"
  * placement, which taskset cannot express, can be reproduced.
  *
- * -s does what kbench's reader does on top: read whole chunks (looping on
- * short reads) and sum each chunk's 64-bit words with two accumulators,
- * kbench's stream check; -s against no -s is what that check costs.
+ * Two options add what kbench does differently, to measure what each costs:
+ * -s reads whole chunks (looping on short reads) and sums each chunk's
+ * 64-bit words with two accumulators, kbench's stream check; -n sets
+ * TCP_NODELAY on both ends of the tcp connection, as kbench does for all its
+ * TCP benchmarks.
  *
- * usage: stream_bw [-s] pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]
+ * usage: stream_bw [-s] [-n] pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]
  *        (defaults 2000 MB, 64 KiB, -1 -1)
  * build: cc -O2 -o stream_bw stream_bw.c
  */
@@ -28,6 +30,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -62,11 +65,11 @@ static int pin(int cpu)
 }
 
 /* A connected TCP pair on 127.0.0.1: fds[0] reads, fds[1] writes. */
-static int tcp_pair(int fds[2])
+static int tcp_pair(int fds[2], int nodelay)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	socklen_t len = sizeof(a);
-	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
 
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
@@ -77,7 +80,12 @@ static int tcp_pair(int fds[2])
 		return -1;
 	fds[0] = accept(lfd, NULL, NULL);
 	close(lfd);
-	return fds[0] < 0 ? -1 : 0;
+	if (fds[0] < 0)
+		return -1;
+	if (nodelay && (setsockopt(fds[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0 ||
+			setsockopt(fds[1], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0))
+		return -1;
+	return 0;
 }
 
 /* The sum kbench's reader takes of every chunk (bench/peer.c). */
@@ -115,11 +123,17 @@ static ssize_t read_full(int fd, unsigned char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-	int summing = argc > 1 && strcmp(argv[1], "-s") == 0;
+	int summing = 0, nodelay = 0;
 	volatile uint64_t sink = 0;
 
-	argc -= summing;
-	argv += summing;
+	for (; argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0'; argc--, argv++) {
+		if (strcmp(argv[1], "-s") == 0)
+			summing = 1;
+		else if (strcmp(argv[1], "-n") == 0)
+			nodelay = 1;
+		else
+			break;
+	}
 	const char *mode = argc > 1 ? argv[1] : "";
 	double total = (argc > 2 ? atof(argv[2]) : 2000) * 1e6;
 	size_t chunk = (size_t)(argc > 3 ? atol(argv[3]) : 64) * 1024;
@@ -130,7 +144,7 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	if (total <= 0 || chunk == 0 || !(buf = malloc(chunk))) {
-		fprintf(stderr, "usage: stream_bw [-s] pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]\n");
+		fprintf(stderr, "usage: stream_bw [-s] [-n] pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]\n");
 		return 2;
 	}
 	/* Touch the buffer, so neither end copies from or to the zero page. */
@@ -140,7 +154,7 @@ int main(int argc, char **argv)
 	else if (strcmp(mode, "unix") == 0)
 		rc = socketpair(AF_UNIX, SOCK_STREAM, 0, fds);
 	else if (strcmp(mode, "tcp") == 0)
-		rc = tcp_pair(fds);
+		rc = tcp_pair(fds, nodelay);
 	else {
 		fprintf(stderr, "stream_bw: unknown mode '%s' (pipe, unix or tcp)\n", mode);
 		return 2;

@@ -102,24 +102,51 @@ void peer_stop(pid_t pid)
 		;
 }
 
-uint64_t peer_sum(const void *buf, size_t len)
+/*
+ * Four 32-byte accumulators: GCC's vector extension, so -O2 (which does not
+ * vectorise a loop that needs a remainder) still sums 32 bytes per add.
+ * With AVX2 that is one instruction; elsewhere two of SSE2.  On this
+ * machine it sums 64 KiB in 0.7 us against 1.8 to 3 us word by word, and
+ * on one CPU, where the sum cannot overlap the writer, every microsecond of
+ * it is a microsecond less bandwidth.
+ */
+typedef uint64_t peer_v4 __attribute__((vector_size(32)));
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PEER_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PEER_CLONES
+#endif
+
+PEER_CLONES uint64_t peer_sum(const void *buf, size_t len)
 {
-	const uint64_t *w = buf;
-	uint64_t a = 0, b = 0;
-	size_t n = len / sizeof(*w), i;
+	const unsigned char *p = buf;
+	peer_v4 a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 }, x;
+	uint64_t sum, w;
+	size_t i = 0;
 
-	/* Two accumulators let the adds overlap; the compiler vectorises it. */
-	for (i = 0; i + 1 < n; i += 2) {
-		a += w[i];
-		b += w[i + 1];
-	}
-	if (i < n)
-		a += w[i];
-	if (len % sizeof(*w)) {
-		uint64_t tail = 0;
+	for (; i + 4 * sizeof(x) <= len; i += 4 * sizeof(x)) {
+		peer_v4 t0, t1, t2, t3;
 
-		memcpy(&tail, (const char *)buf + n * sizeof(*w), len % sizeof(*w));
-		b += tail;
+		memcpy(&t0, p + i, sizeof(x));
+		memcpy(&t1, p + i + sizeof(x), sizeof(x));
+		memcpy(&t2, p + i + 2 * sizeof(x), sizeof(x));
+		memcpy(&t3, p + i + 3 * sizeof(x), sizeof(x));
+		a += t0;
+		b += t1;
+		c += t2;
+		d += t3;
 	}
-	return a + b;
+	x = a + b + c + d;
+	sum = x[0] + x[1] + x[2] + x[3];
+	for (; i + sizeof(w) <= len; i += sizeof(w)) {
+		memcpy(&w, p + i, sizeof(w));
+		sum += w;
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, p + i, len - i);
+		sum += w;
+	}
+	return sum;
 }

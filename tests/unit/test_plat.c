@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/peer.h"
 #include "core/bench.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
@@ -424,6 +425,42 @@ static void test_pin_and_read_back(void **state)
 	assert_int_equal(plat_pin_cpu(-1), -1);
 }
 
+/*
+ * The bandwidth benchmarks' stream check against a word-by-word sum, for
+ * every length around the vector block sizes, at odd offsets too.
+ */
+static void test_peer_sum(void **state)
+{
+	unsigned char buf[600];
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (unsigned char)x;
+	}
+	for (size_t off = 0; off < 3; off++)
+		for (size_t len = 0; len + off <= sizeof(buf); len++) {
+			uint64_t want = 0, w;
+			size_t i;
+
+			for (i = 0; i + 8 <= len; i += 8) {
+				memcpy(&w, buf + off + i, 8);
+				want += w;
+			}
+			w = 0;
+			memcpy(&w, buf + off + i, len - i);
+			want += w;
+			assert_true(peer_sum(buf + off, len) == want);
+		}
+	/* A flipped bit anywhere changes the sum. */
+	x = peer_sum(buf, 512);
+	buf[300] ^= 4;
+	assert_true(peer_sum(buf, 512) != x);
+}
+
 static void test_measure_mhz(void **state)
 {
 	double mhz;
@@ -539,6 +576,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_self_exe),
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_pin_and_read_back),
+		cmocka_unit_test(test_peer_sum),
 		cmocka_unit_test_setup_teardown(test_inject_eio_once, test_disarm, test_disarm),
 		cmocka_unit_test_setup_teardown(test_inject_short, test_disarm, test_disarm),
 		cmocka_unit_test_setup_teardown(test_inject_corrupt, test_disarm, test_disarm),

@@ -94,15 +94,21 @@ static uint64_t plat_tv_ns(const struct timeval *tv)
 }
 
 /*
- * utime+stime+cutime+cstime of /proc/PID/stat in ticks, if the process is
- * in process group pgrp; 0 otherwise or if it vanished meanwhile.  The comm
- * field may hold spaces and parentheses, so fields are counted from the
- * last ')'.
+ * CPU time of a process in process group pgrp, in nanoseconds; 0 when it
+ * is in another group or vanished meanwhile.  /proc/PID/stat gives the group
+ * and the times in ticks, each process's rounded down to 10 ms: a ring of 32
+ * processes sampled for a second would lose up to a third of a CPU that way
+ * and look like other work.  So the process's own time comes from
+ * /proc/PID/schedstat (nanoseconds on the CPU) where the kernel keeps it,
+ * and only its reaped children's (cutime, cstime) from the ticks.  The comm
+ * field of stat may hold spaces and parentheses, so fields are counted from
+ * the last ')'.
  */
-static uint64_t plat_pid_group_ticks(const char *pid, pid_t pgrp)
+static uint64_t plat_pid_group_ns(const char *pid, pid_t pgrp)
 {
 	char path[64], buf[1024], *p;
-	unsigned long long ut, st, cut, cst;
+	unsigned long long ut, st, cut, cst, run;
+	uint64_t hz = plat_clk_tck();
 	int grp;
 
 	if (snprintf(path, sizeof(path), "/proc/%s/stat", pid) >= (int)sizeof(path))
@@ -118,13 +124,16 @@ static uint64_t plat_pid_group_ticks(const char *pid, pid_t pgrp)
 		return 0;
 	if (grp != (int)pgrp)
 		return 0;
-	return ut + st + cut + cst;
+	if (snprintf(path, sizeof(path), "/proc/%s/schedstat", pid) < (int)sizeof(path) &&
+	    plat_read_file(path, buf, sizeof(buf)) > 0 && sscanf(buf, "%llu", &run) == 1)
+		return run + plat_ticks_ns(cut + cst, hz);
+	return plat_ticks_ns(ut + st + cut + cst, hz);
 }
 
 int plat_group_cpu_ns(uint64_t *ns)
 {
 	struct rusage self, children;
-	uint64_t ticks = 0;
+	uint64_t others = 0;
 	pid_t me = getpid(), pgrp = getpgrp();
 	struct dirent *de;
 	DIR *d;
@@ -142,12 +151,11 @@ int plat_group_cpu_ns(uint64_t *ns)
 		/* This process is counted, more precisely, by getrusage. */
 		if (strcmp(de->d_name, mypid) == 0)
 			continue;
-		ticks += plat_pid_group_ticks(de->d_name, pgrp);
+		others += plat_pid_group_ns(de->d_name, pgrp);
 	}
 	closedir(d);
 	*ns = plat_tv_ns(&self.ru_utime) + plat_tv_ns(&self.ru_stime) +
-	      plat_tv_ns(&children.ru_utime) + plat_tv_ns(&children.ru_stime) +
-	      plat_ticks_ns(ticks, plat_clk_tck());
+	      plat_tv_ns(&children.ru_utime) + plat_tv_ns(&children.ru_stime) + others;
 	return 0;
 }
 

@@ -545,6 +545,13 @@ static enum bench_status copies_start(const struct bench *b, const struct harnes
 	return st;
 }
 
+/* The benchmark's parameters and side figures become the result's. */
+static void take_values(struct result *r, const struct bench_ctx *ctx)
+{
+	r->nvalues = ctx->nvalues;
+	memcpy(r->values, ctx->values, sizeof(r->values));
+}
+
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r)
 {
 	struct bench_ctx ctx = { .tmpdir = cfg->tmpdir, .arg = b->arg };
@@ -568,8 +575,7 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	if (b->flags & BENCH_MSG_SIZE)
 		ctx.msg_size = cfg->msg_size;
 	st = place_prepare(b, cfg, &ctx);
-	r->placement = ctx.placement == PLACE_NA && (b->flags & BENCH_PLACED) ? PLACE_NONE
-									     : ctx.placement;
+	r->placement = ctx.placement;
 	if (st == BENCH_OK && parallel > 1) {
 		s.cp = &cp;
 		st = copies_start(b, cfg, &ctx, &cp);
@@ -601,8 +607,7 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		b->teardown(&ctx);
 	r->iterations = s.n;
 	r->wall_s = (double)(now(cfg) - t0) / 1e9;
-	r->nvalues = ctx.nvalues;
-	memcpy(r->values, ctx.values, sizeof(r->values));
+	take_values(r, &ctx);
 	if (st != BENCH_OK) {
 		free(r->samples);
 		free(agg);
@@ -627,11 +632,10 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 
 		r->overhead = ns_to_unit(&s, ns + own);
 		/* The figure before the benchmark's own overhead came off it. */
-		if (b->overhead && r->nvalues < BENCH_MAX_VALUES) {
+		if (b->overhead) {
 			bench_value(&ctx, "raw", r->median + ns_to_unit(&s, own));
 			bench_value(&ctx, "overhead_op", ns_to_unit(&s, own));
-			r->nvalues = ctx.nvalues;
-			memcpy(r->values, ctx.values, sizeof(r->values));
+			take_values(r, &ctx);
 		}
 	}
 	return 0;

@@ -83,9 +83,24 @@ check "the non-SQLite file is unchanged" cmp -s "$T/text.db" "$T/text.orig"
 kb summary --db "$T/none.db"
 check "summary of a missing db fails and creates nothing" [ "$rc" = 1 ]
 check "summary of a missing db fails and creates nothing (message)" [ ! -e "$T/none.db" ]
+# --tmpdir that is missing, not a directory, or not writable: one line, exit 1
 kb run --only sys.fstat --tmpdir "$T/no/such/dir" --no-store --quiet
-check "unusable --tmpdir exits 1" [ "$rc" = 1 ]
-check "unusable --tmpdir exits 1 (message)" grep -q "temporary directory" "$T/err"
+check "a missing --tmpdir exits 1" [ "$rc" = 1 ]
+check "a missing --tmpdir: one line" [ "$(lines "$T/err")" = 1 ]
+check "a missing --tmpdir (message)" grep -q -- "--tmpdir '$T/no/such/dir': No such file" "$T/err"
+: >"$T/plain"
+kb run --only sys.fstat --tmpdir "$T/plain" --no-store --quiet
+check "a --tmpdir that is a file exits 1" [ "$rc" = 1 ]
+check "a --tmpdir that is a file (message)" grep -q "is not a directory" "$T/err"
+# Read-only: a read-only tmpfs where mounting is allowed (root), else /sys,
+# where even root cannot make a directory.
+RO=/sys
+mkdir "$T/ro" && mount -t tmpfs -o ro,size=64k tmpfs "$T/ro" 2>/dev/null && RO=$T/ro
+kb run --only sys.fstat --tmpdir "$RO" --no-store --quiet
+check "a read-only --tmpdir exits 1" [ "$rc" = 1 ]
+check "a read-only --tmpdir: one line" [ "$(lines "$T/err")" = 1 ]
+check "a read-only --tmpdir (message)" grep -q "is not writable" "$T/err"
+[ "$RO" = /sys ] || umount "$T/ro"
 
 # --- benchmarks that fail loudly ------------------------------------------
 KBENCH_INJECT=write:eio:50 "$KB" run --only sys.write --no-store $FAST >"$T/out" 2>"$T/err"; rc=$?

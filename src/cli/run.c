@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -33,7 +34,7 @@ struct run_opts {
 	const char *suite, *only, *label, *db, *tmpdir, *placement;
 	int runs, no_store, json, quiet, parallel;
 	double precision, max_time, watchdog, sample_ms;
-	size_t msg_size;
+	size_t msg_size, size;
 	enum placement places[3];	/* parsed --placement, or the suite's */
 	int nplaces;
 };
@@ -44,8 +45,9 @@ struct job {
 	enum placement place;
 };
 
-/* The largest --msg-size accepted before memory is even looked at. */
+/* The largest --msg-size and --size accepted before memory is even looked at. */
 #define MSG_SIZE_MAX (1024.0 * 1024 * 1024)
+#define SIZE_MAX_BYTES (1024.0 * 1024 * 1024 * 1024)
 
 /* The progress line: only on a terminal, only to stderr. */
 struct progress {
@@ -140,6 +142,46 @@ static void check_msg_size(const struct run_opts *o)
 			  o->parallel == 1 ? "y" : "ies", need / 1048576.0, (double)avail / 1048576.0);
 }
 
+/*
+ * A buffer size the machine can hold: a copy keeps two buffers of it (a
+ * copy's source and destination), and that must fit in half of the memory
+ * available, or the OOM killer would end the run instead of a message.
+ */
+static void check_size(const struct run_opts *o)
+{
+	uint64_t total = 0, avail = 0;
+	double need = 2.0 * (double)o->size * o->parallel;
+
+	if (!o->size)
+		return;
+	if (plat_memory(&total, &avail) == 0 && avail > 0 && need > (double)avail / 2)
+		die_usage("run: --size %zu bytes: %d cop%s need %.0f MiB, more than half of the "
+			  "%.0f MiB available", o->size, o->parallel, o->parallel == 1 ? "y" : "ies",
+			  need / 1048576.0, (double)avail / 1048576.0);
+}
+
+/*
+ * The temporary directory, tried the way the file benchmarks will use it:
+ * a directory made and removed in it.  Every way that can go wrong (absent,
+ * not a directory, read-only, no permission, full) is one line here rather
+ * than a failure in every file benchmark later.
+ */
+static void check_tmpdir(const char *dir)
+{
+	char probe[PATH_MAX];
+	struct stat sb;
+
+	if (stat(dir, &sb) < 0)
+		die("run: --tmpdir '%s': %s", dir, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		die("run: --tmpdir '%s' is not a directory", dir);
+	if (snprintf(probe, sizeof(probe), "%s/kbench.XXXXXX", dir) >= (int)sizeof(probe))
+		die("run: --tmpdir '%s': the path is too long", dir);
+	if (!mkdtemp(probe))
+		die("run: --tmpdir '%s' is not writable: %s", dir, strerror(errno));
+	rmdir(probe);
+}
+
 static void validate(struct run_opts *o, unsigned *suite_bits)
 {
 	if (registry_suite_parse(o->suite ? o->suite : "standard", suite_bits) < 0)
@@ -157,14 +199,14 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 		if (!o->tmpdir || !o->tmpdir[0])
 			o->tmpdir = "/tmp";
 	}
-	if (access(o->tmpdir, W_OK | X_OK) != 0)
-		die("run: cannot use temporary directory '%s': %s", o->tmpdir, strerror(errno));
+	check_tmpdir(o->tmpdir);
 	parse_placements(o, *suite_bits);
 	check_msg_size(o);
+	check_size(o);
 }
 
-static void runner_setup(const struct run_opts *o, const struct timer_info *ti,
-			 struct runner_cfg *rc)
+static void runner_setup(const struct run_opts *o, unsigned suite_bits,
+			 const struct timer_info *ti, struct runner_cfg *rc)
 {
 	harness_defaults(&rc->harness);
 	rc->harness.precision = o->precision / 100.0;
@@ -175,22 +217,41 @@ static void runner_setup(const struct run_opts *o, const struct timer_info *ti,
 	rc->harness.clock_cost_ns = ti->cost_ns;
 	rc->harness.parallel = o->parallel;
 	rc->harness.msg_size = o->msg_size;
+	rc->harness.size = o->size;
+	rc->harness.suite = suite_bits;
 	rc->tmproot = o->tmpdir;
 	rc->watchdog_s = o->watchdog;
 }
 
-/* Every selected instance once, those between processes once per placement. */
+static int job_listed(const struct job *jobs, size_t njobs, const struct bench *b)
+{
+	for (size_t i = 0; i < njobs; i++)
+		if (jobs[i].b == b)
+			return 1;
+	return 0;
+}
+
+/*
+ * Every selected instance once, those between processes once per
+ * placement.  A row that needs another's result (the cache levels need
+ * the latency curve) gets that row measured just before it, once.
+ */
 static struct job *make_jobs(const struct run_opts *o, const struct bench **sel, size_t nsel,
 			     size_t *njobs)
 {
-	struct job *jobs = calloc(nsel * 3 + 1, sizeof(*jobs));
+	struct job *jobs = calloc(nsel * 4 + 1, sizeof(*jobs));
 
 	if (!jobs)
 		die("run: out of memory");
 	*njobs = 0;
 	for (size_t i = 0; i < nsel; i++) {
+		const struct bench *need = sel[i]->needs ? registry_find(sel[i]->needs) : NULL;
+
+		if (need && !job_listed(jobs, *njobs, need))
+			jobs[(*njobs)++] = (struct job){ need, PLACE_NA };
 		if (!(sel[i]->flags & BENCH_PLACED)) {
-			jobs[(*njobs)++] = (struct job){ sel[i], PLACE_NA };
+			if (!job_listed(jobs, *njobs, sel[i]))
+				jobs[(*njobs)++] = (struct job){ sel[i], PLACE_NA };
 			continue;
 		}
 		for (int k = 0; k < o->nplaces; k++)
@@ -212,6 +273,7 @@ int cmd_run(int argc, char **argv)
 		{ "placement", OPT_STRING, &o.placement, "P,...", "same, spread or none: where the ends of a benchmark between processes run", 0, 0 },
 		{ "parallel", OPT_INT, &o.parallel, "P", "run P copies of each instance at once (1)", 1, 128 },
 		{ "msg-size", OPT_SIZE, &o.msg_size, "SIZE", "message (latency) or chunk (bandwidth) size, e.g. 64k", 1, MSG_SIZE_MAX },
+		{ "size", OPT_SIZE, &o.size, "SIZE", "buffer, file or mapping size of memory, file and VM benchmarks, e.g. 64m", 4096, SIZE_MAX_BYTES },
 		{ "sample-time", OPT_DOUBLE, &o.sample_ms, "MS", "length of one sample (10)", 0.1, 10000 },
 		{ "watchdog", OPT_DOUBLE, &o.watchdog, "SECONDS", "kill an instance running longer (10x max-time + 30)", 0.1, 86400 },
 		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where private temporary directories go ($TMPDIR or /tmp)", 0, 0 },
@@ -263,7 +325,7 @@ int cmd_run(int argc, char **argv)
 	if (!si_json)
 		die("run: cannot encode the system description");
 	sysinfo_label(&si, label, sizeof(label));
-	runner_setup(&o, &ti, &rc);
+	runner_setup(&o, suite_bits, &ti, &rc);
 	runner_catch_signals();
 
 	runs = calloc((size_t)o.runs, sizeof(*runs));
@@ -294,6 +356,9 @@ int cmd_run(int argc, char **argv)
 			struct result *r = &run->results[run->nresults];
 			progress_show(&prog, jobs[i].b->id, jobs[i].place);
 			rc.harness.placement = jobs[i].place;
+			/* A later row may read an earlier one's result (ctx->prior). */
+			rc.harness.prior = run->results;
+			rc.harness.nprior = run->nresults;
 			if (runner_run(jobs[i].b, &rc, r) < 0) {
 				stopped = 1;
 				break;

@@ -44,6 +44,7 @@ const char *bench_unit(const struct bench *b)
 	case METRIC_US: return "us";
 	case METRIC_NS: return "ns";
 	case METRIC_MBPS: return "MB/s";
+	case METRIC_MHZ: return "MHz";
 	}
 	BUG("bad metric %d", (int)b->metric);
 }
@@ -121,6 +122,15 @@ const struct bench_value *result_value(const struct result *r, const char *key)
 	for (size_t i = 0; i < r->nvalues && i < BENCH_MAX_VALUES; i++)
 		if (strcmp(r->values[i].key, key) == 0)
 			return &r->values[i];
+	return NULL;
+}
+
+const struct result *bench_prior(const struct bench_ctx *ctx, const char *id)
+{
+	/* The latest, should a row have been measured twice. */
+	for (size_t i = ctx->nprior; i-- > 0;)
+		if (strcmp(ctx->prior[i].id, id) == 0)
+			return &ctx->prior[i];
 	return NULL;
 }
 
@@ -224,6 +234,9 @@ void result_free(struct result *r)
 {
 	free(r->samples);
 	r->samples = NULL;
+	free(r->points);
+	r->points = NULL;
+	r->npoints = 0;
 }
 
 void run_info_free(struct run_info *run)

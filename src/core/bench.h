@@ -26,6 +26,7 @@ enum bench_metric {
 	METRIC_US = 0,	/* microseconds per iteration */
 	METRIC_NS,	/* nanoseconds per iteration */
 	METRIC_MBPS,	/* MB/s (10^6 bytes) from ctx->bytes_per_iter */
+	METRIC_MHZ,	/* a rate: millions of operations per second */
 };
 
 /* Suites an instance belongs to; a bit each. */
@@ -47,6 +48,8 @@ enum {
 	BENCH_PLACED = 1u << 1,
 	/* Takes --msg-size (message or chunk size). */
 	BENCH_MSG_SIZE = 1u << 2,
+	/* Takes --size (buffer, file or mapping size). */
+	BENCH_SIZED = 1u << 3,
 };
 
 /*
@@ -64,6 +67,17 @@ enum placement {
 #define BENCH_MAX_CPUS 256
 /* Parameters and side figures a benchmark stores with its result. */
 #define BENCH_MAX_VALUES 8
+
+/* One point of a curve: which series and where on it (a size in bytes). */
+struct bench_point {
+	char series[16];	/* "random", "page", "stride64", ... */
+	double x;
+};
+
+/* A curve has at most this many points. */
+#define BENCH_MAX_POINTS 256
+
+struct result;
 
 /* One named parameter or side figure: a number, or a text when text[0]. */
 struct bench_value {
@@ -84,6 +98,12 @@ struct bench_ctx {
 	double ops_per_iter;	/* operations in one iteration (a ring round: N
 				   switches); the figure is per operation.  0 = 1 */
 	size_t msg_size;	/* --msg-size in bytes, 0 = the benchmark's default */
+	size_t size;		/* --size in bytes, 0 = the benchmark's default */
+	unsigned suite;		/* the suite being run (SUITE_* bit), 0 = none named */
+	const struct bench_point *point;	/* the curve point being measured, or NULL */
+	/* Results finished earlier in this run, for a row that needs another. */
+	const struct result *prior;
+	size_t nprior;
 	enum placement placement;
 	int copy;		/* which of the --parallel copies, from 0 */
 	int nends;		/* processes per copy, set in setup (for the record) */
@@ -112,6 +132,12 @@ struct bench {
 	enum bench_status (*run)(struct bench_ctx *ctx, uint64_t n);	/* n iterations */
 	void (*teardown)(struct bench_ctx *ctx);			/* optional */
 	/*
+	 * Optional, untimed, before every timed call of run with the n it will
+	 * get: undo the last call's work and lay out this one's (a fresh
+	 * directory, n fresh pages to fault in).  Teardown undoes the last.
+	 */
+	enum bench_status (*prepare)(struct bench_ctx *ctx, uint64_t n);
+	/*
 	 * Optional: n iterations of the same work less the thing measured (a
 	 * ring's summing and pipe calls without the switch).  The harness times
 	 * it like run and subtracts its median, keeping the raw figure too.
@@ -119,6 +145,16 @@ struct bench {
 	enum bench_status (*overhead)(struct bench_ctx *ctx, uint64_t n);
 	/* Optional: the row's parameters (ring size, transport), lent as ctx->arg. */
 	const void *arg;
+	/*
+	 * Optional: a curve.  Fills at most max points (they may depend on the
+	 * machine and on ctx->suite) and returns how many; the harness then sets
+	 * ctx->point and measures each point from setup to teardown, and the
+	 * result's own figure is the last point's.
+	 */
+	size_t (*points)(struct bench_ctx *ctx, struct bench_point *pts, size_t max);
+	/* Optional: the id of a row whose result this one reads (ctx->prior);
+	 * a run that selects this row measures that one first. */
+	const char *needs;
 };
 
 /* Fill ctx->err and return BENCH_FAIL; errnum 0 means no errno text. */
@@ -145,6 +181,9 @@ int bench_cpu_for(const struct bench_ctx *ctx, int end);
  * -1 with ctx->err filled when the pin did not take.
  */
 int bench_place(struct bench_ctx *ctx, int end);
+
+/* The result of `id` measured earlier in this run, or NULL. */
+const struct result *bench_prior(const struct bench_ctx *ctx, const char *id);
 
 /* Record a parameter or side figure with the result; a full table is a BUG. */
 void bench_value(struct bench_ctx *ctx, const char *key, double num);

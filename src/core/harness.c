@@ -89,7 +89,7 @@ static enum bench_status copies_sample(struct sampler *s, enum sample_kind kind,
 	struct copy_cmd c = { kind, n };
 	struct copy_reply rep;
 	uint64_t first = UINT64_MAX, last = 0;
-	double sum = 0;
+	double sum = 0, ops = 0;
 	enum bench_status st = BENCH_OK;
 
 	for (int i = 0; i < s->cp->n; i++)
@@ -103,10 +103,18 @@ static enum bench_status copies_sample(struct sampler *s, enum sample_kind kind,
 			snprintf(s->ctx->err, sizeof(s->ctx->err), "copy %d: %.230s", i, rep.ctx.err);
 		}
 		sum += (double)(rep.t1 - rep.t0);
+		ops += rep.ctx.ops_per_iter > 0 ? rep.ctx.ops_per_iter : 1;
+		/* A benchmark that counts its operations (page faults) says so per
+		 * sample; copy 0's side figures stand for all. */
+		if (i == 0) {
+			s->ctx->nvalues = rep.ctx.nvalues;
+			memcpy(s->ctx->values, rep.ctx.values, sizeof(s->ctx->values));
+		}
 		first = rep.t0 < first ? rep.t0 : first;
 		last = rep.t1 > last ? rep.t1 : last;
 	}
 	*ns = sum / s->cp->n;
+	s->ctx->ops_per_iter = ops / s->cp->n;
 	s->agg_ratio = last > first ? *ns / (double)(last - first) : 1;
 	return st;
 }
@@ -122,6 +130,8 @@ static enum bench_status sample_kind(struct sampler *s, enum sample_kind kind, u
 
 	if (s->cp)
 		return copies_sample(s, kind, n, ns);
+	if (kind == KIND_RUN && s->b->prepare && (st = s->b->prepare(s->ctx, n)) != BENCH_OK)
+		return st;
 	t0 = now(s->cfg);
 	st = fn(s->ctx, n);
 	t1 = now(s->cfg);
@@ -147,6 +157,7 @@ static double ns_to_unit(const struct sampler *s, double per)
 	case METRIC_US: return per / 1e3;
 	case METRIC_NS: return per;
 	case METRIC_MBPS: return s->ctx->bytes_per_iter / ops_per_iter(s) * 1e3 / per;
+	case METRIC_MHZ: return 1e3 / per;
 	}
 	BUG("bad metric %d", (int)s->b->metric);
 }
@@ -176,7 +187,7 @@ static double to_aggregate(const struct sampler *s, double per_copy)
 {
 	double p = s->cp ? s->cp->n : 1;
 
-	if (s->b->metric == METRIC_MBPS)
+	if (s->b->metric == METRIC_MBPS || s->b->metric == METRIC_MHZ)
 		return per_copy * p * s->agg_ratio;
 	return per_copy / (p * s->agg_ratio);
 }
@@ -433,8 +444,11 @@ static _Noreturn void copy_main(const struct bench *b, struct bench_ctx *ctx, in
 	if (plat_full_io(rep, &r, sizeof(r), 1) < 0 || st != BENCH_OK)
 		_exit(st == BENCH_OK ? 1 : 0);
 	while (plat_full_io(cmd, &c, sizeof(c), 0) == 0 && c.kind != KIND_QUIT) {
+		/* Untimed, like the in-process case: only run's call is between t0 and t1. */
+		r.st = c.kind == KIND_RUN && b->prepare ? b->prepare(ctx, c.n) : BENCH_OK;
 		r.t0 = timer_now();
-		r.st = (c.kind == KIND_RUN ? b->run : b->overhead)(ctx, c.n);
+		if (r.st == BENCH_OK)
+			r.st = (c.kind == KIND_RUN ? b->run : b->overhead)(ctx, c.n);
 		r.t1 = timer_now();
 		r.ctx = *ctx;
 		if (plat_full_io(rep, &r, sizeof(r), 1) < 0)
@@ -545,6 +559,101 @@ static enum bench_status copies_start(const struct bench *b, const struct harnes
 	return st;
 }
 
+/*
+ * A curve: each point from setup to teardown, sampled like an instance but
+ * on a share of the instance's time budget, so that a curve of 40 points
+ * costs what about 10 instances do.  The benchmark's own overhead is the
+ * same at every point and is measured at the first.
+ */
+#define CURVE_POINT_SHARE 0.25
+
+static enum bench_status curve_point(struct sampler *s, struct result *r, size_t i,
+				     double target)
+{
+	struct result pr;
+	struct stats_summary ss;
+	double *agg = NULL;
+	enum bench_status st = BENCH_OK;
+
+	result_init(&pr, s->b);
+	s->ctx->bytes_per_iter = 0;
+	s->ctx->ops_per_iter = 0;
+	if (s->b->setup)
+		st = s->b->setup(s->ctx);
+	if (st != BENCH_OK)
+		return st;
+	if (i == 0 && s->b->overhead)
+		st = measure_overhead(s, target);
+	if (st == BENCH_OK)
+		st = calibrate(s, KIND_RUN, target, &s->n);
+	if (st == BENCH_OK)
+		st = warm_up(s);
+	if (st == BENCH_OK)
+		st = sample(s, &pr, &agg);
+	if (s->b->teardown)
+		s->b->teardown(s->ctx);
+	free(agg);
+	if (st != BENCH_OK) {
+		free(pr.samples);
+		return st;
+	}
+	stats_summarize(pr.samples, pr.n, &ss);
+	struct result_point *p = &r->points[r->npoints++];
+	snprintf(p->series, sizeof(p->series), "%s", s->ctx->point->series);
+	p->x = s->ctx->point->x;
+	p->y = ss.median;
+	p->lo = ss.ci_low;
+	p->hi = ss.ci_high;
+	p->noisy = pr.stop != STOP_PRECISION;
+	/* The last point's samples stand for the result; the others are summarised. */
+	free(r->samples);
+	r->samples = pr.samples;
+	r->n = pr.n;
+	r->stop = pr.stop;
+	return BENCH_OK;
+}
+
+static enum bench_status measure_curve(struct sampler *s, struct result *r, double target)
+{
+	struct harness_cfg pcfg = *s->cfg;
+	const struct harness_cfg *cfg = s->cfg;
+	struct bench_point *pts = calloc(BENCH_MAX_POINTS, sizeof(*pts));
+	size_t np = 0, noisy = 0;
+	enum bench_status st = BENCH_OK;
+
+	if (pts)
+		np = s->b->points(s->ctx, pts, BENCH_MAX_POINTS);
+	if (np > BENCH_MAX_POINTS)
+		BUG("%s: %zu points, more than %d", s->b->id, np, BENCH_MAX_POINTS);
+	if (pts && np)
+		r->points = calloc(np, sizeof(*r->points));
+	if (!pts || (np && !r->points))
+		st = bench_fail(s->ctx, 0, "out of memory for the curve");
+	else if (np == 0)
+		st = bench_fail(s->ctx, 0, "the curve has no points");
+	pcfg.max_time_ns = cfg->max_time_ns * CURVE_POINT_SHARE;
+	s->cfg = &pcfg;
+	for (size_t i = 0; i < np && st == BENCH_OK; i++) {
+		s->ctx->point = &pts[i];
+		st = curve_point(s, r, i, target);
+		if (st != BENCH_OK && s->ctx->err[0])
+			/* Which point failed is half of the reason. */
+			snprintf(s->ctx->err + strlen(s->ctx->err),
+				 sizeof(s->ctx->err) - strlen(s->ctx->err), " (at %s %.0f)",
+				 pts[i].series, pts[i].x);
+		noisy += st == BENCH_OK && r->points[r->npoints - 1].noisy;
+	}
+	s->ctx->point = NULL;
+	s->cfg = cfg;
+	free(pts);
+	/* A curve met its precision when every point did. */
+	if (st == BENCH_OK && noisy && r->stop == STOP_PRECISION)
+		r->stop = STOP_MAX_TIME;
+	if (st == BENCH_OK)
+		bench_value(s->ctx, "noisy_points", (double)noisy);
+	return st;
+}
+
 /* The benchmark's parameters and side figures become the result's. */
 static void take_values(struct result *r, const struct bench_ctx *ctx)
 {
@@ -554,7 +663,8 @@ static void take_values(struct result *r, const struct bench_ctx *ctx)
 
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r)
 {
-	struct bench_ctx ctx = { .tmpdir = cfg->tmpdir, .arg = b->arg };
+	struct bench_ctx ctx = { .tmpdir = cfg->tmpdir, .arg = b->arg, .suite = cfg->suite,
+				 .prior = cfg->prior, .nprior = cfg->nprior };
 	struct copies cp = { 0 };
 	struct sampler s = { .b = b, .cfg = cfg, .ctx = &ctx };
 	struct cpu_snap before, after;
@@ -574,9 +684,21 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	}
 	if (b->flags & BENCH_MSG_SIZE)
 		ctx.msg_size = cfg->msg_size;
+	if (b->flags & BENCH_SIZED)
+		ctx.size = cfg->size;
 	st = place_prepare(b, cfg, &ctx);
 	r->placement = ctx.placement;
-	if (st == BENCH_OK && parallel > 1) {
+	if (st == BENCH_OK && b->points) {
+		if (parallel > 1) {
+			st = bench_skip(&ctx, "a curve is measured one copy at a time, not with "
+					"--parallel %d", parallel);
+		} else {
+			have_snap = cfg->interference && snap(&before) == 0;
+			st = measure_curve(&s, r, target);
+			if (have_snap && snap(&after) == 0)
+				r->interference = interference(&before, &after);
+		}
+	} else if (st == BENCH_OK && parallel > 1) {
 		s.cp = &cp;
 		st = copies_start(b, cfg, &ctx, &cp);
 	} else if (st == BENCH_OK) {
@@ -586,15 +708,15 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 			st = b->setup(&ctx);
 		set_up = st == BENCH_OK;
 	}
-	if (st == BENCH_OK)
+	if (st == BENCH_OK && !b->points)
 		record_cpus(&ctx);
-	if (st == BENCH_OK && b->overhead)
+	if (st == BENCH_OK && !b->points && b->overhead)
 		st = measure_overhead(&s, target);
-	if (st == BENCH_OK)
+	if (st == BENCH_OK && !b->points)
 		st = calibrate(&s, KIND_RUN, target, &s.n);
-	if (st == BENCH_OK)
+	if (st == BENCH_OK && !b->points)
 		st = warm_up(&s);
-	if (st == BENCH_OK) {
+	if (st == BENCH_OK && !b->points) {
 		have_snap = cfg->interference && snap(&before) == 0;
 		st = sample(&s, r, &agg);
 		if (have_snap && snap(&after) == 0)
@@ -611,8 +733,10 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	if (st != BENCH_OK) {
 		free(r->samples);
 		free(agg);
+		free(r->points);
 		r->samples = NULL;
-		r->n = 0;
+		r->points = NULL;
+		r->n = r->npoints = 0;
 		set_outcome(r, st, ctx.err);
 		return 0;
 	}
@@ -625,7 +749,7 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	fill_stats(r, &ss);
 	r->status = r->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
 	/* What was subtracted per operation, in the result's unit. */
-	if (b->metric != METRIC_MBPS) {
+	if (b->metric != METRIC_MBPS && b->metric != METRIC_MHZ) {
 		double ns = (cfg->clock_cost_ns / (double)s.n +
 			     (b->flags & BENCH_CHEAP ? cfg->loop_ns : 0)) / ops_per_iter(&s);
 		double own = s.ovh_ns / ops_per_iter(&s);

@@ -28,6 +28,10 @@ struct harness_cfg {
 	enum placement placement;	/* for BENCH_PLACED rows; PLACE_NA = none */
 	int parallel;			/* copies at once, each its own processes (1) */
 	size_t msg_size;		/* for BENCH_MSG_SIZE rows; 0 = their default */
+	size_t size;			/* for BENCH_SIZED rows; 0 = their default */
+	unsigned suite;			/* the suite run (SUITE_* bit), 0 = none named */
+	const struct result *prior;	/* results finished earlier in this run */
+	size_t nprior;
 };
 
 /* The defaults of DESIGN.md, with the real clock. */
@@ -42,6 +46,10 @@ void harness_defaults(struct harness_cfg *cfg);
  * same n, a sample's value is the copies' mean time per iteration (the
  * per-copy figure), and the aggregate comes from the window between the
  * first start and the last end.
+ *
+ * A curve (b->points) is measured point by point in this process, each
+ * point on a share of the time budget; `r` gets every point, and its own
+ * figure and samples are the last point's.
  */
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r);
 

@@ -103,12 +103,18 @@ int registry_row_valid(const struct bench *b, char *err)
 		return errbuf_set(err, "%s: no summary", b->id), -1;
 	if (b->suites == 0 || (b->suites & ~all))
 		return errbuf_set(err, "%s: bad suites 0x%x", b->id, b->suites), -1;
-	if (b->metric != METRIC_US && b->metric != METRIC_NS && b->metric != METRIC_MBPS)
+	if (b->metric != METRIC_US && b->metric != METRIC_NS && b->metric != METRIC_MBPS &&
+	    b->metric != METRIC_MHZ)
 		return errbuf_set(err, "%s: bad metric", b->id), -1;
-	if ((b->metric == METRIC_MBPS) != (b->better == BETTER_HIGHER))
-		return errbuf_set(err, "%s: a bandwidth is higher-better, a time lower-better", b->id), -1;
-	if ((b->flags & BENCH_CHEAP) && b->metric == METRIC_MBPS)
+	int rate = b->metric == METRIC_MBPS || b->metric == METRIC_MHZ;
+	if (rate != (b->better == BETTER_HIGHER))
+		return errbuf_set(err, "%s: a rate is higher-better, a time lower-better", b->id), -1;
+	if ((b->flags & BENCH_CHEAP) && rate)
 		return errbuf_set(err, "%s: overhead subtraction applies to times only", b->id), -1;
+	if (b->needs && !registry_find(b->needs))
+		return errbuf_set(err, "%s: needs '%s', which is no row", b->id, b->needs), -1;
+	if (b->points && (b->flags & BENCH_PLACED))
+		return errbuf_set(err, "%s: a curve runs in one process, it cannot be placed", b->id), -1;
 	return 0;
 }
 

@@ -28,6 +28,14 @@ enum stop_reason {
 /* Interference above this fraction of the other CPUs' time flags a result. */
 #define RESULT_BUSY_THRESHOLD 0.25
 
+/* One measured point of a curve: the median at x and its 95% CI. */
+struct result_point {
+	char series[16];
+	double x;			/* where: a size in bytes */
+	double y, lo, hi;		/* median and CI, in the result's unit */
+	int noisy;			/* the CI missed the precision asked for */
+};
+
 struct result {
 	char id[64];			/* catalogue id */
 	char unit[16];			/* "us", "ns", "MB/s" */
@@ -51,6 +59,8 @@ struct result {
 	struct bench_value values[BENCH_MAX_VALUES];
 	char reason[256];		/* why skip or fail */
 	double *samples;		/* n per-iteration values in unit, malloc'd */
+	size_t npoints;			/* a curve's points, in the order measured */
+	struct result_point *points;	/* malloc'd, NULL unless a curve */
 };
 
 /* One stored run: a pass over a selection, under a label. */

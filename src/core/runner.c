@@ -5,8 +5,8 @@
  * included) and reaps it.  The child dies with the parent if kbench itself
  * is killed (plat_die_with_parent).
  *
- * The child sends its result as the raw struct followed by the samples: both
- * ends are the same binary.
+ * The child sends its result as the raw struct followed by the samples and
+ * a curve's points: both ends are the same binary.
  */
 #include "core/runner.h"
 
@@ -87,9 +87,10 @@ static _Noreturn void child_main(const struct bench *b, const struct runner_cfg 
 	if (harness_run(b, &hc, &r) < 0)
 		_exit(3);
 	if (plat_full_io(fd, &r, sizeof(r), 1) < 0 ||
-	    (r.n && plat_full_io(fd, r.samples, r.n * sizeof(*r.samples), 1) < 0))
+	    (r.n && plat_full_io(fd, r.samples, r.n * sizeof(*r.samples), 1) < 0) ||
+	    (r.npoints && plat_full_io(fd, r.points, r.npoints * sizeof(*r.points), 1) < 0))
 		code = 4;
-	free(r.samples);
+	result_free(&r);
 	_exit(code);
 }
 
@@ -284,13 +285,22 @@ static int decode(const char *buf, size_t len, struct result *r)
 		return -1;
 	memcpy(r, buf, sizeof(*r));
 	r->samples = NULL;
-	if (len != sizeof(*r) + r->n * sizeof(double))
+	r->points = NULL;
+	if (r->npoints > BENCH_MAX_POINTS ||
+	    len != sizeof(*r) + r->n * sizeof(double) + r->npoints * sizeof(*r->points))
 		return -1;
 	if (r->n) {
 		r->samples = malloc(r->n * sizeof(double));
 		if (!r->samples)
 			return -1;
 		memcpy(r->samples, buf + sizeof(*r), r->n * sizeof(double));
+	}
+	if (r->npoints) {
+		r->points = malloc(r->npoints * sizeof(*r->points));
+		if (!r->points)
+			return -1;
+		memcpy(r->points, buf + sizeof(*r) + r->n * sizeof(double),
+		       r->npoints * sizeof(*r->points));
 	}
 	return 0;
 }
@@ -382,7 +392,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	case WAIT_EOF:
 		if (decode(buf, len, r) == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
 			break;
-		free(r->samples);
+		result_free(r);
 		describe_exit(status, how, sizeof(how));
 		failed(r, b, "benchmark process %s before reporting a result", how);
 		break;

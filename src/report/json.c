@@ -233,6 +233,34 @@ static json_t *values_object(const struct result *r, int *bad)
 	return o;
 }
 
+/* A curve's points as [{"series", "x", "y", "ci_low", "ci_high", "noisy"}]. */
+static json_t *points_array(const struct result *r, int *bad)
+{
+	json_t *a = json_array();
+
+	if (!a) {
+		*bad = 1;
+		return NULL;
+	}
+	for (size_t i = 0; r->points && i < r->npoints; i++) {
+		const struct result_point *p = &r->points[i];
+		json_t *o = json_object();
+
+		if (!o) {
+			*bad = 1;
+			break;
+		}
+		set(o, "series", jstr(p->series), bad);
+		set(o, "x", jreal(p->x), bad);
+		set(o, "y", jreal(p->y), bad);
+		set(o, "ci_low", jreal(p->lo), bad);
+		set(o, "ci_high", jreal(p->hi), bad);
+		set(o, "noisy", json_boolean(p->noisy), bad);
+		push(a, o, bad);
+	}
+	return a;
+}
+
 static json_t *result_object(const struct result *r, int *bad)
 {
 	/* Skipped and failed results measured nothing: null, not a zero. */
@@ -282,6 +310,7 @@ static json_t *result_object(const struct result *r, int *bad)
 	set(o, "parallel", json_integer(r->parallel), bad);
 	set(o, "aggregate", jreal(r->aggregate), bad);
 	set(o, "values", values_object(r, bad), bad);
+	set(o, "points", points_array(r, bad), bad);
 	if (measured && r->samples)
 		for (size_t i = 0; i < r->n; i++)
 			push(samples, jreal(r->samples[i]), bad);

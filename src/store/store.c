@@ -32,6 +32,7 @@ struct store {
 	sqlite3_stmt *ins_result;	/* prepared once: one per result written */
 	sqlite3_stmt *ins_sample;	/* prepared once: one per sample written */
 	sqlite3_stmt *ins_value;	/* prepared once: one per result value written */
+	sqlite3_stmt *ins_point;	/* prepared once: one per curve point written */
 	char path[PATH_MAX];		/* for error messages */
 };
 
@@ -50,6 +51,22 @@ struct store {
 	"  text TEXT\n" \
 	");\n" \
 	"CREATE INDEX result_values_result_id ON result_values(result_id);\n"
+
+/*
+ * A curve's points (mem.lat.curve), in the order measured (idx): series,
+ * x (a size in bytes), the median y and its CI, and whether the point
+ * missed its precision.  Spelt once for store_schema and migration 3.
+ */
+#define STORE_SQL_RESULT_POINTS \
+	"CREATE TABLE result_points (\n" \
+	"  result_id INTEGER NOT NULL REFERENCES results(id),\n" \
+	"  idx INTEGER NOT NULL,\n" \
+	"  series TEXT NOT NULL,\n" \
+	"  x REAL NOT NULL,\n" \
+	"  y REAL, lo REAL, hi REAL,\n" \
+	"  noisy INTEGER NOT NULL DEFAULT 0\n" \
+	");\n" \
+	"CREATE INDEX result_points_result_id ON result_points(result_id);\n"
 
 /*
  * The current schema, created in one go on an empty file.  interference and
@@ -105,7 +122,8 @@ static const char store_schema[] =
 	"CREATE INDEX results_run_id ON results(run_id);\n"
 	"CREATE INDEX samples_result_id ON samples(result_id);\n"
 	"CREATE INDEX runs_label ON runs(label);\n"
-	STORE_SQL_RESULT_VALUES;
+	STORE_SQL_RESULT_VALUES
+	STORE_SQL_RESULT_POINTS;
 
 /*
  * Migrations, indexed by the version they start from: row v turns a
@@ -115,7 +133,7 @@ static const char store_schema[] =
  * defaults given: interference -1 (unknown, it was never measured) and
  * overhead 0 (version 1 subtracted none); placement '' (PLACE_NA: version 2
  * pinned nothing), parallel 1 and aggregate NULL (version 2 ran one copy),
- * and no values.
+ * and no values; version 3 had no curves, so no points.
  */
 static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
@@ -125,6 +143,7 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	      "ALTER TABLE results ADD COLUMN parallel INTEGER NOT NULL DEFAULT 1;\n"
 	      "ALTER TABLE results ADD COLUMN aggregate REAL;\n"
 	      STORE_SQL_RESULT_VALUES,
+	[3] = STORE_SQL_RESULT_POINTS,
 };
 
 static const char store_sql_result[] =
@@ -138,6 +157,13 @@ static const char store_sql_sample[] =
 
 static const char store_sql_value[] =
 	"INSERT INTO result_values (result_id, idx, key, num, text) VALUES (?, ?, ?, ?, ?)";
+
+static const char store_sql_point[] =
+	"INSERT INTO result_points (result_id, idx, series, x, y, lo, hi, noisy)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+static const char store_sql_load_points[] =
+	"SELECT series, x, y, lo, hi, noisy FROM result_points WHERE result_id = ? ORDER BY idx";
 
 /* The columns store_load_results reads, in the order it reads them. */
 static const char store_sql_load_results[] =
@@ -318,6 +344,7 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->ins_result);
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_value);
+	sqlite3_finalize(st->ins_point);
 	/* Statements are finalized above, so close cannot be left busy. */
 	sqlite3_close(st->db);
 	free(st);
@@ -385,7 +412,8 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 		goto fail;
 	if (sqlite3_prepare_v2(st->db, store_sql_result, -1, &st->ins_result, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_sample, -1, &st->ins_sample, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_value, -1, &st->ins_value, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(st->db, store_sql_value, -1, &st->ins_value, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_point, -1, &st->ins_point, NULL) != SQLITE_OK) {
 		errbuf_set(err, "cannot open db '%s': %s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
@@ -579,6 +607,21 @@ int store_result_add(struct store *st, int64_t run_id, const struct result *r, c
 		    store_step_done(sv) < 0)
 			goto fail;
 	}
+	for (size_t i = 0; r->points && i < r->npoints; i++) {
+		const struct result_point *p = &r->points[i];
+		sqlite3_stmt *sp = st->ins_point;
+
+		if (sqlite3_bind_int64(sp, 1, result_id) != SQLITE_OK ||
+		    sqlite3_bind_int64(sp, 2, (sqlite3_int64)i) != SQLITE_OK ||
+		    store_bind_text(sp, 3, p->series) != SQLITE_OK ||
+		    store_bind_real(sp, 4, p->x) != SQLITE_OK ||
+		    store_bind_real(sp, 5, p->y) != SQLITE_OK ||
+		    store_bind_real(sp, 6, p->lo) != SQLITE_OK ||
+		    store_bind_real(sp, 7, p->hi) != SQLITE_OK ||
+		    sqlite3_bind_int(sp, 8, p->noisy != 0) != SQLITE_OK ||
+		    store_step_done(sp) < 0)
+			goto fail;
+	}
 	for (size_t i = 0; r->samples && i < r->n; i++) {
 		if (sqlite3_bind_int64(st->ins_sample, 1, result_id) != SQLITE_OK ||
 		    sqlite3_bind_int64(st->ins_sample, 2, (sqlite3_int64)i) != SQLITE_OK ||
@@ -599,6 +642,8 @@ fail:
 	(void)sqlite3_clear_bindings(sv);
 	(void)sqlite3_reset(st->ins_sample);
 	(void)sqlite3_clear_bindings(st->ins_sample);
+	(void)sqlite3_reset(st->ins_point);
+	(void)sqlite3_clear_bindings(st->ins_point);
 fail_quiet:
 	store_rollback(st);
 	return -1;
@@ -829,6 +874,51 @@ fail:
 	return -1;
 }
 
+/* A curve's points, in the order measured; 0 or -1 with err filled. */
+static int store_load_points(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+			     struct result *r, char *err)
+{
+	size_t cap = 0;
+	int rc;
+
+	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct result_point *p;
+
+		if (r->npoints == BENCH_MAX_POINTS) {
+			(void)sqlite3_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': result %lld has more than %d points",
+				   st->path, (long long)result_id, BENCH_MAX_POINTS);
+			return -1;
+		}
+		if (r->npoints == cap) {
+			cap = cap ? 2 * cap : 32;
+			p = realloc(r->points, cap * sizeof(*p));
+			if (!p) {
+				(void)sqlite3_reset(stmt);
+				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+				return -1;
+			}
+			r->points = p;
+		}
+		p = &r->points[r->npoints++];
+		store_column_copy(stmt, 0, p->series, sizeof(p->series));
+		p->x = store_column_real(stmt, 1);
+		p->y = store_column_real(stmt, 2);
+		p->lo = store_column_real(stmt, 3);
+		p->hi = store_column_real(stmt, 4);
+		p->noisy = sqlite3_column_int(stmt, 5) != 0;
+	}
+	(void)sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read points from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	return -1;
+}
+
 /* Fill one result from the current row of store_sql_load_results. */
 static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r, char *err)
 {
@@ -893,7 +983,8 @@ static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r,
 
 /* One run's results, ordered by result id, into run->results. */
 static int store_load_results(struct store *st, struct run_info *run, int want_samples,
-			      sqlite3_stmt *q, sqlite3_stmt *qs, sqlite3_stmt *qv, char *err)
+			      sqlite3_stmt *q, sqlite3_stmt *qs, sqlite3_stmt *qv,
+			      sqlite3_stmt *qp, char *err)
 {
 	size_t cap = 0;
 	int rc;
@@ -914,7 +1005,8 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		/* Counted before filling, so run_info_free frees a half-loaded result too. */
 		struct result *r = &run->results[run->nresults++];
 		if (store_row_result(st, q, r, err) < 0 ||
-		    store_load_values(st, qv, sqlite3_column_int64(q, 0), r, err) < 0)
+		    store_load_values(st, qv, sqlite3_column_int64(q, 0), r, err) < 0 ||
+		    store_load_points(st, qp, sqlite3_column_int64(q, 0), r, err) < 0)
 			goto fail_quiet;
 		if (want_samples &&
 		    store_load_samples(st, qs, sqlite3_column_int64(q, 0), r, err) < 0)
@@ -936,7 +1028,7 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 {
 	struct store_ids ids = {0};
 	struct run_info *out = NULL;
-	sqlite3_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL;
+	sqlite3_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL, *qp = NULL;
 	size_t nout = 0;
 	const char *json;
 
@@ -961,7 +1053,8 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 	    sqlite3_prepare_v2(st->db, store_sql_load_results, -1, &q, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, "SELECT value FROM samples WHERE result_id = ? ORDER BY idx",
 			       -1, &qs, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_load_values, -1, &qv, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(st->db, store_sql_load_values, -1, &qv, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_load_points, -1, &qp, NULL) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; i < ids.n; i++) {
 		struct run_info *run = &out[nout++];
@@ -980,13 +1073,14 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 			goto fail_quiet;
 		}
 		(void)sqlite3_reset(qr);
-		if (store_load_results(st, run, want_samples, q, qs, qv, err) < 0)
+		if (store_load_results(st, run, want_samples, q, qs, qv, qp, err) < 0)
 			goto fail_quiet;
 	}
 	sqlite3_finalize(qr);
 	sqlite3_finalize(q);
 	sqlite3_finalize(qs);
 	sqlite3_finalize(qv);
+	sqlite3_finalize(qp);
 	free(ids.v);
 	/* Ending a read transaction: nothing was written, so rolling back loses nothing. */
 	store_rollback(st);
@@ -999,6 +1093,7 @@ fail_quiet:
 	sqlite3_finalize(q);
 	sqlite3_finalize(qs);
 	sqlite3_finalize(qv);
+	sqlite3_finalize(qp);
 	free(ids.v);
 	store_runs_free(out, nout);
 	store_rollback(st);

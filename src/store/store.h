@@ -14,7 +14,7 @@
 
 #include "core/result.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -37,7 +37,7 @@ void store_close(struct store *st);
 
 /* Insert the run row (results not included); sets run->id. */
 int store_run_begin(struct store *st, struct run_info *run, char *err);
-/* Insert one result, its values and its samples in a single transaction. */
+/* Insert one result, its values, samples and points in a single transaction. */
 int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err);
 /* Mark the run finished (records the end time). */
 int store_run_end(struct store *st, int64_t run_id, char *err);

@@ -265,6 +265,15 @@ static void assert_same_result(const struct result *want, const struct result *g
 		assert_same_double(got->values[i].num, want->values[i].num);
 		assert_string_equal(got->values[i].text, want->values[i].text);
 	}
+	assert_int_equal(got->npoints, want->npoints);
+	for (size_t i = 0; i < want->npoints; i++) {
+		assert_string_equal(got->points[i].series, want->points[i].series);
+		assert_same_double(got->points[i].x, want->points[i].x);
+		assert_same_double(got->points[i].y, want->points[i].y);
+		assert_same_double(got->points[i].lo, want->points[i].lo);
+		assert_same_double(got->points[i].hi, want->points[i].hi);
+		assert_int_equal(got->points[i].noisy, want->points[i].noisy);
+	}
 	if (!want_samples || !want->samples) {
 		assert_null(got->samples);
 		return;
@@ -366,7 +375,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM samples"), 25);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_values"), 3 + BENCH_MAX_VALUES);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
-					" AND name NOT LIKE 'sqlite_autoindex%'"), 4);
+					" AND name NOT LIKE 'sqlite_autoindex%'"), 5);
 	/* As documented: placement by name, NaN as NULL, a text value without a number. */
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results WHERE placement = 'spread'"
 					" AND parallel = 1 AND aggregate IS NULL"), 1);
@@ -697,7 +706,7 @@ static void test_migrate_v2(void **state)
 	st = store_open(v2, err);
 	if (!st)
 		fail_msg("open v2: %s", err);
-	assert_int_equal(raw_int(v2, "PRAGMA user_version"), 3);
+	assert_int_equal(raw_int(v2, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	n = store_runs_load(st, NULL, 0, 1, &runs, err);
 	if (n != 1)
 		fail_msg("load v2: %d: %s", n, err);
@@ -753,10 +762,12 @@ static char *db_fingerprint(const char *path)
 		"        || quote(aggregate), ';') FROM results)"
 		" || char(10) || (SELECT group_concat(quote(result_id) || quote(idx) || quote(key)"
 		"        || quote(num) || quote(text), ';') FROM result_values)"
-		" || char(10) || (SELECT count(*) FROM samples)");
+		" || char(10) || (SELECT count(*) FROM samples)"
+		" || char(10) || (SELECT group_concat(quote(idx) || quote(series) || quote(x), ';')"
+		"        FROM result_points)");
 }
 
-static void test_reopen_v3_unchanged(void **state)
+static void test_reopen_unchanged(void **state)
 {
 	struct fixture *f = *state;
 	char err[ERRBUF_LEN] = "";
@@ -768,7 +779,7 @@ static void test_reopen_v3_unchanged(void **state)
 
 	st = store_open(f->db, err);
 	assert_non_null(st);
-	make_run(&run, "v3");
+	make_run(&run, "current");
 	assert_int_equal(store_run_begin(st, &run, err), 0);
 	make_result(&r, "ipc.pipe.lat", 5);
 	r.placement = PLACE_SPREAD;
@@ -776,9 +787,23 @@ static void test_reopen_v3_unchanged(void **state)
 	r.aggregate = 7.75;
 	add_value(&r, "msg_size", 64, NULL);
 	add_value(&r, "transport", 0, "pipe");
+	/* A curve's points come back in order, noisy flag and all. */
+	r.npoints = 3;
+	r.points = calloc(3, sizeof(*r.points));
+	assert_non_null(r.points);
+	for (int i = 0; i < 3; i++) {
+		snprintf(r.points[i].series, sizeof(r.points[i].series), "%s", i < 2 ? "page" : "random");
+		r.points[i].x = 512.0 * (1 << i);
+		r.points[i].y = 1.25 + i;
+		r.points[i].lo = 1.0 + i;
+		r.points[i].hi = 1.5 + i;
+		r.points[i].noisy = i == 1;
+	}
 	assert_int_equal(store_result_add(st, run.id, &r, err), 0);
 	assert_int_equal(store_run_end(st, run.id, err), 0);
 	store_close(st);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_points WHERE noisy = 1"
+				 " AND series = 'page' AND x = 1024"), 1);
 	before = db_fingerprint(f->db);
 	assert_non_null(strstr(before, "'spread'37.75"));
 
@@ -1160,7 +1185,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_empty_db, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reopen_v3_unchanged, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reopen_unchanged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),

@@ -35,12 +35,11 @@ for t in "$BUILD"/test_*; do
 	rc=$?
 	tally "$(basename "$t")"
 done
-sh tests/cli.sh "$BUILD" >"$out" 2>&1
-rc=$?
-tally cli
-sh tests/cli_ipc.sh "$BUILD" >"$out" 2>&1
-rc=$?
-tally cli_ipc
+for t in tests/cli*.sh; do
+	sh "$t" "$BUILD" >"$out" 2>&1
+	rc=$?
+	tally "$(basename "$t" .sh)"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

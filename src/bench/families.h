@@ -21,5 +21,13 @@ extern const struct bench ipc_benches[];
 extern const size_t ipc_nbenches;
 extern const struct bench rpc_benches[];
 extern const size_t rpc_nbenches;
+extern const struct bench fs_benches[];
+extern const size_t fs_nbenches;
+extern const struct bench vm_benches[];
+extern const size_t vm_nbenches;
+extern const struct bench mem_benches[];
+extern const size_t mem_nbenches;
+extern const struct bench memlat_benches[];
+extern const size_t memlat_nbenches;
 
 #endif

@@ -125,6 +125,26 @@ const struct bench_value *result_value(const struct result *r, const char *key)
 	return NULL;
 }
 
+size_t bench_buffer_size(const struct bench_ctx *ctx)
+{
+	const uint64_t floor = 64ull << 20;
+	uint64_t llc = plat_llc_size();
+
+	if (ctx->size)
+		return ctx->size;
+	return (size_t)(4 * llc > floor ? 4 * llc : floor);
+}
+
+enum bench_status bench_check_memory(struct bench_ctx *ctx, double bytes, const char *what)
+{
+	uint64_t total = 0, avail = 0;
+
+	if (plat_memory(&total, &avail) == 0 && avail > 0 && bytes > (double)avail / 2)
+		return bench_skip(ctx, "%s: %.0f MiB is more than half of the %.0f MiB of memory "
+				  "available", what, bytes / 1048576.0, (double)avail / 1048576.0);
+	return BENCH_OK;
+}
+
 const struct result *bench_prior(const struct bench_ctx *ctx, const char *id)
 {
 	/* The latest, should a row have been measured twice. */

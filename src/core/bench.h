@@ -149,7 +149,8 @@ struct bench {
 	 * Optional: a curve.  Fills at most max points (they may depend on the
 	 * machine and on ctx->suite) and returns how many; the harness then sets
 	 * ctx->point and measures each point from setup to teardown, and the
-	 * result's own figure is the last point's.
+	 * result's own figure is the last point's.  0 points: this time the row
+	 * is measured as a single figure, with ctx->point NULL.
 	 */
 	size_t (*points)(struct bench_ctx *ctx, struct bench_point *pts, size_t max);
 	/* Optional: the id of a row whose result this one reads (ctx->prior);
@@ -184,6 +185,18 @@ int bench_place(struct bench_ctx *ctx, int end);
 
 /* The result of `id` measured earlier in this run, or NULL. */
 const struct result *bench_prior(const struct bench_ctx *ctx, const char *id);
+
+/*
+ * A buffer or file size: --size when given, else well above the last-level
+ * cache (4x it, at least 64 MiB), so that memory, not a cache, is measured.
+ */
+size_t bench_buffer_size(const struct bench_ctx *ctx);
+/*
+ * Skip, with the reason, when `bytes` would take more than half of the
+ * memory available: the OOM killer must never be the one to say so.
+ * BENCH_OK when it fits or the OS cannot say.
+ */
+enum bench_status bench_check_memory(struct bench_ctx *ctx, double bytes, const char *what);
 
 /* Record a parameter or side figure with the result; a full table is a BUG. */
 void bench_value(struct bench_ctx *ctx, const char *key, double num);

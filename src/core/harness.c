@@ -613,24 +613,17 @@ static enum bench_status curve_point(struct sampler *s, struct result *r, size_t
 	return BENCH_OK;
 }
 
-static enum bench_status measure_curve(struct sampler *s, struct result *r, double target)
+static enum bench_status measure_curve(struct sampler *s, struct result *r,
+				       const struct bench_point *pts, size_t np, double target)
 {
 	struct harness_cfg pcfg = *s->cfg;
 	const struct harness_cfg *cfg = s->cfg;
-	struct bench_point *pts = calloc(BENCH_MAX_POINTS, sizeof(*pts));
-	size_t np = 0, noisy = 0;
+	size_t noisy = 0;
 	enum bench_status st = BENCH_OK;
 
-	if (pts)
-		np = s->b->points(s->ctx, pts, BENCH_MAX_POINTS);
-	if (np > BENCH_MAX_POINTS)
-		BUG("%s: %zu points, more than %d", s->b->id, np, BENCH_MAX_POINTS);
-	if (pts && np)
-		r->points = calloc(np, sizeof(*r->points));
-	if (!pts || (np && !r->points))
-		st = bench_fail(s->ctx, 0, "out of memory for the curve");
-	else if (np == 0)
-		st = bench_fail(s->ctx, 0, "the curve has no points");
+	r->points = calloc(np, sizeof(*r->points));
+	if (!r->points)
+		return bench_fail(s->ctx, 0, "out of memory for the curve");
 	pcfg.max_time_ns = cfg->max_time_ns * CURVE_POINT_SHARE;
 	s->cfg = &pcfg;
 	for (size_t i = 0; i < np && st == BENCH_OK; i++) {
@@ -645,7 +638,6 @@ static enum bench_status measure_curve(struct sampler *s, struct result *r, doub
 	}
 	s->ctx->point = NULL;
 	s->cfg = cfg;
-	free(pts);
 	/* A curve met its precision when every point did. */
 	if (st == BENCH_OK && noisy && r->stop == STOP_PRECISION)
 		r->stop = STOP_MAX_TIME;
@@ -671,6 +663,8 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	struct stats_summary ss;
 	const char *why;
 	double *agg = NULL;
+	struct bench_point *pts = NULL;
+	size_t np = 0;
 	uint64_t t0 = now(cfg);
 	double target = fmax(cfg->sample_target_ns, 1000 * cfg->granularity_ns);
 	int have_snap = 0, set_up = 0, parallel = cfg->parallel > 1 ? cfg->parallel : 1;
@@ -688,13 +682,21 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		ctx.size = cfg->size;
 	st = place_prepare(b, cfg, &ctx);
 	r->placement = ctx.placement;
+	/* A row may be a curve in one suite and a single figure in another. */
 	if (st == BENCH_OK && b->points) {
+		pts = calloc(BENCH_MAX_POINTS, sizeof(*pts));
+		if (!pts)
+			st = bench_fail(&ctx, 0, "out of memory for the curve");
+		else if ((np = b->points(&ctx, pts, BENCH_MAX_POINTS)) > BENCH_MAX_POINTS)
+			BUG("%s: %zu points, more than %d", b->id, np, BENCH_MAX_POINTS);
+	}
+	if (st == BENCH_OK && np) {
 		if (parallel > 1) {
 			st = bench_skip(&ctx, "a curve is measured one copy at a time, not with "
 					"--parallel %d", parallel);
 		} else {
 			have_snap = cfg->interference && snap(&before) == 0;
-			st = measure_curve(&s, r, target);
+			st = measure_curve(&s, r, pts, np, target);
 			if (have_snap && snap(&after) == 0)
 				r->interference = interference(&before, &after);
 		}
@@ -708,15 +710,16 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 			st = b->setup(&ctx);
 		set_up = st == BENCH_OK;
 	}
-	if (st == BENCH_OK && !b->points)
+	free(pts);
+	if (st == BENCH_OK && !np)
 		record_cpus(&ctx);
-	if (st == BENCH_OK && !b->points && b->overhead)
+	if (st == BENCH_OK && !np && b->overhead)
 		st = measure_overhead(&s, target);
-	if (st == BENCH_OK && !b->points)
+	if (st == BENCH_OK && !np)
 		st = calibrate(&s, KIND_RUN, target, &s.n);
-	if (st == BENCH_OK && !b->points)
+	if (st == BENCH_OK && !np)
 		st = warm_up(&s);
-	if (st == BENCH_OK && !b->points) {
+	if (st == BENCH_OK && !np) {
 		have_snap = cfg->interference && snap(&before) == 0;
 		st = sample(&s, r, &agg);
 		if (have_snap && snap(&after) == 0)

@@ -29,6 +29,10 @@ static const struct family {
 	{ ctx_benches, &ctx_nbenches },
 	{ ipc_benches, &ipc_nbenches },
 	{ rpc_benches, &rpc_nbenches },
+	{ fs_benches, &fs_nbenches },
+	{ vm_benches, &vm_nbenches },
+	{ mem_benches, &mem_nbenches },
+	{ memlat_benches, &memlat_nbenches },
 };
 
 static const struct suite_name {

@@ -61,6 +61,9 @@ void sysinfo_collect(struct sysinfo *si)
 		si->loadavg[0] = si->loadavg[1] = si->loadavg[2] = 0;
 	if (plat_memory(&si->mem_total, &si->mem_available) != 0)
 		si->mem_total = si->mem_available = 0;
+	si->ncaches = plat_caches(si->caches, (int)(sizeof(si->caches) / sizeof(si->caches[0])));
+	if (si->ncaches < 0)
+		si->ncaches = 0;
 
 	SYSINFO_SET(si->compiler, KB_COMPILER);
 	SYSINFO_SET(si->cflags, KB_CFLAGS);

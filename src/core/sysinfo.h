@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "plat/plat.h"
+
 struct sysinfo {
 	char os[64];			/* uname sysname, e.g. "Linux" */
 	char release[128];		/* uname release */
@@ -29,6 +31,8 @@ struct sysinfo {
 	double loadavg[3];
 	uint64_t mem_total;		/* bytes */
 	uint64_t mem_available;		/* bytes */
+	int ncaches;			/* CPU 0's caches as the OS reports them */
+	struct plat_cache caches[8];
 	char compiler[128];		/* compiler kbench was built with */
 	char cflags[256];		/* its flags */
 	char build_type[32];		/* "release", "debug", "sanitize" */

@@ -2,11 +2,13 @@
  * Reading the small text files of procfs and sysfs (and their cousins on
  * other systems), and kbench's own pipes between its processes: portable,
  * so shared by every plat_*.c.  Plain read() and write(), never plat_read(),
- * so an armed fault only ever hits a benchmark.
+ * so an armed fault only ever hits a benchmark.  Also the facts every
+ * system gives the same way (getrusage) or derives from the others.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "plat/plat.h"
@@ -77,5 +79,27 @@ int plat_full_io(int fd, void *buf, size_t len, int writing)
 		p += k;
 		len -= (size_t)k;
 	}
+	return 0;
+}
+
+uint64_t plat_llc_size(void)
+{
+	struct plat_cache c[16];
+	int n = plat_caches(c, 16);
+	uint64_t best = 0;
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(c[i].type, "Instruction") != 0 && c[i].size > best)
+			best = c[i].size;
+	return best;
+}
+
+int plat_minor_faults(uint64_t *n)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return -1;
+	*n = (uint64_t)ru.ru_minflt;
 	return 0;
 }

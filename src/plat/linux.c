@@ -12,12 +12,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -525,6 +527,96 @@ int plat_memory(uint64_t *total, uint64_t *available)
 	fclose(f);
 	if (!(have & 1)) {
 		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* "32K", "512K", "32768K", "8M" as sysfs writes cache sizes. */
+static uint64_t parse_cache_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (end == s)
+		return 0;
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	else if (*end == 'G')
+		v <<= 30;
+	return v;
+}
+
+int plat_caches(struct plat_cache *c, int max)
+{
+	char path[128], buf[64];
+	int n = 0;
+
+	for (int i = 0; i < 16 && n < max; i++) {
+		struct plat_cache *k = &c[n];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		if (plat_read_line(path, buf, sizeof(buf)) < 0)
+			break;
+		memset(k, 0, sizeof(*k));
+		k->level = atoi(buf);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+		if (plat_read_line(path, k->type, sizeof(k->type)) < 0)
+			k->type[0] = '\0';
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if (plat_read_line(path, buf, sizeof(buf)) == 0)
+			k->size = parse_cache_size(buf);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size", i);
+		if (plat_read_line(path, buf, sizeof(buf)) == 0)
+			k->line = atoi(buf);
+		if (k->level > 0 && k->size > 0)
+			n++;
+	}
+	if (n == 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return n;
+}
+
+/*
+ * The file system type from the mount table: the longest mount point that
+ * is a prefix of the directory's real path.  statfs's magic number cannot
+ * tell ext2 from ext4.
+ */
+int plat_fs_type(const char *path, char *buf, size_t len)
+{
+	char real[PATH_MAX], line[PATH_MAX + 256], mnt[PATH_MAX], type[64];
+	size_t best = 0;
+	FILE *f;
+
+	if (!realpath(path, real))
+		return -1;
+	f = fopen("/proc/self/mounts", "r");
+	if (!f)
+		return -1;
+	buf[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		size_t m;
+
+		if (sscanf(line, "%*s %4095s %63s", mnt, type) != 2)
+			continue;
+		m = strlen(mnt);
+		/* "/" matches everything; "/tmp" must not match "/tmpx". */
+		if (strncmp(real, mnt, m) != 0 ||
+		    (m > 1 && real[m] != '\0' && real[m] != '/'))
+			continue;
+		if (m >= best) {
+			best = m;
+			snprintf(buf, len, "%s", type);
+		}
+	}
+	fclose(f);
+	if (!buf[0]) {
+		errno = ENOENT;
 		return -1;
 	}
 	return 0;

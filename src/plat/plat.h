@@ -63,6 +63,27 @@ void plat_mitigations(char *buf, size_t len);
 void plat_virt(char *buf, size_t len);
 int plat_memory(uint64_t *total, uint64_t *available);
 
+/* One CPU cache as the OS describes it (sysfs on Linux). */
+struct plat_cache {
+	int level;		/* 1, 2, 3 */
+	char type[16];		/* "Data", "Instruction", "Unified" */
+	uint64_t size;		/* bytes */
+	int line;		/* line size in bytes, 0 unknown */
+};
+/* CPU 0's caches, level order, at most max: their count, or -1 (ENOSYS). */
+int plat_caches(struct plat_cache *c, int max);
+/* The largest data or unified cache CPU 0 has, in bytes; 0 when unknown. */
+uint64_t plat_llc_size(void);
+
+/*
+ * The type of the file system holding path ("ext4", "tmpfs"): 0, or -1
+ * (ENOSYS where the OS cannot say).
+ */
+int plat_fs_type(const char *path, char *buf, size_t len);
+
+/* Minor (no I/O) page faults this process has taken so far. */
+int plat_minor_faults(uint64_t *n);
+
 /*
  * Fault injection.  Benchmarks that move data call these instead of the
  * system call; a test can arrange for the next call to fail or corrupt.

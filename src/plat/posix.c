@@ -132,3 +132,20 @@ int plat_memory(uint64_t *total, uint64_t *available)
 	errno = ENOSYS;
 	return -1;
 }
+
+int plat_caches(struct plat_cache *c, int max)
+{
+	(void)c;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_fs_type(const char *path, char *buf, size_t len)
+{
+	(void)path;
+	if (len)
+		buf[0] = '\0';
+	errno = ENOSYS;
+	return -1;
+}

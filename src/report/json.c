@@ -111,6 +111,31 @@ static int dump(FILE *out, json_t *root)
 	return 0;
 }
 
+/* The CPU caches as the OS reports them: [{"level", "type", "size", "line"}]. */
+static json_t *caches_array(const struct sysinfo *si, int *bad)
+{
+	json_t *a = json_array();
+
+	if (!a) {
+		*bad = 1;
+		return NULL;
+	}
+	for (int i = 0; i < si->ncaches; i++) {
+		json_t *o = json_object();
+
+		if (!o) {
+			*bad = 1;
+			break;
+		}
+		set(o, "level", json_integer(si->caches[i].level), bad);
+		set(o, "type", jstr(si->caches[i].type), bad);
+		set(o, "size", juint(si->caches[i].size), bad);
+		set(o, "line", json_integer(si->caches[i].line), bad);
+		push(a, o, bad);
+	}
+	return a;
+}
+
 static json_t *sysinfo_object(const struct sysinfo *si)
 {
 	json_t *o = json_object(), *load = json_array();
@@ -141,6 +166,7 @@ static json_t *sysinfo_object(const struct sysinfo *si)
 	set(o, "loadavg", load, &bad);
 	set(o, "mem_total", juint(si->mem_total), &bad);
 	set(o, "mem_available", juint(si->mem_available), &bad);
+	set(o, "caches", caches_array(si, &bad), &bad);
 	set(o, "compiler", jstr(si->compiler), &bad);
 	set(o, "cflags", jstr(si->cflags), &bad);
 	set(o, "build_type", jstr(si->build_type), &bad);

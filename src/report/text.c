@@ -523,6 +523,33 @@ static void fmt_ns(char *buf, size_t size, double ns)
 		snprintf(buf, size, "unknown");
 }
 
+/* "L1d 32K, L1i 32K, L2 512K, L3 32M, 64 B lines" as the OS reports them. */
+static void fmt_caches(char *buf, size_t size, const struct sysinfo *si)
+{
+	size_t used = 0;
+	int line = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < si->ncaches && used < size; i++) {
+		const struct plat_cache *c = &si->caches[i];
+		const char *t = strcmp(c->type, "Data") == 0 ? "d" :
+				strcmp(c->type, "Instruction") == 0 ? "i" : "";
+		uint64_t kib = c->size >> 10;
+
+		if (kib >= 1024 && kib % 1024 == 0)
+			used += (size_t)snprintf(buf + used, size - used, "%sL%d%s %lluM", used ? ", " : "",
+						 c->level, t, (unsigned long long)(kib >> 10));
+		else
+			used += (size_t)snprintf(buf + used, size - used, "%sL%d%s %lluK", used ? ", " : "",
+						 c->level, t, (unsigned long long)kib);
+		line = c->line ? c->line : line;
+	}
+	if (line && used < size)
+		snprintf(buf + used, size - used, ", %d B lines", line);
+	if (!buf[0])
+		snprintf(buf, size, "unknown");
+}
+
 /*
  * The vulnerabilities that are mitigated, one per line, and a count of the
  * rest: "Not affected" is most of the list and says nothing about speed.
@@ -560,7 +587,7 @@ struct kv {
 	char val[1100];		/* fits the longest sysinfo field, mitigations */
 };
 
-#define SYSINFO_LINES 22
+#define SYSINFO_LINES 23
 
 /* The next line's value buffer, after naming it key. */
 static char *kv_add(struct kv *rows, size_t *n, const char *key)
@@ -599,6 +626,7 @@ void report_sysinfo_text(FILE *out, const struct sysinfo *si)
 		 si->loadavg[0], si->loadavg[1], si->loadavg[2]);
 	fmt_bytes(kv_add(rows, &n, "memory total"), vs, si->mem_total);
 	fmt_bytes(kv_add(rows, &n, "memory available"), vs, si->mem_available);
+	fmt_caches(kv_add(rows, &n, "caches"), vs, si);
 	fmt_str(kv_add(rows, &n, "compiler"), vs, si->compiler, "unknown");
 	fmt_str(kv_add(rows, &n, "cflags"), vs, si->cflags, "unknown");
 	fmt_str(kv_add(rows, &n, "build type"), vs, si->build_type, "unknown");

@@ -589,6 +589,11 @@ static void fill_sysinfo(struct sysinfo *si)
 	si->loadavg[2] = 0.125;
 	si->mem_total = 16ull * 1024 * 1024 * 1024 + 512ull * 1024 * 1024;
 	si->mem_available = 900ull * 1024 * 1024;
+	si->ncaches = 4;
+	si->caches[0] = (struct plat_cache){ 1, "Data", 32 << 10, 64 };
+	si->caches[1] = (struct plat_cache){ 1, "Instruction", 32 << 10, 64 };
+	si->caches[2] = (struct plat_cache){ 2, "Unified", 512 << 10, 64 };
+	si->caches[3] = (struct plat_cache){ 3, "Unified", 32 << 20, 64 };
 	snprintf(si->compiler, sizeof(si->compiler), "gcc 14.2.0");
 	snprintf(si->cflags, sizeof(si->cflags), "-O2 -std=gnu11");
 	snprintf(si->build_type, sizeof(si->build_type), "release");
@@ -734,7 +739,16 @@ static void test_sysinfo_json(void **state)
 	assert_int_equal(json_array_size(load), 3);
 	assert_true(json_real_value(json_array_get(load, 2)) == 0.125);
 	assert_string_equal(json_string_value(json_object_get(o, "kbench_version")), "0.1.0");
-	assert_int_equal(json_object_size(o), 22);
+	/* The caches as the OS reports them, in order. */
+	json_t *caches = json_object_get(o, "caches");
+	assert_int_equal(json_array_size(caches), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(caches, 3), "level")), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(caches, 3), "size")),
+			 32 << 20);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(caches, 1), "type")),
+			    "Instruction");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(caches, 0), "line")), 64);
+	assert_int_equal(json_object_size(o), 23);
 	json_decref(o);
 	free(text);
 }

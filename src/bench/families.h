@@ -21,6 +21,8 @@ extern const struct bench ipc_benches[];
 extern const size_t ipc_nbenches;
 extern const struct bench rpc_benches[];
 extern const size_t rpc_nbenches;
+extern const struct bench cpu_benches[];
+extern const size_t cpu_nbenches;
 extern const struct bench fs_benches[];
 extern const size_t fs_nbenches;
 extern const struct bench vm_benches[];

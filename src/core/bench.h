@@ -78,6 +78,7 @@ struct bench_point {
 #define BENCH_MAX_POINTS 256
 
 struct result;
+struct result_point;
 
 /* One named parameter or side figure: a number, or a text when text[0]. */
 struct bench_value {
@@ -153,6 +154,9 @@ struct bench {
 	 * is measured as a single figure, with ctx->point NULL.
 	 */
 	size_t (*points)(struct bench_ctx *ctx, struct bench_point *pts, size_t max);
+	/* Optional, after a curve's last point: read the points (find the cache
+	 * levels) and record what was found with bench_value. */
+	void (*curve_done)(struct bench_ctx *ctx, const struct result_point *pts, size_t n);
 	/* Optional: the id of a row whose result this one reads (ctx->prior);
 	 * a run that selects this row measures that one first. */
 	const char *needs;

@@ -643,6 +643,8 @@ static enum bench_status measure_curve(struct sampler *s, struct result *r,
 		r->stop = STOP_MAX_TIME;
 	if (st == BENCH_OK)
 		bench_value(s->ctx, "noisy_points", (double)noisy);
+	if (st == BENCH_OK && s->b->curve_done)
+		s->b->curve_done(s->ctx, r->points, r->npoints);
 	return st;
 }
 

@@ -23,6 +23,7 @@ static const struct family {
 	const struct bench *rows;
 	const size_t *n;
 } families[] = {
+	{ cpu_benches, &cpu_nbenches },
 	{ sys_benches, &sys_nbenches },
 	{ sig_benches, &sig_nbenches },
 	{ proc_benches, &proc_nbenches },

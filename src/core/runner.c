@@ -129,14 +129,20 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
-	for (;;) {
-		if (poll(p, p[1].fd >= 0 ? 2 : 1, -1) < 0) {
+	/*
+	 * Until both have spoken: the instance gone (lifeline at end of file)
+	 * and kbench done or dead (the control pipe).  Leaving on the first
+	 * alone would let kbench's "done" hit a closed pipe.  poll skips an
+	 * entry whose fd is negative.
+	 */
+	while (p[0].fd >= 0 || p[1].fd >= 0) {
+		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		if (p[0].revents && read(life, &c, 1) <= 0)
-			break;
+		if (p[0].fd >= 0 && p[0].revents && read(life, &c, 1) <= 0)
+			p[0].fd = -1;
 		if (p[1].fd >= 0 && p[1].revents) {
 			ssize_t k = read(ctl, &m, sizeof(m));
 
@@ -366,8 +372,10 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	setpgid(pid, pid);
 	close(fds[1]);
 	janitor_tell(&jan, 'G', pid);
+	/* The instance holds it now; -1, so janitor_wait does not close a reused number. */
 	if (jan.lifeline >= 0)
 		close(jan.lifeline);
+	jan.lifeline = -1;
 	jan.lifeline = -1;
 	out = collect(fds[0], start + (uint64_t)(cfg->watchdog_s * 1e9), &buf, &len);
 	close(fds[0]);

@@ -86,7 +86,6 @@ void sysinfo_label(const struct sysinfo *si, char *buf, size_t len)
 /* One run of the chain lasts about this long: far above clock cost and noise. */
 #define SYSINFO_MHZ_TARGET_NS 20000000ull
 #define SYSINFO_MHZ_TRIES 5
-#define SYSINFO_MHZ_ADDS 100	/* adds per loop iteration */
 
 /* Read through a volatile so the addend is a register the compiler cannot know. */
 static volatile uint64_t sysinfo_one = 1;
@@ -105,23 +104,29 @@ static volatile uint64_t sysinfo_one = 1;
 	SYSINFO_ADD1; } while (0)
 
 /*
- * Run n iterations of SYSINFO_MHZ_ADDS dependent adds; returns nanoseconds.
- * `register` keeps x in a register even in GCC's unoptimised builds, where
- * each add would otherwise go through memory and take several cycles.
+ * n iterations of SYSINFO_MHZ_ADDS dependent adds, one cycle each; the
+ * result goes to timer_sink so the chain cannot be removed.  `register`
+ * keeps x in a register even in GCC's unoptimised builds, where each add
+ * would otherwise go through memory and take several cycles.
  */
-static uint64_t sysinfo_chain(uint64_t n)
+void sysinfo_add_chain(uint64_t n)
 {
 	register uint64_t x = 0, k = sysinfo_one;
-	uint64_t i, t0, t1;
 
-	t0 = timer_now();
-	for (i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < n; i++) {
 		SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10;
 		SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10; SYSINFO_ADD10;
 	}
-	t1 = timer_now();
 	timer_sink = x;
-	return t1 - t0;
+}
+
+/* The chain timed, for sysinfo's quick figure; nanoseconds. */
+static uint64_t sysinfo_chain(uint64_t n)
+{
+	uint64_t t0 = timer_now();
+
+	sysinfo_add_chain(n);
+	return timer_now() - t0;
 }
 
 /*

@@ -51,5 +51,9 @@ void sysinfo_label(const struct sysinfo *si, char *buf, size_t len);
 int sysinfo_warn(const struct sysinfo *si, FILE *out);
 /* The measured clock rate in MHz (dependent add chain, not /proc/cpuinfo). */
 double sysinfo_measure_mhz(void);
+/* Dependent adds per iteration of sysinfo_add_chain. */
+#define SYSINFO_MHZ_ADDS 100
+/* n iterations of SYSINFO_MHZ_ADDS dependent adds, one cycle each (cpu.mhz). */
+void sysinfo_add_chain(uint64_t n);
 
 #endif

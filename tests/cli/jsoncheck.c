@@ -3,8 +3,11 @@
  * (a fresh Debian has no python or jq to do it).  Reads stdin.
  *   jsoncheck run      a `run --json` / `summary --json` document: every
  *                      field of every result present, typed and sane
- *                      (placement, parallel, aggregate and values too);
- *                      prints "runs R results N ok K"
+ *                      (placement, parallel, aggregate, values and a
+ *                      curve's points too); prints "runs R results N ok K"
+ *                      and, for each curve, "curve ID points N series A,B
+ *                      top X" on a line of its own (X: the last point's
+ *                      size, whose median must be the result's)
  *   jsoncheck list     the `list --json` array; prints its length
  *   jsoncheck sysinfo  the `sysinfo --json` object; prints "ok"
  * Exits 1 with one line naming the first problem.
@@ -72,6 +75,49 @@ static void check_conditions(json_t *r, const char *id)
 			bad("a member of values is neither a number nor a string", id);
 }
 
+/*
+ * A curve's points: each in a named series, at a growing size within its
+ * series, with ci_low <= y <= ci_high.  Prints the series in order of
+ * first appearance, so a test can see which were measured.
+ */
+static void check_points(json_t *r, const char *id, int measured)
+{
+	json_t *pts = need(r, "points", JSON_ARRAY, id), *p;
+	char series[256] = "", last[32] = "";
+	double lastx = 0, lasty = 0;
+	size_t i;
+
+	if (json_array_size(pts) == 0)
+		return;
+	if (!measured)
+		bad("a skipped or failed result has points", id);
+	json_array_foreach(pts, i, p) {
+		const char *s = json_string_value(need(p, "series", JSON_STRING, id));
+		double x = num(p, "x", id), y = num(p, "y", id);
+		double lo = num(p, "ci_low", id), hi = num(p, "ci_high", id);
+
+		if (!json_is_boolean(json_object_get(p, "noisy")))
+			bad("a point's noisy is not a boolean", id);
+		if (!(y > 0) || !(lo <= y && y <= hi))
+			bad("a point's ci_low <= y <= ci_high does not hold", id);
+		if (strcmp(s, last) != 0) {
+			if (strlen(series) + strlen(s) + 2 < sizeof(series))
+				snprintf(series + strlen(series), sizeof(series) - strlen(series), "%s%s",
+					 series[0] ? "," : "", s);
+			snprintf(last, sizeof(last), "%s", s);
+			lastx = 0;
+		}
+		if (!(x > lastx))
+			bad("a point's size does not grow within its series", id);
+		lastx = x;
+		lasty = y;
+	}
+	/* The result's own figure is its last point's, from the same samples. */
+	if (fabs(lasty - num(r, "median", id)) > 1e-9 * lasty)
+		bad("the median is not the last point's", id);
+	printf("curve %s points %zu series %s top %.0f\n", id, json_array_size(pts), series, lastx);
+}
+
 static int check_result(json_t *r)
 {
 	const char *id = json_string_value(need(r, "id", JSON_STRING, NULL));
@@ -84,6 +130,7 @@ static int check_result(json_t *r)
 	check_conditions(r, id);
 	if (strcmp(better, "lower") && strcmp(better, "higher"))
 		bad("better is neither lower nor higher", id);
+	check_points(r, id, strcmp(status, "skip") && strcmp(status, "fail"));
 	if (!strcmp(status, "skip") || !strcmp(status, "fail")) {
 		if (!json_is_string(json_object_get(r, "reason")))
 			bad("skip/fail without a reason", id);

@@ -1,0 +1,77 @@
+#!/bin/sh
+# Command-line tests of the memory latency rows: the curve has its series
+# and points, the cache levels read it from the same run (and a run that
+# names only a level measures the curve first), the chase is validated,
+# and what cannot be done (a curve with --parallel, a level the curve does
+# not show) is a skip with its reason.  Small arrays, short budgets;
+# timings are never asserted.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+FAST="--max-time 0.2 --tmpdir $T/tmp --quiet --no-store"
+
+# result ID FIELD: one field of one result of the run --json in $T/out
+field() {
+	tr -d ' \n' <"$T/out" | grep -o "\"id\":\"$1\"[^}]*" | grep -o "\"$2\":[^,]*" | head -1 |
+		cut -d: -f2 | tr -d '"'
+}
+
+# --- the curve, small: up to 1 MiB, quick's octave steps --------------------
+kb run --suite quick --only mem.lat.curve --size 1m --json $FAST
+check "mem.lat.curve runs (exit 0)" [ "$rc" = 0 ]
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+# jsoncheck also checks the curve's own figure is its last point's.
+check "its JSON is sane, points included" grep -q "results 1 ok 1" "$T/jc"
+# 512 B to 1 MiB in octaves: 12 sizes, for each of the two series.
+check "the curve has the page and random series, 12 points each" \
+	grep -qx "curve mem.lat.curve points 24 series page,random top 1048576" "$T/jc"
+check "the curve records how many points were noisy" grep -q '"noisy_points"' "$T/out"
+check "the curve records how many cache levels it shows" grep -q '"levels"' "$T/out"
+
+# standard takes two points an octave; full adds lmbench's strides
+kb run --suite standard --only mem.lat.curve --size 64k --max-time 0.1 --json --tmpdir "$T/tmp" --quiet --no-store
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+# 512 B to 64 KiB by half octaves, lines below a page and pages above: 14
+# sizes (5.8 KiB rounds to the 4 KiB page already there).
+check "standard: half-octave steps (14 sizes a series)" \
+	grep -qx "curve mem.lat.curve points 28 series page,random top 65536" "$T/jc"
+kb run --suite full --only mem.lat.curve --size 64k --max-time 0.1 --json --tmpdir "$T/tmp" --quiet --no-store
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "full: strides between the page and random series" \
+	grep -qx "curve mem.lat.curve points .* series page,stride64,stride256,stride1024,stride4096,random top 65536" "$T/jc"
+
+# --- levels need the curve -----------------------------------------------
+kb run --suite quick --only mem.lat.l1 --size 1m --json $FAST
+check "a run of mem.lat.l1 alone exits 0" [ "$rc" = 0 ]
+check "it measured mem.lat.curve first" sh -c "grep -o '\"id\": \"mem.lat[a-z0-9.]*\"' '$T/out' | tr '\n' ' ' | grep -q 'curve.*l1'"
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "both results are sane" grep -q "results 2 ok" "$T/jc"
+# L1 is the first step on any machine kbench knows; its size is recorded with the OS's.
+check "mem.lat.l1 was measured (status ok or noisy)" sh -c "[ '$(field mem.lat.l1 status)' = ok ] || [ '$(field mem.lat.l1 status)' = noisy ]"
+check "mem.lat.l1 records the size it found" [ -n "$(field mem.lat.l1 detected)" ]
+check "mem.lat.l1 records the size the OS gives" [ -n "$(field mem.lat.l1 os_size)" ]
+check "mem.lat.l1 measured at half the size found" sh -c "[ \"\$(echo '$(field mem.lat.l1 size) * 2 <= $(field mem.lat.l1 detected)' | bc 2>/dev/null || echo 1)\" = 1 ]"
+
+# A level the curve does not reach is a skip with its reason, not a guess:
+# a curve of five points (512 B to 8 KiB) can hold at most two flat
+# stretches, so never a third cache level, however noisy the machine.
+kb run --suite quick --only 'mem.lat.l3' --size 8k --json $FAST
+check "a level beyond the curve: exit 0 (a skip is not a failure)" [ "$rc" = 0 ]
+check "mem.lat.l3 skips on a curve that cannot show it" [ "$(field mem.lat.l3 status)" = skip ]
+check "the skip says why" grep -Eq 'no cache level found on mem.lat.curve|mem.lat.curve shows [0-9] cache levels?, not 3' "$T/out"
+
+# --- main memory ------------------------------------------------------------
+kb run --only mem.lat.main --size 4m --json $FAST
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "mem.lat.main runs over the size asked" sh -c "grep -q 'results 1 ok 1' '$T/jc' && [ '$(field mem.lat.main size)' = 4194304.0 ]"
+check "the loop overhead is measured and subtracted" grep -q '"overhead_op"' "$T/out"
+
+# --- what cannot be done ----------------------------------------------------
+kb run --only mem.lat.curve --size 64k --parallel 2 --json $FAST
+check "a curve with --parallel skips" [ "$(field mem.lat.curve status)" = skip ]
+check "the skip says why" grep -q 'a curve is measured one copy at a time' "$T/out"
+kb run --only mem.lat.main --size 1000g $FAST
+check "--size beyond memory is refused (exit 2)" [ "$rc" = 2 ]
+check "--size beyond memory: says how much is available" sh -c "head -1 '$T/err' | grep -q 'more than half of the .* MiB available'"
+check "nothing left in the temporary directory" [ -z "$(ls -A "$T/tmp")" ]
+
+echo "1..$n"

@@ -45,6 +45,7 @@ void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 
 /* The subcommand table, in main.c. */

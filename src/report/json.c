@@ -345,7 +345,8 @@ static json_t *result_object(const struct result *r, int *bad)
 	return o;
 }
 
-static json_t *run_object(const struct run_info *run, int *bad)
+/* A run and its results; only those of only_id unless it is NULL. */
+static json_t *run_object(const struct run_info *run, const char *only_id, int *bad)
 {
 	json_t *o = json_object(), *results = json_array();
 
@@ -362,7 +363,8 @@ static json_t *run_object(const struct run_info *run, int *bad)
 	set(o, "os", jstr(run->os), bad);
 	set(o, "mhz", run->mhz > 0 ? jreal(run->mhz) : json_null(), bad);
 	for (size_t i = 0; i < run->nresults && !*bad; i++)
-		push(results, result_object(&run->results[i], bad), bad);
+		if (!only_id || strcmp(run->results[i].id, only_id) == 0)
+			push(results, result_object(&run->results[i], bad), bad);
 	set(o, "results", results, bad);
 	return o;
 }
@@ -379,9 +381,98 @@ int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info 
 	set(root, "kbench", jstr(KB_VERSION), &bad);
 	set(root, "sysinfo", si ? si : json_null(), &bad);
 	for (size_t i = 0; i < nruns && !bad; i++)
-		push(arr, run_object(&runs[i], &bad), &bad);
+		push(arr, run_object(&runs[i], NULL, &bad), &bad);
 	set(root, "runs", arr, &bad);
 	rc = bad ? -1 : dump(out, root);
 	json_decref(root);
 	return rc;
+}
+
+int report_show_json(FILE *out, const struct run_info *run, const char *id)
+{
+	json_t *root = json_object(), *arr = json_array(), *si = NULL;
+	int bad = !root || !arr, rc, n = 0;
+
+	for (size_t i = 0; i < run->nresults; i++)
+		n += strcmp(run->results[i].id, id) == 0;
+	if (run->sysinfo_json)
+		si = json_loads(run->sysinfo_json, 0, NULL);
+	set(root, "kbench", jstr(KB_VERSION), &bad);
+	set(root, "sysinfo", si ? si : json_null(), &bad);
+	if (!bad)
+		push(arr, run_object(run, id, &bad), &bad);
+	set(root, "runs", arr, &bad);
+	rc = bad ? -1 : dump(out, root);
+	json_decref(root);
+	return rc < 0 ? -1 : n;
+}
+
+/* The string at key into dst (size bytes); left empty when it is not a string. */
+static void get_str(json_t *o, const char *key, char *dst, size_t size)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	snprintf(dst, size, "%s", v ? v : "");
+}
+
+/* A count or size in bytes; 0 when absent, not a number or negative. */
+static uint64_t get_uint(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v) && json_integer_value(v) > 0)
+		return (uint64_t)json_integer_value(v);
+	if (json_is_real(v) && json_real_value(v) > 0 && json_real_value(v) < 1.8e19)
+		return (uint64_t)json_real_value(v);
+	return 0;
+}
+
+int report_sysinfo_parse(const char *text, struct sysinfo *si)
+{
+#define SI_STR(f) { #f, offsetof(struct sysinfo, f), sizeof(((struct sysinfo *)0)->f) }
+	static const struct {
+		const char *key;
+		size_t off, size;
+	} strs[] = {
+		SI_STR(os), SI_STR(release), SI_STR(version), SI_STR(arch), SI_STR(host),
+		SI_STR(cpu_model), SI_STR(clocksource), SI_STR(governor), SI_STR(smt), SI_STR(virt),
+	};
+#undef SI_STR
+	json_t *o, *caches, *c;
+	uint64_t ncpu;
+	size_t i;
+
+	memset(si, 0, sizeof(*si));
+	if (!text)
+		return -1;
+	o = json_loads(text, 0, NULL);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return -1;
+	}
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		get_str(o, strs[i].key, (char *)si + strs[i].off, strs[i].size);
+	ncpu = get_uint(o, "ncpu_online");
+	si->ncpu_online = ncpu > INT32_MAX ? 0 : (int)ncpu;
+	if (json_is_number(json_object_get(o, "mhz")))
+		si->mhz = json_number_value(json_object_get(o, "mhz"));
+	si->mem_total = get_uint(o, "mem_total");
+	si->mem_available = get_uint(o, "mem_available");
+	caches = json_object_get(o, "caches");
+	json_array_foreach(caches, i, c) {
+		struct plat_cache *pc;
+		uint64_t level = get_uint(c, "level"), line = get_uint(c, "line");
+
+		if (si->ncaches >= (int)(sizeof(si->caches) / sizeof(si->caches[0])))
+			break;
+		if (!json_is_object(c) || level == 0 || level > 9)
+			continue;
+		pc = &si->caches[si->ncaches++];
+		pc->level = (int)level;
+		get_str(c, "type", pc->type, sizeof(pc->type));
+		pc->size = get_uint(c, "size");
+		pc->line = line > 65536 ? 0 : (int)line;
+	}
+	json_decref(o);
+	return 0;
 }

@@ -1,21 +1,138 @@
 /*
  * Text reports for people: lmbench's summary tables, the notes that say
- * which figures to distrust and why, `kbench sysinfo` and `kbench list`.
- * Everything here reads results and prints; nothing measures, nothing
- * touches the database.  Tables stay within 80 columns so they survive
- * being pasted into mail.
+ * which figures to distrust and why, `kbench show`, `kbench sysinfo` and
+ * `kbench list`.  Everything here reads results and prints; nothing
+ * measures, nothing touches the database.  Tables stay within 80 columns
+ * so they survive being pasted into mail.
  */
 #include "report/report.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Widest table line; lmbench's tables fit an 80-column terminal. */
 #define LINE_MAX_COLS 80
+
+/* ------------------------------------------------------------------ */
+/* Small helpers shared by the tables and `show`                      */
+/* ------------------------------------------------------------------ */
+
+/* A figure worth printing: measured, even if noisy.  Skip and fail are blank. */
+static int result_usable(const struct result *r)
+{
+	return r && (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median);
+}
+
+/* The number a result stored under key, or NaN when it has none (or a text). */
+static double value_num(const struct result *r, const char *key)
+{
+	const struct bench_value *v = r ? result_value(r, key) : NULL;
+
+	return v && !v->text[0] ? v->num : (double)NAN;
+}
+
+/*
+ * A size in bytes the way people write it, with binary multiples: 512, 1K,
+ * 1.5K, 32K, 1M, 128M.  Decimals are dropped, last first, until the text
+ * fits maxw characters, so a cache of 36608K reads 35.75M, or 35.8M in a
+ * narrow cell.
+ */
+static void size_text(char *buf, size_t size, double bytes, int maxw)
+{
+	static const char unit[] = "KMGTP";
+	double v = bytes;
+	int u = -1;
+
+	if (!isfinite(bytes) || bytes < 0) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	while (v >= 1024 && u < (int)sizeof(unit) - 2) {
+		v /= 1024;
+		u++;
+	}
+	for (int d = 2; d >= 0; d--) {
+		char tmp[48];
+		size_t len;
+
+		snprintf(tmp, sizeof(tmp), "%.*f", d, v);
+		len = strlen(tmp);
+		if (d > 0) {
+			while (len > 0 && tmp[len - 1] == '0')
+				tmp[--len] = '\0';
+			if (len > 0 && tmp[len - 1] == '.')
+				tmp[--len] = '\0';
+		}
+		if (u >= 0 && len + 1 < sizeof(tmp)) {
+			tmp[len++] = unit[u];
+			tmp[len] = '\0';
+		}
+		if ((int)len <= maxw || d == 0) {
+			snprintf(buf, size, "%s", tmp);
+			return;
+		}
+	}
+}
+
+/*
+ * The size of the level's data (or unified) cache the OS reports, in
+ * bytes; 0 when unknown.  The instruction cache says nothing about loads.
+ */
+static double os_cache_bytes(const struct sysinfo *si, int level)
+{
+	for (int i = 0; si && i < si->ncaches && i < (int)NELEM(si->caches); i++)
+		if (si->caches[i].level == level && strcmp(si->caches[i].type, "Instruction") != 0)
+			return (double)si->caches[i].size;
+	return 0;
+}
+
+/*
+ * Four significant digits, keeping trailing zeros but not a bare point:
+ * "7.500", "2374"; whole numbers from 10000 on, never an exponent.
+ */
+static void fig(char *buf, size_t size, double v)
+{
+	size_t len;
+
+	if (fabs(v) >= 1e4)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, "%#.4g", v);
+	len = strlen(buf);
+	if (len > 0 && buf[len - 1] == '.')
+		buf[len - 1] = '\0';
+}
+
+/* " [same]" after an id measured under a placement; "" otherwise. */
+static const char *place_tag(const struct result *r)
+{
+	switch (r->placement) {
+	case PLACE_SAME: return " [same]";
+	case PLACE_SPREAD: return " [spread]";
+	case PLACE_NONE: return " [none]";
+	case PLACE_NA: return "";
+	}
+	return "";
+}
+
+/*
+ * How a run is named in the notes: "run 12" by its store id; a run not
+ * stored (--no-store) has no id, so its label names it instead.  Its place
+ * in the list would read like an id and could name another run.
+ */
+static void run_name(const struct run_info *run, char *buf, size_t size)
+{
+	if (run->id > 0)
+		snprintf(buf, size, "run %lld", (long long)run->id);
+	else
+		snprintf(buf, size, "run '%s'", run->label);
+}
 
 /* ------------------------------------------------------------------ */
 /* Summary tables                                                      */
@@ -27,6 +144,7 @@ struct table_col;
 struct row {
 	const struct run_info *run;
 	enum placement place;	/* PLACE_NA for a table of single-process figures */
+	const struct sysinfo *si;	/* the run's stored machine description, or NULL */
 };
 
 /* Writes one cell's text (at most col->width characters) into buf. */
@@ -35,7 +153,7 @@ typedef void (*cell_fn)(const struct table_col *col, const struct row *row, char
 /*
  * One column of a summary table.  A column made of results names them in
  * ids; those ids are also the figures the notes under the table speak
- * about.  A column that is not a result (Mhz) has no ids.
+ * about.  A column that is not a result (the processor model) has no ids.
  */
 struct table_col {
 	const char *h1, *h2;	/* two header lines, as lmbench prints them */
@@ -43,6 +161,9 @@ struct table_col {
 	int head_right;		/* right-align the header labels too */
 	const char *ids[3];	/* results the cell is made of, NULL-terminated */
 	cell_fn cell;		/* NULL: the median of ids[0] */
+	int numw;		/* a figure's width when less than the cell's (0): a
+				   wide header must not buy digits that mean nothing */
+	int left;		/* left-align the cells: text, not figures */
 };
 
 /*
@@ -53,12 +174,19 @@ struct table {
 	const char *title;
 	const struct table_col *cols;
 	size_t ncols;
+	/* Figures the notes under the table show instead of a column; NULL-terminated. */
+	const char *const *note_ids;
+	/* Whether the table has a row for row; NULL: when it holds any of the ids. */
+	int (*has_row)(const struct row *row);
+	/* The table's own note lines about a row, before its figures' notes; optional. */
+	void (*notes)(FILE *out, const struct row *row);
 };
 
 #define HOST_W 9
 #define OS_W 13
 
-static const struct result *find_result(const struct row *row, const char *id)
+/* The row's result for id measured under exactly the row's placement, or NULL. */
+static const struct result *find_exact(const struct row *row, const char *id)
 {
 	for (size_t i = 0; i < row->run->nresults; i++)
 		if (strcmp(row->run->results[i].id, id) == 0 &&
@@ -67,10 +195,21 @@ static const struct result *find_result(const struct row *row, const char *id)
 	return NULL;
 }
 
-/* A figure worth printing: measured, even if noisy.  Skip and fail are blank. */
-static int result_usable(const struct result *r)
+/*
+ * The figure a cell of the row shows for id.  A table can mix figures
+ * between processes with single-process ones (the bandwidths of a pipe and
+ * of bcopy): a single-process figure does not depend on the placement, so
+ * it is shown in each of the run's placement rows.
+ */
+static const struct result *find_result(const struct row *row, const char *id)
 {
-	return r && (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median);
+	const struct result *r = find_exact(row, id);
+	struct row na = *row;
+
+	if (r || row->place == PLACE_NA)
+		return r;
+	na.place = PLACE_NA;
+	return find_exact(&na, id);
 }
 
 static void cell_median(const struct table_col *col, const struct row *row, char *buf)
@@ -79,7 +218,7 @@ static void cell_median(const struct table_col *col, const struct row *row, char
 
 	buf[0] = '\0';
 	if (result_usable(r))
-		report_num(buf, col->width, r->median);
+		report_num(buf, col->numw ? col->numw : col->width, r->median);
 }
 
 /* The mean of the medians of all ids, blank unless every one is usable. */
@@ -100,83 +239,466 @@ static void cell_mean(const struct table_col *col, const struct row *row, char *
 		report_num(buf, col->width, sum / (double)n);
 }
 
-/* The run's measured clock rate as a whole number; blank when unknown. */
+/*
+ * The run's clock rate: cpu.mhz when the run measured it as a benchmark
+ * (sampled like any other, with a CI), else the rate measured at the start
+ * of every run; NaN when neither is known.  Every table's Mhz is this one
+ * figure, so two tables of one report never disagree.
+ */
+static double row_mhz(const struct row *row)
+{
+	const struct row na = { row->run, PLACE_NA, row->si };
+	const struct result *r = find_result(&na, "cpu.mhz");
+
+	if (result_usable(r) && r->median > 0)
+		return r->median;
+	if (row->run->mhz > 0 && isfinite(row->run->mhz))
+		return row->run->mhz;
+	return NAN;
+}
+
+/* The clock rate as a whole number; blank when unknown. */
 static void cell_mhz(const struct table_col *col, const struct row *row, char *buf)
 {
+	double mhz = row_mhz(row);
+
 	buf[0] = '\0';
-	if (row->run->mhz > 0 && isfinite(row->run->mhz))
-		report_num(buf, col->width, round(row->run->mhz));
+	if (isfinite(mhz))
+		report_num(buf, col->width, round(mhz));
 }
+
+/* ---------------------------------------------- Basic system parameters */
+
+/* Remove every copy of mark from s ("(R)" from "Intel(R)"). */
+static void strip_mark(char *s, const char *mark)
+{
+	size_t n = strlen(mark);
+	char *p;
+
+	while ((p = strstr(s, mark)))
+		memmove(p, p + n, strlen(p + n) + 1);
+}
+
+/*
+ * The processor model in at most width characters.  Trademark marks, the
+ * words "CPU" and "Processor", core counts and the nominal clock ("@
+ * 2.90GHz", which the Mhz column measures) say nothing the row needs; what
+ * is still too long loses its first words (the vendor) before its last (the
+ * model number): "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz" is
+ * "Xeon Platinum 8375C".
+ */
+static void short_model(char *buf, size_t size, const char *model, int width)
+{
+	static const char *const marks[] = { "(R)", "(r)", "(TM)", "(tm)" };
+	char copy[sizeof(((struct sysinfo *)0)->cpu_model)], out[sizeof(copy)], *save = NULL;
+	const char *start;
+	size_t used = 0;
+
+	snprintf(copy, sizeof(copy), "%s", model);
+	for (size_t i = 0; i < NELEM(marks); i++)
+		strip_mark(copy, marks[i]);
+	out[0] = '\0';
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		size_t len = strlen(w);
+
+		if (w[0] == '@')
+			break;
+		if (strcmp(w, "CPU") == 0 || strcmp(w, "Processor") == 0 ||
+		    (len > 5 && strcmp(w + len - 5, "-Core") == 0))
+			continue;
+		used += (size_t)snprintf(out + used, sizeof(out) - used, "%s%s", used ? " " : "", w);
+		if (used >= sizeof(out))
+			break;
+	}
+	start = out;
+	while ((int)strlen(start) > width && strchr(start, ' '))
+		start = strchr(start, ' ') + 1;
+	snprintf(buf, size, "%.*s", width, start);
+}
+
+static void cell_model(const struct table_col *col, const struct row *row, char *buf)
+{
+	buf[0] = '\0';
+	if (row->si)
+		short_model(buf, (size_t)col->width + 1, row->si->cpu_model, col->width);
+}
+
+/* A count: no decimals, unlike a measured figure; blank when it does not fit. */
+static void cell_int(const struct table_col *col, long v, char *buf)
+{
+	char tmp[32];
+
+	buf[0] = '\0';
+	if (snprintf(tmp, sizeof(tmp), "%ld", v) <= col->width)
+		snprintf(buf, (size_t)col->width + 1, "%s", tmp);
+}
+
+static void cell_ncpu(const struct table_col *col, const struct row *row, char *buf)
+{
+	buf[0] = '\0';
+	if (row->si && row->si->ncpu_online > 0)
+		cell_int(col, row->si->ncpu_online, buf);
+}
+
+/* The cache line in bytes: the first the OS reports a line size for. */
+static void cell_line(const struct table_col *col, const struct row *row, char *buf)
+{
+	buf[0] = '\0';
+	for (int i = 0; row->si && i < row->si->ncaches && i < (int)NELEM(row->si->caches); i++)
+		if (row->si->caches[i].line > 0) {
+			cell_int(col, row->si->caches[i].line, buf);
+			return;
+		}
+}
+
+static void cell_os_cache(const struct table_col *col, const struct row *row, int level,
+			  char *buf)
+{
+	double bytes = os_cache_bytes(row->si, level);
+
+	buf[0] = '\0';
+	if (bytes > 0)
+		size_text(buf, (size_t)col->width + 1, bytes, col->width);
+}
+
+static void cell_l1(const struct table_col *col, const struct row *row, char *buf)
+{
+	cell_os_cache(col, row, 1, buf);
+}
+
+static void cell_l2(const struct table_col *col, const struct row *row, char *buf)
+{
+	cell_os_cache(col, row, 2, buf);
+}
+
+static void cell_l3(const struct table_col *col, const struct row *row, char *buf)
+{
+	cell_os_cache(col, row, 3, buf);
+}
+
+/*
+ * lmbench's first table, made of what the OS says about the machine (the
+ * sysinfo stored with the run) rather than of results: the processor, its
+ * measured clock, how many CPUs are online, and the cache line and data
+ * cache sizes the OS reports.  lmbench's TLB and memory-parallelism
+ * columns are not measured by kbench.
+ */
+static const struct table_col basic_cols[] = {
+	{ "Description", "", 22, 0, { NULL }, cell_model, 0, 1 },
+	{ "Mhz", "", 4, 1, { NULL }, cell_mhz, 0, 0 },
+	{ "CPUs", "", 4, 1, { NULL }, cell_ncpu, 0, 0 },
+	{ "cache", "line", 5, 1, { NULL }, cell_line, 0, 0 },
+	{ "L1d", "cache", 5, 1, { NULL }, cell_l1, 0, 0 },
+	{ "L2", "cache", 5, 1, { NULL }, cell_l2, 0, 0 },
+	{ "L3", "cache", 5, 1, { NULL }, cell_l3, 0, 0 },
+};
+
+/* A row for every run that stored its machine's description (or measured cpu.mhz). */
+static int basic_has_row(const struct row *row)
+{
+	return row->place == PLACE_NA && (row->si || find_result(row, "cpu.mhz"));
+}
+
+static const struct table basic_table = {
+	"Basic system parameters",
+	basic_cols, NELEM(basic_cols), NULL, basic_has_row, NULL,
+};
+
+/* ------------------------------------------------- Processor, Processes */
 
 /*
  * lmbench 2's "Processor, Processes" table.  To add a column, add a row:
  * its two header words, its width (Host + OS + all columns, one space
- * between each, must stay within 80), the result ids it shows, and a cell
- * function if it is not simply the median of one id.
+ * between each, must stay within 80), the result ids it shows, a cell
+ * function if it is not simply the median of one id, a figure width if a
+ * wide header would otherwise buy meaningless digits, and 1 to left-align
+ * a cell of text.  To add a table, add it to summary_tables.
  */
 static const struct table_col proc_cols[] = {
-	{ "Mhz", "", 4, 1, { NULL }, cell_mhz },
-	{ "null", "call", 4, 0, { "sys.null" }, NULL },
+	{ "Mhz", "", 4, 1, { NULL }, cell_mhz, 0, 0 },
+	{ "null", "call", 4, 0, { "sys.null" }, NULL, 0, 0 },
 	/* lmbench's "null I/O" is the mean of a 1-byte read and write. */
-	{ "null", "I/O", 4, 0, { "sys.read", "sys.write" }, cell_mean },
-	{ "", "stat", 4, 0, { "sys.stat" }, NULL },
-	{ "open", "clos", 4, 0, { "sys.open_close" }, NULL },
-	{ "slct", "TCP", 4, 0, { "sys.select_tcp" }, NULL },
-	{ "sig", "inst", 4, 0, { "sig.install" }, NULL },
-	{ "sig", "hndl", 4, 0, { "sig.catch" }, NULL },
-	{ "fork", "proc", 4, 0, { "proc.fork" }, NULL },
-	{ "exec", "proc", 4, 0, { "proc.exec" }, NULL },
-	{ "sh", "proc", 4, 0, { "proc.shell" }, NULL },
+	{ "null", "I/O", 4, 0, { "sys.read", "sys.write" }, cell_mean, 0, 0 },
+	{ "", "stat", 4, 0, { "sys.stat" }, NULL, 0, 0 },
+	{ "open", "clos", 4, 0, { "sys.open_close" }, NULL, 0, 0 },
+	{ "slct", "TCP", 4, 0, { "sys.select_tcp" }, NULL, 0, 0 },
+	{ "sig", "inst", 4, 0, { "sig.install" }, NULL, 0, 0 },
+	{ "sig", "hndl", 4, 0, { "sig.catch" }, NULL, 0, 0 },
+	{ "fork", "proc", 4, 0, { "proc.fork" }, NULL, 0, 0 },
+	{ "exec", "proc", 4, 0, { "proc.exec" }, NULL, 0, 0 },
+	{ "sh", "proc", 4, 0, { "proc.shell" }, NULL, 0, 0 },
 };
 
 static const struct table proc_table = {
 	"Processor, Processes - times in microseconds - smaller is better",
-	proc_cols, NELEM(proc_cols),
+	proc_cols, NELEM(proc_cols), NULL, NULL, NULL,
 };
 
 /* lmbench's context switch table: ring size / KiB summed per turn. */
 static const struct table_col ctx_cols[] = {
-	{ "2p/0K", "ctxsw", 6, 1, { "ctx.2p.0k" }, NULL },
-	{ "2p/16K", "ctxsw", 6, 1, { "ctx.2p.16k" }, NULL },
-	{ "2p/64K", "ctxsw", 6, 1, { "ctx.2p.64k" }, NULL },
-	{ "8p/16K", "ctxsw", 6, 1, { "ctx.8p.16k" }, NULL },
-	{ "8p/64K", "ctxsw", 6, 1, { "ctx.8p.64k" }, NULL },
-	{ "16p/16K", "ctxsw", 7, 1, { "ctx.16p.16k" }, NULL },
-	{ "16p/64K", "ctxsw", 7, 1, { "ctx.16p.64k" }, NULL },
+	{ "2p/0K", "ctxsw", 6, 1, { "ctx.2p.0k" }, NULL, 0, 0 },
+	{ "2p/16K", "ctxsw", 6, 1, { "ctx.2p.16k" }, NULL, 0, 0 },
+	{ "2p/64K", "ctxsw", 6, 1, { "ctx.2p.64k" }, NULL, 0, 0 },
+	{ "8p/16K", "ctxsw", 6, 1, { "ctx.8p.16k" }, NULL, 0, 0 },
+	{ "8p/64K", "ctxsw", 6, 1, { "ctx.8p.64k" }, NULL, 0, 0 },
+	{ "16p/16K", "ctxsw", 7, 1, { "ctx.16p.16k" }, NULL, 0, 0 },
+	{ "16p/64K", "ctxsw", 7, 1, { "ctx.16p.64k" }, NULL, 0, 0 },
 };
 
 static const struct table ctx_table = {
 	"Context switching - times in microseconds - smaller is better",
-	ctx_cols, NELEM(ctx_cols),
+	ctx_cols, NELEM(ctx_cols), NULL, NULL, NULL,
 };
 
 static const struct table_col lat_cols[] = {
-	{ "2p/0K", "ctxsw", 5, 0, { "ctx.2p.0k" }, NULL },
-	{ "Pipe", "", 5, 0, { "ipc.pipe.lat" }, NULL },
-	{ "AF", "UNIX", 4, 0, { "ipc.unix.lat" }, NULL },
-	{ "UDP", "", 5, 1, { "ipc.udp.lat" }, NULL },
-	{ "RPC/", "UDP", 5, 1, { "ipc.rpc_udp.lat" }, NULL },
-	{ "TCP", "", 5, 1, { "ipc.tcp.lat" }, NULL },
-	{ "RPC/", "TCP", 5, 1, { "ipc.rpc_tcp.lat" }, NULL },
-	{ "TCP", "conn", 4, 0, { "ipc.tcp.connect" }, NULL },
+	{ "2p/0K", "ctxsw", 5, 0, { "ctx.2p.0k" }, NULL, 0, 0 },
+	{ "Pipe", "", 5, 0, { "ipc.pipe.lat" }, NULL, 0, 0 },
+	{ "AF", "UNIX", 4, 0, { "ipc.unix.lat" }, NULL, 0, 0 },
+	{ "UDP", "", 5, 1, { "ipc.udp.lat" }, NULL, 0, 0 },
+	{ "RPC/", "UDP", 5, 1, { "ipc.rpc_udp.lat" }, NULL, 0, 0 },
+	{ "TCP", "", 5, 1, { "ipc.tcp.lat" }, NULL, 0, 0 },
+	{ "RPC/", "TCP", 5, 1, { "ipc.rpc_tcp.lat" }, NULL, 0, 0 },
+	{ "TCP", "conn", 4, 0, { "ipc.tcp.connect" }, NULL, 0, 0 },
 };
 
 static const struct table lat_table = {
 	"*Local* Communication latencies in microseconds - smaller is better",
-	lat_cols, NELEM(lat_cols),
+	lat_cols, NELEM(lat_cols), NULL, NULL, NULL,
 };
 
-/* The file, mmap and memory columns of lmbench's table follow with their benchmarks. */
+/* ------------------------------------------- File & VM system latencies */
+
+/*
+ * "0K File" and "10K File" each head two columns: the halves of the label
+ * lean towards each other (the first right-aligned, the second left).
+ */
+static const struct table_col fsvm_cols[] = {
+	{ "0K", "Create", 6, 1, { "fs.create.0k" }, NULL, 5, 0 },
+	{ "File", "Delete", 6, 0, { "fs.delete.0k" }, NULL, 5, 0 },
+	{ "10K", "Create", 6, 1, { "fs.create.10k" }, NULL, 5, 0 },
+	{ "File", "Delete", 6, 0, { "fs.delete.10k" }, NULL, 5, 0 },
+	{ "Mmap", "Latency", 7, 0, { "vm.mmap" }, NULL, 5, 0 },
+	{ "Prot", "Fault", 5, 0, { "vm.prot_fault" }, NULL, 0, 0 },
+	{ "Page", "Fault", 6, 0, { "vm.page_fault" }, NULL, 0, 0 },
+	{ "Anon", "Fault", 6, 0, { "vm.page_fault_anon" }, NULL, 0, 0 },
+};
+
+/* The page fault with fault-around off has no room for a column: a note shows it. */
+static const char *const fsvm_note_ids[] = { "vm.page_fault_random", NULL };
+
+/*
+ * What the File & VM figures cannot be read without: the file system the
+ * files were made on (tmpfs creates a file ten times faster than ext4), how
+ * many pages each page fault mapped (fault-around maps several at once), and
+ * the fault with fault-around off.
+ */
+static void fsvm_notes(FILE *out, const struct row *row)
+{
+	static const char *const fs_ids[] = {
+		"fs.create.0k", "fs.delete.0k", "fs.create.10k", "fs.delete.10k",
+	};
+	const struct result *r;
+	char name[160], f[32];
+	double pages;
+
+	run_name(row->run, name, sizeof(name));
+	for (size_t i = 0; i < NELEM(fs_ids); i++) {
+		const struct bench_value *v;
+
+		r = find_result(row, fs_ids[i]);
+		v = r ? result_value(r, "fs_type") : NULL;
+		if (v && v->text[0]) {
+			fprintf(out, "  %s fs.*: files on %s\n", name, v->text);
+			break;
+		}
+	}
+	r = find_result(row, "vm.page_fault");
+	pages = value_num(r, "pages_per_fault");
+	if (result_usable(r) && pages > 0)
+		fprintf(out, "  %s vm.page_fault: each fault mapped %.3g page%s\n", name, pages,
+			pages == 1 ? "" : "s");
+	r = find_result(row, "vm.page_fault_random");
+	if (result_usable(r)) {
+		fig(f, sizeof(f), r->median);
+		fprintf(out, "  %s vm.page_fault_random: %s %s, fault-around off\n", name, f,
+			r->unit);
+	}
+}
+
+static const struct table fsvm_table = {
+	"File & VM system latencies in microseconds - smaller is better",
+	fsvm_cols, NELEM(fsvm_cols), fsvm_note_ids, NULL, fsvm_notes,
+};
+
+/* ------------------------------------------ *Local* Communication bandwidths */
+
+/* Pipe, AF UNIX and TCP keep lmbench 2's narrow cells; the rest are lmbench 3's. */
 static const struct table_col bw_cols[] = {
-	{ "Pipe", "", 4, 0, { "ipc.pipe.bw" }, NULL },
-	{ "AF", "UNIX", 4, 0, { "ipc.unix.bw" }, NULL },
-	{ "TCP", "", 4, 0, { "ipc.tcp.bw" }, NULL },
+	{ "Pipe", "", 4, 0, { "ipc.pipe.bw" }, NULL, 0, 0 },
+	{ "AF", "UNIX", 4, 0, { "ipc.unix.bw" }, NULL, 0, 0 },
+	{ "TCP", "", 4, 0, { "ipc.tcp.bw" }, NULL, 0, 0 },
+	{ "File", "reread", 6, 0, { "fs.reread.bw" }, NULL, 5, 0 },
+	{ "Mmap", "reread", 6, 0, { "vm.mmap_reread.bw" }, NULL, 5, 0 },
+	{ "Bcopy", "(libc)", 6, 0, { "mem.bcopy_libc.bw" }, NULL, 5, 0 },
+	{ "Bcopy", "(hand)", 6, 0, { "mem.bcopy_hand.bw" }, NULL, 5, 0 },
+	{ "Mem", "read", 5, 0, { "mem.read.bw" }, NULL, 0, 0 },
+	{ "Mem", "write", 5, 0, { "mem.write.bw" }, NULL, 0, 0 },
 };
 
 static const struct table bw_table = {
 	"*Local* Communication bandwidths in MB/s - bigger is better",
-	bw_cols, NELEM(bw_cols),
+	bw_cols, NELEM(bw_cols), NULL, NULL, NULL,
 };
+
+/* ---------------------------------------------------- Memory latencies */
+
+/* A detected cache size this many times off the OS's is worth a guess. */
+#define GUESS_SIZE_RATIO 2.0
+/* A level less than this much slower than the one before it is not a level. */
+#define GUESS_SLOWER 1.1
+/* The Guesses column: Host to Main mem take 55 of the 80 columns. */
+#define GUESSES_W 24
+
+/* Append one guess to buf, "; " between guesses. */
+__attribute__((format(printf, 4, 5)))
+static void guess_add(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= size)
+		return;
+	if (*used > 0) {
+		n = snprintf(buf + *used, size - *used, "; ");
+		*used += n > 0 ? (size_t)n : 0;
+		if (*used >= size)
+			return;
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	*used += n > 0 ? (size_t)n : 0;
+}
+
+/*
+ * lmbench's Guesses column: what in a row of memory latencies looks wrong,
+ * "" when nothing does.  A cache size detected from the latency curve more
+ * than 2x off the size the OS reports ("L2 256K/OS 512K": the step was
+ * misplaced, or the OS's figure is per cluster); a level hardly slower than
+ * the one before it ("L3 ~ L2": one level detected twice); main memory no
+ * slower than the last cache ("mem ~ L3"); no third level where the first
+ * two were found ("no L3", with the OS's L3 when it reports one).
+ */
+static void memlat_guesses(const struct row *row, char *buf, size_t size)
+{
+	static const char *const ids[] = { "mem.lat.l1", "mem.lat.l2", "mem.lat.l3" };
+	const struct result *lv[NELEM(ids)], *mem = find_result(row, "mem.lat.main");
+	const struct result *last = NULL;
+	int any = mem != NULL, lastn = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NELEM(ids); i++) {
+		lv[i] = find_result(row, ids[i]);
+		any |= lv[i] != NULL;
+	}
+	if (!any)
+		return;
+	for (int i = 0; i < (int)NELEM(ids); i++) {
+		double det = value_num(lv[i], "detected"), os = value_num(lv[i], "os_size");
+
+		if (!result_usable(lv[i]))
+			continue;
+		if (!(os > 0))
+			os = os_cache_bytes(row->si, i + 1);
+		if (det > 0 && os > 0 && (det > GUESS_SIZE_RATIO * os || os > GUESS_SIZE_RATIO * det)) {
+			char d[16], o[16];
+
+			size_text(d, sizeof(d), det, 5);
+			size_text(o, sizeof(o), os, 5);
+			guess_add(buf, size, &used, "L%d %s/OS %s", i + 1, d, o);
+		}
+		if (last && lv[i]->median < GUESS_SLOWER * last->median)
+			guess_add(buf, size, &used, "L%d ~ L%d", i + 1, lastn);
+		last = lv[i];
+		lastn = i + 1;
+	}
+	if (result_usable(mem) && last && mem->median < GUESS_SLOWER * last->median)
+		guess_add(buf, size, &used, "mem ~ L%d", lastn);
+	if (result_usable(lv[0]) && result_usable(lv[1]) && !result_usable(lv[2])) {
+		double os3 = os_cache_bytes(row->si, 3);
+		char o[16];
+
+		/* An OS that lists its caches without an L3 agrees: nothing to guess. */
+		if (os3 > 0) {
+			size_text(o, sizeof(o), os3, 5);
+			guess_add(buf, size, &used, "no L3, OS %s", o);
+		} else if (!row->si || row->si->ncaches == 0) {
+			guess_add(buf, size, &used, "no L3");
+		}
+	}
+}
+
+/*
+ * The guesses that fit the cell; when some do not, those that do and a
+ * "..." that says the note under the table has them all.
+ */
+static void cell_guesses(const struct table_col *col, const struct row *row, char *buf)
+{
+	char g[256];
+	size_t keep = 0;
+
+	memlat_guesses(row, g, sizeof(g));
+	if ((int)strlen(g) <= col->width) {
+		snprintf(buf, (size_t)col->width + 1, "%s", g);
+		return;
+	}
+	for (const char *p = strstr(g, "; "); p; p = strstr(p + 2, "; "))
+		if ((int)(p - g) + 5 <= col->width)
+			keep = (size_t)(p - g);
+	if (keep)
+		snprintf(buf, (size_t)col->width + 1, "%.*s; ...", (int)keep, g);
+	else
+		snprintf(buf, (size_t)col->width + 1, "see below");
+}
+
+/* The guesses the Guesses cell had no room for, one a line. */
+static void memlat_notes(FILE *out, const struct row *row)
+{
+	char g[256], name[160];
+	const char *p = g;
+
+	memlat_guesses(row, g, sizeof(g));
+	if (strlen(g) <= GUESSES_W)
+		return;
+	run_name(row->run, name, sizeof(name));
+	while (*p) {
+		size_t len = strcspn(p, ";");
+
+		fprintf(out, "  %s guess: %.*s\n", name, (int)len, p);
+		p += len;
+		while (*p == ';' || *p == ' ')
+			p++;
+	}
+}
+
+/* lmbench 3's memory latency table, with an L3 column. */
+static const struct table_col memlat_cols[] = {
+	{ "Mhz", "", 4, 1, { "cpu.mhz" }, cell_mhz, 0, 0 },
+	{ "L1 $", "", 5, 1, { "mem.lat.l1" }, NULL, 0, 0 },
+	{ "L2 $", "", 5, 1, { "mem.lat.l2" }, NULL, 0, 0 },
+	{ "L3 $", "", 5, 1, { "mem.lat.l3" }, NULL, 0, 0 },
+	{ "Main mem", "", 8, 1, { "mem.lat.main" }, NULL, 5, 0 },
+	/* memlat_notes spells out what does not fit. */
+	{ "Guesses", "", GUESSES_W, 0, { NULL }, cell_guesses, 0, 1 },
+};
+
+static const struct table memlat_table = {
+	"Memory latencies in nanoseconds - smaller is better",
+	memlat_cols, NELEM(memlat_cols), NULL, NULL, memlat_notes,
+};
+
+/* ---------------------------------------------------------- printing */
 
 /* Drop trailing blanks (empty last cells, short last labels) and print. */
 static void put_line(FILE *out, char *line)
@@ -223,6 +745,15 @@ static void header_labels(FILE *out, const struct table *t, int second)
 	put_line(out, line);
 }
 
+/* Whether any column has a second header line; lmbench's memory table has none. */
+static int has_second_labels(const struct table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (t->cols[i].h2[0])
+			return 1;
+	return 0;
+}
+
 static void table_header(FILE *out, const struct table *t)
 {
 	char line[256];
@@ -234,7 +765,8 @@ static void table_header(FILE *out, const struct table *t)
 	fprintf(out, "%s\n", line);
 
 	header_labels(out, t, 0);
-	header_labels(out, t, 1);
+	if (has_second_labels(t))
+		header_labels(out, t, 1);
 
 	pos = 0;
 	line[0] = '\0';
@@ -274,51 +806,9 @@ static void table_row(FILE *out, const struct table *t, const struct row *row)
 			c->cell(c, row, cell);
 		else if (c->ids[0])
 			cell_median(c, row, cell);
-		put_cell(line, sizeof(line), &pos, w, 1, cell);
+		put_cell(line, sizeof(line), &pos, w, !c->left, cell);
 	}
 	put_line(out, line);
-}
-
-/*
- * How a run is named in the notes: "run 12" by its store id; a run not
- * stored (--no-store) has no id, so its label names it instead.  Its place
- * in the list would read like an id and could name another run.
- */
-static void run_name(const struct run_info *run, char *buf, size_t size)
-{
-	if (run->id > 0)
-		snprintf(buf, size, "run %lld", (long long)run->id);
-	else
-		snprintf(buf, size, "run '%s'", run->label);
-}
-
-/*
- * Four significant digits, keeping trailing zeros but not a bare point:
- * "7.500", "2374"; whole numbers from 10000 on, never an exponent.
- */
-static void fig(char *buf, size_t size, double v)
-{
-	size_t len;
-
-	if (fabs(v) >= 1e4)
-		snprintf(buf, size, "%.0f", v);
-	else
-		snprintf(buf, size, "%#.4g", v);
-	len = strlen(buf);
-	if (len > 0 && buf[len - 1] == '.')
-		buf[len - 1] = '\0';
-}
-
-/* " [same]" after an id measured under a placement; "" otherwise. */
-static const char *place_tag(const struct result *r)
-{
-	switch (r->placement) {
-	case PLACE_SAME: return " [same]";
-	case PLACE_SPREAD: return " [spread]";
-	case PLACE_NONE: return " [none]";
-	case PLACE_NA: return "";
-	}
-	return "";
 }
 
 /*
@@ -376,26 +866,72 @@ static void note_parallel(FILE *out, const struct run_info *run, const struct re
 		r->better == BETTER_HIGHER ? "" : "/op");
 }
 
-/* Whether the row has any figure of the table, usable or not. */
-static int row_has_results(const struct table *t, const struct row *row)
+/* The table's i-th id: its columns' in order, then its notes'; NULL past the last. */
+static const char *table_id(const struct table *t, size_t i)
 {
-	for (size_t i = 0; i < t->ncols; i++)
-		for (size_t j = 0; j < NELEM(t->cols[i].ids) && t->cols[i].ids[j]; j++)
-			if (find_result(row, t->cols[i].ids[j]))
-				return 1;
+	for (size_t c = 0; c < t->ncols; c++)
+		for (size_t j = 0; j < NELEM(t->cols[c].ids) && t->cols[c].ids[j]; j++)
+			if (i-- == 0)
+				return t->cols[c].ids[j];
+	for (size_t k = 0; t->note_ids && t->note_ids[k]; k++)
+		if (i-- == 0)
+			return t->note_ids[k];
+	return NULL;
+}
+
+/* Whether the run has any of the table's figures under exactly the row's placement. */
+static int row_has_exact(const struct table *t, const struct row *row)
+{
+	const char *id;
+
+	for (size_t i = 0; (id = table_id(t, i)); i++)
+		if (find_exact(row, id))
+			return 1;
 	return 0;
 }
 
+/*
+ * Whether the table has a row for this run and placement: a row per
+ * placement the run measured the table's figures under, the single-process
+ * figures shown in each (find_result); a row of single-process figures
+ * alone only when there is no such row to show them in.
+ */
+static int row_has_results(const struct table *t, const struct row *row)
+{
+	static const enum placement placed[] = { PLACE_SAME, PLACE_SPREAD, PLACE_NONE };
+
+	if (t->has_row)
+		return t->has_row(row);
+	if (row->place != PLACE_NA)
+		return row_has_exact(t, row);
+	for (size_t p = 0; p < NELEM(placed); p++) {
+		struct row other = *row;
+
+		other.place = placed[p];
+		if (row_has_exact(t, &other))
+			return 0;
+	}
+	return row_has_exact(t, row);
+}
+
+/*
+ * The notes on one run's figures under one placement.  Exact matches only:
+ * a single-process figure shown in several placement rows gets its notes
+ * once, from the PLACE_NA pass.
+ */
 static void table_notes(FILE *out, const struct table *t, const struct row *row)
 {
-	for (size_t i = 0; i < t->ncols; i++)
-		for (size_t j = 0; j < NELEM(t->cols[i].ids) && t->cols[i].ids[j]; j++) {
-			const struct result *r = find_result(row, t->cols[i].ids[j]);
-			if (r) {
-				note_result(out, row->run, r);
-				note_parallel(out, row->run, r);
-			}
+	const char *id;
+
+	if (t->notes && row_has_exact(t, row))
+		t->notes(out, row);
+	for (size_t i = 0; (id = table_id(t, i)); i++) {
+		const struct result *r = find_exact(row, id);
+		if (r) {
+			note_result(out, row->run, r);
+			note_parallel(out, row->run, r);
 		}
+	}
 }
 
 /* The order placements are shown in, and what each means. */
@@ -413,10 +949,11 @@ static const struct {
  * A table has a row per run that has any of its figures.  Figures between
  * processes are grouped by placement under a line that names it, since the
  * same pipe round trip is 8 or 55 us depending on it.  A table without a
- * single figure is left out.
+ * single figure is left out.  si[k] is run k's machine, or NULL (si may
+ * be NULL: none known).
  */
 static void table_print(FILE *out, const struct table *t, const struct run_info *runs,
-			size_t nruns)
+			const struct sysinfo *const *si, size_t nruns)
 {
 	int header = 0;
 
@@ -424,7 +961,7 @@ static void table_print(FILE *out, const struct table *t, const struct run_info 
 		int sub = 0;
 
 		for (size_t k = 0; k < nruns; k++) {
-			struct row row = { &runs[k], place_order[p].place };
+			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL };
 
 			if (!row_has_results(t, &row))
 				continue;
@@ -437,7 +974,7 @@ static void table_print(FILE *out, const struct table *t, const struct run_info 
 	}
 	for (size_t p = 0; p < NELEM(place_order); p++)
 		for (size_t k = 0; k < nruns; k++) {
-			struct row row = { &runs[k], place_order[p].place };
+			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL };
 			table_notes(out, t, &row);
 		}
 	if (header)
@@ -446,23 +983,26 @@ static void table_print(FILE *out, const struct table *t, const struct run_info 
 
 /* The tables of the summary, in lmbench's order. */
 static const struct table *const summary_tables[] = {
-	&proc_table, &ctx_table, &lat_table, &bw_table,
+	&basic_table, &proc_table, &ctx_table, &lat_table, &fsvm_table, &bw_table,
+	&memlat_table,
 };
 
 static int in_a_table(const char *id)
 {
+	const char *tid;
+
 	for (size_t t = 0; t < NELEM(summary_tables); t++)
-		for (size_t i = 0; i < summary_tables[t]->ncols; i++)
-			for (size_t j = 0; j < NELEM(summary_tables[t]->cols[i].ids) && summary_tables[t]->cols[i].ids[j]; j++)
-				if (strcmp(summary_tables[t]->cols[i].ids[j], id) == 0)
-					return 1;
+		for (size_t i = 0; (tid = table_id(summary_tables[t], i)); i++)
+			if (strcmp(tid, id) == 0)
+				return 1;
 	return 0;
 }
 
 /*
- * Results that no table has a column for (sys.fstat, or a family whose
- * table does not exist yet) are listed after the tables, so that nothing
- * measured goes unshown.
+ * Results that no table has a column for (sys.fstat, the rings no lmbench
+ * table has) are listed after the tables, so that nothing measured goes
+ * unshown.  A curve (mem.lat.curve) has no single figure worth a line: the
+ * line says how to see it.
  */
 static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
 {
@@ -476,8 +1016,15 @@ static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
 				continue;
 			if (!header++)
 				fputs("Other results - median of the samples\n", out);
-			if (result_usable(r)) {
-				run_name(&runs[k], name, sizeof(name));
+			run_name(&runs[k], name, sizeof(name));
+			if (result_usable(r) && r->npoints > 0) {
+				char show[32] = "";
+
+				if (runs[k].id > 0)
+					snprintf(show, sizeof(show), " %lld", (long long)runs[k].id);
+				fprintf(out, "  %s %s%s: %zu points, see kbench show %s%s\n", name,
+					r->id, place_tag(r), r->npoints, r->id, show);
+			} else if (result_usable(r)) {
 				fprintf(out, "  %s %s%s: %#.4g %s (95%% CI %#.4g to %#.4g)\n", name, r->id,
 					place_tag(r), r->median, r->unit, r->ci_low, r->ci_high);
 			}
@@ -489,9 +1036,18 @@ static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
 
 void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
 {
+	/* Each run's machine, parsed once; without memory the tables go without it. */
+	struct sysinfo *si = nruns ? calloc(nruns, sizeof(*si)) : NULL;
+	const struct sysinfo **sip = nruns ? calloc(nruns, sizeof(*sip)) : NULL;
+
+	for (size_t k = 0; si && sip && k < nruns; k++)
+		if (report_sysinfo_parse(runs[k].sysinfo_json, &si[k]) == 0)
+			sip[k] = &si[k];
 	for (size_t t = 0; t < NELEM(summary_tables); t++)
-		table_print(out, summary_tables[t], runs, nruns);
+		table_print(out, summary_tables[t], runs, sip, nruns);
 	other_results(out, runs, nruns);
+	free(sip);
+	free(si);
 }
 
 /* ------------------------------------------------------------------ */
@@ -673,4 +1229,348 @@ void report_list_text(FILE *out, const struct report_list_row *rows, size_t n)
 			fprintf(out, "  [skip: %s]", rows[i].reason);
 		fputc('\n', out);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* show                                                                */
+/* ------------------------------------------------------------------ */
+
+/* A curve's size column: "128M", "1.5K". */
+#define SHOW_SIZE_W 7
+/* A series column: a figure right-aligned in this many, then its noisy mark. */
+#define SHOW_FIG_W 12
+/*
+ * Series side by side: 7 + 5 x (1 + 12 + 1) = 77 columns.  A curve with
+ * more series is wrapped: the next five follow in a block of their own,
+ * with the size column again.
+ */
+#define SHOW_SERIES 5
+_Static_assert(SHOW_SIZE_W + SHOW_SERIES * (SHOW_FIG_W + 2) <= LINE_MAX_COLS,
+	       "show's curve table must fit 80 columns");
+
+/* One "key: value" line of show; the values are aligned when printed. */
+struct show_line {
+	char key[32];
+	char val[320];
+};
+
+/* Fixed lines of a figure, and one for each value. */
+#define SHOW_LINES (16 + BENCH_MAX_VALUES)
+
+__attribute__((format(printf, 4, 5)))
+static void line_add(struct show_line *l, size_t *n, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n >= SHOW_LINES)
+		BUG("more show lines than SHOW_LINES");
+	snprintf(l[*n].key, sizeof(l[*n].key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(l[*n].val, sizeof(l[*n].val), fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+static void lines_print(FILE *out, const struct show_line *l, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (strlen(l[i].key) > w)
+			w = strlen(l[i].key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s:%*s%s\n", l[i].key, (int)(w - strlen(l[i].key) + 1), "", l[i].val);
+}
+
+/*
+ * A value as text: a whole number without decimals, other numbers to four
+ * digits, and a size in bytes (a key ending in "size" or "detected") also
+ * the way people write it: "262144 (256K)".
+ */
+static void value_text(char *buf, size_t size, const struct bench_value *v)
+{
+	size_t klen = strlen(v->key), used;
+	char sz[32];
+
+	if (v->text[0]) {
+		snprintf(buf, size, "%s", v->text);
+		return;
+	}
+	if (!isfinite(v->num)) {
+		snprintf(buf, size, "unknown");
+		return;
+	}
+	if (v->num == floor(v->num) && fabs(v->num) < 1e15)
+		snprintf(buf, size, "%.0f", v->num);
+	else
+		fig(buf, size, v->num);
+	used = strlen(buf);
+	if (v->num >= 1024 && used < size &&
+	    ((klen >= 4 && strcmp(v->key + klen - 4, "size") == 0) ||
+	     (klen >= 8 && strcmp(v->key + klen - 8, "detected") == 0))) {
+		size_text(sz, sizeof(sz), v->num, 16);
+		snprintf(buf + used, size - used, " (%s)", sz);
+	}
+}
+
+/* The id, its unit and direction, and which run it is from. */
+static void show_head(FILE *out, const struct run_info *run, const struct result *r)
+{
+	char name[160];
+
+	run_name(run, name, sizeof(name));
+	fprintf(out, "%s%s - %s - %s is better\n", r->id, place_tag(r), r->unit,
+		r->better == BETTER_HIGHER ? "bigger" : "smaller");
+	fprintf(out, "%s%s%s%s on %s, started %s\n", name, run->id > 0 ? " '" : "",
+		run->id > 0 ? run->label : "", run->id > 0 ? "'" : "", run->host, run->started);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The point of series s at size x, or NULL. */
+static const struct result_point *curve_point(const struct result *r, size_t n, const char *s,
+					      double x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r->points[i].x == x &&
+		    strncmp(r->points[i].series, s, sizeof(r->points[i].series)) == 0)
+			return &r->points[i];
+	return NULL;
+}
+
+/*
+ * A curve as a table: a line per size, ascending, a column per series in
+ * the order they were measured, each cell the median with '*' after it when
+ * the point was noisy.  A series without a point at a size leaves a blank.
+ */
+static void show_curve(FILE *out, const struct result *r)
+{
+	const char *series[BENCH_MAX_POINTS];
+	double xs[BENCH_MAX_POINTS];
+	size_t n = r->npoints < BENCH_MAX_POINTS ? r->npoints : BENCH_MAX_POINTS;
+	size_t nseries = 0, nx = 0;
+	int noisy = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct result_point *p = &r->points[i];
+		size_t j;
+
+		for (j = 0; j < nseries; j++)
+			if (strncmp(series[j], p->series, sizeof(p->series)) == 0)
+				break;
+		if (j == nseries)
+			series[nseries++] = p->series;
+		for (j = 0; j < nx; j++)
+			if (xs[j] == p->x)
+				break;
+		if (j == nx)
+			xs[nx++] = p->x;
+	}
+	qsort(xs, nx, sizeof(xs[0]), cmp_double);
+
+	for (size_t b = 0; b < nseries; b += SHOW_SERIES) {
+		size_t e = b + SHOW_SERIES < nseries ? b + SHOW_SERIES : nseries;
+		char line[256], dash[SHOW_FIG_W + 2];
+		size_t pos;
+
+		if (b)
+			fputc('\n', out);
+		pos = (size_t)snprintf(line, sizeof(line), "%*s", SHOW_SIZE_W, "size");
+		for (size_t s = b; s < e; s++)
+			pos += (size_t)snprintf(line + pos, sizeof(line) - pos, " %*.*s ", SHOW_FIG_W,
+						SHOW_FIG_W, series[s]);
+		put_line(out, line);
+		/* The dashes cover the noisy mark's place too. */
+		memset(dash, '-', SHOW_FIG_W + 1);
+		dash[SHOW_FIG_W + 1] = '\0';
+		pos = (size_t)snprintf(line, sizeof(line), "%.*s", SHOW_SIZE_W, "-----------");
+		for (size_t s = b; s < e; s++)
+			pos += (size_t)snprintf(line + pos, sizeof(line) - pos, " %s", dash);
+		put_line(out, line);
+		for (size_t k = 0; k < nx; k++) {
+			char sz[32];
+
+			size_text(sz, sizeof(sz), xs[k], SHOW_SIZE_W);
+			pos = (size_t)snprintf(line, sizeof(line), "%*s", SHOW_SIZE_W, sz);
+			for (size_t s = b; s < e; s++) {
+				const struct result_point *p = curve_point(r, n, series[s], xs[k]);
+				char f[32] = "";
+
+				if (p && isfinite(p->y))
+					fig(f, sizeof(f), p->y);
+				noisy |= p && p->noisy;
+				pos += (size_t)snprintf(line + pos, sizeof(line) - pos, " %*.*s%c",
+							SHOW_FIG_W, SHOW_FIG_W, f,
+							p && p->noisy ? '*' : ' ');
+			}
+			put_line(out, line);
+		}
+	}
+	if (noisy)
+		fputs("* noisy: the point's 95% CI missed the precision asked for\n", out);
+}
+
+/* The value keys of the cache levels found in a curve, in bytes. */
+static const char *const level_keys[] = { "l1_detected", "l2_detected", "l3_detected" };
+
+static int is_level_key(const char *key)
+{
+	for (size_t i = 0; i < NELEM(level_keys); i++)
+		if (strcmp(key, level_keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The cache levels found in the curve next to the sizes the OS reports:
+ * "none" where the curve showed no such level (its value is 0 or absent),
+ * or the OS lists caches without it; "unknown" where the OS did not say.
+ */
+static void show_levels(FILE *out, const struct result *r, const struct sysinfo *si)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < NELEM(level_keys); i++)
+		any |= result_value(r, level_keys[i]) != NULL;
+	if (!any)
+		return;
+	fputs("\ncache  detected  OS reports\n-----  --------  ----------\n", out);
+	for (int i = 0; i < (int)NELEM(level_keys); i++) {
+		double det = value_num(r, level_keys[i]), os = os_cache_bytes(si, i + 1);
+		char d[32], o[32];
+
+		if (!isfinite(det) && !(os > 0))
+			continue;
+		if (det > 0)
+			size_text(d, sizeof(d), det, 8);
+		else
+			snprintf(d, sizeof(d), "none");
+		if (os > 0)
+			size_text(o, sizeof(o), os, 10);
+		else
+			snprintf(o, sizeof(o), si && si->ncaches > 0 ? "none" : "unknown");
+		fprintf(out, "L%d     %8s  %s\n", i + 1, d, o);
+	}
+}
+
+/* The values a curve's table and levels have not shown, one a line. */
+static void show_curve_values(FILE *out, const struct result *r)
+{
+	struct show_line l[SHOW_LINES];
+	size_t n = 0;
+	char v[300];
+
+	for (size_t i = 0; i < r->nvalues && i < BENCH_MAX_VALUES; i++) {
+		if (is_level_key(r->values[i].key))
+			continue;
+		value_text(v, sizeof(v), &r->values[i]);
+		line_add(l, &n, r->values[i].key, "%s", v);
+	}
+	if (n) {
+		fputc('\n', out);
+		lines_print(out, l, n);
+	}
+}
+
+/* A single figure: the median, its CI, how it was sampled, its values. */
+static void show_figure(FILE *out, const struct result *r)
+{
+	struct show_line l[SHOW_LINES];
+	size_t n = 0;
+	int usable = result_usable(r);
+	char a[32], b[32], c[32], v[300];
+
+	if (usable) {
+		double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
+
+		fig(a, sizeof(a), r->median);
+		line_add(l, &n, "median", "%s %s", a, r->unit);
+		if (isfinite(r->ci_low) && isfinite(r->ci_high)) {
+			fig(a, sizeof(a), r->ci_low);
+			fig(b, sizeof(b), r->ci_high);
+			if (r->median != 0 && isfinite(hw / r->median))
+				line_add(l, &n, "95% CI", "%s to %s %s (+-%.1f%%)", a, b, r->unit,
+					 100.0 * hw / fabs(r->median));
+			else
+				line_add(l, &n, "95% CI", "%s to %s %s", a, b, r->unit);
+		}
+		line_add(l, &n, "status", "%s, stopped at %s", result_status_name(r->status),
+			 result_stop_name(r->stop));
+	} else {
+		line_add(l, &n, "status", "%s: %s", result_status_name(r->status),
+			 r->reason[0] ? r->reason : "no reason given");
+	}
+	if (r->n > 0)
+		line_add(l, &n, "samples", "%zu, each of %" PRIu64 " iteration%s", r->n,
+			 r->iterations, r->iterations == 1 ? "" : "s");
+	if (usable && isfinite(r->min) && isfinite(r->max)) {
+		fig(a, sizeof(a), r->min);
+		fig(b, sizeof(b), r->max);
+		line_add(l, &n, "min to max", "%s to %s %s", a, b, r->unit);
+	}
+	if (usable && isfinite(r->mean) && isfinite(r->stddev) && isfinite(r->cv)) {
+		fig(a, sizeof(a), r->mean);
+		fig(b, sizeof(b), r->stddev);
+		line_add(l, &n, "mean", "%s %s, stddev %s (cv %.1f%%)", a, r->unit, b, 100.0 * r->cv);
+	}
+	if (usable && isfinite(r->p5) && isfinite(r->p95)) {
+		fig(a, sizeof(a), r->p5);
+		fig(b, sizeof(b), r->p95);
+		line_add(l, &n, "p5 to p95", "%s to %s %s", a, b, r->unit);
+	}
+	if (usable && r->overhead > 0 && isfinite(r->overhead)) {
+		fig(a, sizeof(a), r->overhead);
+		line_add(l, &n, "overhead", "%s %s per iteration, subtracted", a, r->unit);
+	}
+	if (r->interference >= 0 && isfinite(r->interference))
+		line_add(l, &n, "interference", "%.0f%% of the other CPUs%s", 100.0 * r->interference,
+			 result_busy(r) ? " (busy)" : "");
+	if (r->placement != PLACE_NA)
+		line_add(l, &n, "placement", "%s", place_name(r->placement));
+	if (r->parallel > 1) {
+		if (usable && isfinite(r->aggregate)) {
+			fig(c, sizeof(c), r->aggregate);
+			line_add(l, &n, "parallel", "%d copies, together %s %s%s", r->parallel, c,
+				 r->unit, r->better == BETTER_HIGHER ? "" : "/op");
+		} else {
+			line_add(l, &n, "parallel", "%d copies", r->parallel);
+		}
+	}
+	if (r->wall_s > 0 && isfinite(r->wall_s))
+		line_add(l, &n, "wall time", "%.1f s", r->wall_s);
+	for (size_t i = 0; i < r->nvalues && i < BENCH_MAX_VALUES; i++) {
+		value_text(v, sizeof(v), &r->values[i]);
+		line_add(l, &n, r->values[i].key, "%s", v);
+	}
+	lines_print(out, l, n);
+}
+
+int report_show_text(FILE *out, const struct run_info *run, const char *id)
+{
+	struct sysinfo si;
+	int have_si = report_sysinfo_parse(run->sysinfo_json, &si) == 0, shown = 0;
+
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct result *r = &run->results[i];
+
+		if (strcmp(r->id, id) != 0)
+			continue;
+		if (shown++)
+			fputc('\n', out);
+		show_head(out, run, r);
+		fputc('\n', out);
+		if (r->npoints > 0 && r->points) {
+			show_curve(out, r);
+			show_levels(out, r, have_si ? &si : NULL);
+			show_curve_values(out, r);
+		} else {
+			show_figure(out, r);
+		}
+	}
+	return shown;
 }

@@ -902,6 +902,445 @@ static void test_runs_json_bad_sysinfo(void **state)
 	free(text);
 }
 
+/* ------------------------------------------- all seven tables, and show */
+
+/* Append a measured result to run and return it, for fixtures built id by id. */
+static struct result *add_result(struct run_info *run, const char *id, double median,
+				 const char *unit, enum bench_better better)
+{
+	struct result *more = realloc(run->results, (run->nresults + 1) * sizeof(*more));
+	struct result *r;
+
+	assert_non_null(more);
+	run->results = more;
+	r = &run->results[run->nresults++];
+	set_result(r, id, median);
+	snprintf(r->unit, sizeof(r->unit), "%s", unit);
+	r->better = better;
+	return r;
+}
+
+static void add_value(struct result *r, const char *key, double num, const char *text)
+{
+	struct bench_value *v;
+
+	assert_true(r->nvalues < BENCH_MAX_VALUES);
+	v = &r->values[r->nvalues++];
+	snprintf(v->key, sizeof(v->key), "%s", key);
+	v->num = num;
+	snprintf(v->text, sizeof(v->text), "%s", text ? text : "");
+}
+
+/* The run's stored machine: fill_sysinfo's, with another model and caches if asked. */
+static void set_machine(struct run_info *run, const char *model, uint64_t l2, int l3)
+{
+	struct sysinfo si;
+
+	fill_sysinfo(&si);
+	snprintf(si.cpu_model, sizeof(si.cpu_model), "%s", model);
+	si.caches[2].size = l2;
+	if (!l3)
+		si.ncaches = 3;
+	run->sysinfo_json = report_sysinfo_json(&si);
+	assert_non_null(run->sysinfo_json);
+}
+
+/*
+ * Every id of the File & VM, bandwidth and memory latency tables, scaled.
+ * detected[] are the cache sizes found in the curve (0: that level absent),
+ * os_size[] the OS's as the benchmark recorded them (0: unknown to it).
+ */
+static void fill_fsvm_bw_mem(struct run_info *run, double scale, const char *fs_type,
+			     const double detected[3], const double os_size[3])
+{
+	static const struct {
+		const char *id;
+		double median;
+	} fsvm[] = {
+		{ "fs.create.0k", 11.52 }, { "fs.delete.0k", 5.31 }, { "fs.create.10k", 24.7 },
+		{ "fs.delete.10k", 8.93 }, { "vm.mmap", 9.84 }, { "vm.prot_fault", 0.412 },
+		{ "vm.page_fault", 0.987 }, { "vm.page_fault_random", 0.2153 },
+		{ "vm.page_fault_anon", 0.1234 },
+	}, bw[] = {
+		{ "fs.reread.bw", 6123.4 }, { "vm.mmap_reread.bw", 9876.5 },
+		{ "mem.bcopy_libc.bw", 11234 }, { "mem.bcopy_hand.bw", 8456.2 },
+		{ "mem.read.bw", 14321 }, { "mem.write.bw", 9012.7 },
+	};
+	static const double lat[3] = { 1.234, 4.56, 15.8 };
+	static const char *const lat_ids[3] = { "mem.lat.l1", "mem.lat.l2", "mem.lat.l3" };
+	struct result *r;
+
+	for (size_t i = 0; i < NELEM(fsvm); i++) {
+		r = add_result(run, fsvm[i].id, fsvm[i].median * scale, "us", BETTER_LOWER);
+		if (strncmp(fsvm[i].id, "fs.", 3) == 0)
+			add_value(r, "fs_type", 0, fs_type);
+		if (strcmp(fsvm[i].id, "vm.page_fault") == 0)
+			add_value(r, "pages_per_fault", 16, NULL);
+	}
+	for (size_t i = 0; i < NELEM(bw); i++)
+		add_result(run, bw[i].id, bw[i].median / scale, "MB/s", BETTER_HIGHER);
+	add_result(run, "cpu.mhz", 2994.6, "MHz", BETTER_HIGHER);
+	for (size_t i = 0; i < 3; i++) {
+		if (!detected[i])
+			continue;
+		r = add_result(run, lat_ids[i], lat[i] * scale, "ns", BETTER_LOWER);
+		add_value(r, "size", detected[i] / 2, NULL);
+		add_value(r, "detected", detected[i], NULL);
+		add_value(r, "os_size", os_size[i], NULL);
+	}
+	add_result(run, "mem.lat.main", 98.76 * scale, "ns", BETTER_LOWER);
+	r = add_result(run, "mem.lat.curve", 98.76 * scale, "ns", BETTER_LOWER);
+	r->points = calloc(3, sizeof(*r->points));
+	assert_non_null(r->points);
+	r->npoints = 3;
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(r->points[i].series, sizeof(r->points[i].series), "random");
+		r->points[i].x = 4096.0 * (double)(i + 1);
+		r->points[i].y = r->points[i].lo = r->points[i].hi = 1.2;
+	}
+}
+
+/*
+ * Two runs with a figure for every column of all seven tables.  Run 1's
+ * caches agree with its OS; run 2 found an L1 four times the OS's, an L2
+ * of 256K where the OS reports 1.25M and no L3 where the OS has one, so
+ * its guesses overflow their cell into notes.
+ */
+static void fill_all(struct run_info runs[2])
+{
+	static const double agree[3] = { 32 << 10, 512 << 10, 32 << 20 };
+	static const double off[3] = { 128 << 10, 256 << 10, 0 };
+	/* Run 2's L2 is unknown to the benchmark: the stored sysinfo's is used. */
+	static const double os2[3] = { 32 << 10, 0, 32 << 20 };
+
+	set_run(&runs[0], 1, "kbhost", "Linux 6.18.44", 3000.2);
+	set_machine(&runs[0], "AMD EPYC 7R13 Processor", 512 << 10, 1);
+	fill_full(&runs[0], 1.0);
+	fill_ipc(&runs[0], PLACE_NONE, 1.0, 1);
+	fill_fsvm_bw_mem(&runs[0], 1.0, "ext4", agree, agree);
+
+	set_run(&runs[1], 2, "kbhost2", "FreeBSD 5.0-CURRENT", 2394.6);
+	set_machine(&runs[1], "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz", 1280 << 10, 1);
+	fill_full(&runs[1], 1.5);
+	fill_ipc(&runs[1], PLACE_NONE, 1.5, 1);
+	fill_fsvm_bw_mem(&runs[1], 0.1, "tmpfs", off, os2);
+	find(&runs[1], "vm.page_fault_random")->status = RES_NOISY;
+}
+
+static void test_summary_all_tables(void **state)
+{
+	static const char *const titles[] = {
+		"Basic system parameters\n",
+		"Processor, Processes - times in microseconds - smaller is better\n",
+		"Context switching - times in microseconds - smaller is better\n",
+		"*Local* Communication latencies in microseconds - smaller is better\n",
+		"File & VM system latencies in microseconds - smaller is better\n",
+		"*Local* Communication bandwidths in MB/s - bigger is better\n",
+		"Memory latencies in nanoseconds - smaller is better\n",
+		"Other results - median of the samples\n",
+	};
+	struct run_info runs[2];
+	struct capture c;
+	char *text;
+	const char *prev = NULL;
+
+	(void)state;
+	fill_all(runs);
+	report_summary(capture_start(&c), runs, 2);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	/* All seven tables, in lmbench's order, then what no table shows. */
+	for (size_t i = 0; i < NELEM(titles); i++) {
+		const char *at = strstr(text, titles[i]);
+
+		if (!at || (prev && at < prev))
+			fail_msg("table '%.*s' missing or out of order", (int)strlen(titles[i]) - 1,
+				 titles[i]);
+		prev = at;
+	}
+	/* The model without marks and nominal clock; the vendor goes when it does not fit. */
+	assert_non_null(strstr(text, "\nkbhost    Linux 6.18.44 AMD EPYC 7R13          2995    4"
+				     "    64   32K  512K   32M\n"));
+	assert_non_null(strstr(text, " Xeon Platinum 8375C "));
+	assert_non_null(strstr(text, "1.25M"));
+	/* The notes of File & VM: the file system, fault-around, the random fault. */
+	assert_non_null(strstr(text, "  run 1 fs.*: files on ext4\n"));
+	assert_non_null(strstr(text, "  run 2 fs.*: files on tmpfs\n"));
+	assert_non_null(strstr(text, "  run 1 vm.page_fault: each fault mapped 16 pages\n"));
+	assert_non_null(strstr(text, "  run 1 vm.page_fault_random: 0.2153 us, fault-around off\n"));
+	assert_non_null(strstr(text, "  run 2 vm.page_fault_random: noisy: "));
+	/* Guesses: none for run 1; run 2's overflow into one note each. */
+	assert_non_null(strstr(text, "  run 2 guess: L1 128K/OS 32K\n"));
+	assert_non_null(strstr(text, "  run 2 guess: L2 256K/OS 1.25M\n"));
+	assert_non_null(strstr(text, "  run 2 guess: no L3, OS 32M\n"));
+	assert_null(strstr(text, "run 1 guess"));
+	/* The curve is one line in Other results; what a table shows is not there. */
+	assert_non_null(strstr(text, "  run 1 mem.lat.curve: 3 points, see kbench show "
+				     "mem.lat.curve 1\n"));
+	assert_null(strstr(text, "cpu.mhz:"));
+	assert_null(strstr(text, "vm.page_fault_random: 0.2153 us (95%"));
+	check_golden("summary_all", text);
+	free(text);
+	free_runs(runs, 2);
+}
+
+/* Guesses that fit their cell stay in it, and need no note. */
+static void test_summary_guess_in_cell(void **state)
+{
+	static const double missing_l3[3] = { 32 << 10, 512 << 10, 0 };
+	static const double os[3] = { 32 << 10, 512 << 10, 0 };
+	struct run_info run;
+	struct capture c;
+	char *text;
+
+	(void)state;
+	set_run(&run, 5, "kbhost", "Linux 6.1", 3000);
+	set_machine(&run, "", 512 << 10, 1);
+	fill_fsvm_bw_mem(&run, 1.0, "ext4", missing_l3, os);
+	/* Main memory no slower than L2: one level seen twice. */
+	find(&run, "mem.lat.main")->median = 4.6;
+	report_summary(capture_start(&c), &run, 1);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, " 4.600 mem ~ L2; no L3, OS 32M\n"));
+	assert_null(strstr(text, "guess:"));
+	free(text);
+	run_info_free(&run);
+
+	/* An OS that lists no L3 agrees that there is none. */
+	set_run(&run, 6, "kbhost", "Linux 6.1", 3000);
+	set_machine(&run, "", 512 << 10, 0);
+	fill_fsvm_bw_mem(&run, 1.0, "ext4", missing_l3, os);
+	report_summary(capture_start(&c), &run, 1);
+	text = capture_end(&c);
+	assert_null(strstr(text, "no L3"));
+	free(text);
+	run_info_free(&run);
+}
+
+static void test_sysinfo_parse(void **state)
+{
+	struct sysinfo si, back;
+	char *text;
+
+	(void)state;
+	fill_sysinfo(&si);
+	text = report_sysinfo_json(&si);
+	assert_non_null(text);
+	assert_int_equal(report_sysinfo_parse(text, &back), 0);
+	assert_string_equal(back.cpu_model, "AMD EPYC 7R13 Processor");
+	assert_string_equal(back.host, "kbhost");
+	assert_string_equal(back.clocksource, "tsc");
+	assert_int_equal(back.ncpu_online, 4);
+	assert_true(back.mhz == si.mhz);
+	assert_true(back.mem_total == si.mem_total);
+	assert_int_equal(back.ncaches, 4);
+	assert_int_equal(back.caches[3].level, 3);
+	assert_string_equal(back.caches[1].type, "Instruction");
+	assert_true(back.caches[3].size == 32u << 20);
+	assert_int_equal(back.caches[0].line, 64);
+	free(text);
+	/* Nothing, or not an object: -1 and nothing known. */
+	assert_int_equal(report_sysinfo_parse(NULL, &back), -1);
+	assert_int_equal(report_sysinfo_parse("{not json", &back), -1);
+	assert_int_equal(report_sysinfo_parse("[1, 2]", &back), -1);
+	assert_int_equal(back.ncaches, 0);
+	/* Fields of the wrong type are left unknown, not trusted. */
+	assert_int_equal(report_sysinfo_parse("{\"cpu_model\": 7, \"ncpu_online\": -2, "
+					      "\"caches\": [{\"level\": \"x\"}, 5, "
+					      "{\"level\": 2, \"size\": 1024, \"type\": \"Unified\"}]}",
+					      &back), 0);
+	assert_string_equal(back.cpu_model, "");
+	assert_int_equal(back.ncpu_online, 0);
+	assert_int_equal(back.ncaches, 1);
+	assert_int_equal(back.caches[0].level, 2);
+}
+
+/*
+ * A latency curve of two series measured at 16 sizes from 512 bytes to
+ * 128M: "stride64" everywhere, "random" from 1K on, one noisy point; and
+ * the levels detected in it (no L3 found where the OS has 32M).
+ */
+static void fill_curve(struct run_info *run)
+{
+	static const double sizes[] = {
+		512, 1024, 1536, 2048, 16384, 32768, 49152, 65536, 262144, 524288, 786432,
+		1048576, 4194304, 33554432, 67108864, 134217728,
+	};
+	static const double ns[] = {
+		1.21, 1.22, 1.22, 1.23, 1.23, 1.25, 3.9, 4.1, 4.3, 4.8, 12.7, 14.2, 15.1, 71.3,
+		88.2, 94.6,
+	};
+	struct result *r;
+	size_t n = 0;
+
+	set_run(run, 9, "kbhost", "Linux 6.18.44", 3000.2);
+	set_machine(run, "AMD EPYC 7R13 Processor", 512 << 10, 1);
+	add_result(run, "sys.null", 0.25, "us", BETTER_LOWER);
+	r = add_result(run, "mem.lat.curve", 94.6, "ns", BETTER_LOWER);
+	r->points = calloc(2 * NELEM(sizes), sizeof(*r->points));
+	assert_non_null(r->points);
+	for (size_t s = 0; s < 2; s++)
+		for (size_t i = s; i < NELEM(sizes); i++) {
+			struct result_point *p = &r->points[n++];
+
+			snprintf(p->series, sizeof(p->series), "%s", s ? "random" : "stride64");
+			p->x = sizes[i];
+			p->y = ns[i] * (s ? 1.9 : 1.0);
+			p->lo = p->y * 0.99;
+			p->hi = p->y * 1.01;
+		}
+	r->npoints = n;
+	r->points[20].noisy = 1;
+	r->status = RES_NOISY;
+	add_value(r, "l1_detected", 32768, NULL);
+	add_value(r, "l2_detected", 786432, NULL);
+	add_value(r, "l3_detected", 0, NULL);
+	add_value(r, "max_size", 134217728, NULL);
+}
+
+static void test_show_curve(void **state)
+{
+	struct run_info run;
+	struct capture c;
+	char *text;
+
+	(void)state;
+	fill_curve(&run);
+	assert_int_equal(report_show_text(capture_start(&c), &run, "mem.lat.curve"), 1);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, "mem.lat.curve - ns - smaller is better\n"
+				     "run 9 'Linux 6.18.44' on kbhost, started 2025-01-02T03:04:05Z\n"));
+	/* Sizes as people write them; a series without a point leaves a blank. */
+	assert_non_null(strstr(text, "\n    512        1.210\n"));
+	assert_non_null(strstr(text, "\n   1.5K        1.220         2.318\n"));
+	assert_non_null(strstr(text, "\n    32K        1.250         2.375*\n"));
+	assert_non_null(strstr(text, "\n   128M        94.60         179.7\n"));
+	assert_non_null(strstr(text, "* noisy: "));
+	assert_non_null(strstr(text, "\nL2         768K  512K\n"));
+	assert_non_null(strstr(text, "\nL3         none  32M\n"));
+	assert_non_null(strstr(text, "\nmax_size: 134217728 (128M)\n"));
+	check_golden("show_curve", text);
+	free(text);
+	/* An id the run has not: nothing printed. */
+	assert_int_equal(report_show_text(capture_start(&c), &run, "mem.lat.l1"), 0);
+	text = capture_end(&c);
+	assert_string_equal(text, "");
+	free(text);
+	run_info_free(&run);
+}
+
+/* Six series: the sixth wraps into a second block, each within 80 columns. */
+static void test_show_curve_wraps(void **state)
+{
+	struct run_info run;
+	struct result *r;
+	struct capture c;
+	char *text, *second;
+
+	(void)state;
+	set_run(&run, 3, "kbhost", "Linux 6.18.44", 3000);
+	r = add_result(&run, "mem.lat.curve", 1, "ns", BETTER_LOWER);
+	r->points = calloc(6, sizeof(*r->points));
+	assert_non_null(r->points);
+	r->npoints = 6;
+	for (size_t i = 0; i < 6; i++) {
+		snprintf(r->points[i].series, sizeof(r->points[i].series), "stride%zu", (size_t)64 << i);
+		r->points[i].x = 1024;
+		r->points[i].y = (double)i + 0.5;
+	}
+	assert_int_equal(report_show_text(capture_start(&c), &run, "mem.lat.curve"), 1);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	second = strstr(text, "stride2048");
+	assert_non_null(second);
+	assert_null(strstr(text, "stride1024      stride2048"));
+	assert_non_null(strstr(text, "stride1024\n"));
+	assert_non_null(strstr(second, "\n     1K        5.500\n"));
+	free(text);
+	run_info_free(&run);
+}
+
+/* A figure, under two placements: each block its figure, CI and values. */
+static void test_show_figure(void **state)
+{
+	struct run_info run;
+	struct result *r;
+	struct capture c;
+	char *text;
+
+	(void)state;
+	set_run(&run, 4, "kbhost", "Linux 6.18.44", 3000.2);
+	set_machine(&run, "AMD EPYC 7R13 Processor", 512 << 10, 1);
+	fill_ipc(&run, PLACE_SAME, 1.0, 1);
+	fill_ipc(&run, PLACE_NONE, 2.0, 2);
+	r = find(&run, "ipc.pipe.bw");
+	add_value(r, "msg_size", 65536, NULL);
+	r = &run.results[run.nresults - 3];
+	assert_string_equal(r->id, "ipc.pipe.bw");
+	r->status = RES_NOISY;
+	r->stop = STOP_MAX_TIME;
+	r->interference = 0.41;
+	add_value(r, "msg_size", 65536, NULL);
+	add_value(r, "transport", 0, "pipe");
+	r = add_result(&run, "sys.null", 0.25, "us", BETTER_LOWER);
+	make_unmeasured(r, RES_SKIP, "not here");
+	assert_int_equal(report_show_text(capture_start(&c), &run, "ipc.pipe.bw"), 2);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, "ipc.pipe.bw [same] - MB/s - bigger is better\n"));
+	assert_non_null(strstr(text, "ipc.pipe.bw [none] - MB/s - bigger is better\n"));
+	assert_non_null(strstr(text, "\nmedian:       2327 MB/s\n"));
+	assert_non_null(strstr(text, "\nmsg_size:     65536 (64K)\n"));
+	assert_non_null(strstr(text, "\nstatus:       noisy, stopped at max-time\n"));
+	assert_non_null(strstr(text, "\ninterference: 41% of the other CPUs (busy)\n"));
+	assert_non_null(strstr(text, "\nparallel:     2 copies, together 8843 MB/s\n"));
+	check_golden("show_figure", text);
+	free(text);
+	/* Skipped: the reason, no figure. */
+	assert_int_equal(report_show_text(capture_start(&c), &run, "sys.null"), 1);
+	text = capture_end(&c);
+	assert_non_null(strstr(text, "\nstatus:    skip: not here\n"));
+	assert_null(strstr(text, "median"));
+	free(text);
+	run_info_free(&run);
+}
+
+static void test_show_json(void **state)
+{
+	struct run_info run;
+	struct capture c;
+	char *text;
+	json_t *root, *runs, *results, *points, *p;
+
+	(void)state;
+	fill_curve(&run);
+	assert_int_equal(report_show_json(capture_start(&c), &run, "mem.lat.curve"), 1);
+	text = capture_end(&c);
+	root = parse(text);
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(root, "sysinfo"), "cpu_model")),
+		"AMD EPYC 7R13 Processor");
+	runs = json_object_get(root, "runs");
+	assert_int_equal(json_array_size(runs), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 0), "id")), 9);
+	/* Only the result asked for, with all its points. */
+	results = json_object_get(json_array_get(runs, 0), "results");
+	assert_int_equal(json_array_size(results), 1);
+	points = json_object_get(json_array_get(results, 0), "points");
+	assert_int_equal(json_array_size(points), 31);
+	p = json_array_get(points, 20);
+	assert_string_equal(json_string_value(json_object_get(p, "series")), "random");
+	assert_true(json_is_true(json_object_get(p, "noisy")));
+	assert_true(json_real_value(json_object_get(p, "x")) == 32768);
+	assert_true(json_is_number(
+		json_object_get(json_object_get(json_array_get(results, 0), "values"), "l2_detected")));
+	json_decref(root);
+	free(text);
+	run_info_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -919,6 +1358,13 @@ int main(void)
 		cmocka_unit_test(test_sysinfo_json),
 		cmocka_unit_test(test_runs_json),
 		cmocka_unit_test(test_runs_json_bad_sysinfo),
+		cmocka_unit_test(test_summary_all_tables),
+		cmocka_unit_test(test_summary_guess_in_cell),
+		cmocka_unit_test(test_sysinfo_parse),
+		cmocka_unit_test(test_show_curve),
+		cmocka_unit_test(test_show_curve_wraps),
+		cmocka_unit_test(test_show_figure),
+		cmocka_unit_test(test_show_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

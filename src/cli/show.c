@@ -1,0 +1,78 @@
+/*
+ * kbench show: one stored result in full.  A curve (mem.lat.curve) is
+ * printed as a table of sizes by series, with the cache levels detected in
+ * it; any other result as its figure, CI, sampling and values.  Like
+ * summary, it opens the database without creating it, so asking about an
+ * empty place never leaves a file behind.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+#include "core/registry.h"
+#include "report/report.h"
+#include "store/store.h"
+
+static int run_has(const struct run_info *run, const char *id)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		if (strcmp(run->results[i].id, id) == 0)
+			return 1;
+	return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	const char *db = NULL, *id, *sel;
+	int json = 0, npos, nruns;
+	const struct opt opts[] = {
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "print the result as JSON, points and samples included", 0, 0 },
+		{ 0 },
+	};
+	char path[PATH_MAX], err[ERRBUF_LEN];
+	const struct run_info *pick = NULL;
+	struct run_info *runs;
+	struct store *st;
+
+	npos = opt_parse(cli_find("show"), opts, argc, argv);
+	if (npos == 0)
+		die_usage("show: name the result to show, e.g. 'kbench show sys.null'");
+	if (npos > 2)
+		die_usage("show: unexpected argument '%s'", argv[2]);
+	id = argv[0];
+	sel = npos == 2 ? argv[1] : NULL;
+	/* Checked before the database, so a typo is named as one. */
+	if (!registry_find(id))
+		die("show: unknown benchmark '%s' ('kbench list' shows the ids)", id);
+	if (store_default_path(db, path, sizeof(path), err) < 0)
+		die("%s", err);
+	st = store_open_existing(path, err);
+	if (!st)
+		die("%s", err);
+	nruns = store_runs_load(st, sel ? &sel : NULL, sel ? 1 : 0, json, &runs, err);
+	store_close(st);
+	if (nruns < 0)
+		die("%s", err);
+	/* Runs come oldest first: the latest that measured id is the last that has it. */
+	for (int i = nruns - 1; i >= 0 && !pick; i--)
+		if (run_has(&runs[i], id))
+			pick = &runs[i];
+	if (!pick) {
+		store_runs_free(runs, (size_t)nruns);
+		if (sel)
+			die("show: no result for '%s' in run or label '%s' of db '%s'", id, sel, path);
+		die("show: '%s' was never measured in db '%s'", id, path);
+	}
+	if (json) {
+		if (report_show_json(stdout, pick, id) < 0) {
+			store_runs_free(runs, (size_t)nruns);
+			die("show: cannot encode the result as JSON");
+		}
+	} else {
+		report_show_text(stdout, pick, id);
+	}
+	store_runs_free(runs, (size_t)nruns);
+	return EXIT_DONE;
+}

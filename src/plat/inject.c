@@ -4,11 +4,12 @@
  * and plat_write(), and a test (or $KBENCH_INJECT) arms one fault for one
  * call, to check that lost or damaged work is noticed rather than timed.
  *
- * OS-independent: only read(2) and write(2).  State lives in file-scope
+ * OS-independent: only read(2), write(2), openat(2) and unlinkat(2).
+ * State lives in file-scope
  * statics because it is used in a single-threaded benchmark child; it is not
  * thread-safe and must not become so at the cost of a lock in the timed path.
  *
- * Semantics, per call ("read" or "write"):
+ * Semantics, per call ("read", "write", "open" or "unlink"):
  * - plat_inject(call, fault, after) arms one fault; calls are counted from
  *   then, and the call with index `after` (0 = the very next) gets it.
  *   Arming again replaces the earlier fault; PLAT_FAULT_NONE disarms.
@@ -25,10 +26,15 @@
  *   len 0) there is nothing to corrupt, and the fault stays armed for the
  *   next call.  If the copy for write cannot be allocated, the call fails
  *   with ENOMEM, which still counts as the fault.
+ * - open and unlink move no data, so every fault is EIO for them: the call
+ *   is not made and -1 comes back with errno EIO.  That is what a file
+ *   benchmark must notice half-way through its files, and what its
+ *   teardown must clean up after.
  */
 #include "plat/plat.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +48,8 @@ struct plat_arm {
 
 static struct plat_arm plat_arm_read;
 static struct plat_arm plat_arm_write;
+static struct plat_arm plat_arm_open;
+static struct plat_arm plat_arm_unlink;
 
 static struct plat_arm *plat_arm_for(const char *call)
 {
@@ -51,6 +59,10 @@ static struct plat_arm *plat_arm_for(const char *call)
 		return &plat_arm_read;
 	if (strcmp(call, "write") == 0)
 		return &plat_arm_write;
+	if (strcmp(call, "open") == 0)
+		return &plat_arm_open;
+	if (strcmp(call, "unlink") == 0)
+		return &plat_arm_unlink;
 	return NULL;
 }
 
@@ -143,6 +155,24 @@ ssize_t plat_write(int fd, const void *buf, size_t len)
 	default:
 		return write(fd, buf, len);
 	}
+}
+
+int plat_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	if (plat_arm_take(&plat_arm_open) != PLAT_FAULT_NONE) {
+		errno = EIO;
+		return -1;
+	}
+	return openat(dirfd, path, flags, mode);
+}
+
+int plat_unlinkat(int dirfd, const char *path, int flags)
+{
+	if (plat_arm_take(&plat_arm_unlink) != PLAT_FAULT_NONE) {
+		errno = EIO;
+		return -1;
+	}
+	return unlinkat(dirfd, path, flags);
 }
 
 void plat_inject(const char *call, enum plat_fault fault, unsigned after)
@@ -247,5 +277,7 @@ void plat_inject_for_peer(void)
 {
 	plat_inject("read", PLAT_FAULT_NONE, 0);
 	plat_inject("write", PLAT_FAULT_NONE, 0);
+	plat_inject("open", PLAT_FAULT_NONE, 0);
+	plat_inject("unlink", PLAT_FAULT_NONE, 0);
 	plat_inject_parse(getenv("KBENCH_INJECT_PEER"));
 }

@@ -96,9 +96,18 @@ enum plat_fault {
 };
 ssize_t plat_read(int fd, void *buf, size_t len);
 ssize_t plat_write(int fd, const void *buf, size_t len);
-/* Arm a fault for the `after`-th next call of read or write ("read"/"write"). */
+/*
+ * openat(2) and unlinkat(2), for benchmarks whose work is making and
+ * removing files; any fault armed for them makes the call fail with EIO.
+ */
+int plat_openat(int dirfd, const char *path, int flags, mode_t mode);
+int plat_unlinkat(int dirfd, const char *path, int flags);
+/*
+ * Arm a fault for the `after`-th next call of read, write, openat or
+ * unlinkat ("read", "write", "open", "unlink").
+ */
 void plat_inject(const char *call, enum plat_fault fault, unsigned after);
-/* Arm faults from $KBENCH_INJECT ("write:eio:100"), used by command-line tests. */
+/* Arm faults from $KBENCH_INJECT ("write:eio:100,unlink:eio:5"), used by command-line tests. */
 void plat_inject_from_env(void);
 /* In a benchmark's peer process: disarm, then arm from $KBENCH_INJECT_PEER. */
 void plat_inject_for_peer(void);

@@ -6,8 +6,8 @@
  * copied, read or written once (lmbench's convention: a copy of N bytes is
  * N bytes, though memory moves at least 2N).
  *
- * The buffer is 4x the last-level cache by default (bench_buffer_size), so
- * the figure is memory's, not a cache's; --size sets it, and in the full
+ * The buffer is 4x the last-level cache and at least 256 MiB by default
+ * (bench_buffer_size says why), so the figure is memory's, not a cache's; --size sets it, and in the full
  * suite each row is a curve over sizes from 4 KiB up to that size, where
  * the caches show as steps.
  *
@@ -547,12 +547,12 @@ static const struct mem_param mem_write = { MEM_WRITE, 1 };
 
 const struct bench mem_benches[] = {
 	MEM_ROW(bcopy_libc, mem_bcopy_run,
-		"memcpy of a buffer 4x the last-level cache (--size) to another; bytes copied"),
+		"memcpy of a buffer far above the caches (--size) to another; bytes copied"),
 	MEM_ROW(bcopy_hand, mem_bcopy_run,
 		"the same copy with an unrolled loop of 64-bit words (lmbench's bcopy hand)"),
 	MEM_ROW(read, mem_read_run,
-		"sum of the 64-bit words of a buffer 4x the last-level cache (--size)"),
+		"sum of the 64-bit words of a buffer far above the caches (--size)"),
 	MEM_ROW(write, mem_write_run,
-		"store of a 64-bit word over a buffer 4x the last-level cache (--size)"),
+		"store of a 64-bit word over a buffer far above the caches (--size)"),
 };
 const size_t mem_nbenches = sizeof(mem_benches) / sizeof(mem_benches[0]);

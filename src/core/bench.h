@@ -192,7 +192,7 @@ const struct result *bench_prior(const struct bench_ctx *ctx, const char *id);
 
 /*
  * A buffer or file size: --size when given, else well above the last-level
- * cache (4x it, at least 64 MiB), so that memory, not a cache, is measured.
+ * cache (4x it, at least 256 MiB), so that memory, not a cache, is measured.
  */
 size_t bench_buffer_size(const struct bench_ctx *ctx);
 /*

@@ -421,6 +421,27 @@ static enum bench_status mem_setup(struct bench_ctx *ctx)
 /* The timed passes                                                    */
 /* ------------------------------------------------------------------ */
 
+/* Words 0, at and last of buf hold tag: 0, else -1. */
+static int mem_tagged(const unsigned char *buf, size_t at, size_t last, uint64_t tag)
+{
+	return mem_word(buf, 0) == tag && mem_word(buf, at) == tag &&
+	       mem_word(buf, last) == tag ? 0 : -1;
+}
+
+/* The failure of a pass whose words 0, at and last of buf lack its tag. */
+static enum bench_status mem_untagged(struct bench_ctx *ctx, const struct mem_state *s,
+				      const char *what, const unsigned char *buf, size_t at,
+				      uint64_t tag)
+{
+	size_t last = s->nwords - 1;
+
+	return bench_fail(ctx, 0, "pass %llu did not %s: words 0, %zu, %zu %shold %016llx "
+			  "%016llx %016llx, not %016llx", (unsigned long long)s->pass, what, at, last,
+			  buf == s->b.p ? "of the destination " : "",
+			  (unsigned long long)mem_word(buf, 0), (unsigned long long)mem_word(buf, at),
+			  (unsigned long long)mem_word(buf, last), (unsigned long long)tag);
+}
+
 /*
  * A copy: the pass's tag goes into three words of the source, and must be
  * in the same words of the destination afterwards; the destination held an
@@ -441,15 +462,8 @@ static enum bench_status mem_bcopy_run(struct bench_ctx *ctx, uint64_t n)
 		mem_set_word(s->a.p, last, tag);
 		if (s->pass != s->skip)
 			mem_copy(p->op, s->b.p, s->a.p, s->size);
-		if (mem_word(s->b.p, 0) != tag || mem_word(s->b.p, at) != tag ||
-		    mem_word(s->b.p, last) != tag)
-			return bench_fail(ctx, 0, "pass %llu did not copy: words 0, %zu, %zu of the "
-					  "destination hold %016llx %016llx %016llx, not %016llx",
-					  (unsigned long long)s->pass, at, last,
-					  (unsigned long long)mem_word(s->b.p, 0),
-					  (unsigned long long)mem_word(s->b.p, at),
-					  (unsigned long long)mem_word(s->b.p, last),
-					  (unsigned long long)tag);
+		if (mem_tagged(s->b.p, at, last, tag) < 0)
+			return mem_untagged(ctx, s, "copy", s->b.p, at, tag);
 	}
 	timer_sink = mem_word(s->b.p, s->at);
 	return BENCH_OK;
@@ -494,15 +508,8 @@ static enum bench_status mem_write_run(struct bench_ctx *ctx, uint64_t n)
 
 		if (s->pass != s->skip)
 			mem_store(s->a.p, s->size, tag);
-		if (mem_word(s->a.p, 0) != tag || mem_word(s->a.p, at) != tag ||
-		    mem_word(s->a.p, last) != tag)
-			return bench_fail(ctx, 0, "pass %llu did not write: words 0, %zu, %zu hold "
-					  "%016llx %016llx %016llx, not %016llx",
-					  (unsigned long long)s->pass, at, last,
-					  (unsigned long long)mem_word(s->a.p, 0),
-					  (unsigned long long)mem_word(s->a.p, at),
-					  (unsigned long long)mem_word(s->a.p, last),
-					  (unsigned long long)tag);
+		if (mem_tagged(s->a.p, at, last, tag) < 0)
+			return mem_untagged(ctx, s, "write", s->a.p, at, tag);
 	}
 	timer_sink = mem_word(s->a.p, s->at);
 	return BENCH_OK;

@@ -126,38 +126,22 @@ static void parse_placements(struct run_opts *o, unsigned suite_bits)
 }
 
 /*
- * A message size the machine can hold: each copy's two ends keep two
- * buffers of it, and that must fit in half of the memory available.
+ * A size the machine can hold: `bufs` buffers of `bytes` per copy must fit
+ * in half of the memory available, or the OOM killer would end the run
+ * instead of a message.  --msg-size: each copy's two ends keep two
+ * buffers; --size: a copy's source and destination.
  */
-static void check_msg_size(const struct run_opts *o)
+static void check_fits(const struct run_opts *o, const char *opt, size_t bytes, int bufs)
 {
 	uint64_t total = 0, avail = 0;
-	double need = 4.0 * (double)o->msg_size * o->parallel;
+	double need = (double)bufs * (double)bytes * o->parallel;
 
-	if (!o->msg_size)
+	if (!bytes)
 		return;
 	if (plat_memory(&total, &avail) == 0 && avail > 0 && need > (double)avail / 2)
-		die_usage("run: --msg-size %zu bytes: %d cop%s need %.0f MiB of buffers, more than "
-			  "half of the %.0f MiB available", o->msg_size, o->parallel,
+		die_usage("run: --%s %zu bytes: %d cop%s need %.0f MiB of buffers, more than "
+			  "half of the %.0f MiB available", opt, bytes, o->parallel,
 			  o->parallel == 1 ? "y" : "ies", need / 1048576.0, (double)avail / 1048576.0);
-}
-
-/*
- * A buffer size the machine can hold: a copy keeps two buffers of it (a
- * copy's source and destination), and that must fit in half of the memory
- * available, or the OOM killer would end the run instead of a message.
- */
-static void check_size(const struct run_opts *o)
-{
-	uint64_t total = 0, avail = 0;
-	double need = 2.0 * (double)o->size * o->parallel;
-
-	if (!o->size)
-		return;
-	if (plat_memory(&total, &avail) == 0 && avail > 0 && need > (double)avail / 2)
-		die_usage("run: --size %zu bytes: %d cop%s need %.0f MiB, more than half of the "
-			  "%.0f MiB available", o->size, o->parallel, o->parallel == 1 ? "y" : "ies",
-			  need / 1048576.0, (double)avail / 1048576.0);
 }
 
 /*
@@ -201,8 +185,8 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 	}
 	check_tmpdir(o->tmpdir);
 	parse_placements(o, *suite_bits);
-	check_msg_size(o);
-	check_size(o);
+	check_fits(o, "msg-size", o->msg_size, 4);
+	check_fits(o, "size", o->size, 2);
 }
 
 static void runner_setup(const struct run_opts *o, unsigned suite_bits,

@@ -7,7 +7,7 @@ JC=$(cd "$BUILD" && pwd)/jsoncheck
 T=$(mktemp -d "${TMPDIR:-/tmp}/kbench-cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 mkdir "$T/tmp"
-unset KBENCH_DB KBENCH_INJECT KBENCH_INJECT_PEER KBENCH_TEST_HANG
+unset KBENCH_DB KBENCH_INJECT KBENCH_INJECT_PEER KBENCH_TEST_HANG KBENCH_TEST_MEM_SKIP
 export HOME="$T/home" XDG_DATA_HOME=""
 
 n=0

@@ -127,4 +127,15 @@ kb run --only vm.mmap_reread.bw --size 512g --tmpdir "$T/tmp" $FAST
 check "--size larger than memory allows exits 2" sh -c "[ $rc = 2 ] && grep -q 'MiB available' '$T/err'"
 check "nothing left in the temporary directory" empty
 
+# --- the full suite sweeps the rereads' sizes, like the memory bandwidths ---
+kb run --suite full --only 'fs.reread.bw,vm.mmap_reread.bw' --size 64k --max-time 0.1 --json \
+	--tmpdir "$T/tmp" --quiet --no-store
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "full: fs.reread.bw is a curve from 4 KiB to the size (5 points)" \
+	grep -qx "curve fs.reread.bw points 5 series size top 65536" "$T/jc"
+check "full: vm.mmap_reread.bw is a curve from 4 KiB to the size (5 points)" \
+	grep -qx "curve vm.mmap_reread.bw points 5 series size top 65536" "$T/jc"
+check "full: the curves are sane and leave nothing behind" \
+	sh -c "grep -q 'results 2 ok 2' '$T/jc' && [ -z \"\$(ls -A '$T/tmp')\" ]"
+
 echo "1..$n"

@@ -411,6 +411,7 @@ const struct bench fs_benches[] = {
 	{ .id = "fs.reread.bw", .metric = METRIC_MBPS, .better = BETTER_HIGHER,
 	  .suites = SUITE_SUMMARY, .flags = BENCH_SIZED,
 	  .summary = "rereading a cached file with read() in 64 KiB chunks (--size)",
-	  .setup = fs_reread_setup, .run = fs_reread_run, .teardown = fs_reread_teardown },
+	  .setup = fs_reread_setup, .run = fs_reread_run, .teardown = fs_reread_teardown,
+	  .points = bench_size_points },
 };
 const size_t fs_nbenches = sizeof(fs_benches) / sizeof(fs_benches[0]);

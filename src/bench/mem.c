@@ -45,8 +45,6 @@ struct mem_param {
  * Elsewhere it is merely generous.
  */
 #define MEM_ALIGN (2u << 20)
-/* The smallest point of a curve: one page. */
-#define MEM_CURVE_FIRST 4096.0
 
 /* One mapped buffer: what to unmap, and the aligned start within it. */
 struct mem_buf {
@@ -369,7 +367,7 @@ static enum bench_status mem_check_once(struct bench_ctx *ctx, struct mem_state 
 static enum bench_status mem_setup(struct bench_ctx *ctx)
 {
 	const struct mem_param *p = ctx->arg;
-	size_t size = ctx->point ? (size_t)ctx->point->x : bench_buffer_size(ctx);
+	size_t size = bench_buffer_size(ctx);
 	struct mem_state *s;
 	enum bench_status st;
 	const char *env;
@@ -515,28 +513,6 @@ static enum bench_status mem_write_run(struct bench_ctx *ctx, uint64_t n)
 	return BENCH_OK;
 }
 
-/*
- * The full suite's curve: 4 KiB, 8 KiB, ... in octaves up to the buffer
- * size the row would use on its own, which is the last point, so that the
- * result's own figure is the one the other suites give.  Other suites: a
- * single figure.
- */
-static size_t mem_points(struct bench_ctx *ctx, struct bench_point *pts, size_t max)
-{
-	double end = (double)bench_buffer_size(ctx);
-	size_t n = 0;
-
-	if (ctx->suite != SUITE_FULL || max == 0)
-		return 0;
-	for (double x = MEM_CURVE_FIRST; x < end && n + 1 < max; x *= 2) {
-		snprintf(pts[n].series, sizeof(pts[n].series), "size");
-		pts[n++].x = x;
-	}
-	snprintf(pts[n].series, sizeof(pts[n].series), "size");
-	pts[n++].x = end;
-	return n;
-}
-
 /* ------------------------------------------------------------------ */
 /* The table                                                           */
 /* ------------------------------------------------------------------ */
@@ -549,7 +525,7 @@ static const struct mem_param mem_write = { MEM_WRITE, 1 };
 #define MEM_ROW(name, runfn, what)                                                        \
 	{ .id = "mem." #name ".bw", .metric = METRIC_MBPS, .better = BETTER_HIGHER,         \
 	  .suites = SUITE_SUMMARY, .flags = BENCH_SIZED, .summary = what,                   \
-	  .setup = mem_setup, .run = runfn, .teardown = mem_teardown, .points = mem_points, \
+	  .setup = mem_setup, .run = runfn, .teardown = mem_teardown, .points = bench_size_points, \
 	  .arg = &mem_##name }
 
 const struct bench mem_benches[] = {

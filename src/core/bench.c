@@ -137,9 +137,32 @@ size_t bench_buffer_size(const struct bench_ctx *ctx)
 	const uint64_t floor = 256ull << 20;
 	uint64_t llc = plat_llc_size();
 
+	if (ctx->point)
+		return (size_t)ctx->point->x;
 	if (ctx->size)
 		return ctx->size;
 	return (size_t)(4 * llc > floor ? 4 * llc : floor);
+}
+
+/* The first point of a size curve: one page. */
+#define BENCH_CURVE_FIRST 4096.0
+
+size_t bench_size_points(struct bench_ctx *ctx, struct bench_point *pts, size_t max)
+{
+	double end;
+	size_t n = 0;
+
+	if (ctx->suite != SUITE_FULL || max == 0)
+		return 0;
+	ctx->point = NULL;
+	end = (double)bench_buffer_size(ctx);
+	for (double x = BENCH_CURVE_FIRST; x < end && n + 1 < max; x *= 2) {
+		snprintf(pts[n].series, sizeof(pts[n].series), "size");
+		pts[n++].x = x;
+	}
+	snprintf(pts[n].series, sizeof(pts[n].series), "size");
+	pts[n++].x = end;
+	return n;
 }
 
 enum bench_status bench_check_memory(struct bench_ctx *ctx, double bytes, const char *what)

@@ -191,10 +191,18 @@ int bench_place(struct bench_ctx *ctx, int end);
 const struct result *bench_prior(const struct bench_ctx *ctx, const char *id);
 
 /*
- * A buffer or file size: --size when given, else well above the last-level
- * cache (4x it, at least 256 MiB), so that memory, not a cache, is measured.
+ * A buffer or file size: the size of the curve point being measured, else
+ * --size when given, else well above the last-level cache (4x it, at least
+ * 256 MiB), so that memory, not a cache, is measured.
  */
 size_t bench_buffer_size(const struct bench_ctx *ctx);
+/*
+ * The points of a bandwidth row that takes --size: in the full suite
+ * sizes from 4 KiB up in octaves to the row's own buffer size, the last
+ * point, so that the result's figure is the one other suites give (series
+ * "size"); in other suites none, a single figure.
+ */
+size_t bench_size_points(struct bench_ctx *ctx, struct bench_point *pts, size_t max);
 /*
  * Skip, with the reason, when `bytes` would take more than half of the
  * memory available: the OOM killer must never be the one to say so.

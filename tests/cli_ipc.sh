@@ -109,6 +109,8 @@ check "--parallel 2 is recorded" grep -q '"parallel": 2' "$T/out"
 check "--parallel 2 gives an aggregate" grep -q '"aggregate": [0-9]' "$T/out"
 kb run --only ipc.pipe.bw --parallel 2 $FAST
 check "--parallel: the report gives per-copy and aggregate" grep -q '2 copies: .* MB/s each, together .* MB/s' "$T/out"
+kb run --only ipc.pipe.lat --placement same --parallel 2 --json $FAST
+check "--parallel with a placement keeps the CPUs it pinned to" grep -q '"cpus": "[0-9]*,[0-9]*"' "$T/out"
 kb run --only sys.stat --parallel 2 --json $FAST
 check "--parallel works for a file benchmark (own directory per copy)" sane 1
 

@@ -82,6 +82,19 @@ static uint64_t now(const struct harness_cfg *cfg)
 	return cfg->clock.now(cfg->clock.arg);
 }
 
+/* Set every value of src in dst, by key: new keys added, known ones updated. */
+static void merge_values(struct bench_ctx *dst, const struct bench_ctx *src)
+{
+	for (size_t i = 0; i < src->nvalues && i < BENCH_MAX_VALUES; i++) {
+		const struct bench_value *v = &src->values[i];
+
+		if (v->text[0])
+			bench_value_text(dst, v->key, v->text);
+		else
+			bench_value(dst, v->key, v->num);
+	}
+}
+
 /* Start every copy on the same command, then collect every answer. */
 static enum bench_status copies_sample(struct sampler *s, enum sample_kind kind, uint64_t n,
 				       double *ns)
@@ -105,11 +118,10 @@ static enum bench_status copies_sample(struct sampler *s, enum sample_kind kind,
 		sum += (double)(rep.t1 - rep.t0);
 		ops += rep.ctx.ops_per_iter > 0 ? rep.ctx.ops_per_iter : 1;
 		/* A benchmark that counts its operations (page faults) says so per
-		 * sample; copy 0's side figures stand for all. */
-		if (i == 0) {
-			s->ctx->nvalues = rep.ctx.nvalues;
-			memcpy(s->ctx->values, rep.ctx.values, sizeof(s->ctx->values));
-		}
+		 * sample; copy 0's side figures stand for all, merged into what the
+		 * harness recorded itself (the CPUs of a placement). */
+		if (i == 0)
+			merge_values(s->ctx, &rep.ctx);
 		first = rep.t0 < first ? rep.t0 : first;
 		last = rep.t1 > last ? rep.t1 : last;
 	}

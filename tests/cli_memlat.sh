@@ -65,6 +65,14 @@ kb run --only mem.lat.main --size 4m --json $FAST
 check "mem.lat.main runs over the size asked" sh -c "grep -q 'results 1 ok 1' '$T/jc' && [ '$(field mem.lat.main size)' = 4194304.0 ]"
 check "the loop overhead is measured and subtracted" grep -q '"overhead_op"' "$T/out"
 
+# --- the watchdog gives a curve time for its points -------------------------
+# 512 B to 8 KiB in octaves, two series: 10 points, so 1 s x (1 + 10/4) = 3.5 s.
+KBENCH_TEST_HANG=mem.lat.curve "$KB" run --suite quick --only mem.lat.curve --size 8k \
+	--watchdog 1 --json $FAST >"$T/out" 2>"$T/err"; rc=$?
+check "a hung curve is killed by the watchdog (exit 1)" [ "$rc" = 1 ]
+check "its limit counts the points: 3.5 s for 10 points at --watchdog 1" \
+	grep -q '"reason": "watchdog: still running after 4 s, killed"' "$T/out"
+
 # --- what cannot be done ----------------------------------------------------
 kb run --only mem.lat.curve --size 64k --parallel 2 --json $FAST
 check "a curve with --parallel skips" [ "$(field mem.lat.curve status)" = skip ]

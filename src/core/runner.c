@@ -320,6 +320,30 @@ static void describe_exit(int status, char *buf, size_t len)
 		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
 }
 
+/*
+ * How long the instance may run: the watchdog's limit, and for a curve as
+ * much again for every point, since each point is set up and sampled like
+ * an instance of its own (on a quarter of the budget; the rest is room for
+ * setting up arrays of hundreds of MiB).  The points are counted the way
+ * the harness will count them.
+ */
+static double runner_limit_s(const struct bench *b, const struct runner_cfg *cfg)
+{
+	struct bench_ctx ctx = { .arg = b->arg, .suite = cfg->harness.suite };
+	struct bench_point *pts;
+	size_t np = 0;
+
+	if (!b->points)
+		return cfg->watchdog_s;
+	if (b->flags & BENCH_SIZED)
+		ctx.size = cfg->harness.size;
+	pts = calloc(BENCH_MAX_POINTS, sizeof(*pts));
+	if (pts)
+		np = b->points(&ctx, pts, BENCH_MAX_POINTS);
+	free(pts);
+	return cfg->watchdog_s * (1 + (double)np / 4);
+}
+
 int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r)
 {
 	struct janitor jan;
@@ -328,6 +352,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	char *buf = NULL;
 	size_t len = 0;
 	uint64_t start = timer_now();
+	double limit_s;
 	pid_t pid, parent;
 	enum wait_outcome out;
 
@@ -377,7 +402,8 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		close(jan.lifeline);
 	jan.lifeline = -1;
 	jan.lifeline = -1;
-	out = collect(fds[0], start + (uint64_t)(cfg->watchdog_s * 1e9), &buf, &len);
+	limit_s = runner_limit_s(b, cfg);
+	out = collect(fds[0], start + (uint64_t)(limit_s * 1e9), &buf, &len);
 	close(fds[0]);
 	if (out != WAIT_EOF)
 		kill(-pid, SIGKILL);
@@ -392,7 +418,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		rc = -1;
 		break;
 	case WAIT_TIMEOUT:
-		failed(r, b, "watchdog: still running after %.0f s, killed", cfg->watchdog_s);
+		failed(r, b, "watchdog: still running after %.0f s, killed", limit_s);
 		break;
 	case WAIT_ERROR:
 		failed(r, b, "lost contact with the benchmark process: %s", strerror(errno));

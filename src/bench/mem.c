@@ -30,6 +30,7 @@
 #include <sys/mman.h>
 
 #include "bench/families.h"
+#include "bench/peer.h"
 #include "core/timer.h"
 
 enum mem_op { MEM_BCOPY_LIBC, MEM_BCOPY_HAND, MEM_READ, MEM_WRITE };
@@ -112,7 +113,7 @@ MEM_CLONES static uint64_t mem_sum(const void *buf, size_t len)
 	const mem_v4 *s4 = v + 4 * m, *s5 = v + 5 * m, *s6 = v + 6 * m, *s7 = v + 7 * m;
 	mem_v4 a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 };
 	mem_v4 a4 = { 0 }, a5 = { 0 }, a6 = { 0 }, a7 = { 0 }, x;
-	uint64_t sum, w;
+	uint64_t sum;
 
 	for (i = 0; i < m; i += 2) {
 		a0 += s0[i] + s0[i + 1];
@@ -126,16 +127,7 @@ MEM_CLONES static uint64_t mem_sum(const void *buf, size_t len)
 	}
 	x = (a0 + a1) + (a2 + a3) + (a4 + a5) + (a6 + a7);
 	sum = x[0] + x[1] + x[2] + x[3];
-	for (i = MEM_STREAMS * m * sizeof(mem_v4); i + sizeof(w) <= len; i += sizeof(w)) {
-		memcpy(&w, p + i, sizeof(w));
-		sum += w;
-	}
-	if (i < len) {
-		w = 0;
-		memcpy(&w, p + i, len - i);
-		sum += w;
-	}
-	return sum;
+	return sum + peer_sum_words(p, MEM_STREAMS * m * sizeof(mem_v4), len);
 }
 
 /*
@@ -313,24 +305,6 @@ static void mem_teardown(struct bench_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-/* The whole buffer, one word at a time: a second opinion on mem_sum. */
-static uint64_t mem_sum_slow(const unsigned char *buf, size_t len)
-{
-	uint64_t sum = 0, w;
-	size_t i;
-
-	for (i = 0; i + sizeof(w) <= len; i += sizeof(w)) {
-		memcpy(&w, buf + i, sizeof(w));
-		sum += w;
-	}
-	if (i < len) {
-		w = 0;
-		memcpy(&w, buf + i, len - i);
-		sum += w;
-	}
-	return sum;
-}
-
 /* One untimed pass checked in full, so a broken loop fails before it is timed. */
 static enum bench_status mem_check_once(struct bench_ctx *ctx, struct mem_state *s)
 {
@@ -346,7 +320,7 @@ static enum bench_status mem_check_once(struct bench_ctx *ctx, struct mem_state 
 					  "source", s->size);
 		return BENCH_OK;
 	case MEM_READ:
-		s->sum = mem_sum_slow(s->a.p, s->size);
+		s->sum = peer_sum_words(s->a.p, 0, s->size);
 		got = mem_sum(s->a.p, s->size);
 		if (got != s->sum)
 			return bench_fail(ctx, 0, "the sum of %zu bytes is %016llx, but word by word "

@@ -118,11 +118,29 @@ typedef uint64_t peer_v4 __attribute__((vector_size(32)));
 #define PEER_CLONES
 #endif
 
+uint64_t peer_sum_words(const void *buf, size_t from, size_t len)
+{
+	const unsigned char *p = buf;
+	uint64_t sum = 0, w;
+	size_t i;
+
+	for (i = from; i + sizeof(w) <= len; i += sizeof(w)) {
+		memcpy(&w, p + i, sizeof(w));
+		sum += w;
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, p + i, len - i);
+		sum += w;
+	}
+	return sum;
+}
+
 PEER_CLONES uint64_t peer_sum(const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	peer_v4 a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 }, x;
-	uint64_t sum, w;
+	uint64_t sum;
 	size_t i = 0;
 
 	for (; i + 4 * sizeof(x) <= len; i += 4 * sizeof(x)) {
@@ -139,14 +157,5 @@ PEER_CLONES uint64_t peer_sum(const void *buf, size_t len)
 	}
 	x = a + b + c + d;
 	sum = x[0] + x[1] + x[2] + x[3];
-	for (; i + sizeof(w) <= len; i += sizeof(w)) {
-		memcpy(&w, p + i, sizeof(w));
-		sum += w;
-	}
-	if (i < len) {
-		w = 0;
-		memcpy(&w, p + i, len - i);
-		sum += w;
-	}
-	return sum;
+	return sum + peer_sum_words(p, i, len);
 }

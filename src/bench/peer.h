@@ -52,5 +52,10 @@ void peer_stop(pid_t pid);
  * cache, having just been copied.
  */
 uint64_t peer_sum(const void *buf, size_t len);
+/*
+ * The same, one word at a time, over bytes from..len of buf: the tail the
+ * vector loops leave, and a second opinion on them.
+ */
+uint64_t peer_sum_words(const void *buf, size_t from, size_t len);
 
 #endif

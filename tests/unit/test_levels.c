@@ -55,6 +55,22 @@ static double wobble(size_t i, double amp)
 	return 1 + amp * w[i % (sizeof(w) / sizeof(w[0]))];
 }
 
+/*
+ * The development machine's three caches in the hit-rate model, half-octave
+ * points up to 1 GiB, each point off by a wobble of +-amp.
+ */
+static const double zen3_c[] = { 32 * KIB, 512 * KIB, 32 * MIB };
+static const double zen3_l[] = { 1.3, 4.4, 38, 110 };
+
+static size_t three_levels(double *x, double *y, double amp)
+{
+	size_t n = sizes(x, 1024 * MIB, 2);
+
+	for (size_t i = 0; i < n; i++)
+		y[i] = model(x[i], zen3_c, zen3_l, 3) * wobble(i, amp);
+	return n;
+}
+
 static void test_clean_steps(void **state)
 {
 	double x[256], y[256];
@@ -82,38 +98,30 @@ static void test_clean_steps(void **state)
  */
 static void test_gradual_climbs(void **state)
 {
-	static const double c[] = { 32 * KIB, 512 * KIB, 32 * MIB };
-	static const double l[] = { 1.3, 4.4, 38, 110 };
 	double x[256], y[256];
 	struct levels lv;
 	char why[256] = "";
-	size_t n = sizes(x, 1024 * MIB, 2);
+	size_t n = three_levels(x, y, 0);
 	(void)state;
 
-	for (size_t i = 0; i < n; i++)
-		y[i] = model(x[i], c, l, 3);
 	if (levels_detect(x, y, n, &lv, why, sizeof(why)) != 3)
 		fail_msg("expected 3 levels: %s", why);
 	for (int k = 0; k < 3; k++) {
-		assert_true(lv.cache[k].size <= c[k]);
-		assert_true(lv.cache[k].size >= c[k] / 2);
-		assert_true(fabs(lv.cache[k].ns - l[k]) / l[k] < 0.25);
+		assert_true(lv.cache[k].size <= zen3_c[k]);
+		assert_true(lv.cache[k].size >= zen3_c[k] / 2);
+		assert_true(fabs(lv.cache[k].ns - zen3_l[k]) / zen3_l[k] < 0.25);
 	}
 }
 
 /* Noise of +-4% on every point and one point 30% high: still three levels. */
 static void test_noise_and_a_spike(void **state)
 {
-	static const double c[] = { 32 * KIB, 512 * KIB, 32 * MIB };
-	static const double l[] = { 1.3, 4.4, 38, 110 };
 	double x[256], y[256];
 	struct levels lv;
 	char why[256] = "";
-	size_t n = sizes(x, 1024 * MIB, 2);
+	size_t n = three_levels(x, y, 0.04);
 	(void)state;
 
-	for (size_t i = 0; i < n; i++)
-		y[i] = model(x[i], c, l, 3) * wobble(i, 0.04);
 	y[5] *= 1.3;	/* 2 KiB, deep inside L1 */
 	if (levels_detect(x, y, n, &lv, why, sizeof(why)) != 3)
 		fail_msg("expected 3 levels: %s", why);

@@ -138,4 +138,17 @@ check "full: vm.mmap_reread.bw is a curve from 4 KiB to the size (5 points)" \
 check "full: the curves are sane and leave nothing behind" \
 	sh -c "grep -q 'results 2 ok 2' '$T/jc' && [ -z \"\$(ls -A '$T/tmp')\" ]"
 
+# --- Ctrl-C in the middle of a file benchmark ----------------------------------
+# Interrupted while a sample's directory is full of files: none of them, and
+# no process, may stay behind.
+MARK="fsint-$$"
+"$KB" run --only 'fs.create.10k,fs.delete.10k' --label "$MARK" --max-time 3 --precision 0.01 \
+	--tmpdir "$T/tmp" --quiet --no-store >/dev/null 2>"$T/err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"; rc=$?
+check "SIGINT in a file benchmark exits 130" [ "$rc" = 130 ]
+check "SIGINT in a file benchmark leaves no process and no file" no_leftovers "$MARK"
+
 echo "1..$n"

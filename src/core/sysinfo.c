@@ -69,6 +69,8 @@ void sysinfo_collect(struct sysinfo *si)
 	SYSINFO_SET(si->cflags, KB_CFLAGS);
 	SYSINFO_SET(si->build_type, KB_BUILD_TYPE);
 	SYSINFO_SET(si->kbench_version, KB_VERSION);
+	if (getenv("GLIBC_TUNABLES"))
+		SYSINFO_SET(si->libc_tunables, getenv("GLIBC_TUNABLES"));
 }
 
 void sysinfo_label(const struct sysinfo *si, char *buf, size_t len)
@@ -183,6 +185,11 @@ int sysinfo_warn(const struct sysinfo *si, FILE *out)
 	if (si->virt[0] != '\0') {
 		fprintf(out, SYSINFO_WARN "running under %s: figures include virtualisation "
 			"overhead and neighbours' noise\n", si->virt);
+		count++;
+	}
+	if (si->libc_tunables[0] != '\0') {
+		fprintf(out, SYSINFO_WARN "GLIBC_TUNABLES is set (%s): the C library's memory "
+			"and thread figures may differ from a default run\n", si->libc_tunables);
 		count++;
 	}
 	if (strcmp(si->build_type, "debug") == 0) {

@@ -37,6 +37,9 @@ struct sysinfo {
 	char cflags[256];		/* its flags */
 	char build_type[32];		/* "release", "debug", "sanitize" */
 	char kbench_version[32];
+	/* $GLIBC_TUNABLES: it changes how the C library copies memory (the
+	 * non-temporal threshold moved mem.bcopy_libc.bw by 50% here). */
+	char libc_tunables[256];
 };
 
 /* Fill everything that can be found; never fails, leaves unknowns empty/0. */

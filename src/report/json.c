@@ -171,6 +171,7 @@ static json_t *sysinfo_object(const struct sysinfo *si)
 	set(o, "cflags", jstr(si->cflags), &bad);
 	set(o, "build_type", jstr(si->build_type), &bad);
 	set(o, "kbench_version", jstr(si->kbench_version), &bad);
+	set(o, "libc_tunables", jstr(si->libc_tunables), &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;

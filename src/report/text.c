@@ -1143,7 +1143,7 @@ struct kv {
 	char val[1100];		/* fits the longest sysinfo field, mitigations */
 };
 
-#define SYSINFO_LINES 23
+#define SYSINFO_LINES 24
 
 /* The next line's value buffer, after naming it key. */
 static char *kv_add(struct kv *rows, size_t *n, const char *key)
@@ -1187,6 +1187,7 @@ void report_sysinfo_text(FILE *out, const struct sysinfo *si)
 	fmt_str(kv_add(rows, &n, "cflags"), vs, si->cflags, "unknown");
 	fmt_str(kv_add(rows, &n, "build type"), vs, si->build_type, "unknown");
 	fmt_str(kv_add(rows, &n, "kbench version"), vs, si->kbench_version, "unknown");
+	fmt_str(kv_add(rows, &n, "libc tunables"), vs, si->libc_tunables, "none");
 
 	for (size_t i = 0; i < n; i++)
 		if (strlen(rows[i].key) > keyw)

@@ -598,6 +598,7 @@ static void fill_sysinfo(struct sysinfo *si)
 	snprintf(si->cflags, sizeof(si->cflags), "-O2 -std=gnu11");
 	snprintf(si->build_type, sizeof(si->build_type), "release");
 	snprintf(si->kbench_version, sizeof(si->kbench_version), "0.1.0");
+	snprintf(si->libc_tunables, sizeof(si->libc_tunables), "glibc.cpu.x86_non_temporal_threshold=25165824");
 }
 
 static void test_sysinfo_text(void **state)
@@ -748,7 +749,9 @@ static void test_sysinfo_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_array_get(caches, 1), "type")),
 			    "Instruction");
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(caches, 0), "line")), 64);
-	assert_int_equal(json_object_size(o), 23);
+	assert_string_equal(json_string_value(json_object_get(o, "libc_tunables")),
+			    "glibc.cpu.x86_non_temporal_threshold=25165824");
+	assert_int_equal(json_object_size(o), 24);
 	json_decref(o);
 	free(text);
 }

@@ -39,4 +39,38 @@ double stats_rel_halfwidth(const struct stats_summary *s);
 /* Percentile q in [0,1] of sorted data, linear interpolation. */
 double stats_quantile_sorted(const double *sorted, size_t n, double q);
 
+/*
+ * Comparing two sets of measurements (src/stats/signif.c).  Welch's t:
+ * diff is mean(b) - mean(a) with its 95% CI; on logarithms (stats_welch_log)
+ * exp(diff) is the ratio of b to a, geometric means.  p is two-sided.
+ */
+struct stats_welch {
+	double t, df, p;
+	double diff, diff_lo, diff_hi;
+};
+/* Both need 2 values a side; the log form, positive finite ones.  0 or -1. */
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_welch *w);
+int stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
+		    struct stats_welch *w);
+
+/*
+ * Mann-Whitney U: u counts the (a, b) pairs with a above b (ties a half);
+ * p is two-sided, exact without ties up to 20 values a side (exact = 1),
+ * else from the normal approximation with the tie correction.  0 or -1.
+ */
+struct stats_mw {
+	double u, p;
+	int exact;
+};
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		       struct stats_mw *out);
+
+/*
+ * p-values adjusted for n comparisons at once, into adj (may not be p):
+ * Holm's step-down (the family-wise error) and Benjamini-Hochberg's
+ * step-up (the false discovery rate).  0, or -1 without memory.
+ */
+int stats_holm(const double *p, size_t n, double *adj);
+int stats_bh(const double *p, size_t n, double *adj);
+
 #endif

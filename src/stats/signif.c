@@ -1,0 +1,244 @@
+/*
+ * Tests of significance for comparing two sets of measurements (kbench
+ * compare): Welch's t on the logarithms, Mann-Whitney U, and the
+ * corrections for the many comparisons one table makes (Holm,
+ * Benjamini-Hochberg).
+ *
+ * Why Welch on logarithms for run-level figures: a kernel change scales
+ * a time, so the log makes the effect additive and the answer a ratio
+ * with a confidence interval ("+4.1%, 95% CI +2.0% to +6.3%"); Welch does
+ * not assume the two kernels are equally noisy.  Mann-Whitney assumes
+ * nothing about the shape, but with 3 runs a side its smallest possible
+ * two-sided p is 0.1, so it can never call a difference real at the run
+ * counts people use; it serves the sample-level comparison instead, where
+ * there are dozens of values a side.
+ */
+#include "stats/stats.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Mean and sample variance of the logs of n positive values; -1 if one is not. */
+static int stats_log_moments(const double *x, size_t n, double *mean, double *var)
+{
+	double *l = n ? malloc(n * sizeof(*l)) : NULL;
+
+	if (!l)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i])) {
+			free(l);
+			return -1;
+		}
+		l[i] = log(x[i]);
+	}
+	*mean = gsl_stats_mean(l, 1, n);
+	*var = n > 1 ? gsl_stats_variance_m(l, 1, n, *mean) : 0;
+	free(l);
+	return 0;
+}
+
+/* Welch's t from the two sides' means, variances and counts. */
+static void stats_welch_from(double ma, double va, size_t na, double mb, double vb, size_t nb,
+			     struct stats_welch *w)
+{
+	double sa = va / (double)na, sb = vb / (double)nb, se = sqrt(sa + sb);
+
+	w->diff = mb - ma;
+	if (se == 0) {
+		/* Two sets of identical values: the same, or certainly different. */
+		w->t = w->diff == 0 ? 0 : copysign(INFINITY, w->diff);
+		w->df = (double)(na + nb - 2);
+		w->p = w->diff == 0 ? 1 : 0;
+		w->diff_lo = w->diff_hi = w->diff;
+		return;
+	}
+	w->t = w->diff / se;
+	/* Welch-Satterthwaite degrees of freedom. */
+	w->df = (sa + sb) * (sa + sb) /
+		(sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
+	double q = gsl_cdf_tdist_Qinv(0.025, w->df);
+	w->diff_lo = w->diff - q * se;
+	w->diff_hi = w->diff + q * se;
+}
+
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_welch *w)
+{
+	double ma, mb;
+
+	if (na < 2 || nb < 2)
+		return -1;
+	memset(w, 0, sizeof(*w));
+	ma = gsl_stats_mean(a, 1, na);
+	mb = gsl_stats_mean(b, 1, nb);
+	stats_welch_from(ma, gsl_stats_variance_m(a, 1, na, ma), na,
+			 mb, gsl_stats_variance_m(b, 1, nb, mb), nb, w);
+	return 0;
+}
+
+int stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
+		    struct stats_welch *w)
+{
+	double ma, va, mb, vb;
+
+	if (na < 2 || nb < 2 || stats_log_moments(a, na, &ma, &va) < 0 ||
+	    stats_log_moments(b, nb, &mb, &vb) < 0)
+		return -1;
+	memset(w, 0, sizeof(*w));
+	stats_welch_from(ma, va, na, mb, vb, nb, w);
+	return 0;
+}
+
+/* One value and which side it came from, for ranking. */
+struct stats_ranked {
+	double v;
+	int side;
+};
+
+static int stats_cmp_ranked(const void *x, const void *y)
+{
+	double a = ((const struct stats_ranked *)x)->v, b = ((const struct stats_ranked *)y)->v;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * P(U <= u) for sides of na and nb values without ties, exactly: the count
+ * of orderings in which at most u (a, b) pairs have a above b, over all
+ * C(na + nb, na) orderings, each equally likely when both sides come from
+ * one distribution.  N(m, n, k), the orderings of m a's and n b's with k
+ * such pairs, follows from where the largest value is: an a above all n
+ * b's, N(m - 1, n, k - n), or a b, N(m, n - 1, k).
+ */
+static double stats_u_cdf_exact(size_t na, size_t nb, double u)
+{
+	size_t umax = na * nb;
+	double *f = calloc((na + 1) * (nb + 1) * (umax + 1), sizeof(*f)), total = 0, below = 0;
+
+	if (!f)
+		return NAN;
+#define N(m, n, k) f[((m) * (nb + 1) + (n)) * (umax + 1) + (k)]
+	for (size_t m = 0; m <= na; m++)
+		for (size_t n = 0; n <= nb; n++)
+			for (size_t k = 0; k <= m * n; k++) {
+				if (m == 0 || n == 0) {
+					N(m, n, k) = k == 0;
+					continue;
+				}
+				N(m, n, k) = (k >= n ? N(m - 1, n, k - n) : 0) + N(m, n - 1, k);
+			}
+	for (size_t k = 0; k <= umax; k++) {
+		total += N(na, nb, k);
+		if ((double)k <= u + 1e-9)
+			below += N(na, nb, k);
+	}
+#undef N
+	free(f);
+	return below / total;
+}
+
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		       struct stats_mw *out)
+{
+	size_t n = na + nb, i = 0;
+	struct stats_ranked *r;
+	double ra = 0, ties = 0, mu, sigma, z;
+	int tied = 0;
+
+	if (na == 0 || nb == 0)
+		return -1;
+	r = malloc(n * sizeof(*r));
+	if (!r)
+		return -1;
+	for (size_t k = 0; k < na; k++)
+		r[i++] = (struct stats_ranked){ a[k], 0 };
+	for (size_t k = 0; k < nb; k++)
+		r[i++] = (struct stats_ranked){ b[k], 1 };
+	qsort(r, n, sizeof(*r), stats_cmp_ranked);
+	/* Midranks for ties, and the sum of t^3 - t over tie groups. */
+	for (i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && r[j + 1].v == r[i].v)
+			j++;
+		double rank = (double)(i + j) / 2 + 1, t = (double)(j - i + 1);
+		for (size_t k = i; k <= j; k++)
+			if (r[k].side == 0)
+				ra += rank;
+		ties += t * t * t - t;
+		tied |= j > i;
+		i = j + 1;
+	}
+	free(r);
+	memset(out, 0, sizeof(*out));
+	out->u = ra - (double)na * (double)(na + 1) / 2;
+	mu = (double)na * (double)nb / 2;
+	double umin = fmin(out->u, (double)na * (double)nb - out->u);
+	/* Exact while the table is small and there are no ties; else normal. */
+	if (!tied && na <= 20 && nb <= 20) {
+		out->exact = 1;
+		out->p = fmin(1, 2 * stats_u_cdf_exact(na, nb, umin));
+		return isnan(out->p) ? -1 : 0;
+	}
+	sigma = sqrt((double)na * (double)nb / 12 *
+		     ((double)(n + 1) - ties / ((double)n * (double)(n - 1))));
+	if (sigma == 0) {
+		out->p = 1;
+		return 0;
+	}
+	/* Continuity correction: U moves in steps of one. */
+	z = (fabs(out->u - mu) - 0.5) / sigma;
+	out->p = fmin(1, 2 * gsl_cdf_ugaussian_Q(z > 0 ? z : 0));
+	return 0;
+}
+
+/* Indices of p in ascending order of p. */
+static size_t *stats_order(const double *p, size_t n)
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+
+	if (idx)
+		gsl_sort_index(idx, p, 1, n);
+	return idx;
+}
+
+int stats_holm(const double *p, size_t n, double *adj)
+{
+	size_t *idx = stats_order(p, n);
+	double run = 0;
+
+	if (!idx)
+		return -1;
+	/* Step down: the k-th smallest times (n - k), never below the one before. */
+	for (size_t k = 0; k < n; k++) {
+		double v = fmin(1, p[idx[k]] * (double)(n - k));
+
+		run = fmax(run, v);
+		adj[idx[k]] = run;
+	}
+	free(idx);
+	return 0;
+}
+
+int stats_bh(const double *p, size_t n, double *adj)
+{
+	size_t *idx = stats_order(p, n);
+	double run = 1;
+
+	if (!idx)
+		return -1;
+	/* Step up: the k-th smallest times n / k, never above the one after. */
+	for (size_t k = n; k-- > 0;) {
+		double v = fmin(1, p[idx[k]] * (double)n / (double)(k + 1));
+
+		run = fmin(run, v);
+		adj[idx[k]] = run;
+	}
+	free(idx);
+	return 0;
+}

@@ -1,0 +1,223 @@
+/*
+ * The tests of significance against answers known independently: Welch's
+ * t, its degrees of freedom and p from the formulas worked by hand and the
+ * t distribution integrated numerically (Python, no statistics library);
+ * Mann-Whitney's exact p from counting orderings (1 of the C(6,3) = 20
+ * orderings puts all of a below b, so p = 2/20); Holm and
+ * Benjamini-Hochberg on a list small enough to adjust by hand.  Then the
+ * property kbench compare relies on, by simulation with a fixed seed: two
+ * sets from one distribution are almost never called different after the
+ * correction, and a 10% shift with 5 runs a side and 2% noise almost always
+ * is.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+
+#include "stats/stats.h"
+
+#define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+/* Equal sizes and variances: Welch is Student's t, df = 2n - 2. */
+static void test_welch_equal(void **state)
+{
+	static const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7 };
+	struct stats_welch w;
+	(void)state;
+
+	assert_int_equal(stats_welch(a, 5, b, 5, &w), 0);
+	/* diff 2, se sqrt(2.5/5 + 2.5/5) = 1 */
+	assert_near(w.t, 2.0, 1e-12);
+	assert_near(w.df, 8.0, 1e-12);
+	assert_near(w.p, 0.0805162, 1e-6);
+	/* 95% CI: 2 -+ t(0.975, 8) = 2.306004 */
+	assert_near(w.diff_lo, 2 - 2.306004, 1e-5);
+	assert_near(w.diff_hi, 2 + 2.306004, 1e-5);
+}
+
+/* Unequal sizes and variances: the Welch-Satterthwaite df is fractional. */
+static void test_welch_unequal(void **state)
+{
+	static const double a[] = { 2, 4, 6 }, b[] = { 10, 12, 14, 16, 18 };
+	struct stats_welch w;
+	(void)state;
+
+	assert_int_equal(stats_welch(a, 3, b, 5, &w), 0);
+	/* var a 4, var b 10; se^2 = 4/3 + 10/5; df = se^4 / ((4/3)^2/2 + 2^2/4) */
+	assert_near(w.t, 5.4772256, 1e-6);
+	assert_near(w.df, 5.8823529, 1e-6);
+	assert_near(w.p, 0.00165025, 1e-7);
+	/* The sign follows b - a. */
+	assert_int_equal(stats_welch(b, 5, a, 3, &w), 0);
+	assert_near(w.t, -5.4772256, 1e-6);
+}
+
+/* On logarithms: the difference is the log of the ratio of geometric means. */
+static void test_welch_log(void **state)
+{
+	double a[3], b[3];
+	struct stats_welch w;
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		a[i] = exp(0.1 * i);
+		b[i] = exp(1.0 + 0.1 * i);
+	}
+	assert_int_equal(stats_welch_log(a, 3, b, 3, &w), 0);
+	assert_near(exp(w.diff), exp(1.0), 1e-12);
+	assert_near(w.t, 12.247449, 1e-5);
+	assert_near(w.df, 4.0, 1e-9);
+	assert_near(w.p, 0.000255217, 1e-8);
+	assert_true(w.diff_lo < 1.0 && w.diff_hi > 1.0);
+	/* A value that is not a positive time cannot be logged. */
+	a[1] = 0;
+	assert_int_equal(stats_welch_log(a, 3, b, 3, &w), -1);
+	assert_int_equal(stats_welch_log(b, 1, b, 3, &w), -1);
+}
+
+/* Identical values a side: the same (p = 1) or certainly different (p = 0). */
+static void test_welch_no_spread(void **state)
+{
+	static const double a[] = { 5, 5, 5 }, b[] = { 6, 6, 6 };
+	struct stats_welch w;
+	(void)state;
+
+	assert_int_equal(stats_welch(a, 3, a, 3, &w), 0);
+	assert_true(w.p == 1 && w.t == 0);
+	assert_int_equal(stats_welch(a, 3, b, 3, &w), 0);
+	assert_true(w.p == 0 && isinf(w.t) && w.t > 0);
+}
+
+static void test_mann_whitney_exact(void **state)
+{
+	static const double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
+	static const double a5[] = { 1, 2, 3, 4, 5 }, b5[] = { 6, 7, 8, 9, 10 };
+	static const double ao[] = { 1, 2, 4 }, bo[] = { 3, 5, 6 };
+	struct stats_mw m;
+	(void)state;
+
+	/* Complete separation, 3 a side: 1 ordering of 20 each way. */
+	assert_int_equal(stats_mann_whitney(a3, 3, b3, 3, &m), 0);
+	assert_true(m.exact);
+	assert_near(m.u, 0, 1e-12);
+	assert_near(m.p, 2.0 / 20, 1e-12);
+	/* Either way round. */
+	assert_int_equal(stats_mann_whitney(b3, 3, a3, 3, &m), 0);
+	assert_near(m.u, 9, 1e-12);
+	assert_near(m.p, 2.0 / 20, 1e-12);
+	/* 5 a side: 2 of C(10,5) = 252. */
+	assert_int_equal(stats_mann_whitney(a5, 5, b5, 5, &m), 0);
+	assert_near(m.p, 2.0 / 252, 1e-12);
+	/* One pair out of order: U = 1; orderings with U <= 1 are 2 of 20. */
+	assert_int_equal(stats_mann_whitney(ao, 3, bo, 3, &m), 0);
+	assert_near(m.u, 1, 1e-12);
+	assert_near(m.p, 2.0 * 2 / 20, 1e-12);
+	/* The same data: U in the middle, p 1. */
+	assert_int_equal(stats_mann_whitney(a5, 5, a5, 5, &m), 0);
+	assert_near(m.p, 1, 1e-12);
+}
+
+static void test_mann_whitney_ties(void **state)
+{
+	static const double a[] = { 1, 1, 2, 2 }, b[] = { 2, 3, 3, 4 };
+	struct stats_mw m;
+	(void)state;
+
+	assert_int_equal(stats_mann_whitney(a, 4, b, 4, &m), 0);
+	/* Only the two 2s of a against b's 2 tie, half a pair each. */
+	assert_near(m.u, 1, 1e-12);
+	assert_false(m.exact);
+	assert_true(m.p > 0.02 && m.p < 0.1);
+}
+
+/*
+ * p = 0.01, 0.04, 0.03, 0.005 (m = 4).  Holm: ascending 0.005 x4 = 0.02,
+ * 0.01 x3 = 0.03, 0.03 x2 = 0.06, 0.04 x1 = 0.04 -> kept at 0.06.
+ * BH: 0.005 x4/1 = 0.02, 0.01 x4/2 = 0.02, 0.03 x4/3 = 0.04, 0.04 x4/4 =
+ * 0.04, each the smallest of itself and those above it.
+ */
+static void test_corrections(void **state)
+{
+	static const double p[] = { 0.01, 0.04, 0.03, 0.005 };
+	static const double holm[] = { 0.03, 0.06, 0.06, 0.02 };
+	static const double bh[] = { 0.02, 0.04, 0.04, 0.02 };
+	double adj[4];
+	(void)state;
+
+	assert_int_equal(stats_holm(p, 4, adj), 0);
+	for (int i = 0; i < 4; i++)
+		assert_near(adj[i], holm[i], 1e-12);
+	assert_int_equal(stats_bh(p, 4, adj), 0);
+	for (int i = 0; i < 4; i++)
+		assert_near(adj[i], bh[i], 1e-12);
+	/* Never above 1. */
+	static const double big[] = { 0.6, 0.9 };
+	assert_int_equal(stats_holm(big, 2, adj), 0);
+	assert_near(adj[0], 1, 1e-12);
+	assert_near(adj[1], 1, 1e-12);
+}
+
+#define SIM_TABLE 200
+#define SIM_RUNS 5
+
+/*
+ * SIM_TABLE comparisons of SIM_RUNS run medians a side, lognormal noise of
+ * `noise`, side b scaled by `shift`; Welch on logs, Holm over the table.
+ * Returns how many are flagged at 0.05.
+ */
+static int simulate(gsl_rng *rng, double noise, double shift)
+{
+	double p[SIM_TABLE], adj[SIM_TABLE], a[SIM_RUNS], b[SIM_RUNS];
+	struct stats_welch w;
+	int flagged = 0;
+
+	for (int k = 0; k < SIM_TABLE; k++) {
+		for (int i = 0; i < SIM_RUNS; i++) {
+			a[i] = 100 * exp(gsl_ran_gaussian(rng, noise));
+			b[i] = 100 * shift * exp(gsl_ran_gaussian(rng, noise));
+		}
+		assert_int_equal(stats_welch_log(a, SIM_RUNS, b, SIM_RUNS, &w), 0);
+		p[k] = w.p;
+	}
+	assert_int_equal(stats_holm(p, SIM_TABLE, adj), 0);
+	for (int k = 0; k < SIM_TABLE; k++)
+		flagged += adj[k] < 0.05;
+	return flagged;
+}
+
+static void test_simulation(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int same, shifted;
+	(void)state;
+
+	assert_non_null(rng);
+	gsl_rng_set(rng, 20261130);
+	same = simulate(rng, 0.02, 1.0);
+	shifted = simulate(rng, 0.02, 1.10);
+	gsl_rng_free(rng);
+	/* At most 5% false alarms; at least 90% of real 10% changes found. */
+	assert_true(same <= SIM_TABLE / 20);
+	assert_true(shifted >= SIM_TABLE * 9 / 10);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_welch_equal),
+		cmocka_unit_test(test_welch_unequal),
+		cmocka_unit_test(test_welch_log),
+		cmocka_unit_test(test_welch_no_spread),
+		cmocka_unit_test(test_mann_whitney_exact),
+		cmocka_unit_test(test_mann_whitney_ties),
+		cmocka_unit_test(test_corrections),
+		cmocka_unit_test(test_simulation),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

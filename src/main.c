@@ -22,6 +22,8 @@ static const struct cmd cmds[] = {
 	  "measure the selected benchmarks, store and print the results", cmd_run },
 	{ "summary", "[LABEL|RUN ...] [--db PATH] [--json]",
 	  "print stored runs as lmbench's summary tables, one row per run", cmd_summary },
+	{ "compare", "BASE OTHER ... [--threshold PCT] [--db PATH]",
+	  "compare labels or runs instance by instance: change and significance", cmd_compare },
 	{ "show", "ID [RUN|LABEL] [--db PATH] [--json]",
 	  "print one stored result in full: a curve as a size table, a figure with its CI",
 	  cmd_show },

@@ -46,6 +46,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 
 /* The subcommand table, in main.c. */

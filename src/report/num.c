@@ -103,3 +103,16 @@ void report_num(char *buf, int width, double v)
 	/* Too large for the cell even in exa: leave it blank, never overflow. */
 	buf[0] = '\0';
 }
+
+void report_fig(char *buf, size_t size, double v)
+{
+	size_t len;
+
+	if (fabs(v) >= 1e4)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, "%#.4g", v);
+	len = strlen(buf);
+	if (len > 0 && buf[len - 1] == '.')
+		buf[len - 1] = '\0';
+}

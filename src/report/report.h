@@ -20,6 +20,12 @@
  * K suffix (12.K).  Never wider than width; buf needs width + 1 bytes.
  */
 void report_num(char *buf, int width, double v);
+/*
+ * Four significant digits, keeping trailing zeros but not a bare point:
+ * "7.500", "2374"; whole numbers from 10000 on, never an exponent.  For
+ * notes and lines, where a figure need not fit a column.
+ */
+void report_fig(char *buf, size_t size, double v);
 
 /*
  * lmbench's summary tables, in its order: Basic system parameters;
@@ -77,5 +83,52 @@ int report_list_json(FILE *out, const struct report_list_row *rows, size_t n);
  */
 int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
 		     size_t nruns);
+
+/* ------------------------------------------------------------------ */
+/* compare (src/report/compare.c)                                      */
+/* ------------------------------------------------------------------ */
+
+#define REPORT_CMP_MAX_SIDES 8
+
+/* One side of a comparison: a label's runs, or one run. */
+struct report_cmp_side {
+	const char *name;		/* as the user gave it */
+	const struct run_info *runs;
+	size_t nruns;
+};
+
+enum { CMP_TEST_NONE = 0, CMP_TEST_WELCH_RUNS, CMP_TEST_MW_SAMPLES };
+
+/* One side's figure for one instance, and against the base. */
+struct report_cmp_cell {
+	int present;
+	size_t nruns;			/* runs with a usable figure */
+	double median, lo, hi;		/* median of run medians and its 95% CI */
+	int noisy;			/* a run missed its precision */
+	/* Others only: */
+	double change;			/* median / base median - 1 */
+	double ratio_lo, ratio_hi;	/* 95% CI of the ratio (Welch on runs), else NaN */
+	int test;			/* CMP_TEST_* */
+	double p, p_adj;		/* two-sided; adjusted over the table */
+	int significant, better;
+};
+
+/* One instance, (id, placement, copies), in the order the base measured it. */
+struct report_cmp_row {
+	const struct result *key;	/* the base's first result of it */
+	size_t section;			/* lmbench's table order */
+	int common;			/* some other side has it too */
+	struct report_cmp_cell cell[REPORT_CMP_MAX_SIDES];
+};
+
+/*
+ * Compare sides[1..] against sides[0]: rows malloc'd.  threshold is the
+ * smallest change called significant (0.02).  0, or -1 without memory or
+ * with a bad number of sides.
+ */
+int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
+			 struct report_cmp_row **rows, size_t *nrows);
+void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			 const struct report_cmp_row *rows, size_t nrows, double threshold);
 
 #endif

@@ -92,23 +92,6 @@ static double os_cache_bytes(const struct sysinfo *si, int level)
 	return 0;
 }
 
-/*
- * Four significant digits, keeping trailing zeros but not a bare point:
- * "7.500", "2374"; whole numbers from 10000 on, never an exponent.
- */
-static void fig(char *buf, size_t size, double v)
-{
-	size_t len;
-
-	if (fabs(v) >= 1e4)
-		snprintf(buf, size, "%.0f", v);
-	else
-		snprintf(buf, size, "%#.4g", v);
-	len = strlen(buf);
-	if (len > 0 && buf[len - 1] == '.')
-		buf[len - 1] = '\0';
-}
-
 /* " [same]" after an id measured under a placement; "" otherwise. */
 static const char *place_tag(const struct result *r)
 {
@@ -519,7 +502,7 @@ static void fsvm_notes(FILE *out, const struct row *row)
 			pages == 1 ? "" : "s");
 	r = find_result(row, "vm.page_fault_random");
 	if (result_usable(r)) {
-		fig(f, sizeof(f), r->median);
+		report_fig(f, sizeof(f), r->median);
 		fprintf(out, "  %s vm.page_fault_random: %s %s, fault-around off\n", name, f,
 			r->unit);
 	}
@@ -858,8 +841,8 @@ static void note_parallel(FILE *out, const struct run_info *run, const struct re
 	if (r->parallel <= 1 || !result_usable(r) || !isfinite(r->aggregate))
 		return;
 	run_name(run, name, sizeof(name));
-	fig(per, sizeof(per), r->median);
-	fig(all, sizeof(all), r->aggregate);
+	report_fig(per, sizeof(per), r->median);
+	report_fig(all, sizeof(all), r->aggregate);
 	/* Together: the copies' total rate, or the time per operation of all of them. */
 	fprintf(out, "  %s %s%s: %d copies: %s %s each, together %s %s%s\n", name, r->id,
 		place_tag(r), r->parallel, per, r->unit, all, r->unit,
@@ -1304,7 +1287,7 @@ static void value_text(char *buf, size_t size, const struct bench_value *v)
 	if (v->num == floor(v->num) && fabs(v->num) < 1e15)
 		snprintf(buf, size, "%.0f", v->num);
 	else
-		fig(buf, size, v->num);
+		report_fig(buf, size, v->num);
 	used = strlen(buf);
 	if (v->num >= 1024 && used < size &&
 	    ((klen >= 4 && strcmp(v->key + klen - 4, "size") == 0) ||
@@ -1403,7 +1386,7 @@ static void show_curve(FILE *out, const struct result *r)
 				char f[32] = "";
 
 				if (p && isfinite(p->y))
-					fig(f, sizeof(f), p->y);
+					report_fig(f, sizeof(f), p->y);
 				noisy |= p && p->noisy;
 				pos += (size_t)snprintf(line + pos, sizeof(line) - pos, " %*.*s%c",
 							SHOW_FIG_W, SHOW_FIG_W, f,
@@ -1489,11 +1472,11 @@ static void show_figure(FILE *out, const struct result *r)
 	if (usable) {
 		double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
 
-		fig(a, sizeof(a), r->median);
+		report_fig(a, sizeof(a), r->median);
 		line_add(l, &n, "median", "%s %s", a, r->unit);
 		if (isfinite(r->ci_low) && isfinite(r->ci_high)) {
-			fig(a, sizeof(a), r->ci_low);
-			fig(b, sizeof(b), r->ci_high);
+			report_fig(a, sizeof(a), r->ci_low);
+			report_fig(b, sizeof(b), r->ci_high);
 			if (r->median != 0 && isfinite(hw / r->median))
 				line_add(l, &n, "95% CI", "%s to %s %s (+-%.1f%%)", a, b, r->unit,
 					 100.0 * hw / fabs(r->median));
@@ -1510,22 +1493,22 @@ static void show_figure(FILE *out, const struct result *r)
 		line_add(l, &n, "samples", "%zu, each of %" PRIu64 " iteration%s", r->n,
 			 r->iterations, r->iterations == 1 ? "" : "s");
 	if (usable && isfinite(r->min) && isfinite(r->max)) {
-		fig(a, sizeof(a), r->min);
-		fig(b, sizeof(b), r->max);
+		report_fig(a, sizeof(a), r->min);
+		report_fig(b, sizeof(b), r->max);
 		line_add(l, &n, "min to max", "%s to %s %s", a, b, r->unit);
 	}
 	if (usable && isfinite(r->mean) && isfinite(r->stddev) && isfinite(r->cv)) {
-		fig(a, sizeof(a), r->mean);
-		fig(b, sizeof(b), r->stddev);
+		report_fig(a, sizeof(a), r->mean);
+		report_fig(b, sizeof(b), r->stddev);
 		line_add(l, &n, "mean", "%s %s, stddev %s (cv %.1f%%)", a, r->unit, b, 100.0 * r->cv);
 	}
 	if (usable && isfinite(r->p5) && isfinite(r->p95)) {
-		fig(a, sizeof(a), r->p5);
-		fig(b, sizeof(b), r->p95);
+		report_fig(a, sizeof(a), r->p5);
+		report_fig(b, sizeof(b), r->p95);
 		line_add(l, &n, "p5 to p95", "%s to %s %s", a, b, r->unit);
 	}
 	if (usable && r->overhead > 0 && isfinite(r->overhead)) {
-		fig(a, sizeof(a), r->overhead);
+		report_fig(a, sizeof(a), r->overhead);
 		line_add(l, &n, "overhead", "%s %s per iteration, subtracted", a, r->unit);
 	}
 	if (r->interference >= 0 && isfinite(r->interference))
@@ -1535,7 +1518,7 @@ static void show_figure(FILE *out, const struct result *r)
 		line_add(l, &n, "placement", "%s", place_name(r->placement));
 	if (r->parallel > 1) {
 		if (usable && isfinite(r->aggregate)) {
-			fig(c, sizeof(c), r->aggregate);
+			report_fig(c, sizeof(c), r->aggregate);
 			line_add(l, &n, "parallel", "%d copies, together %s %s%s", r->parallel, c,
 				 r->unit, r->better == BETTER_HIGHER ? "" : "/op");
 		} else {

@@ -1,0 +1,72 @@
+/*
+ * kbench compare BASE OTHER ...: each argument a label (all its runs) or a
+ * run id, compared instance by instance against the first.  Opens the
+ * database without creating it.  Everything that can be wrong with the
+ * arguments (a name given twice, nothing in common) is one line before any
+ * table is printed.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+#include "report/report.h"
+#include "store/store.h"
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *db = NULL;
+	double threshold = 2.0;
+	const struct opt opts[] = {
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100 },
+		{ 0 },
+	};
+	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];
+	struct run_info *runs[REPORT_CMP_MAX_SIDES] = { 0 };
+	struct report_cmp_row *rows = NULL;
+	char path[PATH_MAX], err[ERRBUF_LEN];
+	size_t nrows = 0, common = 0;
+	struct store *st;
+	int nsides;
+
+	nsides = opt_parse(cli_find("compare"), opts, argc, argv);
+	if (nsides < 2)
+		die_usage("compare: name a base and at least one other (labels or run ids)");
+	if (nsides > REPORT_CMP_MAX_SIDES)
+		die_usage("compare: at most %d sides", REPORT_CMP_MAX_SIDES);
+	for (int i = 0; i < nsides; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(argv[i], argv[j]) == 0)
+				die_usage("compare: '%s' is named twice; compare it with something else",
+					  argv[i]);
+	if (store_default_path(db, path, sizeof(path), err) < 0)
+		die("%s", err);
+	st = store_open_existing(path, err);
+	if (!st)
+		die("%s", err);
+	for (int i = 0; i < nsides; i++) {
+		const char *sel = argv[i];
+		int n = store_runs_load(st, &sel, 1, 1, &runs[i], err);
+
+		if (n < 0) {
+			store_close(st);
+			die("compare: %s", err);
+		}
+		sides[i] = (struct report_cmp_side){ argv[i], runs[i], (size_t)n };
+	}
+	store_close(st);
+	if (report_compare_build(sides, (size_t)nsides, threshold / 100, &rows, &nrows) < 0)
+		die("compare: out of memory");
+	for (size_t k = 0; k < nrows; k++)
+		common += rows[k].common;
+	if (common == 0)
+		die("compare: '%s' and the others have no benchmark instance in common "
+		    "(same id, placement and copies)", argv[0]);
+	report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100);
+	free(rows);
+	for (int i = 0; i < nsides; i++)
+		store_runs_free(runs[i], sides[i].nruns);
+	return EXIT_DONE;
+}

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Command-line tests of kbench compare (issue 5, first part): two labels of
+# three runs each compared section by section, a run id as a side, and bad
+# input (a side named twice, an unknown label, nothing in common) as one
+# line.  Timings are never asserted: which changes are significant on this
+# machine is not known in advance, only that every row has its parts.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+DB="$T/cmp.db"
+for r in 1 2 3; do
+	for l in base other; do
+		"$KB" run --only 'sys.null,sys.fstat' --label $l --db "$DB" --max-time 0.1 \
+			--tmpdir "$T/tmp" --quiet >/dev/null 2>&1
+	done
+done
+"$KB" run --only ipc.pipe.lat --label lonely --db "$DB" --max-time 0.1 --tmpdir "$T/tmp" --quiet >/dev/null 2>&1
+
+kb compare base other --db "$DB"
+check "compare of two labels exits 0" [ "$rc" = 0 ]
+check "the header names the base and the correction" grep -q '^Base base; .*Benjamini-Hochberg' "$T/out"
+check "a section in lmbench's order" grep -q '^Processor, processes (us)' "$T/out"
+check "one line per instance, with a signed change" grep -Eq '^sys\.null +[0-9.]+ \+-[0-9.]+%.* [-+][0-9.]+%' "$T/out"
+check "an instance only in other tables' sections is absent" sh -c "! grep -q 'ipc.pipe.lat' '$T/out'"
+check "3 runs a side: runs compared, not samples (no ~)" sh -c "! grep -q '~\$' '$T/out'"
+check "the section closes with a geometric mean and counts" \
+	grep -Eq '^  other against base: geometric mean [0-9.]+x .* [0-9]+ better, [0-9]+ worse, [0-9]+ unchanged' "$T/out"
+kb compare base 2 --db "$DB"
+check "a run id as a side: samples compared, marked ~" grep -Eq '^sys\.null .*~$' "$T/out"
+
+kb compare base base --db "$DB"
+check "a side named twice exits 2" [ "$rc" = 2 ]
+check "a side named twice: says so" grep -q "'base' is named twice" "$T/err"
+kb compare base nosuch --db "$DB"
+check "an unknown label exits 1 with one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
+check "an unknown label is named" grep -q "no run or label 'nosuch'" "$T/err"
+kb compare base lonely --db "$DB"
+check "nothing in common exits 1 with one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
+check "nothing in common: says so" grep -q 'no benchmark instance in common' "$T/err"
+kb compare base --db "$DB"
+check "one side only is a usage error" [ "$rc" = 2 ]
+kb compare base other --db "$T/none.db"
+check "a missing db exits 1 and is not created" sh -c "[ $rc = 1 ] && [ ! -e '$T/none.db' ]"
+
+echo "1..$n"

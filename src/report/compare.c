@@ -42,16 +42,20 @@ static const struct {
 						  "ipc.tcp.lat", "ipc.rpc_", "ipc.tcp.connect" } },
 	{ "File & VM latencies (us)", { "fs.create", "fs.delete", "vm.mmap", "vm.prot",
 					"vm.page" } },
-	{ "Bandwidths (MB/s)", { "ipc.pipe.bw", "ipc.unix.bw", "ipc.tcp.bw", "fs.reread",
-				 "vm.mmap_reread", "mem." } },
+	/* Every id ending in .bw, whatever its family: see cmp_section_of. */
+	{ "Bandwidths (MB/s)", { NULL } },
 	{ "Memory latencies (ns)", { "mem.lat." } },
 };
 
+#define CMP_SECTION_BW 4
+
 static size_t cmp_section_of(const char *id)
 {
-	/* Bandwidths first, since mem.lat is a prefix of no bandwidth but mem. is of both. */
-	if (strstr(id, ".bw"))
-		return 4;
+	size_t len = strlen(id);
+
+	/* Bandwidths by their unit's suffix, before the prefixes (mem., vm.mmap) claim them. */
+	if (len > 3 && strcmp(id + len - 3, ".bw") == 0)
+		return CMP_SECTION_BW;
 	for (size_t s = 0; s < NELEM(cmp_sections); s++)
 		for (size_t k = 0; k < NELEM(cmp_sections[s].prefixes) && cmp_sections[s].prefixes[k]; k++)
 			if (strncmp(id, cmp_sections[s].prefixes[k],

@@ -328,6 +328,9 @@ int cmd_run(int argc, char **argv)
 		snprintf(run->host, sizeof(run->host), "%s", si.host);
 		snprintf(run->os, sizeof(run->os), "%s %s", si.os, si.release);
 		run->mhz = si.mhz;
+		/* The repetitions are one set: they share the first run's uuid. */
+		if (rep > 0)
+			snprintf(run->set_uuid, sizeof(run->set_uuid), "%s", runs[0].uuid);
 		run->sysinfo_json = strdup(si_json);
 		run->results = calloc(njobs, sizeof(*run->results));
 		if (!run->sysinfo_json || !run->results)

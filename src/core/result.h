@@ -66,8 +66,13 @@ struct result {
 /* One stored run: a pass over a selection, under a label. */
 struct run_info {
 	int64_t id;			/* store row id, 0 before storing */
+	char uuid[40];			/* 32 hex digits, the same in every database the
+					   run is exported to; "" before storing */
+	char set_uuid[40];		/* the uuid of the first run of its --runs set
+					   (its own for a single run); "" before storing */
 	char label[128];		/* what was measured, e.g. "Linux 6.18.44" */
 	char started[32];		/* ISO 8601 UTC */
+	char finished[32];		/* ISO 8601 UTC, "" while running or interrupted */
 	char host[128];			/* hostname */
 	char os[256];			/* "Linux 6.18.44" */
 	double mhz;			/* measured clock rate, 0 unknown */

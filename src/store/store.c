@@ -69,6 +69,16 @@ struct store {
 	"CREATE INDEX result_points_result_id ON result_points(result_id);\n"
 
 /*
+ * A run's identity across databases: uuid is made once, when the run is
+ * first stored, and travels with it through export and import, which is
+ * how importing the same file twice adds nothing.  set_uuid groups the
+ * runs of one `--runs N` (the first run's uuid).  Unique by index, not by
+ * a column constraint, because ALTER TABLE cannot add one (migration 4).
+ */
+#define STORE_SQL_RUNS_UUID \
+	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);\n"
+
+/*
  * The current schema, created in one go on an empty file.  interference and
  * overhead, then placement, parallel and aggregate, come last in `results`
  * because a database migrated from version 1 or 2 gains them by ALTER TABLE,
@@ -92,7 +102,9 @@ static const char store_schema[] =
 	"  finished TEXT,\n"
 	"  os TEXT NOT NULL,\n"
 	"  mhz REAL,\n"
-	"  sysinfo TEXT\n"
+	"  sysinfo TEXT,\n"
+	"  uuid TEXT,\n"
+	"  set_uuid TEXT\n"
 	");\n"
 	"CREATE TABLE results (\n"
 	"  id INTEGER PRIMARY KEY,\n"
@@ -123,7 +135,8 @@ static const char store_schema[] =
 	"CREATE INDEX samples_result_id ON samples(result_id);\n"
 	"CREATE INDEX runs_label ON runs(label);\n"
 	STORE_SQL_RESULT_VALUES
-	STORE_SQL_RESULT_POINTS;
+	STORE_SQL_RESULT_POINTS
+	STORE_SQL_RUNS_UUID;
 
 /*
  * Migrations, indexed by the version they start from: row v turns a
@@ -133,7 +146,8 @@ static const char store_schema[] =
  * defaults given: interference -1 (unknown, it was never measured) and
  * overhead 0 (version 1 subtracted none); placement '' (PLACE_NA: version 2
  * pinned nothing), parallel 1 and aggregate NULL (version 2 ran one copy),
- * and no values; version 3 had no curves, so no points.
+ * and no values; version 3 had no curves, so no points; version 4 had no
+ * uuids, so each run gets a new one and is a set of its own.
  */
 static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
@@ -144,6 +158,11 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	      "ALTER TABLE results ADD COLUMN aggregate REAL;\n"
 	      STORE_SQL_RESULT_VALUES,
 	[3] = STORE_SQL_RESULT_POINTS,
+	[4] = "ALTER TABLE runs ADD COLUMN uuid TEXT;\n"
+	      "ALTER TABLE runs ADD COLUMN set_uuid TEXT;\n"
+	      "UPDATE runs SET uuid = lower(hex(randomblob(16))) WHERE uuid IS NULL;\n"
+	      "UPDATE runs SET set_uuid = uuid WHERE set_uuid IS NULL;\n"
+	      STORE_SQL_RUNS_UUID,
 };
 
 static const char store_sql_result[] =
@@ -492,70 +511,99 @@ static int store_step_done(sqlite3_stmt *stmt)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/*
+ * Insert the host (if new) and the run row, inside the caller's
+ * transaction; sets run->id.  A run without a uuid gets a new one from
+ * SQLite's generator (seeded from the OS), and a run without a set is a set
+ * of its own.  0, or -1 with the SQLite error left in the connection.
+ */
+static int store_run_insert(struct store *st, struct run_info *run)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t host_id;
+
+	if (!run->uuid[0]) {
+		if (sqlite3_prepare_v2(st->db, "SELECT lower(hex(randomblob(16)))", -1, &q, NULL) !=
+			    SQLITE_OK ||
+		    sqlite3_step(q) != SQLITE_ROW)
+			goto fail;
+		store_column_copy(q, 0, run->uuid, sizeof(run->uuid));
+		sqlite3_finalize(q);
+		q = NULL;
+	}
+	if (!run->set_uuid[0])
+		snprintf(run->set_uuid, sizeof(run->set_uuid), "%s", run->uuid);
+	/* Insert-or-ignore then select: the same host and OS always get the same id. */
+	if (sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO hosts (hostname, os) VALUES (?, ?)",
+			       -1, &q, NULL) != SQLITE_OK ||
+	    store_bind_text(q, 1, run->host) != SQLITE_OK ||
+	    store_bind_text(q, 2, run->os) != SQLITE_OK ||
+	    store_step_done(q) < 0)
+		goto fail;
+	sqlite3_finalize(q);
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM hosts WHERE hostname = ? AND os = ?",
+			       -1, &q, NULL) != SQLITE_OK ||
+	    store_bind_text(q, 1, run->host) != SQLITE_OK ||
+	    store_bind_text(q, 2, run->os) != SQLITE_OK ||
+	    sqlite3_step(q) != SQLITE_ROW)
+		goto fail;
+	host_id = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO runs (host_id, label, started, finished, os, mhz,"
+			       " sysinfo, uuid, set_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(q, 1, host_id) != SQLITE_OK ||
+	    store_bind_text(q, 2, run->label) != SQLITE_OK ||
+	    store_bind_text(q, 3, run->started) != SQLITE_OK ||
+	    (run->finished[0] ? store_bind_text(q, 4, run->finished)
+			      : sqlite3_bind_null(q, 4)) != SQLITE_OK ||
+	    store_bind_text(q, 5, run->os) != SQLITE_OK ||
+	    /* 0 is "not measured" in a run_info, NULL in the table. */
+	    store_bind_real(q, 6, run->mhz > 0 ? run->mhz : (double)NAN) != SQLITE_OK ||
+	    (run->sysinfo_json ? store_bind_text(q, 7, run->sysinfo_json)
+			       : sqlite3_bind_null(q, 7)) != SQLITE_OK ||
+	    store_bind_text(q, 8, run->uuid) != SQLITE_OK ||
+	    store_bind_text(q, 9, run->set_uuid) != SQLITE_OK ||
+	    store_step_done(q) < 0)
+		goto fail;
+	sqlite3_finalize(q);
+	run->id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+fail:
+	sqlite3_finalize(q);
+	return -1;
+}
+
 int store_run_begin(struct store *st, struct run_info *run, char *err)
 {
-	sqlite3_stmt *host = NULL, *ins = NULL;
-	int64_t host_id;
-	int rc;
-
 	if (!run->started[0])
 		store_now(run->started, sizeof(run->started));
 	if (store_exec(st, "BEGIN IMMEDIATE", "cannot start run in", err) < 0)
 		return -1;
-	/* Insert-or-ignore then select: the same host and OS always get the same id. */
-	if (sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO hosts (hostname, os) VALUES (?, ?)",
-			       -1, &host, NULL) != SQLITE_OK ||
-	    store_bind_text(host, 1, run->host) != SQLITE_OK ||
-	    store_bind_text(host, 2, run->os) != SQLITE_OK ||
-	    store_step_done(host) < 0)
+	if (store_run_insert(st, run) < 0) {
+		errbuf_set(err, "cannot start run in db '%s': %s", st->path, sqlite3_errmsg(st->db));
 		goto fail;
-	sqlite3_finalize(host);
-	if (sqlite3_prepare_v2(st->db, "SELECT id FROM hosts WHERE hostname = ? AND os = ?",
-			       -1, &host, NULL) != SQLITE_OK ||
-	    store_bind_text(host, 1, run->host) != SQLITE_OK ||
-	    store_bind_text(host, 2, run->os) != SQLITE_OK)
-		goto fail;
-	rc = sqlite3_step(host);
-	if (rc != SQLITE_ROW)
-		goto fail;
-	host_id = sqlite3_column_int64(host, 0);
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO runs (host_id, label, started, os, mhz, sysinfo)"
-			       " VALUES (?, ?, ?, ?, ?, ?)", -1, &ins, NULL) != SQLITE_OK ||
-	    sqlite3_bind_int64(ins, 1, host_id) != SQLITE_OK ||
-	    store_bind_text(ins, 2, run->label) != SQLITE_OK ||
-	    store_bind_text(ins, 3, run->started) != SQLITE_OK ||
-	    store_bind_text(ins, 4, run->os) != SQLITE_OK ||
-	    store_bind_real(ins, 5, run->mhz) != SQLITE_OK ||
-	    (run->sysinfo_json ? store_bind_text(ins, 6, run->sysinfo_json)
-			       : sqlite3_bind_null(ins, 6)) != SQLITE_OK ||
-	    store_step_done(ins) < 0)
-		goto fail;
-	run->id = sqlite3_last_insert_rowid(st->db);
-	sqlite3_finalize(host);
-	sqlite3_finalize(ins);
-	host = ins = NULL;
+	}
 	if (store_exec(st, "COMMIT", "cannot start run in", err) < 0)
-		goto fail_quiet;
+		goto fail;
 	return 0;
 fail:
-	errbuf_set(err, "cannot start run in db '%s': %s", st->path, sqlite3_errmsg(st->db));
-fail_quiet:
-	sqlite3_finalize(host);
-	sqlite3_finalize(ins);
 	store_rollback(st);
 	run->id = 0;
 	return -1;
 }
 
-int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err)
+/* Refused when written as they would be when read back: a row that cannot load is lost. */
+static int store_result_check(struct store *st, const struct result *r, char *err)
 {
-	sqlite3_stmt *s = st->ins_result, *sv = st->ins_value;
-	int64_t result_id;
-
-	/* Refused here as they would be when read back: a row that cannot load is lost. */
 	if (r->nvalues > BENCH_MAX_VALUES) {
 		errbuf_set(err, "cannot add result '%s' to db '%s': %zu values, more than %d",
 			   r->id, st->path, r->nvalues, BENCH_MAX_VALUES);
+		return -1;
+	}
+	if (r->npoints > BENCH_MAX_POINTS) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': %zu points, more than %d",
+			   r->id, st->path, r->npoints, BENCH_MAX_POINTS);
 		return -1;
 	}
 	if (r->parallel < 1) {
@@ -563,8 +611,19 @@ int store_result_add(struct store *st, int64_t run_id, const struct result *r, c
 			   r->id, st->path, r->parallel);
 		return -1;
 	}
-	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
-		return -1;
+	return 0;
+}
+
+/*
+ * Insert one result with its values, points and samples, inside the
+ * caller's transaction.  0, or -1 with the SQLite error left in the
+ * connection and every prepared statement reset.
+ */
+static int store_result_insert(struct store *st, int64_t run_id, const struct result *r)
+{
+	sqlite3_stmt *s = st->ins_result, *sv = st->ins_value;
+	int64_t result_id;
+
 	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK ||
 	    store_bind_text(s, 2, r->id) != SQLITE_OK ||
 	    store_bind_text(s, 3, r->unit) != SQLITE_OK ||
@@ -629,12 +688,8 @@ int store_result_add(struct store *st, int64_t run_id, const struct result *r, c
 		    store_step_done(st->ins_sample) < 0)
 			goto fail;
 	}
-	if (store_exec(st, "COMMIT", "cannot add result to", err) < 0)
-		goto fail_quiet;
 	return 0;
 fail:
-	errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
-		   sqlite3_errmsg(st->db));
 	/* Whichever statement failed must not keep its half-bound row. */
 	(void)sqlite3_reset(s);
 	(void)sqlite3_clear_bindings(s);
@@ -644,7 +699,24 @@ fail:
 	(void)sqlite3_clear_bindings(st->ins_sample);
 	(void)sqlite3_reset(st->ins_point);
 	(void)sqlite3_clear_bindings(st->ins_point);
-fail_quiet:
+	return -1;
+}
+
+int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err)
+{
+	if (store_result_check(st, r, err) < 0)
+		return -1;
+	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
+		return -1;
+	if (store_result_insert(st, run_id, r) < 0) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
+			   sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	if (store_exec(st, "COMMIT", "cannot add result to", err) < 0)
+		goto fail;
+	return 0;
+fail:
 	store_rollback(st);
 	return -1;
 }
@@ -1047,8 +1119,8 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 		goto fail_quiet;
 	}
-	if (sqlite3_prepare_v2(st->db, "SELECT r.label, r.started, h.hostname, r.os, r.mhz, r.sysinfo"
-			       " FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.id = ?",
+	if (sqlite3_prepare_v2(st->db, "SELECT r.label, r.started, h.hostname, r.os, r.mhz, r.sysinfo,"
+			       " r.uuid, r.set_uuid, r.finished FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.id = ?",
 			       -1, &qr, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_load_results, -1, &q, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, "SELECT value FROM samples WHERE result_id = ? ORDER BY idx",
@@ -1067,6 +1139,9 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 		store_column_copy(qr, 2, run->host, sizeof(run->host));
 		store_column_copy(qr, 3, run->os, sizeof(run->os));
 		run->mhz = sqlite3_column_type(qr, 4) == SQLITE_NULL ? 0 : sqlite3_column_double(qr, 4);
+		store_column_copy(qr, 6, run->uuid, sizeof(run->uuid));
+		store_column_copy(qr, 7, run->set_uuid, sizeof(run->set_uuid));
+		store_column_copy(qr, 8, run->finished, sizeof(run->finished));
 		json = (const char *)sqlite3_column_text(qr, 5);
 		if (json && !(run->sysinfo_json = strdup(json))) {
 			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
@@ -1107,4 +1182,190 @@ void store_runs_free(struct run_info *runs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		run_info_free(&runs[i]);
 	free(runs);
+}
+
+int store_runs_list(struct store *st, struct store_run_row **rows_out, char *err)
+{
+	sqlite3_stmt *q = NULL;
+	struct store_run_row *rows = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+
+	*rows_out = NULL;
+	/* The set's number is its first run's id: the smallest id sharing its set_uuid. */
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT r.id, r.uuid, r.label, r.started, r.finished, h.hostname, r.os,"
+			       " (SELECT min(s.id) FROM runs s WHERE s.set_uuid = r.set_uuid),"
+			       " (SELECT count(*) FROM results x WHERE x.run_id = r.id),"
+			       " (SELECT count(*) FROM results x WHERE x.run_id = r.id"
+			       "  AND x.status IN ('fail', 'skip'))"
+			       " FROM runs r JOIN hosts h ON h.id = r.host_id ORDER BY r.id",
+			       -1, &q, NULL) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct store_run_row *row;
+
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			row = realloc(rows, cap * sizeof(*rows));
+			if (!row) {
+				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+				goto fail_quiet;
+			}
+			rows = row;
+		}
+		row = &rows[n++];
+		memset(row, 0, sizeof(*row));
+		row->id = sqlite3_column_int64(q, 0);
+		store_column_copy(q, 1, row->uuid, sizeof(row->uuid));
+		store_column_copy(q, 2, row->label, sizeof(row->label));
+		store_column_copy(q, 3, row->started, sizeof(row->started));
+		store_column_copy(q, 4, row->finished, sizeof(row->finished));
+		store_column_copy(q, 5, row->host, sizeof(row->host));
+		store_column_copy(q, 6, row->os, sizeof(row->os));
+		row->set_id = sqlite3_column_int64(q, 7);
+		row->nresults = (size_t)sqlite3_column_int64(q, 8);
+		row->nmissing = (size_t)sqlite3_column_int64(q, 9);
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(q);
+	*rows_out = rows;
+	return (int)n;
+fail:
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+fail_quiet:
+	sqlite3_finalize(q);
+	free(rows);
+	return -1;
+}
+
+/* The statements that delete one run and everything under it, children first. */
+static const char *const store_sql_delete_run[] = {
+	"DELETE FROM samples WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
+	"DELETE FROM result_values WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
+	"DELETE FROM result_points WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
+	"DELETE FROM results WHERE run_id = ?1",
+	"DELETE FROM runs WHERE id = ?1",
+};
+
+/*
+ * Rename (new_label set) or delete (new_label NULL) the selected runs, all
+ * or none: one transaction, so a failure half-way changes nothing.
+ */
+static int store_runs_change(struct store *st, const char *const *sel, size_t nsel,
+			     const char *new_label, char *err)
+{
+	struct store_ids ids = { 0 };
+	sqlite3_stmt *q = NULL;
+	const char *what = new_label ? "rename" : "delete";
+
+	if (nsel == 0) {
+		errbuf_set(err, "%s: name the runs (labels or run ids)", what);
+		return -1;
+	}
+	if (store_exec(st, "BEGIN IMMEDIATE", new_label ? "cannot rename runs in" :
+			     "cannot delete runs from", err) < 0)
+		return -1;
+	if (store_select(st, sel, nsel, &ids, err) < 0)
+		goto fail_quiet;
+	for (size_t i = 0; i < ids.n; i++) {
+		if (new_label) {
+			if (sqlite3_prepare_v2(st->db, "UPDATE runs SET label = ?2 WHERE id = ?1", -1,
+					       &q, NULL) != SQLITE_OK ||
+			    sqlite3_bind_int64(q, 1, ids.v[i]) != SQLITE_OK ||
+			    store_bind_text(q, 2, new_label) != SQLITE_OK || store_step_done(q) < 0)
+				goto fail;
+			sqlite3_finalize(q);
+			q = NULL;
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(store_sql_delete_run) / sizeof(store_sql_delete_run[0]); k++) {
+			if (sqlite3_prepare_v2(st->db, store_sql_delete_run[k], -1, &q, NULL) != SQLITE_OK ||
+			    sqlite3_bind_int64(q, 1, ids.v[i]) != SQLITE_OK || store_step_done(q) < 0)
+				goto fail;
+			sqlite3_finalize(q);
+			q = NULL;
+		}
+	}
+	/* A host no run points at any more is forgotten with its last run. */
+	if (!new_label &&
+	    store_exec(st, "DELETE FROM hosts WHERE id NOT IN (SELECT host_id FROM runs)",
+		       "cannot delete runs from", err) < 0)
+		goto fail_quiet;
+	if (store_exec(st, "COMMIT", new_label ? "cannot rename runs in" : "cannot delete runs from",
+		       err) < 0)
+		goto fail_quiet;
+	free(ids.v);
+	return (int)ids.n;
+fail:
+	errbuf_set(err, "cannot %s runs in db '%s': %s", what, st->path, sqlite3_errmsg(st->db));
+fail_quiet:
+	sqlite3_finalize(q);
+	free(ids.v);
+	store_rollback(st);
+	return -1;
+}
+
+int store_runs_rename(struct store *st, const char *const *sel, size_t nsel, const char *label,
+		      char *err)
+{
+	return store_runs_change(st, sel, nsel, label, err);
+}
+
+int store_runs_delete(struct store *st, const char *const *sel, size_t nsel, char *err)
+{
+	return store_runs_change(st, sel, nsel, NULL, err);
+}
+
+int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *added, char *err)
+{
+	sqlite3_stmt *q = NULL;
+
+	*added = 0;
+	for (size_t i = 0; i < nruns; i++) {
+		if (!runs[i].uuid[0]) {
+			errbuf_set(err, "cannot import into db '%s': run %zu has no uuid", st->path, i + 1);
+			return -1;
+		}
+		for (size_t j = 0; j < runs[i].nresults; j++)
+			if (store_result_check(st, &runs[i].results[j], err) < 0)
+				return -1;
+	}
+	if (store_exec(st, "BEGIN IMMEDIATE", "cannot import into", err) < 0)
+		return -1;
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE uuid = ?", -1, &q, NULL) != SQLITE_OK)
+		goto fail;
+	for (size_t i = 0; i < nruns; i++) {
+		struct run_info *run = &runs[i];
+		int rc;
+
+		/* Already here (imported before, or exported from here): nothing to add. */
+		if (store_bind_text(q, 1, run->uuid) != SQLITE_OK)
+			goto fail;
+		rc = sqlite3_step(q);
+		(void)sqlite3_reset(q);
+		if (rc == SQLITE_ROW) {
+			run->id = 0;
+			continue;
+		}
+		if (rc != SQLITE_DONE || store_run_insert(st, run) < 0)
+			goto fail;
+		for (size_t j = 0; j < run->nresults; j++)
+			if (store_result_insert(st, run->id, &run->results[j]) < 0)
+				goto fail;
+		(*added)++;
+	}
+	sqlite3_finalize(q);
+	q = NULL;
+	if (store_exec(st, "COMMIT", "cannot import into", err) < 0)
+		goto fail_quiet;
+	return 0;
+fail:
+	errbuf_set(err, "cannot import into db '%s': %s", st->path, sqlite3_errmsg(st->db));
+fail_quiet:
+	sqlite3_finalize(q);
+	store_rollback(st);
+	*added = 0;
+	return -1;
 }

@@ -14,7 +14,7 @@
 
 #include "core/result.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 
@@ -51,5 +51,37 @@ int store_run_end(struct store *st, int64_t run_id, char *err);
 int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int want_samples,
 		    struct run_info **runs, char *err);
 void store_runs_free(struct run_info *runs, size_t n);
+
+/* One line of `kbench runs`: a run without its results. */
+struct store_run_row {
+	int64_t id;			/* run id */
+	int64_t set_id;			/* the id of the first run of its set */
+	char uuid[40];			/* identity across databases */
+	char label[128];
+	char started[32], finished[32];	/* ISO 8601 UTC; finished "" if interrupted */
+	char host[128];
+	char os[256];
+	size_t nresults;		/* results stored */
+	size_t nmissing;		/* of which skipped or failed */
+};
+
+/* Every run, oldest first, malloc'd into *rows; the count or -1 with err filled. */
+int store_runs_list(struct store *st, struct store_run_row **rows, char *err);
+/*
+ * Give the selected runs (labels or run ids, as store_runs_load) a new
+ * label, or delete them with everything they hold.  All or nothing: a
+ * selector that matches no run changes nothing.  The count of runs, or -1.
+ */
+int store_runs_rename(struct store *st, const char *const *sel, size_t nsel, const char *label,
+		      char *err);
+int store_runs_delete(struct store *st, const char *const *sel, size_t nsel, char *err);
+
+/*
+ * Add runs read from an export, in one transaction: a run whose uuid the
+ * database already has is left out (so importing a file twice adds
+ * nothing) and gets id 0; the others get their new ids.  *added counts the
+ * runs added.  0, or -1 with err filled and nothing changed.
+ */
+int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *added, char *err);
 
 #endif

@@ -375,7 +375,12 @@ static void test_round_trip(void **state)
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM samples"), 25);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_values"), 3 + BENCH_MAX_VALUES);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
-					" AND name NOT LIKE 'sqlite_autoindex%'"), 5);
+					" AND name NOT LIKE 'sqlite_autoindex%'"), 6);
+	/* A run is given an identity of 32 hex digits, and is a set of its own. */
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM runs WHERE id = %lld AND length(uuid) = 32"
+		 " AND uuid NOT GLOB '*[^0-9a-f]*' AND set_uuid = uuid", (long long)run.id);
+	assert_int_equal(raw_int(f->db, sql), 1);
+	assert_int_equal((int)strlen(run.uuid), 32);
 	/* As documented: placement by name, NaN as NULL, a text value without a number. */
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results WHERE placement = 'spread'"
 					" AND parallel = 1 AND aggregate IS NULL"), 1);
@@ -614,6 +619,10 @@ static void test_migrate_v1(void **state)
 	assert_same_double(r.samples[2], 212);
 	assert_string_equal(r.reason, "");
 	assert_pre_v3_defaults(&r);
+	/* Version 4 had no identities: the old run gets one, and is its own set. */
+	assert_int_equal((int)strlen(runs[0].uuid), 32);
+	assert_string_equal(runs[0].set_uuid, runs[0].uuid);
+	assert_string_equal(runs[0].finished, "2004-01-02T03:14:05Z");
 	store_runs_free(runs, (size_t)n);
 
 	/* The migrated file takes new results with the new columns. */
@@ -763,6 +772,8 @@ static char *db_fingerprint(const char *path)
 		" || char(10) || (SELECT group_concat(quote(result_id) || quote(idx) || quote(key)"
 		"        || quote(num) || quote(text), ';') FROM result_values)"
 		" || char(10) || (SELECT count(*) FROM samples)"
+		" || char(10) || (SELECT group_concat(quote(id) || quote(uuid) || quote(set_uuid)"
+		"        || quote(label), ';') FROM runs)"
 		" || char(10) || (SELECT group_concat(quote(idx) || quote(series) || quote(x), ';')"
 		"        FROM result_points)");
 }
@@ -1114,6 +1125,147 @@ fail:
 	return -1;
 }
 
+/* Three runs: a set of two labelled "a" (one failed result), one labelled "b". */
+static void store_three_runs(struct store *st, struct run_info run[3])
+{
+	char err[ERRBUF_LEN] = "";
+	struct result r;
+
+	for (int i = 0; i < 3; i++) {
+		make_run(&run[i], i < 2 ? "a" : "b");
+		if (i == 1)
+			snprintf(run[1].set_uuid, sizeof(run[1].set_uuid), "%s", run[0].uuid);
+		assert_int_equal(store_run_begin(st, &run[i], err), 0);
+		make_result(&r, "sys.null", 3);
+		assert_int_equal(store_result_add(st, run[i].id, &r, err), 0);
+		make_result(&r, "proc.fork", 0);
+		if (i == 0) {
+			r.status = RES_FAIL;
+			snprintf(r.reason, sizeof(r.reason), "fork: resource busy");
+		}
+		assert_int_equal(store_result_add(st, run[i].id, &r, err), 0);
+		free(r.samples);
+	}
+}
+
+static void test_list_rename_delete(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "";
+	struct run_info run[3], *runs;
+	struct store_run_row *rows;
+	struct store *st;
+	const char *a[] = {"a"}, *b[] = {"b"}, *nosuch[] = {"b", "nosuch"};
+	char id0[32];
+
+	st = store_open(f->db, err);
+	assert_non_null(st);
+	store_three_runs(st, run);
+	assert_int_equal(store_runs_list(st, &rows, err), 3);
+	assert_string_equal(rows[0].label, "a");
+	assert_int_equal(rows[0].nresults, 2);
+	assert_int_equal(rows[0].nmissing, 1);
+	assert_int_equal(rows[1].nmissing, 0);
+	/* The set is numbered by its first run. */
+	assert_int_equal(rows[0].set_id, run[0].id);
+	assert_int_equal(rows[1].set_id, run[0].id);
+	assert_int_equal(rows[2].set_id, run[2].id);
+	assert_string_equal(rows[2].uuid, run[2].uuid);
+	assert_string_equal(rows[2].host, "testbox");
+	free(rows);
+
+	/* Rename by label, then by run id. */
+	assert_int_equal(store_runs_rename(st, a, 1, "2.5.47", err), 2);
+	snprintf(id0, sizeof(id0), "%lld", (long long)run[0].id);
+	const char *first[] = {id0};
+	assert_int_equal(store_runs_rename(st, first, 1, "first", err), 1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM runs WHERE label = '2.5.47'"), 1);
+	/* A selector that matches nothing changes nothing, even beside one that does. */
+	assert_int_equal(store_runs_rename(st, nosuch, 2, "c", err), -1);
+	assert_non_null(strstr(err, "no run or label 'nosuch'"));
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM runs WHERE label = 'b'"), 1);
+	assert_int_equal(store_runs_delete(st, nosuch, 2, err), -1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM runs"), 3);
+
+	/* Delete takes everything under the run, and the host once no run uses it. */
+	assert_int_equal(store_runs_delete(st, b, 1, err), 1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM runs"), 2);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 4);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM samples"), 6);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM hosts"), 1);
+	const char *both[] = {"first", "2.5.47"};
+	assert_int_equal(store_runs_delete(st, both, 2, err), 2);
+	assert_int_equal(raw_int(f->db, "SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM"
+					" results) + (SELECT count(*) FROM samples) + (SELECT count(*)"
+					" FROM result_values) + (SELECT count(*) FROM hosts)"), 0);
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), 0);
+	store_runs_free(runs, 0);
+	store_close(st);
+}
+
+static void test_import(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "";
+	char other[PATH_MAX];
+	struct run_info run[3], *runs, *again;
+	struct store *st, *st2;
+	size_t added;
+	char *before;
+	int n;
+
+	st = store_open(f->db, err);
+	assert_non_null(st);
+	store_three_runs(st, run);
+	n = store_runs_load(st, NULL, 0, 1, &runs, err);
+	assert_int_equal(n, 3);
+
+	/* Into another database: everything arrives, ids new, identity kept. */
+	snprintf(other, sizeof(other), "%s/other.db", f->dir);
+	st2 = store_open(other, err);
+	assert_non_null(st2);
+	assert_int_equal(store_import(st2, runs, 3, &added, err), 0);
+	assert_int_equal(added, 3);
+	n = store_runs_load(st2, NULL, 0, 1, &again, err);
+	assert_int_equal(n, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_string_equal(again[i].uuid, runs[i].uuid);
+		assert_string_equal(again[i].set_uuid, runs[i].set_uuid);
+		assert_string_equal(again[i].label, runs[i].label);
+		assert_string_equal(again[i].started, runs[i].started);
+		assert_string_equal(again[i].finished, runs[i].finished);
+		assert_int_equal(again[i].nresults, 2);
+		for (size_t j = 0; j < 2; j++)
+			assert_same_result(&runs[i].results[j], &again[i].results[j], 1);
+	}
+	store_runs_free(again, 3);
+
+	/* Twice: nothing added, nothing changed. */
+	before = db_fingerprint(other);
+	assert_int_equal(store_import(st2, runs, 3, &added, err), 0);
+	assert_int_equal(added, 0);
+	char *after = db_fingerprint(other);
+	assert_string_equal(before, after);
+	free(after);
+
+	/* A run that cannot be stored spoils the whole import: nothing is added. */
+	memset(runs[0].uuid, 0, sizeof(runs[0].uuid));
+	snprintf(runs[1].uuid, sizeof(runs[1].uuid), "0123456789abcdef0123456789abcdef");
+	runs[2].results[0].parallel = 0;
+	snprintf(runs[2].uuid, sizeof(runs[2].uuid), "fedcba9876543210fedcba9876543210");
+	assert_int_equal(store_import(st2, runs + 1, 2, &added, err), -1);
+	assert_non_null(strstr(err, "parallel 0"));
+	after = db_fingerprint(other);
+	assert_string_equal(before, after);
+	free(after);
+	assert_int_equal(store_import(st2, runs, 1, &added, err), -1);
+	assert_non_null(strstr(err, "no uuid"));
+	free(before);
+	store_runs_free(runs, 3);
+	store_close(st2);
+	store_close(st);
+}
+
 static void test_concurrent_writers(void **state)
 {
 	struct fixture *f = *state;
@@ -1194,6 +1346,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_existing_missing, setup, teardown),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_rename_delete, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,6 +48,9 @@ int cmd_summary(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
+int cmd_runs(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* The subcommand table, in main.c. */
 const struct cmd *cli_find(const char *name);

@@ -477,3 +477,48 @@ int report_sysinfo_parse(const char *text, struct sysinfo *si)
 	json_decref(o);
 	return 0;
 }
+
+/* An export's run: its identity and everything measured, no database id. */
+static json_t *export_run_object(const struct run_info *run, int *bad)
+{
+	json_t *o = json_object(), *results = json_array(), *si = NULL;
+
+	if (!o || !results) {
+		json_decref(o);
+		json_decref(results);
+		*bad = 1;
+		return NULL;
+	}
+	/* Stored text that no longer parses is exported as unknown, not fatal. */
+	if (run->sysinfo_json)
+		si = json_loads(run->sysinfo_json, 0, NULL);
+	set(o, "uuid", jstr(run->uuid), bad);
+	set(o, "set", jstr(run->set_uuid), bad);
+	set(o, "label", jstr(run->label), bad);
+	set(o, "host", jstr(run->host), bad);
+	set(o, "os", jstr(run->os), bad);
+	set(o, "started", jstr(run->started), bad);
+	set(o, "finished", jstr_or_null(run->finished), bad);
+	set(o, "mhz", run->mhz > 0 ? jreal(run->mhz) : json_null(), bad);
+	set(o, "sysinfo", json_is_object(si) ? si : (json_decref(si), json_null()), bad);
+	for (size_t i = 0; i < run->nresults && !*bad; i++)
+		push(results, result_object(&run->results[i], bad), bad);
+	set(o, "results", results, bad);
+	return o;
+}
+
+int report_export_json(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	json_t *root = json_object(), *arr = json_array();
+	int bad = !root || !arr, rc;
+
+	set(root, "format", jstr(REPORT_EXPORT_FORMAT), &bad);
+	set(root, "version", json_integer(REPORT_EXPORT_VERSION), &bad);
+	set(root, "kbench", jstr(KB_VERSION), &bad);
+	for (size_t i = 0; i < nruns && !bad; i++)
+		push(arr, export_run_object(&runs[i], &bad), &bad);
+	set(root, "runs", arr, &bad);
+	rc = bad ? -1 : dump(out, root);
+	json_decref(root);
+	return rc;
+}

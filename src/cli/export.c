@@ -1,0 +1,51 @@
+/*
+ * kbench export [--format json|csv] [LABEL|RUN ...]: stored runs, all of
+ * them unless named, on stdout: JSON with everything (for `kbench import`
+ * on another machine) or CSV, one row per result (for a spreadsheet).
+ * Opens the database without creating it.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+#include "report/report.h"
+#include "store/store.h"
+
+int cmd_export(int argc, char **argv)
+{
+	const char *db = NULL, *format = "json";
+	const struct opt opts[] = {
+		{ "format", OPT_STRING, &format, "FMT", "json (everything, for import) or csv (one row per result)", 0, 0 },
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ 0 },
+	};
+	char path[PATH_MAX], err[ERRBUF_LEN];
+	struct run_info *runs;
+	struct store *st;
+	int nsel, nruns, csv, rc;
+
+	nsel = opt_parse(cli_find("export"), opts, argc, argv);
+	csv = strcmp(format, "csv") == 0;
+	if (!csv && strcmp(format, "json") != 0)
+		die_usage("export: --format must be json or csv, not '%s'", format);
+	if (store_default_path(db, path, sizeof(path), err) < 0)
+		die("%s", err);
+	st = store_open_existing(path, err);
+	if (!st)
+		die("%s", err);
+	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel, 1, &runs, err);
+	store_close(st);
+	if (nruns < 0)
+		die("export: %s", err);
+	if (nruns == 0) {
+		store_runs_free(runs, 0);
+		die("export: no runs in db '%s' yet: 'kbench run' makes some", path);
+	}
+	rc = csv ? report_export_csv(stdout, runs, (size_t)nruns)
+		 : report_export_json(stdout, runs, (size_t)nruns);
+	store_runs_free(runs, (size_t)nruns);
+	if (rc < 0)
+		die("export: cannot write the export");
+	return EXIT_DONE;
+}

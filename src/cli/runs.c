@@ -1,0 +1,145 @@
+/*
+ * kbench runs: what the database holds, and keeping it tidy.
+ *   kbench runs [LABEL|RUN ...]          one line per run: its set, label, time, results
+ *   kbench runs rename LABEL|RUN NEW     file runs under another label
+ *   kbench runs delete LABEL|RUN ...     delete runs with everything they hold
+ * A set is the runs of one `kbench run --runs N`, numbered by its first run.
+ * Opens the database without creating it; a selector that matches nothing
+ * changes nothing.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+#include "store/store.h"
+
+/* The width of the widest label among the rows shown, at least the header's. */
+static int runs_label_width(const struct store_run_row *rows, const char *show, size_t n)
+{
+	size_t w = strlen("label");
+
+	for (size_t i = 0; i < n; i++)
+		if (show[i] && strlen(rows[i].label) > w)
+			w = strlen(rows[i].label);
+	return (int)(w > 40 ? 40 : w);
+}
+
+/* Does row match a selector: a label, or a run id written in digits? */
+static int runs_selected(const struct store_run_row *row, char **sel, int nsel)
+{
+	char id[32];
+
+	if (nsel == 0)
+		return 1;
+	snprintf(id, sizeof(id), "%lld", (long long)row->id);
+	for (int i = 0; i < nsel; i++)
+		if (strcmp(sel[i], row->label) == 0 || strcmp(sel[i], id) == 0)
+			return 1;
+	return 0;
+}
+
+static void runs_list(struct store *st, const char *path, char **sel, int nsel)
+{
+	char err[ERRBUF_LEN], *show;
+	struct store_run_row *rows;
+	size_t nshown = 0, nsets = 0, nlabels = 0;
+	int n, lw;
+
+	n = store_runs_list(st, &rows, err);
+	if (n < 0)
+		die("runs: %s", err);
+	show = calloc((size_t)n + 1, 1);
+	if (!show)
+		die("runs: out of memory");
+	for (int i = 0; i < n; i++)
+		nshown += show[i] = (char)runs_selected(&rows[i], sel, nsel);
+	for (int k = 0; k < nsel; k++) {
+		int found = 0;
+		for (int i = 0; i < n && !found; i++)
+			found = runs_selected(&rows[i], &sel[k], 1);
+		if (!found)
+			die("runs: no run or label '%s' in db '%s'", sel[k], path);
+	}
+	if (nshown == 0) {
+		printf("no runs in db '%s' yet: 'kbench run' makes some\n", path);
+		free(show);
+		free(rows);
+		return;
+	}
+	lw = runs_label_width(rows, show, (size_t)n);
+	printf("%5s %5s  %-*s  %-20s %7s  %s\n", "run", "set", lw, "label", "started", "results",
+	       "host, os");
+	for (int i = 0; i < n; i++) {
+		int first_of_set = 1, first_of_label = 1;
+
+		if (!show[i])
+			continue;
+		for (int j = 0; j < i; j++) {
+			if (!show[j])
+				continue;
+			first_of_set &= rows[j].set_id != rows[i].set_id;
+			first_of_label &= strcmp(rows[j].label, rows[i].label) != 0;
+		}
+		nsets += first_of_set;
+		nlabels += first_of_label;
+		printf("%5lld %5lld  %-*.*s  %-20s %7zu  %s, %s", (long long)rows[i].id,
+		       (long long)rows[i].set_id, lw, lw, rows[i].label, rows[i].started,
+		       rows[i].nresults, rows[i].host, rows[i].os);
+		if (rows[i].nmissing)
+			printf("; %zu skipped or failed", rows[i].nmissing);
+		if (!rows[i].finished[0])
+			printf("; interrupted");
+		putchar('\n');
+	}
+	printf("%zu run%s in %zu set%s under %zu label%s\n", nshown, nshown == 1 ? "" : "s", nsets,
+	       nsets == 1 ? "" : "s", nlabels, nlabels == 1 ? "" : "s");
+	free(show);
+	free(rows);
+}
+
+int cmd_runs(int argc, char **argv)
+{
+	const char *db = NULL;
+	const struct opt opts[] = {
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ 0 },
+	};
+	char path[PATH_MAX], err[ERRBUF_LEN];
+	struct store *st;
+	int npos, n;
+
+	npos = opt_parse(cli_find("runs"), opts, argc, argv);
+	if (npos > 0 && strcmp(argv[0], "rename") == 0) {
+		if (npos != 3)
+			die_usage("runs: rename takes a label or run id, then the new label");
+		if (!argv[2][0] || strlen(argv[2]) >= sizeof(((struct store_run_row *)0)->label))
+			die_usage("runs: a label is 1 to 127 characters");
+	} else if (npos > 0 && strcmp(argv[0], "delete") == 0 && npos < 2) {
+		die_usage("runs: delete takes the labels or run ids to delete");
+	}
+	if (store_default_path(db, path, sizeof(path), err) < 0)
+		die("%s", err);
+	st = store_open_existing(path, err);
+	if (!st)
+		die("%s", err);
+	if (npos > 0 && strcmp(argv[0], "rename") == 0) {
+		n = store_runs_rename(st, (const char *const *)&argv[1], 1, argv[2], err);
+		store_close(st);
+		if (n < 0)
+			die("runs: %s", err);
+		printf("renamed %d run%s from '%s' to '%s'\n", n, n == 1 ? "" : "s", argv[1], argv[2]);
+	} else if (npos > 0 && strcmp(argv[0], "delete") == 0) {
+		n = store_runs_delete(st, (const char *const *)&argv[1], (size_t)npos - 1, err);
+		store_close(st);
+		if (n < 0)
+			die("runs: %s", err);
+		printf("deleted %d run%s\n", n, n == 1 ? "" : "s");
+	} else {
+		runs_list(st, path, argv, npos);
+		store_close(st);
+	}
+	return EXIT_DONE;
+}

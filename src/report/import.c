@@ -1,0 +1,445 @@
+/*
+ * Reading an export back (`kbench import`): the document report_export_json
+ * writes, turned into runs the store can add.
+ *
+ * Every field is checked before the caller touches its database, and the
+ * first fault refuses the whole file: a run half-imported, or a figure read
+ * from a field somebody mistyped, would sit in the database looking like a
+ * measurement.  So a field that is missing, of the wrong type, too long for
+ * its column or out of range is an error naming the file, the run and the
+ * result, and so are figures that contradict each other (a median outside
+ * its own interval, fewer samples than n) and a uuid given twice.  Keys this
+ * kbench does not know are ignored: a newer kbench of the same export
+ * version may add some.
+ */
+#include "report/report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+
+/* Where the reader is, for the one line an error gets. */
+struct imp {
+	const char *path;	/* the file, as the user named it */
+	char where[96];		/* "run 2, result 5 (sys.null)", or "" at the top */
+	char *err;		/* the caller's buffer, ERRBUF_LEN */
+	int bad;		/* an error was recorded: keep the first */
+};
+
+static void imp_fail(struct imp *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void imp_fail(struct imp *im, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	if (im->bad)
+		return;
+	im->bad = 1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	errbuf_set(im->err, "cannot import '%s': %s%s%s", im->path, im->where,
+		   im->where[0] ? ": " : "", msg);
+}
+
+/* A string that must be there and fit dst (size bytes, so size - 1 characters). */
+static void imp_str(struct imp *im, json_t *o, const char *key, char *dst, size_t size,
+		    int nullable)
+{
+	json_t *v = json_object_get(o, key);
+	const char *s;
+
+	dst[0] = '\0';
+	if (nullable && json_is_null(v))
+		return;
+	s = json_string_value(v);
+	if (!s) {
+		imp_fail(im, "\"%s\" is %s, not a string", key, v ? "of another type" : "missing");
+		return;
+	}
+	if (strlen(s) >= size)
+		imp_fail(im, "\"%s\" is longer than %zu characters", key, size - 1);
+	else
+		snprintf(dst, size, "%s", s);
+}
+
+/* A number, or null for "no figure" (NaN) where that is allowed. */
+static double imp_num(struct imp *im, json_t *o, const char *key, int nullable)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (nullable && json_is_null(v))
+		return NAN;
+	imp_fail(im, "\"%s\" is %s, not a number%s", key, v ? "of another type" : "missing",
+		 nullable ? " or null" : "");
+	return NAN;
+}
+
+/* A whole number within [min, max]. */
+static json_int_t imp_int(struct imp *im, json_t *o, const char *key, json_int_t min,
+			  json_int_t max)
+{
+	json_t *v = json_object_get(o, key);
+	json_int_t x;
+
+	if (!json_is_integer(v)) {
+		imp_fail(im, "\"%s\" is %s, not a whole number", key, v ? "of another type" : "missing");
+		return min;
+	}
+	x = json_integer_value(v);
+	if (x < min || x > max) {
+		imp_fail(im, "\"%s\" is %lld, outside %lld to %lld", key, (long long)x,
+			 (long long)min, (long long)max);
+		return min;
+	}
+	return x;
+}
+
+/* An array or object that must be there. */
+static json_t *imp_get(struct imp *im, json_t *o, const char *key, int want_array)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (want_array ? json_is_array(v) : json_is_object(v))
+		return v;
+	imp_fail(im, "\"%s\" is %s, not %s", key, v ? "of another type" : "missing",
+		 want_array ? "an array" : "an object");
+	return NULL;
+}
+
+/* 32 lowercase hex digits, as store_run_insert makes them. */
+static void imp_uuid(struct imp *im, json_t *o, const char *key, char *dst, size_t size)
+{
+	imp_str(im, o, key, dst, size, 0);
+	if (im->bad)
+		return;
+	if (strlen(dst) != 32 || strspn(dst, "0123456789abcdef") != 32)
+		imp_fail(im, "\"%s\" is not 32 hexadecimal digits", key);
+}
+
+static void imp_values(struct imp *im, json_t *o, struct result *r)
+{
+	json_t *vals = imp_get(im, o, "values", 0), *v;
+	const char *key;
+
+	if (!vals)
+		return;
+	if (json_object_size(vals) > BENCH_MAX_VALUES) {
+		imp_fail(im, "\"values\" has %zu entries, more than %d", json_object_size(vals),
+			 BENCH_MAX_VALUES);
+		return;
+	}
+	json_object_foreach(vals, key, v) {
+		struct bench_value *bv = &r->values[r->nvalues++];
+
+		if (strlen(key) >= sizeof(bv->key)) {
+			imp_fail(im, "value \"%s\" has a name longer than %zu characters", key,
+				 sizeof(bv->key) - 1);
+			return;
+		}
+		snprintf(bv->key, sizeof(bv->key), "%s", key);
+		bv->num = NAN;
+		if (json_is_string(v)) {
+			if (strlen(json_string_value(v)) >= sizeof(bv->text)) {
+				imp_fail(im, "value \"%s\" is longer than %zu characters", key,
+					 sizeof(bv->text) - 1);
+				return;
+			}
+			snprintf(bv->text, sizeof(bv->text), "%s", json_string_value(v));
+		} else if (json_is_number(v)) {
+			bv->num = json_number_value(v);
+		} else if (!json_is_null(v)) {
+			imp_fail(im, "value \"%s\" is neither a number nor a string", key);
+			return;
+		}
+	}
+}
+
+static void imp_points(struct imp *im, json_t *o, struct result *r)
+{
+	json_t *pts = imp_get(im, o, "points", 1), *p;
+	size_t i;
+
+	if (!pts || json_array_size(pts) == 0)
+		return;
+	if (json_array_size(pts) > BENCH_MAX_POINTS) {
+		imp_fail(im, "\"points\" has %zu entries, more than %d", json_array_size(pts),
+			 BENCH_MAX_POINTS);
+		return;
+	}
+	r->points = calloc(json_array_size(pts), sizeof(*r->points));
+	if (!r->points) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	json_array_foreach(pts, i, p) {
+		struct result_point *rp = &r->points[r->npoints++];
+		json_t *noisy = json_object_get(p, "noisy");
+
+		if (!json_is_object(p)) {
+			imp_fail(im, "point %zu is not an object", i + 1);
+			return;
+		}
+		imp_str(im, p, "series", rp->series, sizeof(rp->series), 0);
+		rp->x = imp_num(im, p, "x", 0);
+		rp->y = imp_num(im, p, "y", 1);
+		rp->lo = imp_num(im, p, "ci_low", 1);
+		rp->hi = imp_num(im, p, "ci_high", 1);
+		if (!json_is_boolean(noisy))
+			imp_fail(im, "point %zu: \"noisy\" is not true or false", i + 1);
+		rp->noisy = json_is_true(noisy);
+	}
+}
+
+static void imp_samples(struct imp *im, json_t *o, struct result *r)
+{
+	json_t *arr = imp_get(im, o, "samples", 1), *v;
+	size_t i;
+
+	if (!arr || json_array_size(arr) == 0)
+		return;
+	/* A result is exported with all its samples or none (it was stored without). */
+	if (json_array_size(arr) != r->n) {
+		imp_fail(im, "%zu samples, but \"n\" is %zu", json_array_size(arr), r->n);
+		return;
+	}
+	r->samples = malloc(r->n * sizeof(*r->samples));
+	if (!r->samples) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	json_array_foreach(arr, i, v) {
+		if (!json_is_number(v)) {
+			imp_fail(im, "sample %zu is not a number", i + 1);
+			return;
+		}
+		r->samples[i] = json_number_value(v);
+	}
+}
+
+/* Figures that cannot all be true: a hand edit, or a file damaged some other way. */
+static void imp_consistent(struct imp *im, const struct result *r)
+{
+	int measured = r->status == RES_OK || r->status == RES_NOISY;
+
+	if (!measured)
+		return;
+	if (!isfinite(r->median)) {
+		imp_fail(im, "status \"%s\" but no median", result_status_name(r->status));
+		return;
+	}
+	if ((isfinite(r->min) && r->median < r->min) || (isfinite(r->max) && r->median > r->max))
+		imp_fail(im, "median %g is outside its min and max", r->median);
+	else if ((isfinite(r->ci_low) && r->median < r->ci_low) ||
+		 (isfinite(r->ci_high) && r->median > r->ci_high))
+		imp_fail(im, "median %g is outside its confidence interval", r->median);
+}
+
+static void imp_result(struct imp *im, json_t *o, struct result *r)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} stats[] = {
+		{ "median", offsetof(struct result, median) },
+		{ "ci_low", offsetof(struct result, ci_low) },
+		{ "ci_high", offsetof(struct result, ci_high) },
+		{ "min", offsetof(struct result, min) },
+		{ "max", offsetof(struct result, max) },
+		{ "mean", offsetof(struct result, mean) },
+		{ "stddev", offsetof(struct result, stddev) },
+		{ "cv", offsetof(struct result, cv) },
+		{ "p5", offsetof(struct result, p5) },
+		{ "p95", offsetof(struct result, p95) },
+	};
+	char better[16], status[16], stop[16], place[16];
+	json_t *pl;
+
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(o)) {
+		imp_fail(im, "not an object");
+		return;
+	}
+	imp_str(im, o, "id", r->id, sizeof(r->id), 0);
+	if (!im->bad && !r->id[0])
+		imp_fail(im, "\"id\" is empty");
+	imp_str(im, o, "unit", r->unit, sizeof(r->unit), 0);
+	imp_str(im, o, "better", better, sizeof(better), 0);
+	imp_str(im, o, "status", status, sizeof(status), 0);
+	imp_str(im, o, "stop", stop, sizeof(stop), 0);
+	if (im->bad)
+		return;
+	if (strcmp(better, "lower") != 0 && strcmp(better, "higher") != 0)
+		imp_fail(im, "\"better\" is \"%s\", not lower or higher", better);
+	r->better = strcmp(better, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
+	if (result_status_parse(status, &r->status) < 0)
+		imp_fail(im, "unknown status \"%s\"", status);
+	if (result_stop_parse(stop, &r->stop) < 0)
+		imp_fail(im, "unknown stop \"%s\"", stop);
+	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+		double v = imp_num(im, o, stats[i].key, 1);
+
+		memcpy((char *)r + stats[i].off, &v, sizeof(v));
+	}
+	/* n bounds what is allocated for the samples; a billion is far past any run. */
+	r->n = (size_t)imp_int(im, o, "n", 0, 1000000000);
+	r->iterations = (uint64_t)imp_int(im, o, "iterations", 0, INT64_MAX);
+	/* null: not known (-1), as run --json writes it. */
+	r->interference = imp_num(im, o, "interference", 1);
+	if (isnan(r->interference))
+		r->interference = -1;
+	r->overhead = imp_num(im, o, "overhead", 1);
+	r->wall_s = imp_num(im, o, "wall_s", 1);
+	pl = json_object_get(o, "placement");
+	r->placement = PLACE_NA;
+	if (!json_is_null(pl)) {
+		imp_str(im, o, "placement", place, sizeof(place), 0);
+		if (!im->bad && place_parse(place, &r->placement) < 0)
+			imp_fail(im, "unknown placement \"%s\"", place);
+	}
+	r->parallel = (int)imp_int(im, o, "parallel", 1, INT_MAX);
+	r->aggregate = imp_num(im, o, "aggregate", 1);
+	imp_str(im, o, "reason", r->reason, sizeof(r->reason), 1);
+	if (im->bad)
+		return;
+	imp_values(im, o, r);
+	imp_points(im, o, r);
+	imp_samples(im, o, r);
+	imp_consistent(im, r);
+}
+
+static void imp_run(struct imp *im, json_t *o, size_t idx, struct run_info *run)
+{
+	json_t *results, *si, *res;
+	size_t i;
+
+	snprintf(im->where, sizeof(im->where), "run %zu", idx + 1);
+	if (!json_is_object(o)) {
+		imp_fail(im, "not an object");
+		return;
+	}
+	imp_uuid(im, o, "uuid", run->uuid, sizeof(run->uuid));
+	imp_uuid(im, o, "set", run->set_uuid, sizeof(run->set_uuid));
+	imp_str(im, o, "label", run->label, sizeof(run->label), 0);
+	if (!im->bad && !run->label[0])
+		imp_fail(im, "\"label\" is empty");
+	imp_str(im, o, "host", run->host, sizeof(run->host), 0);
+	imp_str(im, o, "os", run->os, sizeof(run->os), 0);
+	imp_str(im, o, "started", run->started, sizeof(run->started), 0);
+	if (!im->bad && !run->started[0])
+		imp_fail(im, "\"started\" is empty");
+	imp_str(im, o, "finished", run->finished, sizeof(run->finished), 1);
+	run->mhz = imp_num(im, o, "mhz", 1);
+	if (isnan(run->mhz))
+		run->mhz = 0;
+	si = json_object_get(o, "sysinfo");
+	if (json_is_object(si)) {
+		/* Stored as text, as `kbench run` stores it; compact is enough for a machine. */
+		run->sysinfo_json = json_dumps(si, JSON_COMPACT);
+		if (!run->sysinfo_json)
+			imp_fail(im, "out of memory");
+	} else if (!json_is_null(si)) {
+		imp_fail(im, "\"sysinfo\" is %s, not an object or null", si ? "of another type" : "missing");
+	}
+	results = imp_get(im, o, "results", 1);
+	if (im->bad)
+		return;
+	run->results = calloc(json_array_size(results) + 1, sizeof(*run->results));
+	if (!run->results) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	json_array_foreach(results, i, res) {
+		json_t *id = json_object_get(res, "id");
+
+		snprintf(im->where, sizeof(im->where), "run %zu, result %zu%s%.40s%s", idx + 1, i + 1,
+			 json_is_string(id) ? " (" : "", json_is_string(id) ? json_string_value(id) : "",
+			 json_is_string(id) ? ")" : "");
+		/* Counted before filling, so run_info_free frees a half-read result too. */
+		imp_result(im, res, &run->results[run->nresults++]);
+		if (im->bad)
+			return;
+	}
+}
+
+int report_import_json(const char *path, struct run_info **runs_out, size_t *nruns_out, char *err)
+{
+	struct imp im = { .path = path, .err = err };
+	struct run_info *runs = NULL;
+	json_error_t jerr;
+	json_t *root, *arr, *v;
+	const char *format;
+	size_t n = 0, i;
+	FILE *fp;
+
+	*runs_out = NULL;
+	*nruns_out = 0;
+	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	if (!fp) {
+		errbuf_set(err, "cannot import '%s': %s", path,
+			   errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" :
+			   strerror(errno));
+		return -1;
+	}
+	/* Two keys of one name in an object: which one counts would be a guess. */
+	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
+	if (fp != stdin)
+		fclose(fp);
+	if (!root) {
+		errbuf_set(err, "cannot import '%s': not valid JSON at line %d column %d: %s",
+			   path, jerr.line, jerr.column, jerr.text);
+		return -1;
+	}
+	format = json_string_value(json_object_get(root, "format"));
+	if (!json_is_object(root) || !format || strcmp(format, REPORT_EXPORT_FORMAT) != 0) {
+		imp_fail(&im, "not a kbench export (no \"format\": \"%s\")", REPORT_EXPORT_FORMAT);
+		goto out;
+	}
+	v = json_object_get(root, "version");
+	if (json_is_integer(v) && json_integer_value(v) > REPORT_EXPORT_VERSION) {
+		imp_fail(&im, "made by a newer kbench (export version %lld, this kbench reads %d)",
+			 (long long)json_integer_value(v), REPORT_EXPORT_VERSION);
+		goto out;
+	}
+	(void)imp_int(&im, root, "version", 1, REPORT_EXPORT_VERSION);
+	arr = imp_get(&im, root, "runs", 1);
+	if (im.bad)
+		goto out;
+	runs = calloc(json_array_size(arr) + 1, sizeof(*runs));
+	if (!runs) {
+		imp_fail(&im, "out of memory");
+		goto out;
+	}
+	json_array_foreach(arr, i, v) {
+		/* Counted before filling, so a half-read run is freed too. */
+		imp_run(&im, v, i, &runs[n++]);
+		if (im.bad)
+			goto out;
+		for (size_t k = 0; k + 1 < n; k++)
+			if (strcmp(runs[k].uuid, runs[n - 1].uuid) == 0) {
+				imp_fail(&im, "uuid %s is also run %zu's", runs[k].uuid, k + 1);
+				goto out;
+			}
+	}
+out:
+	json_decref(root);
+	if (im.bad) {
+		for (i = 0; i < n; i++)
+			run_info_free(&runs[i]);
+		free(runs);
+		return -1;
+	}
+	*runs_out = runs;
+	*nruns_out = n;
+	return (int)n;
+}

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Golden text for compare and summary on a fixture database: the export
+# tests/fixtures/kernels.json (three kernels, figures chosen so the answers
+# are known; see make_kernels.py) imported into an empty db, then the
+# reports compared byte for byte with tests/golden/.  To accept a deliberate
+# change of format: KBENCH_GOLDEN_UPDATE=1 sh tests/cli_fixture.sh build,
+# then read the diff of tests/golden/ before committing it.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+DB="$T/k.db"
+FIX="$(dirname "$0")/fixtures/kernels.json"
+GOLD="$(dirname "$0")/golden"
+
+kb import "$FIX" --db "$DB"
+check "the fixture imports" sh -c "[ $rc = 0 ] && grep -q 'imported 7 runs' '$T/err'"
+
+golden() { # NAME GOLDEN-FILE: compare $T/out with it (or write it when updating)
+	if [ "${KBENCH_GOLDEN_UPDATE:-}" = 1 ]; then
+		cp "$T/out" "$GOLD/$2"
+	fi
+	if cmp -s "$T/out" "$GOLD/$2"; then
+		ok "$1"
+	else
+		notok "$1" "$(diff "$GOLD/$2" "$T/out" | head -20)"
+	fi
+}
+
+kb compare 2.5.47 2.5.47-mm1 2.5.48 --db "$DB"
+check "compare of the fixture exits 0" [ "$rc" = 0 ]
+golden "compare text is the golden text" compare_kernels.txt
+check "sys.null is significantly slower in both others" \
+	grep -Eq '^sys\.null .* \+259\.5% \* .* \+186\.1% \*~$' "$T/out"
+check "proc.fork, within noise, is not called a change" sh -c "grep '^proc\.fork' '$T/out' | grep -vq '\*'"
+check "a noisy figure is marked and never significant" grep -Eq '^ipc\.tcp\.lat none .*%! +-0\.3%  ' "$T/out"
+check "a skipped figure is a dash" grep -Eq '^ipc\.rpc_udp\.lat none .* -$' "$T/out"
+kb compare 2.5.47 2.5.47-mm1 --threshold 20 --db "$DB"
+check "--threshold 20: a 10% gain is no longer significant" sh -c "grep '^mem\.read\.bw' '$T/out' | grep -vq '\*'"
+check "--threshold 20: a 260% loss still is" grep -Eq '^sys\.null .*\+259\.5% \*' "$T/out"
+
+echo "1..$n"

@@ -2,8 +2,10 @@
 # Command-line tests of kbench compare (issue 5, first part): two labels of
 # three runs each compared section by section, a run id as a side, and bad
 # input (a side named twice, an unknown label, nothing in common) as one
-# line.  Timings are never asserted: which changes are significant on this
-# machine is not known in advance, only that every row has its parts.
+# line.  Then --json: one document jsoncheck accepts, with the text's rows,
+# and bad input still one line and nothing on stdout.  Timings are never
+# asserted: which changes are significant on this machine is not known in
+# advance, only that every row has its parts.
 BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 DB="$T/cmp.db"
@@ -24,8 +26,26 @@ check "an instance only in other tables' sections is absent" sh -c "! grep -q 'i
 check "3 runs a side: runs compared, not samples (no ~)" sh -c "! grep -q '~\$' '$T/out'"
 check "the section closes with a geometric mean and counts" \
 	grep -Eq '^  other against base: geometric mean [0-9.]+x .* [0-9]+ better, [0-9]+ worse, [0-9]+ unchanged' "$T/out"
+cp "$T/out" "$T/text"
 kb compare base 2 --db "$DB"
 check "a run id as a side: samples compared, marked ~" grep -Eq '^sys\.null .*~$' "$T/out"
+
+kb compare base other --db "$DB" --json
+check "--json exits 0 with a document jsoncheck accepts" \
+	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' >'$T/jc'"
+check "--json: the base named, 3 runs a side compared with Welch" \
+	grep -Eq '^base base sides 2 rows [1-9][0-9]* significant [0-9]+ welch [1-9][0-9]* mw 0 threshold 0.02$' "$T/jc"
+# A text row starts with its id (family, dot); jsoncheck's sixth word counts the rows.
+check "--json: the text's rows, no more, no fewer" \
+	[ "$(grep -c '^[a-z][a-z0-9_]*\.' "$T/text")" = "$(awk '{ print $6 }' "$T/jc")" ]
+check "--json: a row has an adjusted p and a significant field" \
+	sh -c "grep -Eq '\"p_adj\": [0-9]' '$T/out' && grep -Eq '\"significant\": (true|false)' '$T/out'"
+check "--json: the correction is named" grep -q '"correction": "benjamini-hochberg"' "$T/out"
+check "--json: nothing on stderr" [ ! -s "$T/err" ]
+kb compare base 2 --db "$DB" --json --threshold 10
+check "--json, a run id as a side: samples compared, the threshold as a fraction" \
+	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' | grep -Eq ' welch 0 mw [1-9][0-9]* threshold 0.1$'"
+check "--json: Mann-Whitney claims no ratio" grep -q '"ratio": null' "$T/out"
 
 kb compare base base --db "$DB"
 check "a side named twice exits 2" [ "$rc" = 2 ]
@@ -36,6 +56,12 @@ check "an unknown label is named" grep -q "no run or label 'nosuch'" "$T/err"
 kb compare base lonely --db "$DB"
 check "nothing in common exits 1 with one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 check "nothing in common: says so" grep -q 'no benchmark instance in common' "$T/err"
+kb compare base lonely --db "$DB" --json
+check "--json, nothing in common: one line, nothing on stdout" \
+	sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && [ ! -s '$T/out' ]"
+kb compare base nosuch --db "$DB" --json
+check "--json, an unknown label: one line, nothing on stdout" \
+	sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && [ ! -s '$T/out' ]"
 kb compare base --db "$DB"
 check "one side only is a usage error" [ "$rc" = 2 ]
 kb compare base other --db "$T/none.db"

@@ -27,7 +27,7 @@ check "runs of an unknown label: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc
 kb export --db "$A"
 cp "$T/out" "$T/a.json"
 check "export exits 0 and names its format and version" sh -c "[ $rc = 0 ] && grep -q '\"format\": \"kbench-export\"' '$T/a.json' && grep -q '\"version\": 1,' '$T/a.json'"
-"$JC" run <"$T/a.json" >"$T/jc" 2>&1
+"$JC" export <"$T/a.json" >"$T/jc" 2>&1
 check "export is valid JSON, every result whole" grep -q '^runs 3 results 6 ' "$T/jc"
 check "export holds the samples" grep -q '"samples": \[$' "$T/a.json"
 kb import "$T/a.json" --db "$B"

@@ -37,4 +37,14 @@ kb compare 2.5.47 2.5.47-mm1 --threshold 20 --db "$DB"
 check "--threshold 20: a 10% gain is no longer significant" sh -c "grep '^mem\.read\.bw' '$T/out' | grep -vq '\*'"
 check "--threshold 20: a 260% loss still is" grep -Eq '^sys\.null .*\+259\.5% \*' "$T/out"
 
+kb summary --db "$DB"
+check "summary of the fixture exits 0" [ "$rc" = 0 ]
+golden "summary text is the golden text" summary_kernels.txt
+check "one row per label, [runs] where more than one" sh -c \
+	"grep -q '^testbox      2.5.47 \[3\] 2952 0.57 ' '$T/out' && grep -q '^testbox          2.5.48 2952 1.63 ' '$T/out'"
+check "a label cut to fit keeps its [runs]" grep -q '^testbox   2.5.47-mm \[3\] 2940 2.05 ' "$T/out"
+kb summary 2.5.47 --each --db "$DB"
+check "summary --each: one row per run" sh -c \
+	"[ \$(sed -n '/^Processor, Processes/,/^\$/p' '$T/out' | grep -c '^testbox          2.5.47 ') = 3 ]"
+
 echo "1..$n"

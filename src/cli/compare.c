@@ -3,7 +3,8 @@
  * run id, compared instance by instance against the first.  Opens the
  * database without creating it.  Everything that can be wrong with the
  * arguments (a name given twice, nothing in common) is one line before any
- * table is printed.
+ * table is printed, with --json too: a script then finds either one
+ * document on stdout or one line on stderr.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -18,9 +19,11 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *db = NULL;
 	double threshold = 2.0;
+	int json = 0;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
 		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100 },
+		{ "json", OPT_FLAG, &json, NULL, "print the table as one JSON document, p-values included", 0, 0 },
 		{ 0 },
 	};
 	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];
@@ -64,7 +67,10 @@ int cmd_compare(int argc, char **argv)
 	if (common == 0)
 		die("compare: '%s' and the others have no benchmark instance in common "
 		    "(same id, placement and copies)", argv[0]);
-	report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100);
+	if (!json)
+		report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100);
+	else if (report_compare_json(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
+		die("compare: cannot encode the comparison as JSON");
 	free(rows);
 	for (int i = 0; i < nsides; i++)
 		store_runs_free(runs[i], sides[i].nruns);

@@ -244,6 +244,18 @@ static struct job *make_jobs(const struct run_opts *o, const struct bench **sel,
 	return jobs;
 }
 
+/* The tables, one row per label: the median over --runs N repetitions, "[N]". */
+static void run_summary(const struct run_info *runs, size_t nruns)
+{
+	struct run_info *rows;
+	int nrows = report_merge_labels(runs, nruns, &rows);
+
+	if (nrows < 0)
+		die("run: out of memory merging the runs");
+	report_summary(stdout, rows, (size_t)nrows);
+	report_merge_free(rows, (size_t)nrows);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .runs = 1, .precision = 1.0, .sample_ms = 10, .parallel = 1 };
@@ -372,7 +384,7 @@ int cmd_run(int argc, char **argv)
 	if (o.json)
 		report_runs_json(stdout, si_json, runs, nruns);
 	else
-		report_summary(stdout, runs, nruns);
+		run_summary(runs, nruns);
 	/* The table first, then what happened to it, when both go to a terminal. */
 	fflush(stdout);
 

@@ -1,6 +1,7 @@
 /*
- * kbench summary: stored runs as lmbench's tables, one row per run.  Opens
- * the database without creating it, so asking about an empty place never
+ * kbench summary: stored runs as lmbench's tables, one row per label (the
+ * median of its runs, "LABEL [N]"), or per run with --each.  Opens the
+ * database without creating it, so asking about an empty place never
  * leaves a file behind.
  */
 #include <limits.h>
@@ -13,14 +14,15 @@
 int cmd_summary(int argc, char **argv)
 {
 	const char *db = NULL;
-	int json = 0, nsel, nruns;
+	int json = 0, each = 0, nsel, nruns, nrows;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ "each", OPT_FLAG, &each, NULL, "one row per run, not per label", 0, 0 },
 		{ "json", OPT_FLAG, &json, NULL, "print the runs as JSON, samples included", 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
-	struct run_info *runs;
+	struct run_info *runs, *rows;
 	struct store *st;
 
 	nsel = opt_parse(cli_find("summary"), opts, argc, argv);
@@ -37,10 +39,20 @@ int cmd_summary(int argc, char **argv)
 		store_runs_free(runs, 0);
 		die("no runs in db '%s' yet: 'kbench run' makes some", path);
 	}
-	if (json)
+	/* JSON is for scripts: they get the runs themselves and merge as they like. */
+	if (json) {
 		report_runs_json(stdout, runs[0].sysinfo_json, runs, (size_t)nruns);
-	else
+	} else if (each) {
 		report_summary(stdout, runs, (size_t)nruns);
+	} else {
+		nrows = report_merge_labels(runs, (size_t)nruns, &rows);
+		if (nrows < 0) {
+			store_runs_free(runs, (size_t)nruns);
+			die("summary: out of memory merging the runs of each label");
+		}
+		report_summary(stdout, rows, (size_t)nrows);
+		report_merge_free(rows, (size_t)nrows);
+	}
 	store_runs_free(runs, (size_t)nruns);
 	return EXIT_DONE;
 }

@@ -79,6 +79,8 @@ struct run_info {
 	char *sysinfo_json;		/* full sysinfo as JSON text, malloc'd or NULL */
 	size_t nresults;
 	struct result *results;		/* malloc'd array */
+	size_t nmerged;			/* runs merged into this row (report_merge_labels),
+					   0 or 1 for a plain run */
 };
 
 /* An empty result for b: its id, unit and direction, interference unknown. */

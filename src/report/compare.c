@@ -19,17 +19,26 @@
  * give, see tests/unit/test_signif.c).  A change is marked significant when
  * its adjusted p is below 0.05, it is at least --threshold, and neither
  * side missed its precision: a noisy figure is never called a change.
+ *
+ * The table is built once (report_compare_build) and then written as text
+ * or as JSON; both take a section's closing figures from cmp_tally, so the
+ * two can never disagree.  Nothing here reads the database or measures.
  */
 #include "report/report.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "stats/stats.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The false discovery rate a table is held to (the text's header spells it out). */
+#define CMP_ALPHA 0.05
 
 /* The sections, in lmbench's order; an id goes to the first that matches. */
 static const struct {
@@ -48,6 +57,12 @@ static const struct {
 };
 
 #define CMP_SECTION_BW 4
+
+/* A row's section title; the ids no section claims go under "Other". */
+static const char *cmp_section_title(size_t sec)
+{
+	return sec < NELEM(cmp_sections) ? cmp_sections[sec].title : "Other";
+}
 
 static size_t cmp_section_of(const char *id)
 {
@@ -76,13 +91,22 @@ static int cmp_same_instance(const struct result *a, const struct result *b)
 	       a->parallel == b->parallel;
 }
 
-/* Gather one side's figures for the instance of `key`. */
-static void cmp_gather(const struct report_cmp_side *side, const struct result *key,
-		       struct report_cmp_cell *c, double **meds, double **samples, size_t *ns)
+/*
+ * Gather one side's figures for the instance of `key`: the run medians into
+ * *meds and the samples of all runs into *samples, both malloc'd for the
+ * caller to free, even on failure.  A figure the side does not have stays
+ * NaN, so that a reader of an absent cell finds no number rather than a
+ * zero.  0, or -1 without memory.
+ */
+static int cmp_gather(const struct report_cmp_side *side, const struct result *key,
+		      struct report_cmp_cell *c, double **meds, double **samples, size_t *ns)
 {
+	const double none = (double)NAN;
 	size_t cap = 0;
 
-	memset(c, 0, sizeof(*c));
+	*c = (struct report_cmp_cell){ .median = none, .lo = none, .hi = none, .change = none,
+				       .ratio = none, .ratio_lo = none, .ratio_hi = none,
+				       .p = none, .p_adj = none };
 	*meds = NULL;
 	*samples = NULL;
 	*ns = 0;
@@ -94,7 +118,7 @@ static void cmp_gather(const struct report_cmp_side *side, const struct result *
 				continue;
 			double *m = realloc(*meds, (c->nruns + 1) * sizeof(*m));
 			if (!m)
-				return;
+				return -1;
 			*meds = m;
 			m[c->nruns++] = r->median;
 			c->noisy |= r->status == RES_NOISY;
@@ -102,49 +126,57 @@ static void cmp_gather(const struct report_cmp_side *side, const struct result *
 			c->hi = r->ci_high;
 			if (r->samples && r->n) {
 				if (*ns + r->n > cap) {
-					cap = 2 * (*ns + r->n);
-					double *s = realloc(*samples, cap * sizeof(*s));
+					size_t want = 2 * (*ns + r->n);
+					double *s = realloc(*samples, want * sizeof(*s));
+
 					if (!s)
-						continue;
+						return -1;
 					*samples = s;
+					cap = want;
 				}
 				memcpy(*samples + *ns, r->samples, r->n * sizeof(double));
 				*ns += r->n;
 			}
 		}
 	if (c->nruns == 0)
-		return;
+		return 0;
 	c->present = 1;
 	if (c->nruns == 1) {
 		c->median = (*meds)[0];
-		return;
+		return 0;
 	}
 	struct stats_summary ss;
-	stats_summarize(*meds, c->nruns, &ss);
+	if (stats_summarize(*meds, c->nruns, &ss) < 0)
+		return -1;
 	c->median = ss.median;
 	c->lo = ss.ci_low;
 	c->hi = ss.ci_high;
+	return 0;
 }
 
-/* The test of other against base for one instance; fills p and test. */
+/*
+ * The test of other against base for one instance: fills test and p, and
+ * with Welch the ratio of geometric means and its 95% CI (no ratio comes
+ * from Mann-Whitney, whose U says which side is larger, not by how much).
+ */
 static void cmp_test(struct report_cmp_cell *base, const double *bm, const double *bs, size_t bns,
 		     struct report_cmp_cell *o, const double *om, const double *os, size_t ons)
 {
 	struct stats_welch w;
 	struct stats_mw mw;
 
-	o->p = NAN;
+	o->p = o->ratio = o->ratio_lo = o->ratio_hi = (double)NAN;
 	o->test = CMP_TEST_NONE;
 	if (base->nruns >= 3 && o->nruns >= 3 &&
 	    stats_welch_log(bm, base->nruns, om, o->nruns, &w) == 0) {
 		o->p = w.p;
 		o->test = CMP_TEST_WELCH_RUNS;
+		o->ratio = exp(w.diff);
 		o->ratio_lo = exp(w.diff_lo);
 		o->ratio_hi = exp(w.diff_hi);
 	} else if (bns >= 2 && ons >= 2 && stats_mann_whitney(bs, bns, os, ons, &mw) == 0) {
 		o->p = mw.p;
 		o->test = CMP_TEST_MW_SAMPLES;
-		o->ratio_lo = o->ratio_hi = NAN;
 	}
 }
 
@@ -184,13 +216,13 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 		double *bm, *bs, *om, *os;
 		size_t bns, ons, common = 0;
 		struct report_cmp_row *row = &rows[k];
+		int bad = cmp_gather(&sides[0], row->key, &row->cell[0], &bm, &bs, &bns) < 0;
 
-		cmp_gather(&sides[0], row->key, &row->cell[0], &bm, &bs, &bns);
-		for (size_t s = 1; s < nsides; s++) {
+		for (size_t s = 1; s < nsides && !bad; s++) {
 			struct report_cmp_cell *o = &row->cell[s];
 
-			cmp_gather(&sides[s], row->key, o, &om, &os, &ons);
-			if (o->present) {
+			bad = cmp_gather(&sides[s], row->key, o, &om, &os, &ons) < 0;
+			if (!bad && o->present) {
 				common++;
 				o->change = o->median / row->cell[0].median - 1;
 				cmp_test(&row->cell[0], bm, bs, bns, o, om, os, ons);
@@ -200,11 +232,16 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 		}
 		free(bm);
 		free(bs);
+		if (bad)
+			goto fail;
 		row->common = common > 0;
 	}
-	/* One correction over the whole table. */
-	p = malloc((nrows * nsides + 1) * sizeof(*p));
-	adj = malloc((nrows * nsides + 1) * sizeof(*adj));
+	/*
+	 * One correction over the whole table.  Zeroed, though only the first
+	 * np are read: GCC cannot see that, and warns.
+	 */
+	p = calloc(nrows * nsides + 1, sizeof(*p));
+	adj = calloc(nrows * nsides + 1, sizeof(*adj));
 	if (!p || !adj)
 		goto fail;
 	for (size_t k = 0; k < nrows; k++)
@@ -219,14 +256,15 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			struct report_cmp_cell *o = &rows[k].cell[s];
 			int lower = rows[k].key->better == BETTER_LOWER;
 
-			if (!o->present || !isfinite(o->p)) {
-				o->p_adj = NAN;
+			if (!o->present)
 				continue;
-			}
-			o->p_adj = adj[np++];
-			o->significant = o->p_adj < 0.05 && fabs(o->change) >= threshold &&
-					 !o->noisy && !rows[k].cell[0].noisy;
+			/* The direction is kept even when the change is not significant. */
 			o->better = (o->change < 0) == lower;
+			if (!isfinite(o->p))
+				continue;
+			o->p_adj = adj[np++];
+			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= threshold &&
+					 !o->noisy && !rows[k].cell[0].noisy;
 		}
 	free(p);
 	free(adj);
@@ -238,6 +276,54 @@ fail:
 	free(adj);
 	free(rows);
 	return -1;
+}
+
+/*
+ * What a section's closing line says of one other side against the base,
+ * over the section's rows both have: the geometric mean of the gain (base /
+ * other for a time, other / base for a rate, so that above 1 is better
+ * either way and a 2x gain and a 2x loss cancel) and how many changes are
+ * significant each way.  The text says it of the first other, the JSON of
+ * each.
+ */
+struct cmp_tally {
+	size_t compared;		/* rows with a figure on both sides */
+	double geomean;			/* NaN when compared is 0 */
+	size_t better, worse, unchanged;	/* unchanged: not significant */
+};
+
+static void cmp_tally(const struct report_cmp_row *rows, size_t nrows, size_t sec, size_t side,
+		      struct cmp_tally *t)
+{
+	double logsum = 0;
+
+	*t = (struct cmp_tally){ .geomean = (double)NAN };
+	for (size_t k = 0; k < nrows; k++) {
+		const struct report_cmp_row *row = &rows[k];
+		const struct report_cmp_cell *o = &row->cell[side];
+
+		if (row->section != sec || !row->common || !o->present)
+			continue;
+		logsum += log(row->key->better == BETTER_LOWER ? 1 / (1 + o->change) : 1 + o->change);
+		t->compared++;
+		if (!o->significant)
+			t->unchanged++;
+		else if (o->better)
+			t->better++;
+		else
+			t->worse++;
+	}
+	if (t->compared)
+		t->geomean = exp(logsum / (double)t->compared);
+}
+
+/* Whether some row of section sec is printed: one the base shares with another side. */
+static int cmp_section_used(const struct report_cmp_row *rows, size_t nrows, size_t sec)
+{
+	for (size_t k = 0; k < nrows; k++)
+		if (rows[k].section == sec && rows[k].common)
+			return 1;
+	return 0;
 }
 
 /* "2.060 +-0.5%": the figure and its CI half-width in percent. */
@@ -264,8 +350,7 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 		threshold * 100);
 	for (size_t sec = 0; sec <= NELEM(cmp_sections); sec++) {
 		int header = 0;
-		double logsum = 0;
-		size_t nratio = 0, nbetter = 0, nworse = 0, nsame = 0;
+		struct cmp_tally t;
 
 		for (size_t k = 0; k < nrows; k++) {
 			const struct report_cmp_row *row = &rows[k];
@@ -273,8 +358,7 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 			if (row->section != sec || !row->common)
 				continue;
 			if (!header++) {
-				fprintf(out, "\n%s\n%-22s", sec < NELEM(cmp_sections) ?
-					cmp_sections[sec].title : "Other", "");
+				fprintf(out, "\n%s\n%-22s", cmp_section_title(sec), "");
 				for (size_t s = 0; s < nsides; s++)
 					fprintf(out, s == 0 ? " %16.16s" : " %26.26s", sides[s].name);
 				fputc('\n', out);
@@ -298,25 +382,176 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 				fprintf(out, " %14s%s %7s %c%c", cell, o->noisy ? "!" : " ", change,
 					o->significant ? '*' : ' ',
 					o->test == CMP_TEST_MW_SAMPLES ? '~' : ' ');
-				/* The section's line speaks of the first other. */
-				if (s == 1) {
-					double gain = row->key->better == BETTER_LOWER ? 1 / (1 + o->change)
-										       : 1 + o->change;
-					logsum += log(gain);
-					nratio++;
-					if (!o->significant)
-						nsame++;
-					else if (o->better)
-						nbetter++;
-					else
-						nworse++;
-				}
 			}
 			fputc('\n', out);
 		}
-		if (nratio)
+		/* The section's line speaks of the first other. */
+		cmp_tally(rows, nrows, sec, 1, &t);
+		if (t.compared)
 			fprintf(out, "  %s against %s: geometric mean %.3fx (above 1 is better); %zu "
 				"better, %zu worse, %zu unchanged\n", sides[1].name, sides[0].name,
-				exp(logsum / (double)nratio), nbetter, nworse, nsame);
+				t.geomean, t.better, t.worse, t.unchanged);
 	}
+}
+
+/*
+ * JSON, in the shape json.c writes: a figure that does not exist (NaN)
+ * becomes null, since jansson refuses NaN; and each set or push counts its
+ * own failure, a constructor that ran out of memory returning the NULL that
+ * makes it fail, instead of every constructor being checked.
+ */
+static json_t *cmp_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void cmp_set(json_t *obj, const char *key, json_t *val, int *bad)
+{
+	if (json_object_set_new(obj, key, val) != 0)
+		*bad = 1;
+}
+
+static void cmp_push(json_t *arr, json_t *val, int *bad)
+{
+	if (json_array_append_new(arr, val) != 0)
+		*bad = 1;
+}
+
+/* A side's name as the user typed it: bytes that are not UTF-8 become '?'. */
+static json_t *cmp_str(const char *s)
+{
+	json_t *j = json_string(s);
+	char *copy;
+
+	if (j)
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+/* The "test" key's values, by CMP_TEST_*; none is null. */
+static const char *const cmp_test_names[] = {
+	[CMP_TEST_NONE] = NULL,
+	[CMP_TEST_WELCH_RUNS] = "welch-log-runs",
+	[CMP_TEST_MW_SAMPLES] = "mann-whitney-samples",
+};
+
+/* One cell; the keys after "noisy" only for an other side (other = 1). */
+static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, int other,
+			     int *bad)
+{
+	json_t *o = json_object();
+	const char *test = c->test >= 0 && (size_t)c->test < NELEM(cmp_test_names) ?
+			   cmp_test_names[c->test] : NULL;
+
+	cmp_set(o, "side", cmp_str(name), bad);
+	cmp_set(o, "present", json_boolean(c->present), bad);
+	cmp_set(o, "runs", json_integer((json_int_t)c->nruns), bad);
+	cmp_set(o, "median", cmp_real(c->median), bad);
+	cmp_set(o, "ci_low", cmp_real(c->lo), bad);
+	cmp_set(o, "ci_high", cmp_real(c->hi), bad);
+	cmp_set(o, "noisy", json_boolean(c->noisy), bad);
+	if (!other)
+		return o;
+	cmp_set(o, "change", cmp_real(c->change), bad);
+	cmp_set(o, "ratio", cmp_real(c->ratio), bad);
+	cmp_set(o, "ratio_ci_low", cmp_real(c->ratio_lo), bad);
+	cmp_set(o, "ratio_ci_high", cmp_real(c->ratio_hi), bad);
+	cmp_set(o, "test", test ? json_string(test) : json_null(), bad);
+	cmp_set(o, "p", cmp_real(c->p), bad);
+	cmp_set(o, "p_adj", cmp_real(c->p_adj), bad);
+	cmp_set(o, "significant", json_boolean(c->significant), bad);
+	/* A side without the instance has no direction either. */
+	cmp_set(o, "better", c->present ? json_boolean(c->better) : json_null(), bad);
+	return o;
+}
+
+static json_t *cmp_row_json(const struct report_cmp_side *sides, size_t nsides,
+			    const struct report_cmp_row *row, int *bad)
+{
+	const struct result *key = row->key;
+	json_t *o = json_object(), *cells = json_array();
+
+	cmp_set(o, "id", json_string(key->id), bad);
+	/* null, not "", for a benchmark that takes no placement, as in run --json. */
+	cmp_set(o, "placement", key->placement == PLACE_NA ? json_null()
+							  : json_string(place_name(key->placement)), bad);
+	cmp_set(o, "parallel", json_integer(key->parallel), bad);
+	cmp_set(o, "unit", json_string(key->unit), bad);
+	cmp_set(o, "better", json_string(bench_better_name(key->better)), bad);
+	cmp_set(o, "section", json_string(cmp_section_title(row->section)), bad);
+	for (size_t s = 0; s < nsides; s++)
+		cmp_push(cells, cmp_cell_json(sides[s].name, &row->cell[s], s > 0, bad), bad);
+	cmp_set(o, "cells", cells, bad);
+	return o;
+}
+
+/* A section's closing figures for one other side: cmp_tally's, as the text's line. */
+static json_t *cmp_section_json(const struct report_cmp_side *side,
+				const struct report_cmp_row *rows, size_t nrows, size_t sec,
+				size_t s, int *bad)
+{
+	json_t *o = json_object();
+	struct cmp_tally t;
+
+	cmp_tally(rows, nrows, sec, s, &t);
+	cmp_set(o, "title", json_string(cmp_section_title(sec)), bad);
+	cmp_set(o, "side", cmp_str(side->name), bad);
+	cmp_set(o, "compared", json_integer((json_int_t)t.compared), bad);
+	cmp_set(o, "geomean", cmp_real(t.geomean), bad);
+	cmp_set(o, "better", json_integer((json_int_t)t.better), bad);
+	cmp_set(o, "worse", json_integer((json_int_t)t.worse), bad);
+	cmp_set(o, "unchanged", json_integer((json_int_t)t.unchanged), bad);
+	return o;
+}
+
+int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			const struct report_cmp_row *rows, size_t nrows, double threshold)
+{
+	json_t *root = json_object(), *jsides = json_array(), *jrows = json_array();
+	json_t *jsecs = json_array();
+	int bad = 0, rc = -1;
+
+	cmp_set(root, "kbench", json_string(KB_VERSION), &bad);
+	cmp_set(root, "base", cmp_str(sides[0].name), &bad);
+	for (size_t s = 0; s < nsides; s++) {
+		json_t *o = json_object();
+
+		cmp_set(o, "name", cmp_str(sides[s].name), &bad);
+		cmp_set(o, "runs", json_integer((json_int_t)sides[s].nruns), &bad);
+		cmp_push(jsides, o, &bad);
+	}
+	cmp_set(root, "sides", jsides, &bad);
+	cmp_set(root, "threshold", json_real(threshold), &bad);
+	cmp_set(root, "correction", json_string("benjamini-hochberg"), &bad);
+	cmp_set(root, "alpha", json_real(CMP_ALPHA), &bad);
+	/* The text's rows in the text's order: section by section, as the base measured them. */
+	for (size_t sec = 0; sec <= NELEM(cmp_sections) && !bad; sec++) {
+		if (!cmp_section_used(rows, nrows, sec))
+			continue;
+		for (size_t k = 0; k < nrows; k++)
+			if (rows[k].section == sec && rows[k].common)
+				cmp_push(jrows, cmp_row_json(sides, nsides, &rows[k], &bad), &bad);
+		for (size_t s = 1; s < nsides; s++)
+			cmp_push(jsecs, cmp_section_json(&sides[s], rows, nrows, sec, s, &bad), &bad);
+	}
+	cmp_set(root, "rows", jrows, &bad);
+	cmp_set(root, "sections", jsecs, &bad);
+	/*
+	 * 15 digits, not the 17 an export needs to read back the same double:
+	 * nothing reads these figures back, and 17 prints 0.05 as
+	 * 0.050000000000000003.
+	 */
+	if (!bad && json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) == 0 &&
+	    fputc('\n', out) != EOF)
+		rc = 0;
+	json_decref(root);
+	return rc;
 }

@@ -1,6 +1,8 @@
 /*
- * JSON for scripts: `kbench sysinfo --json`, `kbench list --json` and
- * `kbench run --json`.  The only file that includes jansson.h.  Key names
+ * JSON for scripts: `kbench sysinfo --json`, `kbench list --json`,
+ * `kbench run --json` and `kbench export`.  (compare.c writes its own
+ * table, import.c reads exports; no file outside src/report/ includes
+ * jansson.h.)  Key names
  * are the struct field names, so they are part of the contract with the
  * importer and with users' scripts: add keys, never rename them.
  *

@@ -32,9 +32,10 @@ void report_fig(char *buf, size_t size, double v);
  * Processor, Processes; Context switching; *Local* Communication latencies;
  * File & VM system latencies; *Local* Communication bandwidths; Memory
  * latencies.  One row per run (and placement) that has figures for a
- * table, each table followed by one line per noisy, busy, failed or skipped
- * figure saying which and why; then "Other results", the figures no table
- * has a column for.  A table without a figure is left out.
+ * table, labelled "LABEL [N]" for a run merged from N (report_merge_labels);
+ * each table followed by one line per noisy, busy, failed or skipped figure
+ * saying which and why; then "Other results", the figures no table has a
+ * column for.  A table without a figure is left out.
  */
 void report_summary(FILE *out, const struct run_info *runs, size_t nruns);
 
@@ -85,6 +86,60 @@ int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info 
 		     size_t nruns);
 
 /* ------------------------------------------------------------------ */
+/* export and import (src/report/json.c, csv.c, import.c)              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * An export names its format and version, so an import can refuse a file
+ * that is not one, or that a newer kbench wrote, before reading further.
+ * Bump the version when a key changes meaning or goes; adding keys does
+ * not need it (the importer ignores keys it does not know).
+ */
+#define REPORT_EXPORT_FORMAT "kbench-export"
+#define REPORT_EXPORT_VERSION 1
+
+/*
+ * `kbench export`: {"format", "version", "kbench", "runs": [{"uuid", "set",
+ * "label", "host", "os", "started", "finished", "mhz", "sysinfo": {...},
+ * "results": [as in `run --json`, samples included]}]}.  No database ids:
+ * a run is known by its uuid wherever it is imported.  0 or -1.
+ */
+int report_export_json(FILE *out, const struct run_info *runs, size_t nruns);
+/*
+ * The same runs as CSV (RFC 4180), one row per result, with a header row;
+ * numbers to 17 significant digits, a missing figure as an empty field.
+ * Samples, values and curve points are left to the JSON.  0 or -1.
+ */
+int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns);
+/*
+ * Read an export (path, or "-" for stdin) into runs, every field checked:
+ * a file that is not JSON, not an export, from a newer kbench, or with a
+ * field missing, of the wrong type or out of range is refused whole, with
+ * one line in err naming the file and where.  The count, or -1.
+ */
+int report_import_json(const char *path, struct run_info **runs, size_t *nruns, char *err);
+
+/* ------------------------------------------------------------------ */
+/* merge (src/report/merge.c)                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The runs merged into one run per label, in the order the labels first
+ * appear, for a summary with one row per label.  Each instance (id,
+ * placement, copies) gets one result: the median of the runs' usable
+ * medians (ok or noisy) with its 95% CI over the runs, noisy when any of
+ * them was, its values and curve points from the run nearest that median;
+ * one usable run's result is kept as it is, and with none the first run's
+ * (a skip keeps its reason).  samples is NULL in every merged result and
+ * n counts the samples behind the figure.  A merged run's nmerged is the
+ * number of runs of its label; with more than one its id is 0.  Returns
+ * the number of merged runs in *merged (free with report_merge_free), or
+ * -1 without memory and *merged NULL.
+ */
+int report_merge_labels(const struct run_info *runs, size_t nruns, struct run_info **merged);
+void report_merge_free(struct run_info *merged, size_t n);
+
+/* ------------------------------------------------------------------ */
 /* compare (src/report/compare.c)                                      */
 /* ------------------------------------------------------------------ */
 
@@ -99,7 +154,11 @@ struct report_cmp_side {
 
 enum { CMP_TEST_NONE = 0, CMP_TEST_WELCH_RUNS, CMP_TEST_MW_SAMPLES };
 
-/* One side's figure for one instance, and against the base. */
+/*
+ * One side's figure for one instance, and against the base.  A figure that
+ * does not exist (the side lacks the instance, no test could be made) is
+ * NaN, never 0.
+ */
 struct report_cmp_cell {
 	int present;
 	size_t nruns;			/* runs with a usable figure */
@@ -107,10 +166,13 @@ struct report_cmp_cell {
 	int noisy;			/* a run missed its precision */
 	/* Others only: */
 	double change;			/* median / base median - 1 */
-	double ratio_lo, ratio_hi;	/* 95% CI of the ratio (Welch on runs), else NaN */
+	double ratio;			/* ratio of the geometric means of the run
+					   medians (Welch on runs), else NaN */
+	double ratio_lo, ratio_hi;	/* its 95% CI, else NaN */
 	int test;			/* CMP_TEST_* */
 	double p, p_adj;		/* two-sided; adjusted over the table */
-	int significant, better;
+	int significant;		/* p_adj < 0.05, |change| >= threshold, neither noisy */
+	int better;			/* the change is in the unit's good direction */
 };
 
 /* One instance, (id, placement, copies), in the order the base measured it. */
@@ -130,5 +192,24 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			 struct report_cmp_row **rows, size_t *nrows);
 void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			 const struct report_cmp_row *rows, size_t nrows, double threshold);
+/*
+ * The same table as one JSON document, rows in the text's order and only
+ * the rows the text prints (instances the base shares with some other):
+ *   {"kbench": version, "base": name, "sides": [{"name", "runs"}],
+ *    "threshold": 0.02, "correction": "benjamini-hochberg", "alpha": 0.05,
+ *    "rows": [{"id", "placement" (null: none), "parallel", "unit", "better",
+ *              "section": title, "cells": [cell, base's first]}],
+ *    "sections": [{"title", "side", "compared", "geomean", "better",
+ *                  "worse", "unchanged"}]}
+ * A cell is {"side", "present", "runs", "median", "ci_low", "ci_high",
+ * "noisy"}, and for an other also "change", "ratio", "ratio_ci_low",
+ * "ratio_ci_high", "test" ("welch-log-runs", "mann-whitney-samples" or
+ * null), "p", "p_adj", "significant", "better".  "sections" has one entry
+ * per printed section and other side: the text's closing line, which
+ * speaks of the first other only, for each.  A figure that does not exist
+ * is null.  0, or -1 when the document cannot be built or written.
+ */
+int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			const struct report_cmp_row *rows, size_t nrows, double threshold);
 
 #endif

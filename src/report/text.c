@@ -107,11 +107,15 @@ static const char *place_tag(const struct result *r)
 /*
  * How a run is named in the notes: "run 12" by its store id; a run not
  * stored (--no-store) has no id, so its label names it instead.  Its place
- * in the list would read like an id and could name another run.
+ * in the list would read like an id and could name another run.  A row
+ * merged from several runs is no one run: "label '2.5.47' (3 runs)".
  */
 static void run_name(const struct run_info *run, char *buf, size_t size)
 {
-	if (run->id > 0)
+	if (run->nmerged > 1)
+		/* Cut so that the count fits the callers' 160 bytes whatever the label. */
+		snprintf(buf, size, "label '%.100s' (%zu runs)", run->label, run->nmerged);
+	else if (run->id > 0)
 		snprintf(buf, size, "run %lld", (long long)run->id);
 	else
 		snprintf(buf, size, "run '%s'", run->label);
@@ -769,6 +773,23 @@ static void table_header(FILE *out, const struct table *t)
 	put_line(out, line);
 }
 
+/*
+ * The OS cell: the label, and " [N]" for a row merged from N runs, as
+ * contest shows them.  lmbench right-aligns the OS, so a cut label keeps
+ * its start visible; the count is cut never, the label before it instead
+ * ("2.5.47-m [12]"), since a row of twelve runs is not a row of one.
+ */
+static void os_cell(const struct run_info *run, char *buf, size_t size)
+{
+	char count[32] = "";
+	int keep;
+
+	if (run->nmerged > 1)
+		snprintf(count, sizeof(count), " [%zu]", run->nmerged);
+	keep = OS_W - (int)strlen(count);
+	snprintf(buf, size, "%.*s%s", keep > 0 ? keep : 0, run->label, count);
+}
+
 static void table_row(FILE *out, const struct table *t, const struct row *row)
 {
 	const struct run_info *run = row->run;
@@ -777,8 +798,7 @@ static void table_row(FILE *out, const struct table *t, const struct row *row)
 
 	line[0] = '\0';
 	put_cell(line, sizeof(line), &pos, HOST_W, 0, run->host);
-	/* lmbench right-aligns the OS, so a cut label keeps its start visible. */
-	snprintf(cell, sizeof(cell), "%.*s", OS_W, run->label);
+	os_cell(run, cell, sizeof(cell));
 	put_cell(line, sizeof(line), &pos, OS_W, 1, cell);
 	for (size_t i = 0; i < t->ncols; i++) {
 		const struct table_col *c = &t->cols[i];
@@ -814,7 +834,11 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 	if (r->status == RES_NOISY) {
 		double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
 
-		if (r->median > 0 && isfinite(hw / r->median))
+		/* A merged row's interval is the spread of its runs, not of one run's samples. */
+		if (run->nmerged > 1 && r->median > 0 && isfinite(hw / r->median))
+			fprintf(out, "  %s %s%s: noisy in a run; runs' CI +-%.1f%%\n", name, r->id,
+				place_tag(r), 100.0 * hw / r->median);
+		else if (r->median > 0 && isfinite(hw / r->median))
 			fprintf(out, "  %s %s%s: noisy: 95%% CI +-%.1f%% (stopped at %s)\n", name,
 				r->id, place_tag(r), 100.0 * hw / r->median, result_stop_name(r->stop));
 		else
@@ -982,6 +1006,21 @@ static int in_a_table(const char *id)
 }
 
 /*
+ * " LABEL" as an argument to type after `kbench show ID`: quoted when the
+ * shell would split or expand it ("Linux 6.18.44").
+ */
+static void show_label(const char *label, char *buf, size_t size)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789._+-/:=@,%";
+
+	if (label[0] && strspn(label, plain) == strlen(label))
+		snprintf(buf, size, " %s", label);
+	else
+		snprintf(buf, size, " '%s'", label);
+}
+
+/*
  * Results that no table has a column for (sys.fstat, the rings no lmbench
  * table has) are listed after the tables, so that nothing measured goes
  * unshown.  A curve (mem.lat.curve) has no single figure worth a line: the
@@ -1001,9 +1040,12 @@ static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
 				fputs("Other results - median of the samples\n", out);
 			run_name(&runs[k], name, sizeof(name));
 			if (result_usable(r) && r->npoints > 0) {
-				char show[32] = "";
+				char show[160] = "";
 
-				if (runs[k].id > 0)
+				/* A merged row's points are one of its runs': show picks the label's latest. */
+				if (runs[k].nmerged > 1)
+					show_label(runs[k].label, show, sizeof(show));
+				else if (runs[k].id > 0)
 					snprintf(show, sizeof(show), " %lld", (long long)runs[k].id);
 				fprintf(out, "  %s %s%s: %zu points, see kbench show %s%s\n", name,
 					r->id, place_tag(r), r->npoints, r->id, show);

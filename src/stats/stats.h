@@ -15,7 +15,7 @@
 struct stats_summary {
 	size_t n;
 	double median;
-	double ci_low, ci_high;	/* 95% CI of the median; = median when n < 6 */
+	double ci_low, ci_high;	/* 95% CI of the median; min to max when n < 6 */
 	double min, max, mean;
 	double stddev;		/* sample standard deviation (n - 1) */
 	double cv;		/* stddev / mean */

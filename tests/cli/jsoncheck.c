@@ -8,8 +8,17 @@
  *                      and, for each curve, "curve ID points N series A,B
  *                      top X" on a line of its own (X: the last point's
  *                      size, whose median must be the result's)
+ *   jsoncheck export   a `kbench export` document: as run, with the format
+ *                      and version, and each run's uuid, set and sysinfo
  *   jsoncheck list     the `list --json` array; prints its length
  *   jsoncheck sysinfo  the `sysinfo --json` object; prints "ok"
+ *   jsoncheck compare  a `compare --json` document: every row with one cell
+ *                      per side, each cell's fields typed and consistent
+ *                      (ci_low <= median <= ci_high, the ratio inside its
+ *                      CI, p <= p_adj <= 1, significant only with a test),
+ *                      a section entry per printed section and other side;
+ *                      prints "base B sides S rows R significant K welch W
+ *                      mw M threshold X"
  * Exits 1 with one line naming the first problem.
  */
 #include <jansson.h>
@@ -156,6 +165,142 @@ static int check_result(json_t *r)
 	return 1;
 }
 
+/* A number or null, the way every figure that may not exist is written. */
+static double num_or_null(json_t *obj, const char *key, const char *id)
+{
+	json_t *v = json_object_get(obj, key);
+	static char msg[128];
+
+	if (json_is_null(v))
+		return (double)NAN;
+	if (!json_is_number(v)) {
+		snprintf(msg, sizeof(msg), "field '%s' is neither a number nor null", key);
+		bad(msg, id);
+	}
+	return json_number_value(v);
+}
+
+/*
+ * One cell of a compare row; counts a significant change and the test
+ * used into k[0..2].  A side without the instance has no figure at all.
+ */
+static void check_cmp_cell(json_t *c, const char *side, int other, const char *id, size_t k[3])
+{
+	int present, sig;
+	double med, lo, hi, ratio, rlo, rhi, p, padj;
+	const char *test;
+	json_t *t;
+
+	if (strcmp(json_string_value(need(c, "side", JSON_STRING, id)), side))
+		bad("a cell's side is not the side in that place", id);
+	if (!json_is_boolean(json_object_get(c, "present")) ||
+	    !json_is_boolean(json_object_get(c, "noisy")))
+		bad("present or noisy is not a boolean", id);
+	present = json_is_true(json_object_get(c, "present"));
+	need(c, "runs", JSON_INTEGER, id);
+	med = num_or_null(c, "median", id);
+	lo = num_or_null(c, "ci_low", id);
+	hi = num_or_null(c, "ci_high", id);
+	if (!present) {
+		if (!isnan(med) || (other && !isnan(num_or_null(c, "p", id))))
+			bad("an absent cell has a figure", id);
+	} else if (!(med > 0) || !(lo <= med && med <= hi)) {
+		bad("ci_low <= median <= ci_high does not hold", id);
+	}
+	if (!other) {
+		if (json_object_get(c, "p_adj"))
+			bad("the base's cell has a test", id);
+		return;
+	}
+	num_or_null(c, "change", id);
+	ratio = num_or_null(c, "ratio", id);
+	rlo = num_or_null(c, "ratio_ci_low", id);
+	rhi = num_or_null(c, "ratio_ci_high", id);
+	p = num_or_null(c, "p", id);
+	padj = num_or_null(c, "p_adj", id);
+	t = json_object_get(c, "test");
+	if (!t || !(json_is_null(t) || json_is_string(t)))
+		bad("test missing, or neither a string nor null", id);
+	test = json_string_value(t);
+	if (!json_is_boolean(json_object_get(c, "significant")))
+		bad("significant is not a boolean", id);
+	sig = json_is_true(json_object_get(c, "significant"));
+	if (present && !json_is_boolean(json_object_get(c, "better")))
+		bad("a present cell's better is not a boolean", id);
+	if (test && !strcmp(test, "welch-log-runs")) {
+		if (!(rlo <= ratio && ratio <= rhi))
+			bad("ratio_ci_low <= ratio <= ratio_ci_high does not hold", id);
+		k[1]++;
+	} else if (test && !strcmp(test, "mann-whitney-samples")) {
+		if (!isnan(ratio))
+			bad("a ratio without Welch", id);
+		k[2]++;
+	} else if (test) {
+		bad("unknown test", id);
+	}
+	/* p * m / rank may come back an ulp under p when rank is m. */
+	if (test && !(p >= 0 && p <= padj * (1 + 1e-12) && padj <= 1))
+		bad("0 <= p <= p_adj <= 1 does not hold", id);
+	if (!test && (sig || !isnan(p)))
+		bad("a p or a significant change without a test", id);
+	k[0] += (size_t)sig;
+}
+
+/* `compare --json`: see the comment at the top. */
+static void check_compare(json_t *doc)
+{
+	json_t *sides = need(doc, "sides", JSON_ARRAY, NULL), *row, *cell, *sec;
+	const char *base = json_string_value(need(doc, "base", JSON_STRING, NULL));
+	size_t nsides = json_array_size(sides), i, j, k[3] = { 0, 0, 0 };
+
+	need(doc, "kbench", JSON_STRING, NULL);
+	if (strcmp(json_string_value(need(doc, "correction", JSON_STRING, NULL)),
+		   "benjamini-hochberg"))
+		bad("the correction is not benjamini-hochberg", NULL);
+	if (!(num(doc, "threshold", NULL) >= 0) || !(num(doc, "alpha", NULL) > 0))
+		bad("threshold or alpha out of range", NULL);
+	if (nsides < 2 || strcmp(json_string_value(need(json_array_get(sides, 0), "name",
+							JSON_STRING, NULL)), base))
+		bad("fewer than 2 sides, or the first is not the base", NULL);
+	json_array_foreach(sides, i, sec) {
+		need(sec, "name", JSON_STRING, NULL);
+		need(sec, "runs", JSON_INTEGER, NULL);
+	}
+	json_array_foreach(need(doc, "rows", JSON_ARRAY, NULL), i, row) {
+		const char *id = json_string_value(need(row, "id", JSON_STRING, NULL));
+		json_t *cells = need(row, "cells", JSON_ARRAY, id);
+
+		need(row, "unit", JSON_STRING, id);
+		need(row, "section", JSON_STRING, id);
+		need(row, "better", JSON_STRING, id);
+		/* An instance is (id, placement, copies): the two must be there. */
+		if (!json_is_null(json_object_get(row, "placement")))
+			need(row, "placement", JSON_STRING, id);
+		if (!(num(row, "parallel", id) >= 1))
+			bad("parallel is not at least 1", id);
+		if (json_array_size(cells) != nsides)
+			bad("a row has not one cell per side", id);
+		json_array_foreach(cells, j, cell) {
+			const char *side = json_string_value(
+				json_object_get(json_array_get(sides, j), "name"));
+
+			check_cmp_cell(cell, side, j > 0, id, k);
+		}
+	}
+	json_array_foreach(need(doc, "sections", JSON_ARRAY, NULL), i, sec) {
+		const char *title = json_string_value(need(sec, "title", JSON_STRING, NULL));
+		double n = num(sec, "compared", title), g = num_or_null(sec, "geomean", title);
+
+		need(sec, "side", JSON_STRING, title);
+		if (num(sec, "better", title) + num(sec, "worse", title) +
+		    num(sec, "unchanged", title) != n || (n > 0) != (g > 0))
+			bad("a section's counts do not add up, or its geometric mean is missing", title);
+	}
+	printf("base %s sides %zu rows %zu significant %zu welch %zu mw %zu threshold %g\n", base,
+	       nsides, json_array_size(json_object_get(doc, "rows")), k[0], k[1], k[2],
+	       num(doc, "threshold", NULL));
+}
+
 int main(int argc, char **argv)
 {
 	json_error_t e;
@@ -164,7 +309,7 @@ int main(int argc, char **argv)
 	json_t *run, *r;
 
 	if (argc != 2)
-		bad("usage: jsoncheck run|list|sysinfo", NULL);
+		bad("usage: jsoncheck run|export|list|sysinfo|compare", NULL);
 	if (!doc) {
 		fprintf(stderr, "jsoncheck: not JSON: %s at line %d\n", e.text, e.line);
 		return 1;
@@ -189,12 +334,30 @@ int main(int argc, char **argv)
 		if (!(num(doc, "mhz", NULL) > 0) || !(num(doc, "ncpu_online", NULL) >= 1))
 			bad("mhz or ncpu_online not positive", NULL);
 		printf("ok\n");
-	} else if (!strcmp(argv[1], "run")) {
+	} else if (!strcmp(argv[1], "run") || !strcmp(argv[1], "export")) {
+		int export = !strcmp(argv[1], "export");
+
 		need(doc, "kbench", JSON_STRING, NULL);
-		need(doc, "sysinfo", JSON_OBJECT, NULL);
+		/* An export describes the machine per run: runs come from many machines. */
+		if (export) {
+			const char *f = json_string_value(need(doc, "format", JSON_STRING, NULL));
+			if (strcmp(f, "kbench-export") != 0 || num(doc, "version", NULL) != 1)
+				bad("format is not kbench-export version 1", NULL);
+		} else {
+			need(doc, "sysinfo", JSON_OBJECT, NULL);
+		}
 		json_array_foreach(need(doc, "runs", JSON_ARRAY, NULL), i, run) {
 			need(run, "label", JSON_STRING, NULL);
 			need(run, "started", JSON_STRING, NULL);
+			if (export) {
+				const char *u = json_string_value(need(run, "uuid", JSON_STRING, NULL));
+				need(run, "set", JSON_STRING, NULL);
+				need(run, "sysinfo", JSON_OBJECT, u);
+				if (strlen(u) != 32 || strspn(u, "0123456789abcdef") != 32)
+					bad("uuid is not 32 hex digits", u);
+				if (json_object_get(run, "id"))
+					bad("an export carries a database id", u);
+			}
 			json_array_foreach(need(run, "results", JSON_ARRAY, NULL), j, r) {
 				nres++;
 				nok += (size_t)check_result(r);
@@ -202,6 +365,8 @@ int main(int argc, char **argv)
 		}
 		printf("runs %zu results %zu ok %zu\n", json_array_size(json_object_get(doc, "runs")),
 		       nres, nok);
+	} else if (!strcmp(argv[1], "compare")) {
+		check_compare(doc);
 	} else {
 		bad("unknown check", argv[1]);
 	}

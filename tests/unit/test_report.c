@@ -1344,6 +1344,261 @@ static void test_show_json(void **state)
 	run_info_free(&run);
 }
 
+/* ----------------------------------------------- one row per label (merge) */
+
+/* The merged result of id under placement in run, or a failed test. */
+static const struct result *find_placed(const struct run_info *run, const char *id,
+					enum placement place)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		if (strcmp(run->results[i].id, id) == 0 && run->results[i].placement == place)
+			return &run->results[i];
+	fail_msg("no result %s under placement %d", id, (int)place);
+	return NULL;
+}
+
+/*
+ * Known answers: label "A" in runs 1, 3 and 4 (with "B", run 2, between
+ * them, so first appearance decides the order), each run with a marker
+ * value saying where a result came from.
+ */
+static void test_merge_labels(void **state)
+{
+	static const double null_med[] = { 1, 5, 3 }, stat_med[] = { 2, 4, 6 };
+	static const double same_med[] = { 10, 20, 30 }, none_med[] = { 100, 200, 300 };
+	static const double mhz[] = { 2900, 3100, 3000 };
+	struct run_info runs[4], *m;
+	const struct result *r;
+	struct result *src;
+	int n;
+
+	(void)state;
+	for (size_t k = 0, a = 0; k < NELEM(runs); k++) {
+		struct run_info *run = &runs[k];
+
+		if (k == 1) {
+			set_run(run, 2, "bhost", "B", 2500);
+			add_result(run, "sys.null", 0.7, "us", BETTER_LOWER);
+			continue;
+		}
+		set_run(run, (int64_t)k + 1, a ? "otherhost" : "ahost", "A", mhz[a]);
+		src = add_result(run, "sys.null", null_med[a], "us", BETTER_LOWER);
+		add_value(src, "marker", (double)a, NULL);
+		src->interference = 0.1 * (double)(a + 1);
+		src = add_result(run, "sys.stat", stat_med[a], "us", BETTER_LOWER);
+		if (a == 1) {
+			src->status = RES_NOISY;
+			src->stop = STOP_MAX_TIME;
+		}
+		src = add_result(run, "proc.exec", 1, "us", BETTER_LOWER);
+		make_unmeasured(src, RES_SKIP, a ? "another reason" : "no tiny program found");
+		/* sys.read: usable in the second run only, which keeps its own CI. */
+		src = add_result(run, "sys.read", 4, "us", BETTER_LOWER);
+		if (a != 1)
+			make_unmeasured(src, RES_FAIL, "read failed");
+		/* sys.write: 7 and 9 (the first run failed): 8, nearest the earlier. */
+		src = add_result(run, "sys.write", a == 2 ? 9 : 7, "us", BETTER_LOWER);
+		add_value(src, "marker", (double)a, NULL);
+		if (a == 0)
+			make_unmeasured(src, RES_FAIL, "write failed");
+		src = add_result(run, "ipc.pipe.lat", same_med[a], "us", BETTER_LOWER);
+		src->placement = PLACE_SAME;
+		src = add_result(run, "ipc.pipe.lat", none_med[a], "us", BETTER_LOWER);
+		src->placement = PLACE_NONE;
+		src = add_result(run, "mem.lat.curve", null_med[a], "ns", BETTER_LOWER);
+		src->points = calloc(2, sizeof(*src->points));
+		assert_non_null(src->points);
+		src->npoints = 2;
+		src->points[1].y = 10 * null_med[a];
+		a++;
+	}
+	set_machine(&runs[0], "AMD EPYC 7R13 Processor", 512 << 10, 1);
+
+	n = report_merge_labels(runs, NELEM(runs), &m);
+	assert_int_equal(n, 2);
+	assert_string_equal(m[0].label, "A");
+	assert_string_equal(m[1].label, "B");
+	assert_int_equal(m[0].nmerged, 3);
+	assert_int_equal(m[1].nmerged, 1);
+	/* Several runs are no stored run; one run keeps its id for the notes. */
+	assert_int_equal(m[0].id, 0);
+	assert_int_equal(m[1].id, 2);
+	/* The first run's host and machine; the median of the clock rates. */
+	assert_string_equal(m[0].host, "ahost");
+	assert_non_null(m[0].sysinfo_json);
+	assert_ptr_not_equal(m[0].sysinfo_json, runs[0].sysinfo_json);
+	assert_string_equal(m[0].sysinfo_json, runs[0].sysinfo_json);
+	assert_true(m[0].mhz == 3000);
+	/* One result per instance, in the order first measured: the placements apart. */
+	assert_int_equal(m[0].nresults, 8);
+	assert_string_equal(m[0].results[5].id, "ipc.pipe.lat");
+	assert_int_equal(m[0].results[5].placement, PLACE_SAME);
+	assert_int_equal(m[0].results[6].placement, PLACE_NONE);
+
+	/* Medians 1, 5, 3: 3, its CI (three runs) their whole range, the values the third's. */
+	r = find_placed(&m[0], "sys.null", PLACE_NA);
+	assert_int_equal(r->status, RES_OK);
+	assert_true(r->median == 3);
+	assert_true(r->ci_low == 1 && r->ci_high == 5);
+	assert_true(result_value(r, "marker")->num == 2);
+	assert_null(r->samples);
+	assert_int_equal(r->n, 9);
+	assert_true(fabs(r->interference - 0.3) < 1e-12);
+
+	/* One noisy run makes the merged figure noisy, with that run's stop. */
+	r = find_placed(&m[0], "sys.stat", PLACE_NA);
+	assert_int_equal(r->status, RES_NOISY);
+	assert_true(r->median == 4);
+	assert_int_equal(r->stop, STOP_MAX_TIME);
+
+	/* No run measured it: the first run's skip, with its reason. */
+	r = find_placed(&m[0], "proc.exec", PLACE_NA);
+	assert_int_equal(r->status, RES_SKIP);
+	assert_string_equal(r->reason, "no tiny program found");
+
+	/* One usable run: its figure and its own CI, not a range of one. */
+	r = find_placed(&m[0], "sys.read", PLACE_NA);
+	assert_int_equal(r->status, RES_OK);
+	assert_true(r->median == 4);
+	assert_true(r->ci_low == 4 * 0.995 && r->ci_high == 4 * 1.004);
+	assert_string_equal(r->reason, "");
+
+	/* 7 and 9: 8; both are 1 away, so the values are the earlier run's. */
+	r = find_placed(&m[0], "sys.write", PLACE_NA);
+	assert_int_equal(r->status, RES_OK);
+	assert_true(r->median == 8);
+	assert_true(result_value(r, "marker")->num == 1);
+
+	/* Instances keyed on placement: 10, 20, 30 and 100, 200, 300 never mix. */
+	assert_true(find_placed(&m[0], "ipc.pipe.lat", PLACE_SAME)->median == 20);
+	assert_true(find_placed(&m[0], "ipc.pipe.lat", PLACE_NONE)->median == 200);
+
+	/* A curve's points are the nearest run's, copied (run_info_free frees both). */
+	r = find_placed(&m[0], "mem.lat.curve", PLACE_NA);
+	assert_int_equal(r->npoints, 2);
+	assert_ptr_not_equal(r->points, runs[3].results[7].points);
+	assert_true(r->points[1].y == 30);
+
+	/* A label of one run is that run, bar the samples. */
+	r = find_placed(&m[1], "sys.null", PLACE_NA);
+	assert_true(r->median == 0.7);
+	assert_true(r->ci_low == runs[1].results[0].ci_low);
+	assert_int_equal(r->n, 3);
+	assert_null(r->samples);
+
+	report_merge_free(m, (size_t)n);
+	free_runs(runs, NELEM(runs));
+
+	assert_int_equal(report_merge_labels(NULL, 0, &m), 0);
+	assert_null(m);
+}
+
+/*
+ * The summary with one row per label: "2.5.47" measured three times (runs
+ * 11, 13, 14), "Linux 6.18.44" once (run 12) between them.  Each figure of
+ * 2.5.47 is the median of its three: the proc table's base figures scaled
+ * by 1.0, 1.2 and 0.9 have the first run's as their median, except
+ * sys.null (0.25, 0.20, 0.225: 0.225), proc.fork (215.3, 258.36, 300:
+ * 258.4) and proc.exec (640.2 and 768.24 with the third skipped: 704.2);
+ * sys.stat's 0.89 is noisy (the first run was), its CI 0.801 to 1.068
+ * +-20.0%; sig.catch failed in every run and keeps the first's reason; the
+ * clock is the median of 2990, 3010 and 3000.
+ */
+static void fill_labels(struct run_info runs[4])
+{
+	struct result *r;
+
+	set_run(&runs[0], 11, "kbhost", "2.5.47", 2990);
+	fill_full(&runs[0], 1.0);
+	r = find(&runs[0], "sys.stat");
+	r->status = RES_NOISY;
+	r->stop = STOP_MAX_TIME;
+	make_unmeasured(find(&runs[0], "sig.catch"), RES_FAIL, "sigaction: invalid argument");
+
+	set_run(&runs[1], 12, "kbhost", "Linux 6.18.44", 3000.2);
+	fill_full(&runs[1], 2.0);
+
+	/* Another host for the same label: the row shows the first run's. */
+	set_run(&runs[2], 13, "kbhost2", "2.5.47", 3010);
+	fill_full(&runs[2], 1.2);
+	find(&runs[2], "sys.null")->median = 0.20;
+	make_unmeasured(find(&runs[2], "sig.catch"), RES_FAIL, "another reason");
+
+	set_run(&runs[3], 14, "kbhost", "2.5.47", 3000);
+	fill_full(&runs[3], 0.9);
+	find(&runs[3], "proc.fork")->median = 300;
+	make_unmeasured(find(&runs[3], "proc.exec"), RES_SKIP, "no tiny program found");
+	make_unmeasured(find(&runs[3], "sig.catch"), RES_SKIP, "a third reason");
+}
+
+static void test_summary_labels(void **state)
+{
+	struct run_info runs[4], *m;
+	struct capture c;
+	char *text;
+	int n;
+
+	(void)state;
+	fill_labels(runs);
+	n = report_merge_labels(runs, NELEM(runs), &m);
+	assert_int_equal(n, 2);
+	report_summary(capture_start(&c), m, (size_t)n);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	check_golden("summary_labels", text);
+	assert_non_null(strstr(text, "\nkbhost       2.5.47 [3] 3000 0.23 0.31 0.89 1.95 3.61 0.11"
+				     "      258. 704. 1320\n"));
+	assert_non_null(strstr(text, "\nkbhost    Linux 6.18.44 3000 0.50 "));
+	assert_non_null(strstr(text, "  label '2.5.47' (3 runs) sys.stat: noisy in a run; runs' CI "
+				     "+-20.0%\n"));
+	assert_non_null(strstr(text, "  label '2.5.47' (3 runs) sig.catch: fail: sigaction: "
+				     "invalid argument\n"));
+	/* A figure that some runs skipped is the others' median, without a note. */
+	assert_null(strstr(text, "proc.exec"));
+	assert_non_null(strstr(text, "  label '2.5.47' (3 runs) sys.fstat: 0.3100 us (95% CI "
+				     "0.2790 to 0.3720)\n"));
+	assert_non_null(strstr(text, "  run 12 sys.fstat: 0.6200 us"));
+	free(text);
+	report_merge_free(m, (size_t)n);
+	free_runs(runs, NELEM(runs));
+}
+
+/*
+ * A merged row's count stays whole, the label cut before it; its curve
+ * points the way to `kbench show` by label, quoted for the shell.
+ */
+static void test_summary_merged_row(void **state)
+{
+	struct run_info run;
+	struct capture c;
+	struct result *r;
+	char *text;
+
+	(void)state;
+	set_run(&run, 0, "kbhost", "2.5.47-mm1-with-a-long-name", 2999.7);
+	fill_full(&run, 1.0);
+	run.nmerged = 12;
+	r = add_result(&run, "mem.lat.curve", 94.6, "ns", BETTER_LOWER);
+	r->points = calloc(3, sizeof(*r->points));
+	assert_non_null(r->points);
+	r->npoints = 3;
+	report_summary(capture_start(&c), &run, 1);
+	text = capture_end(&c);
+	assert_non_null(strstr(text, "\nkbhost    2.5.47-m [12] 3000 0.25 "));
+	assert_non_null(strstr(text, "mem.lat.curve: 3 points, see kbench show mem.lat.curve "
+				     "2.5.47-mm1-with-a-long-name\n"));
+	free(text);
+
+	snprintf(run.label, sizeof(run.label), "Linux 6.18.44");
+	run.nmerged = 2;
+	report_summary(capture_start(&c), &run, 1);
+	text = capture_end(&c);
+	assert_non_null(strstr(text, "\nkbhost    Linux 6.1 [2] 3000 "));
+	assert_non_null(strstr(text, "see kbench show mem.lat.curve 'Linux 6.18.44'\n"));
+	free(text);
+	run_info_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1368,6 +1623,9 @@ int main(void)
 		cmocka_unit_test(test_show_curve_wraps),
 		cmocka_unit_test(test_show_figure),
 		cmocka_unit_test(test_show_json),
+		cmocka_unit_test(test_merge_labels),
+		cmocka_unit_test(test_summary_labels),
+		cmocka_unit_test(test_summary_merged_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,9 @@
  * t distribution integrated numerically (Python, no statistics library);
  * Mann-Whitney's exact p from counting orderings (1 of the C(6,3) = 20
  * orderings puts all of a below b, so p = 2/20); Holm and
- * Benjamini-Hochberg on a list small enough to adjust by hand.  Then the
+ * Benjamini-Hochberg on a list small enough to adjust by hand; and two
+ * published examples (Student's sleep data, Hollander and Wolfe's
+ * permeability data) as R's manual works them.  Then the
  * property kbench compare relies on, by simulation with a fixed seed: two
  * sets from one distribution are almost never called different after the
  * correction, and a 10% shift with 5 runs a side and 2% noise almost always
@@ -39,6 +41,48 @@ static void test_welch_equal(void **state)
 	/* 95% CI: 2 -+ t(0.975, 8) = 2.306004 */
 	assert_near(w.diff_lo, 2 - 2.306004, 1e-5);
 	assert_near(w.diff_hi, 2 + 2.306004, 1e-5);
+}
+
+/*
+ * A published example: Student's sleep data (Cushny and Peebles, the extra
+ * hours of sleep under two drugs), as R's documentation of t.test works it:
+ * t.test(extra ~ group, data = sleep) gives t = -1.8608, df = 17.776,
+ * p-value = 0.07939, 95% CI -3.3654832 to 0.2054832.  R's difference is
+ * group 1 - group 2; ours is b - a, so group 1 is b.
+ */
+static void test_welch_published(void **state)
+{
+	static const double g1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+	static const double g2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+	struct stats_welch w;
+	(void)state;
+
+	assert_int_equal(stats_welch(g2, 10, g1, 10, &w), 0);
+	assert_near(w.t, -1.8608, 5e-5);
+	assert_near(w.df, 17.776, 5e-4);
+	assert_near(w.p, 0.07939, 5e-6);
+	assert_near(w.diff, -1.58, 1e-12);
+	assert_near(w.diff_lo, -3.3654832, 5e-7);
+	assert_near(w.diff_hi, 0.2054832, 5e-7);
+}
+
+/*
+ * A published example for Mann-Whitney: Hollander and Wolfe (1973, p. 69),
+ * permeability of the human chorioamnion at term (x) and at 12 to 26 weeks
+ * (y), as R's documentation of wilcox.test works it: W = 35 and the exact
+ * one-sided p = 0.1272, so the two-sided p is 0.2544 (no ties).
+ */
+static void test_mann_whitney_published(void **state)
+{
+	static const double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	static const double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	struct stats_mw mw;
+	(void)state;
+
+	assert_int_equal(stats_mann_whitney(x, 10, y, 5, &mw), 0);
+	assert_near(mw.u, 35, 1e-12);
+	assert_int_equal(mw.exact, 1);
+	assert_near(mw.p, 2 * 0.1272061, 1e-6);
 }
 
 /* Unequal sizes and variances: the Welch-Satterthwaite df is fractional. */
@@ -212,6 +256,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_welch_equal),
 		cmocka_unit_test(test_welch_unequal),
+		cmocka_unit_test(test_welch_published),
+		cmocka_unit_test(test_mann_whitney_published),
 		cmocka_unit_test(test_welch_log),
 		cmocka_unit_test(test_welch_no_spread),
 		cmocka_unit_test(test_mann_whitney_exact),

@@ -1138,6 +1138,7 @@ static void store_three_runs(struct store *st, struct run_info run[3])
 		assert_int_equal(store_run_begin(st, &run[i], err), 0);
 		make_result(&r, "sys.null", 3);
 		assert_int_equal(store_result_add(st, run[i].id, &r, err), 0);
+		free(r.samples);
 		make_result(&r, "proc.fork", 0);
 		if (i == 0) {
 			r.status = RES_FAIL;

@@ -1,0 +1,279 @@
+/*
+ * One row per label for the summary tables: the runs of a label merged
+ * into one run_info, as `kbench compare` merges a side.  Each instance
+ * (id, placement, copies) becomes one result whose figure is the median of
+ * the runs' medians: the runs are the independent repetitions, and their
+ * median ignores one run spoiled by a neighbour where a mean would not.
+ *
+ * Everything here reads runs and makes copies; it never changes its input,
+ * never prints and never touches the database.
+ */
+#include "report/report.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "stats/stats.h"
+
+/* A figure that can be merged: measured, even if noisy (skip and fail have none). */
+static int merge_usable(const struct result *r)
+{
+	return (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median);
+}
+
+/* The notion of an instance compare uses: a pipe on one CPU is not a pipe across two. */
+static int merge_same_instance(const struct result *a, const struct result *b)
+{
+	return strcmp(a->id, b->id) == 0 && a->placement == b->placement &&
+	       a->parallel == b->parallel;
+}
+
+/*
+ * dst as a copy of src that owns its points, so that run_info_free frees
+ * each copy once.  The samples stay behind: the merged figure is not made
+ * from pooled samples (a long run would outweigh a short one), and the
+ * tables never read them.  0, or -1 without memory with dst owning nothing.
+ */
+static int merge_copy(struct result *dst, const struct result *src)
+{
+	*dst = *src;
+	dst->samples = NULL;
+	dst->points = NULL;
+	dst->npoints = 0;
+	if (src->npoints == 0 || !src->points)
+		return 0;
+	dst->points = malloc(src->npoints * sizeof(*dst->points));
+	if (!dst->points)
+		return -1;
+	memcpy(dst->points, src->points, src->npoints * sizeof(*dst->points));
+	dst->npoints = src->npoints;
+	return 0;
+}
+
+/* The median of n values, in *out.  0, or -1 without memory. */
+static int merge_median(const double *v, size_t n, double *out)
+{
+	struct stats_summary ss;
+
+	if (stats_summarize(v, n, &ss) < 0)
+		return -1;
+	*out = ss.median;
+	return 0;
+}
+
+/*
+ * The instance of key over the runs of one label (the members of runs),
+ * into out.  With two usable figures or more: the median of their medians
+ * and its 95% CI (order statistics over the runs, so with fewer than six
+ * runs it is their whole range); the spread fields (min to p95) describe
+ * the medians too.  With one, that run's result as it is, CI included.
+ * With none, the first run's, so a skip or a failure keeps its reason.
+ */
+static int merge_instance(const struct run_info *runs, const size_t *members, size_t nmembers,
+			  const struct result *key, struct result *out)
+{
+	const struct result **got = NULL, *first = NULL, *rep;
+	double *meds = NULL, *aggs = NULL, dist, interference = -1, wall = 0;
+	size_t nused = 0, naggs = 0, nsamples = 0, cap = 0;
+	struct stats_summary ss;
+	int noisy = 0, rc = -1;
+
+	for (size_t m = 0; m < nmembers; m++)
+		cap += runs[members[m]].nresults;
+	got = malloc(cap * sizeof(*got));
+	meds = malloc(cap * sizeof(*meds));
+	aggs = malloc(cap * sizeof(*aggs));
+	if (!got || !meds || !aggs)
+		goto out;
+	for (size_t m = 0; m < nmembers; m++) {
+		const struct run_info *run = &runs[members[m]];
+
+		for (size_t i = 0; i < run->nresults; i++) {
+			const struct result *r = &run->results[i];
+
+			if (!merge_same_instance(r, key))
+				continue;
+			if (!first)
+				first = r;
+			if (r->wall_s > 0 && isfinite(r->wall_s))
+				wall += r->wall_s;
+			if (!merge_usable(r))
+				continue;
+			got[nused] = r;
+			meds[nused++] = r->median;
+			noisy |= r->status == RES_NOISY;
+			nsamples += r->n;
+			if (r->interference > interference && isfinite(r->interference))
+				interference = r->interference;
+			if (r->parallel > 1 && isfinite(r->aggregate))
+				aggs[naggs++] = r->aggregate;
+		}
+	}
+	if (!first)
+		BUG("merge: instance %s in none of the label's runs", key->id);
+	if (nused <= 1) {
+		rc = merge_copy(out, nused ? got[0] : first);
+		goto out;
+	}
+	if (stats_summarize(meds, nused, &ss) < 0)
+		goto out;
+	/*
+	 * The values (a curve's detected cache sizes, the file system, pages per
+	 * fault) and a curve's points describe one measurement, so they come
+	 * whole from one run: the run whose median is nearest the merged one,
+	 * the earliest on a tie.  With an odd number of runs it is the run whose
+	 * median is the row's figure, so the values shown beside a figure are
+	 * that figure's own, which the first run's would not be.
+	 */
+	rep = got[0];
+	dist = fabs(got[0]->median - ss.median);
+	for (size_t i = 1; i < nused; i++)
+		if (fabs(got[i]->median - ss.median) < dist) {
+			rep = got[i];
+			dist = fabs(got[i]->median - ss.median);
+		}
+	if (merge_copy(out, rep) < 0)
+		goto out;
+	out->status = noisy ? RES_NOISY : RES_OK;
+	out->median = ss.median;
+	out->ci_low = ss.ci_low;
+	out->ci_high = ss.ci_high;
+	out->min = ss.min;
+	out->max = ss.max;
+	out->mean = ss.mean;
+	out->stddev = ss.stddev;
+	out->cv = ss.cv;
+	out->p5 = ss.p5;
+	out->p95 = ss.p95;
+	/* Every sample behind the figure, though none is kept (see merge_copy). */
+	out->n = nsamples;
+	/* A noisy row's stop is a noisy run's: it says why the precision was missed. */
+	for (size_t i = 0; i < nused; i++)
+		if (got[i]->status == out->status) {
+			out->stop = got[i]->stop;
+			break;
+		}
+	/* The busiest run: a figure that had company in any run is flagged, as noisy is. */
+	out->interference = interference;
+	out->wall_s = wall;
+	out->aggregate = NAN;
+	if (naggs && merge_median(aggs, naggs, &out->aggregate) < 0) {
+		result_free(out);
+		goto out;
+	}
+	out->reason[0] = '\0';
+	rc = 0;
+out:
+	free(got);
+	free(meds);
+	free(aggs);
+	return rc;
+}
+
+/*
+ * The label of runs[first] merged into out: the header of its first run
+ * (host, OS, machine), the median of the runs' clock rates, and one result
+ * per instance in the order first measured.
+ */
+static int merge_label(const struct run_info *runs, size_t nruns, size_t first,
+		       struct run_info *out)
+{
+	const struct run_info *head = &runs[first];
+	size_t *members, nmembers = 0, nmhz = 0;
+	double *mhz;
+	int rc = -1;
+
+	members = malloc((nruns - first) * sizeof(*members));
+	mhz = malloc((nruns - first) * sizeof(*mhz));
+	if (!members || !mhz)
+		goto fail;
+	for (size_t k = first; k < nruns; k++)
+		if (strcmp(runs[k].label, head->label) == 0) {
+			members[nmembers++] = k;
+			if (runs[k].mhz > 0 && isfinite(runs[k].mhz))
+				mhz[nmhz++] = runs[k].mhz;
+		}
+
+	*out = *head;
+	out->results = NULL;
+	out->nresults = 0;
+	out->sysinfo_json = NULL;
+	out->nmerged = nmembers;
+	/* A row of several runs is no stored run: the notes name it by its label. */
+	if (nmembers > 1)
+		out->id = 0;
+	if (head->sysinfo_json && !(out->sysinfo_json = strdup(head->sysinfo_json)))
+		goto fail;
+	out->mhz = 0;
+	if (nmhz && merge_median(mhz, nmhz, &out->mhz) < 0)
+		goto fail;
+
+	for (size_t m = 0; m < nmembers; m++) {
+		const struct run_info *run = &runs[members[m]];
+
+		for (size_t i = 0; i < run->nresults; i++) {
+			const struct result *key = &run->results[i];
+			struct result *more;
+			int seen = 0;
+
+			for (size_t j = 0; j < out->nresults && !seen; j++)
+				seen = merge_same_instance(&out->results[j], key);
+			if (seen)
+				continue;
+			more = realloc(out->results, (out->nresults + 1) * sizeof(*more));
+			if (!more)
+				goto fail;
+			out->results = more;
+			if (merge_instance(runs, members, nmembers, key, &out->results[out->nresults]) < 0)
+				goto fail;
+			out->nresults++;
+		}
+	}
+	rc = 0;
+fail:
+	if (rc < 0)
+		run_info_free(out);
+	free(members);
+	free(mhz);
+	return rc;
+}
+
+int report_merge_labels(const struct run_info *runs, size_t nruns, struct run_info **merged)
+{
+	struct run_info *out;
+	size_t n = 0;
+
+	*merged = NULL;
+	if (nruns == 0)
+		return 0;
+	if (nruns > INT_MAX)
+		return -1;
+	out = calloc(nruns, sizeof(*out));
+	if (!out)
+		return -1;
+	for (size_t k = 0; k < nruns; k++) {
+		int seen = 0;
+
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = strcmp(runs[j].label, runs[k].label) == 0;
+		if (seen)
+			continue;
+		if (merge_label(runs, nruns, k, &out[n]) < 0) {
+			report_merge_free(out, n);
+			return -1;
+		}
+		n++;
+	}
+	*merged = out;
+	return (int)n;
+}
+
+void report_merge_free(struct run_info *merged, size_t n)
+{
+	for (size_t i = 0; merged && i < n; i++)
+		run_info_free(&merged[i]);
+	free(merged);
+}

@@ -1,0 +1,583 @@
+/*
+ * kbench compare's table (report_compare_build) on runs built in memory,
+ * where the truth is known.  test_signif.c checks the tests themselves;
+ * this checks what compare does with them: which test a row gets, that the
+ * correction and the rules around it (threshold, noisy sides) decide
+ * "significant" as the manual says, and that an instance is matched by id,
+ * placement and copies.
+ *
+ * The simulations put all SIM_ROWS instances in one table rather than each
+ * in a table of its own: Benjamini-Hochberg adjusts over a table, and a
+ * table of a few hundred rows is what a full suite compared against
+ * another gives, so that is the case whose false alarms and misses matter.
+ * (SIM_ROWS tables of one row would leave the p-values unadjusted and test
+ * only the raw 5% level, which test_signif.c does.)  The seed is fixed, so
+ * a failure is reproducible and not a matter of luck.
+ *
+ * Then known answers worked by hand: 3 runs with medians 1, 2, 3 against
+ * 2, 4, 6 (Welch on the logs is then a pure shift by ln 2; t, p and the
+ * ratio's CI from the formulas, the t distribution integrated numerically),
+ * and 1 run a side whose samples 1, 2, 3 and 4, 5, 6 do not overlap
+ * (Mann-Whitney's exact p is 2 of C(6,3) = 20 orderings), and the JSON of
+ * the first: the same numbers, and null where a side has no figure.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "stats/stats.h"
+
+#define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+#define SIM_ROWS 200
+#define SIM_MAX_RUNS 5
+#define SIM_SAMPLES 15
+#define SIM_SEED 20261201
+
+/* One side of a simulated comparison: nruns runs of the same instances. */
+struct sim_side {
+	struct run_info runs[SIM_MAX_RUNS];
+	size_t nruns;
+};
+
+/*
+ * A measured result: its figure and CI are its samples' median and CI,
+ * as the harness would make them.  The samples are copied.
+ */
+static void fill_result(struct result *r, const char *id, enum bench_better better,
+			const double *samples, size_t n)
+{
+	struct stats_summary ss;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->id, sizeof(r->id), "%s", id);
+	snprintf(r->unit, sizeof(r->unit), "%s", better == BETTER_LOWER ? "us" : "MB/s");
+	r->better = better;
+	r->status = RES_OK;
+	r->placement = PLACE_NA;
+	r->parallel = 1;
+	r->interference = -1;
+	r->aggregate = (double)NAN;
+	assert_int_equal(stats_summarize(samples, n, &ss), 0);
+	r->median = ss.median;
+	r->ci_low = ss.ci_low;
+	r->ci_high = ss.ci_high;
+	r->n = n;
+	r->samples = malloc(n * sizeof(*r->samples));
+	assert_non_null(r->samples);
+	memcpy(r->samples, samples, n * sizeof(*r->samples));
+}
+
+/*
+ * nruns runs of ninst instances "sim.K".  A run's level is 100 x shift x
+ * lognormal(run_noise): what differs from one run to the next (where the
+ * kernel put things, the neighbours); its SIM_SAMPLES samples scatter
+ * around it by lognormal(sample_noise).
+ */
+static void sim_make(gsl_rng *rng, struct sim_side *sd, size_t nruns, size_t ninst,
+		     enum bench_better better, double shift, double run_noise, double sample_noise)
+{
+	double x[SIM_SAMPLES];
+	char id[32];
+
+	assert_true(nruns <= SIM_MAX_RUNS);
+	memset(sd, 0, sizeof(*sd));
+	sd->nruns = nruns;
+	for (size_t i = 0; i < nruns; i++) {
+		struct run_info *run = &sd->runs[i];
+
+		run->results = calloc(ninst, sizeof(*run->results));
+		assert_non_null(run->results);
+		run->nresults = ninst;
+		for (size_t k = 0; k < ninst; k++) {
+			double level = 100 * shift * exp(gsl_ran_gaussian(rng, run_noise));
+
+			for (size_t j = 0; j < SIM_SAMPLES; j++)
+				x[j] = level * exp(gsl_ran_gaussian(rng, sample_noise));
+			snprintf(id, sizeof(id), "sim.%zu", k);
+			fill_result(&run->results[k], id, better, x, SIM_SAMPLES);
+		}
+	}
+}
+
+static void sim_free(struct sim_side *sd)
+{
+	for (size_t i = 0; i < sd->nruns; i++)
+		run_info_free(&sd->runs[i]);
+}
+
+/* Every result of a side marked as having missed its precision. */
+static void sim_noisy(struct sim_side *sd)
+{
+	for (size_t i = 0; i < sd->nruns; i++)
+		for (size_t k = 0; k < sd->runs[i].nresults; k++)
+			sd->runs[i].results[k].status = RES_NOISY;
+}
+
+static void sim_build(struct sim_side *base, struct sim_side *other, double threshold,
+		      struct report_cmp_row **rows, size_t *nrows)
+{
+	const struct report_cmp_side sides[2] = {
+		{ "base", base->runs, base->nruns },
+		{ "other", other->runs, other->nruns },
+	};
+
+	assert_int_equal(report_compare_build(sides, 2, threshold, rows, nrows), 0);
+}
+
+/* What a simulated table says of other against base. */
+struct sim_count {
+	size_t rows, common, flagged, better, worse, welch, mw, below;	/* below: p_adj < 0.05 */
+};
+
+static void sim_count(const struct report_cmp_row *rows, size_t nrows, struct sim_count *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->rows = nrows;
+	for (size_t k = 0; k < nrows; k++) {
+		const struct report_cmp_cell *o = &rows[k].cell[1];
+
+		c->common += (size_t)rows[k].common;
+		c->flagged += (size_t)o->significant;
+		c->better += (size_t)(o->significant && o->better);
+		c->worse += (size_t)(o->significant && !o->better);
+		c->welch += o->test == CMP_TEST_WELCH_RUNS;
+		c->mw += o->test == CMP_TEST_MW_SAMPLES;
+		c->below += o->p_adj < 0.05;
+	}
+}
+
+/* One simulated table of SIM_ROWS instances, counted. */
+static void sim_table(gsl_rng *rng, size_t base_runs, size_t other_runs, enum bench_better better,
+		      double shift, double run_noise, double sample_noise, double threshold,
+		      struct sim_count *c)
+{
+	struct sim_side base, other;
+	struct report_cmp_row *rows;
+	size_t nrows;
+
+	sim_make(rng, &base, base_runs, SIM_ROWS, better, 1.0, run_noise, sample_noise);
+	sim_make(rng, &other, other_runs, SIM_ROWS, better, shift, run_noise, sample_noise);
+	sim_build(&base, &other, threshold, &rows, &nrows);
+	sim_count(rows, nrows, c);
+	free(rows);
+	sim_free(&base);
+	sim_free(&other);
+	assert_int_equal(c->rows, SIM_ROWS);
+	assert_int_equal(c->common, SIM_ROWS);
+}
+
+static int setup_rng(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	if (!rng)
+		return -1;
+	gsl_rng_set(rng, SIM_SEED);
+	*state = rng;
+	return 0;
+}
+
+static int teardown_rng(void **state)
+{
+	gsl_rng_free(*state);
+	return 0;
+}
+
+/* Same distribution, 5 runs a side, 2% noise: at most 5% false alarms. */
+static void test_same_welch(void **state)
+{
+	struct sim_count c;
+
+	sim_table(*state, 5, 5, BETTER_LOWER, 1.0, 0.02, 0.01, 0.02, &c);
+	assert_int_equal(c.welch, SIM_ROWS);
+	assert_true(c.flagged <= SIM_ROWS / 20);
+}
+
+/*
+ * A 10% shift, 5 runs a side, 2% noise: at least 90% found, and each in
+ * the direction the unit says: slower is worse for a time, faster is
+ * better for a bandwidth.
+ */
+static void test_shift_welch(void **state)
+{
+	struct sim_count c;
+
+	sim_table(*state, 5, 5, BETTER_LOWER, 1.10, 0.02, 0.01, 0.02, &c);
+	assert_int_equal(c.welch, SIM_ROWS);
+	assert_true(c.flagged >= SIM_ROWS * 9 / 10);
+	assert_int_equal(c.worse, c.flagged);
+	sim_table(*state, 5, 5, BETTER_LOWER, 1 / 1.10, 0.02, 0.01, 0.02, &c);
+	assert_true(c.flagged >= SIM_ROWS * 9 / 10);
+	assert_int_equal(c.better, c.flagged);
+	sim_table(*state, 5, 5, BETTER_HIGHER, 1.10, 0.02, 0.01, 0.02, &c);
+	assert_true(c.flagged >= SIM_ROWS * 9 / 10);
+	assert_int_equal(c.better, c.flagged);
+}
+
+/*
+ * Fewer than 3 runs a side (2 against 1): the samples are compared, with
+ * Mann-Whitney, and marked so.  Real samples within a run are not
+ * independent (they share its level), which is why compare calls this the
+ * weaker evidence; here they are drawn independently (no run-to-run
+ * noise), so the test's own promise holds and what is checked is the code
+ * path: the test chosen, no ratio claimed, and at most 5% false alarms.
+ */
+static void test_same_mw(void **state)
+{
+	struct sim_side base, other;
+	struct report_cmp_row *rows;
+	struct sim_count c;
+	size_t nrows;
+
+	sim_make(*state, &base, 2, SIM_ROWS, BETTER_LOWER, 1.0, 0, 0.02);
+	sim_make(*state, &other, 1, SIM_ROWS, BETTER_LOWER, 1.0, 0, 0.02);
+	sim_build(&base, &other, 0.02, &rows, &nrows);
+	sim_count(rows, nrows, &c);
+	assert_int_equal(c.mw, SIM_ROWS);
+	assert_true(c.flagged <= SIM_ROWS / 20);
+	for (size_t k = 0; k < nrows; k++) {
+		assert_int_equal(rows[k].cell[0].nruns, 2);
+		assert_int_equal(rows[k].cell[1].nruns, 1);
+		assert_true(isnan(rows[k].cell[1].ratio) && isnan(rows[k].cell[1].ratio_lo) &&
+			    isnan(rows[k].cell[1].ratio_hi));
+	}
+	free(rows);
+	sim_free(&base);
+	sim_free(&other);
+}
+
+/*
+ * A 50% shift that the test finds beyond doubt is still not called a
+ * change when either side missed its precision.
+ */
+static void test_noisy_never_significant(void **state)
+{
+	for (int noisy_side = 0; noisy_side < 2; noisy_side++) {
+		struct sim_side base, other;
+		struct report_cmp_row *rows;
+		struct sim_count c;
+		size_t nrows;
+
+		sim_make(*state, &base, 5, SIM_ROWS, BETTER_LOWER, 1.0, 0.02, 0.01);
+		sim_make(*state, &other, 5, SIM_ROWS, BETTER_LOWER, 1.5, 0.02, 0.01);
+		sim_noisy(noisy_side == 0 ? &base : &other);
+		sim_build(&base, &other, 0.02, &rows, &nrows);
+		sim_count(rows, nrows, &c);
+		assert_int_equal(c.below, SIM_ROWS);
+		assert_int_equal(c.flagged, 0);
+		for (size_t k = 0; k < nrows; k++)
+			assert_true(rows[k].cell[noisy_side].noisy && !rows[k].cell[!noisy_side].noisy);
+		free(rows);
+		sim_free(&base);
+		sim_free(&other);
+	}
+}
+
+/*
+ * A 1% shift with 0.1% noise is certainly real, and certainly below a 2%
+ * threshold: never significant.  With a threshold of 0.5% the same table
+ * is, which shows that the threshold is what held it back.
+ */
+static void test_threshold(void **state)
+{
+	struct sim_side base, other;
+	struct report_cmp_row *rows;
+	struct sim_count c;
+	size_t nrows;
+
+	sim_make(*state, &base, 5, SIM_ROWS, BETTER_LOWER, 1.0, 0.001, 0.001);
+	sim_make(*state, &other, 5, SIM_ROWS, BETTER_LOWER, 1.01, 0.001, 0.001);
+	sim_build(&base, &other, 0.02, &rows, &nrows);
+	sim_count(rows, nrows, &c);
+	free(rows);
+	assert_int_equal(c.below, SIM_ROWS);
+	assert_int_equal(c.flagged, 0);
+	sim_build(&base, &other, 0.005, &rows, &nrows);
+	sim_count(rows, nrows, &c);
+	free(rows);
+	assert_int_equal(c.flagged, SIM_ROWS);
+	assert_int_equal(c.worse, SIM_ROWS);
+	sim_free(&base);
+	sim_free(&other);
+}
+
+/* A result of one sample, placed. */
+static void one_result(struct result *r, const char *id, enum placement place, double median)
+{
+	fill_result(r, id, BETTER_LOWER, &median, 1);
+	r->placement = place;
+}
+
+/*
+ * An instance is (id, placement, copies).  The base has A, B, C (placed
+ * same) and D (2 copies); the other has A, C placed spread, D with 1 copy
+ * and E.  Only A is common; B, C and D are rows (the base measured them)
+ * with no figure on the other side; E, which the base lacks, is no row.
+ */
+static void test_instances(void **state)
+{
+	struct result b[4], o[4];
+	struct run_info br = { .results = b, .nresults = 4 }, orun = { .results = o, .nresults = 4 };
+	const struct report_cmp_side sides[2] = { { "base", &br, 1 }, { "other", &orun, 1 } };
+	struct report_cmp_row *rows;
+	size_t nrows;
+	(void)state;
+
+	one_result(&b[0], "sys.null", PLACE_NA, 1);
+	one_result(&b[1], "sys.fstat", PLACE_NA, 2);
+	one_result(&b[2], "ipc.pipe.lat", PLACE_SAME, 3);
+	one_result(&b[3], "ctx.2p.0k", PLACE_NONE, 4);
+	b[3].parallel = 2;
+	one_result(&o[0], "sys.null", PLACE_NA, 1.5);
+	one_result(&o[1], "ipc.pipe.lat", PLACE_SPREAD, 3);
+	one_result(&o[2], "ctx.2p.0k", PLACE_NONE, 4);
+	one_result(&o[3], "sys.read", PLACE_NA, 5);
+	assert_int_equal(report_compare_build(sides, 2, 0.02, &rows, &nrows), 0);
+	assert_int_equal(nrows, 4);
+	for (size_t k = 0; k < nrows; k++) {
+		const struct report_cmp_cell *c = &rows[k].cell[1];
+
+		assert_ptr_equal(rows[k].key, &b[k]);
+		assert_int_equal(rows[k].common, k == 0);
+		assert_int_equal(c->present, k == 0);
+		if (k == 0) {
+			assert_near(c->change, 0.5, 1e-12);
+			continue;
+		}
+		/* Absent: no figure at all, rather than a zero that reads as one. */
+		assert_true(isnan(c->median) && isnan(c->change) && isnan(c->p) && isnan(c->p_adj));
+		assert_false(c->significant);
+	}
+	free(rows);
+	for (int i = 0; i < 4; i++) {
+		result_free(&b[i]);
+		result_free(&o[i]);
+	}
+}
+
+/* 3 runs a side, run medians 1, 2, 3 and 2, 4, 6 of one sample each. */
+struct known {
+	struct result b[3], o[3];
+	struct run_info br[3], orun[3];
+};
+
+static void known_make(struct known *kn)
+{
+	for (int i = 0; i < 3; i++) {
+		const double x = i + 1, y = 2 * (i + 1);
+
+		fill_result(&kn->b[i], "sys.null", BETTER_LOWER, &x, 1);
+		fill_result(&kn->o[i], "sys.null", BETTER_LOWER, &y, 1);
+		kn->br[i] = (struct run_info){ .results = &kn->b[i], .nresults = 1 };
+		kn->orun[i] = (struct run_info){ .results = &kn->o[i], .nresults = 1 };
+	}
+}
+
+static void known_free(struct known *kn)
+{
+	for (int i = 0; i < 3; i++) {
+		result_free(&kn->b[i]);
+		result_free(&kn->o[i]);
+	}
+}
+
+/*
+ * Welch on the logs: var(ln 1, ln 2, ln 3) = 0.308634, the same on the
+ * other side, so se = sqrt(2 x 0.308634 / 3) = 0.453603, t = ln 2 / se =
+ * 1.528091 on 4 degrees of freedom, p = 0.2012116; the ratio's CI is
+ * exp(ln 2 -+ 2.776445 se) = 0.567646 .. 7.046647.  The median of 3 runs
+ * has no 95% interval of its own, so its CI is the runs' range.
+ */
+static void test_known_welch(void **state)
+{
+	struct known kn;
+	const struct report_cmp_side sides[2] = { { "base", kn.br, 3 }, { "other", kn.orun, 3 } };
+	struct report_cmp_row *rows;
+	size_t nrows;
+	(void)state;
+
+	known_make(&kn);
+	assert_int_equal(report_compare_build(sides, 2, 0.02, &rows, &nrows), 0);
+	assert_int_equal(nrows, 1);
+	assert_int_equal(rows[0].section, 0);
+	assert_true(rows[0].common);
+	const struct report_cmp_cell *b = &rows[0].cell[0], *o = &rows[0].cell[1];
+	assert_int_equal(b->nruns, 3);
+	assert_true(b->median == 2 && b->lo == 1 && b->hi == 3 && !b->noisy);
+	assert_int_equal(o->nruns, 3);
+	assert_true(o->median == 4 && o->lo == 2 && o->hi == 6);
+	assert_true(o->change == 1.0);
+	assert_int_equal(o->test, CMP_TEST_WELCH_RUNS);
+	assert_near(o->ratio, 2.0, 1e-12);
+	assert_near(o->ratio_lo, 0.5676458270698576, 1e-9);
+	assert_near(o->ratio_hi, 7.046647415075135, 1e-9);
+	assert_near(o->p, 0.2012116143306656, 1e-7);
+	/* One comparison in the table: nothing to adjust for. */
+	assert_near(o->p_adj, o->p, 1e-15);
+	assert_false(o->significant);
+	/* Twice the time is worse, significant or not. */
+	assert_false(o->better);
+	free(rows);
+	known_free(&kn);
+}
+
+/*
+ * One run a side, samples 1, 2, 3 and 4, 5, 6: Mann-Whitney, exact p =
+ * 2/20; the figure and CI are the run's own.
+ */
+static void test_known_mw(void **state)
+{
+	static const double x[] = { 1, 2, 3 }, y[] = { 4, 5, 6 };
+	struct result b, o;
+	struct run_info br = { .results = &b, .nresults = 1 }, orun = { .results = &o, .nresults = 1 };
+	const struct report_cmp_side sides[2] = { { "base", &br, 1 }, { "other", &orun, 1 } };
+	struct report_cmp_row *rows;
+	size_t nrows;
+	(void)state;
+
+	fill_result(&b, "mem.bcopy_libc.bw", BETTER_HIGHER, x, 3);
+	fill_result(&o, "mem.bcopy_libc.bw", BETTER_HIGHER, y, 3);
+	assert_int_equal(report_compare_build(sides, 2, 0.02, &rows, &nrows), 0);
+	assert_int_equal(nrows, 1);
+	const struct report_cmp_cell *c0 = &rows[0].cell[0], *c = &rows[0].cell[1];
+	assert_true(c0->median == 2 && c0->lo == b.ci_low && c0->hi == b.ci_high);
+	assert_true(c->median == 5);
+	assert_near(c->change, 1.5, 1e-12);
+	assert_int_equal(c->test, CMP_TEST_MW_SAMPLES);
+	assert_near(c->p, 0.1, 1e-12);
+	assert_true(isnan(c->ratio) && isnan(c->ratio_lo) && isnan(c->ratio_hi));
+	assert_false(c->significant);
+	/* A bandwidth that grew. */
+	assert_true(c->better);
+	free(rows);
+	result_free(&b);
+	result_free(&o);
+}
+
+/* The JSON of a table, parsed back. */
+static json_t *json_of(const struct report_cmp_side *sides, size_t nsides,
+		       const struct report_cmp_row *rows, size_t nrows)
+{
+	FILE *f = tmpfile();
+	json_error_t e;
+	json_t *doc;
+
+	assert_non_null(f);
+	assert_int_equal(report_compare_json(f, sides, nsides, rows, nrows, 0.02), 0);
+	rewind(f);
+	doc = json_loadf(f, 0, &e);
+	fclose(f);
+	assert_non_null(doc);
+	return doc;
+}
+
+static double jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	assert_true(json_is_number(v));
+	return json_number_value(v);
+}
+
+/*
+ * The known Welch case as JSON, with a third side that never measured the
+ * instance: its cell is there, absent, every figure null.  The section's
+ * line: a time that doubled is a gain of 0.5, not significant.
+ */
+static void test_json(void **state)
+{
+	struct known kn;
+	struct result none;
+	struct run_info nrun = { .results = &none, .nresults = 1 };
+	const struct report_cmp_side sides[3] = {
+		{ "base", kn.br, 3 }, { "other", kn.orun, 3 }, { "third", &nrun, 1 },
+	};
+	const double x = 1;
+	struct report_cmp_row *rows;
+	size_t nrows;
+	json_t *doc, *row, *cell, *sec;
+	(void)state;
+
+	known_make(&kn);
+	fill_result(&none, "sys.read", BETTER_LOWER, &x, 1);
+	assert_int_equal(report_compare_build(sides, 3, 0.02, &rows, &nrows), 0);
+	doc = json_of(sides, 3, rows, nrows);
+	assert_string_equal(json_string_value(json_object_get(doc, "base")), "base");
+	assert_string_equal(json_string_value(json_object_get(doc, "correction")),
+			    "benjamini-hochberg");
+	assert_near(jnum(doc, "threshold"), 0.02, 1e-15);
+	assert_near(jnum(doc, "alpha"), 0.05, 1e-15);
+	assert_int_equal(json_array_size(json_object_get(doc, "sides")), 3);
+	assert_near(jnum(json_array_get(json_object_get(doc, "sides"), 1), "runs"), 3, 0);
+	assert_int_equal(json_array_size(json_object_get(doc, "rows")), 1);
+	row = json_array_get(json_object_get(doc, "rows"), 0);
+	assert_string_equal(json_string_value(json_object_get(row, "id")), "sys.null");
+	assert_true(json_is_null(json_object_get(row, "placement")));
+	assert_string_equal(json_string_value(json_object_get(row, "better")), "lower");
+	assert_string_equal(json_string_value(json_object_get(row, "section")),
+			    "Processor, processes (us)");
+	/* The base's cell has its figure and no test. */
+	cell = json_array_get(json_object_get(row, "cells"), 0);
+	assert_near(jnum(cell, "median"), 2, 0);
+	assert_near(jnum(cell, "ci_low"), 1, 0);
+	assert_null(json_object_get(cell, "p_adj"));
+	cell = json_array_get(json_object_get(row, "cells"), 1);
+	assert_string_equal(json_string_value(json_object_get(cell, "side")), "other");
+	assert_near(jnum(cell, "change"), 1, 1e-15);
+	assert_near(jnum(cell, "ratio"), 2, 1e-12);
+	assert_near(jnum(cell, "ratio_ci_high"), 7.046647415075135, 1e-9);
+	assert_string_equal(json_string_value(json_object_get(cell, "test")), "welch-log-runs");
+	assert_near(jnum(cell, "p_adj"), 0.2012116143306656, 1e-7);
+	assert_true(json_is_false(json_object_get(cell, "significant")));
+	assert_true(json_is_false(json_object_get(cell, "better")));
+	cell = json_array_get(json_object_get(row, "cells"), 2);
+	assert_true(json_is_false(json_object_get(cell, "present")));
+	assert_near(jnum(cell, "runs"), 0, 0);
+	static const char *const nulls[] = { "median", "ci_low", "ci_high", "change", "ratio",
+					     "ratio_ci_low", "ratio_ci_high", "test", "p",
+					     "p_adj", "better" };
+	for (size_t i = 0; i < sizeof(nulls) / sizeof(nulls[0]); i++)
+		assert_true(json_is_null(json_object_get(cell, nulls[i])));
+	/* One section, one entry per other side. */
+	assert_int_equal(json_array_size(json_object_get(doc, "sections")), 2);
+	sec = json_array_get(json_object_get(doc, "sections"), 0);
+	assert_string_equal(json_string_value(json_object_get(sec, "side")), "other");
+	assert_near(jnum(sec, "compared"), 1, 0);
+	assert_near(jnum(sec, "geomean"), 0.5, 1e-15);
+	assert_near(jnum(sec, "unchanged"), 1, 0);
+	sec = json_array_get(json_object_get(doc, "sections"), 1);
+	assert_near(jnum(sec, "compared"), 0, 0);
+	assert_true(json_is_null(json_object_get(sec, "geomean")));
+	json_decref(doc);
+	free(rows);
+	result_free(&none);
+	known_free(&kn);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_welch),
+		cmocka_unit_test(test_shift_welch),
+		cmocka_unit_test(test_same_mw),
+		cmocka_unit_test(test_noisy_never_significant),
+		cmocka_unit_test(test_threshold),
+		cmocka_unit_test(test_instances),
+		cmocka_unit_test(test_known_welch),
+		cmocka_unit_test(test_known_mw),
+		cmocka_unit_test(test_json),
+	};
+	return cmocka_run_group_tests(tests, setup_rng, teardown_rng);
+}

@@ -176,6 +176,10 @@ static void sim_table(gsl_rng *rng, size_t base_runs, size_t other_runs, enum be
 	sim_free(&other);
 	assert_int_equal(c->rows, SIM_ROWS);
 	assert_int_equal(c->common, SIM_ROWS);
+	/* The counts on the test's output, so a run shows the figures, not just a pass. */
+	print_message("# %zu vs %zu runs, shift %.2f: %zu of %zu flagged (%zu better, %zu worse;"
+		      " welch %zu, mann-whitney %zu)\n", base_runs, other_runs, shift, c->flagged,
+		      c->rows, c->better, c->worse, c->welch, c->mw);
 }
 
 static int setup_rng(void **state)

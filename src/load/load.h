@@ -1,0 +1,128 @@
+/*
+ * contest: a real job timed while one background load runs, with the
+ * load's work and CPU time counted only inside the job's window.
+ *
+ * Three parts, one file each:
+ *   loads.c    the loads: each a process group that works until killed,
+ *              publishing its work and CPU time in shared memory as it goes
+ *   tree.c     the default job: a deterministic tree of C sources and a
+ *              Makefile, built with make -j and the system's cc
+ *   contest.c  the driver: starts a load, waits until it is working, reads
+ *              the counters, runs the job (fork, exec, wait4), reads the
+ *              counters again, kills the load, removes its files
+ *
+ * Why shared counters: contest (2002) scaled the load's whole-life count by
+ * job time / load time, so work done before the job started and while the
+ * load was being killed was counted too, and its author called Loads and
+ * LCPU% unreliable.  Here every process of a load adds to its own slot as
+ * each unit of work completes, and the driver sums the slots at the two
+ * instants that bound the job, so the figures cover the window and nothing
+ * else (to within one unit of work per process).
+ */
+#ifndef KB_LOAD_H
+#define KB_LOAD_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Processes of one load that publish counters (process_load has 4 x CPUs). */
+#define LOAD_MAX_SLOTS 256
+
+/*
+ * One process's counters.  Written by that process only (a single writer,
+ * so relaxed atomic adds and stores suffice), read by the driver at any
+ * moment: a torn read is impossible, a stale one is at most one unit old.
+ */
+struct load_slot {
+	_Atomic uint64_t work;		/* units of work completed so far */
+	_Atomic uint64_t cpu_ns;	/* CPU time used so far: the process's own
+					   (CLOCK_PROCESS_CPUTIME_ID), plus that of
+					   any program it runs (tar), live and reaped */
+};
+
+/*
+ * The page shared by the driver and every process of a load, mapped
+ * MAP_SHARED | MAP_ANONYMOUS by the driver before it forks the load.
+ */
+struct load_shared {
+	_Atomic int ready;		/* set by the load once prepared and about to
+					   work: the driver starts the job after this */
+	_Atomic int failed;		/* set once, with why, when the load cannot go on */
+	char why[200];			/* "io_load: write: no space left on device" */
+	struct load_slot slot[LOAD_MAX_SLOTS];
+};
+
+/* What a load is given: where it may write, how big it may be. */
+struct load_ctx {
+	const char *dir;		/* the load's own empty directory; file loads
+					   create files only under it */
+	int ncpu;			/* online CPUs */
+	uint64_t mem_available;		/* bytes (MemAvailable) when contest started */
+	uint64_t disk_free;		/* bytes free for dir when contest started */
+	double scale;			/* 1.0 normally; tests pass e.g. 0.01 to make
+					   files, trees and buffers that much smaller */
+	struct load_shared *sh;
+};
+
+/*
+ * Safety caps.  A file load's files together stay below both half of
+ * disk_free and LOAD_FILE_CAP; mem_load's buffer below half of
+ * mem_available and LOAD_MEM_CAP, so the job keeps its memory and the OOM
+ * killer has no cause to act; process_load runs exactly 4 x ncpu processes.
+ */
+#define LOAD_FILE_CAP (1ull << 30)
+#define LOAD_MEM_CAP (2ull << 30)
+
+enum load_flags {
+	LOAD_HIDDEN = 1 << 0,		/* for the tests: not in the default list or help */
+	LOAD_FILES = 1 << 1,		/* writes files (so --tmpdir must have room) */
+};
+
+struct load {
+	const char *name;		/* "io_load": the id is contest.<name> */
+	const char *unit;		/* one unit of its work, for the report: "MB written" */
+	const char *summary;		/* one line for --help and the manual */
+	unsigned flags;			/* enum load_flags */
+	/*
+	 * The load's body, run in the load's own process, which is the leader
+	 * of a process group of its own and dies with the driver.  It prepares
+	 * (makes the file to read, the tree to list: untimed, uncounted), sets
+	 * sh->ready, forks any workers (they stay in its group), and works
+	 * until killed, adding to its slots as each unit completes.  On an
+	 * error it calls load_fail and exits.  NULL for noload and cacherun,
+	 * which start no process.
+	 */
+	void (*run)(const struct load_ctx *ctx);
+};
+
+/* The loads, in contest's order; load_count() of them. */
+const struct load *load_table(void);
+size_t load_count(void);
+/* By name, hidden ones included; NULL if none. */
+const struct load *load_find(const char *name);
+
+/* Record why the load cannot go on (first call wins) and exit the process. */
+_Noreturn void load_fail(const struct load_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Publish this process's CPU time (its own so far, plus extra_ns) into slot. */
+void load_publish_cpu(struct load_slot *slot, uint64_t extra_ns);
+
+/* ------------------------------------------------------------------ */
+/* The default job (tree.c)                                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Write the job's sources into dir (which must exist and be empty): a
+ * deterministic tree of C files in a few subdirectories and a Makefile that
+ * compiles each with $(CC) -O2 and links one program, so `make -j` has many
+ * independent compiles, as a kernel build does.  size 1.0 is the default
+ * job (30-60 s on a 2-core machine with no load); the number of files
+ * scales with it (at least 2).  0, or -1 with err filled.
+ */
+int tree_make(const char *dir, double size, char *err);
+/* The files tree_make writes for size (sources, headers and the Makefile). */
+size_t tree_nfiles(double size);
+
+#endif

@@ -34,6 +34,9 @@ static const struct cmd cmds[] = {
 	  cmd_export },
 	{ "import", "FILE ... [--label L] [--db PATH]",
 	  "add the runs of exports to the db; runs it already has are left out", cmd_import },
+	{ "contest", "[--workload CMD] [--loads LIST] [--runs N] [--label L] [--size X] "
+		     "[--timeout S] [--tmpdir DIR] [--db PATH | --no-store]",
+	  "time a real job under background loads: Time, CPU%, Loads, LCPU%, Ratio", cmd_contest },
 	{ "sysinfo", "[--json]", "describe the machine and what makes its figures noisy",
 	  cmd_sysinfo },
 };

@@ -13,8 +13,11 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
 tally() { # NAME: count the TAP lines in $out, given the program's status $rc
-	p=$(grep -c '^ok ' "$out")
-	f=$(grep -c '^not ok ' "$out")
+	# A skipped test ("ok N # SKIP", or cmocka 1.1's "not ok N # SKIP") is
+	# neither passed nor failed; it is shown with its reason.
+	s=$(grep -Ec '^(not )?ok .*# SKIP' "$out")
+	p=$(grep '^ok ' "$out" | grep -vc '# SKIP')
+	f=$(grep '^not ok ' "$out" | grep -vc '# SKIP')
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		f=1
 		echo "not ok - $1 exited with status $rc"
@@ -23,8 +26,12 @@ tally() { # NAME: count the TAP lines in $out, given the program's status $rc
 		f=1
 		echo "not ok - $1 ran no test"
 	fi
-	grep -E "^not ok|^# " "$out" | grep -v "^# ok" | sed "s|^|$1: |"
-	echo "$1: $p passed, $f failed"
+	grep -E "^not ok|^# |# SKIP" "$out" | grep -v "^# ok" | sed "s|^|$1: |"
+	if [ "$s" = 0 ]; then
+		echo "$1: $p passed, $f failed"
+	else
+		echo "$1: $p passed, $f failed, $s skipped"
+	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
 }

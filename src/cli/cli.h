@@ -41,6 +41,11 @@ struct cmd {
  */
 int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **argv);
 void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts);
+/*
+ * --tmpdir checked by making a directory in it (default $TMPDIR, then
+ * /tmp): dies with one line naming cmd when it cannot be used.
+ */
+const char *cli_tmpdir(const char *cmd, const char *dir);
 
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
@@ -51,6 +56,7 @@ int cmd_sysinfo(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_contest(int argc, char **argv);
 
 /* The subcommand table, in main.c. */
 const struct cmd *cli_find(const char *name);

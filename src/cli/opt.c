@@ -4,9 +4,12 @@
  * and for --help.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/err.h"
@@ -139,4 +142,32 @@ int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
 	for (; i < argc; i++)
 		argv[npos++] = argv[i];
 	return npos;
+}
+
+/*
+ * The temporary directory, tried the way the benchmarks and loads will use
+ * it: a directory made and removed in it.  Every way that can go wrong
+ * (absent, not a directory, read-only, no permission, full) is one line
+ * here rather than a failure in every file benchmark later.
+ */
+const char *cli_tmpdir(const char *cmd, const char *dir)
+{
+	char probe[PATH_MAX];
+	struct stat sb;
+
+	if (!dir) {
+		dir = getenv("TMPDIR");
+		if (!dir || !dir[0])
+			dir = "/tmp";
+	}
+	if (stat(dir, &sb) < 0)
+		die("%s: --tmpdir '%s': %s", cmd, dir, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		die("%s: --tmpdir '%s' is not a directory", cmd, dir);
+	if (snprintf(probe, sizeof(probe), "%s/kbench.XXXXXX", dir) >= (int)sizeof(probe))
+		die("%s: --tmpdir '%s': the path is too long", cmd, dir);
+	if (!mkdtemp(probe))
+		die("%s: --tmpdir '%s' is not writable: %s", cmd, dir, strerror(errno));
+	rmdir(probe);
+	return dir;
 }

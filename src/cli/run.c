@@ -28,7 +28,6 @@
 #include "store/store.h"
 
 /* Exit status after Ctrl-C, as shells report a SIGINT death. */
-#define EXIT_INTERRUPTED 130
 
 struct run_opts {
 	const char *suite, *only, *label, *db, *tmpdir, *placement;
@@ -144,28 +143,6 @@ static void check_fits(const struct run_opts *o, const char *opt, size_t bytes, 
 			  o->parallel == 1 ? "y" : "ies", need / 1048576.0, (double)avail / 1048576.0);
 }
 
-/*
- * The temporary directory, tried the way the file benchmarks will use it:
- * a directory made and removed in it.  Every way that can go wrong (absent,
- * not a directory, read-only, no permission, full) is one line here rather
- * than a failure in every file benchmark later.
- */
-static void check_tmpdir(const char *dir)
-{
-	char probe[PATH_MAX];
-	struct stat sb;
-
-	if (stat(dir, &sb) < 0)
-		die("run: --tmpdir '%s': %s", dir, strerror(errno));
-	if (!S_ISDIR(sb.st_mode))
-		die("run: --tmpdir '%s' is not a directory", dir);
-	if (snprintf(probe, sizeof(probe), "%s/kbench.XXXXXX", dir) >= (int)sizeof(probe))
-		die("run: --tmpdir '%s': the path is too long", dir);
-	if (!mkdtemp(probe))
-		die("run: --tmpdir '%s' is not writable: %s", dir, strerror(errno));
-	rmdir(probe);
-}
-
 static void validate(struct run_opts *o, unsigned *suite_bits)
 {
 	if (registry_suite_parse(o->suite ? o->suite : "standard", suite_bits) < 0)
@@ -178,12 +155,7 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 		o->max_time = *suite_bits == SUITE_QUICK ? 1.0 : 3.0;
 	if (o->watchdog == 0)
 		o->watchdog = 10 * o->max_time + 30;
-	if (!o->tmpdir) {
-		o->tmpdir = getenv("TMPDIR");
-		if (!o->tmpdir || !o->tmpdir[0])
-			o->tmpdir = "/tmp";
-	}
-	check_tmpdir(o->tmpdir);
+	o->tmpdir = cli_tmpdir("run", o->tmpdir);
 	parse_placements(o, *suite_bits);
 	check_fits(o, "msg-size", o->msg_size, 4);
 	check_fits(o, "size", o->size, 2);

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "core/err.h"
+#include "load/load.h"
 #include "core/registry.h"
 #include "report/report.h"
 #include "store/store.h"
@@ -43,8 +44,8 @@ int cmd_show(int argc, char **argv)
 		die_usage("show: unexpected argument '%s'", argv[2]);
 	id = argv[0];
 	sel = npos == 2 ? argv[1] : NULL;
-	/* Checked before the database, so a typo is named as one. */
-	if (!registry_find(id))
+	/* Checked before the database, so a typo is named as one; contest.* are contest's. */
+	if (!registry_find(id) && !(strncmp(id, "contest.", 8) == 0 && load_find(id + 8)))
 		die("show: unknown benchmark '%s' ('kbench list' shows the ids)", id);
 	if (store_default_path(db, path, sizeof(path), err) < 0)
 		die("%s", err);

@@ -53,6 +53,12 @@ int cmd_summary(int argc, char **argv)
 		report_summary(stdout, rows, (size_t)nrows);
 		report_merge_free(rows, (size_t)nrows);
 	}
+	/* contest's results in contest's tables: a row per label, [runs], Ratio. */
+	if (!json && report_contest_has(runs, (size_t)nruns)) {
+		fputc('\n', stdout);
+		if (report_contest_text(stdout, runs, (size_t)nruns, 0.02) < 0)
+			die("summary: out of memory");
+	}
 	store_runs_free(runs, (size_t)nruns);
 	return EXIT_DONE;
 }

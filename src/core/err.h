@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 /* Exit statuses of the command-line contract (DESIGN.md). */
-enum { EXIT_DONE = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+enum { EXIT_DONE = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -125,4 +125,52 @@ int tree_make(const char *dir, double size, char *err);
 /* The files tree_make writes for size (sources, headers and the Makefile). */
 size_t tree_nfiles(double size);
 
+/* ------------------------------------------------------------------ */
+/* The driver (contest.c)                                              */
+/* ------------------------------------------------------------------ */
+
+struct contest_cfg {
+	const char *workload;		/* a shell command, or NULL for the generated tree */
+	double size;			/* the generated tree's size (tree_make) */
+	int jobs;			/* make -j, for the generated tree */
+	const char *tmproot;		/* where the private directory is made */
+	double timeout_s;		/* stop the job after this long; 0: never */
+	double settle_s;		/* a load works this long before the job starts */
+	double scale;			/* the loads' sizes (1.0; tests make them small) */
+	int ncpu;
+	uint64_t mem_available;		/* bytes, when contest started */
+};
+
+/* One job timed under one load. */
+struct contest_measure {
+	double time_s;			/* the job's elapsed time */
+	double user_s, sys_s;		/* its CPU time and its children's, from wait4 */
+	double cpu_pct;			/* (user + sys) / elapsed, in % of one CPU */
+	uint64_t loads;			/* the load's work inside the job's window */
+	double lcpu_pct;		/* the load's CPU time in the window / elapsed, % */
+	/* contest's own way, for comparison: the whole life scaled by time */
+	uint64_t load_total;		/* work from the load's start until it was killed */
+	double load_life_s;		/* from its start until it was killed */
+	double old_loads;		/* load_total * time_s / load_life_s */
+};
+
+enum contest_status {
+	CONTEST_OK = 0,
+	CONTEST_FAILED,			/* this measurement failed (a load failed, the job
+					   timed out): err says why, the contest goes on */
+	CONTEST_ERROR,			/* the contest cannot go on (the job itself fails,
+					   no room for the files): err says why */
+	CONTEST_INTERRUPTED,		/* SIGINT, SIGTERM or SIGHUP: everything is stopped */
+};
+
+/*
+ * Time the job once while ld works (noload: alone; cacherun: right after
+ * an untimed run of itself).  Everything it starts is in a private
+ * directory under cfg->tmproot and in process groups of its own; whatever
+ * happens, every process is killed and waited for and the directory
+ * removed before it returns.  err (ERRBUF_LEN) is filled unless CONTEST_OK.
+ */
+enum contest_status contest_measure(const struct contest_cfg *cfg, const struct load *ld,
+				    struct contest_measure *m, char *err);
+
 #endif

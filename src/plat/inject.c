@@ -263,6 +263,22 @@ static void plat_inject_parse(const char *s)
 	}
 }
 
+int plat_test_switch(const char *name)
+{
+	const char *s = getenv("KBENCH_INJECT");
+	size_t len = strlen(name);
+
+	while (s && *s) {
+		const char *comma = strchr(s, ',');
+		size_t n = comma ? (size_t)(comma - s) : strlen(s);
+
+		if (n == len && strncmp(s, name, len) == 0)
+			return 1;
+		s = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
 void plat_inject_from_env(void)
 {
 	plat_inject_parse(getenv("KBENCH_INJECT"));

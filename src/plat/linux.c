@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -165,6 +166,11 @@ int plat_group_cpu_ns(uint64_t *ns)
  * The race where the parent dies before prctl() is left to the caller,
  * which knows the parent's pid and can compare getppid() with it.
  */
+int plat_subreaper(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0, 0, 0) < 0 ? -1 : 0;
+}
+
 int plat_die_with_parent(int sig)
 {
 	return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0, 0, 0) < 0 ? -1 : 0;
@@ -619,5 +625,15 @@ int plat_fs_type(const char *path, char *buf, size_t len)
 		errno = ENOENT;
 		return -1;
 	}
+	return 0;
+}
+
+int plat_disk_free(const char *path, uint64_t *bytes)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv) != 0)
+		return -1;
+	*bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
 	return 0;
 }

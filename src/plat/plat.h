@@ -81,6 +81,15 @@ uint64_t plat_llc_size(void);
  */
 int plat_fs_type(const char *path, char *buf, size_t len);
 
+/*
+ * Make this process the reaper of its orphaned descendants, so the
+ * workers of a killed load come back to kbench to be waited for instead of
+ * to init, and contest can see that none is left.  0, or -1 (ENOSYS).
+ */
+int plat_subreaper(void);
+/* Bytes an unprivileged user may still write on the file system of path. */
+int plat_disk_free(const char *path, uint64_t *bytes);
+
 /* Minor (no I/O) page faults this process has taken so far. */
 int plat_minor_faults(uint64_t *n);
 
@@ -107,6 +116,13 @@ int plat_unlinkat(int dirfd, const char *path, int flags);
  * unlinkat ("read", "write", "open", "unlink").
  */
 void plat_inject(const char *call, enum plat_fault fault, unsigned after);
+/*
+ * A named test switch in $KBENCH_INJECT: an entry without colons, e.g.
+ * "load-stop" in "write:eio:100,load-stop".  For faults that are not a
+ * failing call: contest's test that a load stopped during the job counts
+ * nothing.  1 when present.
+ */
+int plat_test_switch(const char *name);
 /* Arm faults from $KBENCH_INJECT ("write:eio:100,unlink:eio:5"), used by command-line tests. */
 void plat_inject_from_env(void);
 /* In a benchmark's peer process: disarm, then arm from $KBENCH_INJECT_PEER. */

@@ -7,6 +7,8 @@
  */
 #include "plat/plat.h"
 
+#include <sys/statvfs.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -148,4 +150,20 @@ int plat_fs_type(const char *path, char *buf, size_t len)
 		buf[0] = '\0';
 	errno = ENOSYS;
 	return -1;
+}
+
+int plat_subreaper(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_disk_free(const char *path, uint64_t *bytes)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv) != 0)
+		return -1;
+	*bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+	return 0;
 }

@@ -54,6 +54,7 @@ static const struct {
 	/* Every id ending in .bw, whatever its family: see cmp_section_of. */
 	{ "Bandwidths (MB/s)", { NULL } },
 	{ "Memory latencies (ns)", { "mem.lat." } },
+	{ "contest: the job's Time under each load (s)", { "contest." } },
 };
 
 #define CMP_SECTION_BW 4

@@ -140,6 +140,22 @@ int report_merge_labels(const struct run_info *runs, size_t nruns, struct run_in
 void report_merge_free(struct run_info *merged, size_t n);
 
 /* ------------------------------------------------------------------ */
+/* contest (src/report/contest.c)                                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * contest's tables for the contest.* results of runs: a block per load, a
+ * row per label (the median over its runs, [N]), Time with its CI, CPU%,
+ * Loads, LCPU% and Ratio against the first label's noload Time; with two
+ * labels or more, significance marks as compare gives them (threshold as
+ * there, 0.02).  Prints nothing when the runs hold no contest result.
+ * 0, or -1 without memory.
+ */
+int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, double threshold);
+/* Whether the runs hold any contest result. */
+int report_contest_has(const struct run_info *runs, size_t nruns);
+
+/* ------------------------------------------------------------------ */
 /* compare (src/report/compare.c)                                      */
 /* ------------------------------------------------------------------ */
 

@@ -998,6 +998,9 @@ static int in_a_table(const char *id)
 {
 	const char *tid;
 
+	/* contest's results have tables of their own (report_contest_text). */
+	if (strncmp(id, "contest.", 8) == 0)
+		return 1;
 	for (size_t t = 0; t < NELEM(summary_tables); t++)
 		for (size_t i = 0; (tid = table_id(summary_tables[t], i)); i++)
 			if (strcmp(tid, id) == 0)

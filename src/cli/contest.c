@@ -1,0 +1,297 @@
+/*
+ * kbench contest: a real job timed under each background load, contest's
+ * tables printed, each measurement stored as contest.<load> the moment it
+ * is taken (so Ctrl-C loses only the one in progress).
+ *
+ * The loads of one repetition run in the table's order with noload first,
+ * and --runs N repeats the whole list N times, interleaved, so drift (a
+ * warming machine, a neighbour starting) hits every load alike.  Unless
+ * --timeout is given, a job is stopped after 10 times the first noload
+ * Time of this contest.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+#include "core/result.h"
+#include "core/runner.h"
+#include "core/sysinfo.h"
+#include "load/load.h"
+#include "plat/plat.h"
+#include "report/report.h"
+#include "store/store.h"
+
+/* At most this many loads named in --loads. */
+#define CONTEST_MAX_LOADS 32
+
+struct contest_opts {
+	const char *workload, *loads, *label, *db, *tmpdir;
+	int runs, no_store, quiet, jobs;
+	double size, timeout, settle, scale;
+};
+
+/* The loads named in --loads (default: every visible one), noload first. */
+static size_t contest_pick(const char *list, const struct load **out)
+{
+	size_t n = 0;
+
+	if (!list) {
+		for (size_t i = 0; i < load_count(); i++)
+			if (!(load_table()[i].flags & LOAD_HIDDEN))
+				out[n++] = &load_table()[i];
+		return n;
+	}
+	for (const char *s = list; *s;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		char name[64];
+		const struct load *ld;
+
+		if (len == 0 || len >= sizeof(name))
+			die_usage("contest: --loads '%s': empty or overlong name", list);
+		memcpy(name, s, len);
+		name[len] = '\0';
+		ld = load_find(name);
+		if (!ld) {
+			char known[512] = "";
+			for (size_t i = 0; i < load_count(); i++)
+				if (!(load_table()[i].flags & LOAD_HIDDEN))
+					snprintf(known + strlen(known), sizeof(known) - strlen(known),
+						 "%s%s", i ? ", " : "", load_table()[i].name);
+			die_usage("contest: unknown load '%s' (loads: %s)", name, known);
+		}
+		for (size_t k = 0; k < n; k++)
+			if (out[k] == ld)
+				die_usage("contest: load '%s' is named twice", name);
+		if (n == CONTEST_MAX_LOADS)
+			die_usage("contest: at most %d loads", CONTEST_MAX_LOADS);
+		out[n++] = ld;
+		s = comma ? comma + 1 : s + len;
+	}
+	/* noload first: its Time sets the timeout of the others. */
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(out[k]->name, "noload") == 0) {
+			const struct load *t = out[k];
+			memmove(&out[1], &out[0], k * sizeof(*out));
+			out[0] = t;
+		}
+	return n;
+}
+
+/* Add a value (a number, or a text when text is not NULL) to r. */
+static void contest_value(struct result *r, const char *key, double num, const char *text)
+{
+	struct bench_value *v;
+
+	if (r->nvalues == BENCH_MAX_VALUES)
+		BUG("contest: more than %d values", BENCH_MAX_VALUES);
+	v = &r->values[r->nvalues++];
+	snprintf(v->key, sizeof(v->key), "%s", key);
+	v->num = num;
+	snprintf(v->text, sizeof(v->text), "%s", text ? text : "");
+}
+
+/* The stored form of one measurement: contest.<load>, a Time and its side figures. */
+static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
+			   const struct contest_measure *m, enum contest_status st,
+			   const char *why, double wall_s, struct result *r)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->id, sizeof(r->id), "contest.%s", ld->name);
+	snprintf(r->unit, sizeof(r->unit), "s");
+	r->better = BETTER_LOWER;
+	r->interference = -1;
+	r->placement = PLACE_NA;
+	r->parallel = 1;
+	r->aggregate = NAN;
+	r->wall_s = wall_s;
+	if (st != CONTEST_OK) {
+		r->status = RES_FAIL;
+		r->median = r->ci_low = r->ci_high = r->min = r->max = r->mean = NAN;
+		r->stddev = r->cv = r->p5 = r->p95 = r->overhead = NAN;
+		r->stop = STOP_NONE;
+		snprintf(r->reason, sizeof(r->reason), "%s", why);
+		return;
+	}
+	r->status = RES_OK;
+	/* One job, one sample: the spread of Time comes from --runs, across runs. */
+	r->median = r->ci_low = r->ci_high = r->min = r->max = r->mean = m->time_s;
+	r->p5 = r->p95 = m->time_s;
+	r->stddev = r->cv = 0;
+	r->n = 1;
+	r->iterations = 1;
+	r->stop = STOP_MAX_SAMPLES;
+	r->samples = malloc(sizeof(double));
+	if (!r->samples)
+		die("contest: out of memory");
+	r->samples[0] = m->time_s;
+	contest_value(r, "cpu_pct", m->cpu_pct, NULL);
+	contest_value(r, "loads", (double)m->loads, NULL);
+	contest_value(r, "load_unit", NAN, ld->unit);
+	contest_value(r, "lcpu_pct", ld->run ? m->lcpu_pct : 0, NULL);
+	if (ld->run) {
+		contest_value(r, "old_loads", m->old_loads, NULL);
+		contest_value(r, "load_life_s", m->load_life_s, NULL);
+	}
+	if (cfg->workload)
+		contest_value(r, "workload", NAN, cfg->workload);
+	else {
+		contest_value(r, "tree_size", cfg->size, NULL);
+		contest_value(r, "jobs", cfg->jobs, NULL);
+	}
+}
+
+int cmd_contest(int argc, char **argv)
+{
+	struct contest_opts o = { .runs = 1, .size = 1.0, .settle = 1.0, .scale = 1.0 };
+	const struct opt opts[] = {
+		{ "workload", OPT_STRING, &o.workload, "CMD", "time this shell command instead of the generated compile", 0, 0 },
+		{ "loads", OPT_STRING, &o.loads, "LIST", "the loads, comma-separated (default: all)", 0, 0 },
+		{ "runs", OPT_INT, &o.runs, "N", "repeat the loads N times, interleaved", 1, 100 },
+		{ "label", OPT_STRING, &o.label, "L", "name what is measured (default: OS and release)", 0, 0 },
+		{ "size", OPT_DOUBLE, &o.size, "X", "scale the generated compile (1: 30-60 s on 2 CPUs)", 0.0001, 100 },
+		{ "jobs", OPT_INT, &o.jobs, "N", "make -j N for the generated compile (default 2 x CPUs)", 1, 1024 },
+		{ "timeout", OPT_DOUBLE, &o.timeout, "SECONDS", "stop a job after this long (default 10 x noload)", 0.1, 1e6 },
+		{ "settle", OPT_DOUBLE, &o.settle, "SECONDS", "let a load work this long before the job starts (1)", 0, 60 },
+		{ "load-scale", OPT_DOUBLE, &o.scale, "X", "scale the loads' files and buffers (1)", 0.0001, 1 },
+		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where the job and the loads write (default $TMPDIR, /tmp)", 0, 0 },
+		{ "db", OPT_STRING, &o.db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ "no-store", OPT_FLAG, &o.no_store, NULL, "do not store the results", 0, 0 },
+		{ "quiet", OPT_FLAG, &o.quiet, NULL, "no progress on stderr", 0, 0 },
+		{ 0 },
+	};
+	const struct load *loads[CONTEST_MAX_LOADS];
+	char path[PATH_MAX], err[ERRBUF_LEN], label[128];
+	struct contest_cfg cfg = { 0 };
+	struct store *st = NULL;
+	struct run_info *runs;
+	struct sysinfo si;
+	size_t nloads, nruns = 0, nstored = 0;
+	uint64_t total, avail;
+	char *si_json;
+	int stopped = 0, failed = 0, rc_exit;
+	double first_noload = 0;
+
+	if (opt_parse(cli_find("contest"), opts, argc, argv) > 0)
+		die_usage("contest: unexpected argument '%s'", argv[0]);
+	if (o.workload && strspn(o.workload, " \t\n") == strlen(o.workload))
+		die_usage("contest: --workload is empty");
+	if (o.label && (!o.label[0] || strlen(o.label) >= sizeof(label)))
+		die_usage("contest: --label must be 1 to 127 characters");
+	if (o.no_store && o.db)
+		die_usage("contest: --db and --no-store contradict each other");
+	nloads = contest_pick(o.loads, loads);
+	if (nloads == 0)
+		die_usage("contest: --loads names no load");
+	o.tmpdir = cli_tmpdir("contest", o.tmpdir);
+	if (!o.no_store) {
+		if (store_default_path(o.db, path, sizeof(path), err) < 0)
+			die("%s", err);
+		st = store_open(path, err);
+		if (!st)
+			die("%s", err);
+	}
+	sysinfo_collect(&si);
+	si_json = report_sysinfo_json(&si);
+	if (!si_json)
+		die("contest: cannot encode the system description");
+	sysinfo_label(&si, label, sizeof(label));
+	cfg.workload = o.workload;
+	cfg.size = o.size;
+	cfg.ncpu = plat_ncpu_online() > 0 ? plat_ncpu_online() : 1;
+	cfg.jobs = o.jobs ? o.jobs : 2 * cfg.ncpu;
+	cfg.tmproot = o.tmpdir;
+	cfg.timeout_s = o.timeout;
+	cfg.settle_s = o.settle;
+	cfg.scale = o.scale;
+	if (plat_memory(&total, &avail) == 0)
+		cfg.mem_available = avail;
+	runner_catch_signals();
+
+	runs = calloc((size_t)o.runs, sizeof(*runs));
+	if (!runs)
+		die("contest: out of memory");
+	for (int rep = 0; rep < o.runs && !stopped; rep++) {
+		struct run_info *run = &runs[nruns++];
+
+		snprintf(run->label, sizeof(run->label), "%s", o.label ? o.label : label);
+		snprintf(run->host, sizeof(run->host), "%s", si.host);
+		snprintf(run->os, sizeof(run->os), "%s %s", si.os, si.release);
+		run->mhz = si.mhz;
+		if (rep > 0)
+			snprintf(run->set_uuid, sizeof(run->set_uuid), "%s", runs[0].uuid);
+		run->sysinfo_json = strdup(si_json);
+		run->results = calloc(nloads, sizeof(*run->results));
+		if (!run->sysinfo_json || !run->results)
+			die("contest: out of memory");
+		if (st && store_run_begin(st, run, err) < 0)
+			die("%s", err);
+		for (size_t i = 0; i < nloads; i++) {
+			struct contest_measure m;
+			struct result *r = &run->results[run->nresults];
+			struct timespec t0, t1;
+			enum contest_status cs;
+
+			if (!o.quiet)
+				fprintf(stderr, "kbench: contest run %d/%d: %s...\n", rep + 1, o.runs,
+					loads[i]->name);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			cs = contest_measure(&cfg, loads[i], &m, err);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			if (cs == CONTEST_INTERRUPTED) {
+				stopped = 1;
+				break;
+			}
+			if (cs == CONTEST_ERROR) {
+				if (st)
+					store_close(st);
+				die("contest: %s: %s", loads[i]->name, err);
+			}
+			contest_result(loads[i], &cfg, &m, cs, err,
+				       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+				       r);
+			run->nresults++;
+			failed += cs != CONTEST_OK;
+			if (cs == CONTEST_OK && strcmp(loads[i]->name, "noload") == 0 && first_noload == 0) {
+				first_noload = m.time_s;
+				if (o.timeout == 0)
+					cfg.timeout_s = 10 * first_noload;
+			}
+			if (cs != CONTEST_OK && !o.quiet)
+				fprintf(stderr, "kbench: contest %s failed: %s\n", loads[i]->name, err);
+			if (st) {
+				if (store_result_add(st, run->id, r, err) < 0)
+					die("%s", err);
+				nstored++;
+			}
+		}
+		if (st && store_run_end(st, run->id, err) < 0)
+			die("%s", err);
+	}
+	if (st)
+		store_close(st);
+	if (report_contest_text(stdout, runs, nruns, 0.02) < 0)
+		die("contest: out of memory");
+	fflush(stdout);
+	rc_exit = failed ? EXIT_FAIL : EXIT_DONE;
+	if (stopped) {
+		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored\n",
+			runner_interrupted(), nstored, nstored == 1 ? "" : "s");
+		rc_exit = EXIT_INTERRUPTED;
+	} else if (!o.quiet && st) {
+		fprintf(stderr, "kbench: stored %zu result%s as run%s %lld%s in %s\n", nstored,
+			nstored == 1 ? "" : "s", nruns > 1 ? "s" : "", (long long)runs[0].id,
+			nruns > 1 ? "..." : "", path);
+	}
+	for (size_t i = 0; i < nruns; i++)
+		run_info_free(&runs[i]);
+	free(runs);
+	free(si_json);
+	return rc_exit;
+}

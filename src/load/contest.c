@@ -1,0 +1,462 @@
+/*
+ * The contest driver: one job timed while one load works, the load's work
+ * and CPU time read at the two instants that bound the job.
+ *
+ * The order of one measurement, and why:
+ *   1. a private directory under --tmpdir: job/ for the generated tree,
+ *      load/ for the load's files; nothing is written anywhere else
+ *   2. the load forked into a process group of its own (dying with kbench),
+ *      which prepares its files and says ready; then it works for settle_s,
+ *      so the job meets a load at speed, not one still starting
+ *   3. the counters summed, the job forked into its own group, waited for
+ *      with wait4 (its time and CPU, children included), the counters summed
+ *      again the moment it is reaped: the difference is the work done in
+ *      the job's window, and nothing else
+ *   4. the load's group killed with SIGKILL and every process of it waited
+ *      for (kbench is their subreaper, so orphaned workers come back here);
+ *      the job's group too, in case the job left something running; the
+ *      directory removed
+ * The driver polls every 10 ms instead of blocking, so a timeout, a failing
+ * load or Ctrl-C is acted on at once; the poll is outside the window's
+ * arithmetic (the two readings are taken next to the job's fork and reap).
+ */
+#include "load/load.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/runner.h"
+#include "plat/plat.h"
+
+/* How long a load may take to prepare its files before it is called stuck. */
+#define CONTEST_READY_S 300.0
+
+/* One started process group: its leader's pid is the group's id. */
+struct contest_group {
+	pid_t pid;			/* 0 when not started */
+	int reaped;			/* the leader has been waited for */
+	int status;			/* its wait status, once reaped */
+	struct rusage ru;		/* its rusage from wait4, once reaped */
+};
+
+static double contest_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void contest_sleep_ms(int ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !runner_interrupted())
+		;
+}
+
+/* The load's counters, summed over its slots. */
+static void contest_read(const struct load_shared *sh, uint64_t *work, uint64_t *cpu_ns)
+{
+	uint64_t w = 0, c = 0;
+
+	for (size_t i = 0; i < LOAD_MAX_SLOTS; i++) {
+		w += atomic_load_explicit(&sh->slot[i].work, memory_order_relaxed);
+		c += atomic_load_explicit(&sh->slot[i].cpu_ns, memory_order_relaxed);
+	}
+	*work = w;
+	*cpu_ns = c;
+}
+
+/* Reap the leader if it has exited; 1 once it has been. */
+static int contest_poll(struct contest_group *g)
+{
+	pid_t r;
+
+	if (g->pid <= 0 || g->reaped)
+		return g->reaped;
+	r = wait4(g->pid, &g->status, WNOHANG, &g->ru);
+	if (r == g->pid)
+		g->reaped = 1;
+	else if (r < 0 && errno == ECHILD)
+		g->reaped = 1;	/* not ours any more: nothing to wait for */
+	return g->reaped;
+}
+
+/*
+ * Kill a whole group and wait for every process of it: the leader (with
+ * its rusage kept) and any member that comes back to kbench as subreaper.
+ * Members that are not kbench's children cannot be waited for; they are
+ * killed again until the group is empty, for at most 5 s.
+ */
+static void contest_kill(struct contest_group *g)
+{
+	double until;
+
+	if (g->pid <= 0)
+		return;
+	(void)kill(-g->pid, SIGKILL);
+	if (!g->reaped) {
+		while (wait4(g->pid, &g->status, 0, &g->ru) < 0 && errno == EINTR)
+			;
+		g->reaped = 1;
+	}
+	until = contest_now() + 5;
+	for (;;) {
+		int st;
+
+		while (waitpid(-g->pid, &st, WNOHANG) > 0)
+			;
+		if (kill(-g->pid, 0) != 0 && errno == ESRCH)
+			break;
+		if (contest_now() > until)
+			break;
+		(void)kill(-g->pid, SIGKILL);
+		contest_sleep_ms(2);
+	}
+	g->pid = 0;
+}
+
+/* stdin from /dev/null, stdout and stderr to log (or /dev/null); in a child. */
+static void contest_redirect(const char *log)
+{
+	int in = open("/dev/null", O_RDONLY), out;
+
+	out = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : open("/dev/null", O_WRONLY);
+	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+		_exit(126);
+	close(in);
+	close(out);
+}
+
+/* Start the job (the tree's make in dir, or the user's command) in a group of its own. */
+static int contest_job_start(const struct contest_cfg *cfg, const char *dir, const char *log,
+			     const char *target, struct contest_group *g, char *err)
+{
+	char jobs[32];
+	pid_t pid;
+
+	memset(g, 0, sizeof(*g));
+	snprintf(jobs, sizeof(jobs), "-j%d", cfg->jobs > 0 ? cfg->jobs : 2 * cfg->ncpu);
+	pid = fork();
+	if (pid < 0) {
+		errbuf_set(err, "cannot start the job: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		(void)setpgid(0, 0);
+		/* The job's own signals back to their defaults: it must be killable. */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		contest_redirect(log);
+		/*
+		 * The generated compile is the same job everywhere: the
+		 * system's cc at -O2, whatever the environment says, and not
+		 * a part of a make that ran kbench (its MAKEFLAGS would hand
+		 * this make another's jobserver).
+		 */
+		if (!cfg->workload) {
+			static const char *const vars[] = { "MAKEFLAGS", "MFLAGS", "MAKELEVEL",
+							    "MAKEFILES", "CC", "CFLAGS", "GNUMAKEFLAGS" };
+			for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+				unsetenv(vars[i]);
+		}
+		if (cfg->workload)
+			execl("/bin/sh", "sh", "-c", cfg->workload, (char *)NULL);
+		else
+			execlp("make", "make", "-s", jobs, "-C", dir, target, (char *)NULL);
+		_exit(127);
+	}
+	(void)setpgid(pid, pid);	/* both sides, so no signal can come before it */
+	g->pid = pid;
+	return 0;
+}
+
+/* The last non-empty line of the job's log, for a message; "" if none. */
+static void contest_log_tail(const char *log, char *buf, size_t len)
+{
+	char text[4096];
+	ssize_t n;
+	char *end, *start;
+
+	buf[0] = '\0';
+	n = plat_read_file(log, text, sizeof(text));
+	if (n <= 0)
+		return;
+	/* The file may be longer than the buffer: read its end instead. */
+	if ((size_t)n == sizeof(text) - 1) {
+		int fd = open(log, O_RDONLY);
+		off_t size;
+
+		if (fd < 0)
+			return;
+		size = lseek(fd, 0, SEEK_END);
+		if (size > (off_t)sizeof(text) - 1)
+			(void)lseek(fd, size - (off_t)sizeof(text) + 1, SEEK_SET);
+		else
+			(void)lseek(fd, 0, SEEK_SET);
+		n = read(fd, text, sizeof(text) - 1);
+		close(fd);
+		if (n <= 0)
+			return;
+		text[n] = '\0';
+	}
+	end = text + strlen(text);
+	while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
+		*--end = '\0';
+	start = strrchr(text, '\n');
+	start = start ? start + 1 : text;
+	snprintf(buf, len, "%.120s", start);
+}
+
+/* Why the job ended badly, from its wait status, with the log's last line. */
+static void contest_job_why(const struct contest_cfg *cfg, int status, const char *log,
+			    char *err)
+{
+	char tail[128];
+
+	contest_log_tail(log, tail, sizeof(tail));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !cfg->workload)
+		errbuf_set(err, "the job failed: make not found (install make and a C compiler, or "
+			   "give --workload)");
+	else if (WIFEXITED(status))
+		errbuf_set(err, "the job failed: exit status %d%s%s", WEXITSTATUS(status),
+			   tail[0] ? ": " : "", tail);
+	else
+		errbuf_set(err, "the job failed: killed by signal %d%s%s", WTERMSIG(status),
+			   tail[0] ? ": " : "", tail);
+}
+
+/*
+ * Run the job to its end, polling for a timeout, a failed load and Ctrl-C.
+ * With sh (a load's shared page) the counters are read right after the
+ * fork and right after the reap.  Returns the status; m gets time and CPU.
+ */
+static enum contest_status contest_job(const struct contest_cfg *cfg, const char *dir,
+				       const char *log, const char *target,
+				       const struct load_shared *sh, int stop_load, pid_t load_pgid,
+				       struct contest_measure *m, uint64_t w[2], uint64_t c[2],
+				       char *err)
+{
+	struct contest_group job;
+	double t0, t1;
+	enum contest_status rc = CONTEST_OK;
+
+	/* The test switch: a load that is stopped during the job must count nothing. */
+	if (stop_load && load_pgid > 0)
+		(void)kill(-load_pgid, SIGSTOP);
+	if (sh)
+		contest_read(sh, &w[0], &c[0]);
+	t0 = contest_now();
+	if (contest_job_start(cfg, dir, log, target, &job, err) < 0)
+		return CONTEST_ERROR;
+	for (;;) {
+		if (contest_poll(&job)) {
+			t1 = contest_now();
+			if (sh)
+				contest_read(sh, &w[1], &c[1]);
+			break;
+		}
+		if (runner_interrupted()) {
+			rc = CONTEST_INTERRUPTED;
+			errbuf_set(err, "interrupted by signal %d", runner_interrupted());
+			break;
+		}
+		if (cfg->timeout_s > 0 && contest_now() - t0 > cfg->timeout_s) {
+			rc = CONTEST_FAILED;
+			errbuf_set(err, "the job ran past its timeout of %.3g s and was stopped",
+				   cfg->timeout_s);
+			break;
+		}
+		if (sh && atomic_load(&sh->failed)) {
+			rc = CONTEST_FAILED;
+			errbuf_set(err, "the load failed during the job: %.180s", sh->why);
+			break;
+		}
+		contest_sleep_ms(10);
+	}
+	if (stop_load && load_pgid > 0)
+		(void)kill(-load_pgid, SIGCONT);
+	contest_kill(&job);
+	if (rc != CONTEST_OK)
+		return rc;
+	if (!WIFEXITED(job.status) || WEXITSTATUS(job.status) != 0) {
+		contest_job_why(cfg, job.status, log, err);
+		return CONTEST_ERROR;
+	}
+	m->time_s = t1 - t0;
+	m->user_s = (double)job.ru.ru_utime.tv_sec + (double)job.ru.ru_utime.tv_usec / 1e6;
+	m->sys_s = (double)job.ru.ru_stime.tv_sec + (double)job.ru.ru_stime.tv_usec / 1e6;
+	m->cpu_pct = m->time_s > 0 ? 100 * (m->user_s + m->sys_s) / m->time_s : (double)NAN;
+	return CONTEST_OK;
+}
+
+/* Start the load: its group, its shared page; wait until it works. */
+static enum contest_status contest_load_start(const struct contest_cfg *cfg, const struct load *ld,
+					      const char *dir, struct load_shared *sh,
+					      struct contest_group *g, char *err)
+{
+	struct load_ctx ctx = {
+		.dir = dir, .ncpu = cfg->ncpu, .mem_available = cfg->mem_available,
+		.scale = cfg->scale, .sh = sh,
+	};
+	double t0, settle_end = 0;
+	pid_t pid;
+
+	memset(g, 0, sizeof(*g));
+	if (plat_disk_free(dir, &ctx.disk_free) < 0) {
+		errbuf_set(err, "cannot see the free space of '%s': %s", dir, strerror(errno));
+		return CONTEST_ERROR;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		errbuf_set(err, "cannot start %s: fork: %s", ld->name, strerror(errno));
+		return CONTEST_ERROR;
+	}
+	if (pid == 0) {
+		(void)setpgid(0, 0);
+		(void)plat_die_with_parent(SIGKILL);
+		signal(SIGINT, SIG_IGN);	/* the driver decides when it stops */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		contest_redirect(NULL);
+		/* The driver may have died between fork and prctl: then so do we. */
+		if (getppid() == 1)
+			_exit(1);
+		ld->run(&ctx);
+		_exit(0);
+	}
+	(void)setpgid(pid, pid);
+	g->pid = pid;
+	t0 = contest_now();
+	for (;;) {
+		if (atomic_load(&sh->failed)) {
+			errbuf_set(err, "%.200s", sh->why);
+			return CONTEST_FAILED;
+		}
+		if (contest_poll(g)) {
+			errbuf_set(err, "%s stopped before the job started (status %d)", ld->name,
+				   g->status);
+			return CONTEST_FAILED;
+		}
+		if (runner_interrupted()) {
+			errbuf_set(err, "interrupted by signal %d", runner_interrupted());
+			return CONTEST_INTERRUPTED;
+		}
+		if (atomic_load(&sh->ready) && settle_end == 0)
+			settle_end = contest_now() + cfg->settle_s;
+		if (settle_end > 0 && contest_now() >= settle_end)
+			return CONTEST_OK;
+		if (settle_end == 0 && contest_now() - t0 > CONTEST_READY_S) {
+			errbuf_set(err, "%s did not get ready within %.0f s", ld->name, CONTEST_READY_S);
+			return CONTEST_FAILED;
+		}
+		contest_sleep_ms(5);
+	}
+}
+
+/* mkdir with a message; 0 or -1 with err filled. */
+static int contest_mkdir(const char *path, char *err)
+{
+	if (mkdir(path, 0700) != 0) {
+		errbuf_set(err, "cannot make '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+enum contest_status contest_measure(const struct contest_cfg *cfg, const struct load *ld,
+				    struct contest_measure *m, char *err)
+{
+	char root[4096], job[4200], loaddir[4200], log[4200];
+	struct load_shared *sh = MAP_FAILED;
+	struct contest_group load = { 0 };
+	enum contest_status rc;
+	uint64_t w[2] = { 0, 0 }, c[2] = { 0, 0 }, wend, cend;
+	double load_start = 0;
+	int is_cache = strcmp(ld->name, "cacherun") == 0;
+
+	memset(m, 0, sizeof(*m));
+	(void)plat_subreaper();	/* orphaned workers come back here to be reaped */
+	snprintf(root, sizeof(root), "%s/kbench-contest.XXXXXX", cfg->tmproot);
+	if (!mkdtemp(root)) {
+		errbuf_set(err, "cannot make a directory in '%s': %s", cfg->tmproot, strerror(errno));
+		return CONTEST_ERROR;
+	}
+	snprintf(job, sizeof(job), "%s/job", root);
+	snprintf(loaddir, sizeof(loaddir), "%s/load", root);
+	snprintf(log, sizeof(log), "%s/job.log", root);
+	if (contest_mkdir(job, err) < 0 || contest_mkdir(loaddir, err) < 0) {
+		rc = CONTEST_ERROR;
+		goto out;
+	}
+	if (!cfg->workload && tree_make(job, cfg->size, err) < 0) {
+		rc = CONTEST_ERROR;
+		goto out;
+	}
+	/* cacherun: the job once untimed, so the timed one finds every cache warm. */
+	if (is_cache) {
+		struct contest_measure warm;
+
+		rc = contest_job(cfg, job, log, "all", NULL, 0, 0, &warm, w, c, err);
+		if (rc != CONTEST_OK)
+			goto out;
+		if (!cfg->workload) {
+			rc = contest_job(cfg, job, log, "clean", NULL, 0, 0, &warm, w, c, err);
+			if (rc != CONTEST_OK)
+				goto out;
+		}
+	}
+	if (ld->run) {
+		sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (sh == MAP_FAILED) {
+			errbuf_set(err, "cannot map the load's counters: %s", strerror(errno));
+			rc = CONTEST_ERROR;
+			goto out;
+		}
+		load_start = contest_now();
+		rc = contest_load_start(cfg, ld, loaddir, sh, &load, err);
+		if (rc != CONTEST_OK)
+			goto out;
+	}
+	rc = contest_job(cfg, job, log, "all", ld->run ? sh : NULL, plat_test_switch("load-stop"),
+			 load.pid, m, w, c, err);
+	if (rc != CONTEST_OK)
+		goto out;
+	if (ld->run) {
+		m->loads = w[1] - w[0];
+		m->lcpu_pct = m->time_s > 0 ? 100 * (double)(c[1] - c[0]) / 1e9 / m->time_s : (double)NAN;
+		/* contest's way: everything the load did in its life, scaled by time. */
+		contest_kill(&load);
+		m->load_life_s = contest_now() - load_start;
+		contest_read(sh, &wend, &cend);
+		m->load_total = wend;
+		m->old_loads = m->load_life_s > 0 ? (double)wend * m->time_s / m->load_life_s : (double)NAN;
+	}
+out:
+	contest_kill(&load);
+	if (sh != MAP_FAILED)
+		munmap(sh, sizeof(*sh));
+	if (runner_rmtree(root) < 0 && rc == CONTEST_OK) {
+		errbuf_set(err, "cannot remove '%s': %s", root, strerror(errno));
+		rc = CONTEST_ERROR;
+	}
+	return rc;
+}

@@ -1,0 +1,259 @@
+/*
+ * contest's tables: one block per load, one row per label, as contest
+ * printed them in 2002,
+ *
+ *   io_load (Loads: MB written in the job's window)
+ *   Kernel [runs]           Time    CPU%   Loads  LCPU%  Ratio
+ *   2.5.47 [3]      474.1 +-1.2%      15      36     10   6.64
+ *
+ * with the median Time of the label's runs and its 95% CI, the medians of
+ * the other columns, and Ratio = Time / the noload Time of the first label
+ * shown (the reference), so the noload row of the reference reads 1.00.
+ * With two labels or more, a Time that differs significantly from the
+ * reference's is marked as compare marks it (the same test, correction and
+ * threshold: the rows of the contest tables are compared together).
+ */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+
+#define CONTEST_PREFIX "contest."
+#define CONTEST_MAX_LABELS REPORT_CMP_MAX_SIDES
+
+/* A label's runs, in the order first seen. */
+struct ct_label {
+	const char *name;
+	struct run_info *runs;		/* shallow copies of the caller's runs */
+	size_t nruns;
+};
+
+/* The median of the values of key in the ok results of id over a label's runs. */
+static double ct_median(const struct ct_label *l, const char *id, const char *key, size_t *nok)
+{
+	double v[256], med = NAN;
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->nruns; i++)
+		for (size_t j = 0; j < l->runs[i].nresults && n < 256; j++) {
+			const struct result *r = &l->runs[i].results[j];
+			const struct bench_value *bv;
+
+			if (strcmp(r->id, id) != 0 || r->status != RES_OK)
+				continue;
+			if (!key)
+				v[n++] = r->median;
+			else if ((bv = result_value(r, key)) && isfinite(bv->num))
+				v[n++] = bv->num;
+		}
+	if (nok)
+		*nok = n;
+	if (n > 0) {
+		struct stats_summary ss;
+
+		if (stats_summarize(v, n, &ss) == 0)
+			med = ss.median;
+	}
+	return med;
+}
+
+/* The first result of id in a label's runs, any status; NULL if none. */
+static const struct result *ct_first(const struct ct_label *l, const char *id)
+{
+	for (size_t i = 0; i < l->nruns; i++)
+		for (size_t j = 0; j < l->runs[i].nresults; j++)
+			if (strcmp(l->runs[i].results[j].id, id) == 0)
+				return &l->runs[i].results[j];
+	return NULL;
+}
+
+/* Group the runs by label; the count of labels, or -1 without memory. */
+static int ct_group(const struct run_info *runs, size_t nruns, struct ct_label *labels)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nruns; i++) {
+		size_t k;
+
+		for (k = 0; k < n && strcmp(labels[k].name, runs[i].label) != 0; k++)
+			;
+		if (k == n) {
+			if (n == CONTEST_MAX_LABELS)
+				continue;	/* more labels than a table can compare: left out */
+			labels[n].name = runs[i].label;
+			labels[n].runs = NULL;
+			labels[n].nruns = 0;
+			n++;
+		}
+		struct run_info *more = realloc(labels[k].runs, (labels[k].nruns + 1) * sizeof(*more));
+		if (!more)
+			return -1;
+		labels[k].runs = more;
+		labels[k].runs[labels[k].nruns++] = runs[i];
+	}
+	return (int)n;
+}
+
+/* Every contest id in the runs, the loads' order of first appearance. */
+static size_t ct_ids(const struct run_info *runs, size_t nruns, const char **ids, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nruns; i++)
+		for (size_t j = 0; j < runs[i].nresults; j++) {
+			const char *id = runs[i].results[j].id;
+			size_t k;
+
+			if (strncmp(id, CONTEST_PREFIX, strlen(CONTEST_PREFIX)) != 0)
+				continue;
+			for (k = 0; k < n && strcmp(ids[k], id) != 0; k++)
+				;
+			if (k == n && n < max)
+				ids[n++] = id;
+		}
+	return n;
+}
+
+int report_contest_has(const struct run_info *runs, size_t nruns)
+{
+	const char *ids[1];
+
+	return ct_ids(runs, nruns, ids, 1) > 0;
+}
+
+/* One row: the label, then Time and its CI, CPU%, Loads, LCPU%, Ratio, the mark. */
+static void ct_row(FILE *out, const struct ct_label *l, const char *id, double ref_noload,
+		   const struct report_cmp_cell *cell)
+{
+	char name[64], fig[32], ci[32], loads[32];
+	double t, lo = NAN, hi = NAN, cpu, ld, lcpu;
+	size_t nok;
+	const struct result *first = ct_first(l, id);
+
+	if (l->nruns > 1)
+		snprintf(name, sizeof(name), "%.*s [%zu]", 15, l->name, l->nruns);
+	else
+		snprintf(name, sizeof(name), "%.20s", l->name);
+	t = ct_median(l, id, NULL, &nok);
+	if (nok == 0) {
+		fprintf(out, "%-20s %s: %s\n", name, first ? result_status_name(first->status) : "-",
+			first && first->reason[0] ? first->reason : "no figure");
+		return;
+	}
+	/* The CI of the median Time over the runs (one run: the time itself). */
+	if (nok > 1) {
+		double v[256];
+		size_t n = 0;
+		struct stats_summary ss;
+
+		for (size_t i = 0; i < l->nruns; i++)
+			for (size_t j = 0; j < l->runs[i].nresults && n < 256; j++)
+				if (strcmp(l->runs[i].results[j].id, id) == 0 &&
+				    l->runs[i].results[j].status == RES_OK)
+					v[n++] = l->runs[i].results[j].median;
+		if (stats_summarize(v, n, &ss) == 0) {
+			lo = ss.ci_low;
+			hi = ss.ci_high;
+		}
+	}
+	cpu = ct_median(l, id, "cpu_pct", NULL);
+	ld = ct_median(l, id, "loads", NULL);
+	lcpu = ct_median(l, id, "lcpu_pct", NULL);
+	report_fig(fig, sizeof(fig), t);
+	if (isfinite(lo) && t > 0)
+		snprintf(ci, sizeof(ci), "+-%.1f%%", fmax(t - lo, hi - t) / t * 100);
+	else
+		snprintf(ci, sizeof(ci), "%s", "");
+	if (isfinite(ld))
+		snprintf(loads, sizeof(loads), "%.0f", ld);
+	else
+		snprintf(loads, sizeof(loads), "-");
+	fprintf(out, "%-20s %8s %7s %5.0f %8s %6.0f", name, fig, ci, cpu, loads, lcpu);
+	if (isfinite(ref_noload) && ref_noload > 0)
+		fprintf(out, " %6.2f", t / ref_noload);
+	else
+		fprintf(out, " %6s", "-");
+	if (cell && cell->present)
+		fprintf(out, " %c%c", cell->significant ? '*' : ' ',
+			cell->test == CMP_TEST_MW_SAMPLES ? '~' : ' ');
+	fputc('\n', out);
+}
+
+/* The cell of label s for id in the compared rows; NULL when not compared. */
+static const struct report_cmp_cell *ct_cell(const struct report_cmp_row *rows, size_t nrows,
+					     const char *id, size_t s)
+{
+	if (s == 0)
+		return NULL;
+	for (size_t k = 0; k < nrows; k++)
+		if (strcmp(rows[k].key->id, id) == 0)
+			return &rows[k].cell[s];
+	return NULL;
+}
+
+int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, double threshold)
+{
+	struct ct_label labels[CONTEST_MAX_LABELS];
+	struct report_cmp_side sides[CONTEST_MAX_LABELS];
+	struct report_cmp_row *rows = NULL;
+	const char *ids[64];
+	size_t nids, nrows = 0;
+	int nl, rc = 0;
+	char ref_id[96];
+	double ref_noload;
+
+	memset(labels, 0, sizeof(labels));
+	nl = ct_group(runs, nruns, labels);
+	if (nl < 0) {
+		rc = -1;
+		goto out;
+	}
+	nids = ct_ids(runs, nruns, ids, sizeof(ids) / sizeof(ids[0]));
+	if (nids == 0)
+		goto out;
+	if (nl > 1) {
+		for (int i = 0; i < nl; i++)
+			sides[i] = (struct report_cmp_side){ labels[i].name, labels[i].runs,
+							     labels[i].nruns };
+		if (report_compare_build(sides, (size_t)nl, threshold, &rows, &nrows) < 0) {
+			rc = -1;
+			goto out;
+		}
+	}
+	snprintf(ref_id, sizeof(ref_id), "%snoload", CONTEST_PREFIX);
+	ref_noload = ct_median(&labels[0], ref_id, NULL, NULL);
+	fprintf(out, "contest: Time is the job's elapsed seconds (median of the runs, its 95%% CI),"
+		"\nCPU%% its CPU time over Time, Loads the load's work and LCPU%% its CPU time,"
+		"\nboth counted only while the job ran; Ratio = Time / %s's noload Time",
+		labels[0].name);
+	if (nl > 1)
+		fprintf(out, ";\n* = significantly different from %s (as in compare, %.0f%% threshold), "
+			"~ = samples", labels[0].name, threshold * 100);
+	fputs("\n", out);
+	for (size_t k = 0; k < nids; k++) {
+		const struct result *first = NULL;
+		const struct bench_value *unit;
+
+		for (int i = 0; i < nl && !first; i++)
+			first = ct_first(&labels[i], ids[k]);
+		unit = first ? result_value(first, "load_unit") : NULL;
+		fprintf(out, "\n%s", ids[k] + strlen(CONTEST_PREFIX));
+		if (unit && unit->text[0] && strcmp(unit->text, "-") != 0)
+			fprintf(out, " (Loads: %s)", unit->text);
+		fprintf(out, ":\n%-20s %8s %7s %5s %8s %6s %6s\n", "Kernel [runs]", "Time", "", "CPU%",
+			"Loads", "LCPU%", "Ratio");
+		for (int i = 0; i < nl; i++)
+			if (ct_first(&labels[i], ids[k]))
+				ct_row(out, &labels[i], ids[k], ref_noload,
+				       ct_cell(rows, nrows, ids[k], (size_t)i));
+	}
+out:
+	free(rows);
+	for (int i = 0; i < CONTEST_MAX_LABELS; i++)
+		free(labels[i].runs);
+	return rc;
+}

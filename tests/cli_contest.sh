@@ -1,0 +1,84 @@
+#!/bin/sh
+# Command-line tests of kbench contest (issue 6), with a job of known length
+# (sleep) and short loads, so each takes a second or two: the window
+# accounting (a load working at a known rate yields rate x job time, and
+# nothing when it is stopped during the job), the report, and that no
+# process, file or directory is left after a normal end, a failing job, a
+# timeout and SIGINT; bad input as one line.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+DB="$T/c.db"
+FAST="--settle 0.2 --load-scale 0.01 --tmpdir $T/tmp --quiet"
+# The Loads column of a load's row: the 5th field after the label (no [runs] here).
+loads_of() { awk -v l="$1:" '$0 == l || index($0, l " ") == 1 {f = 1; next} f && /^L / {print $(NF - 2); exit}' "$T/out"; }
+
+kb contest --workload 'sleep 1' --loads noload,tick_load --label L --db "$DB" $FAST
+check "contest with a sleep job exits 0" [ "$rc" = 0 ]
+check "a block per load, noload first" sh -c "grep -n '^noload:' '$T/out' | grep -q '^[0-9]*:' && \
+	[ \$(grep -n '^noload:' '$T/out' | cut -d: -f1) -lt \$(grep -n '^tick_load' '$T/out' | cut -d: -f1) ]"
+check "the header names the columns" grep -Eq '^Kernel \[runs\] +Time +CPU% +Loads +LCPU% +Ratio$' "$T/out"
+check "the load's unit is stated" grep -q '^tick_load (Loads: ' "$T/out"
+row=$(grep -A2 '^tick_load' "$T/out" | grep '^L ')
+t=$(echo "$row" | awk '{print $2}')
+loads=$(echo "$row" | awk '{print $(NF - 2)}')
+check "the job's Time is the sleep's second ($t)" sh -c "awk 'BEGIN {exit !($t >= 0.99 && $t < 1.5)}'"
+check "tick_load did one unit per 10 ms of the window: $loads for $t s" \
+	sh -c "awk 'BEGIN {exit !($loads >= $t * 100 - 4 && $loads <= $t * 100 + 4)}'"
+check "noload's Ratio is 1.00" sh -c "grep -A2 '^noload:' '$T/out' | grep -Eq '^L .* 1\.00 *\$'"
+check "nothing left behind after a normal end" no_leftovers "$T/tmp"
+kb show contest.tick_load --db "$DB"
+check "stored as contest.tick_load with its values" sh -c "grep -q 'loads' '$T/out' && grep -q 'old_loads' '$T/out' && grep -q 'lcpu_pct' '$T/out'"
+
+KBENCH_INJECT=load-stop "$KB" contest --workload 'sleep 0.5' --loads tick_load --label S --no-store $FAST >"$T/out" 2>"$T/err"
+check "a load stopped during the job counts nothing" sh -c "grep -A2 '^tick_load' '$T/out' | grep -Eq '^[^ ]+ +0\.5[0-9]* .* 0 +[0-9]+ +- *\$'"
+
+kb contest --workload 'echo compiling; echo cc: error: no such file >&2; exit 3' --loads noload --no-store $FAST
+check "a failing job: exit 1, one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
+check "a failing job: says why, with its last output" grep -q 'noload: the job failed: exit status 3: cc: error: no such file' "$T/err"
+check "a failing job: nothing left" no_leftovers "$T/tmp"
+
+kb contest --workload 'sleep 31.7' --loads tick_load --timeout 0.5 --no-store $FAST
+check "a job past its timeout is stopped and reported (exit 1)" sh -c "[ $rc = 1 ] && grep -q 'timeout of 0.5 s' '$T/out' '$T/err'"
+check "after a timeout: no process (sleep killed), nothing left" sh -c "! pgrep -f '^sleep 31\.7\$' >/dev/null && [ -z \"\$(ls -A '$T/tmp')\" ]"
+
+"$KB" contest --workload 'sleep 32.3' --loads tick_load --db "$DB" $FAST >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+# The job itself, not kbench, whose command line holds the same words.
+while ! pgrep -f '^sleep 32\.3$' >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+rc=$?
+check "SIGINT during the job: exit 130" [ "$rc" = 130 ]
+sleep 0.2
+check "SIGINT: the job is killed" sh -c "! pgrep -f '^sleep 32\.3\$' >/dev/null"
+check "SIGINT: no load process, no file left" no_leftovers "$T/tmp"
+
+kb contest --loads nosuch --no-store $FAST
+check "an unknown load: exit 2, one line naming it" sh -c "[ $rc = 2 ] && grep -q \"unknown load 'nosuch'\" '$T/err'"
+kb contest --workload '  ' --no-store $FAST
+check "an empty workload: exit 2" sh -c "[ $rc = 2 ] && grep -q 'workload is empty' '$T/err'"
+kb contest --workload 'true' --loads noload --tmpdir /proc --no-store --quiet
+check "a read-only --tmpdir: exit 1, one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'not writable' '$T/err'"
+mkdir "$T/full"
+if mount -t tmpfs -o size=8k tmpfs "$T/full" 2>/dev/null; then
+	dd if=/dev/zero of="$T/full/fill" bs=4k count=100 2>/dev/null
+	kb contest --size 0.001 --loads noload --tmpdir "$T/full" --no-store --quiet
+	check "a full --tmpdir: exit 1, one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -qi 'no space left' '$T/err'"
+	rm -f "$T/full/fill"
+	check "a full --tmpdir: nothing left in it" sh -c "[ -z \"\$(ls -A '$T/full')\" ]"
+	umount "$T/full"
+else
+	ok "# SKIP a full --tmpdir: cannot mount a small tmpfs here"
+fi
+
+# The generated compile, tiny, under a real load: the whole path with make and cc.
+if command -v make >/dev/null && command -v cc >/dev/null; then
+	kb contest --size 0.005 --loads noload,cacherun,process_load --db "$DB" --label tree $FAST
+	check "the generated compile runs under noload, cacherun and process_load" sh -c "[ $rc = 0 ] && grep -q '^process_load' '$T/out'"
+	check "after the compile: nothing left" no_leftovers "$T/tmp"
+else
+	ok "# SKIP the generated compile: no make or cc"
+fi
+
+echo "1..$n"

@@ -12,13 +12,13 @@
  * are not printed (the load's stderr may be the job's terminal); they go
  * through load_fail into sh->why for the driver to report.
  *
- * Units: a unit is a piece of work a reader can picture (an MB written, a
- * file handled), grouped by a thousand or a million where one piece takes
- * about a microsecond (a token passed, a directory entry, a page touched),
- * so that a 40 s job counts in the thousands rather than the millions, as
- * contest's tables did.  Pieces are added up per process and whole units
- * published (struct load_proc), so the driver's window is exact to within
- * one unit per process: under 0.2% of such a count.
+ * Units: a piece of work a reader can picture (an MB written, a message
+ * passed, a file handled), grouped (k entries, GB touched) where a single
+ * process would otherwise count in the millions, but never so far that one
+ * unit takes a process more than a few ms: pieces are added up per process
+ * and only whole units published (struct load_proc), so the driver's
+ * window is exact to one unit per process, and a coarser unit would leave
+ * a short window, or a load starved by the job, counting nothing.
  *
  * Data moves through plat_read/plat_write/plat_openat/plat_unlinkat, so a
  * test can inject a failing call into a load and see load_fail report it.
@@ -81,9 +81,9 @@
 /* mem_load needs half the available memory to be at least this big. */
 #define LOAD_MEM_MIN (16 * LOAD_MIB)
 
-/* dbench_load's clients each write and read back files of this size. */
+/* dbench_load's clients each write and read back files of this size, */
 #define LOAD_DBENCH_FILE 4096
-/* and cycle through this many names, so a directory never grows large. */
+/* named in turn from this many names: each file a new entry, as dbench's are. */
 #define LOAD_DBENCH_NAMES 64
 
 /* tick_load's period: the tests check Loads = job time / this. */
@@ -135,6 +135,16 @@ static _Noreturn void load_die(const struct load_proc *p, const char *call, cons
 	if (path)
 		load_fail(p->ctx, "%s: %s '%s': %s", p->name, call, path, why);
 	load_fail(p->ctx, "%s: %s: %s", p->name, call, why);
+}
+
+/* As load_die, for a file name in a directory: the path is put together only now. */
+static _Noreturn void load_die_in(const struct load_proc *p, const char *call, const char *dir,
+				  const char *name)
+{
+	char why[128];
+
+	load_errtext(errno, why, sizeof(why));
+	load_fail(p->ctx, "%s: %s '%s/%s': %s", p->name, call, dir, name, why);
 }
 
 _Noreturn void load_fail(const struct load_ctx *ctx, const char *fmt, ...)
@@ -388,7 +398,8 @@ static void load_tree(const struct load_proc *p, const char *root, size_t nfiles
 			load_path(p, path, sizeof(path), "%s/d%03zu", root, i / per_dir);
 			load_mkdir(p, path);
 		}
-		load_path(p, path, sizeof(path), "%s/d%03zu/f%04zu", root, i / per_dir, i % per_dir);
+		load_path(p, path, sizeof(path), "%s/d%03zu/f%04zu", root, i / per_dir,
+			  i % per_dir);
 		fd = plat_openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0)
 			load_die(p, "open", path);
@@ -471,8 +482,8 @@ static void load_tar_start(struct load_proc *p, const char *const argv[], int in
 		(void)plat_die_with_parent(SIGKILL);
 		/* Ignored signals stay ignored across exec; tar expects the default. */
 		signal(SIGPIPE, SIG_DFL);
-		if ((in >= 0 && load_dup_to(in, 0) != 0) || (out >= 0 && load_dup_to(out, 1) != 0) ||
-		    load_dup_to(errfd, 2) != 0)
+		if ((in >= 0 && load_dup_to(in, 0) != 0) ||
+		    (out >= 0 && load_dup_to(out, 1) != 0) || load_dup_to(errfd, 2) != 0)
 			_exit(126);
 		execvp(argv[0], (char *const *)argv);
 		_exit(127);
@@ -526,13 +537,13 @@ static void load_tar_create(struct load_proc *p, const char *archive, const char
 	int pfd[2], afd;
 	ssize_t n;
 
+	afd = plat_openat(AT_FDCWD, archive, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (afd < 0)
+		load_die(p, "open", archive);
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		load_die(p, "pipe", NULL);
 	load_tar_start(p, argv, -1, pfd[1], errpath);
 	load_close(p, pfd[1], "pipe from tar");
-	afd = plat_openat(AT_FDCWD, archive, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (afd < 0)
-		load_die(p, "open", archive);
 	while ((n = load_read(pfd[0], buf, LOAD_PIPE_CHUNK)) > 0) {
 		if (load_write_all(afd, buf, (size_t)n) != 0)
 			load_die(p, "write", archive);
@@ -555,7 +566,10 @@ static void load_tar_create(struct load_proc *p, const char *archive, const char
  * from its left and writing it to its right, with one token per CPU going
  * round, so every CPU has a ring member to run and most members are
  * waking and sleeping: scheduler work, as contest's process_load made.
- * A unit is 1000 messages (one byte passed on by one process).
+ * A unit is a message: a byte passed on by one process.  Not grouped by a
+ * thousand: each process passes only 1/(4 x CPUs) of them, some 20,000 a
+ * second on an idle machine and far fewer beside a busy job, so a
+ * thousand would be 50 ms to seconds of one process's work.
  */
 static void load_process_run(const struct load_ctx *ctx)
 {
@@ -565,7 +579,7 @@ static void load_process_run(const struct load_ctx *ctx)
 	int tokens, me, in, out;
 	char b = 't';
 
-	load_begin(&p, ctx, "process_load", 1000);
+	load_begin(&p, ctx, "process_load", 1);
 	if (n > LOAD_MAX_SLOTS)
 		n = LOAD_MAX_SLOTS;
 	tokens = n / 4;
@@ -856,9 +870,9 @@ static void load_list_run(const struct load_ctx *ctx)
  * pressure for the job, without the swapping of contest's mem_load (which
  * took 110% of RAM; here the OOM killer must have no cause to act).
  * Transparent huge pages are refused for it, so the work is the same on
- * every kernel.  A unit is a million pages touched (about 40 ms with a
- * 2 GiB buffer; the pages are faulted in while preparing, so touching is
- * all that is counted).
+ * every kernel.  A unit is a GB (10^9 bytes) of the buffer swept, one
+ * write per page: some 10 ms at 40 ns a page.  The pages are faulted in
+ * while preparing, so touching is all that is counted.
  */
 static void load_mem_run(const struct load_ctx *ctx)
 {
@@ -872,7 +886,7 @@ static void load_mem_run(const struct load_ctx *ctx)
 	unsigned char v = 0;
 	void *m;
 
-	load_begin(&p, ctx, "mem_load", 1000000);
+	load_begin(&p, ctx, "mem_load", LOAD_MB * 1000);
 	if (pg <= 0)
 		load_die(&p, "sysconf", NULL);
 	/*
@@ -903,11 +917,11 @@ static void load_mem_run(const struct load_ctx *ctx)
 		v++;
 		for (size_t i = 0; i < npages; i++) {
 			buf[i * (size_t)pg] = v;
-			/* Count in batches: a page costs ~100 ns, a clock read ~20 ns. */
+			/* Count in batches: a page costs ~40 ns, a clock read ~20 ns. */
 			if ((i & 63) == 63)
-				load_did(&p, 64);
+				load_did(&p, 64 * (uint64_t)pg);
 		}
-		load_did(&p, npages & 63);
+		load_did(&p, (npages & 63) * (uint64_t)pg);
 	}
 }
 
@@ -952,19 +966,20 @@ static void load_dbench_run(const struct load_ctx *ctx)
 		snprintf(name, sizeof(name), "f%02u", i % LOAD_DBENCH_NAMES);
 		fd = plat_openat(dfd, name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0)
-			load_die(&p, "open", path);
+			load_die_in(&p, "open", path, name);
 		if (load_write_all(fd, data, LOAD_DBENCH_FILE) != 0)
-			load_die(&p, "write", path);
+			load_die_in(&p, "write", path, name);
 		if (lseek(fd, 0, SEEK_SET) != 0)
-			load_die(&p, "lseek", path);
+			load_die_in(&p, "lseek", path, name);
 		r = load_read(fd, back, LOAD_DBENCH_FILE);
 		if (r < 0)
-			load_die(&p, "read", path);
+			load_die_in(&p, "read", path, name);
 		if (r != LOAD_DBENCH_FILE)
-			load_fail(ctx, "%s: read '%s': short read", p.name, path);
-		load_close(&p, fd, path);
+			load_fail(ctx, "%s: read '%s/%s': short read", p.name, path, name);
+		if (close(fd) != 0)
+			load_die_in(&p, "close", path, name);
 		if (plat_unlinkat(dfd, name, 0) != 0)
-			load_die(&p, "unlink", path);
+			load_die_in(&p, "unlink", path, name);
 		load_did(&p, 1);
 	}
 }
@@ -1029,7 +1044,7 @@ static const struct load load_rows[] = {
 	},
 	{
 		.name = "process_load",
-		.unit = "k messages",
+		.unit = "messages",
 		.summary = "4 x CPUs processes passing tokens round a ring of pipes",
 		.run = load_process_run,
 	},
@@ -1070,14 +1085,14 @@ static const struct load load_rows[] = {
 	},
 	{
 		.name = "mem_load",
-		.unit = "M pages touched",
-		.summary = "one write per page over a large buffer, again and again, missing the caches",
+		.unit = "GB touched",
+		.summary = "one write per page of a large buffer, over and over, missing caches",
 		.run = load_mem_run,
 	},
 	{
 		.name = "dbench_load",
 		.unit = "files",
-		.summary = "2 x CPUs clients creating, writing, reading back and removing small files",
+		.summary = "2 x CPUs clients creating, writing, reading back, removing small files",
 		.flags = LOAD_FILES,
 		.run = load_dbench_run,
 	},

@@ -6,13 +6,17 @@
 # killed too).  Both come from one `kbench contest` run: the old figure is
 # stored as the value old_loads.
 #
-# usage: bench/contest_accounting.sh   (KBENCH=path, LOADS=io_load,process_load, SIZE=1, RUNS=1)
+# SETTLE (seconds the load works alone before the job, default 1) shows how
+# the old figure drifts as the load's life outgrows the job's window.
+#
+# usage: bench/contest_accounting.sh   (KBENCH=path, LOADS=io_load,process_load, SIZE=1, RUNS=1, SETTLE=1)
 set -eu
 . "$(dirname "$0")/lib.sh"
 LOADS=${LOADS:-io_load,process_load}
 SIZE=${SIZE:-1}
 RUNS=${RUNS:-1}
-"$KBENCH" contest --loads "noload,$LOADS" --size "$SIZE" --runs "$RUNS" --label acct \
+SETTLE=${SETTLE:-1}
+"$KBENCH" contest --loads "noload,$LOADS" --size "$SIZE" --runs "$RUNS" --settle "$SETTLE" --label acct \
 	--db "$WORK/c.db" --quiet | tee "$WORK/table.txt"
 "$KBENCH" export --db "$WORK/c.db" >"$WORK/c.json"
 python3 - "$WORK/c.json" <<'PY'

@@ -26,6 +26,8 @@ check "tick_load did one unit per 10 ms of the window: $loads for $t s" \
 	sh -c "awk 'BEGIN {exit !($loads >= $t * 100 - 4 && $loads <= $t * 100 + 4)}'"
 check "noload's Ratio is 1.00" sh -c "grep -A2 '^noload:' '$T/out' | grep -Eq '^L .* 1\.00 *\$'"
 check "nothing left behind after a normal end" no_leftovers "$T/tmp"
+kb summary L --db "$DB"
+check "summary prints contest's tables for contest results" sh -c "grep -q '^tick_load (Loads: ticks):' '$T/out' && ! grep -q 'Other results' '$T/out'"
 kb show contest.tick_load --db "$DB"
 check "stored as contest.tick_load with its values" sh -c "grep -q 'loads' '$T/out' && grep -q 'old_loads' '$T/out' && grep -q 'lcpu_pct' '$T/out'"
 

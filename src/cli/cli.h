@@ -47,6 +47,18 @@ void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts);
  */
 const char *cli_tmpdir(const char *cmd, const char *dir);
 
+struct run_info;
+struct store;
+struct sysinfo;
+/*
+ * Start a stored run (st may be NULL for --no-store): its label, host, OS
+ * and machine description from si, room for nresults results, and, for a
+ * repetition of --runs, the set of first.  Dies on failure.
+ */
+void cli_run_begin(struct store *st, struct run_info *run, const char *label,
+		   const struct sysinfo *si, const char *si_json, const struct run_info *first,
+		   size_t nresults);
+
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_summary(int argc, char **argv);

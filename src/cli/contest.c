@@ -131,10 +131,14 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 	if (!r->samples)
 		die("contest: out of memory");
 	r->samples[0] = m->time_s;
+	/* time_s again as a value, so a script reading values finds every metric there. */
+	contest_value(r, "time_s", m->time_s, NULL);
 	contest_value(r, "cpu_pct", m->cpu_pct, NULL);
 	contest_value(r, "loads", (double)m->loads, NULL);
 	contest_value(r, "load_unit", NAN, ld->unit);
 	contest_value(r, "lcpu_pct", ld->run ? m->lcpu_pct : 0, NULL);
+	contest_value(r, "user_s", m->user_s, NULL);
+	contest_value(r, "sys_s", m->sys_s, NULL);
 	if (ld->run) {
 		contest_value(r, "old_loads", m->old_loads, NULL);
 		contest_value(r, "load_life_s", m->load_life_s, NULL);
@@ -220,18 +224,8 @@ int cmd_contest(int argc, char **argv)
 	for (int rep = 0; rep < o.runs && !stopped; rep++) {
 		struct run_info *run = &runs[nruns++];
 
-		snprintf(run->label, sizeof(run->label), "%s", o.label ? o.label : label);
-		snprintf(run->host, sizeof(run->host), "%s", si.host);
-		snprintf(run->os, sizeof(run->os), "%s %s", si.os, si.release);
-		run->mhz = si.mhz;
-		if (rep > 0)
-			snprintf(run->set_uuid, sizeof(run->set_uuid), "%s", runs[0].uuid);
-		run->sysinfo_json = strdup(si_json);
-		run->results = calloc(nloads, sizeof(*run->results));
-		if (!run->sysinfo_json || !run->results)
-			die("contest: out of memory");
-		if (st && store_run_begin(st, run, err) < 0)
-			die("%s", err);
+		cli_run_begin(st, run, o.label ? o.label : label, &si, si_json, rep ? &runs[0] : NULL,
+			      nloads);
 		for (size_t i = 0; i < nloads; i++) {
 			struct contest_measure m;
 			struct result *r = &run->results[run->nresults];

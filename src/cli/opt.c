@@ -1,7 +1,8 @@
 /*
  * A small long-option parser driven by the option tables, in the spirit of
  * git's parse-options: the table is the single source of truth for parsing
- * and for --help.
+ * and for --help.  Also the few helpers the subcommands share: --tmpdir
+ * checked once, and a stored run started the same way by run and contest.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,6 +14,9 @@
 
 #include "cli/cli.h"
 #include "core/err.h"
+#include "core/result.h"
+#include "core/sysinfo.h"
+#include "store/store.h"
 
 void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts)
 {
@@ -170,4 +174,25 @@ const char *cli_tmpdir(const char *cmd, const char *dir)
 		die("%s: --tmpdir '%s' is not writable: %s", cmd, dir, strerror(errno));
 	rmdir(probe);
 	return dir;
+}
+
+void cli_run_begin(struct store *st, struct run_info *run, const char *label,
+		   const struct sysinfo *si, const char *si_json, const struct run_info *first,
+		   size_t nresults)
+{
+	char err[ERRBUF_LEN];
+
+	snprintf(run->label, sizeof(run->label), "%s", label);
+	snprintf(run->host, sizeof(run->host), "%s", si->host);
+	snprintf(run->os, sizeof(run->os), "%s %s", si->os, si->release);
+	run->mhz = si->mhz;
+	/* The repetitions are one set: they share the first run's uuid. */
+	if (first)
+		snprintf(run->set_uuid, sizeof(run->set_uuid), "%s", first->uuid);
+	run->sysinfo_json = strdup(si_json);
+	run->results = calloc(nresults ? nresults : 1, sizeof(*run->results));
+	if (!run->sysinfo_json || !run->results)
+		die("out of memory");
+	if (st && store_run_begin(st, run, err) < 0)
+		die("%s", err);
 }

@@ -307,20 +307,10 @@ int cmd_run(int argc, char **argv)
 	/* Repetitions outside, instances inside: drift hits every instance alike. */
 	for (int rep = 0; rep < o.runs && !stopped; rep++) {
 		struct run_info *run = &runs[nruns++];
-		snprintf(run->label, sizeof(run->label), "%s", o.label ? o.label : label);
+
 		now_iso(run->started, sizeof(run->started));
-		snprintf(run->host, sizeof(run->host), "%s", si.host);
-		snprintf(run->os, sizeof(run->os), "%s %s", si.os, si.release);
-		run->mhz = si.mhz;
-		/* The repetitions are one set: they share the first run's uuid. */
-		if (rep > 0)
-			snprintf(run->set_uuid, sizeof(run->set_uuid), "%s", runs[0].uuid);
-		run->sysinfo_json = strdup(si_json);
-		run->results = calloc(njobs, sizeof(*run->results));
-		if (!run->sysinfo_json || !run->results)
-			die("run: out of memory");
-		if (st && store_run_begin(st, run, err) < 0)
-			die("%s", err);
+		cli_run_begin(st, run, o.label ? o.label : label, &si, si_json, rep ? &runs[0] : NULL,
+			      njobs);
 		if (!st)
 			run->id = rep + 1;
 		for (size_t i = 0; i < njobs; i++) {

@@ -66,7 +66,7 @@ enum placement {
 /* CPUs a placement chooses from; the first this many allowed ones. */
 #define BENCH_MAX_CPUS 256
 /* Parameters and side figures a benchmark stores with its result. */
-#define BENCH_MAX_VALUES 8
+#define BENCH_MAX_VALUES 12
 
 /* One point of a curve: which series and where on it (a size in bytes). */
 struct bench_point {

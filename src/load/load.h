@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Processes of one load that publish counters (process_load has 4 x CPUs). */
+/* Processes of one load that publish counters (process_load: 4 x CPUs, up to this). */
 #define LOAD_MAX_SLOTS 256
 
 /*
@@ -70,7 +70,8 @@ struct load_ctx {
  * Safety caps.  A file load's files together stay below both half of
  * disk_free and LOAD_FILE_CAP; mem_load's buffer below half of
  * mem_available and LOAD_MEM_CAP, so the job keeps its memory and the OOM
- * killer has no cause to act; process_load runs exactly 4 x ncpu processes.
+ * killer has no cause to act; process_load runs 4 x ncpu processes (at
+ * most LOAD_MAX_SLOTS).
  */
 #define LOAD_FILE_CAP (1ull << 30)
 #define LOAD_MEM_CAP (2ull << 30)

@@ -25,8 +25,8 @@
  * two can never disagree.  Nothing here reads the database or measures.
  */
 #include "report/report.h"
+#include "report/jsonw.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,48 +395,6 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 	}
 }
 
-/*
- * JSON, in the shape json.c writes: a figure that does not exist (NaN)
- * becomes null, since jansson refuses NaN; and each set or push counts its
- * own failure, a constructor that ran out of memory returning the NULL that
- * makes it fail, instead of every constructor being checked.
- */
-static json_t *cmp_real(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static void cmp_set(json_t *obj, const char *key, json_t *val, int *bad)
-{
-	if (json_object_set_new(obj, key, val) != 0)
-		*bad = 1;
-}
-
-static void cmp_push(json_t *arr, json_t *val, int *bad)
-{
-	if (json_array_append_new(arr, val) != 0)
-		*bad = 1;
-}
-
-/* A side's name as the user typed it: bytes that are not UTF-8 become '?'. */
-static json_t *cmp_str(const char *s)
-{
-	json_t *j = json_string(s);
-	char *copy;
-
-	if (j)
-		return j;
-	copy = strdup(s);
-	if (!copy)
-		return NULL;
-	for (char *p = copy; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(copy);
-	free(copy);
-	return j;
-}
-
 /* The "test" key's values, by CMP_TEST_*; none is null. */
 static const char *const cmp_test_names[] = {
 	[CMP_TEST_NONE] = NULL,
@@ -452,25 +410,25 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 	const char *test = c->test >= 0 && (size_t)c->test < NELEM(cmp_test_names) ?
 			   cmp_test_names[c->test] : NULL;
 
-	cmp_set(o, "side", cmp_str(name), bad);
-	cmp_set(o, "present", json_boolean(c->present), bad);
-	cmp_set(o, "runs", json_integer((json_int_t)c->nruns), bad);
-	cmp_set(o, "median", cmp_real(c->median), bad);
-	cmp_set(o, "ci_low", cmp_real(c->lo), bad);
-	cmp_set(o, "ci_high", cmp_real(c->hi), bad);
-	cmp_set(o, "noisy", json_boolean(c->noisy), bad);
+	report_jset(o, "side", report_jstr(name), bad);
+	report_jset(o, "present", json_boolean(c->present), bad);
+	report_jset(o, "runs", json_integer((json_int_t)c->nruns), bad);
+	report_jset(o, "median", report_jreal(c->median), bad);
+	report_jset(o, "ci_low", report_jreal(c->lo), bad);
+	report_jset(o, "ci_high", report_jreal(c->hi), bad);
+	report_jset(o, "noisy", json_boolean(c->noisy), bad);
 	if (!other)
 		return o;
-	cmp_set(o, "change", cmp_real(c->change), bad);
-	cmp_set(o, "ratio", cmp_real(c->ratio), bad);
-	cmp_set(o, "ratio_ci_low", cmp_real(c->ratio_lo), bad);
-	cmp_set(o, "ratio_ci_high", cmp_real(c->ratio_hi), bad);
-	cmp_set(o, "test", test ? json_string(test) : json_null(), bad);
-	cmp_set(o, "p", cmp_real(c->p), bad);
-	cmp_set(o, "p_adj", cmp_real(c->p_adj), bad);
-	cmp_set(o, "significant", json_boolean(c->significant), bad);
+	report_jset(o, "change", report_jreal(c->change), bad);
+	report_jset(o, "ratio", report_jreal(c->ratio), bad);
+	report_jset(o, "ratio_ci_low", report_jreal(c->ratio_lo), bad);
+	report_jset(o, "ratio_ci_high", report_jreal(c->ratio_hi), bad);
+	report_jset(o, "test", test ? json_string(test) : json_null(), bad);
+	report_jset(o, "p", report_jreal(c->p), bad);
+	report_jset(o, "p_adj", report_jreal(c->p_adj), bad);
+	report_jset(o, "significant", json_boolean(c->significant), bad);
 	/* A side without the instance has no direction either. */
-	cmp_set(o, "better", c->present ? json_boolean(c->better) : json_null(), bad);
+	report_jset(o, "better", c->present ? json_boolean(c->better) : json_null(), bad);
 	return o;
 }
 
@@ -480,17 +438,17 @@ static json_t *cmp_row_json(const struct report_cmp_side *sides, size_t nsides,
 	const struct result *key = row->key;
 	json_t *o = json_object(), *cells = json_array();
 
-	cmp_set(o, "id", json_string(key->id), bad);
+	report_jset(o, "id", json_string(key->id), bad);
 	/* null, not "", for a benchmark that takes no placement, as in run --json. */
-	cmp_set(o, "placement", key->placement == PLACE_NA ? json_null()
+	report_jset(o, "placement", key->placement == PLACE_NA ? json_null()
 							  : json_string(place_name(key->placement)), bad);
-	cmp_set(o, "parallel", json_integer(key->parallel), bad);
-	cmp_set(o, "unit", json_string(key->unit), bad);
-	cmp_set(o, "better", json_string(bench_better_name(key->better)), bad);
-	cmp_set(o, "section", json_string(cmp_section_title(row->section)), bad);
+	report_jset(o, "parallel", json_integer(key->parallel), bad);
+	report_jset(o, "unit", json_string(key->unit), bad);
+	report_jset(o, "better", json_string(bench_better_name(key->better)), bad);
+	report_jset(o, "section", json_string(cmp_section_title(row->section)), bad);
 	for (size_t s = 0; s < nsides; s++)
-		cmp_push(cells, cmp_cell_json(sides[s].name, &row->cell[s], s > 0, bad), bad);
-	cmp_set(o, "cells", cells, bad);
+		report_jpush(cells, cmp_cell_json(sides[s].name, &row->cell[s], s > 0, bad), bad);
+	report_jset(o, "cells", cells, bad);
 	return o;
 }
 
@@ -503,13 +461,13 @@ static json_t *cmp_section_json(const struct report_cmp_side *side,
 	struct cmp_tally t;
 
 	cmp_tally(rows, nrows, sec, s, &t);
-	cmp_set(o, "title", json_string(cmp_section_title(sec)), bad);
-	cmp_set(o, "side", cmp_str(side->name), bad);
-	cmp_set(o, "compared", json_integer((json_int_t)t.compared), bad);
-	cmp_set(o, "geomean", cmp_real(t.geomean), bad);
-	cmp_set(o, "better", json_integer((json_int_t)t.better), bad);
-	cmp_set(o, "worse", json_integer((json_int_t)t.worse), bad);
-	cmp_set(o, "unchanged", json_integer((json_int_t)t.unchanged), bad);
+	report_jset(o, "title", json_string(cmp_section_title(sec)), bad);
+	report_jset(o, "side", report_jstr(side->name), bad);
+	report_jset(o, "compared", json_integer((json_int_t)t.compared), bad);
+	report_jset(o, "geomean", report_jreal(t.geomean), bad);
+	report_jset(o, "better", json_integer((json_int_t)t.better), bad);
+	report_jset(o, "worse", json_integer((json_int_t)t.worse), bad);
+	report_jset(o, "unchanged", json_integer((json_int_t)t.unchanged), bad);
 	return o;
 }
 
@@ -520,31 +478,31 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 	json_t *jsecs = json_array();
 	int bad = 0, rc = -1;
 
-	cmp_set(root, "kbench", json_string(KB_VERSION), &bad);
-	cmp_set(root, "base", cmp_str(sides[0].name), &bad);
+	report_jset(root, "kbench", json_string(KB_VERSION), &bad);
+	report_jset(root, "base", report_jstr(sides[0].name), &bad);
 	for (size_t s = 0; s < nsides; s++) {
 		json_t *o = json_object();
 
-		cmp_set(o, "name", cmp_str(sides[s].name), &bad);
-		cmp_set(o, "runs", json_integer((json_int_t)sides[s].nruns), &bad);
-		cmp_push(jsides, o, &bad);
+		report_jset(o, "name", report_jstr(sides[s].name), &bad);
+		report_jset(o, "runs", json_integer((json_int_t)sides[s].nruns), &bad);
+		report_jpush(jsides, o, &bad);
 	}
-	cmp_set(root, "sides", jsides, &bad);
-	cmp_set(root, "threshold", json_real(threshold), &bad);
-	cmp_set(root, "correction", json_string("benjamini-hochberg"), &bad);
-	cmp_set(root, "alpha", json_real(CMP_ALPHA), &bad);
+	report_jset(root, "sides", jsides, &bad);
+	report_jset(root, "threshold", json_real(threshold), &bad);
+	report_jset(root, "correction", json_string("benjamini-hochberg"), &bad);
+	report_jset(root, "alpha", json_real(CMP_ALPHA), &bad);
 	/* The text's rows in the text's order: section by section, as the base measured them. */
 	for (size_t sec = 0; sec <= NELEM(cmp_sections) && !bad; sec++) {
 		if (!cmp_section_used(rows, nrows, sec))
 			continue;
 		for (size_t k = 0; k < nrows; k++)
 			if (rows[k].section == sec && rows[k].common)
-				cmp_push(jrows, cmp_row_json(sides, nsides, &rows[k], &bad), &bad);
+				report_jpush(jrows, cmp_row_json(sides, nsides, &rows[k], &bad), &bad);
 		for (size_t s = 1; s < nsides; s++)
-			cmp_push(jsecs, cmp_section_json(&sides[s], rows, nrows, sec, s, &bad), &bad);
+			report_jpush(jsecs, cmp_section_json(&sides[s], rows, nrows, sec, s, &bad), &bad);
 	}
-	cmp_set(root, "rows", jrows, &bad);
-	cmp_set(root, "sections", jsecs, &bad);
+	report_jset(root, "rows", jrows, &bad);
+	report_jset(root, "sections", jsecs, &bad);
 	/*
 	 * 15 digits, not the 17 an export needs to read back the same double:
 	 * nothing reads these figures back, and 17 prints 0.05 as

@@ -177,9 +177,10 @@ static void ct_row(FILE *out, const struct ct_label *l, const char *id, double r
 		fprintf(out, " %6.2f", t / ref_noload);
 	else
 		fprintf(out, " %6s", "-");
-	if (cell && cell->present)
-		fprintf(out, " %c%c", cell->significant ? '*' : ' ',
-			cell->test == CMP_TEST_MW_SAMPLES ? '~' : ' ');
+	/* The marks, as compare prints them, without trailing blanks. */
+	if (cell && cell->present && (cell->significant || cell->test == CMP_TEST_MW_SAMPLES))
+		fprintf(out, " %s%s", cell->significant ? "*" : " ",
+			cell->test == CMP_TEST_MW_SAMPLES ? "~" : "");
 	fputc('\n', out);
 }
 
@@ -231,8 +232,8 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 		"\nboth counted only while the job ran; Ratio = Time / %s's noload Time",
 		labels[0].name);
 	if (nl > 1)
-		fprintf(out, ";\n* = significantly different from %s (as in compare, %.0f%% threshold), "
-			"~ = samples", labels[0].name, threshold * 100);
+		fprintf(out, ";\n* = Time significantly unlike %s's (as compare decides: at "
+			"least %.0f%%),\n~ = fewer than 3 runs a side", labels[0].name, threshold * 100);
 	fputs("\n", out);
 	for (size_t k = 0; k < nids; k++) {
 		const struct result *first = NULL;

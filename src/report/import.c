@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "report/jsonw.h"
 
 /* Where the reader is, for the one line an error gets. */
 struct imp {
@@ -247,21 +248,6 @@ static void imp_consistent(struct imp *im, const struct result *r)
 
 static void imp_result(struct imp *im, json_t *o, struct result *r)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-	} stats[] = {
-		{ "median", offsetof(struct result, median) },
-		{ "ci_low", offsetof(struct result, ci_low) },
-		{ "ci_high", offsetof(struct result, ci_high) },
-		{ "min", offsetof(struct result, min) },
-		{ "max", offsetof(struct result, max) },
-		{ "mean", offsetof(struct result, mean) },
-		{ "stddev", offsetof(struct result, stddev) },
-		{ "cv", offsetof(struct result, cv) },
-		{ "p5", offsetof(struct result, p5) },
-		{ "p95", offsetof(struct result, p95) },
-	};
 	char better[16], status[16], stop[16], place[16];
 	json_t *pl;
 
@@ -286,10 +272,10 @@ static void imp_result(struct imp *im, json_t *o, struct result *r)
 		imp_fail(im, "unknown status \"%s\"", status);
 	if (result_stop_parse(stop, &r->stop) < 0)
 		imp_fail(im, "unknown stop \"%s\"", stop);
-	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
-		double v = imp_num(im, o, stats[i].key, 1);
+	for (size_t i = 0; i < REPORT_NSTATS; i++) {
+		double v = imp_num(im, o, report_stat_keys[i].key, 1);
 
-		memcpy((char *)r + stats[i].off, &v, sizeof(v));
+		memcpy((char *)r + report_stat_keys[i].off, &v, sizeof(v));
 	}
 	/* n bounds what is allocated for the samples; a billion is far past any run. */
 	r->n = (size_t)imp_int(im, o, "n", 0, 1000000000);

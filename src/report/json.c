@@ -1,8 +1,8 @@
 /*
  * JSON for scripts: `kbench sysinfo --json`, `kbench list --json`,
- * `kbench run --json` and `kbench export`.  (compare.c writes its own
- * table, import.c reads exports; no file outside src/report/ includes
- * jansson.h.)  Key names
+ * `kbench run --json` and `kbench export`; the helpers of jsonw.h, which
+ * compare.c shares.  (import.c reads exports; no file outside src/report/
+ * includes jansson.h.)  Key names
  * are the struct field names, so they are part of the contract with the
  * importer and with users' scripts: add keys, never rename them.
  *
@@ -12,8 +12,8 @@
  * are not valid UTF-8 are replaced by '?').
  */
 #include "report/report.h"
+#include "report/jsonw.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +23,7 @@
 #include "config.h"
 
 /* A string as JSON, never NULL for a bad encoding. */
-static json_t *jstr(const char *s)
+json_t *report_jstr(const char *s)
 {
 	json_t *j;
 	char *copy;
@@ -47,11 +47,11 @@ static json_t *jstr(const char *s)
 /* A string, or null when empty. */
 static json_t *jstr_or_null(const char *s)
 {
-	return s && s[0] ? jstr(s) : json_null();
+	return s && s[0] ? report_jstr(s) : json_null();
 }
 
 /* A double, or null when it is not a number jansson can write. */
-static json_t *jreal(double v)
+json_t *report_jreal(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
@@ -71,7 +71,7 @@ static json_t *mitigations_object(const char *lines)
 		if (colon) {
 			snprintf(name, sizeof(name), "%.*s", (int)(colon - p), p);
 			snprintf(state, sizeof(state), "%.*s", (int)(len - (size_t)(colon - p) - 1), colon + 1);
-			json_t *v = jstr(state[0] == ' ' ? state + 1 : state);
+			json_t *v = report_jstr(state[0] == ' ' ? state + 1 : state);
 			if (!v || json_object_set_new(o, name, v) < 0) {
 				json_decref(o);
 				return NULL;
@@ -91,13 +91,13 @@ static json_t *juint(uint64_t v)
  * Setting a NULL value fails (and is how an allocation failure shows up),
  * so each set counts its own failure instead of checking every constructor.
  */
-static void set(json_t *obj, const char *key, json_t *val, int *bad)
+void report_jset(json_t *obj, const char *key, json_t *val, int *bad)
 {
 	if (json_object_set_new(obj, key, val) != 0)
 		*bad = 1;
 }
 
-static void push(json_t *arr, json_t *val, int *bad)
+void report_jpush(json_t *arr, json_t *val, int *bad)
 {
 	if (json_array_append_new(arr, val) != 0)
 		*bad = 1;
@@ -129,11 +129,11 @@ static json_t *caches_array(const struct sysinfo *si, int *bad)
 			*bad = 1;
 			break;
 		}
-		set(o, "level", json_integer(si->caches[i].level), bad);
-		set(o, "type", jstr(si->caches[i].type), bad);
-		set(o, "size", juint(si->caches[i].size), bad);
-		set(o, "line", json_integer(si->caches[i].line), bad);
-		push(a, o, bad);
+		report_jset(o, "level", json_integer(si->caches[i].level), bad);
+		report_jset(o, "type", report_jstr(si->caches[i].type), bad);
+		report_jset(o, "size", juint(si->caches[i].size), bad);
+		report_jset(o, "line", json_integer(si->caches[i].line), bad);
+		report_jpush(a, o, bad);
 	}
 	return a;
 }
@@ -148,32 +148,32 @@ static json_t *sysinfo_object(const struct sysinfo *si)
 		json_decref(load);
 		return NULL;
 	}
-	set(o, "os", jstr(si->os), &bad);
-	set(o, "release", jstr(si->release), &bad);
-	set(o, "version", jstr(si->version), &bad);
-	set(o, "arch", jstr(si->arch), &bad);
-	set(o, "host", jstr(si->host), &bad);
-	set(o, "cpu_model", jstr(si->cpu_model), &bad);
-	set(o, "ncpu_online", json_integer(si->ncpu_online), &bad);
-	set(o, "mhz", jreal(si->mhz), &bad);
-	set(o, "clocksource", jstr(si->clocksource), &bad);
-	set(o, "clock_cost_ns", jreal(si->clock_cost_ns), &bad);
-	set(o, "clock_res_ns", jreal(si->clock_res_ns), &bad);
-	set(o, "governor", jstr(si->governor), &bad);
-	set(o, "smt", jstr(si->smt), &bad);
-	set(o, "mitigations", mitigations_object(si->mitigations), &bad);
-	set(o, "virt", jstr(si->virt), &bad);
+	report_jset(o, "os", report_jstr(si->os), &bad);
+	report_jset(o, "release", report_jstr(si->release), &bad);
+	report_jset(o, "version", report_jstr(si->version), &bad);
+	report_jset(o, "arch", report_jstr(si->arch), &bad);
+	report_jset(o, "host", report_jstr(si->host), &bad);
+	report_jset(o, "cpu_model", report_jstr(si->cpu_model), &bad);
+	report_jset(o, "ncpu_online", json_integer(si->ncpu_online), &bad);
+	report_jset(o, "mhz", report_jreal(si->mhz), &bad);
+	report_jset(o, "clocksource", report_jstr(si->clocksource), &bad);
+	report_jset(o, "clock_cost_ns", report_jreal(si->clock_cost_ns), &bad);
+	report_jset(o, "clock_res_ns", report_jreal(si->clock_res_ns), &bad);
+	report_jset(o, "governor", report_jstr(si->governor), &bad);
+	report_jset(o, "smt", report_jstr(si->smt), &bad);
+	report_jset(o, "mitigations", mitigations_object(si->mitigations), &bad);
+	report_jset(o, "virt", report_jstr(si->virt), &bad);
 	for (int i = 0; i < 3; i++)
-		push(load, jreal(si->loadavg[i]), &bad);
-	set(o, "loadavg", load, &bad);
-	set(o, "mem_total", juint(si->mem_total), &bad);
-	set(o, "mem_available", juint(si->mem_available), &bad);
-	set(o, "caches", caches_array(si, &bad), &bad);
-	set(o, "compiler", jstr(si->compiler), &bad);
-	set(o, "cflags", jstr(si->cflags), &bad);
-	set(o, "build_type", jstr(si->build_type), &bad);
-	set(o, "kbench_version", jstr(si->kbench_version), &bad);
-	set(o, "libc_tunables", jstr(si->libc_tunables), &bad);
+		report_jpush(load, report_jreal(si->loadavg[i]), &bad);
+	report_jset(o, "loadavg", load, &bad);
+	report_jset(o, "mem_total", juint(si->mem_total), &bad);
+	report_jset(o, "mem_available", juint(si->mem_available), &bad);
+	report_jset(o, "caches", caches_array(si, &bad), &bad);
+	report_jset(o, "compiler", report_jstr(si->compiler), &bad);
+	report_jset(o, "cflags", report_jstr(si->cflags), &bad);
+	report_jset(o, "build_type", report_jstr(si->build_type), &bad);
+	report_jset(o, "kbench_version", report_jstr(si->kbench_version), &bad);
+	report_jset(o, "libc_tunables", report_jstr(si->libc_tunables), &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -207,7 +207,7 @@ static json_t *suite_array(const char *suites, int *bad)
 		size_t len = strcspn(p, ",");
 
 		if (len > 0)
-			push(arr, json_stringn(p, len), bad);
+			report_jpush(arr, json_stringn(p, len), bad);
 		p += len;
 		if (*p == ',')
 			p++;
@@ -228,14 +228,14 @@ int report_list_json(FILE *out, const struct report_list_row *rows, size_t n)
 			bad = 1;
 			break;
 		}
-		set(o, "id", jstr(b->id), &bad);
-		set(o, "unit", jstr(bench_unit(b)), &bad);
-		set(o, "better", jstr(bench_better_name(b->better)), &bad);
-		set(o, "summary", jstr(b->summary), &bad);
-		set(o, "suites", suite_array(rows[i].suites, &bad), &bad);
-		set(o, "supported", json_boolean(rows[i].reason == NULL), &bad);
-		set(o, "reason", jstr(rows[i].reason), &bad);
-		push(arr, o, &bad);
+		report_jset(o, "id", report_jstr(b->id), &bad);
+		report_jset(o, "unit", report_jstr(bench_unit(b)), &bad);
+		report_jset(o, "better", report_jstr(bench_better_name(b->better)), &bad);
+		report_jset(o, "summary", report_jstr(b->summary), &bad);
+		report_jset(o, "suites", suite_array(rows[i].suites, &bad), &bad);
+		report_jset(o, "supported", json_boolean(rows[i].reason == NULL), &bad);
+		report_jset(o, "reason", report_jstr(rows[i].reason), &bad);
+		report_jpush(arr, o, &bad);
 	}
 	rc = bad ? -1 : dump(out, arr);
 	json_decref(arr);
@@ -257,7 +257,7 @@ static json_t *values_object(const struct result *r, int *bad)
 	for (size_t i = 0; i < r->nvalues && i < BENCH_MAX_VALUES; i++) {
 		const struct bench_value *v = &r->values[i];
 
-		set(o, v->key, v->text[0] ? jstr(v->text) : jreal(v->num), bad);
+		report_jset(o, v->key, v->text[0] ? report_jstr(v->text) : report_jreal(v->num), bad);
 	}
 	return o;
 }
@@ -279,37 +279,36 @@ static json_t *points_array(const struct result *r, int *bad)
 			*bad = 1;
 			break;
 		}
-		set(o, "series", jstr(p->series), bad);
-		set(o, "x", jreal(p->x), bad);
-		set(o, "y", jreal(p->y), bad);
-		set(o, "ci_low", jreal(p->lo), bad);
-		set(o, "ci_high", jreal(p->hi), bad);
-		set(o, "noisy", json_boolean(p->noisy), bad);
-		push(a, o, bad);
+		report_jset(o, "series", report_jstr(p->series), bad);
+		report_jset(o, "x", report_jreal(p->x), bad);
+		report_jset(o, "y", report_jreal(p->y), bad);
+		report_jset(o, "ci_low", report_jreal(p->lo), bad);
+		report_jset(o, "ci_high", report_jreal(p->hi), bad);
+		report_jset(o, "noisy", json_boolean(p->noisy), bad);
+		report_jpush(a, o, bad);
 	}
 	return a;
 }
+
+/* A result's statistics by their JSON names, in the order written (jsonw.h). */
+const struct report_stat_key report_stat_keys[REPORT_NSTATS] = {
+	{ "median", offsetof(struct result, median) },
+	{ "ci_low", offsetof(struct result, ci_low) },
+	{ "ci_high", offsetof(struct result, ci_high) },
+	{ "min", offsetof(struct result, min) },
+	{ "max", offsetof(struct result, max) },
+	{ "mean", offsetof(struct result, mean) },
+	{ "stddev", offsetof(struct result, stddev) },
+	{ "cv", offsetof(struct result, cv) },
+	{ "p5", offsetof(struct result, p5) },
+	{ "p95", offsetof(struct result, p95) },
+};
 
 static json_t *result_object(const struct result *r, int *bad)
 {
 	/* Skipped and failed results measured nothing: null, not a zero. */
 	int measured = r->status == RES_OK || r->status == RES_NOISY;
 	json_t *o = json_object(), *samples = json_array();
-	static const struct {
-		const char *key;
-		size_t off;
-	} stats[] = {
-		{ "median", offsetof(struct result, median) },
-		{ "ci_low", offsetof(struct result, ci_low) },
-		{ "ci_high", offsetof(struct result, ci_high) },
-		{ "min", offsetof(struct result, min) },
-		{ "max", offsetof(struct result, max) },
-		{ "mean", offsetof(struct result, mean) },
-		{ "stddev", offsetof(struct result, stddev) },
-		{ "cv", offsetof(struct result, cv) },
-		{ "p5", offsetof(struct result, p5) },
-		{ "p95", offsetof(struct result, p95) },
-	};
 
 	if (!o || !samples) {
 		json_decref(o);
@@ -317,34 +316,34 @@ static json_t *result_object(const struct result *r, int *bad)
 		*bad = 1;
 		return NULL;
 	}
-	set(o, "id", jstr(r->id), bad);
-	set(o, "unit", jstr(r->unit), bad);
-	set(o, "better", jstr(bench_better_name(r->better)), bad);
-	set(o, "status", jstr(result_status_name(r->status)), bad);
-	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+	report_jset(o, "id", report_jstr(r->id), bad);
+	report_jset(o, "unit", report_jstr(r->unit), bad);
+	report_jset(o, "better", report_jstr(bench_better_name(r->better)), bad);
+	report_jset(o, "status", report_jstr(result_status_name(r->status)), bad);
+	for (size_t i = 0; i < REPORT_NSTATS; i++) {
 		double v;
 
-		memcpy(&v, (const char *)r + stats[i].off, sizeof(v));
-		set(o, stats[i].key, measured ? jreal(v) : json_null(), bad);
+		memcpy(&v, (const char *)r + report_stat_keys[i].off, sizeof(v));
+		report_jset(o, report_stat_keys[i].key, measured ? report_jreal(v) : json_null(), bad);
 	}
-	set(o, "n", juint(r->n), bad);
-	set(o, "iterations", juint(r->iterations), bad);
-	set(o, "stop", jstr(result_stop_name(r->stop)), bad);
-	set(o, "interference", r->interference < 0 ? json_null() : jreal(r->interference), bad);
-	set(o, "overhead", measured ? jreal(r->overhead) : json_null(), bad);
-	set(o, "wall_s", jreal(r->wall_s), bad);
+	report_jset(o, "n", juint(r->n), bad);
+	report_jset(o, "iterations", juint(r->iterations), bad);
+	report_jset(o, "stop", report_jstr(result_stop_name(r->stop)), bad);
+	report_jset(o, "interference", r->interference < 0 ? json_null() : report_jreal(r->interference), bad);
+	report_jset(o, "overhead", measured ? report_jreal(r->overhead) : json_null(), bad);
+	report_jset(o, "wall_s", report_jreal(r->wall_s), bad);
 	/* null, not "", for a benchmark that takes no placement at all. */
-	set(o, "placement", r->placement == PLACE_NA ? json_null() : jstr(place_name(r->placement)),
+	report_jset(o, "placement", r->placement == PLACE_NA ? json_null() : report_jstr(place_name(r->placement)),
 	    bad);
-	set(o, "parallel", json_integer(r->parallel), bad);
-	set(o, "aggregate", jreal(r->aggregate), bad);
-	set(o, "values", values_object(r, bad), bad);
-	set(o, "points", points_array(r, bad), bad);
+	report_jset(o, "parallel", json_integer(r->parallel), bad);
+	report_jset(o, "aggregate", report_jreal(r->aggregate), bad);
+	report_jset(o, "values", values_object(r, bad), bad);
+	report_jset(o, "points", points_array(r, bad), bad);
 	if (measured && r->samples)
 		for (size_t i = 0; i < r->n; i++)
-			push(samples, jreal(r->samples[i]), bad);
-	set(o, "samples", samples, bad);
-	set(o, "reason", jstr_or_null(r->reason), bad);
+			report_jpush(samples, report_jreal(r->samples[i]), bad);
+	report_jset(o, "samples", samples, bad);
+	report_jset(o, "reason", jstr_or_null(r->reason), bad);
 	return o;
 }
 
@@ -359,16 +358,16 @@ static json_t *run_object(const struct run_info *run, const char *only_id, int *
 		*bad = 1;
 		return NULL;
 	}
-	set(o, "id", json_integer(run->id), bad);
-	set(o, "label", jstr(run->label), bad);
-	set(o, "started", jstr(run->started), bad);
-	set(o, "host", jstr(run->host), bad);
-	set(o, "os", jstr(run->os), bad);
-	set(o, "mhz", run->mhz > 0 ? jreal(run->mhz) : json_null(), bad);
+	report_jset(o, "id", json_integer(run->id), bad);
+	report_jset(o, "label", report_jstr(run->label), bad);
+	report_jset(o, "started", report_jstr(run->started), bad);
+	report_jset(o, "host", report_jstr(run->host), bad);
+	report_jset(o, "os", report_jstr(run->os), bad);
+	report_jset(o, "mhz", run->mhz > 0 ? report_jreal(run->mhz) : json_null(), bad);
 	for (size_t i = 0; i < run->nresults && !*bad; i++)
 		if (!only_id || strcmp(run->results[i].id, only_id) == 0)
-			push(results, result_object(&run->results[i], bad), bad);
-	set(o, "results", results, bad);
+			report_jpush(results, result_object(&run->results[i], bad), bad);
+	report_jset(o, "results", results, bad);
 	return o;
 }
 
@@ -381,11 +380,11 @@ int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info 
 	/* Stored text that no longer parses is reported as unknown, not fatal. */
 	if (sysinfo_json)
 		si = json_loads(sysinfo_json, 0, NULL);
-	set(root, "kbench", jstr(KB_VERSION), &bad);
-	set(root, "sysinfo", si ? si : json_null(), &bad);
+	report_jset(root, "kbench", report_jstr(KB_VERSION), &bad);
+	report_jset(root, "sysinfo", si ? si : json_null(), &bad);
 	for (size_t i = 0; i < nruns && !bad; i++)
-		push(arr, run_object(&runs[i], NULL, &bad), &bad);
-	set(root, "runs", arr, &bad);
+		report_jpush(arr, run_object(&runs[i], NULL, &bad), &bad);
+	report_jset(root, "runs", arr, &bad);
 	rc = bad ? -1 : dump(out, root);
 	json_decref(root);
 	return rc;
@@ -400,11 +399,11 @@ int report_show_json(FILE *out, const struct run_info *run, const char *id)
 		n += strcmp(run->results[i].id, id) == 0;
 	if (run->sysinfo_json)
 		si = json_loads(run->sysinfo_json, 0, NULL);
-	set(root, "kbench", jstr(KB_VERSION), &bad);
-	set(root, "sysinfo", si ? si : json_null(), &bad);
+	report_jset(root, "kbench", report_jstr(KB_VERSION), &bad);
+	report_jset(root, "sysinfo", si ? si : json_null(), &bad);
 	if (!bad)
-		push(arr, run_object(run, id, &bad), &bad);
-	set(root, "runs", arr, &bad);
+		report_jpush(arr, run_object(run, id, &bad), &bad);
+	report_jset(root, "runs", arr, &bad);
 	rc = bad ? -1 : dump(out, root);
 	json_decref(root);
 	return rc < 0 ? -1 : n;
@@ -494,18 +493,18 @@ static json_t *export_run_object(const struct run_info *run, int *bad)
 	/* Stored text that no longer parses is exported as unknown, not fatal. */
 	if (run->sysinfo_json)
 		si = json_loads(run->sysinfo_json, 0, NULL);
-	set(o, "uuid", jstr(run->uuid), bad);
-	set(o, "set", jstr(run->set_uuid), bad);
-	set(o, "label", jstr(run->label), bad);
-	set(o, "host", jstr(run->host), bad);
-	set(o, "os", jstr(run->os), bad);
-	set(o, "started", jstr(run->started), bad);
-	set(o, "finished", jstr_or_null(run->finished), bad);
-	set(o, "mhz", run->mhz > 0 ? jreal(run->mhz) : json_null(), bad);
-	set(o, "sysinfo", json_is_object(si) ? si : (json_decref(si), json_null()), bad);
+	report_jset(o, "uuid", report_jstr(run->uuid), bad);
+	report_jset(o, "set", report_jstr(run->set_uuid), bad);
+	report_jset(o, "label", report_jstr(run->label), bad);
+	report_jset(o, "host", report_jstr(run->host), bad);
+	report_jset(o, "os", report_jstr(run->os), bad);
+	report_jset(o, "started", report_jstr(run->started), bad);
+	report_jset(o, "finished", jstr_or_null(run->finished), bad);
+	report_jset(o, "mhz", run->mhz > 0 ? report_jreal(run->mhz) : json_null(), bad);
+	report_jset(o, "sysinfo", json_is_object(si) ? si : (json_decref(si), json_null()), bad);
 	for (size_t i = 0; i < run->nresults && !*bad; i++)
-		push(results, result_object(&run->results[i], bad), bad);
-	set(o, "results", results, bad);
+		report_jpush(results, result_object(&run->results[i], bad), bad);
+	report_jset(o, "results", results, bad);
 	return o;
 }
 
@@ -514,12 +513,12 @@ int report_export_json(FILE *out, const struct run_info *runs, size_t nruns)
 	json_t *root = json_object(), *arr = json_array();
 	int bad = !root || !arr, rc;
 
-	set(root, "format", jstr(REPORT_EXPORT_FORMAT), &bad);
-	set(root, "version", json_integer(REPORT_EXPORT_VERSION), &bad);
-	set(root, "kbench", jstr(KB_VERSION), &bad);
+	report_jset(root, "format", report_jstr(REPORT_EXPORT_FORMAT), &bad);
+	report_jset(root, "version", json_integer(REPORT_EXPORT_VERSION), &bad);
+	report_jset(root, "kbench", report_jstr(KB_VERSION), &bad);
 	for (size_t i = 0; i < nruns && !bad; i++)
-		push(arr, export_run_object(&runs[i], &bad), &bad);
-	set(root, "runs", arr, &bad);
+		report_jpush(arr, export_run_object(&runs[i], &bad), &bad);
+	report_jset(root, "runs", arr, &bad);
 	rc = bad ? -1 : dump(out, root);
 	json_decref(root);
 	return rc;

@@ -1599,6 +1599,82 @@ static void test_summary_merged_row(void **state)
 	run_info_free(&run);
 }
 
+/* ------------------------------------------------------------ contest */
+
+/*
+ * One contest run: noload, io_load and a failed mem_load, the Times given
+ * (io_load's Loads and LCPU% scaled with the run, so medians are checkable).
+ */
+static void fill_contest(struct run_info *run, int64_t id, const char *label, double noload,
+			 double io, double io_loads)
+{
+	struct result *r;
+
+	set_run(run, id, "kbhost", label, 3000);
+	r = add_result(run, "contest.noload", noload, "s", BETTER_LOWER);
+	r->n = 1;
+	r->samples[0] = noload;
+	add_value(r, "cpu_pct", 180, NULL);
+	add_value(r, "loads", 0, NULL);
+	add_value(r, "load_unit", NAN, "-");
+	add_value(r, "lcpu_pct", 0, NULL);
+	r = add_result(run, "contest.io_load", io, "s", BETTER_LOWER);
+	r->n = 1;
+	r->samples[0] = io;
+	add_value(r, "cpu_pct", 90, NULL);
+	add_value(r, "loads", io_loads, NULL);
+	add_value(r, "load_unit", NAN, "MB written");
+	add_value(r, "lcpu_pct", io_loads / 100, NULL);
+	r = add_result(run, "contest.mem_load", 0, "s", BETTER_LOWER);
+	make_unmeasured(r, RES_FAIL, "the job ran past its timeout of 400 s and was stopped");
+}
+
+/*
+ * contest's tables, golden: two labels of three runs, io_load 50% slower
+ * in the second (significant), noload the same (not); the first label's
+ * noload median (40) is the Ratio's base, so its io_load reads 60/40.
+ * Medians by hand: 2.5.47 noload 39, 40, 41 -> 40; io_load 58, 60, 62 ->
+ * 60, Loads 900, 1000, 1100 -> 1000, LCPU 10; 2.5.48 noload 40.2, 40.0,
+ * 39.8 -> 40.0; io_load 91, 90, 89 -> 90 (Ratio 2.25).
+ */
+static void test_contest_text(void **state)
+{
+	struct run_info runs[6];
+	struct capture c;
+	char *text;
+	(void)state;
+
+	fill_contest(&runs[0], 1, "2.5.47", 39, 58, 900);
+	fill_contest(&runs[1], 2, "2.5.48", 40.2, 91, 800);
+	fill_contest(&runs[2], 3, "2.5.47", 40, 60, 1000);
+	fill_contest(&runs[3], 4, "2.5.48", 40.0, 90, 700);
+	fill_contest(&runs[4], 5, "2.5.47", 41, 62, 1100);
+	fill_contest(&runs[5], 6, "2.5.48", 39.8, 89, 750);
+	assert_int_equal(report_contest_has(runs, 6), 1);
+	assert_int_equal(report_contest_text(capture_start(&c), runs, 6, 0.02), 0);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	check_golden("contest_labels", text);
+	assert_non_null(strstr(text, "\nio_load (Loads: MB written):\n"));
+	assert_non_null(strstr(text, "\nnoload:\n"));
+	assert_non_null(strstr(text, "\n2.5.47 [3]              40.00  +-2.5%   180        0      0   1.00\n"));
+	assert_non_null(strstr(text, "\n2.5.48 [3]              40.00  +-0.5%   180        0      0   1.00\n"));
+	assert_non_null(strstr(text, "\n2.5.47 [3]              60.00  +-3.3%    90     1000     10   1.50\n"));
+	assert_non_null(strstr(text, "\n2.5.48 [3]              90.00  +-1.1%    90      750      8   2.25 *\n"));
+	assert_non_null(strstr(text, "fail: the job ran past its timeout of 400 s and was stopped"));
+	free(text);
+	free_runs(runs, 6);
+	/* No contest result, no table. */
+	set_run(&runs[0], 1, "kbhost", "x", 3000);
+	add_result(&runs[0], "sys.null", 0.5, "us", BETTER_LOWER);
+	assert_int_equal(report_contest_has(runs, 1), 0);
+	assert_int_equal(report_contest_text(capture_start(&c), runs, 1, 0.02), 0);
+	text = capture_end(&c);
+	assert_string_equal(text, "");
+	free(text);
+	free_runs(runs, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1626,6 +1702,7 @@ int main(void)
 		cmocka_unit_test(test_merge_labels),
 		cmocka_unit_test(test_summary_labels),
 		cmocka_unit_test(test_summary_merged_row),
+		cmocka_unit_test(test_contest_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

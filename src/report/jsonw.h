@@ -1,0 +1,29 @@
+/*
+ * Writing JSON, shared by the files of src/report/ that write it (json.c,
+ * compare.c).  Includes jansson.h, so nothing outside src/report/ may
+ * include it.  Each constructor returns NULL only without memory, and
+ * report_jset/report_jpush count that (or any failure) in *bad, so a
+ * document is built without a check after every call and refused whole.
+ */
+#ifndef KB_REPORT_JSONW_H
+#define KB_REPORT_JSONW_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* A string; bytes that are not UTF-8 become '?' (names come from the OS and users). */
+json_t *report_jstr(const char *s);
+/* A double, or null when it is not a number JSON can hold (NaN, infinities). */
+json_t *report_jreal(double v);
+void report_jset(json_t *obj, const char *key, json_t *val, int *bad);
+void report_jpush(json_t *arr, json_t *val, int *bad);
+
+/* A result's statistics (median ... p95) by their JSON names, for writing and reading. */
+#define REPORT_NSTATS 10
+struct report_stat_key {
+	const char *key;		/* "ci_low" */
+	size_t off;			/* offsetof(struct result, ci_low) */
+};
+extern const struct report_stat_key report_stat_keys[REPORT_NSTATS];
+
+#endif

@@ -56,6 +56,18 @@ sleep 0.2
 check "SIGINT: the job is killed" sh -c "! pgrep -f '^sleep 32\.3\$' >/dev/null"
 check "SIGINT: no load process, no file left" no_leftovers "$T/tmp"
 
+# SIGKILL leaves kbench no chance: its janitor kills the job and the load and removes the files.
+"$KB" contest --workload 'sleep 33.1' --loads tick_load --no-store $FAST >/dev/null 2>&1 &
+pid=$!
+i=0
+while ! pgrep -f '^sleep 33\.1$' >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -KILL $pid
+wait $pid 2>/dev/null
+i=0
+while { pgrep -f '^sleep 33\.1$' >/dev/null || [ -n "$(ls -A "$T/tmp")" ]; } && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+check "SIGKILL of kbench: the job is killed" sh -c "! pgrep -f '^sleep 33\.1\$' >/dev/null"
+check "SIGKILL of kbench: no load process, no file left" no_leftovers "$T/tmp"
+
 kb contest --loads nosuch --no-store $FAST
 check "an unknown load: exit 2, one line naming it" sh -c "[ $rc = 2 ] && grep -q \"unknown load 'nosuch'\" '$T/err'"
 kb contest --workload '  ' --no-store $FAST

@@ -103,16 +103,11 @@ static _Noreturn void child_main(const struct bench *b, const struct runner_cfg 
  *   of file means the last of them died, and it removes the instance's
  *   private directory, even when kbench itself was killed with SIGKILL;
  * - the control pipe from kbench, which gives it the instance's process
- *   group and says "done" at the end: end of file without "done" means
- *   kbench died, and it kills the group.  Linux kills the instance through
+ *   group (contest gives two: the load's and the job's) and says "done" at
+ *   the end: end of file without "done" means kbench died, and it kills
+ *   the groups.  Linux kills the instance through
  *   PR_SET_PDEATHSIG as well; elsewhere this pipe is the only way.
  */
-struct janitor {
-	pid_t pid;		/* -1: none, kbench cleans up itself */
-	int lifeline;		/* write end, until the instance has it */
-	int ctl;		/* write end of the control pipe */
-};
-
 struct janitor_msg {
 	char tag;		/* 'G': the group is pgid; 'D': done */
 	pid_t pgid;
@@ -122,7 +117,8 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 {
 	struct pollfd p[2] = { { .fd = life, .events = POLLIN }, { .fd = ctl, .events = POLLIN } };
 	struct janitor_msg m;
-	pid_t group = 0;
+	pid_t group[RUNNER_JANITOR_GROUPS];
+	size_t ngroups = 0;
 	char c;
 
 	signal(SIGINT, SIG_IGN);
@@ -147,12 +143,14 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 			ssize_t k = read(ctl, &m, sizeof(m));
 
 			if (k == (ssize_t)sizeof(m) && m.tag == 'G') {
-				group = m.pgid;
+				if (ngroups < RUNNER_JANITOR_GROUPS)
+					group[ngroups++] = m.pgid;
 				continue;
 			}
-			/* kbench is gone without saying done: its instance must go too. */
-			if (!(k == (ssize_t)sizeof(m) && m.tag == 'D') && group > 0)
-				kill(-group, SIGKILL);
+			/* kbench is gone without saying done: what it started must go too. */
+			if (!(k == (ssize_t)sizeof(m) && m.tag == 'D'))
+				for (size_t i = 0; i < ngroups; i++)
+					kill(-group[i], SIGKILL);
 			p[1].fd = -1;
 		}
 	}
@@ -160,7 +158,7 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 	_exit(0);
 }
 
-static void janitor_start(const char *tmpdir, struct janitor *j)
+void runner_janitor_start(const char *tmpdir, struct runner_janitor *j)
 {
 	int life[2], ctl[2];
 
@@ -191,7 +189,7 @@ static void janitor_start(const char *tmpdir, struct janitor *j)
 	j->ctl = ctl[1];
 }
 
-static void janitor_tell(struct janitor *j, char tag, pid_t pgid)
+static void janitor_tell(struct runner_janitor *j, char tag, pid_t pgid)
 {
 	struct janitor_msg m = { tag, pgid };
 	ssize_t k;
@@ -206,11 +204,16 @@ static void janitor_tell(struct janitor *j, char tag, pid_t pgid)
 	}
 }
 
+void runner_janitor_group(struct runner_janitor *j, pid_t pgid)
+{
+	janitor_tell(j, 'G', pgid);
+}
+
 /*
  * Returns when the janitor has removed the directory, which is when the
  * last process of the instance has died.  Without a janitor, remove it here.
  */
-static void janitor_wait(struct janitor *j, const char *tmpdir)
+void runner_janitor_wait(struct runner_janitor *j, const char *tmpdir)
 {
 	int status;
 
@@ -346,7 +349,7 @@ static double runner_limit_s(const struct bench *b, const struct runner_cfg *cfg
 
 int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r)
 {
-	struct janitor jan;
+	struct runner_janitor jan;
 	char tmpdir[PATH_MAX], how[128];
 	int fds[2], status = 0, rc = 0;
 	char *buf = NULL;
@@ -370,10 +373,10 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	}
 	/* Before the result pipe, so the janitor does not hold its write end. */
 	fflush(NULL);
-	janitor_start(tmpdir, &jan);
+	runner_janitor_start(tmpdir, &jan);
 	if (pipe(fds) < 0) {
 		failed(r, b, "pipe: %s", strerror(errno));
-		janitor_wait(&jan, tmpdir);
+		runner_janitor_wait(&jan, tmpdir);
 		return 0;
 	}
 	parent = getpid();
@@ -382,7 +385,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		failed(r, b, "fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
-		janitor_wait(&jan, tmpdir);
+		runner_janitor_wait(&jan, tmpdir);
 		return 0;
 	}
 	if (pid == 0) {
@@ -411,7 +414,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		;
 	/* Anything the benchmark left behind in its group goes too. */
 	kill(-pid, SIGKILL);
-	janitor_wait(&jan, tmpdir);
+	runner_janitor_wait(&jan, tmpdir);
 
 	switch (out) {
 	case WAIT_SIGNAL:

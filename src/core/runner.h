@@ -7,6 +7,8 @@
 #ifndef KB_RUNNER_H
 #define KB_RUNNER_H
 
+#include <sys/types.h>
+
 #include "core/bench.h"
 #include "core/harness.h"
 #include "core/result.h"
@@ -30,6 +32,25 @@ int runner_interrupted(void);
  * kill or crash as fail), or -1 when interrupted (r is then empty).
  */
 int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r);
+
+/*
+ * The janitor: a process of kbench's that removes a private directory once
+ * every process holding its lifeline has died, and kills the process
+ * groups it was told of if kbench dies without saying it is done, so that
+ * even a SIGKILL of kbench leaves nothing behind.  pid -1: none could be
+ * started, and runner_janitor_wait cleans up by itself.
+ */
+#define RUNNER_JANITOR_GROUPS 4
+struct runner_janitor {
+	pid_t pid;		/* -1: none, kbench cleans up itself */
+	int lifeline;		/* write end: children forked while it is open hold it */
+	int ctl;		/* write end of the control pipe */
+};
+void runner_janitor_start(const char *dir, struct runner_janitor *j);
+/* A process group to kill should kbench die (at most RUNNER_JANITOR_GROUPS). */
+void runner_janitor_group(struct runner_janitor *j, pid_t pgid);
+/* Done: close the lifeline, wait for the janitor, and remove dir. */
+void runner_janitor_wait(struct runner_janitor *j, const char *dir);
 
 /* Remove a directory tree; used for private temporary directories. */
 int runner_rmtree(const char *path);

@@ -16,6 +16,8 @@
  *      for (kbench is their subreaper, so orphaned workers come back here);
  *      the job's group too, in case the job left something running; the
  *      directory removed
+ * A janitor process (runner.h) knows both groups and the directory: if
+ * kbench itself is killed, even with SIGKILL, it kills them and removes it.
  * The driver polls every 10 ms instead of blocking, so a timeout, a failing
  * load or Ctrl-C is acted on at once; the poll is outside the window's
  * arithmetic (the two readings are taken next to the job's fork and reap).
@@ -144,7 +146,8 @@ static void contest_redirect(const char *log)
 
 /* Start the job (the tree's make in dir, or the user's command) in a group of its own. */
 static int contest_job_start(const struct contest_cfg *cfg, const char *dir, const char *log,
-			     const char *target, struct contest_group *g, char *err)
+			     const char *target, struct runner_janitor *jan, struct contest_group *g,
+			     char *err)
 {
 	char jobs[32];
 	pid_t pid;
@@ -184,6 +187,7 @@ static int contest_job_start(const struct contest_cfg *cfg, const char *dir, con
 	}
 	(void)setpgid(pid, pid);	/* both sides, so no signal can come before it */
 	g->pid = pid;
+	runner_janitor_group(jan, pid);
 	return 0;
 }
 
@@ -248,7 +252,7 @@ static void contest_job_why(const struct contest_cfg *cfg, int status, const cha
  * fork and right after the reap.  Returns the status; m gets time and CPU.
  */
 static enum contest_status contest_job(const struct contest_cfg *cfg, const char *dir,
-				       const char *log, const char *target,
+				       const char *log, const char *target, struct runner_janitor *jan,
 				       const struct load_shared *sh, int stop_load, pid_t load_pgid,
 				       struct contest_measure *m, uint64_t w[2], uint64_t c[2],
 				       char *err)
@@ -263,7 +267,7 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 	if (sh)
 		contest_read(sh, &w[0], &c[0]);
 	t0 = contest_now();
-	if (contest_job_start(cfg, dir, log, target, &job, err) < 0)
+	if (contest_job_start(cfg, dir, log, target, jan, &job, err) < 0)
 		return CONTEST_ERROR;
 	for (;;) {
 		if (contest_poll(&job)) {
@@ -309,7 +313,8 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 /* Start the load: its group, its shared page; wait until it works. */
 static enum contest_status contest_load_start(const struct contest_cfg *cfg, const struct load *ld,
 					      const char *dir, struct load_shared *sh,
-					      struct contest_group *g, char *err)
+					      struct runner_janitor *jan, struct contest_group *g,
+					      char *err)
 {
 	struct load_ctx ctx = {
 		.dir = dir, .ncpu = cfg->ncpu, .mem_available = cfg->mem_available,
@@ -345,6 +350,7 @@ static enum contest_status contest_load_start(const struct contest_cfg *cfg, con
 	}
 	(void)setpgid(pid, pid);
 	g->pid = pid;
+	runner_janitor_group(jan, pid);
 	t0 = contest_now();
 	for (;;) {
 		if (atomic_load(&sh->failed)) {
@@ -388,6 +394,7 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 	char root[4096], job[4200], loaddir[4200], log[4200];
 	struct load_shared *sh = MAP_FAILED;
 	struct contest_group load = { 0 };
+	struct runner_janitor jan;
 	enum contest_status rc;
 	uint64_t w[2] = { 0, 0 }, c[2] = { 0, 0 }, wend, cend;
 	double load_start = 0;
@@ -400,6 +407,8 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 		errbuf_set(err, "cannot make a directory in '%s': %s", cfg->tmproot, strerror(errno));
 		return CONTEST_ERROR;
 	}
+	/* Even if kbench is killed outright, the janitor kills the groups and removes root. */
+	runner_janitor_start(root, &jan);
 	snprintf(job, sizeof(job), "%s/job", root);
 	snprintf(loaddir, sizeof(loaddir), "%s/load", root);
 	snprintf(log, sizeof(log), "%s/job.log", root);
@@ -415,11 +424,11 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 	if (is_cache) {
 		struct contest_measure warm;
 
-		rc = contest_job(cfg, job, log, "all", NULL, 0, 0, &warm, w, c, err);
+		rc = contest_job(cfg, job, log, "all", &jan, NULL, 0, 0, &warm, w, c, err);
 		if (rc != CONTEST_OK)
 			goto out;
 		if (!cfg->workload) {
-			rc = contest_job(cfg, job, log, "clean", NULL, 0, 0, &warm, w, c, err);
+			rc = contest_job(cfg, job, log, "clean", &jan, NULL, 0, 0, &warm, w, c, err);
 			if (rc != CONTEST_OK)
 				goto out;
 		}
@@ -432,12 +441,12 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 			goto out;
 		}
 		load_start = contest_now();
-		rc = contest_load_start(cfg, ld, loaddir, sh, &load, err);
+		rc = contest_load_start(cfg, ld, loaddir, sh, &jan, &load, err);
 		if (rc != CONTEST_OK)
 			goto out;
 	}
-	rc = contest_job(cfg, job, log, "all", ld->run ? sh : NULL, plat_test_switch("load-stop"),
-			 load.pid, m, w, c, err);
+	rc = contest_job(cfg, job, log, "all", &jan, ld->run ? sh : NULL,
+			 plat_test_switch("load-stop"), load.pid, m, w, c, err);
 	if (rc != CONTEST_OK)
 		goto out;
 	if (ld->run) {
@@ -454,8 +463,9 @@ out:
 	contest_kill(&load);
 	if (sh != MAP_FAILED)
 		munmap(sh, sizeof(*sh));
-	if (runner_rmtree(root) < 0 && rc == CONTEST_OK) {
-		errbuf_set(err, "cannot remove '%s': %s", root, strerror(errno));
+	runner_janitor_wait(&jan, root);
+	if (access(root, F_OK) == 0 && rc == CONTEST_OK) {
+		errbuf_set(err, "cannot remove '%s'", root);
 		rc = CONTEST_ERROR;
 	}
 	return rc;

@@ -232,7 +232,8 @@ int cmd_contest(int argc, char **argv)
 			struct timespec t0, t1;
 			enum contest_status cs;
 
-			if (!o.quiet)
+			/* Progress only on a terminal, as for run; a job takes a minute. */
+			if (!o.quiet && isatty(STDERR_FILENO))
 				fprintf(stderr, "kbench: contest run %d/%d: %s...\n", rep + 1, o.runs,
 					loads[i]->name);
 			clock_gettime(CLOCK_MONOTONIC, &t0);

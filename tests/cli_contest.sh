@@ -31,6 +31,13 @@ check "summary prints contest's tables for contest results" sh -c "grep -q '^tic
 kb show contest.tick_load --db "$DB"
 check "stored as contest.tick_load with its values" sh -c "grep -q 'loads' '$T/out' && grep -q 'old_loads' '$T/out' && grep -q 'lcpu_pct' '$T/out'"
 
+"$KB" contest --workload 'sleep 0.3' --loads noload,tick_load --label M --db "$DB" $FAST >/dev/null 2>&1
+kb compare L M --db "$DB"
+check "compare knows contest's results: a section of their own" sh -c "[ $rc = 0 ] && grep -q '^contest: the job' '$T/out' && grep -Eq '^contest\.tick_load +1\.[0-9]+ .* -[0-9.]+%' '$T/out'"
+kb summary L M --db "$DB"
+check "summary of two labels: a contest row for each, Ratio against the first" sh -c \
+	"grep -A3 '^tick_load' '$T/out' | grep -Eq '^M +0\.3[0-9]* .* 0\.3[0-9]\$'"
+
 KBENCH_INJECT=load-stop "$KB" contest --workload 'sleep 0.5' --loads tick_load --label S --no-store $FAST >"$T/out" 2>"$T/err"
 check "a load stopped during the job counts nothing" sh -c "grep -A2 '^tick_load' '$T/out' | grep -Eq '^[^ ]+ +0\.5[0-9]* .* 0 +[0-9]+ +- *\$'"
 

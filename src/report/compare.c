@@ -45,7 +45,8 @@ static const struct {
 	const char *title;
 	const char *prefixes[6];
 } cmp_sections[] = {
-	{ "Processor, processes (us)", { "cpu.", "sys.", "sig.", "proc." } },
+	{ "Processor clock (MHz)", { "cpu." } },
+	{ "Processor, processes (us)", { "sys.", "sig.", "proc." } },
 	{ "Context switching (us)", { "ctx." } },
 	{ "Local communication latencies (us)", { "ipc.pipe.lat", "ipc.unix.lat", "ipc.udp.lat",
 						  "ipc.tcp.lat", "ipc.rpc_", "ipc.tcp.connect" } },
@@ -57,7 +58,7 @@ static const struct {
 	{ "contest: the job's Time under each load (s)", { "contest." } },
 };
 
-#define CMP_SECTION_BW 4
+#define CMP_SECTION_BW 5
 
 /* A row's section title; the ids no section claims go under "Other". */
 static const char *cmp_section_title(size_t sec)

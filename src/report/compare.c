@@ -182,6 +182,35 @@ static void cmp_test(struct report_cmp_cell *base, const double *bm, const doubl
 	}
 }
 
+/*
+ * A figure measured at a cache level the curve detected (its value
+ * "detected", mem.lat.l1 to l3) means the same thing in two runs only if
+ * they found the level at about the same size: a run that saw two levels
+ * instead of three calls the L3 its "L2".  True when the usable runs of
+ * all sides found it more than 2x apart.
+ */
+static int cmp_levels_differ(const struct report_cmp_side *sides, size_t nsides,
+			     const struct result *key)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (size_t s = 0; s < nsides; s++)
+		for (size_t i = 0; i < sides[s].nruns; i++)
+			for (size_t j = 0; j < sides[s].runs[i].nresults; j++) {
+				const struct result *r = &sides[s].runs[i].results[j];
+				const struct bench_value *v;
+
+				if (!cmp_same_instance(r, key) || !cmp_usable(r))
+					continue;
+				v = result_value(r, "detected");
+				if (!v || !(v->num > 0))
+					continue;
+				lo = fmin(lo, v->num);
+				hi = fmax(hi, v->num);
+			}
+	return hi > 2 * lo;
+}
+
 int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
 			 struct report_cmp_row **rows_out, size_t *nrows_out)
 {
@@ -237,6 +266,13 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 		if (bad)
 			goto fail;
 		row->common = common > 0;
+		row->levels_differ = cmp_levels_differ(sides, nsides, row->key);
+		/* Different levels are different measurements: nothing to test. */
+		for (size_t s = 1; s < nsides && row->levels_differ; s++) {
+			row->cell[s].p = NAN;
+			row->cell[s].test = CMP_TEST_NONE;
+			row->cell[s].ratio = row->cell[s].ratio_lo = row->cell[s].ratio_hi = NAN;
+		}
 	}
 	/*
 	 * One correction over the whole table.  Zeroed, though only the first
@@ -350,6 +386,12 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 		"adjusted p < 0.05,\nat least %.0f%%, neither side noisy); ~ = fewer than 3 runs a "
 		"side, samples compared;\n! = a side missed its precision\n", sides[0].name,
 		threshold * 100);
+	for (size_t k = 0; k < nrows; k++)
+		if (rows[k].levels_differ && rows[k].common) {
+			fputs("? = the runs found this cache level at sizes more than 2x apart: not "
+			      "compared\n", out);
+			break;
+		}
 	for (size_t sec = 0; sec <= NELEM(cmp_sections); sec++) {
 		int header = 0;
 		struct cmp_tally t;
@@ -382,7 +424,7 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 				cmp_cell_text(cell, sizeof(cell), o);
 				snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
 				fprintf(out, " %14s%s %7s %c%c", cell, o->noisy ? "!" : " ", change,
-					o->significant ? '*' : ' ',
+					row->levels_differ ? '?' : o->significant ? '*' : ' ',
 					o->test == CMP_TEST_MW_SAMPLES ? '~' : ' ');
 			}
 			fputc('\n', out);
@@ -447,6 +489,7 @@ static json_t *cmp_row_json(const struct report_cmp_side *sides, size_t nsides,
 	report_jset(o, "unit", json_string(key->unit), bad);
 	report_jset(o, "better", json_string(bench_better_name(key->better)), bad);
 	report_jset(o, "section", json_string(cmp_section_title(row->section)), bad);
+	report_jset(o, "levels_differ", json_boolean(row->levels_differ), bad);
 	for (size_t s = 0; s < nsides; s++)
 		report_jpush(cells, cmp_cell_json(sides[s].name, &row->cell[s], s > 0, bad), bad);
 	report_jset(o, "cells", cells, bad);

@@ -196,6 +196,9 @@ struct report_cmp_row {
 	const struct result *key;	/* the base's first result of it */
 	size_t section;			/* lmbench's table order */
 	int common;			/* some other side has it too */
+	int levels_differ;		/* a cache-level figure (mem.lat.l2) whose runs found
+					   that level at sizes more than 2x apart: the
+					   runs measured different things, so no test */
 	struct report_cmp_cell cell[REPORT_CMP_MAX_SIDES];
 };
 

@@ -117,6 +117,8 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 		r->stddev = r->cv = r->p5 = r->p95 = r->overhead = NAN;
 		r->stop = STOP_NONE;
 		snprintf(r->reason, sizeof(r->reason), "%s", why);
+		/* The block's heading still names the unit of its load. */
+		contest_value(r, "load_unit", NAN, ld->unit);
 		return;
 	}
 	r->status = RES_OK;

@@ -447,6 +447,13 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 	}
 	rc = contest_job(cfg, job, log, "all", &jan, ld->run ? sh : NULL,
 			 plat_test_switch("load-stop"), load.pid, m, w, c, err);
+	/*
+	 * A job that fails under a load may have been failed by it (io_load
+	 * filling the disk): that measurement fails, the contest goes on.
+	 * Without a load the job itself is broken, and nothing can be timed.
+	 */
+	if (rc == CONTEST_ERROR && ld->run)
+		rc = CONTEST_FAILED;
 	if (rc != CONTEST_OK)
 		goto out;
 	if (ld->run) {

@@ -37,6 +37,14 @@ kb compare 2.5.47 2.5.47-mm1 --threshold 20 --db "$DB"
 check "--threshold 20: a 10% gain is no longer significant" sh -c "grep '^mem\.read\.bw' '$T/out' | grep -vq '\*'"
 check "--threshold 20: a 260% loss still is" grep -Eq '^sys\.null .*\+259\.5% \*' "$T/out"
 
+kb export --format csv 2.5.48 --db "$DB"
+check "csv export of the fixture exits 0" [ "$rc" = 0 ]
+golden "csv export is the golden text" export_kernels.csv
+kb compare 2.5.47 2.5.47-mm1 --json --db "$DB"
+"$JC" compare <"$T/out" >"$T/jc" 2>&1
+check "compare --json of the fixture: the same verdicts as the text" \
+	grep -q '^base 2.5.47 sides 2 rows 27 significant 4 welch 27 mw 0' "$T/jc"
+
 kb summary --db "$DB"
 check "summary of the fixture exits 0" [ "$rc" = 0 ]
 golden "summary text is the golden text" summary_kernels.txt

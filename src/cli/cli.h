@@ -58,6 +58,8 @@ struct sysinfo;
 void cli_run_begin(struct store *st, struct run_info *run, const char *label,
 		   const struct sysinfo *si, const char *si_json, const struct run_info *first,
 		   size_t nresults);
+/* "kbench: stored N results as runs ID... in PATH", on stderr. */
+void cli_run_stored(size_t nstored, const struct run_info *runs, size_t nruns, const char *path);
 
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);

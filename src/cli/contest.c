@@ -282,9 +282,7 @@ int cmd_contest(int argc, char **argv)
 			runner_interrupted(), nstored, nstored == 1 ? "" : "s");
 		rc_exit = EXIT_INTERRUPTED;
 	} else if (!o.quiet && st) {
-		fprintf(stderr, "kbench: stored %zu result%s as run%s %lld%s in %s\n", nstored,
-			nstored == 1 ? "" : "s", nruns > 1 ? "s" : "", (long long)runs[0].id,
-			nruns > 1 ? "..." : "", path);
+		cli_run_stored(nstored, runs, nruns, path);
 	}
 	for (size_t i = 0; i < nruns; i++)
 		run_info_free(&runs[i]);

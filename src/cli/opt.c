@@ -196,3 +196,10 @@ void cli_run_begin(struct store *st, struct run_info *run, const char *label,
 	if (st && store_run_begin(st, run, err) < 0)
 		die("%s", err);
 }
+
+void cli_run_stored(size_t nstored, const struct run_info *runs, size_t nruns, const char *path)
+{
+	fprintf(stderr, "kbench: stored %zu result%s as run%s %lld%s in %s\n", nstored,
+		nstored == 1 ? "" : "s", nruns > 1 ? "s" : "", (long long)runs[0].id,
+		nruns > 1 ? "..." : "", path);
+}

@@ -27,7 +27,7 @@ static const struct cmd cmds[] = {
 	{ "show", "ID [RUN|LABEL] [--db PATH] [--json]",
 	  "print one stored result in full: a curve as a size table, a figure with its CI",
 	  cmd_show },
-	{ "runs", "[LABEL|RUN ...] | rename LABEL|RUN NEW | delete LABEL|RUN ... [--db PATH]",
+	{ "runs", "[LABEL|RUN ...] [--json] | rename LABEL|RUN NEW | delete LABEL|RUN ... [--db PATH]",
 	  "list the stored runs with their sets and labels; rename or delete them", cmd_runs },
 	{ "export", "[--format json|csv] [LABEL|RUN ...] [--db PATH]",
 	  "write stored runs to stdout: JSON with everything, or CSV one row per result",

@@ -1,6 +1,6 @@
 /*
  * kbench runs: what the database holds, and keeping it tidy.
- *   kbench runs [LABEL|RUN ...]          one line per run: its set, label, time, results
+ *   kbench runs [LABEL|RUN ...] [--json] one line per run: its set, label, time, results
  *   kbench runs rename LABEL|RUN NEW     file runs under another label
  *   kbench runs delete LABEL|RUN ...     delete runs with everything they hold
  * A set is the runs of one `kbench run --runs N`, numbered by its first run.
@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "core/err.h"
+#include "report/report.h"
 #include "store/store.h"
 
 /* The width of the widest label among the rows shown, at least the header's. */
@@ -41,7 +42,7 @@ static int runs_selected(const struct store_run_row *row, char **sel, int nsel)
 	return 0;
 }
 
-static void runs_list(struct store *st, const char *path, char **sel, int nsel)
+static void runs_list(struct store *st, const char *path, char **sel, int nsel, int json)
 {
 	char err[ERRBUF_LEN], *show;
 	struct store_run_row *rows;
@@ -62,6 +63,13 @@ static void runs_list(struct store *st, const char *path, char **sel, int nsel)
 			found = runs_selected(&rows[i], &sel[k], 1);
 		if (!found)
 			die("runs: no run or label '%s' in db '%s'", sel[k], path);
+	}
+	if (json) {
+		if (report_runs_list_json(stdout, rows, show, (size_t)n) < 0)
+			die("runs: cannot encode the list");
+		free(show);
+		free(rows);
+		return;
 	}
 	if (nshown == 0) {
 		printf("no runs in db '%s' yet: 'kbench run' makes some\n", path);
@@ -103,8 +111,10 @@ static void runs_list(struct store *st, const char *path, char **sel, int nsel)
 int cmd_runs(int argc, char **argv)
 {
 	const char *db = NULL;
+	int json = 0;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "list the runs as a JSON array", 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
@@ -138,7 +148,7 @@ int cmd_runs(int argc, char **argv)
 			die("runs: %s", err);
 		printf("deleted %d run%s\n", n, n == 1 ? "" : "s");
 	} else {
-		runs_list(st, path, argv, npos);
+		runs_list(st, path, argv, npos, json);
 		store_close(st);
 	}
 	return EXIT_DONE;

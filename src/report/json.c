@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "store/store.h"
 
 /* A string as JSON, never NULL for a bad encoding. */
 json_t *report_jstr(const char *s)
@@ -521,5 +522,33 @@ int report_export_json(FILE *out, const struct run_info *runs, size_t nruns)
 	report_jset(root, "runs", arr, &bad);
 	rc = bad ? -1 : dump(out, root);
 	json_decref(root);
+	return rc;
+}
+
+int report_runs_list_json(FILE *out, const struct store_run_row *rows, const char *show, size_t n)
+{
+	json_t *arr = json_array();
+	int bad = !arr, rc;
+
+	for (size_t i = 0; i < n && !bad; i++) {
+		json_t *o;
+
+		if (!show[i])
+			continue;
+		o = json_object();
+		report_jset(o, "id", json_integer(rows[i].id), &bad);
+		report_jset(o, "set", json_integer(rows[i].set_id), &bad);
+		report_jset(o, "uuid", report_jstr(rows[i].uuid), &bad);
+		report_jset(o, "label", report_jstr(rows[i].label), &bad);
+		report_jset(o, "started", report_jstr(rows[i].started), &bad);
+		report_jset(o, "finished", jstr_or_null(rows[i].finished), &bad);
+		report_jset(o, "host", report_jstr(rows[i].host), &bad);
+		report_jset(o, "os", report_jstr(rows[i].os), &bad);
+		report_jset(o, "results", json_integer((json_int_t)rows[i].nresults), &bad);
+		report_jset(o, "skipped_or_failed", json_integer((json_int_t)rows[i].nmissing), &bad);
+		report_jpush(arr, o, &bad);
+	}
+	rc = bad ? -1 : dump(out, arr);
+	json_decref(arr);
 	return rc;
 }

@@ -85,6 +85,14 @@ int report_list_json(FILE *out, const struct report_list_row *rows, size_t n);
 int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
 		     size_t nruns);
 
+struct store_run_row;
+/*
+ * `kbench runs --json`: an array of {"id", "set", "uuid", "label",
+ * "started", "finished" (null if interrupted), "host", "os", "results",
+ * "skipped_or_failed"}, the runs selected (show[i] non-zero).  0 or -1.
+ */
+int report_runs_list_json(FILE *out, const struct store_run_row *rows, const char *show, size_t n);
+
 /* ------------------------------------------------------------------ */
 /* export and import (src/report/json.c, csv.c, import.c)              */
 /* ------------------------------------------------------------------ */

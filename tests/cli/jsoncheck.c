@@ -11,6 +11,8 @@
  *   jsoncheck export   a `kbench export` document: as run, with the format
  *                      and version, and each run's uuid, set and sysinfo
  *   jsoncheck list     the `list --json` array; prints its length
+ *   jsoncheck runs-list  the `runs --json` array, every run's fields typed
+ *                      and in range; prints its length
  *   jsoncheck sysinfo  the `sysinfo --json` object; prints "ok"
  *   jsoncheck compare  a `compare --json` document: every row with one cell
  *                      per side, each cell's fields typed and consistent
@@ -309,7 +311,7 @@ int main(int argc, char **argv)
 	json_t *run, *r;
 
 	if (argc != 2)
-		bad("usage: jsoncheck run|export|list|sysinfo|compare", NULL);
+		bad("usage: jsoncheck run|export|list|runs-list|sysinfo|compare", NULL);
 	if (!doc) {
 		fprintf(stderr, "jsoncheck: not JSON: %s at line %d\n", e.text, e.line);
 		return 1;
@@ -325,6 +327,21 @@ int main(int argc, char **argv)
 			need(r, "suites", JSON_ARRAY, id);
 			if (!json_is_boolean(json_object_get(r, "supported")))
 				bad("supported is not a boolean", id);
+		}
+		printf("%zu\n", json_array_size(doc));
+	} else if (!strcmp(argv[1], "runs-list")) {
+		if (!json_is_array(doc))
+			bad("not an array", NULL);
+		json_array_foreach(doc, i, r) {
+			const char *u = json_string_value(need(r, "uuid", JSON_STRING, NULL));
+			need(r, "label", JSON_STRING, u);
+			need(r, "started", JSON_STRING, u);
+			need(r, "host", JSON_STRING, u);
+			if (!(num(r, "id", u) >= 1) || !(num(r, "set", u) >= 1) ||
+			    num(r, "set", u) > num(r, "id", u) || !(num(r, "results", u) >= 0))
+				bad("id, set or results out of range", u);
+			if (strlen(u) != 32 || strspn(u, "0123456789abcdef") != 32)
+				bad("uuid is not 32 hex digits", u);
 		}
 		printf("%zu\n", json_array_size(doc));
 	} else if (!strcmp(argv[1], "sysinfo")) {

@@ -28,6 +28,7 @@ check "noload's Ratio is 1.00" sh -c "grep -A2 '^noload:' '$T/out' | grep -Eq '^
 check "nothing left behind after a normal end" no_leftovers "$T/tmp"
 kb summary L --db "$DB"
 check "summary prints contest's tables for contest results" sh -c "grep -q '^tick_load (Loads: ticks):' '$T/out' && ! grep -q 'Other results' '$T/out'"
+check "summary of contest results alone: no empty lmbench tables" sh -c "head -1 '$T/out' | grep -q '^contest: ' && ! grep -q 'Basic system parameters' '$T/out'"
 kb show contest.tick_load --db "$DB"
 check "stored as contest.tick_load with its values" sh -c "grep -q 'loads' '$T/out' && grep -q 'old_loads' '$T/out' && grep -q 'lcpu_pct' '$T/out'"
 

@@ -5,11 +5,22 @@
  * leaves a file behind.
  */
 #include <limits.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "core/err.h"
 #include "report/report.h"
 #include "store/store.h"
+
+/* Whether any run holds a benchmark's result, not only contest's. */
+static int summary_has_benchmarks(const struct run_info *runs, size_t nruns)
+{
+	for (size_t i = 0; i < nruns; i++)
+		for (size_t j = 0; j < runs[i].nresults; j++)
+			if (strncmp(runs[i].results[j].id, "contest.", 8) != 0)
+				return 1;
+	return 0;
+}
 
 int cmd_summary(int argc, char **argv)
 {
@@ -42,6 +53,8 @@ int cmd_summary(int argc, char **argv)
 	/* JSON is for scripts: they get the runs themselves and merge as they like. */
 	if (json) {
 		report_runs_json(stdout, runs[0].sysinfo_json, runs, (size_t)nruns);
+	} else if (!summary_has_benchmarks(runs, (size_t)nruns)) {
+		/* Only contest's results: its tables alone, no empty lmbench ones. */
 	} else if (each) {
 		report_summary(stdout, runs, (size_t)nruns);
 	} else {
@@ -55,7 +68,8 @@ int cmd_summary(int argc, char **argv)
 	}
 	/* contest's results in contest's tables: a row per label, [runs], Ratio. */
 	if (!json && report_contest_has(runs, (size_t)nruns)) {
-		fputc('\n', stdout);
+		if (summary_has_benchmarks(runs, (size_t)nruns))
+			fputc('\n', stdout);
 		if (report_contest_text(stdout, runs, (size_t)nruns, 0.02) < 0)
 			die("summary: out of memory");
 	}

@@ -94,6 +94,14 @@ check "one bad file among several: nothing imported" sh -c "[ $rc = 1 ] && cmp -
 kb import --db "$B"
 check "import without a file is a usage error" [ "$rc" = 2 ]
 
+# A set is named set:N, N its first run, wherever runs are named.
+kb runs set:1 --db "$A"
+check "runs set:1: the two runs of the set" grep -q '^2 runs in 1 set under 1 label' "$T/out"
+kb export --format csv set:1 --db "$A"
+check "export set:1: their 4 results" sh -c "[ \$(wc -l <'$T/out') = 5 ]"
+kb runs set:3 set:9 --db "$A"
+check "an unknown set: one line naming it" sh -c "[ $rc = 1 ] && grep -q \"no set or label 'set:9'\" '$T/err'"
+
 # Rename and delete, all or nothing.
 kb runs rename other renamed --db "$A"
 check "rename a label" sh -c "[ $rc = 0 ] && grep -q \"renamed 1 run from 'other' to 'renamed'\" '$T/out' && '$KB' runs renamed --db '$A' >/dev/null"
@@ -103,8 +111,8 @@ kb runs rename renamed '' --db "$A"
 check "an empty new label is a usage error" [ "$rc" = 2 ]
 kb runs delete renamed nosuch --db "$A"
 check "delete with an unknown selector: one line, nothing deleted" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && '$KB' runs renamed --db '$A' >/dev/null"
-kb runs delete renamed 'base, one' --db "$A"
-check "delete two labels" sh -c "[ $rc = 0 ] && grep -q '^deleted 2 runs' '$T/out' && '$KB' runs --db '$A' | grep -q '^1 run in 1 set'"
+kb runs delete set:1 renamed --db "$A"
+check "delete a set and a label: every run of both" sh -c "[ $rc = 0 ] && grep -q '^deleted 3 runs' '$T/out' && '$KB' runs --db '$A' | grep -q '^no runs in db'"
 kb runs delete --db "$A"
 check "delete without a selector is a usage error" [ "$rc" = 2 ]
 kb runs --db "$T/none.db"

@@ -3,7 +3,9 @@
  *   kbench runs [LABEL|RUN ...] [--json] one line per run: its set, label, time, results
  *   kbench runs rename LABEL|RUN NEW     file runs under another label
  *   kbench runs delete LABEL|RUN ...     delete runs with everything they hold
- * A set is the runs of one `kbench run --runs N`, numbered by its first run.
+ * A set is the runs of one `kbench run --runs N`, numbered by its first run;
+ * "set:N" selects it here and wherever runs are named (summary, compare,
+ * export).
  * Opens the database without creating it; a selector that matches nothing
  * changes nothing.
  */
@@ -28,16 +30,18 @@ static int runs_label_width(const struct store_run_row *rows, const char *show, 
 	return (int)(w > 40 ? 40 : w);
 }
 
-/* Does row match a selector: a label, or a run id written in digits? */
+/* Does row match a selector: a label, a run id, or "set:N" (as store_runs_load reads them)? */
 static int runs_selected(const struct store_run_row *row, char **sel, int nsel)
 {
-	char id[32];
+	char id[32], set[40];
 
 	if (nsel == 0)
 		return 1;
 	snprintf(id, sizeof(id), "%lld", (long long)row->id);
+	snprintf(set, sizeof(set), "set:%lld", (long long)row->set_id);
 	for (int i = 0; i < nsel; i++)
-		if (strcmp(sel[i], row->label) == 0 || strcmp(sel[i], id) == 0)
+		if (strcmp(sel[i], row->label) == 0 || strcmp(sel[i], id) == 0 ||
+		    strcmp(sel[i], set) == 0)
 			return 1;
 	return 0;
 }
@@ -62,7 +66,8 @@ static void runs_list(struct store *st, const char *path, char **sel, int nsel, 
 		for (int i = 0; i < n && !found; i++)
 			found = runs_selected(&rows[i], &sel[k], 1);
 		if (!found)
-			die("runs: no run or label '%s' in db '%s'", sel[k], path);
+			die("runs: no %s or label '%s' in db '%s'",
+			    strncmp(sel[k], "set:", 4) == 0 ? "set" : "run", sel[k], path);
 	}
 	if (json) {
 		if (report_runs_list_json(stdout, rows, show, (size_t)n) < 0)

@@ -802,12 +802,14 @@ static int store_is_digits(const char *s)
 
 /*
  * Turn selectors into sorted, distinct run ids.  A selector of digits is a
- * run id first, then a label, so a run labelled "2024" is still reachable.
+ * run id first, then a label, so a run labelled "2024" is still reachable;
+ * "set:N" is every run of the set whose first run is N (the set `kbench
+ * runs` shows), then a label too.
  */
 static int store_select(struct store *st, const char *const *sel, size_t nsel,
 			struct store_ids *ids, char *err)
 {
-	sqlite3_stmt *by_id = NULL, *by_label = NULL, *all = NULL;
+	sqlite3_stmt *by_id = NULL, *by_label = NULL, *by_set = NULL, *all = NULL;
 	long got;
 	size_t k = 0;
 
@@ -822,7 +824,10 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE id = ?", -1, &by_id, NULL) !=
 		    SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE label = ? ORDER BY id", -1,
-			       &by_label, NULL) != SQLITE_OK)
+			       &by_label, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE set_uuid ="
+			       " (SELECT set_uuid FROM runs WHERE id = ?) ORDER BY id", -1,
+			       &by_set, NULL) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; i < nsel; i++) {
 		got = 0;
@@ -838,6 +843,18 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 					goto fail;
 			}
 		}
+		if (strncmp(sel[i], "set:", 4) == 0 && store_is_digits(sel[i] + 4)) {
+			errno = 0;
+			long long id = strtoll(sel[i] + 4, NULL, 10);
+			if (errno == 0) {
+				if (sqlite3_bind_int64(by_set, 1, id) != SQLITE_OK)
+					goto fail;
+				got = store_ids_query(ids, by_set);
+				(void)sqlite3_reset(by_set);
+				if (got < 0)
+					goto fail;
+			}
+		}
 		if (got == 0) {
 			if (store_bind_text(by_label, 1, sel[i]) != SQLITE_OK)
 				goto fail;
@@ -847,12 +864,17 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 				goto fail;
 		}
 		if (got == 0) {
-			errbuf_set(err, "no run or label '%s' in db '%s'", sel[i], st->path);
+			if (strncmp(sel[i], "set:", 4) == 0)
+				errbuf_set(err, "no set or label '%s' in db '%s' ('kbench runs' shows "
+					   "the sets)", sel[i], st->path);
+			else
+				errbuf_set(err, "no run or label '%s' in db '%s'", sel[i], st->path);
 			goto fail_quiet;
 		}
 	}
 	sqlite3_finalize(by_id);
 	sqlite3_finalize(by_label);
+	sqlite3_finalize(by_set);
 	qsort(ids->v, ids->n, sizeof(*ids->v), store_ids_cmp);
 	for (size_t i = 0; i < ids->n; i++)
 		if (k == 0 || ids->v[k - 1] != ids->v[i])
@@ -865,6 +887,7 @@ fail_quiet:
 	sqlite3_finalize(all);
 	sqlite3_finalize(by_id);
 	sqlite3_finalize(by_label);
+	sqlite3_finalize(by_set);
 	return -1;
 }
 

@@ -35,7 +35,7 @@ static const struct cmd cmds[] = {
 	{ "import", "FILE ... [--label L] [--db PATH]",
 	  "add the runs of exports to the db; runs it already has are left out", cmd_import },
 	{ "contest", "[--workload CMD] [--loads LIST] [--runs N] [--label L] [--size X] "
-		     "[--timeout S] [--tmpdir DIR] [--db PATH | --no-store]",
+		     "[--timeout S] [--tmpdir DIR] [--db PATH | --no-store] [--json]",
 	  "time a real job under background loads: Time, CPU%, Loads, LCPU%, Ratio", cmd_contest },
 	{ "sysinfo", "[--json]", "describe the machine and what makes its figures noisy",
 	  cmd_sysinfo },

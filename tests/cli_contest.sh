@@ -42,6 +42,11 @@ check "summary of two labels: a contest row for each, Ratio against the first" s
 KBENCH_INJECT=load-stop "$KB" contest --workload 'sleep 0.5' --loads tick_load --label S --no-store $FAST >"$T/out" 2>"$T/err"
 check "a load stopped during the job counts nothing" sh -c "grep -A2 '^tick_load' '$T/out' | grep -Eq '^[^ ]+ +0\.5[0-9]* .* 0 +[0-9]+ +- *\$'"
 
+kb contest --workload 'sleep 0.2' --loads noload,tick_load --json --no-store $FAST
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "contest --json: a run --json document, every result whole" grep -q '^runs 1 results 2 ok 2' "$T/jc"
+check "contest --json: the metrics as values" sh -c "grep -q '\"time_s\"' '$T/out' && grep -q '\"old_loads\"' '$T/out'"
+
 kb contest --workload 'echo compiling; echo cc: error: no such file >&2; exit 3' --loads noload --no-store $FAST
 check "a failing job: exit 1, one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 check "a failing job: says why, with its last output" grep -q 'noload: the job failed: exit status 3: cc: error: no such file' "$T/err"

@@ -32,7 +32,7 @@
 
 struct contest_opts {
 	const char *workload, *loads, *label, *db, *tmpdir;
-	int runs, no_store, quiet, jobs;
+	int runs, no_store, quiet, json, jobs;
 	double size, timeout, settle, scale;
 };
 
@@ -169,6 +169,7 @@ int cmd_contest(int argc, char **argv)
 		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where the job and the loads write (default $TMPDIR, /tmp)", 0, 0 },
 		{ "db", OPT_STRING, &o.db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
 		{ "no-store", OPT_FLAG, &o.no_store, NULL, "do not store the results", 0, 0 },
+		{ "json", OPT_FLAG, &o.json, NULL, "print one JSON document (as run --json) instead of tables", 0, 0 },
 		{ "quiet", OPT_FLAG, &o.quiet, NULL, "no progress on stderr", 0, 0 },
 		{ 0 },
 	};
@@ -273,8 +274,9 @@ int cmd_contest(int argc, char **argv)
 	}
 	if (st)
 		store_close(st);
-	if (report_contest_text(stdout, runs, nruns, 0.02) < 0)
-		die("contest: out of memory");
+	if (o.json ? report_runs_json(stdout, si_json, runs, nruns) < 0
+		   : report_contest_text(stdout, runs, nruns, 0.02) < 0)
+		die("contest: cannot print the results");
 	fflush(stdout);
 	rc_exit = failed ? EXIT_FAIL : EXIT_DONE;
 	if (stopped) {

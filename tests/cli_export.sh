@@ -94,6 +94,18 @@ check "one bad file among several: nothing imported" sh -c "[ $rc = 1 ] && cmp -
 kb import --db "$B"
 check "import without a file is a usage error" [ "$rc" = 2 ]
 
+# The issue's story: run on two machines, export on each, import both on a third, compare.
+for box in box1 box2; do
+	"$KB" run --only 'sys.null,sys.fstat' --runs 3 --label $box --db "$T/$box.db" --max-time 0.1 \
+		--tmpdir "$T/tmp" --quiet >/dev/null 2>&1
+	"$KB" export $box --db "$T/$box.db" >"$T/$box.json"
+done
+kb import "$T/box1.json" "$T/box2.json" --db "$T/desk.db"
+check "two machines' exports imported on a third" sh -c "[ $rc = 0 ] && grep -q '6 runs added' '$T/err'"
+kb compare box1 box2 --db "$T/desk.db"
+check "... and compared, 3 runs a side: Welch on run medians (no ~)" sh -c \
+	"[ $rc = 0 ] && grep -Eq '^sys\.null +[0-9.]+ \+-' '$T/out' && ! grep -q '~\$' '$T/out'"
+
 # A set is named set:N, N its first run, wherever runs are named.
 kb runs set:1 --db "$A"
 check "runs set:1: the two runs of the set" grep -q '^2 runs in 1 set under 1 label' "$T/out"

@@ -22,7 +22,7 @@ static const struct cmd cmds[] = {
 	  "measure the selected benchmarks, store and print the results", cmd_run },
 	{ "summary", "[LABEL|RUN ...] [--each] [--db PATH] [--json]",
 	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary },
-	{ "compare", "BASE OTHER ... [--threshold PCT] [--db PATH] [--json]",
+	{ "compare", "BASE OTHER ... [--threshold PCT] [--curves] [--db PATH] [--json]",
 	  "compare labels or runs instance by instance: change and significance", cmd_compare },
 	{ "show", "ID [RUN|LABEL] [--db PATH] [--json]",
 	  "print one stored result in full: a curve as a size table, a figure with its CI",

@@ -40,6 +40,9 @@ check "--threshold 20: a 260% loss still is" grep -Eq '^sys\.null .*\+259\.5% \*
 kb export --format csv 2.5.48 --db "$DB"
 check "csv export of the fixture exits 0" [ "$rc" = 0 ]
 golden "csv export is the golden text" export_kernels.csv
+kb compare 2.5.47 2.5.47-mm1 --curves --db "$DB"
+check "compare --curves: the latency curve point by point, all 38 points" sh -c \
+	"[ $rc = 0 ] && [ \$(sed -n '/^mem.lat.curve (ns)/,\$p' '$T/out' | grep -Ec '^ +[0-9.]+[KMG]? +(page|random) ') = 38 ]"
 kb compare 2.5.47 2.5.47-mm1 --json --db "$DB"
 "$JC" compare <"$T/out" >"$T/jc" 2>&1
 check "compare --json of the fixture: the same verdicts as the text" \

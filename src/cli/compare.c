@@ -19,11 +19,12 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *db = NULL;
 	double threshold = 2.0;
-	int json = 0;
+	int json = 0, curves = 0;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
 		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100 },
 		{ "json", OPT_FLAG, &json, NULL, "print the table as one JSON document, p-values included", 0, 0 },
+		{ "curves", OPT_FLAG, &curves, NULL, "also compare curves (mem.lat.curve) point by point", 0, 0 },
 		{ 0 },
 	};
 	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];
@@ -67,10 +68,14 @@ int cmd_compare(int argc, char **argv)
 	if (common == 0)
 		die("compare: '%s' and the others have no benchmark instance in common "
 		    "(same id, placement and copies)", argv[0]);
-	if (!json)
+	if (json) {
+		if (report_compare_json(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
+			die("compare: cannot encode the comparison as JSON");
+	} else {
 		report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100);
-	else if (report_compare_json(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
-		die("compare: cannot encode the comparison as JSON");
+		if (curves && report_compare_curves(stdout, sides, (size_t)nsides, threshold / 100) < 0)
+			die("compare: out of memory");
+	}
 	free(rows);
 	for (int i = 0; i < nsides; i++)
 		store_runs_free(runs[i], sides[i].nruns);

@@ -558,3 +558,161 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 	json_decref(root);
 	return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* Curves, point by point (--curves)                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One side's runs at one point of a curve: the y of each usable run whose
+ * curve has a point of that series at exactly that x (the sizes are the
+ * same doubles wherever the same grid was measured), and whether any of
+ * them missed its precision.  The count; vals holds max.
+ */
+static size_t cmp_point_runs(const struct report_cmp_side *side, const struct result *key,
+			     const struct result_point *at, double *vals, size_t max, int *noisy)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < side->nruns; i++)
+		for (size_t j = 0; j < side->runs[i].nresults; j++) {
+			const struct result *r = &side->runs[i].results[j];
+
+			if (!cmp_same_instance(r, key) || r->npoints == 0 || !r->points)
+				continue;
+			for (size_t k = 0; k < r->npoints && n < max; k++) {
+				const struct result_point *p = &r->points[k];
+
+				if (p->x == at->x && strcmp(p->series, at->series) == 0 &&
+				    isfinite(p->y) && p->y > 0) {
+					vals[n++] = p->y;
+					*noisy |= p->noisy;
+				}
+			}
+		}
+	return n;
+}
+
+/* One point of one side: its median over the runs and the test against the base. */
+struct cmp_pt {
+	int present, noisy;
+	double median, change, p, p_adj;
+	int significant;
+};
+
+static int cmp_curve(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+		     const struct result *key, double threshold)
+{
+	size_t np = key->npoints, nt = 0;
+	struct cmp_pt *pt = calloc(np * nsides + 1, sizeof(*pt));
+	double *p = calloc(np * nsides + 1, sizeof(*p)), *adj = calloc(np * nsides + 1, sizeof(*adj));
+	double bv[256], ov[256];
+	char size[16], fig[32];
+	int rc = -1;
+
+	if (!pt || !p || !adj)
+		goto out;
+	for (size_t k = 0; k < np; k++) {
+		struct cmp_pt *b = &pt[k * nsides];
+		size_t nb = cmp_point_runs(&sides[0], key, &key->points[k], bv, 256, &b->noisy);
+		struct stats_summary ss;
+
+		if (nb == 0 || stats_summarize(bv, nb, &ss) < 0)
+			continue;
+		b->present = 1;
+		b->median = ss.median;
+		for (size_t s = 1; s < nsides; s++) {
+			struct cmp_pt *o = &pt[k * nsides + s];
+			size_t no = cmp_point_runs(&sides[s], key, &key->points[k], ov, 256, &o->noisy);
+			struct stats_welch w;
+
+			o->p = NAN;
+			if (no == 0 || stats_summarize(ov, no, &ss) < 0)
+				continue;
+			o->present = 1;
+			o->median = ss.median;
+			o->change = o->median / b->median - 1;
+			/* Runs are the repetitions, as for the other rows: 3 a side or no test. */
+			if (nb >= 3 && no >= 3 && stats_welch_log(bv, nb, ov, no, &w) == 0)
+				p[nt++] = o->p = w.p;
+		}
+	}
+	/* One correction over the curve's points, as over a table's rows. */
+	if (stats_bh(p, nt, adj) < 0)
+		goto out;
+	nt = 0;
+	for (size_t k = 0; k < np; k++)
+		for (size_t s = 1; s < nsides; s++) {
+			struct cmp_pt *o = &pt[k * nsides + s];
+
+			if (!o->present || !isfinite(o->p))
+				continue;
+			o->p_adj = adj[nt++];
+			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= threshold &&
+					 !o->noisy && !pt[k * nsides].noisy;
+		}
+	fprintf(out, "\n%s (%s): each point's median over the runs\n%8s %-8s", key->id, key->unit,
+		"size", "series");
+	for (size_t s = 0; s < nsides; s++)
+		fprintf(out, s == 0 ? " %10.10s" : " %18.18s", sides[s].name);
+	fputc('\n', out);
+	for (size_t k = 0; k < np; k++) {
+		const struct cmp_pt *b = &pt[k * nsides];
+
+		if (!b->present)
+			continue;
+		report_size(size, sizeof(size), key->points[k].x, 8);
+		report_fig(fig, sizeof(fig), b->median);
+		fprintf(out, "%8s %-8.8s %9s%s", size, key->points[k].series, fig, b->noisy ? "!" : " ");
+		for (size_t s = 1; s < nsides; s++) {
+			const struct cmp_pt *o = &pt[k * nsides + s];
+			char change[16];
+
+			if (!o->present) {
+				fprintf(out, " %18s", "-");
+				continue;
+			}
+			report_fig(fig, sizeof(fig), o->median);
+			snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
+			/* The mark, or a blank, except at the end of the line. */
+			fprintf(out, " %8s%s %7s%s", fig, o->noisy ? "!" : " ", change,
+				o->significant ? "*" : s + 1 < nsides ? " " : "");
+		}
+		fputc('\n', out);
+	}
+	rc = 0;
+out:
+	free(pt);
+	free(p);
+	free(adj);
+	return rc;
+}
+
+int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			  double threshold)
+{
+	const struct result *done[32];
+	size_t ndone = 0;
+
+	for (size_t i = 0; i < sides[0].nruns; i++)
+		for (size_t j = 0; j < sides[0].runs[i].nresults; j++) {
+			const struct result *key = &sides[0].runs[i].results[j];
+			int seen = 0, other = 0;
+
+			if (key->npoints == 0 || !key->points || key->npoints > 256)
+				continue;
+			for (size_t d = 0; d < ndone && !seen; d++)
+				seen = cmp_same_instance(done[d], key);
+			if (seen || ndone == sizeof(done) / sizeof(done[0]))
+				continue;
+			done[ndone++] = key;
+			for (size_t s = 1; s < nsides && !other; s++)
+				for (size_t r = 0; r < sides[s].nruns && !other; r++)
+					for (size_t q = 0; q < sides[s].runs[r].nresults && !other; q++)
+						other = cmp_same_instance(&sides[s].runs[r].results[q], key) &&
+							sides[s].runs[r].results[q].npoints > 0;
+			if (other && cmp_curve(out, sides, nsides, key, threshold) < 0)
+				return -1;
+		}
+	return 0;
+}

@@ -26,6 +26,11 @@ void report_num(char *buf, int width, double v);
  * notes and lines, where a figure need not fit a column.
  */
 void report_fig(char *buf, size_t size, double v);
+/*
+ * A size in bytes as people write it, binary multiples: 512, 1K, 1.5K,
+ * 32K, 128M; decimals dropped, last first, until it fits maxw characters.
+ */
+void report_size(char *buf, size_t size, double bytes, int maxw);
 
 /*
  * lmbench's summary tables, in its order: Basic system parameters;
@@ -217,6 +222,16 @@ struct report_cmp_row {
  */
 int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
 			 struct report_cmp_row **rows, size_t *nrows);
+/*
+ * `compare --curves`: each curve the base and another side measured
+ * (mem.lat.curve), point by point: the median of the runs' y at each size
+ * and series, the change against the base, and * where Welch on the runs'
+ * logarithms (3 runs a side or more), corrected with Benjamini-Hochberg
+ * over the curve's points, finds it significant (as for the rows: at least
+ * the threshold, neither side noisy, marked !).  0, or -1 without memory.
+ */
+int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			  double threshold);
 void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			 const struct report_cmp_row *rows, size_t nrows, double threshold);
 /*

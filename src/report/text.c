@@ -43,7 +43,7 @@ static double value_num(const struct result *r, const char *key)
  * fits maxw characters, so a cache of 36608K reads 35.75M, or 35.8M in a
  * narrow cell.
  */
-static void size_text(char *buf, size_t size, double bytes, int maxw)
+void report_size(char *buf, size_t size, double bytes, int maxw)
 {
 	static const char unit[] = "KMGTP";
 	double v = bytes;
@@ -345,7 +345,7 @@ static void cell_os_cache(const struct table_col *col, const struct row *row, in
 
 	buf[0] = '\0';
 	if (bytes > 0)
-		size_text(buf, (size_t)col->width + 1, bytes, col->width);
+		report_size(buf, (size_t)col->width + 1, bytes, col->width);
 }
 
 static void cell_l1(const struct table_col *col, const struct row *row, char *buf)
@@ -601,8 +601,8 @@ static void memlat_guesses(const struct row *row, char *buf, size_t size)
 		if (det > 0 && os > 0 && (det > GUESS_SIZE_RATIO * os || os > GUESS_SIZE_RATIO * det)) {
 			char d[16], o[16];
 
-			size_text(d, sizeof(d), det, 5);
-			size_text(o, sizeof(o), os, 5);
+			report_size(d, sizeof(d), det, 5);
+			report_size(o, sizeof(o), os, 5);
 			guess_add(buf, size, &used, "L%d %s/OS %s", i + 1, d, o);
 		}
 		if (last && lv[i]->median < GUESS_SLOWER * last->median)
@@ -618,7 +618,7 @@ static void memlat_guesses(const struct row *row, char *buf, size_t size)
 
 		/* An OS that lists its caches without an L3 agrees: nothing to guess. */
 		if (os3 > 0) {
-			size_text(o, sizeof(o), os3, 5);
+			report_size(o, sizeof(o), os3, 5);
 			guess_add(buf, size, &used, "no L3, OS %s", o);
 		} else if (!row->si || row->si->ncaches == 0) {
 			guess_add(buf, size, &used, "no L3");
@@ -1337,7 +1337,7 @@ static void value_text(char *buf, size_t size, const struct bench_value *v)
 	if (v->num >= 1024 && used < size &&
 	    ((klen >= 4 && strcmp(v->key + klen - 4, "size") == 0) ||
 	     (klen >= 8 && strcmp(v->key + klen - 8, "detected") == 0))) {
-		size_text(sz, sizeof(sz), v->num, 16);
+		report_size(sz, sizeof(sz), v->num, 16);
 		snprintf(buf + used, size - used, " (%s)", sz);
 	}
 }
@@ -1424,7 +1424,7 @@ static void show_curve(FILE *out, const struct result *r)
 		for (size_t k = 0; k < nx; k++) {
 			char sz[32];
 
-			size_text(sz, sizeof(sz), xs[k], SHOW_SIZE_W);
+			report_size(sz, sizeof(sz), xs[k], SHOW_SIZE_W);
 			pos = (size_t)snprintf(line, sizeof(line), "%*s", SHOW_SIZE_W, sz);
 			for (size_t s = b; s < e; s++) {
 				const struct result_point *p = curve_point(r, n, series[s], xs[k]);
@@ -1476,11 +1476,11 @@ static void show_levels(FILE *out, const struct result *r, const struct sysinfo 
 		if (!isfinite(det) && !(os > 0))
 			continue;
 		if (det > 0)
-			size_text(d, sizeof(d), det, 8);
+			report_size(d, sizeof(d), det, 8);
 		else
 			snprintf(d, sizeof(d), "none");
 		if (os > 0)
-			size_text(o, sizeof(o), os, 10);
+			report_size(o, sizeof(o), os, 10);
 		else
 			snprintf(o, sizeof(o), si && si->ncaches > 0 ? "none" : "unknown");
 		fprintf(out, "L%d     %8s  %s\n", i + 1, d, o);

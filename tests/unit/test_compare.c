@@ -366,6 +366,66 @@ static void test_levels_differ(void **state)
 	}
 }
 
+/* A curve of 3 "page" points, its y scaled at the last point by last. */
+static void curve_result(struct result *r, double noise, double last)
+{
+	static const double xs[3] = { 4096, 8192, 16384 }, ys[3] = { 2, 5, 50 };
+
+	one_result(r, "mem.lat.curve", PLACE_NA, 50 * last * noise);
+	snprintf(r->unit, sizeof(r->unit), "ns");
+	r->points = calloc(3, sizeof(*r->points));
+	assert_non_null(r->points);
+	r->npoints = 3;
+	for (int k = 0; k < 3; k++) {
+		snprintf(r->points[k].series, sizeof(r->points[k].series), "page");
+		r->points[k].x = xs[k];
+		r->points[k].y = ys[k] * noise * (k == 2 ? last : 1);
+	}
+}
+
+/*
+ * compare --curves: 3 runs a side, the other twice as slow at 16K only;
+ * that point alone is marked, each point's figure the median of its runs.
+ */
+static void test_curves(void **state)
+{
+	static const double noise[3] = { 1.0, 1.01, 0.99 };
+	struct result b[3], o[3];
+	struct run_info br[3], orun[3];
+	const struct report_cmp_side sides[2] = { { "base", br, 3 }, { "other", orun, 3 } };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		curve_result(&b[i], noise[i], 1);
+		curve_result(&o[i], noise[i], 2);
+		br[i] = (struct run_info){ .results = &b[i], .nresults = 1 };
+		orun[i] = (struct run_info){ .results = &o[i], .nresults = 1 };
+	}
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(report_compare_curves(f, sides, 2, 0.02), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "\nmem.lat.curve (ns): each point's median over the runs\n"));
+	assert_non_null(strstr(text, "\n      4K page         2.000     2.000    +0.0%\n"));
+	assert_non_null(strstr(text, "\n     16K page         50.00     100.0  +100.0%*\n"));
+	free(text);
+	/* One run on the other side: figures, but no test, so no mark. */
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	const struct report_cmp_side one[2] = { { "base", br, 3 }, { "other", orun, 1 } };
+	assert_int_equal(report_compare_curves(f, one, 2, 0.02), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "\n     16K page         50.00     100.0  +100.0%\n"));
+	free(text);
+	for (int i = 0; i < 3; i++) {
+		result_free(&b[i]);
+		result_free(&o[i]);
+	}
+}
+
 /*
  * An instance is (id, placement, copies).  The base has A, B, C (placed
  * same) and D (2 copies); the other has A, C placed spread, D with 1 copy
@@ -622,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_levels_differ),
+		cmocka_unit_test(test_curves),
 		cmocka_unit_test(test_known_welch),
 		cmocka_unit_test(test_known_mw),
 		cmocka_unit_test(test_json),

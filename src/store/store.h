@@ -43,8 +43,8 @@ int store_result_add(struct store *st, int64_t run_id, const struct result *r, c
 int store_run_end(struct store *st, int64_t run_id, char *err);
 
 /*
- * Load runs selected by `sel` (labels or numeric run ids; all runs when
- * nsel is 0), oldest first, results included (samples only if want_samples).
+ * Load runs selected by `sel` (labels, numeric run ids, or "set:N" for the
+ * runs of the set whose first run is N; all runs when nsel is 0), oldest first, results included (samples only if want_samples).
  * Returns the count, or -1 with err filled.  A selector that matches nothing
  * is an error naming it.
  */

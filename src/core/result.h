@@ -61,6 +61,9 @@ struct result {
 	double *samples;		/* n per-iteration values in unit, malloc'd */
 	size_t npoints;			/* a curve's points, in the order measured */
 	struct result_point *points;	/* malloc'd, NULL unless a curve */
+	int64_t from_run;		/* in a label's merged row (report_merge_labels):
+					   the stored run whose values and points it shows;
+					   0 otherwise (never stored) */
 };
 
 /* One stored run: a pass over a selection, under a label. */

@@ -76,6 +76,7 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 			  const struct result *key, struct result *out)
 {
 	const struct result **got = NULL, *first = NULL, *rep;
+	int64_t *got_run = NULL, rep_run;
 	double *meds = NULL, *aggs = NULL, dist, interference = -1, wall = 0;
 	size_t nused = 0, naggs = 0, nsamples = 0, cap = 0;
 	struct stats_summary ss;
@@ -86,7 +87,8 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 	got = malloc(cap * sizeof(*got));
 	meds = malloc(cap * sizeof(*meds));
 	aggs = malloc(cap * sizeof(*aggs));
-	if (!got || !meds || !aggs)
+	got_run = malloc(cap * sizeof(*got_run));
+	if (!got || !meds || !aggs || !got_run)
 		goto out;
 	for (size_t m = 0; m < nmembers; m++) {
 		const struct run_info *run = &runs[members[m]];
@@ -103,6 +105,7 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 			if (!merge_usable(r))
 				continue;
 			got[nused] = r;
+			got_run[nused] = run->id;
 			meds[nused++] = r->median;
 			noisy |= r->status == RES_NOISY;
 			nsamples += r->n;
@@ -129,14 +132,18 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 	 * that figure's own, which the first run's would not be.
 	 */
 	rep = got[0];
+	rep_run = got_run[0];
 	dist = fabs(got[0]->median - ss.median);
 	for (size_t i = 1; i < nused; i++)
 		if (fabs(got[i]->median - ss.median) < dist) {
 			rep = got[i];
+			rep_run = got_run[i];
 			dist = fabs(got[i]->median - ss.median);
 		}
 	if (merge_copy(out, rep) < 0)
 		goto out;
+	/* So the summary can name the run whose curve it shows: `kbench show ID RUN`. */
+	out->from_run = rep_run;
 	out->status = noisy ? RES_NOISY : RES_OK;
 	out->median = ss.median;
 	out->ci_low = ss.ci_low;
@@ -168,6 +175,7 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 	rc = 0;
 out:
 	free(got);
+	free(got_run);
 	free(meds);
 	free(aggs);
 	return rc;

@@ -1045,8 +1045,10 @@ static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
 			if (result_usable(r) && r->npoints > 0) {
 				char show[160] = "";
 
-				/* A merged row's points are one of its runs': show picks the label's latest. */
-				if (runs[k].nmerged > 1)
+				/* A merged row's points are one of its runs': name that run. */
+				if (runs[k].nmerged > 1 && r->from_run > 0)
+					snprintf(show, sizeof(show), " %lld", (long long)r->from_run);
+				else if (runs[k].nmerged > 1)
 					show_label(runs[k].label, show, sizeof(show));
 				else if (runs[k].id > 0)
 					snprintf(show, sizeof(show), " %lld", (long long)runs[k].id);

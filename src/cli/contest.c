@@ -122,6 +122,7 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 		return;
 	}
 	r->status = RES_OK;
+	r->interference = m->interference;
 	/* One job, one sample: the spread of Time comes from --runs, across runs. */
 	r->median = r->ci_low = r->ci_high = r->min = r->max = r->mean = m->time_s;
 	r->p5 = r->p95 = m->time_s;

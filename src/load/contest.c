@@ -258,6 +258,8 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 				       char *err)
 {
 	struct contest_group job;
+	struct plat_cpu_times cpu0, cpu1;
+	int have_cpu;
 	double t0, t1;
 	enum contest_status rc = CONTEST_OK;
 
@@ -266,6 +268,7 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 		(void)kill(-load_pgid, SIGSTOP);
 	if (sh)
 		contest_read(sh, &w[0], &c[0]);
+	have_cpu = plat_cpu_times(&cpu0) == 0;
 	t0 = contest_now();
 	if (contest_job_start(cfg, dir, log, target, jan, &job, err) < 0)
 		return CONTEST_ERROR;
@@ -274,6 +277,7 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 			t1 = contest_now();
 			if (sh)
 				contest_read(sh, &w[1], &c[1]);
+			have_cpu = have_cpu && plat_cpu_times(&cpu1) == 0;
 			break;
 		}
 		if (runner_interrupted()) {
@@ -307,6 +311,14 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 	m->user_s = (double)job.ru.ru_utime.tv_sec + (double)job.ru.ru_utime.tv_usec / 1e6;
 	m->sys_s = (double)job.ru.ru_stime.tv_sec + (double)job.ru.ru_stime.tv_usec / 1e6;
 	m->cpu_pct = m->time_s > 0 ? 100 * (m->user_s + m->sys_s) / m->time_s : (double)NAN;
+	m->interference = -1;
+	if (have_cpu && cpu1.total_ns > cpu0.total_ns) {
+		/* What the machine did besides the job and the load (and this poll loop). */
+		double other = (double)(cpu1.busy_ns - cpu0.busy_ns) -
+			       (m->user_s + m->sys_s) * 1e9 - (sh ? (double)(c[1] - c[0]) : 0);
+
+		m->interference = fmin(fmax(other, 0) / (double)(cpu1.total_ns - cpu0.total_ns), 1);
+	}
 	return CONTEST_OK;
 }
 

@@ -153,6 +153,10 @@ struct contest_measure {
 	uint64_t load_total;		/* work from the load's start until it was killed */
 	double load_life_s;		/* from its start until it was killed */
 	double old_loads;		/* load_total * time_s / load_life_s */
+	double interference;		/* the machine's CPU time in the window that neither
+					   the job nor the load used (other programs, kernel
+					   threads, a VM's steal), over all CPUs' time; -1
+					   unknown */
 };
 
 enum contest_status {

@@ -184,6 +184,31 @@ static void ct_row(FILE *out, const struct ct_label *l, const char *id, double r
 	fputc('\n', out);
 }
 
+/*
+ * A baseline (noload, cacherun) that other programs competed with is no
+ * baseline: one note per label when a run's job shared the machine with
+ * more than RESULT_BUSY_THRESHOLD of other work.  Under a load the kernel
+ * threads working for it (writeback for io_load) count as other work too,
+ * so those rows get no such note.
+ */
+static void ct_busy_note(FILE *out, const struct ct_label *l, const char *id)
+{
+	double worst = -1;
+
+	if (strcmp(id, CONTEST_PREFIX "noload") != 0 && strcmp(id, CONTEST_PREFIX "cacherun") != 0)
+		return;
+	for (size_t i = 0; i < l->nruns; i++)
+		for (size_t j = 0; j < l->runs[i].nresults; j++) {
+			const struct result *r = &l->runs[i].results[j];
+
+			if (strcmp(r->id, id) == 0 && r->status == RES_OK && result_busy(r))
+				worst = fmax(worst, r->interference);
+		}
+	if (worst >= 0)
+		fprintf(out, "  %s: busy: other work used up to %.0f%% of the CPUs during the job\n",
+			l->name, 100 * worst);
+}
+
 /* The cell of label s for id in the compared rows; NULL when not compared. */
 static const struct report_cmp_cell *ct_cell(const struct report_cmp_row *rows, size_t nrows,
 					     const char *id, size_t s)
@@ -251,6 +276,8 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 			if (ct_first(&labels[i], ids[k]))
 				ct_row(out, &labels[i], ids[k], ref_noload,
 				       ct_cell(rows, nrows, ids[k], (size_t)i));
+		for (int i = 0; i < nl; i++)
+			ct_busy_note(out, &labels[i], ids[k]);
 	}
 out:
 	free(rows);

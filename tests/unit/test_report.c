@@ -1650,6 +1650,9 @@ static void test_contest_text(void **state)
 	fill_contest(&runs[3], 4, "2.5.48", 40.0, 90, 700);
 	fill_contest(&runs[4], 5, "2.5.47", 41, 62, 1100);
 	fill_contest(&runs[5], 6, "2.5.48", 39.8, 89, 750);
+	/* A baseline another program competed with gets a note; a load's row does not. */
+	find(&runs[3], "contest.noload")->interference = 0.4;
+	find(&runs[3], "contest.io_load")->interference = 0.9;
 	assert_int_equal(report_contest_has(runs, 6), 1);
 	assert_int_equal(report_contest_text(capture_start(&c), runs, 6, 0.02), 0);
 	text = capture_end(&c);
@@ -1662,6 +1665,9 @@ static void test_contest_text(void **state)
 	assert_non_null(strstr(text, "\n2.5.47 [3]              60.00  +-3.3%    90     1000     10   1.50\n"));
 	assert_non_null(strstr(text, "\n2.5.48 [3]              90.00  +-1.1%    90      750      8   2.25 *\n"));
 	assert_non_null(strstr(text, "fail: the job ran past its timeout of 400 s and was stopped"));
+	assert_non_null(strstr(text, " 1.00\n  2.5.48: busy: other work used up to 40% of the CPUs "
+				     "during the job\n"));
+	assert_null(strstr(text, "up to 90%"));
 	free(text);
 	free_runs(runs, 6);
 	/* No contest result, no table. */

@@ -19,5 +19,7 @@ import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["id"] == "contest.noload" and r["status"] == "ok"]
 t = [float(r["median"]) for r in rows]
 print("noload Times:", " ".join("%.2f" % x for x in t))
+print("other work on the machine during each job (interference):",
+      " ".join(("%.1f%%" % (100 * float(r["interference"]))) if r["interference"] else "?" for r in rows))
 print("max/min: %.4f (%.1f%% spread)" % (max(t) / min(t), 100 * (max(t) / min(t) - 1)))
 PY

@@ -195,31 +195,23 @@ static int contest_job_start(const struct contest_cfg *cfg, const char *dir, con
 static void contest_log_tail(const char *log, char *buf, size_t len)
 {
 	char text[4096];
-	ssize_t n;
 	char *end, *start;
+	off_t size;
+	ssize_t n;
+	int fd;
 
 	buf[0] = '\0';
-	n = plat_read_file(log, text, sizeof(text));
+	fd = open(log, O_RDONLY);
+	if (fd < 0)
+		return;
+	/* Only the end matters: a compile's log can be long. */
+	size = lseek(fd, 0, SEEK_END);
+	n = size < 0 ? -1 : pread(fd, text, sizeof(text) - 1,
+				 size > (off_t)sizeof(text) - 1 ? size - (off_t)sizeof(text) + 1 : 0);
+	close(fd);
 	if (n <= 0)
 		return;
-	/* The file may be longer than the buffer: read its end instead. */
-	if ((size_t)n == sizeof(text) - 1) {
-		int fd = open(log, O_RDONLY);
-		off_t size;
-
-		if (fd < 0)
-			return;
-		size = lseek(fd, 0, SEEK_END);
-		if (size > (off_t)sizeof(text) - 1)
-			(void)lseek(fd, size - (off_t)sizeof(text) + 1, SEEK_SET);
-		else
-			(void)lseek(fd, 0, SEEK_SET);
-		n = read(fd, text, sizeof(text) - 1);
-		close(fd);
-		if (n <= 0)
-			return;
-		text[n] = '\0';
-	}
+	text[n] = '\0';
 	end = text + strlen(text);
 	while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
 		*--end = '\0';

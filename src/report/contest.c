@@ -32,10 +32,14 @@ struct ct_label {
 	size_t nruns;
 };
 
-/* The median of the values of key in the ok results of id over a label's runs. */
-static double ct_median(const struct ct_label *l, const char *id, const char *key, size_t *nok)
+/*
+ * The values of key (NULL: the Time, the result's median) in the ok results
+ * of id over a label's runs, summarised into ss: their count, 0 when none.
+ */
+static size_t ct_summary(const struct ct_label *l, const char *id, const char *key,
+			 struct stats_summary *ss)
 {
-	double v[256], med = NAN;
+	double v[256];
 	size_t n = 0;
 
 	for (size_t i = 0; i < l->nruns; i++)
@@ -50,15 +54,15 @@ static double ct_median(const struct ct_label *l, const char *id, const char *ke
 			else if ((bv = result_value(r, key)) && isfinite(bv->num))
 				v[n++] = bv->num;
 		}
-	if (nok)
-		*nok = n;
-	if (n > 0) {
-		struct stats_summary ss;
+	return n > 0 && stats_summarize(v, n, ss) == 0 ? n : 0;
+}
 
-		if (stats_summarize(v, n, &ss) == 0)
-			med = ss.median;
-	}
-	return med;
+/* Their median, or NaN when there is none. */
+static double ct_median(const struct ct_label *l, const char *id, const char *key)
+{
+	struct stats_summary ss;
+
+	return ct_summary(l, id, key, &ss) ? ss.median : (double)NAN;
 }
 
 /* The first result of id in a label's runs, any status; NULL if none. */
@@ -131,6 +135,7 @@ static void ct_row(FILE *out, const struct ct_label *l, const char *id, double r
 {
 	char name[64], fig[32], ci[32], loads[32];
 	double t, lo = NAN, hi = NAN, cpu, ld, lcpu;
+	struct stats_summary ts;
 	size_t nok;
 	const struct result *first = ct_first(l, id);
 
@@ -138,31 +143,21 @@ static void ct_row(FILE *out, const struct ct_label *l, const char *id, double r
 		snprintf(name, sizeof(name), "%.*s [%zu]", 15, l->name, l->nruns);
 	else
 		snprintf(name, sizeof(name), "%.20s", l->name);
-	t = ct_median(l, id, NULL, &nok);
+	nok = ct_summary(l, id, NULL, &ts);
 	if (nok == 0) {
 		fprintf(out, "%-20s %s: %s\n", name, first ? result_status_name(first->status) : "-",
 			first && first->reason[0] ? first->reason : "no figure");
 		return;
 	}
-	/* The CI of the median Time over the runs (one run: the time itself). */
+	t = ts.median;
+	/* The CI of the median Time over the runs; one run has none of its own. */
 	if (nok > 1) {
-		double v[256];
-		size_t n = 0;
-		struct stats_summary ss;
-
-		for (size_t i = 0; i < l->nruns; i++)
-			for (size_t j = 0; j < l->runs[i].nresults && n < 256; j++)
-				if (strcmp(l->runs[i].results[j].id, id) == 0 &&
-				    l->runs[i].results[j].status == RES_OK)
-					v[n++] = l->runs[i].results[j].median;
-		if (stats_summarize(v, n, &ss) == 0) {
-			lo = ss.ci_low;
-			hi = ss.ci_high;
-		}
+		lo = ts.ci_low;
+		hi = ts.ci_high;
 	}
-	cpu = ct_median(l, id, "cpu_pct", NULL);
-	ld = ct_median(l, id, "loads", NULL);
-	lcpu = ct_median(l, id, "lcpu_pct", NULL);
+	cpu = ct_median(l, id, "cpu_pct");
+	ld = ct_median(l, id, "loads");
+	lcpu = ct_median(l, id, "lcpu_pct");
 	report_fig(fig, sizeof(fig), t);
 	if (isfinite(lo) && t > 0)
 		snprintf(ci, sizeof(ci), "+-%.1f%%", fmax(t - lo, hi - t) / t * 100);
@@ -251,7 +246,7 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 		}
 	}
 	snprintf(ref_id, sizeof(ref_id), "%snoload", CONTEST_PREFIX);
-	ref_noload = ct_median(&labels[0], ref_id, NULL, NULL);
+	ref_noload = ct_median(&labels[0], ref_id, NULL);
 	fprintf(out, "contest: Time is the job's elapsed seconds (median of the runs, its 95%% CI),"
 		"\nCPU%% its CPU time over Time, Loads the load's work and LCPU%% its CPU time,"
 		"\nboth counted only while the job ran; Ratio = Time / %s's noload Time",

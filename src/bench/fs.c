@@ -5,7 +5,18 @@
  * Everything happens inside ctx->tmpdir.  Each sample of a create or delete
  * gets a directory of its own, made untimed by the prepare hook: state that
  * carried over between runs (a directory grown large, blocks still being
- * freed) once made lmbench's creates fall from 44,000/s to 2,500/s.  The
+ * freed) once made lmbench's creates fall from 44,000/s to 2,500/s.
+ *
+ * And state that carries over between samples: ext4 will not reuse an
+ * inode freed in the last minute or so (recently_deleted() in its inode
+ * allocator), and scans past every such inode on each create, so creating
+ * files where thousands were just deleted cost 4x more here, growing
+ * within seconds of churn and fading over minutes (doc/performance.md,
+ * found with perf).  So each replica works in a base directory of its own
+ * that the file system is asked to put in a block group of its own
+ * (plat_dir_spread on the private directory, a name no replica used
+ * before), its sample directories go inside it, and none is removed before
+ * teardown: no sample then allocates where a recent one freed.  The
  * removal in prepare and teardown uses the plain calls, never plat_*, so a
  * fault armed for the timed work cannot stop the clean-up.
  *
@@ -36,11 +47,21 @@ struct fs_param {
 };
 
 struct fs_state {
+	char base[4096];	/* the replica's directory, "" when none: see above */
 	char dir[4096];		/* this sample's directory, "" when none */
 	int dirfd;		/* open on dir, -1 when none */
 	unsigned gen;		/* samples so far: names each sample's directory */
+	unsigned oldest;	/* the oldest sample directory not yet removed */
+	uint64_t kept;		/* files in the sample directories still kept */
 	unsigned char *data;	/* what a file holds, file_size bytes */
 };
+
+/*
+ * Files kept before the oldest sample directory goes (and with it the
+ * guarantee above): far more than a replica's share of the budget makes,
+ * and at most 64 Ki files of 10 KiB, 640 MiB, on the disk at once.
+ */
+#define FS_KEEP_FILES 65536
 
 /* The names are 8 hex digits: cheap to make in the timed loop, all one length. */
 #define FS_NAME_LEN 9
@@ -69,23 +90,46 @@ static void fs_unlink_all(const char *dir)
 	closedir(d);
 }
 
-/*
- * Remove the sample's directory and whatever is in it, with the plain
- * calls.  Best effort: it runs after failures too, and whatever it cannot
- * remove the runner's own clean-up of ctx->tmpdir still will.  A second
- * pass catches what readdir, running while entries vanish, may not return.
- */
-static void fs_clear(struct fs_state *s)
+/* Sample directory gen's path; -1 when it does not fit. */
+static int fs_dir_name(char *buf, size_t len, const struct fs_state *s, unsigned gen)
 {
+	return snprintf(buf, len, "%s/s%u", s->base, gen) >= (int)len ? -1 : 0;
+}
+
+/*
+ * Remove a directory and whatever is in it, with the plain calls.  Best
+ * effort: it runs after failures too, and whatever it cannot remove the
+ * runner's own clean-up of ctx->tmpdir still will.  A second pass catches
+ * what readdir, running while entries vanish, may not return.
+ */
+static void fs_remove(const char *dir)
+{
+	for (int pass = 0; pass < 3; pass++) {
+		if (rmdir(dir) == 0 || errno != ENOTEMPTY)
+			break;
+		fs_unlink_all(dir);
+	}
+}
+
+/*
+ * Close the sample's directory; remove the oldest kept while more than
+ * FS_KEEP_FILES files are kept, or with all every one and the base.
+ */
+static void fs_clear(struct fs_state *s, uint64_t per_dir, int all)
+{
+	char dir[4096];
+
 	if (s->dirfd >= 0)
 		close(s->dirfd);
 	s->dirfd = -1;
-	for (int pass = 0; s->dir[0] && pass < 3; pass++) {
-		if (rmdir(s->dir) == 0 || errno != ENOTEMPTY)
-			break;
-		fs_unlink_all(s->dir);
-	}
 	s->dir[0] = '\0';
+	while (s->oldest < s->gen && (all || s->kept > FS_KEEP_FILES)) {
+		if (fs_dir_name(dir, sizeof(dir), s, s->oldest++) == 0)
+			fs_remove(dir);
+		s->kept -= s->kept < per_dir ? s->kept : per_dir;
+	}
+	if (all && s->base[0])
+		rmdir(s->base);
 }
 
 static void fs_teardown(struct bench_ctx *ctx)
@@ -94,7 +138,7 @@ static void fs_teardown(struct bench_ctx *ctx)
 
 	if (!s)
 		return;
-	fs_clear(s);
+	fs_clear(s, 0, 1);
 	free(s->data);
 	free(s);
 	ctx->priv = NULL;
@@ -130,6 +174,21 @@ static enum bench_status fs_setup(struct bench_ctx *ctx)
 	}
 	ctx->priv = s;
 	fs_record_type(ctx);
+	/* Where the file system has no such notion the replicas simply share a group. */
+	bench_value_text(ctx, "dirs_spread", plat_dir_spread(ctx->tmpdir) == 0 ? "yes" : "no");
+	/*
+	 * ext4 starts its search for a spread directory's group at a hash of
+	 * its name: the process id makes the name one no earlier replica had.
+	 */
+	if (snprintf(s->base, sizeof(s->base), "%s/b%ld", ctx->tmpdir, (long)getpid()) >=
+		    (int)sizeof(s->base) || mkdir(s->base, 0700) < 0) {
+		int err = errno;
+
+		free(s->data);
+		free(s);
+		ctx->priv = NULL;
+		return bench_fail(ctx, err, "cannot make a directory in '%s'", ctx->tmpdir);
+	}
 	bench_value(ctx, "file_size", (double)p->file_size);
 	return BENCH_OK;
 }
@@ -177,8 +236,9 @@ static enum bench_status fs_prepare(struct bench_ctx *ctx, uint64_t n)
 	if (n > FS_MAX_FILES)
 		return bench_fail(ctx, 0, "%llu files in one directory are more than the "
 				  "names allow", (unsigned long long)n);
-	fs_clear(s);
-	if (snprintf(s->dir, sizeof(s->dir), "%s/s%u", ctx->tmpdir, s->gen++) >= (int)sizeof(s->dir)) {
+	fs_clear(s, n, 0);
+	s->kept += n;
+	if (fs_dir_name(s->dir, sizeof(s->dir), s, s->gen++) < 0) {
 		s->dir[0] = '\0';
 		return bench_fail(ctx, 0, "the path of the private directory is too long");
 	}

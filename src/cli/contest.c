@@ -205,7 +205,7 @@ int cmd_contest(int argc, char **argv)
 		if (!st)
 			die("%s", err);
 	}
-	sysinfo_collect(&si);
+	sysinfo_collect(&si, NULL);
 	si_json = report_sysinfo_json(&si);
 	if (!si_json)
 		die("contest: cannot encode the system description");

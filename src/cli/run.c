@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "core/registry.h"
+#include "core/replica.h"
 #include "core/runner.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
@@ -31,7 +32,7 @@
 
 struct run_opts {
 	const char *suite, *only, *label, *db, *tmpdir, *placement;
-	int runs, no_store, json, quiet, parallel;
+	int runs, replicas, no_store, json, quiet, parallel;
 	double precision, max_time, watchdog, sample_ms;
 	size_t msg_size, size;
 	enum placement places[3];	/* parsed --placement, or the suite's */
@@ -42,6 +43,28 @@ struct run_opts {
 struct job {
 	const struct bench *b;
 	enum placement place;
+};
+
+/* A job's replicas in the run being measured. */
+struct job_reps {
+	struct result *reps;	/* as the runner returned them, in order */
+	size_t n;
+	int64_t stored;		/* its result row, 0 before it was first stored */
+};
+
+/*
+ * The sentinel (issue 12): sys.null and cpu.mhz measured briefly in this
+ * process before every replica, so the run has a timeline of the machine's
+ * speed to read each result against.  Cheap: 2 x SENTINEL_NS a replica.
+ */
+#define SENTINEL_NS 4e6
+
+struct sentinel {
+	const struct bench *sys, *user;	/* sys.null, cpu.mhz */
+	uint64_t nsys, nuser;		/* iterations, calibrated at the first point */
+	uint64_t start;			/* the run's start, timer_now() */
+	struct sentinel_point *pts;
+	size_t n, cap;
 };
 
 /* The largest --msg-size and --size accepted before memory is even looked at. */
@@ -77,6 +100,30 @@ static void progress_clear(const struct progress *p)
 {
 	if (p->on)
 		fputs("\r\033[K", stderr);
+}
+
+/* One point of the timeline; a failed probe leaves its figure NaN, never a number for nothing. */
+static void sentinel_take(struct sentinel *s, const struct harness_cfg *hc)
+{
+	struct sentinel_point *p;
+	double v;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct sentinel_point *more = realloc(s->pts, cap * sizeof(*more));
+
+		if (!more)
+			die("run: out of memory for the sentinel");
+		s->pts = more;
+		s->cap = cap;
+	}
+	p = &s->pts[s->n++];
+	p->t = (double)(timer_now() - s->start) / 1e9;
+	p->cpu = plat_current_cpu();
+	v = harness_probe(s->sys, hc, SENTINEL_NS, &s->nsys);
+	p->sys_ns = v > 0 ? v : (double)NAN;
+	v = harness_probe(s->user, hc, SENTINEL_NS, &s->nuser);
+	p->user_ns = v > 0 ? v : (double)NAN;
 }
 
 static void now_iso(char *buf, size_t len)
@@ -166,7 +213,15 @@ static void runner_setup(const struct run_opts *o, unsigned suite_bits,
 {
 	harness_defaults(&rc->harness);
 	rc->harness.precision = o->precision / 100.0;
-	rc->harness.max_time_ns = o->max_time * 1e9;
+	/* --max-time is an instance's budget, shared by its replicas. */
+	rc->harness.max_time_ns = o->max_time * 1e9 / o->replicas;
+	/*
+	 * A replica needs only enough samples for a median and its own 95% CI
+	 * (6, from order statistics); the figure's interval comes from the
+	 * replicas.  A single block keeps the 10 of DESIGN.md.
+	 */
+	if (o->replicas > 1)
+		rc->harness.min_samples = 6;
 	rc->harness.sample_target_ns = o->sample_ms * 1e6;
 	rc->harness.granularity_ns = ti->granularity_ns;
 	rc->harness.loop_ns = ti->loop_ns;
@@ -228,14 +283,136 @@ static void run_summary(const struct run_info *runs, size_t nruns)
 	report_merge_free(rows, (size_t)nrows);
 }
 
+/*
+ * Merge a job's replicas into the run's result for it and store that,
+ * rewriting what an earlier round stored.  Dies when the store fails: a
+ * run that cannot keep its results must not go on measuring for nothing.
+ */
+static void job_merge(const struct job *job, struct job_reps *jr, const struct run_opts *o,
+		      const struct sentinel *sen, struct store *st, struct run_info *run,
+		      struct result *slot, size_t *nstored)
+{
+	struct replica_cfg cfg = { .precision = o->precision / 100.0, .sentinel = sen->pts,
+				   .nsentinel = sen->n };
+	struct result merged;
+	char err[ERRBUF_LEN];
+
+	if (replica_merge(job->b, jr->reps, jr->n, &cfg, &merged) < 0)
+		die("run: out of memory merging the replicas of %s", job->b->id);
+	result_free(slot);
+	*slot = merged;
+	if (!st)
+		return;
+	*nstored += jr->stored == 0;
+	if (store_result_put(st, run->id, &jr->stored, slot, err) < 0)
+		die("%s", err);
+}
+
+/*
+ * Whether a job takes no replica this round: it skipped, or failed in a
+ * replica; or it is a curve (its first replica measured points), which
+ * costs what ten instances do and takes REPLICA_CURVE replicas spread over
+ * the rounds, not one each.
+ */
+static int job_rests(const struct job_reps *jr, int round, int rounds)
+{
+	int k = rounds < REPLICA_CURVE ? rounds : REPLICA_CURVE;
+
+	if (!jr->n)
+		return 0;
+	if (jr->reps[jr->n - 1].status == RES_SKIP || jr->reps[jr->n - 1].status == RES_FAIL)
+		return 1;
+	/* Rounds 0, then those where round * k / rounds steps up: evenly spread. */
+	return jr->reps[0].npoints && round * k / rounds == (round - 1) * k / rounds;
+}
+
+/*
+ * One run: --replicas rounds over the jobs, the sentinel before every
+ * replica, each job's result merged and stored after every round, when the
+ * timeline on both sides of each replica is known.  Returns 1 when a signal
+ * stopped it, after storing what was measured.
+ */
+static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t njobs,
+		      struct runner_cfg *rc, struct store *st, struct run_info *run,
+		      struct progress *prog, size_t *nstored)
+{
+	struct job_reps *jr = calloc(njobs ? njobs : 1, sizeof(*jr));
+	struct result *firsts = calloc(njobs ? njobs : 1, sizeof(*firsts));
+	struct sentinel sen = { .sys = registry_find("sys.null"), .user = registry_find("cpu.mhz") };
+	char err[ERRBUF_LEN];
+	int stopped = 0;
+
+	if (!jr || !firsts)
+		die("run: out of memory");
+	if (!sen.sys || !sen.user)
+		BUG("the sentinel's rows sys.null and cpu.mhz are missing");
+	sen.start = timer_now();
+	rc->harness.run_start_ns = sen.start;
+	for (int round = 0; round < o->replicas && !stopped; round++) {
+		for (size_t i = 0; i < njobs; i++) {
+			struct job_reps *j = &jr[i];
+			struct result *more;
+
+			if (job_rests(j, round, o->replicas)) {
+				prog->done++;
+				continue;
+			}
+			progress_show(prog, jobs[i].b->id, jobs[i].place);
+			sentinel_take(&sen, &rc->harness);
+			rc->harness.placement = jobs[i].place;
+			/* A later row reads an earlier one's first replica (ctx->prior): the cache
+			 * levels of mem.lat.l* are the ones found at the start, in every round. */
+			rc->harness.prior = firsts;
+			rc->harness.nprior = i;
+			rc->harness.iterations = j->n ? j->reps[0].iterations : 0;
+			rc->harness.replica = round;
+			more = realloc(j->reps, (j->n + 1) * sizeof(*more));
+			if (!more)
+				die("run: out of memory");
+			j->reps = more;
+			if (runner_run(jobs[i].b, rc, &j->reps[j->n]) < 0) {
+				stopped = 1;
+				break;
+			}
+			if (j->n++ == 0)
+				firsts[i] = j->reps[0];
+			prog->done++;
+		}
+		if (!stopped)
+			sentinel_take(&sen, &rc->harness);
+		for (size_t i = 0; i < njobs; i++)
+			if (jr[i].n)
+				job_merge(&jobs[i], &jr[i], o, &sen, st, run, &run->results[i], nstored);
+		if (st && store_sentinel_put(st, run->id, sen.pts, sen.n, err) < 0)
+			die("%s", err);
+	}
+	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
+	run->nresults = 0;
+	for (size_t i = 0; i < njobs; i++)
+		if (jr[i].n)
+			run->results[run->nresults++] = run->results[i];
+	run->sentinel = sen.pts;
+	run->nsentinel = sen.n;
+	for (size_t i = 0; i < njobs; i++) {
+		for (size_t k = 0; k < jr[i].n; k++)
+			result_free(&jr[i].reps[k]);
+		free(jr[i].reps);
+	}
+	free(jr);
+	free(firsts);
+	return stopped;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { .runs = 1, .precision = 1.0, .sample_ms = 10, .parallel = 1 };
+	struct run_opts o = { .runs = 1, .replicas = REPLICA_DEFAULT, .precision = 1.0,
+			      .sample_ms = 10, .parallel = 1 };
 	const struct opt opts[] = {
 		{ "suite", OPT_STRING, &o.suite, "S", "quick, standard (default), full, lmbench, ...", 0, 0 },
 		{ "only", OPT_STRING, &o.only, "GLOB,...", "only instances whose id matches a glob", 0, 0 },
 		{ "label", OPT_STRING, &o.label, "L", "name what is measured (default: OS and release)", 0, 0 },
 		{ "runs", OPT_INT, &o.runs, "N", "repeat the selection N times, interleaved", 1, 1000 },
+		{ "replicas", OPT_INT, &o.replicas, "N", "measure each instance N times spread over the run (6)", 1, 100 },
 		{ "precision", OPT_DOUBLE, &o.precision, "PCT", "wanted 95% CI half-width, % of the median (1)", 0.01, 50 },
 		{ "max-time", OPT_DOUBLE, &o.max_time, "SECONDS", "sampling budget per instance (quick 1, else 3)", 0.01, 3600 },
 		{ "placement", OPT_STRING, &o.placement, "P,...", "same, spread or none: where the ends of a benchmark between processes run", 0, 0 },
@@ -285,8 +462,9 @@ int cmd_run(int argc, char **argv)
 	}
 
 	jobs = make_jobs(&o, sel, nsel, &njobs);
-	sysinfo_collect(&si);
+	/* Measured once: the clock cost subtracted is the one recorded. */
 	timer_measure(&ti);
+	sysinfo_collect(&si, &ti);
 	if (!o.quiet)
 		sysinfo_warn(&si, stderr);
 	si_json = report_sysinfo_json(&si);
@@ -300,11 +478,16 @@ int cmd_run(int argc, char **argv)
 	if (!runs)
 		die("run: out of memory");
 	prog.on = !o.quiet && isatty(STDERR_FILENO);
-	prog.total = njobs * (size_t)o.runs;
+	prog.total = njobs * (size_t)o.runs * (size_t)o.replicas;
 	prog.start = timer_now();
-	prog.per_instance_s = o.max_time + 0.3;
+	prog.per_instance_s = o.max_time / o.replicas + 0.1;
 
-	/* Repetitions outside, instances inside: drift hits every instance alike. */
+	/*
+	 * Repetitions outside, then rounds, instances inside: every round
+	 * takes one replica of every instance, so each instance's replicas are
+	 * spread over the whole run and a slow spell of the machine hits all
+	 * of them alike instead of a few whole figures.
+	 */
 	for (int rep = 0; rep < o.runs && !stopped; rep++) {
 		struct run_info *run = &runs[nruns++];
 
@@ -313,29 +496,9 @@ int cmd_run(int argc, char **argv)
 			      njobs);
 		if (!st)
 			run->id = rep + 1;
-		for (size_t i = 0; i < njobs; i++) {
-			struct result *r = &run->results[run->nresults];
-			progress_show(&prog, jobs[i].b->id, jobs[i].place);
-			rc.harness.placement = jobs[i].place;
-			/* A later row may read an earlier one's result (ctx->prior). */
-			rc.harness.prior = run->results;
-			rc.harness.nprior = run->nresults;
-			if (runner_run(jobs[i].b, &rc, r) < 0) {
-				stopped = 1;
-				break;
-			}
-			run->nresults++;
-			prog.done++;
-			if (r->status == RES_FAIL)
-				nfail++;
-			if (st) {
-				if (store_result_add(st, run->id, r, err) < 0) {
-					progress_clear(&prog);
-					die("%s", err);
-				}
-				nstored++;
-			}
-		}
+		stopped = run_rounds(&o, jobs, njobs, &rc, st, run, &prog, &nstored);
+		for (size_t i = 0; i < run->nresults; i++)
+			nfail += run->results[i].status == RES_FAIL;
 		if (st && store_run_end(st, run->id, err) < 0)
 			die("%s", err);
 	}

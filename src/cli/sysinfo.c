@@ -19,7 +19,7 @@ int cmd_sysinfo(int argc, char **argv)
 
 	if (opt_parse(cli_find("sysinfo"), opts, argc, argv) > 0)
 		die_usage("sysinfo: takes no arguments");
-	sysinfo_collect(&si);
+	sysinfo_collect(&si, NULL);
 	if (json) {
 		char *text = report_sysinfo_json(&si);
 		if (!text)

@@ -115,6 +115,7 @@ void result_init(struct result *r, const struct bench *b)
 	r->placement = b->flags & BENCH_PLACED ? PLACE_NONE : PLACE_NA;
 	r->parallel = 1;
 	r->aggregate = NAN;
+	r->drift = NAN;
 }
 
 const struct bench_value *result_value(const struct result *r, const char *key)
@@ -284,9 +285,14 @@ void result_free(struct result *r)
 {
 	free(r->samples);
 	r->samples = NULL;
+	free(r->where);
+	r->where = NULL;
 	free(r->points);
 	r->points = NULL;
 	r->npoints = 0;
+	free(r->replicas);
+	r->replicas = NULL;
+	r->nreplicas = 0;
 }
 
 void run_info_free(struct run_info *run)
@@ -295,7 +301,10 @@ void run_info_free(struct run_info *run)
 		result_free(&run->results[i]);
 	free(run->results);
 	free(run->sysinfo_json);
+	free(run->sentinel);
 	run->results = NULL;
 	run->sysinfo_json = NULL;
+	run->sentinel = NULL;
 	run->nresults = 0;
+	run->nsentinel = 0;
 }

@@ -75,6 +75,9 @@ struct sampler {
 	uint64_t n;		/* iterations per sample */
 	double ovh_ns;		/* the benchmark's overhead loop, per iteration */
 	double agg_ratio;	/* last sample: mean copy time / window */
+	uint64_t run_start;	/* the run's start, for the samples' times */
+	int nsteal;		/* CPUs in steal, 0: steal time unknown here */
+	uint64_t steal[BENCH_MAX_CPUS];	/* each CPU's steal time at the last sample */
 };
 
 static uint64_t now(const struct harness_cfg *cfg)
@@ -180,14 +183,19 @@ static double ns_to_unit(const struct sampler *s, double per)
  * hold the loop's own increment and branch, and some benchmarks measure
  * their own overhead loop.  All three are subtracted.
  */
-static double to_unit(const struct sampler *s, double ns)
+static double per_op_ns(const struct sampler *s, double ns)
 {
 	double per = (ns - s->cfg->clock_cost_ns) / (double)s->n;
 
 	if (s->b->flags & BENCH_CHEAP)
 		per -= s->cfg->loop_ns;
 	per -= s->ovh_ns;
-	return ns_to_unit(s, per / ops_per_iter(s));
+	return per / ops_per_iter(s);
+}
+
+static double to_unit(const struct sampler *s, double ns)
+{
+	return ns_to_unit(s, per_op_ns(s, ns));
 }
 
 /*
@@ -288,6 +296,42 @@ static double interference(const struct cpu_snap *a, const struct cpu_snap *b)
 	return fmin(other / room, 1.0);
 }
 
+/*
+ * Where the sample just taken ran: its end time, the CPU this process is
+ * on (a copy's CPU is its own, so with copies none), and that CPU's steal
+ * time since the last sample.  Read after the timed call, so it costs the
+ * figure nothing; /proc/stat is one read of about 6 us.
+ */
+static void where(struct sampler *s, struct result_sample *w)
+{
+	uint64_t now_steal[BENCH_MAX_CPUS];
+	int n = s->nsteal ? plat_steal_ns(now_steal, BENCH_MAX_CPUS) : -1;
+
+	w->t = (double)(now(s->cfg) - s->run_start) / 1e9;
+	w->cpu = s->cp ? -1 : plat_current_cpu();
+	w->replica = s->cfg->replica;
+	w->steal_ns = (double)NAN;
+	if (n <= 0)
+		return;
+	if (w->cpu >= 0 && w->cpu < n && w->cpu < s->nsteal)
+		w->steal_ns = (double)(now_steal[w->cpu] - s->steal[w->cpu]);
+	else if (w->cpu < 0) {
+		/* Copies run everywhere: the steal of every CPU. */
+		w->steal_ns = 0;
+		for (int c = 0; c < n && c < s->nsteal; c++)
+			w->steal_ns += (double)(now_steal[c] - s->steal[c]);
+	}
+	memcpy(s->steal, now_steal, (size_t)n * sizeof(now_steal[0]));
+	s->nsteal = n;
+}
+
+static void where_start(struct sampler *s)
+{
+	int n = plat_steal_ns(s->steal, BENCH_MAX_CPUS);
+
+	s->nsteal = n > 0 ? n : 0;
+}
+
 static void fill_stats(struct result *r, const struct stats_summary *ss)
 {
 	r->n = ss->n;
@@ -322,23 +366,31 @@ static enum bench_status sample(struct sampler *s, struct result *r, double **ag
 	enum bench_status st;
 
 	r->samples = malloc(cap * sizeof(*r->samples));
+	r->where = malloc(cap * sizeof(*r->where));
 	*agg = malloc(cap * sizeof(**agg));
-	if (!r->samples || !*agg)
+	if (!r->samples || !r->where || !*agg)
 		return bench_fail(s->ctx, 0, "out of memory for samples");
+	where_start(s);
 	for (;;) {
 		st = sample_once(s, s->n, &ns);
 		if (st != BENCH_OK)
 			return st;
 		if (r->n == cap) {
 			double *more = realloc(r->samples, 2 * cap * sizeof(*more));
-			if (more)
-				r->samples = more;
-			more = more ? realloc(*agg, 2 * cap * sizeof(*more)) : NULL;
+			struct result_sample *w;
+
 			if (!more)
+				return bench_fail(s->ctx, 0, "out of memory for samples");
+			r->samples = more;
+			if (!(w = realloc(r->where, 2 * cap * sizeof(*w))))
+				return bench_fail(s->ctx, 0, "out of memory for samples");
+			r->where = w;
+			if (!(more = realloc(*agg, 2 * cap * sizeof(*more))))
 				return bench_fail(s->ctx, 0, "out of memory for samples");
 			*agg = more;
 			cap *= 2;
 		}
+		where(s, &r->where[r->n]);
 		(*agg)[r->n] = to_aggregate(s, to_unit(s, ns));
 		r->samples[r->n++] = to_unit(s, ns);
 		if (!(r->samples[r->n - 1] > 0) || !isfinite(r->samples[r->n - 1]))
@@ -607,6 +659,7 @@ static enum bench_status curve_point(struct sampler *s, struct result *r, size_t
 	free(agg);
 	if (st != BENCH_OK) {
 		free(pr.samples);
+		free(pr.where);
 		return st;
 	}
 	stats_summarize(pr.samples, pr.n, &ss);
@@ -619,7 +672,9 @@ static enum bench_status curve_point(struct sampler *s, struct result *r, size_t
 	p->noisy = pr.stop != STOP_PRECISION;
 	/* The last point's samples stand for the result; the others are summarised. */
 	free(r->samples);
+	free(r->where);
 	r->samples = pr.samples;
+	r->where = pr.where;
 	r->n = pr.n;
 	r->stop = pr.stop;
 	return BENCH_OK;
@@ -672,7 +727,8 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	struct bench_ctx ctx = { .tmpdir = cfg->tmpdir, .arg = b->arg, .suite = cfg->suite,
 				 .prior = cfg->prior, .nprior = cfg->nprior };
 	struct copies cp = { 0 };
-	struct sampler s = { .b = b, .cfg = cfg, .ctx = &ctx };
+	struct sampler s = { .b = b, .cfg = cfg, .ctx = &ctx,
+			     .run_start = cfg->run_start_ns ? cfg->run_start_ns : now(cfg) };
 	struct cpu_snap before, after;
 	struct stats_summary ss;
 	const char *why;
@@ -729,7 +785,10 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		record_cpus(&ctx);
 	if (st == BENCH_OK && !np && b->overhead)
 		st = measure_overhead(&s, target);
-	if (st == BENCH_OK && !np)
+	/* A later replica keeps the first one's n, so that all replicas measure the same thing. */
+	if (st == BENCH_OK && !np && cfg->iterations)
+		s.n = cfg->iterations;
+	else if (st == BENCH_OK && !np)
 		st = calibrate(&s, KIND_RUN, target, &s.n);
 	if (st == BENCH_OK && !np)
 		st = warm_up(&s);
@@ -749,9 +808,11 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	take_values(r, &ctx);
 	if (st != BENCH_OK) {
 		free(r->samples);
+		free(r->where);
 		free(agg);
 		free(r->points);
 		r->samples = NULL;
+		r->where = NULL;
 		r->points = NULL;
 		r->n = r->npoints = 0;
 		set_outcome(r, st, ctx.err);
@@ -780,4 +841,23 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		}
 	}
 	return 0;
+}
+
+double harness_probe(const struct bench *b, const struct harness_cfg *cfg, double target_ns,
+		     uint64_t *n)
+{
+	struct bench_ctx ctx = { .arg = b->arg, .tmpdir = cfg->tmpdir };
+	struct sampler s = { .b = b, .cfg = cfg, .ctx = &ctx };
+	enum bench_status st = b->setup ? b->setup(&ctx) : BENCH_OK;
+	int set_up = st == BENCH_OK;
+	double ns = 0;
+
+	if (st == BENCH_OK && !*n)
+		st = calibrate(&s, KIND_RUN, target_ns, n);
+	s.n = *n;
+	if (st == BENCH_OK)
+		st = sample_once(&s, s.n, &ns);
+	if (set_up && b->teardown)
+		b->teardown(&ctx);
+	return st == BENCH_OK && s.n ? per_op_ns(&s, ns) : -1;
 }

@@ -32,6 +32,11 @@ struct harness_cfg {
 	unsigned suite;			/* the suite run (SUITE_* bit), 0 = none named */
 	const struct result *prior;	/* results finished earlier in this run */
 	size_t nprior;
+	uint64_t iterations;		/* iterations per sample found by an earlier
+					   replica of the instance; 0 = calibrate */
+	uint64_t run_start_ns;		/* the run's start on cfg->clock, for the
+					   samples' times; 0 = this call's start */
+	int replica;			/* which replica this is, from 0 */
 };
 
 /* The defaults of DESIGN.md, with the real clock. */
@@ -52,5 +57,15 @@ void harness_defaults(struct harness_cfg *cfg);
  * figure and samples are the last point's.
  */
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r);
+
+/*
+ * The sentinel's measurement: n iterations of b (a row without setup
+ * state, sys.null or cpu.mhz) timed once, in this process, clock and loop
+ * cost subtracted as for a sample; the time per operation in ns, or a
+ * negative value when the row failed.  With *n 0, n is first calibrated
+ * to about target_ns and returned for the next call.
+ */
+double harness_probe(const struct bench *b, const struct harness_cfg *cfg, double target_ns,
+		     uint64_t *n);
 
 #endif

@@ -36,6 +36,46 @@ struct result_point {
 	int noisy;			/* the CI missed the precision asked for */
 };
 
+/*
+ * Where and when one sample was taken, beside its value: what is needed to
+ * see a machine that changes under a run (issue 12).
+ */
+struct result_sample {
+	double t;			/* end of the sample, seconds from the run's start */
+	double steal_ns;		/* steal time of its CPU since the sample before
+					   (tick resolution, 10 ms on Linux); NaN unknown */
+	int cpu;			/* the CPU it ended on, -1 unknown */
+	int replica;			/* which replica took it, from 0 */
+};
+
+/*
+ * One replica of an instance: its own fresh process, set up, warmed up and
+ * sampled at one moment of the run.  The replicas of an instance are
+ * spread over the whole run, so that the interval between them holds the
+ * machine's slow changes, which the samples of one replica cannot see.
+ */
+struct result_replica {
+	double median, lo, hi;		/* of its samples, and their 95% CI */
+	size_t n;			/* samples */
+	double t0, t1;			/* first and last sample, seconds from the run's start */
+	double sentinel_sys;		/* the sentinel around it (replica_sentinel_at), */
+	double sentinel_user;		/* each operation in ns; NaN unknown */
+	enum stop_reason stop;		/* how its sampling ended */
+};
+
+/*
+ * The sentinel: a reference operation the run measures before every
+ * replica, so the run has a timeline of the machine's own speed.  Two
+ * operations, because the states seen on shared machines move one and not
+ * the other: a system call (getppid) and a chain of dependent adds.
+ */
+struct sentinel_point {
+	double t;			/* seconds from the run's start */
+	int cpu;			/* where it was measured, -1 unknown */
+	double sys_ns;			/* one getppid, ns */
+	double user_ns;			/* one dependent add, ns */
+};
+
 struct result {
 	char id[64];			/* catalogue id */
 	char unit[16];			/* "us", "ns", "MB/s" */
@@ -61,6 +101,15 @@ struct result {
 	double *samples;		/* n per-iteration values in unit, malloc'd */
 	size_t npoints;			/* a curve's points, in the order measured */
 	struct result_point *points;	/* malloc'd, NULL unless a curve */
+	struct result_sample *where;	/* n, beside samples; NULL when not known
+					   (an export from an older kbench) */
+	size_t nreplicas;		/* replicas behind the figure; 0 before the
+					   run merged them (a single measurement) */
+	struct result_replica *replicas;	/* malloc'd, in the order taken */
+	double drift;			/* how far the sentinel moved while this was
+					   sampled, relative; NaN unknown */
+	int drifted;			/* drift above the precision asked for: the
+					   machine, not only the figure, moved */
 	int64_t from_run;		/* in a label's merged row (report_merge_labels):
 					   the stored run whose values and points it shows;
 					   0 otherwise (never stored) */
@@ -84,6 +133,8 @@ struct run_info {
 	struct result *results;		/* malloc'd array */
 	size_t nmerged;			/* runs merged into this row (report_merge_labels),
 					   0 or 1 for a plain run */
+	size_t nsentinel;		/* the machine's timeline through the run */
+	struct sentinel_point *sentinel;	/* malloc'd, in time order, or NULL */
 };
 
 /* An empty result for b: its id, unit and direction, interference unknown. */

@@ -88,7 +88,8 @@ static _Noreturn void child_main(const struct bench *b, const struct runner_cfg 
 		_exit(3);
 	if (plat_full_io(fd, &r, sizeof(r), 1) < 0 ||
 	    (r.n && plat_full_io(fd, r.samples, r.n * sizeof(*r.samples), 1) < 0) ||
-	    (r.npoints && plat_full_io(fd, r.points, r.npoints * sizeof(*r.points), 1) < 0))
+	    (r.npoints && plat_full_io(fd, r.points, r.npoints * sizeof(*r.points), 1) < 0) ||
+	    (r.n && r.where && plat_full_io(fd, r.where, r.n * sizeof(*r.where), 1) < 0))
 		code = 4;
 	result_free(&r);
 	_exit(code);
@@ -287,17 +288,35 @@ static void failed(struct result *r, const struct bench *b, const char *fmt, ...
 	va_end(ap);
 }
 
-/* Turn the child's bytes into a result; 0 when they hold one whole result. */
+/*
+ * Turn the child's bytes into a result; 0 when they hold one whole result:
+ * the struct, its samples, a curve's points, and where each sample ran
+ * (sent when the struct's pointer to them was set; its value means
+ * nothing here).
+ */
 static int decode(const char *buf, size_t len, struct result *r)
 {
+	size_t nwhere;
+
 	if (len < sizeof(*r))
 		return -1;
 	memcpy(r, buf, sizeof(*r));
+	nwhere = r->where ? r->n : 0;
 	r->samples = NULL;
 	r->points = NULL;
+	r->where = NULL;
+	r->replicas = NULL;
+	r->nreplicas = 0;
 	if (r->npoints > BENCH_MAX_POINTS ||
-	    len != sizeof(*r) + r->n * sizeof(double) + r->npoints * sizeof(*r->points))
+	    len != sizeof(*r) + r->n * sizeof(double) + r->npoints * sizeof(*r->points) +
+			   nwhere * sizeof(*r->where))
 		return -1;
+	if (nwhere) {
+		r->where = malloc(nwhere * sizeof(*r->where));
+		if (!r->where)
+			return -1;
+		memcpy(r->where, buf + len - nwhere * sizeof(*r->where), nwhere * sizeof(*r->where));
+	}
 	if (r->n) {
 		r->samples = malloc(r->n * sizeof(double));
 		if (!r->samples)

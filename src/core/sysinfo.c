@@ -28,7 +28,7 @@ static void sysinfo_copy(char *dst, size_t len, const char *src)
 
 #define SYSINFO_SET(field, src) sysinfo_copy((field), sizeof(field), (src))
 
-void sysinfo_collect(struct sysinfo *si)
+void sysinfo_collect(struct sysinfo *si, const struct timer_info *given)
 {
 	struct timer_info ti;
 	struct utsname u;
@@ -50,9 +50,13 @@ void sysinfo_collect(struct sysinfo *si)
 	si->mhz = sysinfo_measure_mhz();
 	plat_clocksource(si->clocksource, sizeof(si->clocksource));
 	memset(&ti, 0, sizeof(ti));
-	timer_measure(&ti);
+	if (given)
+		ti = *given;
+	else
+		timer_measure(&ti);
 	si->clock_cost_ns = ti.cost_ns;
 	si->clock_res_ns = ti.granularity_ns;
+	si->loop_ns = ti.loop_ns;
 	plat_governor(si->governor, sizeof(si->governor));
 	plat_smt(si->smt, sizeof(si->smt));
 	plat_mitigations(si->mitigations, sizeof(si->mitigations));

@@ -24,6 +24,8 @@ struct sysinfo {
 	char clocksource[64];		/* e.g. "tsc"; "" unknown */
 	double clock_cost_ns;		/* cost of one clock_gettime(CLOCK_MONOTONIC) */
 	double clock_res_ns;		/* granularity: smallest observed nonzero step */
+	double loop_ns;			/* an empty counted loop's iteration, subtracted
+					   from cheap rows' samples */
 	char governor[64];		/* cpufreq governor of cpu0; "" none */
 	char smt[32];			/* "on", "off", "notsupported", ""... */
 	char mitigations[1024];		/* "name: state" per line (the states hold ";") */
@@ -42,8 +44,13 @@ struct sysinfo {
 	char libc_tunables[256];
 };
 
-/* Fill everything that can be found; never fails, leaves unknowns empty/0. */
-void sysinfo_collect(struct sysinfo *si);
+/*
+ * Fill everything that can be found; never fails, leaves unknowns empty/0.
+ * ti is the clock's cost as the run measured it and subtracts it, so that
+ * the figure recorded is the figure used; NULL measures it here.
+ */
+struct timer_info;
+void sysinfo_collect(struct sysinfo *si, const struct timer_info *ti);
 /* "Linux 6.18.44": the default run label. */
 void sysinfo_label(const struct sysinfo *si, char *buf, size_t len);
 /*

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -89,6 +91,78 @@ int plat_cpu_times(struct plat_cpu_times *t)
 	t->total_ns = plat_ticks_ns(total, hz);
 	t->ncpu = ncpu > 0 ? ncpu : 1;
 	return 0;
+}
+
+int plat_dir_spread(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), flags = 0, rc = -1, e;
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		flags |= FS_TOPDIR_FL;
+		rc = ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	}
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+int plat_current_cpu(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu >= 0 ? cpu : -1;
+}
+
+/*
+ * One pread of /proc/stat (about 6 us here) per call, from a descriptor
+ * kept open: the harness calls this after every sample.  The descriptor is
+ * opened close-on-exec and reopened in a child (a fork shares the offset,
+ * harmless with pread, but a benchmark may close every descriptor).
+ */
+int plat_steal_ns(uint64_t *steal_ns, int max)
+{
+	static int fd = -1;
+	static pid_t owner;
+	static char buf[1 << 16];
+	uint64_t hz = plat_clk_tck();
+	ssize_t len;
+	int n = 0;
+
+	if (fd < 0 || owner != getpid()) {
+		if (fd >= 0 && owner != getpid())
+			close(fd);
+		fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+		owner = getpid();
+		if (fd < 0)
+			return -1;
+	}
+	len = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (len <= 0) {
+		close(fd);
+		fd = -1;
+		errno = len < 0 ? errno : EIO;
+		return -1;
+	}
+	buf[len] = '\0';
+	/* The per-CPU lines come first, after the total "cpu " line. */
+	for (char *line = strstr(buf, "\ncpu"); line; line = strstr(line, "\ncpu")) {
+		unsigned long long v[8];
+		int cpu;
+
+		line += 4;
+		/* cpuN user nice system idle iowait irq softirq steal */
+		if (!isdigit((unsigned char)*line) ||
+		    sscanf(line, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) != 9 || cpu < 0 || cpu >= max)
+			continue;
+		steal_ns[cpu] = plat_ticks_ns(v[7], hz);
+		if (cpu + 1 > n)
+			n = cpu + 1;
+	}
+	return n;
 }
 
 static uint64_t plat_tv_ns(const struct timeval *tv)

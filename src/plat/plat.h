@@ -28,6 +28,16 @@ int plat_cpu_times(struct plat_cpu_times *t);
  */
 int plat_group_cpu_ns(uint64_t *ns);
 
+/*
+ * Where a sample ran: the CPU the calling thread is on now (-1, errno
+ * ENOSYS where the OS cannot say), and the steal time of every CPU so far
+ * (time a hypervisor ran something else while the CPU had work), into
+ * steal_ns[cpu] for at most max CPUs: the count filled, or -1.  Linux
+ * keeps steal in clock ticks (10 ms), so a short sample reads 0 or a tick.
+ */
+int plat_current_cpu(void);
+int plat_steal_ns(uint64_t *steal_ns, int max);
+
 /* Ask the kernel to kill this process when its parent dies. */
 int plat_die_with_parent(int sig);
 
@@ -87,6 +97,13 @@ int plat_fs_type(const char *path, char *buf, size_t len);
  * to init, and contest can see that none is left.  0, or -1 (ENOSYS).
  */
 int plat_subreaper(void);
+/*
+ * Ask the file system to spread the subdirectories of dir over its space
+ * as it does top-level ones (ext2/3/4's TOPDIR flag; the Orlov allocator
+ * then puts each in a block group of its own).  0, or -1 with errno
+ * (ENOTTY, EOPNOTSUPP: the file system has no such notion; ENOSYS here).
+ */
+int plat_dir_spread(const char *dir);
 /* Bytes an unprivileged user may still write on the file system of path. */
 int plat_disk_free(const char *path, uint64_t *bytes);
 

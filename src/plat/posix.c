@@ -34,6 +34,28 @@ int plat_group_cpu_ns(uint64_t *ns)
 	return -1;
 }
 
+int plat_dir_spread(const char *dir)
+{
+	(void)dir;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_current_cpu(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+/* Steal time is a hypervisor's figure that POSIX does not carry. */
+int plat_steal_ns(uint64_t *steal_ns, int max)
+{
+	(void)steal_ns;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
 int plat_die_with_parent(int sig)
 {
 	(void)sig;

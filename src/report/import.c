@@ -228,6 +228,151 @@ static void imp_samples(struct imp *im, json_t *o, struct result *r)
 	}
 }
 
+/*
+ * The keys issue 12 added (replicas, where, drift, sentinel) are absent
+ * from the exports of an older kbench of the same export version: absent
+ * reads as "not known"; present, they are checked like the rest.
+ */
+static int imp_has(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return v && !json_is_null(v);
+}
+
+static void imp_replicas(struct imp *im, json_t *o, struct result *r)
+{
+	json_t *arr, *p;
+	size_t i;
+
+	if (!imp_has(o, "replicas"))
+		return;
+	arr = imp_get(im, o, "replicas", 1);
+	if (!arr || json_array_size(arr) == 0)
+		return;
+	if (json_array_size(arr) > 100000) {
+		imp_fail(im, "\"replicas\" has %zu entries", json_array_size(arr));
+		return;
+	}
+	r->replicas = calloc(json_array_size(arr), sizeof(*r->replicas));
+	if (!r->replicas) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	json_array_foreach(arr, i, p) {
+		struct result_replica *rp = &r->replicas[r->nreplicas++];
+		char stop[16];
+
+		if (!json_is_object(p)) {
+			imp_fail(im, "replica %zu is not an object", i + 1);
+			return;
+		}
+		rp->median = imp_num(im, p, "median", 1);
+		rp->lo = imp_num(im, p, "ci_low", 1);
+		rp->hi = imp_num(im, p, "ci_high", 1);
+		rp->n = (size_t)imp_int(im, p, "n", 0, 1000000000);
+		rp->t0 = imp_num(im, p, "t0", 1);
+		rp->t1 = imp_num(im, p, "t1", 1);
+		rp->sentinel_sys = imp_num(im, p, "sentinel_sys_ns", 1);
+		rp->sentinel_user = imp_num(im, p, "sentinel_user_ns", 1);
+		imp_str(im, p, "stop", stop, sizeof(stop), 0);
+		if (!im->bad && result_stop_parse(stop, &rp->stop) < 0)
+			imp_fail(im, "replica %zu: unknown stop \"%s\"", i + 1, stop);
+		if (im->bad)
+			return;
+	}
+}
+
+/* One array of "where", n entries: numbers (ints when whole), null allowed where nullable. */
+static json_t *imp_where_array(struct imp *im, json_t *w, const char *key, size_t n)
+{
+	json_t *a = json_object_get(w, key);
+
+	if (!json_is_array(a) || json_array_size(a) != n) {
+		imp_fail(im, "\"where\": \"%s\" is not an array of %zu entries", key, n);
+		return NULL;
+	}
+	return a;
+}
+
+static void imp_where(struct imp *im, json_t *o, struct result *r)
+{
+	json_t *w, *t, *cpu, *steal, *rep;
+
+	if (!imp_has(o, "where"))
+		return;
+	w = imp_get(im, o, "where", 0);
+	if (!w)
+		return;
+	if (!r->samples) {
+		imp_fail(im, "\"where\" without samples");
+		return;
+	}
+	t = imp_where_array(im, w, "t", r->n);
+	cpu = imp_where_array(im, w, "cpu", r->n);
+	steal = imp_where_array(im, w, "steal_ns", r->n);
+	rep = imp_where_array(im, w, "replica", r->n);
+	if (im->bad)
+		return;
+	r->where = calloc(r->n, sizeof(*r->where));
+	if (!r->where) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		json_t *ti = json_array_get(t, i), *ci = json_array_get(cpu, i);
+		json_t *si = json_array_get(steal, i), *ri = json_array_get(rep, i);
+
+		if (!json_is_number(ti) || !json_is_integer(ci) || json_integer_value(ci) < -1 ||
+		    json_integer_value(ci) > INT_MAX || !(json_is_number(si) || json_is_null(si)) ||
+		    !json_is_integer(ri) || json_integer_value(ri) < 0 ||
+		    json_integer_value(ri) > INT_MAX) {
+			imp_fail(im, "\"where\" of sample %zu is not a time, a CPU, a steal time "
+				 "and a replica", i + 1);
+			return;
+		}
+		r->where[i].t = json_number_value(ti);
+		r->where[i].cpu = (int)json_integer_value(ci);
+		r->where[i].steal_ns = json_is_null(si) ? (double)NAN : json_number_value(si);
+		r->where[i].replica = (int)json_integer_value(ri);
+	}
+}
+
+static void imp_sentinel(struct imp *im, json_t *o, struct run_info *run)
+{
+	json_t *arr, *p;
+	size_t i;
+
+	if (!imp_has(o, "sentinel"))
+		return;
+	arr = imp_get(im, o, "sentinel", 1);
+	if (!arr || json_array_size(arr) == 0)
+		return;
+	if (json_array_size(arr) > 10000000) {
+		imp_fail(im, "\"sentinel\" has %zu points", json_array_size(arr));
+		return;
+	}
+	run->sentinel = calloc(json_array_size(arr), sizeof(*run->sentinel));
+	if (!run->sentinel) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	json_array_foreach(arr, i, p) {
+		struct sentinel_point *sp = &run->sentinel[run->nsentinel++];
+
+		if (!json_is_object(p)) {
+			imp_fail(im, "sentinel point %zu is not an object", i + 1);
+			return;
+		}
+		sp->t = imp_num(im, p, "t", 0);
+		sp->cpu = (int)imp_int(im, p, "cpu", -1, INT_MAX);
+		sp->sys_ns = imp_num(im, p, "sys_ns", 1);
+		sp->user_ns = imp_num(im, p, "user_ns", 1);
+		if (im->bad)
+			return;
+	}
+}
+
 /* Figures that cannot all be true: a hand edit, or a file damaged some other way. */
 static void imp_consistent(struct imp *im, const struct result *r)
 {
@@ -295,12 +440,20 @@ static void imp_result(struct imp *im, json_t *o, struct result *r)
 	}
 	r->parallel = (int)imp_int(im, o, "parallel", 1, INT_MAX);
 	r->aggregate = imp_num(im, o, "aggregate", 1);
+	r->drift = imp_has(o, "drift") ? imp_num(im, o, "drift", 1) : (double)NAN;
+	if (json_object_get(o, "drifted")) {
+		if (!json_is_boolean(json_object_get(o, "drifted")))
+			imp_fail(im, "\"drifted\" is not true or false");
+		r->drifted = json_is_true(json_object_get(o, "drifted"));
+	}
 	imp_str(im, o, "reason", r->reason, sizeof(r->reason), 1);
 	if (im->bad)
 		return;
 	imp_values(im, o, r);
 	imp_points(im, o, r);
 	imp_samples(im, o, r);
+	imp_replicas(im, o, r);
+	imp_where(im, o, r);
 	imp_consistent(im, r);
 }
 
@@ -337,6 +490,7 @@ static void imp_run(struct imp *im, json_t *o, size_t idx, struct run_info *run)
 	} else if (!json_is_null(si)) {
 		imp_fail(im, "\"sysinfo\" is %s, not an object or null", si ? "of another type" : "missing");
 	}
+	imp_sentinel(im, o, run);
 	results = imp_get(im, o, "results", 1);
 	if (im->bad)
 		return;

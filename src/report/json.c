@@ -160,6 +160,7 @@ static json_t *sysinfo_object(const struct sysinfo *si)
 	report_jset(o, "clocksource", report_jstr(si->clocksource), &bad);
 	report_jset(o, "clock_cost_ns", report_jreal(si->clock_cost_ns), &bad);
 	report_jset(o, "clock_res_ns", report_jreal(si->clock_res_ns), &bad);
+	report_jset(o, "loop_ns", report_jreal(si->loop_ns), &bad);
 	report_jset(o, "governor", report_jstr(si->governor), &bad);
 	report_jset(o, "smt", report_jstr(si->smt), &bad);
 	report_jset(o, "mitigations", mitigations_object(si->mitigations), &bad);
@@ -305,6 +306,105 @@ const struct report_stat_key report_stat_keys[REPORT_NSTATS] = {
 	{ "p95", offsetof(struct result, p95) },
 };
 
+/*
+ * The replicas behind a figure (issue 12): each one's median and CI, its
+ * sample count, when it ran (seconds from the run's start) and the
+ * sentinel around it.
+ */
+static json_t *replicas_array(const struct result *r, int *bad)
+{
+	json_t *a = json_array();
+
+	if (!a) {
+		*bad = 1;
+		return NULL;
+	}
+	for (size_t i = 0; r->replicas && i < r->nreplicas; i++) {
+		const struct result_replica *p = &r->replicas[i];
+		json_t *o = json_object();
+
+		if (!o) {
+			*bad = 1;
+			break;
+		}
+		report_jset(o, "median", report_jreal(p->median), bad);
+		report_jset(o, "ci_low", report_jreal(p->lo), bad);
+		report_jset(o, "ci_high", report_jreal(p->hi), bad);
+		report_jset(o, "n", juint(p->n), bad);
+		report_jset(o, "t0", report_jreal(p->t0), bad);
+		report_jset(o, "t1", report_jreal(p->t1), bad);
+		report_jset(o, "stop", report_jstr(result_stop_name(p->stop)), bad);
+		report_jset(o, "sentinel_sys_ns", report_jreal(p->sentinel_sys), bad);
+		report_jset(o, "sentinel_user_ns", report_jreal(p->sentinel_user), bad);
+		report_jpush(a, o, bad);
+	}
+	return a;
+}
+
+/*
+ * Where each sample ran, as arrays beside "samples": "t" (its end, seconds
+ * from the run's start), "cpu" (-1 unknown), "steal_ns" (null unknown) and
+ * "replica".  null when not known or no samples are written.
+ */
+static json_t *where_object(const struct result *r, int *bad)
+{
+	json_t *o, *t, *cpu, *steal, *rep;
+
+	if (!r->where || !r->samples || !r->n)
+		return json_null();
+	o = json_object();
+	t = json_array();
+	cpu = json_array();
+	steal = json_array();
+	rep = json_array();
+	if (!o || !t || !cpu || !steal || !rep) {
+		json_decref(o);
+		json_decref(t);
+		json_decref(cpu);
+		json_decref(steal);
+		json_decref(rep);
+		*bad = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		report_jpush(t, report_jreal(r->where[i].t), bad);
+		report_jpush(cpu, json_integer(r->where[i].cpu), bad);
+		report_jpush(steal, report_jreal(r->where[i].steal_ns), bad);
+		report_jpush(rep, json_integer(r->where[i].replica), bad);
+	}
+	report_jset(o, "t", t, bad);
+	report_jset(o, "cpu", cpu, bad);
+	report_jset(o, "steal_ns", steal, bad);
+	report_jset(o, "replica", rep, bad);
+	return o;
+}
+
+/* A run's sentinel timeline: [{"t", "cpu", "sys_ns", "user_ns"}]. */
+static json_t *sentinel_array(const struct run_info *run, int *bad)
+{
+	json_t *a = json_array();
+
+	if (!a) {
+		*bad = 1;
+		return NULL;
+	}
+	for (size_t i = 0; run->sentinel && i < run->nsentinel; i++) {
+		const struct sentinel_point *p = &run->sentinel[i];
+		json_t *o = json_object();
+
+		if (!o) {
+			*bad = 1;
+			break;
+		}
+		report_jset(o, "t", report_jreal(p->t), bad);
+		report_jset(o, "cpu", json_integer(p->cpu), bad);
+		report_jset(o, "sys_ns", report_jreal(p->sys_ns), bad);
+		report_jset(o, "user_ns", report_jreal(p->user_ns), bad);
+		report_jpush(a, o, bad);
+	}
+	return a;
+}
+
 static json_t *result_object(const struct result *r, int *bad)
 {
 	/* Skipped and failed results measured nothing: null, not a zero. */
@@ -338,12 +438,16 @@ static json_t *result_object(const struct result *r, int *bad)
 	    bad);
 	report_jset(o, "parallel", json_integer(r->parallel), bad);
 	report_jset(o, "aggregate", report_jreal(r->aggregate), bad);
+	report_jset(o, "drift", report_jreal(r->drift), bad);
+	report_jset(o, "drifted", json_boolean(r->drifted), bad);
 	report_jset(o, "values", values_object(r, bad), bad);
 	report_jset(o, "points", points_array(r, bad), bad);
+	report_jset(o, "replicas", replicas_array(r, bad), bad);
 	if (measured && r->samples)
 		for (size_t i = 0; i < r->n; i++)
 			report_jpush(samples, report_jreal(r->samples[i]), bad);
 	report_jset(o, "samples", samples, bad);
+	report_jset(o, "where", measured ? where_object(r, bad) : json_null(), bad);
 	report_jset(o, "reason", jstr_or_null(r->reason), bad);
 	return o;
 }
@@ -369,6 +473,7 @@ static json_t *run_object(const struct run_info *run, const char *only_id, int *
 		if (!only_id || strcmp(run->results[i].id, only_id) == 0)
 			report_jpush(results, result_object(&run->results[i], bad), bad);
 	report_jset(o, "results", results, bad);
+	report_jset(o, "sentinel", sentinel_array(run, bad), bad);
 	return o;
 }
 
@@ -506,6 +611,7 @@ static json_t *export_run_object(const struct run_info *run, int *bad)
 	for (size_t i = 0; i < run->nresults && !*bad; i++)
 		report_jpush(results, result_object(&run->results[i], bad), bad);
 	report_jset(o, "results", results, bad);
+	report_jset(o, "sentinel", sentinel_array(run, bad), bad);
 	return o;
 }
 

@@ -41,8 +41,18 @@ static int merge_copy(struct result *dst, const struct result *src)
 {
 	*dst = *src;
 	dst->samples = NULL;
+	dst->where = NULL;
 	dst->points = NULL;
 	dst->npoints = 0;
+	dst->replicas = NULL;
+	dst->nreplicas = 0;
+	if (src->nreplicas && src->replicas) {
+		dst->replicas = malloc(src->nreplicas * sizeof(*dst->replicas));
+		if (!dst->replicas)
+			return -1;
+		memcpy(dst->replicas, src->replicas, src->nreplicas * sizeof(*dst->replicas));
+		dst->nreplicas = src->nreplicas;
+	}
 	if (src->npoints == 0 || !src->points)
 		return 0;
 	dst->points = malloc(src->npoints * sizeof(*dst->points));
@@ -77,10 +87,10 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 {
 	const struct result **got = NULL, *first = NULL, *rep;
 	int64_t *got_run = NULL, rep_run;
-	double *meds = NULL, *aggs = NULL, dist, interference = -1, wall = 0;
+	double *meds = NULL, *aggs = NULL, dist, interference = -1, wall = 0, drift = NAN;
 	size_t nused = 0, naggs = 0, nsamples = 0, cap = 0;
 	struct stats_summary ss;
-	int noisy = 0, rc = -1;
+	int noisy = 0, drifted = 0, rc = -1;
 
 	for (size_t m = 0; m < nmembers; m++)
 		cap += runs[members[m]].nresults;
@@ -108,6 +118,9 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 			got_run[nused] = run->id;
 			meds[nused++] = r->median;
 			noisy |= r->status == RES_NOISY;
+			drifted |= r->drifted;
+			if (isfinite(r->drift))
+				drift = isfinite(drift) ? fmax(drift, r->drift) : r->drift;
 			nsamples += r->n;
 			if (r->interference > interference && isfinite(r->interference))
 				interference = r->interference;
@@ -142,9 +155,16 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 		}
 	if (merge_copy(out, rep) < 0)
 		goto out;
+	/* Replicas belong to one run; the merged figure is made of the runs. */
+	free(out->replicas);
+	out->replicas = NULL;
+	out->nreplicas = 0;
 	/* So the summary can name the run whose curve it shows: `kbench show ID RUN`. */
 	out->from_run = rep_run;
 	out->status = noisy ? RES_NOISY : RES_OK;
+	/* Drifted in any run, as noisy: the largest movement stands for the row. */
+	out->drifted = drifted;
+	out->drift = drift;
 	out->median = ss.median;
 	out->ci_low = ss.ci_low;
 	out->ci_high = ss.ci_high;
@@ -209,6 +229,9 @@ static int merge_label(const struct run_info *runs, size_t nruns, size_t first,
 	out->results = NULL;
 	out->nresults = 0;
 	out->sysinfo_json = NULL;
+	/* A timeline is one run's; the results keep what it said of them (drift). */
+	out->sentinel = NULL;
+	out->nsentinel = 0;
 	out->nmerged = nmembers;
 	/* A row of several runs is no stored run: the notes name it by its label. */
 	if (nmembers > 1)

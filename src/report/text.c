@@ -1173,7 +1173,7 @@ struct kv {
 	char val[1100];		/* fits the longest sysinfo field, mitigations */
 };
 
-#define SYSINFO_LINES 24
+#define SYSINFO_LINES 32
 
 /* The next line's value buffer, after naming it key. */
 static char *kv_add(struct kv *rows, size_t *n, const char *key)
@@ -1204,6 +1204,7 @@ void report_sysinfo_text(FILE *out, const struct sysinfo *si)
 	fmt_str(kv_add(rows, &n, "clock source"), vs, si->clocksource, "unknown");
 	fmt_ns(kv_add(rows, &n, "clock cost"), vs, si->clock_cost_ns);
 	fmt_ns(kv_add(rows, &n, "clock resolution"), vs, si->clock_res_ns);
+	fmt_ns(kv_add(rows, &n, "loop cost"), vs, si->loop_ns);
 	fmt_str(kv_add(rows, &n, "governor"), vs, si->governor, "none");
 	fmt_str(kv_add(rows, &n, "smt"), vs, si->smt, "unknown");
 	fmt_mitigations(kv_add(rows, &n, "mitigations"), vs, si->mitigations);

@@ -33,6 +33,7 @@ struct store {
 	sqlite3_stmt *ins_sample;	/* prepared once: one per sample written */
 	sqlite3_stmt *ins_value;	/* prepared once: one per result value written */
 	sqlite3_stmt *ins_point;	/* prepared once: one per curve point written */
+	sqlite3_stmt *ins_replica;	/* prepared once: one per replica written */
 	char path[PATH_MAX];		/* for error messages */
 };
 
@@ -77,6 +78,33 @@ struct store {
  */
 #define STORE_SQL_RUNS_UUID \
 	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);\n"
+
+/*
+ * Issue 12: an instance is measured as replicas spread over the run, and
+ * the run measures a sentinel before each.  result_replicas holds each
+ * replica's own figure and the sentinel around it; sentinels the run's
+ * timeline of the machine's speed.  Spelt once for store_schema and
+ * migration 5.
+ */
+#define STORE_SQL_REPLICAS \
+	"CREATE TABLE result_replicas (\n" \
+	"  result_id INTEGER NOT NULL REFERENCES results(id),\n" \
+	"  idx INTEGER NOT NULL,\n" \
+	"  median REAL, ci_low REAL, ci_high REAL,\n" \
+	"  n INTEGER NOT NULL,\n" \
+	"  t0 REAL, t1 REAL,\n" \
+	"  stop TEXT NOT NULL,\n" \
+	"  sentinel_sys REAL, sentinel_user REAL\n" \
+	");\n" \
+	"CREATE INDEX result_replicas_result_id ON result_replicas(result_id);\n" \
+	"CREATE TABLE sentinels (\n" \
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),\n" \
+	"  idx INTEGER NOT NULL,\n" \
+	"  t REAL NOT NULL,\n" \
+	"  cpu INTEGER NOT NULL,\n" \
+	"  sys_ns REAL, user_ns REAL\n" \
+	");\n" \
+	"CREATE INDEX sentinels_run_id ON sentinels(run_id);\n"
 
 /*
  * The current schema, created in one go on an empty file.  interference and
@@ -124,19 +152,26 @@ static const char store_schema[] =
 	"  overhead REAL DEFAULT 0,\n"
 	"  placement TEXT NOT NULL DEFAULT '',\n"
 	"  parallel INTEGER NOT NULL DEFAULT 1,\n"
-	"  aggregate REAL\n"
+	"  aggregate REAL,\n"
+	"  drift REAL,\n"
+	"  drifted INTEGER NOT NULL DEFAULT 0\n"
 	");\n"
 	"CREATE TABLE samples (\n"
 	"  result_id INTEGER NOT NULL REFERENCES results(id),\n"
 	"  idx INTEGER NOT NULL,\n"
-	"  value REAL\n"
+	"  value REAL,\n"
+	"  t REAL,\n"
+	"  cpu INTEGER,\n"
+	"  steal REAL,\n"
+	"  replica INTEGER\n"
 	");\n"
 	"CREATE INDEX results_run_id ON results(run_id);\n"
 	"CREATE INDEX samples_result_id ON samples(result_id);\n"
 	"CREATE INDEX runs_label ON runs(label);\n"
 	STORE_SQL_RESULT_VALUES
 	STORE_SQL_RESULT_POINTS
-	STORE_SQL_RUNS_UUID;
+	STORE_SQL_RUNS_UUID
+	STORE_SQL_REPLICAS;
 
 /*
  * Migrations, indexed by the version they start from: row v turns a
@@ -147,7 +182,9 @@ static const char store_schema[] =
  * overhead 0 (version 1 subtracted none); placement '' (PLACE_NA: version 2
  * pinned nothing), parallel 1 and aggregate NULL (version 2 ran one copy),
  * and no values; version 3 had no curves, so no points; version 4 had no
- * uuids, so each run gets a new one and is a set of its own.
+ * uuids, so each run gets a new one and is a set of its own; version 5 took
+ * one block of samples, so no replicas, no drift (NULL), no sentinel and
+ * nothing known of where a sample ran.
  */
 static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
@@ -163,16 +200,39 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	      "UPDATE runs SET uuid = lower(hex(randomblob(16))) WHERE uuid IS NULL;\n"
 	      "UPDATE runs SET set_uuid = uuid WHERE set_uuid IS NULL;\n"
 	      STORE_SQL_RUNS_UUID,
+	[5] = "ALTER TABLE results ADD COLUMN drift REAL;\n"
+	      "ALTER TABLE results ADD COLUMN drifted INTEGER NOT NULL DEFAULT 0;\n"
+	      "ALTER TABLE samples ADD COLUMN t REAL;\n"
+	      "ALTER TABLE samples ADD COLUMN cpu INTEGER;\n"
+	      "ALTER TABLE samples ADD COLUMN steal REAL;\n"
+	      "ALTER TABLE samples ADD COLUMN replica INTEGER;\n"
+	      STORE_SQL_REPLICAS,
 };
 
+/* id NULL: a new row; a result rewritten after another replica keeps its id. */
 static const char store_sql_result[] =
 	"INSERT INTO results (run_id, bench_id, unit, better, status, median, ci_low, ci_high,"
 	" min, max, mean, stddev, cv, p5, p95, n, iterations, stop, interference, overhead,"
-	" wall_s, reason, placement, parallel, aggregate)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" wall_s, reason, placement, parallel, aggregate, drift, drifted, id)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 static const char store_sql_sample[] =
-	"INSERT INTO samples (result_id, idx, value) VALUES (?, ?, ?)";
+	"INSERT INTO samples (result_id, idx, value, t, cpu, steal, replica)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+static const char store_sql_replica[] =
+	"INSERT INTO result_replicas (result_id, idx, median, ci_low, ci_high, n, t0, t1, stop,"
+	" sentinel_sys, sentinel_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+static const char store_sql_load_replicas[] =
+	"SELECT median, ci_low, ci_high, n, t0, t1, stop, sentinel_sys, sentinel_user"
+	" FROM result_replicas WHERE result_id = ? ORDER BY idx";
+
+static const char store_sql_load_samples[] =
+	"SELECT value, t, cpu, steal, replica FROM samples WHERE result_id = ? ORDER BY idx";
+
+static const char store_sql_load_sentinel[] =
+	"SELECT t, cpu, sys_ns, user_ns FROM sentinels WHERE run_id = ? ORDER BY idx";
 
 static const char store_sql_value[] =
 	"INSERT INTO result_values (result_id, idx, key, num, text) VALUES (?, ?, ?, ?, ?)";
@@ -188,7 +248,7 @@ static const char store_sql_load_points[] =
 static const char store_sql_load_results[] =
 	"SELECT id, bench_id, unit, better, status, median, ci_low, ci_high, min, max, mean,"
 	" stddev, cv, p5, p95, n, iterations, stop, interference, overhead, wall_s, reason,"
-	" placement, parallel, aggregate"
+	" placement, parallel, aggregate, drift, drifted"
 	" FROM results WHERE run_id = ? ORDER BY id";
 
 /* A result's values, the columns in the order store_load_values reads them. */
@@ -364,6 +424,7 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_value);
 	sqlite3_finalize(st->ins_point);
+	sqlite3_finalize(st->ins_replica);
 	/* Statements are finalized above, so close cannot be left busy. */
 	sqlite3_close(st->db);
 	free(st);
@@ -432,7 +493,8 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 	if (sqlite3_prepare_v2(st->db, store_sql_result, -1, &st->ins_result, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_sample, -1, &st->ins_sample, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_value, -1, &st->ins_value, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_point, -1, &st->ins_point, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(st->db, store_sql_point, -1, &st->ins_point, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_replica, -1, &st->ins_replica, NULL) != SQLITE_OK) {
 		errbuf_set(err, "cannot open db '%s': %s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
@@ -619,7 +681,8 @@ static int store_result_check(struct store *st, const struct result *r, char *er
  * caller's transaction.  0, or -1 with the SQLite error left in the
  * connection and every prepared statement reset.
  */
-static int store_result_insert(struct store *st, int64_t run_id, const struct result *r)
+static int store_result_insert(struct store *st, int64_t run_id, const struct result *r,
+			       int64_t *id)
 {
 	sqlite3_stmt *s = st->ins_result, *sv = st->ins_value;
 	int64_t result_id;
@@ -651,9 +714,14 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 	    store_bind_text(s, 23, place_name(r->placement)) != SQLITE_OK ||
 	    sqlite3_bind_int(s, 24, r->parallel) != SQLITE_OK ||
 	    store_bind_real(s, 25, r->aggregate) != SQLITE_OK ||
+	    store_bind_real(s, 26, r->drift) != SQLITE_OK ||
+	    sqlite3_bind_int(s, 27, r->drifted != 0) != SQLITE_OK ||
+	    (id && *id ? sqlite3_bind_int64(s, 28, *id) : sqlite3_bind_null(s, 28)) != SQLITE_OK ||
 	    store_step_done(s) < 0)
 		goto fail;
 	result_id = sqlite3_last_insert_rowid(st->db);
+	if (id)
+		*id = result_id;
 	for (size_t i = 0; i < r->nvalues; i++) {
 		const struct bench_value *v = &r->values[i];
 
@@ -682,10 +750,35 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 			goto fail;
 	}
 	for (size_t i = 0; r->samples && i < r->n; i++) {
-		if (sqlite3_bind_int64(st->ins_sample, 1, result_id) != SQLITE_OK ||
-		    sqlite3_bind_int64(st->ins_sample, 2, (sqlite3_int64)i) != SQLITE_OK ||
-		    store_bind_real(st->ins_sample, 3, r->samples[i]) != SQLITE_OK ||
-		    store_step_done(st->ins_sample) < 0)
+		sqlite3_stmt *ss = st->ins_sample;
+		const struct result_sample *w = r->where ? &r->where[i] : NULL;
+
+		if (sqlite3_bind_int64(ss, 1, result_id) != SQLITE_OK ||
+		    sqlite3_bind_int64(ss, 2, (sqlite3_int64)i) != SQLITE_OK ||
+		    store_bind_real(ss, 3, r->samples[i]) != SQLITE_OK ||
+		    (w && (store_bind_real(ss, 4, w->t) != SQLITE_OK ||
+			   sqlite3_bind_int(ss, 5, w->cpu) != SQLITE_OK ||
+			   store_bind_real(ss, 6, w->steal_ns) != SQLITE_OK ||
+			   sqlite3_bind_int(ss, 7, w->replica) != SQLITE_OK)) ||
+		    store_step_done(ss) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; r->replicas && i < r->nreplicas; i++) {
+		const struct result_replica *p = &r->replicas[i];
+		sqlite3_stmt *sr = st->ins_replica;
+
+		if (sqlite3_bind_int64(sr, 1, result_id) != SQLITE_OK ||
+		    sqlite3_bind_int64(sr, 2, (sqlite3_int64)i) != SQLITE_OK ||
+		    store_bind_real(sr, 3, p->median) != SQLITE_OK ||
+		    store_bind_real(sr, 4, p->lo) != SQLITE_OK ||
+		    store_bind_real(sr, 5, p->hi) != SQLITE_OK ||
+		    sqlite3_bind_int64(sr, 6, (sqlite3_int64)p->n) != SQLITE_OK ||
+		    store_bind_real(sr, 7, p->t0) != SQLITE_OK ||
+		    store_bind_real(sr, 8, p->t1) != SQLITE_OK ||
+		    store_bind_text(sr, 9, result_stop_name(p->stop)) != SQLITE_OK ||
+		    store_bind_real(sr, 10, p->sentinel_sys) != SQLITE_OK ||
+		    store_bind_real(sr, 11, p->sentinel_user) != SQLITE_OK ||
+		    store_step_done(sr) < 0)
 			goto fail;
 	}
 	return 0;
@@ -699,6 +792,8 @@ fail:
 	(void)sqlite3_clear_bindings(st->ins_sample);
 	(void)sqlite3_reset(st->ins_point);
 	(void)sqlite3_clear_bindings(st->ins_point);
+	(void)sqlite3_reset(st->ins_replica);
+	(void)sqlite3_clear_bindings(st->ins_replica);
 	return -1;
 }
 
@@ -708,12 +803,108 @@ int store_result_add(struct store *st, int64_t run_id, const struct result *r, c
 		return -1;
 	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
 		return -1;
-	if (store_result_insert(st, run_id, r) < 0) {
+	if (store_result_insert(st, run_id, r, NULL) < 0) {
 		errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
 			   sqlite3_errmsg(st->db));
 		goto fail;
 	}
 	if (store_exec(st, "COMMIT", "cannot add result to", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+/* What a result owns besides its row, so that rewriting it leaves no stale rows. */
+static const char *const store_sql_delete_result[] = {
+	"DELETE FROM samples WHERE result_id = ?1",
+	"DELETE FROM result_values WHERE result_id = ?1",
+	"DELETE FROM result_points WHERE result_id = ?1",
+	"DELETE FROM result_replicas WHERE result_id = ?1",
+	"DELETE FROM results WHERE id = ?1",
+};
+
+/* Run each statement of a list with ?1 bound to id; 0 or -1 (error in the connection). */
+static int store_exec_id(struct store *st, const char *const *sql, size_t n, int64_t id)
+{
+	sqlite3_stmt *q;
+
+	for (size_t k = 0; k < n; k++) {
+		if (sqlite3_prepare_v2(st->db, sql[k], -1, &q, NULL) != SQLITE_OK)
+			return -1;
+		if (sqlite3_bind_int64(q, 1, id) != SQLITE_OK || store_step_done(q) < 0) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+		sqlite3_finalize(q);
+	}
+	return 0;
+}
+
+int store_result_put(struct store *st, int64_t run_id, int64_t *result_id, const struct result *r,
+		     char *err)
+{
+	if (store_result_check(st, r, err) < 0)
+		return -1;
+	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
+		return -1;
+	if ((*result_id &&
+	     store_exec_id(st, store_sql_delete_result,
+			   sizeof(store_sql_delete_result) / sizeof(store_sql_delete_result[0]),
+			   *result_id) < 0) ||
+	    store_result_insert(st, run_id, r, result_id) < 0) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
+			   sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	if (store_exec(st, "COMMIT", "cannot add result to", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+/* Insert a run's sentinel timeline inside the caller's transaction; 0 or -1. */
+static int store_sentinel_insert(struct store *st, int64_t run_id,
+				 const struct sentinel_point *pts, size_t n)
+{
+	sqlite3_stmt *q;
+
+	if (n == 0)
+		return 0;
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO sentinels (run_id, idx, t, cpu, sys_ns, user_ns)"
+			       " VALUES (?, ?, ?, ?, ?, ?)", -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (sqlite3_bind_int64(q, 1, run_id) != SQLITE_OK ||
+		    sqlite3_bind_int64(q, 2, (sqlite3_int64)i) != SQLITE_OK ||
+		    store_bind_real(q, 3, pts[i].t) != SQLITE_OK ||
+		    sqlite3_bind_int(q, 4, pts[i].cpu) != SQLITE_OK ||
+		    store_bind_real(q, 5, pts[i].sys_ns) != SQLITE_OK ||
+		    store_bind_real(q, 6, pts[i].user_ns) != SQLITE_OK ||
+		    store_step_done(q) < 0) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int store_sentinel_put(struct store *st, int64_t run_id, const struct sentinel_point *pts,
+		       size_t n, char *err)
+{
+	static const char *const clear[] = { "DELETE FROM sentinels WHERE run_id = ?1" };
+
+	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add the sentinel to", err) < 0)
+		return -1;
+	if (store_exec_id(st, clear, 1, run_id) < 0 || store_sentinel_insert(st, run_id, pts, n) < 0) {
+		errbuf_set(err, "cannot add the sentinel of run %lld to db '%s': %s",
+			   (long long)run_id, st->path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	if (store_exec(st, "COMMIT", "cannot add the sentinel to", err) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -891,15 +1082,20 @@ fail_quiet:
 	return -1;
 }
 
-/* A result's samples, in order; 0 or -1 with err filled. */
+/*
+ * A result's samples, in order, and where each ran when that was stored
+ * (a database from before schema 6 has NULLs there, and r->where stays
+ * NULL); 0 or -1 with err filled.
+ */
 static int store_load_samples(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
 			      struct result *r, char *err)
 {
-	size_t i = 0;
+	size_t i = 0, known = 0;
 	int rc;
 
 	r->samples = r->n ? malloc(r->n * sizeof(*r->samples)) : NULL;
-	if (r->n && !r->samples) {
+	r->where = r->n ? malloc(r->n * sizeof(*r->where)) : NULL;
+	if (r->n && (!r->samples || !r->where)) {
 		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 		return -1;
 	}
@@ -910,11 +1106,22 @@ static int store_load_samples(struct store *st, sqlite3_stmt *stmt, int64_t resu
 			i++;
 			break;
 		}
-		r->samples[i++] = store_column_real(stmt, 0);
+		r->samples[i] = store_column_real(stmt, 0);
+		r->where[i].t = store_column_real(stmt, 1);
+		r->where[i].cpu = sqlite3_column_type(stmt, 2) == SQLITE_NULL ? -1 :
+				  sqlite3_column_int(stmt, 2);
+		r->where[i].steal_ns = store_column_real(stmt, 3);
+		r->where[i].replica = sqlite3_column_int(stmt, 4);
+		known += sqlite3_column_type(stmt, 1) != SQLITE_NULL;
+		i++;
 	}
 	(void)sqlite3_reset(stmt);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		goto fail;
+	if (known == 0) {
+		free(r->where);
+		r->where = NULL;
+	}
 	/* A result stored without its samples (the caller kept none) loads without them. */
 	if (i == 0) {
 		free(r->samples);
@@ -929,6 +1136,91 @@ static int store_load_samples(struct store *st, sqlite3_stmt *stmt, int64_t resu
 	return 0;
 fail:
 	errbuf_set(err, "cannot read samples from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	return -1;
+}
+
+/* A result's replicas, in the order taken; 0 or -1 with err filled. */
+static int store_load_replicas(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+			       struct result *r, char *err)
+{
+	size_t cap = 0;
+	int rc;
+
+	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct result_replica *p;
+		const char *stop = (const char *)sqlite3_column_text(stmt, 6);
+
+		if (r->nreplicas == cap) {
+			cap = cap ? 2 * cap : 8;
+			p = realloc(r->replicas, cap * sizeof(*p));
+			if (!p) {
+				(void)sqlite3_reset(stmt);
+				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+				return -1;
+			}
+			r->replicas = p;
+		}
+		p = &r->replicas[r->nreplicas++];
+		p->median = store_column_real(stmt, 0);
+		p->lo = store_column_real(stmt, 1);
+		p->hi = store_column_real(stmt, 2);
+		p->n = (size_t)sqlite3_column_int64(stmt, 3);
+		p->t0 = store_column_real(stmt, 4);
+		p->t1 = store_column_real(stmt, 5);
+		if (!stop || result_stop_parse(stop, &p->stop) < 0) {
+			(void)sqlite3_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': result %lld has a replica with a bad stop",
+				   st->path, (long long)result_id);
+			return -1;
+		}
+		p->sentinel_sys = store_column_real(stmt, 7);
+		p->sentinel_user = store_column_real(stmt, 8);
+	}
+	(void)sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read replicas from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	return -1;
+}
+
+/* A run's sentinel timeline; 0 or -1 with err filled. */
+static int store_load_sentinel(struct store *st, sqlite3_stmt *stmt, struct run_info *run,
+			       char *err)
+{
+	size_t cap = 0;
+	int rc;
+
+	if (sqlite3_bind_int64(stmt, 1, run->id) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct sentinel_point *p;
+
+		if (run->nsentinel == cap) {
+			cap = cap ? 2 * cap : 64;
+			p = realloc(run->sentinel, cap * sizeof(*p));
+			if (!p) {
+				(void)sqlite3_reset(stmt);
+				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+				return -1;
+			}
+			run->sentinel = p;
+		}
+		p = &run->sentinel[run->nsentinel++];
+		p->t = store_column_real(stmt, 0);
+		p->cpu = sqlite3_column_int(stmt, 1);
+		p->sys_ns = store_column_real(stmt, 2);
+		p->user_ns = store_column_real(stmt, 3);
+	}
+	(void)sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read the sentinel from db '%s': %s", st->path, sqlite3_errmsg(st->db));
 	return -1;
 }
 
@@ -1073,13 +1365,15 @@ static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r,
 	}
 	r->parallel = (int)parallel;
 	r->aggregate = store_column_real(q, 24);
+	r->drift = store_column_real(q, 25);
+	r->drifted = sqlite3_column_int(q, 26) != 0;
 	return 0;
 }
 
 /* One run's results, ordered by result id, into run->results. */
 static int store_load_results(struct store *st, struct run_info *run, int want_samples,
 			      sqlite3_stmt *q, sqlite3_stmt *qs, sqlite3_stmt *qv,
-			      sqlite3_stmt *qp, char *err)
+			      sqlite3_stmt *qp, sqlite3_stmt *qrep, char *err)
 {
 	size_t cap = 0;
 	int rc;
@@ -1101,7 +1395,8 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		struct result *r = &run->results[run->nresults++];
 		if (store_row_result(st, q, r, err) < 0 ||
 		    store_load_values(st, qv, sqlite3_column_int64(q, 0), r, err) < 0 ||
-		    store_load_points(st, qp, sqlite3_column_int64(q, 0), r, err) < 0)
+		    store_load_points(st, qp, sqlite3_column_int64(q, 0), r, err) < 0 ||
+		    store_load_replicas(st, qrep, sqlite3_column_int64(q, 0), r, err) < 0)
 			goto fail_quiet;
 		if (want_samples &&
 		    store_load_samples(st, qs, sqlite3_column_int64(q, 0), r, err) < 0)
@@ -1123,7 +1418,8 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 {
 	struct store_ids ids = {0};
 	struct run_info *out = NULL;
-	sqlite3_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL, *qp = NULL;
+	sqlite3_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL, *qp = NULL, *qrep = NULL;
+	sqlite3_stmt *qsen = NULL;
 	size_t nout = 0;
 	const char *json;
 
@@ -1146,8 +1442,9 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 			       " r.uuid, r.set_uuid, r.finished FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.id = ?",
 			       -1, &qr, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_load_results, -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "SELECT value FROM samples WHERE result_id = ? ORDER BY idx",
-			       -1, &qs, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_load_samples, -1, &qs, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_load_replicas, -1, &qrep, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_load_sentinel, -1, &qsen, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_load_values, -1, &qv, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_load_points, -1, &qp, NULL) != SQLITE_OK)
 		goto fail;
@@ -1171,9 +1468,12 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 			goto fail_quiet;
 		}
 		(void)sqlite3_reset(qr);
-		if (store_load_results(st, run, want_samples, q, qs, qv, qp, err) < 0)
+		if (store_load_results(st, run, want_samples, q, qs, qv, qp, qrep, err) < 0 ||
+		    store_load_sentinel(st, qsen, run, err) < 0)
 			goto fail_quiet;
 	}
+	sqlite3_finalize(qrep);
+	sqlite3_finalize(qsen);
 	sqlite3_finalize(qr);
 	sqlite3_finalize(q);
 	sqlite3_finalize(qs);
@@ -1187,6 +1487,8 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 fail:
 	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
 fail_quiet:
+	sqlite3_finalize(qrep);
+	sqlite3_finalize(qsen);
 	sqlite3_finalize(qr);
 	sqlite3_finalize(q);
 	sqlite3_finalize(qs);
@@ -1268,6 +1570,8 @@ static const char *const store_sql_delete_run[] = {
 	"DELETE FROM samples WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
 	"DELETE FROM result_values WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
 	"DELETE FROM result_points WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
+	"DELETE FROM result_replicas WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
+	"DELETE FROM sentinels WHERE run_id = ?1",
 	"DELETE FROM results WHERE run_id = ?1",
 	"DELETE FROM runs WHERE id = ?1",
 };
@@ -1375,8 +1679,10 @@ int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *
 		if (rc != SQLITE_DONE || store_run_insert(st, run) < 0)
 			goto fail;
 		for (size_t j = 0; j < run->nresults; j++)
-			if (store_result_insert(st, run->id, &run->results[j]) < 0)
+			if (store_result_insert(st, run->id, &run->results[j], NULL) < 0)
 				goto fail;
+		if (store_sentinel_insert(st, run->id, run->sentinel, run->nsentinel) < 0)
+			goto fail;
 		(*added)++;
 	}
 	sqlite3_finalize(q);

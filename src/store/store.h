@@ -14,7 +14,7 @@
 
 #include "core/result.h"
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 
@@ -39,6 +39,16 @@ void store_close(struct store *st);
 int store_run_begin(struct store *st, struct run_info *run, char *err);
 /* Insert one result, its values, samples and points in a single transaction. */
 int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err);
+/*
+ * Insert a result, or with *result_id set rewrite the one stored under that
+ * id (another replica merged into it), keeping the id; one transaction.
+ * *result_id is the row's id afterwards.
+ */
+int store_result_put(struct store *st, int64_t run_id, int64_t *result_id, const struct result *r,
+		     char *err);
+/* Replace the run's sentinel timeline with pts (one transaction). */
+int store_sentinel_put(struct store *st, int64_t run_id, const struct sentinel_point *pts,
+		       size_t n, char *err);
 /* Mark the run finished (records the end time). */
 int store_run_end(struct store *st, int64_t run_id, char *err);
 

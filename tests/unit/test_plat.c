@@ -477,7 +477,7 @@ static void test_collect(void **state)
 	char label[256];
 
 	(void)state;
-	sysinfo_collect(&si);
+	sysinfo_collect(&si, NULL);
 	assert_true(si.os[0] != '\0');
 	assert_true(si.release[0] != '\0');
 	assert_true(si.arch[0] != '\0');

@@ -329,6 +329,7 @@ static void set_result(struct result *r, const char *id, double median)
 	r->samples[2] = median * 1.01;
 	r->parallel = 1;
 	r->aggregate = NAN;
+	r->drift = NAN;
 }
 
 static void set_run(struct run_info *run, int64_t id, const char *host, const char *label,
@@ -577,6 +578,7 @@ static void fill_sysinfo(struct sysinfo *si)
 	snprintf(si->clocksource, sizeof(si->clocksource), "tsc");
 	si->clock_cost_ns = 17.36;
 	si->clock_res_ns = 10.0;
+	si->loop_ns = 0.41;
 	/* governor left empty: none */
 	snprintf(si->smt, sizeof(si->smt), "on");
 	snprintf(si->mitigations, sizeof(si->mitigations),
@@ -751,7 +753,8 @@ static void test_sysinfo_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(caches, 0), "line")), 64);
 	assert_string_equal(json_string_value(json_object_get(o, "libc_tunables")),
 			    "glibc.cpu.x86_non_temporal_threshold=25165824");
-	assert_int_equal(json_object_size(o), 24);
+	assert_true(json_real_value(json_object_get(o, "loop_ns")) == 0.41);
+	assert_int_equal(json_object_size(o), 25);
 	json_decref(o);
 	free(text);
 }
@@ -834,7 +837,12 @@ static void test_runs_json(void **state)
 	assert_true(json_is_null(json_object_get(r, "aggregate")));
 	assert_int_equal(json_object_size(json_object_get(r, "values")), 0);
 	assert_int_equal(json_array_size(json_object_get(r, "points")), 0);
-	assert_int_equal(json_object_size(r), 27);
+	/* Measured in one block: no replicas, drift unknown, nothing known of where. */
+	assert_int_equal(json_array_size(json_object_get(r, "replicas")), 0);
+	assert_true(json_is_null(json_object_get(r, "drift")));
+	assert_true(json_is_false(json_object_get(r, "drifted")));
+	assert_true(json_is_null(json_object_get(r, "where")));
+	assert_int_equal(json_object_size(r), 31);
 
 	/* Noisy stays measured. */
 	r = result_by_id(run, "sys.stat");

@@ -200,6 +200,7 @@ static void make_result(struct result *r, const char *id, size_t nsamples)
 	r->placement = PLACE_NA;
 	r->parallel = 1;
 	r->aggregate = (double)NAN;
+	r->drift = (double)NAN;
 	if (nsamples) {
 		r->samples = malloc(nsamples * sizeof(*r->samples));
 		assert_non_null(r->samples);
@@ -259,6 +260,22 @@ static void assert_same_result(const struct result *want, const struct result *g
 	assert_int_equal(got->placement, want->placement);
 	assert_int_equal(got->parallel, want->parallel);
 	assert_same_double(got->aggregate, want->aggregate);
+	assert_same_double(got->drift, want->drift);
+	assert_int_equal(got->drifted, want->drifted);
+	assert_int_equal(got->nreplicas, want->nreplicas);
+	for (size_t i = 0; i < want->nreplicas; i++) {
+		const struct result_replica *a = &want->replicas[i], *b = &got->replicas[i];
+
+		assert_same_double(b->median, a->median);
+		assert_same_double(b->lo, a->lo);
+		assert_same_double(b->hi, a->hi);
+		assert_int_equal(b->n, a->n);
+		assert_same_double(b->t0, a->t0);
+		assert_same_double(b->t1, a->t1);
+		assert_int_equal(b->stop, a->stop);
+		assert_same_double(b->sentinel_sys, a->sentinel_sys);
+		assert_same_double(b->sentinel_user, a->sentinel_user);
+	}
 	assert_int_equal(got->nvalues, want->nvalues);
 	for (size_t i = 0; i < want->nvalues; i++) {
 		assert_string_equal(got->values[i].key, want->values[i].key);
@@ -281,6 +298,17 @@ static void assert_same_result(const struct result *want, const struct result *g
 	assert_non_null(got->samples);
 	for (size_t i = 0; i < want->n; i++)
 		assert_same_double(got->samples[i], want->samples[i]);
+	if (!want->where) {
+		assert_null(got->where);
+		return;
+	}
+	assert_non_null(got->where);
+	for (size_t i = 0; i < want->n; i++) {
+		assert_same_double(got->where[i].t, want->where[i].t);
+		assert_same_double(got->where[i].steal_ns, want->where[i].steal_ns);
+		assert_int_equal(got->where[i].cpu, want->where[i].cpu);
+		assert_int_equal(got->where[i].replica, want->where[i].replica);
+	}
 }
 
 static int is_iso8601_utc(const char *s)
@@ -345,8 +373,35 @@ static void test_round_trip(void **state)
 			add_value(&res[2], key, i * 1.5, NULL);
 	}
 	assert_int_equal(strlen(res[2].values[1].text), sizeof(res[2].values[1].text) - 1);
-	for (int i = 0; i < 3; i++)
+	/* Measured as replicas (issue 12): where each sample ran, each replica's figure. */
+	res[2].where = calloc(25, sizeof(*res[2].where));
+	res[2].replicas = calloc(2, sizeof(*res[2].replicas));
+	assert_non_null(res[2].where);
+	assert_non_null(res[2].replicas);
+	for (int i = 0; i < 25; i++)
+		res[2].where[i] = (struct result_sample){ .t = 0.5 + i * 0.01, .cpu = i % 2,
+							  .steal_ns = i == 3 ? (double)NAN : i * 1e7,
+							  .replica = i / 13 };
+	res[2].nreplicas = 2;
+	res[2].replicas[0] = (struct result_replica){ 0.2, 0.19, 0.21, 13, 0.5, 0.62, STOP_PRECISION,
+						      201.5, 0.33 };
+	res[2].replicas[1] = (struct result_replica){ 0.3, 0.29, 0.31, 12, 40.1, 40.2, STOP_MAX_TIME,
+						      (double)NAN, 0.34 };
+	res[2].drift = 0.03;
+	res[2].drifted = 1;
+	/* res[0] is stored, then rewritten after another replica: one row, the same id. */
+	int64_t id0 = 0, id0_first;
+	assert_int_equal(store_result_put(st, run.id, &id0, &res[1], err), 0);
+	id0_first = id0;
+	assert_int_equal(store_result_put(st, run.id, &id0, &res[0], err), 0);
+	assert_true(id0 == id0_first);
+	for (int i = 1; i < 3; i++)
 		assert_int_equal(store_result_add(st, run.id, &res[i], err), 0);
+	/* The sentinel's timeline, replaced whole each time. */
+	struct sentinel_point sen[3] = { { 0.0, 1, 190.5, 0.41 }, { 1.5, 0, (double)NAN, 0.42 },
+					 { 3.0, -1, 201.0, (double)NAN } };
+	assert_int_equal(store_sentinel_put(st, run.id, sen, 1, err), 0);
+	assert_int_equal(store_sentinel_put(st, run.id, sen, 3, err), 0);
 	assert_int_equal(store_run_end(st, run.id, err), 0);
 
 	/* Loaded with samples, then without. */
@@ -362,6 +417,13 @@ static void test_round_trip(void **state)
 		assert_same_double(runs[0].mhz, run.mhz);
 		assert_string_equal(runs[0].sysinfo_json, run.sysinfo_json);
 		assert_int_equal(runs[0].nresults, 3);
+		assert_int_equal(runs[0].nsentinel, 3);
+		for (int i = 0; i < 3; i++) {
+			assert_same_double(runs[0].sentinel[i].t, sen[i].t);
+			assert_int_equal(runs[0].sentinel[i].cpu, sen[i].cpu);
+			assert_same_double(runs[0].sentinel[i].sys_ns, sen[i].sys_ns);
+			assert_same_double(runs[0].sentinel[i].user_ns, sen[i].user_ns);
+		}
 		for (int i = 0; i < 3; i++)
 			assert_same_result(&res[i], &runs[0].results[i], want);
 		store_runs_free(runs, (size_t)n);
@@ -375,7 +437,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM samples"), 25);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_values"), 3 + BENCH_MAX_VALUES);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
-					" AND name NOT LIKE 'sqlite_autoindex%'"), 6);
+					" AND name NOT LIKE 'sqlite_autoindex%'"), 8);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 3);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_replicas"), 2);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sentinels"), 3);
 	/* A run is given an identity of 32 hex digits, and is a set of its own. */
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM runs WHERE id = %lld AND length(uuid) = 32"
 		 " AND uuid NOT GLOB '*[^0-9a-f]*' AND set_uuid = uuid", (long long)run.id);

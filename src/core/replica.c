@@ -1,0 +1,280 @@
+/*
+ * Replicas merged into one result: see replica.h for the rules.  Pure
+ * computation over what the runner returned, so the tests can feed it
+ * replicas from a simulated machine and check the interval's promise.
+ */
+#include "core/replica.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "stats/stats.h"
+
+int replica_sentinel_at(const struct sentinel_point *pts, size_t n, double t0, double t1,
+			double *sys_ns, double *user_ns)
+{
+	const struct sentinel_point *before = NULL, *after = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (pts[i].t <= t0)
+			before = &pts[i];
+		if (pts[i].t >= t1 && !after)
+			after = &pts[i];
+	}
+	if (!before && !after)
+		return -1;
+	if (!before)
+		before = after;
+	if (!after)
+		after = before;
+	*sys_ns = (before->sys_ns + after->sys_ns) / 2;
+	*user_ns = (before->user_ns + after->user_ns) / 2;
+	return 0;
+}
+
+/*
+ * (max - min) / median of the positive values among v[0..n-1], which it
+ * may reorder; NaN with fewer than 2.
+ */
+static double replica_range(double *v, size_t n)
+{
+	size_t k = 0;
+	struct stats_summary ss;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]) && v[i] > 0)
+			v[k++] = v[i];
+	if (k < 2 || stats_summarize(v, k, &ss) < 0)
+		return (double)NAN;
+	return (ss.max - ss.min) / ss.median;
+}
+
+/* A failure or skip as the result: the replica's reason, naming it when there were several. */
+static void replica_outcome(const struct result *rep, size_t k, size_t n, struct result *out)
+{
+	*out = *rep;
+	out->samples = NULL;
+	out->where = NULL;
+	out->points = NULL;
+	out->replicas = NULL;
+	out->n = out->npoints = out->nreplicas = 0;
+	if (n > 1 && rep->status == RES_FAIL)
+		snprintf(out->reason, sizeof(out->reason), "replica %zu of %zu: %.200s", k + 1, n,
+			 rep->reason);
+}
+
+/* Every replica's samples, and where each ran, one after the other. */
+static int replica_samples(const struct result *reps, size_t n, struct result *out)
+{
+	size_t total = 0, at = 0;
+
+	for (size_t k = 0; k < n; k++)
+		total += reps[k].n;
+	out->samples = malloc((total ? total : 1) * sizeof(*out->samples));
+	out->where = malloc((total ? total : 1) * sizeof(*out->where));
+	if (!out->samples || !out->where)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		for (size_t i = 0; i < reps[k].n; i++, at++) {
+			out->samples[at] = reps[k].samples[i];
+			if (reps[k].where)
+				out->where[at] = reps[k].where[i];
+			else
+				out->where[at] = (struct result_sample){ .t = (double)NAN,
+									 .steal_ns = (double)NAN,
+									 .cpu = -1 };
+			out->where[at].replica = (int)k;
+		}
+	}
+	out->n = total;
+	return 0;
+}
+
+/*
+ * A curve point by point: the median of the replicas' medians at each
+ * (series, x), its CI over them.  The replicas measured the same points in
+ * the same order (the points depend on the machine and the suite only); a
+ * replica that did not is a programmer's mistake.
+ */
+static int replica_points(const struct result *reps, size_t n, double precision, double *ys,
+			  struct result *out)
+{
+	size_t np = reps[0].npoints;
+	struct stats_summary ss;
+
+	out->points = malloc(np * sizeof(*out->points));
+	if (!out->points)
+		return -1;
+	out->npoints = np;
+	memcpy(out->points, reps[0].points, np * sizeof(*out->points));
+	if (n == 1)
+		return 0;	/* one replica: its points as measured, CIs included */
+	for (size_t i = 0; i < np; i++) {
+		struct result_point *p = &out->points[i];
+
+		for (size_t k = 0; k < n; k++) {
+			const struct result_point *q = &reps[k].points[i];
+
+			if (reps[k].npoints != np || strcmp(q->series, p->series) != 0 || q->x != p->x)
+				BUG("%s: replica %zu measured other points than the first", reps[0].id, k);
+			ys[k] = q->y;
+		}
+		if (stats_summarize(ys, n, &ss) < 0)
+			return -1;
+		p->y = ss.median;
+		p->lo = ss.ci_low;
+		p->hi = ss.ci_high;
+		p->noisy = stats_rel_halfwidth(&ss) > precision;
+	}
+	return 0;
+}
+
+/* The curve's levels found again on the merged points, replacing the first replica's. */
+static void replica_levels(const struct bench *b, struct result *out)
+{
+	struct bench_ctx ctx = { .arg = b->arg };
+	size_t noisy = 0;
+
+	if (!b->curve_done || !out->npoints)
+		return;
+	ctx.nvalues = out->nvalues;
+	memcpy(ctx.values, out->values, sizeof(ctx.values));
+	for (size_t i = 0; i < out->npoints; i++)
+		noisy += out->points[i].noisy != 0;
+	bench_value(&ctx, "noisy_points", (double)noisy);
+	b->curve_done(&ctx, out->points, out->npoints);
+	out->nvalues = ctx.nvalues;
+	memcpy(out->values, ctx.values, sizeof(out->values));
+}
+
+/*
+ * The replicas' own figures into the merged result: each one's median, CI,
+ * times and the sentinel around it; the time spent and the interference
+ * over all (weighted by time); the sentinel's drift between them.  scratch
+ * holds 2n doubles.
+ */
+static void replica_records(const struct result *reps, size_t n, const struct replica_cfg *cfg,
+			    double *scratch, struct result *out)
+{
+	double *sys = scratch, *user = scratch + n, itf = 0, itf_wall = 0;
+
+	out->wall_s = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct result *r = &reps[k];
+		struct result_replica *rr = &out->replicas[k];
+
+		rr->median = r->median;
+		rr->lo = r->ci_low;
+		rr->hi = r->ci_high;
+		rr->n = r->n;
+		rr->stop = r->stop;
+		rr->t0 = r->where && r->n ? r->where[0].t : (double)NAN;
+		rr->t1 = r->where && r->n ? r->where[r->n - 1].t : (double)NAN;
+		rr->sentinel_sys = rr->sentinel_user = (double)NAN;
+		if (isfinite(rr->t0))
+			replica_sentinel_at(cfg->sentinel, cfg->nsentinel, rr->t0, rr->t1,
+					    &rr->sentinel_sys, &rr->sentinel_user);
+		sys[k] = rr->sentinel_sys;
+		user[k] = rr->sentinel_user;
+		out->wall_s += r->wall_s;
+		if (r->interference >= 0) {
+			itf += r->interference * r->wall_s;
+			itf_wall += r->wall_s;
+		}
+	}
+	out->nreplicas = n;
+	out->interference = itf_wall > 0 ? itf / itf_wall : -1;
+	/* fmax ignores a NaN: one operation's movement stands when the other is unknown. */
+	out->drift = fmax(replica_range(sys, n), replica_range(user, n));
+	out->drifted = isfinite(out->drift) && out->drift > cfg->precision;
+}
+
+/* The failure, or the skip, that decides the result; NULL when all replicas measured. */
+static const struct result *replica_missing(const struct result *reps, size_t n, size_t *which)
+{
+	for (size_t k = 0; k < n; k++)
+		if (reps[k].status == RES_FAIL || reps[k].status == RES_SKIP) {
+			*which = k;
+			return &reps[k];
+		}
+	return NULL;
+}
+
+int replica_merge(const struct bench *b, const struct result *reps, size_t n,
+		  const struct replica_cfg *cfg, struct result *out)
+{
+	const struct result *miss;
+	double *scratch, best = INFINITY;
+	size_t near = 0, which = 0;
+	struct stats_summary ss, all;
+
+	if (n == 0)
+		BUG("replica_merge of no replicas");
+	if ((miss = replica_missing(reps, n, &which)) != NULL) {
+		replica_outcome(miss, which, n, out);
+		if (miss->status == RES_SKIP && which > 0) {
+			/* Measured, then not: a failure to report, not a skip. */
+			out->status = RES_FAIL;
+			snprintf(out->reason, sizeof(out->reason), "replica %zu of %zu skipped "
+				 "after replica 1 ran: %.150s", which + 1, n, miss->reason);
+		}
+		return 0;
+	}
+	scratch = malloc(2 * n * sizeof(*scratch));
+	if (!scratch)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		scratch[k] = reps[k].median;
+	if (stats_summarize(scratch, n, &ss) < 0)
+		goto fail_scratch;
+	/* The values of the replica nearest the figure, as for a label's runs. */
+	for (size_t k = 0; k < n; k++)
+		if (fabs(reps[k].median - ss.median) < best) {
+			best = fabs(reps[k].median - ss.median);
+			near = k;
+		}
+	*out = reps[near];
+	out->samples = NULL;
+	out->where = NULL;
+	out->points = NULL;
+	out->npoints = 0;
+	out->iterations = reps[0].iterations;
+	out->replicas = calloc(n, sizeof(*out->replicas));
+	if (!out->replicas || replica_samples(reps, n, out) < 0 ||
+	    (reps[0].npoints && replica_points(reps, n, cfg->precision, scratch, out) < 0))
+		goto fail;
+	replica_records(reps, n, cfg, scratch, out);
+	replica_levels(b, out);
+	if (n == 1) {
+		free(scratch);
+		return 0;	/* one replica: its own figure, CI and stop, as measured */
+	}
+	if (stats_summarize(out->samples, out->n, &all) < 0)
+		goto fail;
+	out->median = ss.median;
+	out->ci_low = ss.ci_low;
+	out->ci_high = ss.ci_high;
+	out->min = all.min;
+	out->max = all.max;
+	out->mean = all.mean;
+	out->stddev = all.stddev;
+	out->cv = all.cv;
+	out->p5 = all.p5;
+	out->p95 = all.p95;
+	for (size_t k = 0; k < n; k++)
+		scratch[k] = reps[k].aggregate;
+	if (reps[0].parallel > 1 && stats_summarize(scratch, n, &all) == 0)
+		out->aggregate = all.median;
+	out->stop = stats_rel_halfwidth(&ss) <= cfg->precision ? STOP_PRECISION : STOP_MAX_TIME;
+	out->status = out->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
+	free(scratch);
+	return 0;
+fail:
+	result_free(out);
+fail_scratch:
+	free(scratch);
+	return -1;
+}

@@ -1,0 +1,66 @@
+/*
+ * An instance measured as several replicas spread over the run, merged
+ * into the one result that is stored and printed (issue 12).
+ *
+ * Why replicas: a shared machine moves between states that last seconds to
+ * minutes (doc/performance.md), and the samples of one block of a few
+ * seconds all sit in one state, so their interval says nothing about the
+ * next run.  Each replica is a fresh process measured at another moment of
+ * the run; the figure is the median of the replicas' medians and its
+ * interval comes from the variation between them, the level where the
+ * variation is (Kalibera and Jones; pyperf's worker processes).
+ *
+ * Merging reads replicas and the run's sentinel timeline and writes one
+ * result; it never measures, prints or stores.
+ */
+#ifndef KB_REPLICA_H
+#define KB_REPLICA_H
+
+#include <stddef.h>
+
+#include "core/bench.h"
+#include "core/result.h"
+
+/* Replicas a run takes of each instance unless told otherwise (--replicas). */
+#define REPLICA_DEFAULT 6
+/* Replicas of a curve (mem.lat.curve): 40 points each cost what ten instances do. */
+#define REPLICA_CURVE 3
+
+struct replica_cfg {
+	double precision;			/* wanted CI half-width / median */
+	const struct sentinel_point *sentinel;	/* the run's timeline so far */
+	size_t nsentinel;
+};
+
+/*
+ * Merge reps[0..n-1], the replicas of b in the order taken (each as
+ * runner_run returned it), into out, which owns everything it points to.
+ *
+ * - A replica that failed fails the result, with its reason: the work did
+ *   not happen once, and a figure made of the others would hide it.  A
+ *   first replica that skipped makes the result a skip.
+ * - Otherwise: the median of the replicas' medians, its 95% CI from order
+ *   statistics over them (their whole range below 6 replicas), noisy when
+ *   that CI is wider than the precision; the spread fields (min to p95) and
+ *   samples are every replica's samples; a curve's points are merged point
+ *   by point the same way and its levels found again (b->curve_done); the
+ *   values are those of the replica nearest the median.  One replica is
+ *   kept as measured.
+ * - drift is how far the sentinel moved between the replicas, relative
+ *   (the larger of its two operations); drifted when above the precision.
+ *
+ * 0, or -1 without memory (out then owns nothing).
+ */
+int replica_merge(const struct bench *b, const struct result *reps, size_t n,
+		  const struct replica_cfg *cfg, struct result *out);
+
+/*
+ * The sentinel around a replica that took samples from t0 to t1 (seconds
+ * from the run's start): the mean of the last point at or before t0 and the
+ * first at or after t1, each operation apart.  0, or -1 when the timeline
+ * has neither.
+ */
+int replica_sentinel_at(const struct sentinel_point *pts, size_t n, double t0, double t1,
+			double *sys_ns, double *user_ns);
+
+#endif

@@ -28,13 +28,13 @@ check "the section closes with a geometric mean and counts" \
 	grep -Eq '^  other against base: geometric mean [0-9.]+x .* [0-9]+ better, [0-9]+ worse, [0-9]+ unchanged' "$T/out"
 cp "$T/out" "$T/text"
 kb compare base 2 --db "$DB"
-check "a run id as a side: samples compared, marked ~" grep -Eq '^sys\.null .*~$' "$T/out"
+check "a run id as a side: its replicas compared, marked ~" grep -Eq '^sys\.null .*~$' "$T/out"
 
 kb compare base other --db "$DB" --json
 check "--json exits 0 with a document jsoncheck accepts" \
 	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' >'$T/jc'"
 check "--json: the base named, 3 runs a side compared with Welch" \
-	grep -Eq '^base base sides 2 rows [1-9][0-9]* significant [0-9]+ welch [1-9][0-9]* mw 0 threshold 0.02$' "$T/jc"
+	grep -Eq '^base base sides 2 rows [1-9][0-9]* significant [0-9]+ welch [1-9][0-9]* replicas 0 mw 0 threshold 0.02$' "$T/jc"
 # A text row starts with its id (family, dot); jsoncheck's sixth word counts the rows.
 check "--json: the text's rows, no more, no fewer" \
 	[ "$(grep -c '^[a-z][a-z0-9_]*\.' "$T/text")" = "$(awk '{ print $6 }' "$T/jc")" ]
@@ -43,9 +43,10 @@ check "--json: a row has an adjusted p and a significant field" \
 check "--json: the correction is named" grep -q '"correction": "benjamini-hochberg"' "$T/out"
 check "--json: nothing on stderr" [ ! -s "$T/err" ]
 kb compare base 2 --db "$DB" --json --threshold 10
-check "--json, a run id as a side: samples compared, the threshold as a fraction" \
-	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' | grep -Eq ' welch 0 mw [1-9][0-9]* threshold 0.1$'"
-check "--json: Mann-Whitney claims no ratio" grep -q '"ratio": null' "$T/out"
+check "--json, a run id as a side: replicas compared, the threshold as a fraction" \
+	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' | grep -Eq ' welch 0 replicas [1-9][0-9]* mw 0 threshold 0.1$'"
+check "--json: Welch on the replicas gives a ratio" grep -Eq '"ratio": [0-9]' "$T/out"
+check "--json: each side's sentinel" grep -Eq '"sentinel_user_ns": [0-9]' "$T/out"
 
 kb compare base base --db "$DB"
 check "a side named twice exits 2" [ "$rc" = 2 ]

@@ -55,9 +55,13 @@ struct job_reps {
 /*
  * The sentinel (issue 12): sys.null and cpu.mhz measured briefly in this
  * process before every replica, so the run has a timeline of the machine's
- * speed to read each result against.  Cheap: 2 x SENTINEL_NS a replica.
+ * speed to read each result against.  Each figure is the median of
+ * SENTINEL_PROBES probes of SENTINEL_NS, so that one probe an interrupt or
+ * a neighbour hit does not pass for the machine changing: 6 ms a replica.
  */
-#define SENTINEL_NS 4e6
+#define SENTINEL_NS 1e6
+#define SENTINEL_PROBES 3
+_Static_assert(SENTINEL_PROBES == 3, "sentinel_probe takes the median of three");
 
 struct sentinel {
 	const struct bench *sys, *user;	/* sys.null, cpu.mhz */
@@ -102,11 +106,27 @@ static void progress_clear(const struct progress *p)
 		fputs("\r\033[K", stderr);
 }
 
+/* The median of SENTINEL_PROBES probes of b, ns per operation; NaN when one failed. */
+static double sentinel_probe(const struct bench *b, const struct harness_cfg *hc, uint64_t *n)
+{
+	double v[SENTINEL_PROBES], t;
+
+	for (int i = 0; i < SENTINEL_PROBES; i++)
+		if (!((v[i] = harness_probe(b, hc, SENTINEL_NS, n)) > 0))
+			return (double)NAN;
+	/* Three values: the median is the one between the other two. */
+	if (v[0] > v[1]) {
+		t = v[0];
+		v[0] = v[1];
+		v[1] = t;
+	}
+	return v[2] < v[0] ? v[0] : v[2] > v[1] ? v[1] : v[2];
+}
+
 /* One point of the timeline; a failed probe leaves its figure NaN, never a number for nothing. */
 static void sentinel_take(struct sentinel *s, const struct harness_cfg *hc)
 {
 	struct sentinel_point *p;
-	double v;
 
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 256;
@@ -120,10 +140,8 @@ static void sentinel_take(struct sentinel *s, const struct harness_cfg *hc)
 	p = &s->pts[s->n++];
 	p->t = (double)(timer_now() - s->start) / 1e9;
 	p->cpu = plat_current_cpu();
-	v = harness_probe(s->sys, hc, SENTINEL_NS, &s->nsys);
-	p->sys_ns = v > 0 ? v : (double)NAN;
-	v = harness_probe(s->user, hc, SENTINEL_NS, &s->nuser);
-	p->user_ns = v > 0 ? v : (double)NAN;
+	p->sys_ns = sentinel_probe(s->sys, hc, &s->nsys);
+	p->user_ns = sentinel_probe(s->user, hc, &s->nuser);
 }
 
 static void now_iso(char *buf, size_t len)
@@ -200,6 +218,9 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 		die_usage("run: --label must be 1 to 127 characters");
 	if (o->max_time == 0)
 		o->max_time = *suite_bits == SUITE_QUICK ? 1.0 : 3.0;
+	/* The quick suite is a smoke test within 90 s: fewer replicas, a wider interval. */
+	if (o->replicas == 0)
+		o->replicas = *suite_bits == SUITE_QUICK ? REPLICA_QUICK : REPLICA_DEFAULT;
 	if (o->watchdog == 0)
 		o->watchdog = 10 * o->max_time + 30;
 	o->tmpdir = cli_tmpdir("run", o->tmpdir);
@@ -311,12 +332,12 @@ static void job_merge(const struct job *job, struct job_reps *jr, const struct r
 /*
  * Whether a job takes no replica this round: it skipped, or failed in a
  * replica; or it is a curve (its first replica measured points), which
- * costs what ten instances do and takes REPLICA_CURVE replicas spread over
- * the rounds, not one each.
+ * costs what ten instances do and takes half as many replicas (at most
+ * REPLICA_CURVE) spread over the rounds.
  */
 static int job_rests(const struct job_reps *jr, int round, int rounds)
 {
-	int k = rounds < REPLICA_CURVE ? rounds : REPLICA_CURVE;
+	int k = rounds / 2 < REPLICA_CURVE ? (rounds + 1) / 2 : REPLICA_CURVE;
 
 	if (!jr->n)
 		return 0;
@@ -405,14 +426,14 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { .runs = 1, .replicas = REPLICA_DEFAULT, .precision = 1.0,
+	struct run_opts o = { .runs = 1, .precision = 1.0,
 			      .sample_ms = 10, .parallel = 1 };
 	const struct opt opts[] = {
 		{ "suite", OPT_STRING, &o.suite, "S", "quick, standard (default), full, lmbench, ...", 0, 0 },
 		{ "only", OPT_STRING, &o.only, "GLOB,...", "only instances whose id matches a glob", 0, 0 },
 		{ "label", OPT_STRING, &o.label, "L", "name what is measured (default: OS and release)", 0, 0 },
 		{ "runs", OPT_INT, &o.runs, "N", "repeat the selection N times, interleaved", 1, 1000 },
-		{ "replicas", OPT_INT, &o.replicas, "N", "measure each instance N times spread over the run (6)", 1, 100 },
+		{ "replicas", OPT_INT, &o.replicas, "N", "measure each instance N times spread over the run (quick 4, else 6)", 1, 100 },
 		{ "precision", OPT_DOUBLE, &o.precision, "PCT", "wanted 95% CI half-width, % of the median (1)", 0.01, 50 },
 		{ "max-time", OPT_DOUBLE, &o.max_time, "SECONDS", "sampling budget per instance (quick 1, else 3)", 0.01, 3600 },
 		{ "placement", OPT_STRING, &o.placement, "P,...", "same, spread or none: where the ends of a benchmark between processes run", 0, 0 },

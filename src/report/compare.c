@@ -12,13 +12,19 @@
  * Which test: with 3 runs or more a side, Welch's t on the logarithms of
  * the run medians (runs are the independent repetitions: samples within
  * one run share its warm caches and its neighbours, and would call every
- * difference real); with fewer, Mann-Whitney on the samples of all runs,
- * marked as the weaker evidence it is.  The p-values of one table are
- * adjusted together (Benjamini-Hochberg: a table of fifty rows corrected
- * with Holm would need p < 0.001 a row, which 3 runs a side almost never
- * give, see tests/unit/test_signif.c).  A change is marked significant when
- * its adjusted p is below 0.05, it is at least --threshold, and neither
- * side missed its precision: a noisy figure is never called a change.
+ * difference real); with fewer, Welch's t on the logarithms of the
+ * replicas' medians of all its runs (each replica is a fresh process at
+ * another moment of its run, the level where a shared machine's variation
+ * is: issue 12), marked ~ as the weaker evidence it is; for runs measured
+ * before replicas, Mann-Whitney on the samples, marked ~ too.  The p-values
+ * of one table are adjusted together (Benjamini-Hochberg: a table of fifty
+ * rows corrected with Holm would need p < 0.001 a row, which 3 runs a side
+ * almost never give, see tests/unit/test_signif.c).  A change is marked
+ * significant when its adjusted p is below 0.05 and it is at least
+ * --threshold plus how far the machine itself moved between the sides
+ * (the sentinel's dependent adds, which no kernel change touches); on
+ * samples, also only when neither side missed its precision, since samples
+ * of one block understate the variation a noisy figure has.
  *
  * The table is built once (report_compare_build) and then written as text
  * or as JSON; both take a section's closing figures from cmp_tally, so the
@@ -100,18 +106,47 @@ static int cmp_same_instance(const struct result *a, const struct result *b)
  * NaN, so that a reader of an absent cell finds no number rather than a
  * zero.  0, or -1 without memory.
  */
+/* Appending to a growing array of doubles; 0, or -1 without memory. */
+static int cmp_push(double **v, size_t *n, size_t *cap, const double *add, size_t nadd)
+{
+	if (*n + nadd > *cap) {
+		size_t want = 2 * (*n + nadd);
+		double *more = realloc(*v, want * sizeof(*more));
+
+		if (!more)
+			return -1;
+		*v = more;
+		*cap = want;
+	}
+	memcpy(*v + *n, add, nadd * sizeof(*add));
+	*n += nadd;
+	return 0;
+}
+
+/* A side's figures for one instance, gathered over its runs. */
+struct cmp_data {
+	double *meds;			/* the runs' medians, c->nruns of them */
+	double *samples, *reps;		/* every run's samples, every run's replica medians */
+	size_t ns, nreps, scap, rcap;
+};
+
+static void cmp_data_free(struct cmp_data *d)
+{
+	free(d->meds);
+	free(d->samples);
+	free(d->reps);
+}
+
 static int cmp_gather(const struct report_cmp_side *side, const struct result *key,
-		      struct report_cmp_cell *c, double **meds, double **samples, size_t *ns)
+		      struct report_cmp_cell *c, struct cmp_data *d)
 {
 	const double none = (double)NAN;
-	size_t cap = 0;
+	double **meds = &d->meds;
 
 	*c = (struct report_cmp_cell){ .median = none, .lo = none, .hi = none, .change = none,
 				       .ratio = none, .ratio_lo = none, .ratio_hi = none,
 				       .p = none, .p_adj = none };
-	*meds = NULL;
-	*samples = NULL;
-	*ns = 0;
+	memset(d, 0, sizeof(*d));
 	for (size_t i = 0; i < side->nruns; i++)
 		for (size_t j = 0; j < side->runs[i].nresults; j++) {
 			const struct result *r = &side->runs[i].results[j];
@@ -126,19 +161,12 @@ static int cmp_gather(const struct report_cmp_side *side, const struct result *k
 			c->noisy |= r->status == RES_NOISY;
 			c->lo = r->ci_low;
 			c->hi = r->ci_high;
-			if (r->samples && r->n) {
-				if (*ns + r->n > cap) {
-					size_t want = 2 * (*ns + r->n);
-					double *s = realloc(*samples, want * sizeof(*s));
-
-					if (!s)
-						return -1;
-					*samples = s;
-					cap = want;
-				}
-				memcpy(*samples + *ns, r->samples, r->n * sizeof(double));
-				*ns += r->n;
-			}
+			if (r->samples && r->n &&
+			    cmp_push(&d->samples, &d->ns, &d->scap, r->samples, r->n) < 0)
+				return -1;
+			for (size_t k = 0; r->replicas && k < r->nreplicas; k++)
+				if (cmp_push(&d->reps, &d->nreps, &d->rcap, &r->replicas[k].median, 1) < 0)
+					return -1;
 		}
 	if (c->nruns == 0)
 		return 0;
@@ -161,24 +189,65 @@ static int cmp_gather(const struct report_cmp_side *side, const struct result *k
  * with Welch the ratio of geometric means and its 95% CI (no ratio comes
  * from Mann-Whitney, whose U says which side is larger, not by how much).
  */
-static void cmp_test(struct report_cmp_cell *base, const double *bm, const double *bs, size_t bns,
-		     struct report_cmp_cell *o, const double *om, const double *os, size_t ons)
+static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
+		     struct report_cmp_cell *o, const struct cmp_data *d)
 {
 	struct stats_welch w;
 	struct stats_mw mw;
+	int test = CMP_TEST_NONE;
 
 	o->p = o->ratio = o->ratio_lo = o->ratio_hi = (double)NAN;
 	o->test = CMP_TEST_NONE;
 	if (base->nruns >= 3 && o->nruns >= 3 &&
-	    stats_welch_log(bm, base->nruns, om, o->nruns, &w) == 0) {
+	    stats_welch_log(b->meds, base->nruns, d->meds, o->nruns, &w) == 0)
+		test = CMP_TEST_WELCH_RUNS;
+	else if (b->nreps >= 3 && d->nreps >= 3 &&
+		 stats_welch_log(b->reps, b->nreps, d->reps, d->nreps, &w) == 0)
+		test = CMP_TEST_WELCH_REPLICAS;
+	if (test != CMP_TEST_NONE) {
 		o->p = w.p;
-		o->test = CMP_TEST_WELCH_RUNS;
+		o->test = test;
 		o->ratio = exp(w.diff);
 		o->ratio_lo = exp(w.diff_lo);
 		o->ratio_hi = exp(w.diff_hi);
-	} else if (bns >= 2 && ons >= 2 && stats_mann_whitney(bs, bns, os, ons, &mw) == 0) {
+	} else if (b->ns >= 2 && d->ns >= 2 &&
+		   stats_mann_whitney(b->samples, b->ns, d->samples, d->ns, &mw) == 0) {
 		o->p = mw.p;
 		o->test = CMP_TEST_MW_SAMPLES;
+	}
+}
+
+/* The median of the finite positive values of one operation over a side's timelines. */
+static double cmp_sentinel_median(const struct report_cmp_side *side, int user)
+{
+	size_t n = 0, cap = 0;
+	double *v = NULL, med = (double)NAN;
+	struct stats_summary ss;
+
+	for (size_t i = 0; i < side->nruns; i++)
+		for (size_t k = 0; side->runs[i].sentinel && k < side->runs[i].nsentinel; k++) {
+			const struct sentinel_point *p = &side->runs[i].sentinel[k];
+			double x = user ? p->user_ns : p->sys_ns;
+
+			if (isfinite(x) && x > 0 && cmp_push(&v, &n, &cap, &x, 1) < 0) {
+				free(v);
+				return (double)NAN;
+			}
+		}
+	if (n && stats_summarize(v, n, &ss) == 0)
+		med = ss.median;
+	free(v);
+	return med;
+}
+
+void report_compare_machine(const struct report_cmp_side *sides, size_t nsides,
+			    struct report_cmp_machine *m)
+{
+	for (size_t s = 0; s < nsides; s++) {
+		m[s].sys_ns = cmp_sentinel_median(&sides[s], 0);
+		m[s].user_ns = cmp_sentinel_median(&sides[s], 1);
+		m[s].sys_shift = m[s].sys_ns / m[0].sys_ns - 1;
+		m[s].user_shift = m[s].user_ns / m[0].user_ns - 1;
 	}
 }
 
@@ -215,8 +284,9 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			 struct report_cmp_row **rows_out, size_t *nrows_out)
 {
 	struct report_cmp_row *rows = NULL;
+	struct report_cmp_machine machine[REPORT_CMP_MAX_SIDES];
 	size_t nrows = 0, np = 0;
-	double *p = NULL, *adj = NULL;
+	double *p = NULL, *adj = NULL, bar;
 
 	*rows_out = NULL;
 	*nrows_out = 0;
@@ -244,25 +314,23 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			nrows++;
 		}
 	for (size_t k = 0; k < nrows; k++) {
-		double *bm, *bs, *om, *os;
-		size_t bns, ons, common = 0;
+		struct cmp_data b, d;
+		size_t common = 0;
 		struct report_cmp_row *row = &rows[k];
-		int bad = cmp_gather(&sides[0], row->key, &row->cell[0], &bm, &bs, &bns) < 0;
+		int bad = cmp_gather(&sides[0], row->key, &row->cell[0], &b) < 0;
 
 		for (size_t s = 1; s < nsides && !bad; s++) {
 			struct report_cmp_cell *o = &row->cell[s];
 
-			bad = cmp_gather(&sides[s], row->key, o, &om, &os, &ons) < 0;
+			bad = cmp_gather(&sides[s], row->key, o, &d) < 0;
 			if (!bad && o->present) {
 				common++;
 				o->change = o->median / row->cell[0].median - 1;
-				cmp_test(&row->cell[0], bm, bs, bns, o, om, os, ons);
+				cmp_test(&row->cell[0], &b, o, &d);
 			}
-			free(om);
-			free(os);
+			cmp_data_free(&d);
 		}
-		free(bm);
-		free(bs);
+		cmp_data_free(&b);
 		if (bad)
 			goto fail;
 		row->common = common > 0;
@@ -288,6 +356,7 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 				p[np++] = rows[k].cell[s].p;
 	if (stats_bh(p, np, adj) < 0)
 		goto fail;
+	report_compare_machine(sides, nsides, machine);
 	np = 0;
 	for (size_t k = 0; k < nrows; k++)
 		for (size_t s = 1; s < nsides; s++) {
@@ -301,8 +370,11 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			if (!isfinite(o->p))
 				continue;
 			o->p_adj = adj[np++];
-			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= threshold &&
-					 !o->noisy && !rows[k].cell[0].noisy;
+			/* What the machine moved by is not the kernel's (see the top of the file). */
+			bar = threshold + (isfinite(machine[s].user_shift) ? fabs(machine[s].user_shift) : 0);
+			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= bar &&
+					 (o->test != CMP_TEST_MW_SAMPLES ||
+					  (!o->noisy && !rows[k].cell[0].noisy));
 		}
 	free(p);
 	free(adj);
@@ -377,15 +449,43 @@ static void cmp_cell_text(char *buf, size_t size, const struct report_cmp_cell *
 		snprintf(buf, size, "%s", fig);
 }
 
+/*
+ * What the sentinel says of the machines: for each other side whose runs
+ * and the base's have a timeline, how much slower (+) its machine ran, the
+ * system call and the adds apart.  A shift of the adds is the machine's
+ * alone and raises the bar for *; one of the system call alone may be the
+ * kernel's (the sentinel's call is sys.null), so it is only said.
+ */
+static void cmp_machine_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			     const struct report_cmp_machine *m, double threshold)
+{
+	for (size_t s = 1; s < nsides; s++) {
+		int moved;
+
+		if (!isfinite(m[s].user_shift) && !isfinite(m[s].sys_shift))
+			continue;
+		moved = fabs(m[s].user_shift) > threshold || fabs(m[s].sys_shift) > threshold;
+		fprintf(out, "sentinel: %s against %s: getppid %+.1f%%, adds %+.1f%%%s\n",
+			sides[s].name, sides[0].name, 100 * m[s].sys_shift, 100 * m[s].user_shift,
+			moved ? ": the machine itself moved, and a change of that size cannot be "
+				"told from it" : "");
+	}
+}
+
 void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			 const struct report_cmp_row *rows, size_t nrows, double threshold)
 {
 	char cell[64], change[32];
 
+	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
+
 	fprintf(out, "Base %s; change = other / base - 1; * = significant (Benjamini-Hochberg "
-		"adjusted p < 0.05,\nat least %.0f%%, neither side noisy); ~ = fewer than 3 runs a "
-		"side, samples compared;\n! = a side missed its precision\n", sides[0].name,
+		"adjusted p < 0.05,\nat least %.0f%% and what the machine moved); ~ = fewer than 3 "
+		"runs a side, their replicas\ncompared (samples, for runs without); ! = a side "
+		"missed its precision\n", sides[0].name,
 		threshold * 100);
+	report_compare_machine(sides, nsides, m);
+	cmp_machine_text(out, sides, nsides, m, threshold);
 	for (size_t k = 0; k < nrows; k++)
 		if (rows[k].levels_differ && rows[k].common) {
 			fputs("? = the runs found this cache level at sizes more than 2x apart: not "
@@ -425,7 +525,8 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 				snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
 				fprintf(out, " %14s%s %7s %c%c", cell, o->noisy ? "!" : " ", change,
 					row->levels_differ ? '?' : o->significant ? '*' : ' ',
-					o->test == CMP_TEST_MW_SAMPLES ? '~' : ' ');
+					o->test == CMP_TEST_MW_SAMPLES ||
+					o->test == CMP_TEST_WELCH_REPLICAS ? '~' : ' ');
 			}
 			fputc('\n', out);
 		}
@@ -443,6 +544,7 @@ static const char *const cmp_test_names[] = {
 	[CMP_TEST_NONE] = NULL,
 	[CMP_TEST_WELCH_RUNS] = "welch-log-runs",
 	[CMP_TEST_MW_SAMPLES] = "mann-whitney-samples",
+	[CMP_TEST_WELCH_REPLICAS] = "welch-log-replicas",
 };
 
 /* One cell; the keys after "noisy" only for an other side (other = 1). */
@@ -520,8 +622,10 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 {
 	json_t *root = json_object(), *jsides = json_array(), *jrows = json_array();
 	json_t *jsecs = json_array();
+	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
 	int bad = 0, rc = -1;
 
+	report_compare_machine(sides, nsides, m);
 	report_jset(root, "kbench", json_string(KB_VERSION), &bad);
 	report_jset(root, "base", report_jstr(sides[0].name), &bad);
 	for (size_t s = 0; s < nsides; s++) {
@@ -529,6 +633,10 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 
 		report_jset(o, "name", report_jstr(sides[s].name), &bad);
 		report_jset(o, "runs", json_integer((json_int_t)sides[s].nruns), &bad);
+		report_jset(o, "sentinel_sys_ns", report_jreal(m[s].sys_ns), &bad);
+		report_jset(o, "sentinel_user_ns", report_jreal(m[s].user_ns), &bad);
+		report_jset(o, "sentinel_sys_shift", report_jreal(m[s].sys_shift), &bad);
+		report_jset(o, "sentinel_user_shift", report_jreal(m[s].user_shift), &bad);
 		report_jpush(jsides, o, &bad);
 	}
 	report_jset(root, "sides", jsides, &bad);

@@ -181,7 +181,19 @@ struct report_cmp_side {
 	size_t nruns;
 };
 
-enum { CMP_TEST_NONE = 0, CMP_TEST_WELCH_RUNS, CMP_TEST_MW_SAMPLES };
+enum { CMP_TEST_NONE = 0, CMP_TEST_WELCH_RUNS, CMP_TEST_MW_SAMPLES, CMP_TEST_WELCH_REPLICAS };
+
+/*
+ * A side's machine as its sentinel saw it (issue 12): the median of each
+ * operation over its runs' timelines, and against the base's (0.03: 3%
+ * slower).  NaN where a side has no timeline.
+ */
+struct report_cmp_machine {
+	double sys_ns, user_ns;
+	double sys_shift, user_shift;
+};
+void report_compare_machine(const struct report_cmp_side *sides, size_t nsides,
+			    struct report_cmp_machine *m);
 
 /*
  * One side's figure for one instance, and against the base.  A figure that
@@ -196,11 +208,12 @@ struct report_cmp_cell {
 	/* Others only: */
 	double change;			/* median / base median - 1 */
 	double ratio;			/* ratio of the geometric means of the run
-					   medians (Welch on runs), else NaN */
+					   (or replica) medians, Welch, else NaN */
 	double ratio_lo, ratio_hi;	/* its 95% CI, else NaN */
 	int test;			/* CMP_TEST_* */
 	double p, p_adj;		/* two-sided; adjusted over the table */
-	int significant;		/* p_adj < 0.05, |change| >= threshold, neither noisy */
+	int significant;		/* p_adj < 0.05, |change| >= threshold + the machine's
+					   shift; on samples also neither side noisy */
 	int better;			/* the change is in the unit's good direction */
 };
 

@@ -6,6 +6,7 @@
  * so they survive being pasted into mail.
  */
 #include "report/report.h"
+#include "stats/stats.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -492,10 +493,17 @@ static void fsvm_notes(FILE *out, const struct row *row)
 	for (size_t i = 0; i < NELEM(fs_ids); i++) {
 		const struct bench_value *v;
 
+		const struct bench_value *spread;
+
 		r = find_result(row, fs_ids[i]);
 		v = r ? result_value(r, "fs_type") : NULL;
+		spread = r ? result_value(r, "dirs_spread") : NULL;
+		/* What the figure depends on: the file system, and whether each replica had
+		 * a block group of its own (ext4 pays for reusing inodes freed recently). */
 		if (v && v->text[0]) {
-			fprintf(out, "  %s fs.*: files on %s\n", name, v->text);
+			fprintf(out, "  %s fs.*: files on %s%s\n", name, v->text,
+				spread && strcmp(spread->text, "yes") == 0 ?
+				", each replica's in a block group of its own" : "");
 			break;
 		}
 	}
@@ -830,20 +838,31 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 			result_status_name(r->status), r->reason[0] ? r->reason : "no reason given");
 		return 1;
 	}
-	/* Noisy and busy each get a line, so that a line stays within 80 columns. */
+	/* Noisy, drift and busy each get a line, so that a line stays within 80 columns. */
 	if (r->status == RES_NOISY) {
 		double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
+		double level = stats_median_ci_level(r->nreplicas);
 
 		/* A merged row's interval is the spread of its runs, not of one run's samples. */
 		if (run->nmerged > 1 && r->median > 0 && isfinite(hw / r->median))
 			fprintf(out, "  %s %s%s: noisy in a run; runs' CI +-%.1f%%\n", name, r->id,
 				place_tag(r), 100.0 * hw / r->median);
+		else if (r->nreplicas > 1 && r->median > 0 && isfinite(hw / r->median))
+			/* Below six replicas the interval is their range: say what it holds. */
+			fprintf(out, "  %s %s%s: noisy: %.*f%% CI +-%.1f%% over %zu replicas\n", name,
+				r->id, place_tag(r), level < 0.95 ? 1 : 0, 100.0 * (level < 0.95 ? level : 0.95),
+				100.0 * hw / r->median, r->nreplicas);
 		else if (r->median > 0 && isfinite(hw / r->median))
 			fprintf(out, "  %s %s%s: noisy: 95%% CI +-%.1f%% (stopped at %s)\n", name,
 				r->id, place_tag(r), 100.0 * hw / r->median, result_stop_name(r->stop));
 		else
 			fprintf(out, "  %s %s%s: noisy: (stopped at %s)\n", name, r->id, place_tag(r),
 				result_stop_name(r->stop));
+		lines++;
+	}
+	if (r->drifted && isfinite(r->drift)) {
+		fprintf(out, "  %s %s%s: drift: the machine's speed moved %.1f%% across its "
+			"replicas\n", name, r->id, place_tag(r), 100.0 * r->drift);
 		lines++;
 	}
 	if (result_busy(r)) {

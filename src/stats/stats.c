@@ -31,6 +31,17 @@ int stats_median_ci_ranks(size_t n, double conf, size_t *lo, size_t *hi)
 	return 0;
 }
 
+double stats_median_ci_level(size_t n)
+{
+	size_t lo, hi;
+
+	if (n < 2)
+		return 0;
+	if (stats_median_ci_ranks(n, 0.95, &lo, &hi) < 0)
+		return 1.0 - 2.0 * gsl_cdf_binomial_P(0, 0.5, (unsigned)n);
+	return 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)lo, 0.5, (unsigned)n);
+}
+
 double stats_quantile_sorted(const double *sorted, size_t n, double q)
 {
 	return gsl_stats_quantile_from_sorted_data(sorted, 1, n, q);

@@ -30,6 +30,13 @@ struct stats_summary {
  */
 int stats_median_ci_ranks(size_t n, double conf, size_t *lo, size_t *hi);
 
+/*
+ * The confidence of the interval stats_summarize gives n values: 0.95 or
+ * a little more, or below 0.95 where n < 6 and it is their whole range
+ * (1 - 2/2^n: 0.875 for 4).  0 for n < 2.
+ */
+double stats_median_ci_level(size_t n);
+
 /* Summarise n >= 1 samples (the input is not modified).  -1 when n is 0. */
 int stats_summarize(const double *x, size_t n, struct stats_summary *out);
 

@@ -7,7 +7,12 @@
  *                      curve's points too); prints "runs R results N ok K"
  *                      and, for each curve, "curve ID points N series A,B
  *                      top X" on a line of its own (X: the last point's
- *                      size, whose median must be the result's)
+ *                      size, whose median must be the result's); with
+ *                      replicas, "replicas R sentinel S where W drifted D":
+ *                      results measured as R replicas or more each, the
+ *                      points of the first run's sentinel timeline, the
+ *                      results that say where every sample ran (time
+ *                      ordered, CPU, steal, replica), and how many drifted
  *   jsoncheck export   a `kbench export` document: as run, with the format
  *                      and version, and each run's uuid, set and sysinfo
  *   jsoncheck list     the `list --json` array; prints its length
@@ -20,7 +25,8 @@
  *                      CI, p <= p_adj <= 1, significant only with a test),
  *                      a section entry per printed section and other side;
  *                      prints "base B sides S rows R significant K welch W
- *                      mw M threshold X"
+ *                      replicas P mw M threshold X" (Welch on runs, on
+ *                      replicas, Mann-Whitney on samples)
  * Exits 1 with one line naming the first problem.
  */
 #include <jansson.h>
@@ -129,6 +135,97 @@ static void check_points(json_t *r, const char *id, int measured)
 	printf("curve %s points %zu series %s top %.0f\n", id, json_array_size(pts), series, lastx);
 }
 
+static double num_or_null(json_t *obj, const char *key, const char *id);
+
+/* What issue 12 added, tallied for main's summary line. */
+static size_t min_replicas = (size_t)-1, nwhere, ndrifted;
+
+/*
+ * The replicas behind a measured figure, each with its own median inside
+ * its own CI; the figure is their median, and, from 2 on, inside their
+ * range.  Where each sample ran: four arrays of n, times not decreasing
+ * within a replica, CPUs -1 or more, steal null or >= 0, replicas in
+ * range.  drift a number or null, drifted a boolean, true only with a drift.
+ */
+static void check_replicas(json_t *r, const char *id, int measured)
+{
+	json_t *reps = need(r, "replicas", JSON_ARRAY, id), *w = json_object_get(r, "where"), *p;
+	json_t *drift = json_object_get(r, "drift"), *drifted = json_object_get(r, "drifted");
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i, nrep = json_array_size(reps);
+
+	if (!drift || !(json_is_null(drift) || json_number_value(drift) >= 0) ||
+	    !json_is_boolean(drifted) || (json_is_true(drifted) && json_is_null(drift)))
+		bad("drift or drifted missing or of the wrong type", id);
+	ndrifted += json_is_true(drifted);
+	if (!measured)
+		return;
+	json_array_foreach(reps, i, p) {
+		double m = num(p, "median", id);
+
+		if (!(num(p, "ci_low", id) <= m && m <= num(p, "ci_high", id)) || !(m > 0))
+			bad("a replica's ci_low <= median <= ci_high does not hold", id);
+		if (num(p, "n", id) < 1 || !json_is_string(json_object_get(p, "stop")))
+			bad("a replica without samples or a stop", id);
+		num_or_null(p, "t0", id);
+		num_or_null(p, "t1", id);
+		num_or_null(p, "sentinel_sys_ns", id);
+		num_or_null(p, "sentinel_user_ns", id);
+		lo = fmin(lo, m);
+		hi = fmax(hi, m);
+	}
+	if (nrep < min_replicas)
+		min_replicas = nrep;
+	if (nrep >= 2 && !(lo <= num(r, "median", id) && num(r, "median", id) <= hi))
+		bad("the median is outside its replicas' range", id);
+	if (!w || json_is_null(w))
+		return;
+	size_t n = json_array_size(need(r, "samples", JSON_ARRAY, id));
+	json_t *t = need(w, "t", JSON_ARRAY, id), *cpu = need(w, "cpu", JSON_ARRAY, id);
+	json_t *steal = need(w, "steal_ns", JSON_ARRAY, id), *rep = need(w, "replica", JSON_ARRAY, id);
+	double last = -INFINITY;
+	json_int_t lastrep = -1;
+
+	if (json_array_size(t) != n || json_array_size(cpu) != n || json_array_size(steal) != n ||
+	    json_array_size(rep) != n)
+		bad("where's arrays are not one entry a sample", id);
+	for (i = 0; i < n; i++) {
+		json_t *ti = json_array_get(t, i), *ci = json_array_get(cpu, i);
+		json_t *si = json_array_get(steal, i), *ri = json_array_get(rep, i);
+
+		if (!json_is_number(ti) || !json_is_integer(ci) || json_integer_value(ci) < -1 ||
+		    !(json_is_null(si) || json_number_value(si) >= 0) || !json_is_integer(ri) ||
+		    json_integer_value(ri) < 0 || (nrep && (size_t)json_integer_value(ri) >= nrep))
+			bad("a sample's time, CPU, steal or replica is out of range", id);
+		if (json_integer_value(ri) == lastrep && json_number_value(ti) < last)
+			bad("a replica's sample times go back", id);
+		last = json_number_value(ti);
+		lastrep = json_integer_value(ri);
+	}
+	nwhere++;
+}
+
+/* A run's sentinel timeline: points in time order, each operation positive or null. */
+static size_t check_sentinel(json_t *run)
+{
+	json_t *sen = json_object_get(run, "sentinel"), *p;
+	double last = -INFINITY;
+	size_t i;
+
+	if (!json_is_array(sen))
+		bad("a run without a sentinel array", NULL);
+	json_array_foreach(sen, i, p) {
+		double t = num(p, "t", "sentinel"), sys = num_or_null(p, "sys_ns", "sentinel");
+		double user = num_or_null(p, "user_ns", "sentinel");
+
+		if (!(t >= last) || !json_is_integer(json_object_get(p, "cpu")) ||
+		    (!isnan(sys) && !(sys > 0)) || (!isnan(user) && !(user > 0)))
+			bad("a point out of order or out of range", "sentinel");
+		last = t;
+	}
+	return json_array_size(sen);
+}
+
 static int check_result(json_t *r)
 {
 	const char *id = json_string_value(need(r, "id", JSON_STRING, NULL));
@@ -142,6 +239,7 @@ static int check_result(json_t *r)
 	if (strcmp(better, "lower") && strcmp(better, "higher"))
 		bad("better is neither lower nor higher", id);
 	check_points(r, id, strcmp(status, "skip") && strcmp(status, "fail"));
+	check_replicas(r, id, strcmp(status, "skip") && strcmp(status, "fail"));
 	if (!strcmp(status, "skip") || !strcmp(status, "fail")) {
 		if (!json_is_string(json_object_get(r, "reason")))
 			bad("skip/fail without a reason", id);
@@ -184,9 +282,9 @@ static double num_or_null(json_t *obj, const char *key, const char *id)
 
 /*
  * One cell of a compare row; counts a significant change and the test
- * used into k[0..2].  A side without the instance has no figure at all.
+ * used into k[0..3].  A side without the instance has no figure at all.
  */
-static void check_cmp_cell(json_t *c, const char *side, int other, const char *id, size_t k[3])
+static void check_cmp_cell(json_t *c, const char *side, int other, const char *id, size_t k[4])
 {
 	int present, sig;
 	double med, lo, hi, ratio, rlo, rhi, p, padj;
@@ -229,10 +327,10 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 	sig = json_is_true(json_object_get(c, "significant"));
 	if (present && !json_is_boolean(json_object_get(c, "better")))
 		bad("a present cell's better is not a boolean", id);
-	if (test && !strcmp(test, "welch-log-runs")) {
+	if (test && (!strcmp(test, "welch-log-runs") || !strcmp(test, "welch-log-replicas"))) {
 		if (!(rlo <= ratio && ratio <= rhi))
 			bad("ratio_ci_low <= ratio <= ratio_ci_high does not hold", id);
-		k[1]++;
+		k[strcmp(test, "welch-log-runs") ? 3 : 1]++;
 	} else if (test && !strcmp(test, "mann-whitney-samples")) {
 		if (!isnan(ratio))
 			bad("a ratio without Welch", id);
@@ -253,7 +351,7 @@ static void check_compare(json_t *doc)
 {
 	json_t *sides = need(doc, "sides", JSON_ARRAY, NULL), *row, *cell, *sec;
 	const char *base = json_string_value(need(doc, "base", JSON_STRING, NULL));
-	size_t nsides = json_array_size(sides), i, j, k[3] = { 0, 0, 0 };
+	size_t nsides = json_array_size(sides), i, j, k[4] = { 0, 0, 0, 0 };
 
 	need(doc, "kbench", JSON_STRING, NULL);
 	if (strcmp(json_string_value(need(doc, "correction", JSON_STRING, NULL)),
@@ -267,6 +365,10 @@ static void check_compare(json_t *doc)
 	json_array_foreach(sides, i, sec) {
 		need(sec, "name", JSON_STRING, NULL);
 		need(sec, "runs", JSON_INTEGER, NULL);
+		num_or_null(sec, "sentinel_sys_ns", NULL);
+		num_or_null(sec, "sentinel_user_ns", NULL);
+		num_or_null(sec, "sentinel_sys_shift", NULL);
+		num_or_null(sec, "sentinel_user_shift", NULL);
 	}
 	json_array_foreach(need(doc, "rows", JSON_ARRAY, NULL), i, row) {
 		const char *id = json_string_value(need(row, "id", JSON_STRING, NULL));
@@ -298,16 +400,16 @@ static void check_compare(json_t *doc)
 		    num(sec, "unchanged", title) != n || (n > 0) != (g > 0))
 			bad("a section's counts do not add up, or its geometric mean is missing", title);
 	}
-	printf("base %s sides %zu rows %zu significant %zu welch %zu mw %zu threshold %g\n", base,
-	       nsides, json_array_size(json_object_get(doc, "rows")), k[0], k[1], k[2],
-	       num(doc, "threshold", NULL));
+	printf("base %s sides %zu rows %zu significant %zu welch %zu replicas %zu mw %zu "
+	       "threshold %g\n", base, nsides, json_array_size(json_object_get(doc, "rows")), k[0],
+	       k[1], k[3], k[2], num(doc, "threshold", NULL));
 }
 
 int main(int argc, char **argv)
 {
 	json_error_t e;
 	json_t *doc = json_loadf(stdin, 0, &e);
-	size_t i, j, nres = 0, nok = 0;
+	size_t i, j, nres = 0, nok = 0, nsen = 0;
 	json_t *run, *r;
 
 	if (argc != 2)
@@ -379,9 +481,14 @@ int main(int argc, char **argv)
 				nres++;
 				nok += (size_t)check_result(r);
 			}
+			j = check_sentinel(run);
+			if (i == 0)
+				nsen = j;
 		}
 		printf("runs %zu results %zu ok %zu\n", json_array_size(json_object_get(doc, "runs")),
 		       nres, nok);
+		printf("replicas %zu sentinel %zu where %zu drifted %zu\n",
+		       min_replicas == (size_t)-1 ? 0 : min_replicas, nsen, nwhere, ndrifted);
 	} else if (!strcmp(argv[1], "compare")) {
 		check_compare(doc);
 	} else {

@@ -53,20 +53,11 @@ struct job_reps {
 };
 
 /*
- * The sentinel (issue 12): sys.null and cpu.mhz measured briefly in this
- * process before every replica, so the run has a timeline of the machine's
- * speed to read each result against.  Each figure is the median of
- * SENTINEL_PROBES probes of SENTINEL_NS, so that one probe an interrupt or
- * a neighbour hit does not pass for the machine changing: 6 ms a replica.
+ * The run's sentinel timeline (issue 12): every replica's harness times
+ * sys.null and cpu.mhz just before and after its samples (harness_sentinel),
+ * and the points are gathered here in the order taken.
  */
-#define SENTINEL_NS 1e6
-#define SENTINEL_PROBES 3
-_Static_assert(SENTINEL_PROBES == 3, "sentinel_probe takes the median of three");
-
-struct sentinel {
-	const struct bench *sys, *user;	/* sys.null, cpu.mhz */
-	uint64_t nsys, nuser;		/* iterations, calibrated at the first point */
-	uint64_t start;			/* the run's start, timer_now() */
+struct timeline {
 	struct sentinel_point *pts;
 	size_t n, cap;
 };
@@ -106,42 +97,21 @@ static void progress_clear(const struct progress *p)
 		fputs("\r\033[K", stderr);
 }
 
-/* The median of SENTINEL_PROBES probes of b, ns per operation; NaN when one failed. */
-static double sentinel_probe(const struct bench *b, const struct harness_cfg *hc, uint64_t *n)
+/* Add a point of the timeline, when one was taken. */
+static void timeline_add(struct timeline *tl, const struct sentinel_point *p)
 {
-	double v[SENTINEL_PROBES], t;
-
-	for (int i = 0; i < SENTINEL_PROBES; i++)
-		if (!((v[i] = harness_probe(b, hc, SENTINEL_NS, n)) > 0))
-			return (double)NAN;
-	/* Three values: the median is the one between the other two. */
-	if (v[0] > v[1]) {
-		t = v[0];
-		v[0] = v[1];
-		v[1] = t;
-	}
-	return v[2] < v[0] ? v[0] : v[2] > v[1] ? v[1] : v[2];
-}
-
-/* One point of the timeline; a failed probe leaves its figure NaN, never a number for nothing. */
-static void sentinel_take(struct sentinel *s, const struct harness_cfg *hc)
-{
-	struct sentinel_point *p;
-
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 256;
-		struct sentinel_point *more = realloc(s->pts, cap * sizeof(*more));
+	if (!isfinite(p->t))
+		return;
+	if (tl->n == tl->cap) {
+		size_t cap = tl->cap ? 2 * tl->cap : 256;
+		struct sentinel_point *more = realloc(tl->pts, cap * sizeof(*more));
 
 		if (!more)
 			die("run: out of memory for the sentinel");
-		s->pts = more;
-		s->cap = cap;
+		tl->pts = more;
+		tl->cap = cap;
 	}
-	p = &s->pts[s->n++];
-	p->t = (double)(timer_now() - s->start) / 1e9;
-	p->cpu = plat_current_cpu();
-	p->sys_ns = sentinel_probe(s->sys, hc, &s->nsys);
-	p->user_ns = sentinel_probe(s->user, hc, &s->nuser);
+	tl->pts[tl->n++] = *p;
 }
 
 static void now_iso(char *buf, size_t len)
@@ -310,11 +280,9 @@ static void run_summary(const struct run_info *runs, size_t nruns)
  * run that cannot keep its results must not go on measuring for nothing.
  */
 static void job_merge(const struct job *job, struct job_reps *jr, const struct run_opts *o,
-		      const struct sentinel *sen, struct store *st, struct run_info *run,
-		      struct result *slot, size_t *nstored)
+		      struct store *st, struct run_info *run, struct result *slot, size_t *nstored)
 {
-	struct replica_cfg cfg = { .precision = o->precision / 100.0, .sentinel = sen->pts,
-				   .nsentinel = sen->n };
+	struct replica_cfg cfg = { .precision = o->precision / 100.0 };
 	struct result merged;
 	char err[ERRBUF_LEN];
 
@@ -348,10 +316,9 @@ static int job_rests(const struct job_reps *jr, int round, int rounds)
 }
 
 /*
- * One run: --replicas rounds over the jobs, the sentinel before every
- * replica, each job's result merged and stored after every round, when the
- * timeline on both sides of each replica is known.  Returns 1 when a signal
- * stopped it, after storing what was measured.
+ * One run: --replicas rounds over the jobs, each job's result merged and
+ * stored after every round, with the sentinel's timeline so far.  Returns 1
+ * when a signal stopped it, after storing what was measured.
  */
 static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t njobs,
 		      struct runner_cfg *rc, struct store *st, struct run_info *run,
@@ -359,16 +326,23 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 {
 	struct job_reps *jr = calloc(njobs ? njobs : 1, sizeof(*jr));
 	struct result *firsts = calloc(njobs ? njobs : 1, sizeof(*firsts));
-	struct sentinel sen = { .sys = registry_find("sys.null"), .user = registry_find("cpu.mhz") };
+	struct timeline tl = { 0 };
+	struct sentinel_point first;
 	char err[ERRBUF_LEN];
 	int stopped = 0;
 
 	if (!jr || !firsts)
 		die("run: out of memory");
-	if (!sen.sys || !sen.user)
+	rc->harness.sentinel_sys = registry_find("sys.null");
+	rc->harness.sentinel_user = registry_find("cpu.mhz");
+	if (!rc->harness.sentinel_sys || !rc->harness.sentinel_user)
 		BUG("the sentinel's rows sys.null and cpu.mhz are missing");
-	sen.start = timer_now();
-	rc->harness.run_start_ns = sen.start;
+	rc->harness.run_start_ns = timer_now();
+	/* Here, once: the iterations every replica's sentinel then uses, and the first point. */
+	rc->harness.sentinel_nsys = rc->harness.sentinel_nuser = 0;
+	harness_sentinel(&rc->harness, &rc->harness.sentinel_nsys, &rc->harness.sentinel_nuser,
+			 &first);
+	timeline_add(&tl, &first);
 	for (int round = 0; round < o->replicas && !stopped; round++) {
 		for (size_t i = 0; i < njobs; i++) {
 			struct job_reps *j = &jr[i];
@@ -379,7 +353,6 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 				continue;
 			}
 			progress_show(prog, jobs[i].b->id, jobs[i].place);
-			sentinel_take(&sen, &rc->harness);
 			rc->harness.placement = jobs[i].place;
 			/* A later row reads an earlier one's first replica (ctx->prior): the cache
 			 * levels of mem.lat.l* are the ones found at the start, in every round. */
@@ -395,16 +368,16 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 				stopped = 1;
 				break;
 			}
+			timeline_add(&tl, &j->reps[j->n].around[0]);
+			timeline_add(&tl, &j->reps[j->n].around[1]);
 			if (j->n++ == 0)
 				firsts[i] = j->reps[0];
 			prog->done++;
 		}
-		if (!stopped)
-			sentinel_take(&sen, &rc->harness);
 		for (size_t i = 0; i < njobs; i++)
 			if (jr[i].n)
-				job_merge(&jobs[i], &jr[i], o, &sen, st, run, &run->results[i], nstored);
-		if (st && store_sentinel_put(st, run->id, sen.pts, sen.n, err) < 0)
+				job_merge(&jobs[i], &jr[i], o, st, run, &run->results[i], nstored);
+		if (st && store_sentinel_put(st, run->id, tl.pts, tl.n, err) < 0)
 			die("%s", err);
 	}
 	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
@@ -412,8 +385,8 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 	for (size_t i = 0; i < njobs; i++)
 		if (jr[i].n)
 			run->results[run->nresults++] = run->results[i];
-	run->sentinel = sen.pts;
-	run->nsentinel = sen.n;
+	run->sentinel = tl.pts;
+	run->nsentinel = tl.n;
 	for (size_t i = 0; i < njobs; i++) {
 		for (size_t k = 0; k < jr[i].n; k++)
 			result_free(&jr[i].reps[k]);

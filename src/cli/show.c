@@ -1,7 +1,8 @@
 /*
  * kbench show: one stored result in full.  A curve (mem.lat.curve) is
  * printed as a table of sizes by series, with the cache levels detected in
- * it; any other result as its figure, CI, sampling and values.  Like
+ * it; any other result as its figure, CI, sampling and values, then its
+ * replicas.  `kbench show sentinel` prints a run's sentinel timeline.  Like
  * summary, it opens the database without creating it, so asking about an
  * empty place never leaves a file behind.
  */
@@ -45,7 +46,8 @@ int cmd_show(int argc, char **argv)
 	id = argv[0];
 	sel = npos == 2 ? argv[1] : NULL;
 	/* Checked before the database, so a typo is named as one; contest.* are contest's. */
-	if (!registry_find(id) && !(strncmp(id, "contest.", 8) == 0 && load_find(id + 8)))
+	if (strcmp(id, "sentinel") != 0 && !registry_find(id) &&
+	    !(strncmp(id, "contest.", 8) == 0 && load_find(id + 8)))
 		die("show: unknown benchmark '%s' ('kbench list' shows the ids)", id);
 	if (store_default_path(db, path, sizeof(path), err) < 0)
 		die("%s", err);
@@ -58,15 +60,20 @@ int cmd_show(int argc, char **argv)
 		die("%s", err);
 	/* Runs come oldest first: the latest that measured id is the last that has it. */
 	for (int i = nruns - 1; i >= 0 && !pick; i--)
-		if (run_has(&runs[i], id))
+		if (strcmp(id, "sentinel") == 0 ? runs[i].nsentinel > 0 : run_has(&runs[i], id))
 			pick = &runs[i];
+	if (!pick && strcmp(id, "sentinel") == 0 && nruns > 0)
+		pick = &runs[nruns - 1];	/* it says it has none */
 	if (!pick) {
 		store_runs_free(runs, (size_t)nruns);
 		if (sel)
 			die("show: no result for '%s' in run or label '%s' of db '%s'", id, sel, path);
 		die("show: '%s' was never measured in db '%s'", id, path);
 	}
-	if (json) {
+	if (strcmp(id, "sentinel") == 0 && !json) {
+		report_show_sentinel_text(stdout, pick);
+	} else if (json) {
+		/* For the sentinel: the run with no result and its timeline. */
 		if (report_show_json(stdout, pick, id) < 0) {
 			store_runs_free(runs, (size_t)nruns);
 			die("show: cannot encode the result as JSON");

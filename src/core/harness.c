@@ -727,6 +727,61 @@ static void take_values(struct result *r, const struct bench_ctx *ctx)
 	memcpy(r->values, ctx->values, sizeof(r->values));
 }
 
+_Static_assert(HARNESS_SENTINEL_PROBES == 3, "sentinel_probe takes the median of three");
+
+/* The median of three probes of b, ns per operation; NaN when one failed. */
+static double sentinel_probe(const struct bench *b, const struct harness_cfg *cfg, uint64_t *n)
+{
+	double v[HARNESS_SENTINEL_PROBES], t;
+
+	for (int i = 0; i < HARNESS_SENTINEL_PROBES; i++)
+		if (!((v[i] = harness_probe(b, cfg, HARNESS_SENTINEL_NS, n)) > 0))
+			return (double)NAN;
+	if (v[0] > v[1]) {
+		t = v[0];
+		v[0] = v[1];
+		v[1] = t;
+	}
+	return v[2] < v[0] ? v[0] : v[2] > v[1] ? v[1] : v[2];
+}
+
+void harness_sentinel(const struct harness_cfg *cfg, uint64_t *nsys, uint64_t *nuser,
+		      struct sentinel_point *p)
+{
+	p->t = (double)(now(cfg) - cfg->run_start_ns) / 1e9;
+	p->cpu = plat_current_cpu();
+	p->sys_ns = cfg->sentinel_sys ? sentinel_probe(cfg->sentinel_sys, cfg, nsys) : (double)NAN;
+	p->user_ns = cfg->sentinel_user ? sentinel_probe(cfg->sentinel_user, cfg, nuser) : (double)NAN;
+}
+
+/* The sentinel around a replica's samples, into r->around[which]. */
+static void sentinel_around(const struct harness_cfg *cfg, struct result *r, int which)
+{
+	uint64_t nsys = cfg->sentinel_nsys, nuser = cfg->sentinel_nuser;
+
+	if (cfg->sentinel_sys || cfg->sentinel_user)
+		harness_sentinel(cfg, &nsys, &nuser, &r->around[which]);
+}
+
+double harness_probe(const struct bench *b, const struct harness_cfg *cfg, double target_ns,
+		     uint64_t *n)
+{
+	struct bench_ctx ctx = { .arg = b->arg, .tmpdir = cfg->tmpdir };
+	struct sampler s = { .b = b, .cfg = cfg, .ctx = &ctx };
+	enum bench_status st = b->setup ? b->setup(&ctx) : BENCH_OK;
+	int set_up = st == BENCH_OK;
+	double ns = 0;
+
+	if (st == BENCH_OK && !*n)
+		st = calibrate(&s, KIND_RUN, target_ns, n);
+	s.n = *n;
+	if (st == BENCH_OK)
+		st = sample_once(&s, s.n, &ns);
+	if (set_up && b->teardown)
+		b->teardown(&ctx);
+	return st == BENCH_OK && s.n ? per_op_ns(&s, ns) : -1;
+}
+
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r)
 {
 	struct bench_ctx ctx = { .tmpdir = cfg->tmpdir, .arg = b->arg, .suite = cfg->suite,
@@ -771,7 +826,9 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 					"--parallel %d", parallel);
 		} else {
 			have_snap = cfg->interference && snap(&before) == 0;
+			sentinel_around(cfg, r, 0);
 			st = measure_curve(&s, r, pts, np, target);
+			sentinel_around(cfg, r, 1);
 			if (have_snap && snap(&after) == 0)
 				r->interference = interference(&before, &after);
 		}
@@ -799,7 +856,9 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		st = warm_up(&s);
 	if (st == BENCH_OK && !np) {
 		have_snap = cfg->interference && snap(&before) == 0;
+		sentinel_around(cfg, r, 0);
 		st = sample(&s, r, &agg);
+		sentinel_around(cfg, r, 1);
 		if (have_snap && snap(&after) == 0)
 			r->interference = interference(&before, &after);
 	}
@@ -846,23 +905,4 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		}
 	}
 	return 0;
-}
-
-double harness_probe(const struct bench *b, const struct harness_cfg *cfg, double target_ns,
-		     uint64_t *n)
-{
-	struct bench_ctx ctx = { .arg = b->arg, .tmpdir = cfg->tmpdir };
-	struct sampler s = { .b = b, .cfg = cfg, .ctx = &ctx };
-	enum bench_status st = b->setup ? b->setup(&ctx) : BENCH_OK;
-	int set_up = st == BENCH_OK;
-	double ns = 0;
-
-	if (st == BENCH_OK && !*n)
-		st = calibrate(&s, KIND_RUN, target_ns, n);
-	s.n = *n;
-	if (st == BENCH_OK)
-		st = sample_once(&s, s.n, &ns);
-	if (set_up && b->teardown)
-		b->teardown(&ctx);
-	return st == BENCH_OK && s.n ? per_op_ns(&s, ns) : -1;
 }

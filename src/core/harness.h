@@ -37,6 +37,14 @@ struct harness_cfg {
 	uint64_t run_start_ns;		/* the run's start on cfg->clock, for the
 					   samples' times; 0 = this call's start */
 	int replica;			/* which replica this is, from 0 */
+	/*
+	 * The sentinel (issue 12): rows timed briefly just before and just
+	 * after the samples, in this process and on its CPU, so that each
+	 * replica says what the machine was doing where it ran.  sys.null and
+	 * cpu.mhz, with their iterations; NULL: none is taken.
+	 */
+	const struct bench *sentinel_sys, *sentinel_user;
+	uint64_t sentinel_nsys, sentinel_nuser;
 };
 
 /* The defaults of DESIGN.md, with the real clock. */
@@ -67,5 +75,17 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
  */
 double harness_probe(const struct bench *b, const struct harness_cfg *cfg, double target_ns,
 		     uint64_t *n);
+
+/*
+ * One point of the sentinel: each of its rows probed HARNESS_SENTINEL_PROBES
+ * times for about HARNESS_SENTINEL_NS, the median kept (one probe that an
+ * interrupt hit is not the machine changing), with the time since
+ * cfg->run_start_ns and the CPU.  A row that failed leaves NaN.  With
+ * cfg's iterations 0, they are calibrated and returned in *nsys, *nuser.
+ */
+#define HARNESS_SENTINEL_NS 1e6
+#define HARNESS_SENTINEL_PROBES 3
+void harness_sentinel(const struct harness_cfg *cfg, uint64_t *nsys, uint64_t *nuser,
+		      struct sentinel_point *p);
 
 #endif

@@ -13,26 +13,18 @@
 #include "core/err.h"
 #include "stats/stats.h"
 
-int replica_sentinel_at(const struct sentinel_point *pts, size_t n, double t0, double t1,
-			double *sys_ns, double *user_ns)
+/* The mean of the finite ones of a and b; NaN when neither is. */
+static double replica_mean2(double a, double b)
 {
-	const struct sentinel_point *before = NULL, *after = NULL;
+	if (isfinite(a) && isfinite(b))
+		return (a + b) / 2;
+	return isfinite(a) ? a : b;
+}
 
-	for (size_t i = 0; i < n; i++) {
-		if (pts[i].t <= t0)
-			before = &pts[i];
-		if (pts[i].t >= t1 && !after)
-			after = &pts[i];
-	}
-	if (!before && !after)
-		return -1;
-	if (!before)
-		before = after;
-	if (!after)
-		after = before;
-	*sys_ns = (before->sys_ns + after->sys_ns) / 2;
-	*user_ns = (before->user_ns + after->user_ns) / 2;
-	return 0;
+void replica_sentinel(const struct result *rep, double *sys_ns, double *user_ns)
+{
+	*sys_ns = replica_mean2(rep->around[0].sys_ns, rep->around[1].sys_ns);
+	*user_ns = replica_mean2(rep->around[0].user_ns, rep->around[1].user_ns);
 }
 
 /*
@@ -173,10 +165,7 @@ static void replica_records(const struct result *reps, size_t n, const struct re
 		rr->stop = r->stop;
 		rr->t0 = r->where && r->n ? r->where[0].t : (double)NAN;
 		rr->t1 = r->where && r->n ? r->where[r->n - 1].t : (double)NAN;
-		rr->sentinel_sys = rr->sentinel_user = (double)NAN;
-		if (isfinite(rr->t0))
-			replica_sentinel_at(cfg->sentinel, cfg->nsentinel, rr->t0, rr->t1,
-					    &rr->sentinel_sys, &rr->sentinel_user);
+		replica_sentinel(r, &rr->sentinel_sys, &rr->sentinel_user);
 		sys[k] = rr->sentinel_sys;
 		user[k] = rr->sentinel_user;
 		out->wall_s += r->wall_s;

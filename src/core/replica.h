@@ -34,8 +34,6 @@
 
 struct replica_cfg {
 	double precision;			/* wanted CI half-width / median */
-	const struct sentinel_point *sentinel;	/* the run's timeline so far */
-	size_t nsentinel;
 };
 
 /*
@@ -53,7 +51,8 @@ struct replica_cfg {
  *   values are those of the replica nearest the median.  One replica is
  *   kept as measured.
  * - drift is how far the sentinel moved between the replicas, relative
- *   (the larger of its two operations); drifted when above the precision.
+ *   (the larger of its two operations' range over the replicas' own
+ *   sentinels); drifted when above the precision.
  *
  * 0, or -1 without memory (out then owns nothing).
  */
@@ -61,12 +60,10 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		  const struct replica_cfg *cfg, struct result *out);
 
 /*
- * The sentinel around a replica that took samples from t0 to t1 (seconds
- * from the run's start): the mean of the last point at or before t0 and the
- * first at or after t1, each operation apart.  0, or -1 when the timeline
- * has neither.
+ * The sentinel around a replica (its around points, before and after its
+ * samples): the mean of the two, each operation apart, NaN where neither
+ * was taken.
  */
-int replica_sentinel_at(const struct sentinel_point *pts, size_t n, double t0, double t1,
-			double *sys_ns, double *user_ns);
+void replica_sentinel(const struct result *rep, double *sys_ns, double *user_ns);
 
 #endif

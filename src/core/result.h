@@ -58,16 +58,18 @@ struct result_replica {
 	double median, lo, hi;		/* of its samples, and their 95% CI */
 	size_t n;			/* samples */
 	double t0, t1;			/* first and last sample, seconds from the run's start */
-	double sentinel_sys;		/* the sentinel around it (replica_sentinel_at), */
-	double sentinel_user;		/* each operation in ns; NaN unknown */
+	double sentinel_sys;		/* the sentinel around it: the mean of the points */
+	double sentinel_user;		/* before and after, each operation in ns; NaN unknown */
 	enum stop_reason stop;		/* how its sampling ended */
 };
 
 /*
- * The sentinel: a reference operation the run measures before every
- * replica, so the run has a timeline of the machine's own speed.  Two
- * operations, because the states seen on shared machines move one and not
- * the other: a system call (getppid) and a chain of dependent adds.
+ * The sentinel: reference operations the harness times briefly just before
+ * and just after every replica's samples, in the replica's own process and
+ * on its CPU, so that the run has a timeline of the machine's own speed
+ * where its figures were taken.  Two operations, because the states seen
+ * on shared machines move one and not the other: a system call (getppid)
+ * and a chain of dependent adds, which no kernel change touches.
  */
 struct sentinel_point {
 	double t;			/* seconds from the run's start */
@@ -106,6 +108,9 @@ struct result {
 	size_t nreplicas;		/* replicas behind the figure; 0 before the
 					   run merged them (a single measurement) */
 	struct result_replica *replicas;	/* malloc'd, in the order taken */
+	struct sentinel_point around[2];	/* a replica: the sentinel just before and
+					   just after its samples, where it ran; t NaN
+					   when none was taken */
 	double drift;			/* how far the sentinel moved while this was
 					   sampled, relative; NaN unknown */
 	int drifted;			/* drift above the precision asked for: the

@@ -53,6 +53,13 @@ void report_summary(FILE *out, const struct run_info *runs, size_t nruns);
  */
 int report_show_text(FILE *out, const struct run_info *run, const char *id);
 /*
+ * `kbench show sentinel`: the run's sentinel timeline (issue 12), its
+ * medians and spread, then the points in at most 40 bins of time, each with
+ * its CPU (or "both"), its medians and how far the system call stood from
+ * the run's median.  A run from before replicas says it has none.
+ */
+void report_show_sentinel_text(FILE *out, const struct run_info *run);
+/*
  * The same as JSON, in `summary --json`'s shape: {"kbench", "sysinfo",
  * "runs": [run]}, the run holding only the results of id, points, values
  * and samples (when loaded) included.  Returns how many results, or -1.

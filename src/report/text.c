@@ -1581,6 +1581,9 @@ static void show_figure(FILE *out, const struct result *r)
 	if (r->interference >= 0 && isfinite(r->interference))
 		line_add(l, &n, "interference", "%.0f%% of the other CPUs%s", 100.0 * r->interference,
 			 result_busy(r) ? " (busy)" : "");
+	if (isfinite(r->drift))
+		line_add(l, &n, "drift", "%.1f%%, the sentinel across the replicas%s",
+			 100.0 * r->drift, r->drifted ? " (more than the precision)" : "");
 	if (r->placement != PLACE_NA)
 		line_add(l, &n, "placement", "%s", place_name(r->placement));
 	if (r->parallel > 1) {
@@ -1599,6 +1602,105 @@ static void show_figure(FILE *out, const struct result *r)
 		line_add(l, &n, r->values[i].key, "%s", v);
 	}
 	lines_print(out, l, n);
+}
+
+/*
+ * The replicas behind a figure, one a line, in the order taken: when each
+ * ran, its median and CI, its samples, and the sentinel around it, so a
+ * replica that sat in a slow spell of the machine can be seen as one.
+ */
+static void show_replicas(FILE *out, const struct result *r)
+{
+	char m[32], lo[32], hi[32];
+
+	if (r->nreplicas < 2 || !r->replicas)
+		return;
+	fprintf(out, "\nreplica  at (s)       median   95%% CI               samples  "
+		"getppid   adds (ns)\n");
+	for (size_t k = 0; k < r->nreplicas; k++) {
+		const struct result_replica *p = &r->replicas[k];
+		char at[32], sys[16], user[16];
+
+		report_fig(m, sizeof(m), p->median);
+		report_fig(lo, sizeof(lo), p->lo);
+		report_fig(hi, sizeof(hi), p->hi);
+		if (isfinite(p->t0) && isfinite(p->t1))
+			snprintf(at, sizeof(at), "%.1f-%.1f", p->t0, p->t1);
+		else
+			snprintf(at, sizeof(at), "-");
+		if (isfinite(p->sentinel_sys))
+			snprintf(sys, sizeof(sys), "%.1f", p->sentinel_sys);
+		else
+			snprintf(sys, sizeof(sys), "-");
+		if (isfinite(p->sentinel_user))
+			snprintf(user, sizeof(user), "%.3f", p->sentinel_user);
+		else
+			snprintf(user, sizeof(user), "-");
+		fprintf(out, "%7zu  %-11s %8s %9s to %-9s %7zu  %7s %10s\n", k + 1, at, m, lo, hi,
+			p->n, sys, user);
+	}
+}
+
+/* Bins of the sentinel's timeline that `show sentinel` prints at most. */
+#define SHOW_SENTINEL_ROWS 40
+
+void report_show_sentinel_text(FILE *out, const struct run_info *run)
+{
+	size_t n = run->nsentinel, per = (n + SHOW_SENTINEL_ROWS - 1) / SHOW_SENTINEL_ROWS;
+	double *sys = malloc((n ? n : 1) * sizeof(*sys)), *user = malloc((n ? n : 1) * sizeof(*user));
+	struct stats_summary ssys, suser;
+	char name[160];
+	size_t ns = 0, nu = 0;
+
+	if (!sys || !user)
+		BUG("out of memory for %zu sentinel points", n);
+	run_name(run, name, sizeof(name));
+	fprintf(out, "sentinel - the machine's speed through the run: getppid and a dependent "
+		"add, ns\n%s '%s' on %s, started %s\n", name, run->label, run->host, run->started);
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(run->sentinel[i].sys_ns))
+			sys[ns++] = run->sentinel[i].sys_ns;
+		if (isfinite(run->sentinel[i].user_ns))
+			user[nu++] = run->sentinel[i].user_ns;
+	}
+	if (ns == 0 || nu == 0 || stats_summarize(sys, ns, &ssys) < 0 ||
+	    stats_summarize(user, nu, &suser) < 0) {
+		fprintf(out, "\nno timeline: the run was measured before kbench kept one\n");
+		free(sys);
+		free(user);
+		return;
+	}
+	fprintf(out, "\n%zu points over %.0f s; getppid median %.1f ns (p5 %.1f, p95 %.1f, "
+		"%.2fx); adds median %.3f ns (p5 %.3f, p95 %.3f, %.2fx)\n", n, run->sentinel[n - 1].t,
+		ssys.median, ssys.p5, ssys.p95, ssys.p95 / ssys.p5, suser.median, suser.p5, suser.p95,
+		suser.p95 / suser.p5);
+	fprintf(out, "\n    from      to  points cpus  getppid      adds  getppid against the median\n");
+	for (size_t i = 0; i < n; i += per) {
+		size_t m = i + per < n ? per : n - i, ks = 0, ku = 0;
+		struct stats_summary a, b;
+		char cpus[8] = "", bar[32];
+		int c0 = run->sentinel[i].cpu, mixed = 0, len;
+
+		for (size_t k = i; k < i + m; k++) {
+			mixed |= run->sentinel[k].cpu != c0;
+			if (isfinite(run->sentinel[k].sys_ns))
+				sys[ks++] = run->sentinel[k].sys_ns;
+			if (isfinite(run->sentinel[k].user_ns))
+				user[ku++] = run->sentinel[k].user_ns;
+		}
+		snprintf(cpus, sizeof(cpus), mixed ? "both" : c0 < 0 ? "-" : "%d", c0);
+		if (!ks || !ku || stats_summarize(sys, ks, &a) < 0 || stats_summarize(user, ku, &b) < 0)
+			continue;
+		/* One mark a percent away from the run's median, up to 20. */
+		len = (int)fmin(20, fabs(a.median / ssys.median - 1) * 100 + 0.5);
+		memset(bar, a.median >= ssys.median ? '+' : '-', (size_t)len);
+		bar[len] = '\0';
+		fprintf(out, "%8.1f %7.1f %7zu %4s %8.1f %9.3f  %+5.1f%% %s\n", run->sentinel[i].t,
+			run->sentinel[i + m - 1].t, m, cpus, a.median, b.median,
+			100 * (a.median / ssys.median - 1), bar);
+	}
+	free(sys);
+	free(user);
 }
 
 int report_show_text(FILE *out, const struct run_info *run, const char *id)
@@ -1622,6 +1724,7 @@ int report_show_text(FILE *out, const struct run_info *run, const char *id)
 		} else {
 			show_figure(out, r);
 		}
+		show_replicas(out, r);
 	}
 	return shown;
 }

@@ -1670,8 +1670,8 @@ void report_show_sentinel_text(FILE *out, const struct run_info *run)
 		free(user);
 		return;
 	}
-	fprintf(out, "\n%zu points over %.0f s; getppid median %.1f ns (p5 %.1f, p95 %.1f, "
-		"%.2fx); adds median %.3f ns (p5 %.3f, p95 %.3f, %.2fx)\n", n, run->sentinel[n - 1].t,
+	fprintf(out, "\n%zu points over %.0f s\ngetppid: median %.1f ns, p5 %.1f, p95 %.1f (%.2fx)\n"
+		"adds:    median %.3f ns, p5 %.3f, p95 %.3f (%.2fx)\n", n, run->sentinel[n - 1].t,
 		ssys.median, ssys.p5, ssys.p95, ssys.p95 / ssys.p5, suser.median, suser.p5, suser.p95,
 		suser.p95 / suser.p5);
 	fprintf(out, "\n    from      to  points cpus  getppid      adds  getppid against the median\n");
@@ -1695,9 +1695,9 @@ void report_show_sentinel_text(FILE *out, const struct run_info *run)
 		len = (int)fmin(20, fabs(a.median / ssys.median - 1) * 100 + 0.5);
 		memset(bar, a.median >= ssys.median ? '+' : '-', (size_t)len);
 		bar[len] = '\0';
-		fprintf(out, "%8.1f %7.1f %7zu %4s %8.1f %9.3f  %+5.1f%% %s\n", run->sentinel[i].t,
+		fprintf(out, "%8.1f %7.1f %7zu %4s %8.1f %9.3f  %+5.1f%%%s%s\n", run->sentinel[i].t,
 			run->sentinel[i + m - 1].t, m, cpus, a.median, b.median,
-			100 * (a.median / ssys.median - 1), bar);
+			100 * (a.median / ssys.median - 1), len ? " " : "", bar);
 	}
 	free(sys);
 	free(user);

@@ -1274,6 +1274,65 @@ static void test_show_curve_wraps(void **state)
 }
 
 /* A figure, under two placements: each block its figure, CI and values. */
+/*
+ * A figure measured as replicas on a machine that changed state between
+ * them (issue 12): the summary's notes say noisy over the replicas and
+ * drift, with the sentinel's movement; show lists the replicas with the
+ * sentinel around each; show sentinel prints the run's timeline.
+ */
+static void test_replicas_drift(void **state)
+{
+	struct run_info run;
+	struct result *r;
+	struct capture c;
+	char *text;
+	static const double med[7] = { 0.190, 0.140, 0.188, 0.137, 0.192, 0.141, 0.139 };
+
+	(void)state;
+	set_run(&run, 4, "kbhost", "Linux 6.18.44", 3000.2);
+	set_machine(&run, "AMD EPYC 7R13 Processor", 512 << 10, 1);
+	r = add_result(&run, "sys.null", 0.141, "us", BETTER_LOWER);
+	r->status = RES_NOISY;
+	r->stop = STOP_MAX_TIME;
+	r->ci_low = 0.137;
+	r->ci_high = 0.192;
+	r->nreplicas = 7;
+	r->replicas = calloc(7, sizeof(*r->replicas));
+	assert_non_null(r->replicas);
+	for (int k = 0; k < 7; k++)
+		r->replicas[k] = (struct result_replica){
+			.median = med[k], .lo = med[k] * 0.99, .hi = med[k] * 1.01, .n = 20,
+			.t0 = k * 35.0, .t1 = k * 35.0 + 0.4, .stop = STOP_PRECISION,
+			.sentinel_sys = med[k] * 1000 + 4, .sentinel_user = 0.41 + (med[k] > 0.15) * 0.05 };
+	r->drift = (0.192 - 0.137) / 0.141;
+	r->drifted = 1;
+	/* The timeline: a slow spell, then fast, in bins of 40 at most. */
+	run.nsentinel = 10;
+	run.sentinel = calloc(10, sizeof(*run.sentinel));
+	assert_non_null(run.sentinel);
+	for (int i = 0; i < 10; i++)
+		run.sentinel[i] = (struct sentinel_point){ i * 25.0, i % 3 ? 0 : 1,
+							   i < 4 ? 194.0 + i : 141.0 - i, 0.41 };
+	report_summary(capture_start(&c), &run, 1);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, "  run 4 sys.null: noisy: 95% CI +-36.2% over 7 replicas\n"));
+	assert_non_null(strstr(text, "  run 4 sys.null: drift: the machine's speed moved 39.0% across "
+				     "its replicas\n"));
+	free(text);
+	assert_int_equal(report_show_text(capture_start(&c), &run, "sys.null"), 1);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	check_golden("show_replicas", text);
+	free(text);
+	report_show_sentinel_text(capture_start(&c), &run);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	check_golden("show_sentinel", text);
+	free(text);
+	run_info_free(&run);
+}
+
 static void test_show_figure(void **state)
 {
 	struct run_info run;
@@ -1712,6 +1771,7 @@ int main(void)
 		cmocka_unit_test(test_show_curve),
 		cmocka_unit_test(test_show_curve_wraps),
 		cmocka_unit_test(test_show_figure),
+		cmocka_unit_test(test_replicas_drift),
 		cmocka_unit_test(test_show_json),
 		cmocka_unit_test(test_merge_labels),
 		cmocka_unit_test(test_summary_labels),

@@ -383,10 +383,12 @@ static void test_round_trip(void **state)
 							  .steal_ns = i == 3 ? (double)NAN : i * 1e7,
 							  .replica = i / 13 };
 	res[2].nreplicas = 2;
-	res[2].replicas[0] = (struct result_replica){ 0.2, 0.19, 0.21, 13, 0.5, 0.62, STOP_PRECISION,
-						      201.5, 0.33 };
-	res[2].replicas[1] = (struct result_replica){ 0.3, 0.29, 0.31, 12, 40.1, 40.2, STOP_MAX_TIME,
-						      (double)NAN, 0.34 };
+	res[2].replicas[0] = (struct result_replica){ .median = 0.2, .lo = 0.19, .hi = 0.21, .n = 13,
+						      .t0 = 0.5, .t1 = 0.62, .stop = STOP_PRECISION,
+						      .sentinel_sys = 201.5, .sentinel_user = 0.33 };
+	res[2].replicas[1] = (struct result_replica){ .median = 0.3, .lo = 0.29, .hi = 0.31, .n = 12,
+						      .t0 = 40.1, .t1 = 40.2, .stop = STOP_MAX_TIME,
+						      .sentinel_sys = (double)NAN, .sentinel_user = 0.34 };
 	res[2].drift = 0.03;
 	res[2].drifted = 1;
 	/* res[0] is stored, then rewritten after another replica: one row, the same id. */

@@ -1,0 +1,461 @@
+/*
+ * Replicas and the sentinel (issue 12), against machines with known
+ * answers.
+ *
+ * - Through the harness, with a fake clock and a machine whose speed is a
+ *   known function of (fake) time: the sentinel around each replica reads
+ *   the state the replica ran in, a state change between replicas is
+ *   flagged as drift and widens the interval to both states, a steady
+ *   machine is neither flagged nor widened.
+ * - Many simulated invocations of a two-state machine (states 35% apart,
+ *   lasting ten seconds on average, as on the development VM), merged by
+ *   replica_merge: the next invocation's median falls in an invocation's
+ *   interval at least 90% of the time, where one block of samples (the
+ *   old method) holds it less than half the time; on a steady machine the
+ *   interval stays within the precision asked for.
+ * - The merge's rules: a failed replica fails the result, a first skip
+ *   skips it, a curve is merged point by point.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/harness.h"
+#include "core/replica.h"
+#include "stats/stats.h"
+
+#define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+/* ------------------------------------------------------------------ */
+/* Through the harness, on a fake clock                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The fake machine: everything costs its base times the state's factor,
+ * and the state is slow (x1.35) during the second half of every period of
+ * fake time; period 0 is always fast.
+ */
+static struct {
+	uint64_t clock_ns;
+	double period_s;
+} m;
+
+static double factor(void)
+{
+	double t = (double)m.clock_ns / 1e9;
+
+	if (m.period_s <= 0)
+		return 1;
+	return fmod(t, m.period_s) >= m.period_s / 2 ? 1.35 : 1.0;
+}
+
+static uint64_t fake_now(void *arg)
+{
+	(void)arg;
+	return m.clock_ns;
+}
+
+/* n iterations of an operation of `ns` nanoseconds on the fake machine. */
+static void spend(double ns, uint64_t n)
+{
+	m.clock_ns += (uint64_t)llround(ns * factor() * (double)n);
+}
+
+static enum bench_status op_run(struct bench_ctx *ctx, uint64_t n)
+{
+	(void)ctx;
+	spend(1000, n);
+	return BENCH_OK;
+}
+
+static enum bench_status sys_run(struct bench_ctx *ctx, uint64_t n)
+{
+	(void)ctx;
+	spend(200, n);
+	return BENCH_OK;
+}
+
+static enum bench_status add_run(struct bench_ctx *ctx, uint64_t n)
+{
+	(void)ctx;
+	spend(0.4, n);
+	return BENCH_OK;
+}
+
+static const struct bench op_bench = {
+	.id = "test.op", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_QUICK,
+	.summary = "a microsecond on the fake machine", .run = op_run,
+};
+static const struct bench sys_bench = {
+	.id = "test.sys", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_QUICK,
+	.summary = "the sentinel's system call", .run = sys_run,
+};
+static const struct bench add_bench = {
+	.id = "test.add", .metric = METRIC_NS, .better = BETTER_LOWER, .suites = SUITE_QUICK,
+	.summary = "the sentinel's add", .run = add_run,
+};
+
+/*
+ * REPLICA_DEFAULT replicas of test.op, 20 s of fake time apart (the other instances of
+ * a round), merged; the replicas are freed.
+ */
+static void measure(double period_s, struct result *merged)
+{
+	struct harness_cfg cfg;
+	struct result reps[REPLICA_DEFAULT];
+	struct replica_cfg rc = { .precision = 0.01 };
+	struct sentinel_point first;
+
+	m.clock_ns = 1000;
+	m.period_s = period_s;
+	harness_defaults(&cfg);
+	cfg.clock = (struct timer_clock){ fake_now, NULL };
+	cfg.interference = 0;
+	cfg.max_time_ns = 0.5e9;
+	cfg.min_samples = 6;
+	cfg.run_start_ns = m.clock_ns;
+	cfg.sentinel_sys = &sys_bench;
+	cfg.sentinel_user = &add_bench;
+	/* As run does: the sentinel's iterations calibrated once, at the start. */
+	harness_sentinel(&cfg, &cfg.sentinel_nsys, &cfg.sentinel_nuser, &first);
+	for (int k = 0; k < REPLICA_DEFAULT; k++) {
+		cfg.replica = k;
+		cfg.iterations = k ? reps[0].iterations : 0;
+		assert_int_equal(harness_run(&op_bench, &cfg, &reps[k]), 0);
+		assert_int_equal(reps[k].status, RES_OK);
+		m.clock_ns += 20000000000ull;
+	}
+	assert_int_equal(replica_merge(&op_bench, reps, REPLICA_DEFAULT, &rc, merged), 0);
+	for (int k = 0; k < REPLICA_DEFAULT; k++)
+		result_free(&reps[k]);
+}
+
+/* A steady machine: one figure, a tight interval, no drift, every sample placed. */
+static void test_harness_steady(void **state)
+{
+	struct result r;
+
+	(void)state;
+	measure(0, &r);
+	assert_int_equal(r.status, RES_OK);
+	assert_int_equal(r.nreplicas, REPLICA_DEFAULT);
+	assert_near(r.median, 1.0, 1e-6);
+	assert_near(r.ci_low, 1.0, 1e-6);
+	assert_near(r.ci_high, 1.0, 1e-6);
+	assert_near(r.drift, 0, 1e-6);
+	assert_false(r.drifted);
+	assert_non_null(r.where);
+	for (size_t k = 0; k < r.nreplicas; k++) {
+		/* The sentinel around each replica reads the fake machine's getppid. */
+		assert_near(r.replicas[k].sentinel_sys, 200, 1e-3);
+		assert_near(r.replicas[k].sentinel_user, 0.4, 1e-6);
+		assert_true(r.replicas[k].t0 <= r.replicas[k].t1);
+		assert_true(k == 0 || r.replicas[k].t0 > r.replicas[k - 1].t1 + 19);
+	}
+	for (size_t i = 0; i < r.n; i++) {
+		assert_true(i == 0 || r.where[i].replica > r.where[i - 1].replica ||
+			    r.where[i].t >= r.where[i - 1].t);
+		assert_in_range(r.where[i].replica, 0, REPLICA_DEFAULT - 1);
+	}
+	result_free(&r);
+}
+
+/*
+ * The machine goes 35% slower every other 20 s, so the replicas alternate
+ * between the states (4 fast, 3 slow): each replica's sentinel says which,
+ * the result is flagged as drift, and its interval holds both states.
+ */
+static void test_harness_state_change(void **state)
+{
+	struct result r;
+	int slow = 0;
+
+	(void)state;
+	measure(40, &r);
+	assert_int_equal(r.status, RES_NOISY);
+	assert_true(r.drifted);
+	assert_near(r.drift, 0.35, 1e-3);
+	assert_near(r.ci_low, 1.0, 1e-6);
+	assert_near(r.ci_high, 1.35, 1e-6);
+	for (size_t k = 0; k < r.nreplicas; k++) {
+		int s = r.replicas[k].median > 1.2;
+
+		slow += s;
+		/* The sentinel saw what the replica saw. */
+		assert_near(r.replicas[k].sentinel_sys, s ? 270 : 200, 1e-3);
+	}
+	assert_int_equal(slow, 3);
+	result_free(&r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Simulated invocations of a two-state machine                       */
+/* ------------------------------------------------------------------ */
+
+/* A two-state machine's path: switch times drawn with a mean dwell. */
+struct path {
+	double t[4096];
+	int n, slow0;
+};
+
+static void path_make(gsl_rng *rng, double dwell, double until, struct path *p)
+{
+	double t = 0;
+
+	p->n = 0;
+	p->slow0 = gsl_rng_uniform(rng) < 0.5;
+	while (t < until && p->n < 4096) {
+		t += gsl_ran_exponential(rng, dwell);
+		p->t[p->n++] = t;
+	}
+}
+
+static double path_factor(const struct path *p, double t)
+{
+	int k = 0;
+
+	while (k < p->n && p->t[k] <= t)
+		k++;
+	return (p->slow0 ^ (k & 1)) ? 1.35 : 1.0;
+}
+
+#define SIM_SAMPLES 20
+
+/*
+ * One replica taken at time t: SIM_SAMPLES samples spread over span
+ * seconds, each the machine's factor then with 1% noise, summarised, with
+ * the sentinel around it.
+ */
+static void sim_replica(gsl_rng *rng, const struct path *p, double t, double span,
+			struct result *r)
+{
+	struct stats_summary ss;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->id, sizeof(r->id), "sim.op");
+	snprintf(r->unit, sizeof(r->unit), "us");
+	r->status = RES_OK;
+	r->stop = STOP_PRECISION;
+	r->parallel = 1;
+	r->interference = -1;
+	r->aggregate = r->drift = NAN;
+	r->n = SIM_SAMPLES;
+	r->iterations = 1000;
+	r->samples = malloc(SIM_SAMPLES * sizeof(*r->samples));
+	r->where = calloc(SIM_SAMPLES, sizeof(*r->where));
+	assert_non_null(r->samples);
+	assert_non_null(r->where);
+	for (int i = 0; i < SIM_SAMPLES; i++) {
+		double at = t + span * i / SIM_SAMPLES;
+
+		r->samples[i] = path_factor(p, at) * exp(gsl_ran_gaussian(rng, 0.01));
+		r->where[i] = (struct result_sample){ .t = at, .cpu = 0, .steal_ns = 0 };
+	}
+	for (int k = 0; k < 2; k++)
+		r->around[k] = (struct sentinel_point){ .t = t + k * span, .cpu = 0,
+							.sys_ns = 200 * path_factor(p, t + k * span),
+							.user_ns = 0.4 };
+	stats_summarize(r->samples, SIM_SAMPLES, &ss);
+	r->median = ss.median;
+	r->ci_low = ss.ci_low;
+	r->ci_high = ss.ci_high;
+}
+
+/*
+ * An invocation starting at `start`: nrep replicas of span seconds, one
+ * each run / nrep seconds (the other instances of each round between
+ * them), merged into out.
+ */
+static void sim_invocation(gsl_rng *rng, const struct path *p, double start, double run_s,
+			   size_t nrep, double span, struct result *out)
+{
+	struct result reps[16];
+	struct replica_cfg cfg = { .precision = 0.01 };
+	const struct bench b = { .id = "sim.op", .run = op_run };
+
+	assert_true(nrep <= 16);
+	for (size_t k = 0; k < nrep; k++)
+		sim_replica(rng, p, start + (double)k * run_s / (double)nrep, span, &reps[k]);
+	assert_int_equal(replica_merge(&b, reps, nrep, &cfg, out), 0);
+	for (size_t k = 0; k < nrep; k++)
+		result_free(&reps[k]);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * How often invocation 2's median falls in invocation 1's interval, over
+ * `trials` machines; and the median relative half-width of the intervals.
+ * Invocations last 240 s and start 60 s apart, as bench/coverage.sh runs
+ * them.  dwell 0: a steady machine.
+ */
+static double sim_coverage(gsl_rng *rng, double dwell, size_t nrep, double span, int trials,
+			   double *halfwidth)
+{
+	double hw[2000];
+	int hit = 0;
+
+	assert_true(trials <= 2000);
+	for (int i = 0; i < trials; i++) {
+		struct path p;
+		struct result a, b;
+
+		if (dwell > 0)
+			path_make(rng, dwell, 600, &p);
+		else
+			p = (struct path){ .n = 0, .slow0 = 0 };
+		sim_invocation(rng, &p, 0, 240, nrep, span, &a);
+		sim_invocation(rng, &p, 300, 240, nrep, span, &b);
+		hit += a.ci_low <= b.median && b.median <= a.ci_high;
+		hw[i] = fmax(a.ci_high - a.median, a.median - a.ci_low) / a.median;
+		result_free(&a);
+		result_free(&b);
+	}
+	qsort(hw, (size_t)trials, sizeof(hw[0]), cmp_d);
+	*halfwidth = hw[trials / 2];
+	return (double)hit / trials;
+}
+
+static void test_two_state_coverage(void **state)
+{
+	gsl_rng *rng = *state;
+	double hw, cov;
+
+	/* Replicas spread over the run: the promise holds. */
+	cov = sim_coverage(rng, 10, REPLICA_DEFAULT, 0.5, 1000, &hw);
+	print_message("two-state machine, %d replicas: coverage %.3f, half-width %.1f%%\n",
+		      REPLICA_DEFAULT, cov, 100 * hw);
+	assert_true(cov >= 0.90);
+	/* One block of samples, as kbench measured before: it does not. */
+	cov = sim_coverage(rng, 10, 1, 3, 1000, &hw);
+	print_message("two-state machine, one block: coverage %.3f, half-width %.2f%%\n", cov,
+		      100 * hw);
+	assert_true(cov < 0.5);
+}
+
+/* A steady machine: the replicas' interval stays within the 1% asked for. */
+static void test_steady_not_widened(void **state)
+{
+	gsl_rng *rng = *state;
+	double hw, cov = sim_coverage(rng, 0, REPLICA_DEFAULT, 0.5, 500, &hw);
+
+	print_message("steady machine, %d replicas: coverage %.3f, half-width %.2f%%\n",
+		      REPLICA_DEFAULT, cov, 100 * hw);
+	assert_true(hw <= 0.01);
+	assert_true(cov >= 0.90);
+}
+
+/* ------------------------------------------------------------------ */
+/* The merge's rules                                                   */
+/* ------------------------------------------------------------------ */
+
+static void test_merge_outcomes(void **state)
+{
+	gsl_rng *rng = *state;
+	struct path p = { .n = 0 };
+	struct result reps[3], out;
+	struct replica_cfg cfg = { .precision = 0.01 };
+	const struct bench b = { .id = "sim.op", .run = op_run };
+
+	for (int k = 0; k < 3; k++)
+		sim_replica(rng, &p, k * 10.0, 0.5, &reps[k]);
+	/* Replica 2 lost a message: the result fails, naming it. */
+	reps[1].status = RES_FAIL;
+	snprintf(reps[1].reason, sizeof(reps[1].reason), "lost a message");
+	assert_int_equal(replica_merge(&b, reps, 3, &cfg, &out), 0);
+	assert_int_equal(out.status, RES_FAIL);
+	assert_string_equal(out.reason, "replica 2 of 3: lost a message");
+	assert_null(out.samples);
+	result_free(&out);
+	/* A first replica that skipped is a skip, its reason as it is. */
+	reps[1].status = RES_OK;
+	reps[0].status = RES_SKIP;
+	snprintf(reps[0].reason, sizeof(reps[0].reason), "no RPC support");
+	assert_int_equal(replica_merge(&b, reps, 1, &cfg, &out), 0);
+	assert_int_equal(out.status, RES_SKIP);
+	assert_string_equal(out.reason, "no RPC support");
+	result_free(&out);
+	/* One replica is kept as measured: its own interval. */
+	reps[0].status = RES_OK;
+	assert_int_equal(replica_merge(&b, reps, 1, &cfg, &out), 0);
+	assert_true(out.median == reps[0].median && out.ci_low == reps[0].ci_low);
+	assert_int_equal(out.nreplicas, 1);
+	assert_int_equal(out.n, SIM_SAMPLES);
+	result_free(&out);
+	for (int k = 0; k < 3; k++)
+		result_free(&reps[k]);
+}
+
+/* A curve: each point the median of the replicas' points, its CI their range. */
+static void test_merge_curve(void **state)
+{
+	gsl_rng *rng = *state;
+	struct path p = { .n = 0 };
+	struct result reps[3], out;
+	struct replica_cfg cfg = { .precision = 0.01 };
+	const struct bench b = { .id = "sim.op", .run = op_run };
+	const double y[3][2] = { { 1.0, 5.0 }, { 1.1, 5.5 }, { 1.2, 4.0 } };
+
+	for (int k = 0; k < 3; k++) {
+		sim_replica(rng, &p, k * 10.0, 0.5, &reps[k]);
+		reps[k].points = calloc(2, sizeof(*reps[k].points));
+		assert_non_null(reps[k].points);
+		reps[k].npoints = 2;
+		for (int i = 0; i < 2; i++) {
+			snprintf(reps[k].points[i].series, sizeof(reps[k].points[i].series), "random");
+			reps[k].points[i].x = 4096.0 * (i + 1);
+			reps[k].points[i].y = reps[k].points[i].lo = reps[k].points[i].hi = y[k][i];
+		}
+	}
+	assert_int_equal(replica_merge(&b, reps, 3, &cfg, &out), 0);
+	assert_int_equal(out.npoints, 2);
+	assert_near(out.points[0].y, 1.1, 1e-12);
+	assert_near(out.points[0].lo, 1.0, 1e-12);
+	assert_near(out.points[0].hi, 1.2, 1e-12);
+	assert_near(out.points[1].y, 5.0, 1e-12);
+	assert_true(out.points[0].noisy && out.points[1].noisy);
+	result_free(&out);
+	for (int k = 0; k < 3; k++)
+		result_free(&reps[k]);
+}
+
+static int setup_rng(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(rng, 12);
+	*state = rng;
+	return 0;
+}
+
+static int teardown_rng(void **state)
+{
+	gsl_rng_free(*state);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_harness_steady),
+		cmocka_unit_test(test_harness_state_change),
+		cmocka_unit_test(test_two_state_coverage),
+		cmocka_unit_test(test_steady_not_widened),
+		cmocka_unit_test(test_merge_outcomes),
+		cmocka_unit_test(test_merge_curve),
+	};
+
+	return cmocka_run_group_tests(tests, setup_rng, teardown_rng);
+}

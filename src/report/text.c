@@ -830,7 +830,7 @@ static void table_row(FILE *out, const struct table *t, const struct row *row)
 static int note_result(FILE *out, const struct run_info *run, const struct result *r)
 {
 	char name[160];
-	int lines = 0;
+	int lines = 0, drift;
 
 	run_name(run, name, sizeof(name));
 	if (r->status == RES_SKIP || r->status == RES_FAIL) {
@@ -838,7 +838,11 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 			result_status_name(r->status), r->reason[0] ? r->reason : "no reason given");
 		return 1;
 	}
-	/* Noisy, drift and busy each get a line, so that a line stays within 80 columns. */
+	/*
+	 * Noisy and busy each get a line, so that a line stays within 80
+	 * columns; drift shares noisy's when both are there.
+	 */
+	drift = r->drifted && isfinite(r->drift);
 	if (r->status == RES_NOISY) {
 		double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
 		double level = stats_median_ci_level(r->nreplicas);
@@ -847,6 +851,10 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 		if (run->nmerged > 1 && r->median > 0 && isfinite(hw / r->median))
 			fprintf(out, "  %s %s%s: noisy in a run; runs' CI +-%.1f%%\n", name, r->id,
 				place_tag(r), 100.0 * hw / r->median);
+		else if (r->nreplicas > 1 && r->median > 0 && isfinite(hw / r->median) && drift)
+			/* One line for both: the machine moving is why the replicas disagree. */
+			fprintf(out, "  %s %s%s: noisy: +-%.1f%% over %zu replicas; drift %.0f%%\n", name,
+				r->id, place_tag(r), 100.0 * hw / r->median, r->nreplicas, 100.0 * r->drift);
 		else if (r->nreplicas > 1 && r->median > 0 && isfinite(hw / r->median))
 			/* Below six replicas the interval is their range: say what it holds. */
 			fprintf(out, "  %s %s%s: noisy: %.*f%% CI +-%.1f%% over %zu replicas\n", name,
@@ -859,8 +867,9 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 			fprintf(out, "  %s %s%s: noisy: (stopped at %s)\n", name, r->id, place_tag(r),
 				result_stop_name(r->stop));
 		lines++;
+		drift = 0;
 	}
-	if (r->drifted && isfinite(r->drift)) {
+	if (drift) {
 		fprintf(out, "  %s %s%s: drift: the machine's speed moved %.1f%% across its "
 			"replicas\n", name, r->id, place_tag(r), 100.0 * r->drift);
 		lines++;

@@ -1316,10 +1316,24 @@ static void test_replicas_drift(void **state)
 	report_summary(capture_start(&c), &run, 1);
 	text = capture_end(&c);
 	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, "  run 4 sys.null: noisy: +-36.2% over 7 replicas; drift 39%\n"));
+	free(text);
+	/* Apart, each its own line. */
+	r->drifted = 0;
+	report_summary(capture_start(&c), &run, 1);
+	text = capture_end(&c);
 	assert_non_null(strstr(text, "  run 4 sys.null: noisy: 95% CI +-36.2% over 7 replicas\n"));
+	assert_null(strstr(text, "drift"));
+	free(text);
+	r->drifted = 1;
+	r->status = RES_OK;
+	report_summary(capture_start(&c), &run, 1);
+	text = capture_end(&c);
 	assert_non_null(strstr(text, "  run 4 sys.null: drift: the machine's speed moved 39.0% across "
 				     "its replicas\n"));
+	assert_null(strstr(text, "noisy"));
 	free(text);
+	r->status = RES_NOISY;
 	assert_int_equal(report_show_text(capture_start(&c), &run, "sys.null"), 1);
 	text = capture_end(&c);
 	assert_lines_fit(text, 80);

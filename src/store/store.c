@@ -1083,6 +1083,26 @@ fail_quiet:
 }
 
 /*
+ * Room for one more element in an array that grows as rows are stepped
+ * through (doubling from `first`): 0, or -1 without memory, *arr unchanged.
+ */
+static int store_grow(void *arrp, size_t n, size_t *cap, size_t size, size_t first)
+{
+	void **arr = arrp, *more;
+	size_t want;
+
+	if (n < *cap)
+		return 0;
+	want = *cap ? 2 * *cap : first;
+	more = realloc(*arr, want * size);
+	if (!more)
+		return -1;
+	*arr = more;
+	*cap = want;
+	return 0;
+}
+
+/*
  * A result's samples, in order, and where each ran when that was stored
  * (a database from before schema 6 has NULLs there, and r->where stays
  * NULL); 0 or -1 with err filled.
@@ -1152,15 +1172,10 @@ static int store_load_replicas(struct store *st, sqlite3_stmt *stmt, int64_t res
 		struct result_replica *p;
 		const char *stop = (const char *)sqlite3_column_text(stmt, 6);
 
-		if (r->nreplicas == cap) {
-			cap = cap ? 2 * cap : 8;
-			p = realloc(r->replicas, cap * sizeof(*p));
-			if (!p) {
-				(void)sqlite3_reset(stmt);
-				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-				return -1;
-			}
-			r->replicas = p;
+		if (store_grow(&r->replicas, r->nreplicas, &cap, sizeof(*p), 8) < 0) {
+			(void)sqlite3_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
 		}
 		p = &r->replicas[r->nreplicas++];
 		p->median = store_column_real(stmt, 0);
@@ -1199,15 +1214,10 @@ static int store_load_sentinel(struct store *st, sqlite3_stmt *stmt, struct run_
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct sentinel_point *p;
 
-		if (run->nsentinel == cap) {
-			cap = cap ? 2 * cap : 64;
-			p = realloc(run->sentinel, cap * sizeof(*p));
-			if (!p) {
-				(void)sqlite3_reset(stmt);
-				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-				return -1;
-			}
-			run->sentinel = p;
+		if (store_grow(&run->sentinel, run->nsentinel, &cap, sizeof(*p), 64) < 0) {
+			(void)sqlite3_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
 		}
 		p = &run->sentinel[run->nsentinel++];
 		p->t = store_column_real(stmt, 0);
@@ -1279,15 +1289,10 @@ static int store_load_points(struct store *st, sqlite3_stmt *stmt, int64_t resul
 				   st->path, (long long)result_id, BENCH_MAX_POINTS);
 			return -1;
 		}
-		if (r->npoints == cap) {
-			cap = cap ? 2 * cap : 32;
-			p = realloc(r->points, cap * sizeof(*p));
-			if (!p) {
-				(void)sqlite3_reset(stmt);
-				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-				return -1;
-			}
-			r->points = p;
+		if (store_grow(&r->points, r->npoints, &cap, sizeof(*p), 32) < 0) {
+			(void)sqlite3_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
 		}
 		p = &r->points[r->npoints++];
 		store_column_copy(stmt, 0, p->series, sizeof(p->series));

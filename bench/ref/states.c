@@ -4,6 +4,7 @@
  * line per window:
  *
  *   t_s cpu getppid_ns add_ns chase_l2_ns chase_l3_ns steal_ms irq_d ctxt_d tsc_per_ns
+ *   win_ms kdamond_ms compact_d
  *
  * getppid_ns  syscall(SYS_getppid), ns per call (the sentinel candidate)
  * add_ns      a chain of dependent adds, ns per add (the core clock)
@@ -12,6 +13,9 @@
  * irq_d       interrupts (all CPUs) during the window; ctxt_d context switches
  * tsc_per_ns  rdtsc ticks per CLOCK_MONOTONIC ns over the window (the host's
  *             clock against the guest's)
+ * win_ms      the window's length (the counts above are per window)
+ * kdamond_ms  CPU time DAMON's kdamond threads used during the window
+ * compact_d   compaction stalls and THP collapses during the window
  *
  * The windows of the CPUs run at the same time, so whether both CPUs change
  * state together can be read off lines with the same t_s.
@@ -63,6 +67,52 @@ static void procstat(int cpu, double *steal_ms, double *irq, double *ctxt)
 			*ctxt = strtod(line + 5, NULL);
 	}
 	fclose(f);
+}
+
+/* CPU time of every kdamond thread, ms (DAMON pages out cold memory here). */
+static double kdamond_ms(void)
+{
+	static int pids[8], npids = -1;
+	double ms = 0;
+
+	if (npids < 0) {
+		FILE *f = popen("pgrep kdamond", "r");
+
+		npids = 0;
+		while (f && npids < 8 && fscanf(f, "%d", &pids[npids]) == 1)
+			npids++;
+		if (f)
+			pclose(f);
+	}
+	for (int i = 0; i < npids; i++) {
+		char path[64], buf[1024], *p;
+		FILE *f;
+		unsigned long long ut, st;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+		    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2)
+			ms += (ut + st) * 1000.0 / sysconf(_SC_CLK_TCK);
+		fclose(f);
+	}
+	return ms;
+}
+
+/* Compaction stalls plus THP collapses so far. */
+static double compactions(void)
+{
+	char line[256];
+	double n = 0;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "compact_stall ", 14) || !strncmp(line, "thp_collapse_alloc ", 19))
+			n += strtod(strchr(line, ' '), NULL);
+	if (f)
+		fclose(f);
+	return n;
 }
 
 static double t_getppid(long n)
@@ -136,7 +186,7 @@ static void probe(int cpu, double secs, double win_ms, double start)
 	t_chase(l2, nc2);
 	t_chase(l3, nc3);
 	while (now_ns() - start < secs * 1e9) {
-		double t = now_ns();
+		double t = now_ns(), kd0 = kdamond_ms(), cp0 = compactions();
 		uint64_t k0 = __rdtsc();
 
 		procstat(cpu, &s0, &i0, &c0);
@@ -145,8 +195,10 @@ static void probe(int cpu, double secs, double win_ms, double start)
 		procstat(cpu, &s1, &i1, &c1);
 		uint64_t k1 = __rdtsc();
 		double t1 = now_ns();
-		printf("%.3f %d %.1f %.4f %.2f %.2f %.0f %.0f %.0f %.4f\n", (t - start) / 1e9, cpu, g,
-		       a, m2, m3, s1 - s0, i1 - i0, c1 - c0, (double)(k1 - k0) / (t1 - t));
+		printf("%.3f %d %.1f %.4f %.2f %.2f %.0f %.0f %.0f %.4f %.2f %.0f %.0f\n",
+		       (t - start) / 1e9, cpu, g, a, m2, m3, s1 - s0, i1 - i0, c1 - c0,
+		       (double)(k1 - k0) / (t1 - t), (t1 - t) / 1e6, kdamond_ms() - kd0,
+		       compactions() - cp0);
 		fflush(stdout);
 	}
 }

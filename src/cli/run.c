@@ -509,8 +509,9 @@ int cmd_run(int argc, char **argv)
 
 	rc_exit = nfail ? EXIT_FAIL : EXIT_DONE;
 	if (stopped) {
-		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored, %zu not measured\n",
-			runner_interrupted(), nstored, nstored == 1 ? "" : "s", prog.total - prog.done);
+		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored, %zu of %zu "
+			"replicas not measured\n", runner_interrupted(), nstored, nstored == 1 ? "" : "s",
+			prog.total - prog.done, prog.total);
 		rc_exit = EXIT_INTERRUPTED;
 	} else if (!o.quiet && st) {
 		cli_run_stored(nstored, runs, nruns, path);

@@ -257,7 +257,8 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 /*
  * The same table as one JSON document, rows in the text's order and only
  * the rows the text prints (instances the base shares with some other):
- *   {"kbench": version, "base": name, "sides": [{"name", "runs"}],
+ *   {"kbench": version, "base": name, "sides": [{"name", "runs", "sentinel_sys_ns",
+ *    "sentinel_user_ns", "sentinel_sys_shift", "sentinel_user_shift"}],
  *    "threshold": 0.02, "correction": "benjamini-hochberg", "alpha": 0.05,
  *    "rows": [{"id", "placement" (null: none), "parallel", "unit", "better",
  *              "section": title, "cells": [cell, base's first]}],
@@ -265,8 +266,8 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
  *                  "worse", "unchanged"}]}
  * A cell is {"side", "present", "runs", "median", "ci_low", "ci_high",
  * "noisy"}, and for an other also "change", "ratio", "ratio_ci_low",
- * "ratio_ci_high", "test" ("welch-log-runs", "mann-whitney-samples" or
- * null), "p", "p_adj", "significant", "better".  "sections" has one entry
+ * "ratio_ci_high", "test" ("welch-log-runs", "welch-log-replicas",
+ * "mann-whitney-samples" or null), "p", "p_adj", "significant", "better".  "sections" has one entry
  * per printed section and other side: the text's closing line, which
  * speaks of the first other only, for each.  A figure that does not exist
  * is null.  0, or -1 when the document cannot be built or written.

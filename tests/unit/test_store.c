@@ -626,7 +626,8 @@ static void table_shape(const char *path, const char *table, char *out, size_t l
 static void assert_same_schema(const char *a, const char *b)
 {
 	static const char *const tables[] = {"hosts", "runs", "results", "samples",
-					     "result_values"};
+					     "result_values", "result_points",
+					     "result_replicas", "sentinels"};
 	static const char names_sql[] =
 		"SELECT group_concat(type || ' ' || name || ' ' || tbl_name, ', ')"
 		" FROM (SELECT * FROM sqlite_master ORDER BY type, name)";
@@ -686,6 +687,12 @@ static void test_migrate_v1(void **state)
 	assert_same_double(r.samples[2], 212);
 	assert_string_equal(r.reason, "");
 	assert_pre_v3_defaults(&r);
+	/* Version 5 took one block of samples: no replicas, no drift, no sentinel, no where. */
+	assert_int_equal(r.nreplicas, 0);
+	assert_true(isnan(r.drift));
+	assert_false(r.drifted);
+	assert_null(r.where);
+	assert_int_equal(runs[0].nsentinel, 0);
 	/* Version 4 had no identities: the old run gets one, and is its own set. */
 	assert_int_equal((int)strlen(runs[0].uuid), 32);
 	assert_string_equal(runs[0].set_uuid, runs[0].uuid);

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Command-line tests of replicas and the sentinel (issue 12): a run measures
+# each instance as --replicas replicas (7, quick 4, a curve half as many),
+# each sample says where and when it ran, the run has a sentinel timeline
+# two points a replica, show prints the replicas and the timeline, and an
+# interrupted run keeps the replicas it finished.  Short budgets; timings are
+# never asserted.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+FAST="--max-time 0.2 --tmpdir $T/tmp --quiet"
+DB="$T/rep.db"
+
+kb run --only 'sys.null,sys.fstat' --json --db "$DB" $FAST
+check "a run of two instances exits 0" [ "$rc" = 0 ]
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "its JSON is sane" grep -q '^runs 1 results 2 ok 2$' "$T/jc"
+# One point before the first replica, then one before and one after each.
+check "7 replicas each, a sentinel point before and after each, every sample placed" \
+	grep -Eq '^replicas 7 sentinel 29 where 2 drifted [0-2]$' "$T/jc"
+check "the samples carry their CPU and steal time" \
+	sh -c "grep -q '\"cpu\": \\[' '$T/out' && grep -q '\"steal_ns\": \\[' '$T/out'"
+check "each replica has the sentinel around it" grep -Eq '"sentinel_sys_ns": [0-9]' "$T/out"
+
+kb run --only sys.null --replicas 1 --json --no-store $FAST
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "--replicas 1: one block, two sentinel points around it" \
+	grep -Eq '^replicas 1 sentinel 3 where 1 drifted 0$' "$T/jc"
+kb run --suite quick --only sys.null --json --no-store $FAST
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "the quick suite takes 4 replicas" grep -Eq '^replicas 4 sentinel 9 ' "$T/jc"
+kb run --only sys.null --replicas 0 --no-store $FAST
+check "--replicas 0 is a usage error naming the range" \
+	sh -c "[ $rc = 2 ] && grep -q 'replicas: 0 is out of range (1 to 100)' '$T/err'"
+kb run --only mem.lat.curve --size 64k --json --no-store $FAST
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "a curve takes half as many replicas (3 of 7)" grep -Eq '^replicas 3 sentinel 7 ' "$T/jc"
+
+# --- show -------------------------------------------------------------------
+kb show sys.null --db "$DB"
+check "show lists the 7 replicas" [ "$(grep -Ec '^ +[1-7]  [0-9]' "$T/out")" = 7 ]
+check "show gives the drift" grep -q '^drift: ' "$T/out"
+kb show sentinel --db "$DB"
+check "show sentinel exits 0" [ "$rc" = 0 ]
+check "show sentinel names the run and counts its points" \
+	sh -c "grep -q '^sentinel - the machine' '$T/out' && grep -q '^29 points over ' '$T/out'"
+check "show sentinel gives both operations' medians" \
+	sh -c "grep -q '^getppid: median ' '$T/out' && grep -q '^adds:    median ' '$T/out'"
+kb show sentinel --db "$DB" --json
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "show sentinel --json: the run, no result, its timeline" grep -Eq '^replicas 0 sentinel 29 ' "$T/jc"
+kb show sentinel 99 --db "$DB"
+check "show sentinel of an unknown run: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
+
+# --- compare on replicas -----------------------------------------------------
+"$KB" run --only sys.fstat --label A --db "$DB" $FAST >/dev/null 2>&1
+"$KB" run --only sys.fstat --label B --db "$DB" $FAST >/dev/null 2>&1
+kb compare A B --db "$DB"
+check "one run a side: the replicas compared, marked ~" grep -Eq '^sys\.fstat .*~$' "$T/out"
+check "compare says how far the machine moved" grep -Eq '^sentinel: B against A: getppid [-+][0-9.]+%, adds [-+][0-9.]+%' "$T/out"
+
+# --- Ctrl-C between rounds ----------------------------------------------------
+IDB="$T/int.db"
+"$KB" run --only 'sys.null,sys.fstat,sig.install' --db "$IDB" --max-time 2 --precision 0.01 \
+	--tmpdir "$T/tmp" --quiet >/dev/null 2>"$T/err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"; rc=$?
+check "SIGINT mid-run exits 130" [ "$rc" = 130 ]
+check "SIGINT says how many replicas were not measured" grep -Eq 'stored, [1-9][0-9]* of 21 replicas not measured' "$T/err"
+kb export --db "$IDB"
+check "the results measured are stored, with the replicas taken" \
+	sh -c "\"$JC\" export <'$T/out' | grep -Eq '^replicas [1-6] '"
+check "SIGINT leaves no temporary file" [ -z "$(ls -A "$T/tmp")" ]
+
+echo "1..$n"

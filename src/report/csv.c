@@ -17,7 +17,7 @@ static const char *const csv_columns[] = {
 	"run_uuid", "set_uuid", "label", "host", "os", "started", "id", "unit", "better", "status",
 	"placement", "parallel", "median", "ci_low", "ci_high", "min", "max", "mean", "stddev",
 	"cv", "p5", "p95", "n", "iterations", "stop", "interference", "overhead", "wall_s",
-	"aggregate", "reason",
+	"aggregate", "replicas", "drift", "drifted", "reason",
 };
 
 static void csv_text(FILE *out, const char *s, int first)
@@ -83,6 +83,9 @@ int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns)
 			csv_num(out, r->overhead);
 			csv_num(out, r->wall_s);
 			csv_num(out, r->aggregate);
+			fprintf(out, ",%zu", r->nreplicas);
+			csv_num(out, r->drift);
+			fprintf(out, ",%d", r->drifted != 0);
 			csv_text(out, r->reason, 0);
 			fputc('\n', out);
 		}

@@ -1,0 +1,71 @@
+#!/bin/bash
+# The interval's coverage against the time spent on it (issue 12).
+#
+# Reads the runs of a database (kbench export, oldest first, e.g. the ten
+# runs bench/sensitivity.sh keeps in KEEP/aa.db), and for K = 1, 2, 3, ...
+# consecutive runs pooled into one measurement (their replicas together, as
+# if one run had taken K times as many: the median of all replica medians,
+# the order-statistic 95% CI over them), asks how often the next group's
+# median falls in a group's interval, pairing every group with every later
+# one, and how wide the intervals are.  The time is what K runs took.
+# Prints Markdown.
+#
+# usage: bench/interval_tradeoff.sh DB [KMAX]     (KBENCH=...)
+set -eu
+. "$(dirname "$0")/lib.sh"
+DB=$1
+KMAX=${2:-3}
+"$KBENCH" export --db "$DB" >"$WORK/runs.json"
+python3 - "$WORK/runs.json" "$KMAX" <<'PY'
+import json, statistics, sys
+from math import comb
+doc = json.load(open(sys.argv[1])); kmax = int(sys.argv[2])
+runs = doc["runs"]
+def ranks(n):
+    cdf = lambda j: sum(comb(n, k) for k in range(j + 1)) / 2.0 ** n
+    if cdf(0) > 0.025:
+        return 0, n - 1
+    j = 1
+    while j < n // 2 and cdf(j) <= 0.025:
+        j += 1
+    return j - 1, n - j
+def wall(run):
+    return sum(r.get("wall_s") or 0 for r in run["results"])
+keys = []
+for r in runs[0]["results"]:
+    if r["status"] in ("ok", "noisy") and r.get("replicas"):
+        keys.append((r["id"], r.get("placement"), r.get("parallel")))
+def reps(run, key):
+    for r in run["results"]:
+        if (r["id"], r.get("placement"), r.get("parallel")) == key and r.get("replicas"):
+            return [p["median"] for p in r["replicas"]]
+    return []
+print("| runs pooled | replicas a figure | time per measurement (s) | pairs | coverage | median half-width |")
+print("|---|---|---|---|---|---|")
+for k in range(1, kmax + 1):
+    groups = [runs[i:i + k] for i in range(0, len(runs) - k + 1, k)]
+    if len(groups) < 2:
+        break
+    hit = tot = 0
+    widths, nrep = [], []
+    for key in keys:
+        iv = []
+        for g in groups:
+            v = sorted(x for run in g for x in reps(run, key))
+            if not v:
+                iv.append(None)
+                continue
+            lo, hi = ranks(len(v))
+            m = statistics.median(v)
+            iv.append((m, v[lo], v[hi]))
+            widths.append(max(v[hi] - m, m - v[lo]) / m)
+            nrep.append(len(v))
+        for i in range(len(iv)):
+            for j in range(len(iv)):
+                if i != j and iv[i] and iv[j]:
+                    tot += 1
+                    hit += iv[i][1] <= iv[j][0] <= iv[i][2]
+    t = statistics.median(sum(wall(r) for r in g) for g in groups)
+    print("| %d | %d | %.0f | %d | %.0f%% | %.1f%% |" % (k, statistics.median(nrep), t, tot,
+          100.0 * hit / max(tot, 1), 100 * statistics.median(widths)))
+PY

@@ -49,6 +49,7 @@ struct job {
 struct job_reps {
 	struct result *reps;	/* as the runner returned them, in order */
 	size_t n;
+	size_t merged;		/* replicas in the result last merged and stored */
 	int64_t stored;		/* its result row, 0 before it was first stored */
 };
 
@@ -290,6 +291,7 @@ static void job_merge(const struct job *job, struct job_reps *jr, const struct r
 		die("run: out of memory merging the replicas of %s", job->b->id);
 	result_free(slot);
 	*slot = merged;
+	jr->merged = jr->n;
 	if (!st)
 		return;
 	*nstored += jr->stored == 0;
@@ -374,8 +376,9 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 				firsts[i] = j->reps[0];
 			prog->done++;
 		}
+		/* Only what took a replica this round: a rested job's result stands. */
 		for (size_t i = 0; i < njobs; i++)
-			if (jr[i].n)
+			if (jr[i].n > jr[i].merged)
 				job_merge(&jobs[i], &jr[i], o, st, run, &run->results[i], nstored);
 		if (st && store_sentinel_put(st, run->id, tl.pts, tl.n, err) < 0)
 			die("%s", err);

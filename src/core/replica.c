@@ -13,6 +13,13 @@
 #include "core/err.h"
 #include "stats/stats.h"
 
+static int replica_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* The mean of the finite ones of a and b; NaN when neither is. */
 static double replica_mean2(double a, double b)
 {
@@ -28,10 +35,13 @@ void replica_sentinel(const struct result *rep, double *sys_ns, double *user_ns)
 }
 
 /*
- * (max - min) / median of the positive values among v[0..n-1], which it
- * may reorder; NaN with fewer than 2.
+ * How far a sentinel's values moved: the interquartile range over the
+ * median of the positive values among v[0..n-1] (which it reorders); NaN
+ * with fewer than 2.  Not the range: one probe that an interrupt hit, or
+ * the sentinel's own noise taken at its extremes over 7 replicas, would flag
+ * a steady machine.
  */
-static double replica_range(double *v, size_t n)
+static double replica_spread(double *v, size_t n)
 {
 	size_t k = 0;
 	struct stats_summary ss;
@@ -41,7 +51,8 @@ static double replica_range(double *v, size_t n)
 			v[k++] = v[i];
 	if (k < 2 || stats_summarize(v, k, &ss) < 0)
 		return (double)NAN;
-	return (ss.max - ss.min) / ss.median;
+	qsort(v, k, sizeof(*v), replica_cmp);
+	return (stats_quantile_sorted(v, k, 0.75) - stats_quantile_sorted(v, k, 0.25)) / ss.median;
 }
 
 /* A failure or skip as the result: the replica's reason, naming it when there were several. */
@@ -177,7 +188,7 @@ static void replica_records(const struct result *reps, size_t n, const struct re
 	out->nreplicas = n;
 	out->interference = itf_wall > 0 ? itf / itf_wall : -1;
 	/* fmax ignores a NaN: one operation's movement stands when the other is unknown. */
-	out->drift = fmax(replica_range(sys, n), replica_range(user, n));
+	out->drift = fmax(replica_spread(sys, n), replica_spread(user, n));
 	out->drifted = isfinite(out->drift) && out->drift > cfg->precision;
 }
 

@@ -53,9 +53,10 @@ struct replica_cfg {
  *   by point the same way and its levels found again (b->curve_done); the
  *   values are those of the replica nearest the median.  One replica is
  *   kept as measured.
- * - drift is how far the sentinel moved between the replicas, relative
- *   (the larger of its two operations' range over the replicas' own
- *   sentinels); drifted when above the precision.
+ * - drift is how far the sentinel moved between the replicas, relative:
+ *   the interquartile range over the median of the replicas' own
+ *   sentinels, the larger of its two operations; drifted when above the
+ *   precision.
  *
  * 0, or -1 without memory (out then owns nothing).
  */

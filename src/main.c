@@ -17,15 +17,15 @@
 static const struct cmd cmds[] = {
 	{ "list", "[--suite S] [--json]", "list every benchmark instance: id, unit, better, what it measures",
 	  cmd_list },
-	{ "run", "[--suite S] [--only GLOB,...] [--label L] [--runs N] [--precision PCT] "
+	{ "run", "[--suite S] [--only GLOB,...] [--label L] [--runs N] [--replicas N] [--precision PCT] "
 		 "[--max-time SECONDS] [--db PATH | --no-store] [--json] [--quiet]",
 	  "measure the selected benchmarks, store and print the results", cmd_run },
 	{ "summary", "[LABEL|RUN ...] [--each] [--db PATH] [--json]",
 	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary },
 	{ "compare", "BASE OTHER ... [--threshold PCT] [--curves] [--db PATH] [--json]",
 	  "compare labels or runs instance by instance: change and significance", cmd_compare },
-	{ "show", "ID [RUN|LABEL] [--db PATH] [--json]",
-	  "print one stored result in full: a curve as a size table, a figure with its CI",
+	{ "show", "ID|sentinel [RUN|LABEL] [--db PATH] [--json]",
+	  "print one stored result in full, or a run's sentinel timeline",
 	  cmd_show },
 	{ "runs", "[LABEL|RUN ...] [--json] | rename LABEL|RUN NEW | delete LABEL|RUN ... [--db PATH]",
 	  "list the stored runs with their sets and labels; rename or delete them", cmd_runs },

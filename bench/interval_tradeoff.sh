@@ -5,7 +5,8 @@
 # runs bench/sensitivity.sh keeps in KEEP/aa.db), and for K = 1, 2, 3, ...
 # consecutive runs pooled into one measurement (their replicas together, as
 # if one run had taken K times as many: the median of all replica medians,
-# the order-statistic 95% CI over them), asks how often the next group's
+# the order-statistic 95% CI over them; a run from before replicas counts as
+# one, with its own interval when alone), asks how often the next group's
 # median falls in a group's interval, pairing every group with every later
 # one, and how wide the intervals are.  The time is what K runs took.
 # Prints Markdown.
@@ -33,13 +34,19 @@ def wall(run):
     return sum(r.get("wall_s") or 0 for r in run["results"])
 keys = []
 for r in runs[0]["results"]:
-    if r["status"] in ("ok", "noisy") and r.get("replicas"):
+    if r["status"] in ("ok", "noisy") and r["median"] is not None:
         keys.append((r["id"], r.get("placement"), r.get("parallel")))
-def reps(run, key):
+def find(run, key):
     for r in run["results"]:
-        if (r["id"], r.get("placement"), r.get("parallel")) == key and r.get("replicas"):
-            return [p["median"] for p in r["replicas"]]
-    return []
+        if (r["id"], r.get("placement"), r.get("parallel")) == key and r["median"] is not None:
+            return r
+    return None
+def reps(run, key):
+    # A run from before replicas is one block: its median stands for it.
+    r = find(run, key)
+    if not r:
+        return []
+    return [p["median"] for p in r["replicas"]] if r.get("replicas") else [r["median"]]
 print("| runs pooled | replicas a figure | time per measurement (s) | pairs | coverage | median half-width |")
 print("|---|---|---|---|---|---|")
 for k in range(1, kmax + 1):
@@ -55,10 +62,16 @@ for k in range(1, kmax + 1):
             if not v:
                 iv.append(None)
                 continue
-            lo, hi = ranks(len(v))
             m = statistics.median(v)
-            iv.append((m, v[lo], v[hi]))
-            widths.append(max(v[hi] - m, m - v[lo]) / m)
+            if len(v) == 1:
+                # One block: the interval its samples gave, as run printed it.
+                r = find(g[0], key)
+                lo, hi = r["ci_low"], r["ci_high"]
+            else:
+                a, b = ranks(len(v))
+                lo, hi = v[a], v[b]
+            iv.append((m, lo, hi))
+            widths.append(max(hi - m, m - lo) / m)
             nrep.append(len(v))
         for i in range(len(iv)):
             for j in range(len(iv)):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Command-line tests of replicas and the sentinel (issue 12): a run measures
-# each instance as --replicas replicas (7, quick 4, a curve half as many),
+# each instance as --replicas replicas (8, quick 4, a curve 3),
 # each sample says where and when it ran, the run has a sentinel timeline
 # two points a replica, show prints the replicas and the timeline, and an
 # interrupted run keeps the replicas it finished.  Short budgets; timings are
@@ -15,8 +15,8 @@ check "a run of two instances exits 0" [ "$rc" = 0 ]
 "$JC" run <"$T/out" >"$T/jc" 2>&1
 check "its JSON is sane" grep -q '^runs 1 results 2 ok 2$' "$T/jc"
 # One point before the first replica, then one before and one after each.
-check "7 replicas each, a sentinel point before and after each, every sample placed" \
-	grep -Eq '^replicas 7 sentinel 29 where 2 drifted [0-2]$' "$T/jc"
+check "8 replicas each, a sentinel point before and after each, every sample placed" \
+	grep -Eq '^replicas 8 sentinel 33 where 2 drifted [0-2]$' "$T/jc"
 check "the samples carry their CPU and steal time" \
 	sh -c "grep -q '\"cpu\": \\[' '$T/out' && grep -q '\"steal_ns\": \\[' '$T/out'"
 check "each replica has the sentinel around it" grep -Eq '"sentinel_sys_ns": [0-9]' "$T/out"
@@ -33,21 +33,21 @@ check "--replicas 0 is a usage error naming the range" \
 	sh -c "[ $rc = 2 ] && grep -q 'replicas: 0 is out of range (1 to 100)' '$T/err'"
 kb run --only mem.lat.curve --size 64k --json --no-store $FAST
 "$JC" run <"$T/out" >"$T/jc" 2>&1
-check "a curve takes half as many replicas (3 of 7)" grep -Eq '^replicas 3 sentinel 7 ' "$T/jc"
+check "a curve takes 3 replicas" grep -Eq '^replicas 3 sentinel 7 ' "$T/jc"
 
 # --- show -------------------------------------------------------------------
 kb show sys.null --db "$DB"
-check "show lists the 7 replicas" [ "$(grep -Ec '^ +[1-7]  [0-9]' "$T/out")" = 7 ]
+check "show lists the 8 replicas" [ "$(grep -Ec '^ +[1-8]  [0-9]' "$T/out")" = 8 ]
 check "show gives the drift" grep -q '^drift: ' "$T/out"
 kb show sentinel --db "$DB"
 check "show sentinel exits 0" [ "$rc" = 0 ]
 check "show sentinel names the run and counts its points" \
-	sh -c "grep -q '^sentinel - the machine' '$T/out' && grep -q '^29 points over ' '$T/out'"
+	sh -c "grep -q '^sentinel - the machine' '$T/out' && grep -q '^33 points over ' '$T/out'"
 check "show sentinel gives both operations' medians" \
 	sh -c "grep -q '^getppid: median ' '$T/out' && grep -q '^adds:    median ' '$T/out'"
 kb show sentinel --db "$DB" --json
 "$JC" run <"$T/out" >"$T/jc" 2>&1
-check "show sentinel --json: the run, no result, its timeline" grep -Eq '^replicas 0 sentinel 29 ' "$T/jc"
+check "show sentinel --json: the run, no result, its timeline" grep -Eq '^replicas 0 sentinel 33 ' "$T/jc"
 kb show sentinel 99 --db "$DB"
 check "show sentinel of an unknown run: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 
@@ -67,7 +67,7 @@ sleep 2
 kill -INT "$pid"
 wait "$pid"; rc=$?
 check "SIGINT mid-run exits 130" [ "$rc" = 130 ]
-check "SIGINT says how many replicas were not measured" grep -Eq 'stored, [1-9][0-9]* of 21 replicas not measured' "$T/err"
+check "SIGINT says how many replicas were not measured" grep -Eq 'stored, [1-9][0-9]* of 24 replicas not measured' "$T/err"
 kb export --db "$IDB"
 check "the results measured are stored, with the replicas taken" \
 	sh -c "\"$JC\" export <'$T/out' | grep -Eq '^replicas [1-6] '"

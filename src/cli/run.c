@@ -409,7 +409,7 @@ int cmd_run(int argc, char **argv)
 		{ "only", OPT_STRING, &o.only, "GLOB,...", "only instances whose id matches a glob", 0, 0 },
 		{ "label", OPT_STRING, &o.label, "L", "name what is measured (default: OS and release)", 0, 0 },
 		{ "runs", OPT_INT, &o.runs, "N", "repeat the selection N times, interleaved", 1, 1000 },
-		{ "replicas", OPT_INT, &o.replicas, "N", "measure each instance N times spread over the run (quick 4, else 7)", 1, 100 },
+		{ "replicas", OPT_INT, &o.replicas, "N", "measure each instance N times spread over the run (quick 4, else 8)", 1, 100 },
 		{ "precision", OPT_DOUBLE, &o.precision, "PCT", "wanted 95% CI half-width, % of the median (1)", 0.01, 50 },
 		{ "max-time", OPT_DOUBLE, &o.max_time, "SECONDS", "sampling budget per instance (quick 1, else 3)", 0.01, 3600 },
 		{ "placement", OPT_STRING, &o.placement, "P,...", "same, spread or none: where the ends of a benchmark between processes run", 0, 0 },

@@ -38,7 +38,7 @@ void replica_sentinel(const struct result *rep, double *sys_ns, double *user_ns)
  * How far a sentinel's values moved: the interquartile range over the
  * median of the positive values among v[0..n-1] (which it reorders); NaN
  * with fewer than 2.  Not the range: one probe that an interrupt hit, or
- * the sentinel's own noise taken at its extremes over 7 replicas, would flag
+ * the sentinel's own noise taken at its extremes over 8 replicas, would flag
  * a steady machine.
  */
 static double replica_spread(double *v, size_t n)

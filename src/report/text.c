@@ -853,7 +853,7 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 				place_tag(r), 100.0 * hw / r->median);
 		else if (r->nreplicas > 1 && r->median > 0 && isfinite(hw / r->median) && drift)
 			/* One line for both: the machine moving is why the replicas disagree. */
-			fprintf(out, "  %s %s%s: noisy: +-%.1f%% over %zu replicas; drift %.0f%%\n", name,
+			fprintf(out, "  %s %s%s: noisy: +-%.1f%% over %zu replicas; drift %.1f%%\n", name,
 				r->id, place_tag(r), 100.0 * hw / r->median, r->nreplicas, 100.0 * r->drift);
 		else if (r->nreplicas > 1 && r->median > 0 && isfinite(hw / r->median))
 			/* Below six replicas the interval is their range: say what it holds. */

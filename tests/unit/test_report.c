@@ -1316,7 +1316,7 @@ static void test_replicas_drift(void **state)
 	report_summary(capture_start(&c), &run, 1);
 	text = capture_end(&c);
 	assert_lines_fit(text, 80);
-	assert_non_null(strstr(text, "  run 4 sys.null: noisy: +-36.2% over 7 replicas; drift 39%\n"));
+	assert_non_null(strstr(text, "  run 4 sys.null: noisy: +-36.2% over 7 replicas; drift 39.0%\n"));
 	free(text);
 	/* Apart, each its own line. */
 	r->drifted = 0;

@@ -15,7 +15,7 @@ fits() { awk 'length > 80 { bad = 1 } END { exit bad }' "$1"; }
 
 # --- help and usage --------------------------------------------------------
 kb show --help;			check "show --help exits 0" [ "$rc" = 0 ]
-check "show --help gives the synopsis" grep -q '^usage: kbench show ID \[RUN|LABEL\] ' "$T/out"
+check "show --help gives the synopsis" grep -q '^usage: kbench show ID|sentinel \[RUN|LABEL\] ' "$T/out"
 check "show --help lists --db and --json" sh -c "grep -q -- '--db PATH' \"$T/out\" && grep -q -- '--json' \"$T/out\""
 kb --help;			check "kbench --help lists show" grep -q '^  show ' "$T/out"
 kb show;			check "show without an id exits 2" [ "$rc" = 2 ]

@@ -188,7 +188,7 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 	if (o->label && (!o->label[0] || strlen(o->label) >= sizeof(((struct run_info *)0)->label)))
 		die_usage("run: --label must be 1 to 127 characters");
 	if (o->max_time == 0)
-		o->max_time = *suite_bits == SUITE_QUICK ? 1.0 : 3.0;
+		o->max_time = *suite_bits == SUITE_QUICK ? 0.8 : 3.0;
 	/* The quick suite is a smoke test within 90 s: fewer replicas, a wider interval. */
 	if (o->replicas == 0)
 		o->replicas = *suite_bits == SUITE_QUICK ? REPLICA_QUICK : REPLICA_DEFAULT;
@@ -411,7 +411,7 @@ int cmd_run(int argc, char **argv)
 		{ "runs", OPT_INT, &o.runs, "N", "repeat the selection N times, interleaved", 1, 1000 },
 		{ "replicas", OPT_INT, &o.replicas, "N", "measure each instance N times spread over the run (quick 4, else 8)", 1, 100 },
 		{ "precision", OPT_DOUBLE, &o.precision, "PCT", "wanted 95% CI half-width, % of the median (1)", 0.01, 50 },
-		{ "max-time", OPT_DOUBLE, &o.max_time, "SECONDS", "sampling budget per instance (quick 1, else 3)", 0.01, 3600 },
+		{ "max-time", OPT_DOUBLE, &o.max_time, "SECONDS", "sampling budget per instance (quick 0.8, else 3)", 0.01, 3600 },
 		{ "placement", OPT_STRING, &o.placement, "P,...", "same, spread or none: where the ends of a benchmark between processes run", 0, 0 },
 		{ "parallel", OPT_INT, &o.parallel, "P", "run P copies of each instance at once (1)", 1, 128 },
 		{ "msg-size", OPT_SIZE, &o.msg_size, "SIZE", "message (latency) or chunk (bandwidth) size, e.g. 64k", 1, MSG_SIZE_MAX },

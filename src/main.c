@@ -5,6 +5,7 @@
  * cut short by a full disk must not exit 0.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,23 +64,30 @@ int main(int argc, char **argv)
 	int rc;
 
 	registry_check();
+	/*
+	 * Over a file-size limit (ulimit -f) a write then fails with EFBIG,
+	 * which the benchmark or the store reports, instead of the signal
+	 * killing kbench without a word.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
 		usage(stdout);
+		cli_stdout_check();
 		return EXIT_DONE;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("kbench %s\n", KB_VERSION);
+		cli_stdout_check();
 		return EXIT_DONE;
 	}
 	cmd = cli_find(argv[1]);
 	if (!cmd)
 		die_usage("unknown command '%s'", argv[1]);
 	rc = cmd->fn(argc - 1, argv + 1);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		die("cannot write the output: %s", strerror(errno));
+	cli_stdout_check();
 	return rc;
 }

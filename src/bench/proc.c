@@ -80,10 +80,20 @@ static int find_tiny(char *buf, size_t len)
 static enum bench_status tiny_setup(struct bench_ctx *ctx)
 {
 	struct proc_tiny *t = malloc(sizeof(*t));
+	const char *env = getenv("KBENCH_TINY");
+	int found;
 
 	if (!t)
 		return bench_fail(ctx, ENOMEM, "setup");
-	if (find_tiny(t->path, sizeof(t->path)) != 0) {
+	found = find_tiny(t->path, sizeof(t->path));
+	/* A tiny the user named and got wrong is their mistake, not a missing part. */
+	if (found != 0 && env && *env) {
+		int e = errno;
+
+		free(t);
+		return bench_fail(ctx, e, "KBENCH_TINY '%s'", env);
+	}
+	if (found != 0) {
 		free(t);
 		return bench_skip(ctx, "kbench-tiny not found next to kbench nor in %s", KB_LIBEXECDIR);
 	}

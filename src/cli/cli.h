@@ -46,6 +46,8 @@ void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts);
  * /tmp): dies with one line naming cmd when it cannot be used.
  */
 const char *cli_tmpdir(const char *cmd, const char *dir);
+/* Flush stdout and die with one line if anything written to it was lost. */
+void cli_stdout_check(void);
 
 struct run_info;
 struct store;

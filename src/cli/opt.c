@@ -115,6 +115,7 @@ int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			opt_help(stdout, cmd, opts);
+			cli_stdout_check();
 			exit(EXIT_DONE);
 		}
 		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
@@ -158,22 +159,37 @@ const char *cli_tmpdir(const char *cmd, const char *dir)
 {
 	char probe[PATH_MAX];
 	struct stat sb;
+	/* Say where a bad directory came from: the option or the environment. */
+	const char *from = "--tmpdir";
 
 	if (!dir) {
 		dir = getenv("TMPDIR");
-		if (!dir || !dir[0])
+		from = "TMPDIR";
+		if (!dir || !dir[0]) {
 			dir = "/tmp";
+			from = "the default temporary directory";
+		}
 	}
 	if (stat(dir, &sb) < 0)
-		die("%s: --tmpdir '%s': %s", cmd, dir, strerror(errno));
+		die("%s: %s '%s': %s", cmd, from, dir, strerror(errno));
 	if (!S_ISDIR(sb.st_mode))
-		die("%s: --tmpdir '%s' is not a directory", cmd, dir);
+		die("%s: %s '%s' is not a directory", cmd, from, dir);
 	if (snprintf(probe, sizeof(probe), "%s/kbench.XXXXXX", dir) >= (int)sizeof(probe))
-		die("%s: --tmpdir '%s': the path is too long", cmd, dir);
+		die("%s: %s '%s': the path is too long", cmd, from, dir);
 	if (!mkdtemp(probe))
-		die("%s: --tmpdir '%s' is not writable: %s", cmd, dir, strerror(errno));
+		die("%s: %s '%s' is not writable: %s", cmd, from, dir, strerror(errno));
 	rmdir(probe);
 	return dir;
+}
+
+/*
+ * A report or a help text cut short (a full disk, a closed pipe, /dev/full)
+ * must not exit 0 as if it had been written.
+ */
+void cli_stdout_check(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("cannot write the output: %s", strerror(errno ? errno : EIO));
 }
 
 void cli_run_begin(struct store *st, struct run_info *run, const char *label,

@@ -46,6 +46,9 @@ struct job {
 };
 
 /* A job's replicas in the run being measured. */
+/* How a run's rounds ended. */
+enum { RUN_DONE, RUN_STOPPED, RUN_UNSTORED };
+
 struct job_reps {
 	struct result *reps;	/* as the runner returned them, in order */
 	size_t n;
@@ -122,6 +125,23 @@ static void now_iso(char *buf, size_t len)
 
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/*
+ * Delete a run interrupted before any of its results was stored: it would
+ * list as a run with nothing in it.  A failure to delete is only said, the
+ * interrupt is what the user is told about.
+ */
+static void run_drop_if_empty(struct store *st, const struct run_info *run, size_t stored)
+{
+	char id[32], err[ERRBUF_LEN];
+	const char *sel[1] = { id };
+
+	if (!st || stored > 0)
+		return;
+	snprintf(id, sizeof(id), "%lld", (long long)run->id);
+	if (store_runs_delete(st, sel, 1, err) < 0)
+		error("run: cannot drop the empty interrupted run %s: %s", id, err);
 }
 
 /*
@@ -277,15 +297,17 @@ static void run_summary(const struct run_info *runs, size_t nruns)
 
 /*
  * Merge a job's replicas into the run's result for it and store that,
- * rewriting what an earlier round stored.  Dies when the store fails: a
- * run that cannot keep its results must not go on measuring for nothing.
+ * rewriting what an earlier round stored.  -1 with err filled when the
+ * store fails: a run that cannot keep its results must not go on measuring
+ * for nothing, but what it measured is still printed.
  */
-static void job_merge(const struct job *job, struct job_reps *jr, const struct run_opts *o,
-		      struct store *st, struct run_info *run, struct result *slot, size_t *nstored)
+static int job_merge(const struct job *job, struct job_reps *jr, const struct run_opts *o,
+		     struct store *st, struct run_info *run, struct result *slot, size_t *nstored,
+		     char *err)
 {
 	struct replica_cfg cfg = { .precision = o->precision / 100.0 };
 	struct result merged;
-	char err[ERRBUF_LEN];
+	int first;
 
 	if (replica_merge(job->b, jr->reps, jr->n, &cfg, &merged) < 0)
 		die("run: out of memory merging the replicas of %s", job->b->id);
@@ -293,10 +315,12 @@ static void job_merge(const struct job *job, struct job_reps *jr, const struct r
 	*slot = merged;
 	jr->merged = jr->n;
 	if (!st)
-		return;
-	*nstored += jr->stored == 0;
+		return 0;
+	first = jr->stored == 0;
 	if (store_result_put(st, run->id, &jr->stored, slot, err) < 0)
-		die("%s", err);
+		return -1;
+	*nstored += first;
+	return 0;
 }
 
 /*
@@ -319,19 +343,19 @@ static int job_rests(const struct job_reps *jr, int round, int rounds)
 
 /*
  * One run: --replicas rounds over the jobs, each job's result merged and
- * stored after every round, with the sentinel's timeline so far.  Returns 1
- * when a signal stopped it, after storing what was measured.
+ * stored after every round, with the sentinel's timeline so far.  Returns
+ * RUN_STOPPED when a signal stopped it, after storing what was measured,
+ * RUN_UNSTORED (err filled) when the store failed, else RUN_DONE.
  */
 static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t njobs,
 		      struct runner_cfg *rc, struct store *st, struct run_info *run,
-		      struct progress *prog, size_t *nstored)
+		      struct progress *prog, size_t *nstored, char *err)
 {
 	struct job_reps *jr = calloc(njobs ? njobs : 1, sizeof(*jr));
 	struct result *firsts = calloc(njobs ? njobs : 1, sizeof(*firsts));
 	struct timeline tl = { 0 };
 	struct sentinel_point first;
-	char err[ERRBUF_LEN];
-	int stopped = 0;
+	int stopped = RUN_DONE;
 
 	if (!jr || !firsts)
 		die("run: out of memory");
@@ -367,7 +391,7 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 				die("run: out of memory");
 			j->reps = more;
 			if (runner_run(jobs[i].b, rc, &j->reps[j->n]) < 0) {
-				stopped = 1;
+				stopped = RUN_STOPPED;
 				break;
 			}
 			timeline_add(&tl, &j->reps[j->n].around[0]);
@@ -377,11 +401,14 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 			prog->done++;
 		}
 		/* Only what took a replica this round: a rested job's result stands. */
+		/* After the store failed, the rest is still merged, to be printed. */
 		for (size_t i = 0; i < njobs; i++)
-			if (jr[i].n > jr[i].merged)
-				job_merge(&jobs[i], &jr[i], o, st, run, &run->results[i], nstored);
-		if (st && store_sentinel_put(st, run->id, tl.pts, tl.n, err) < 0)
-			die("%s", err);
+			if (jr[i].n > jr[i].merged &&
+			    job_merge(&jobs[i], &jr[i], o, stopped == RUN_UNSTORED ? NULL : st, run,
+				      &run->results[i], nstored, err) < 0)
+				stopped = RUN_UNSTORED;
+		if (st && stopped != RUN_UNSTORED && store_sentinel_put(st, run->id, tl.pts, tl.n, err) < 0)
+			stopped = RUN_UNSTORED;
 	}
 	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
 	run->nresults = 0;
@@ -428,7 +455,7 @@ int cmd_run(int argc, char **argv)
 	unsigned suite_bits;
 	size_t nsel, njobs, nruns = 0, nfail = 0, nstored = 0;
 	struct job *jobs;
-	char path[PATH_MAX], err[ERRBUF_LEN], label[128];
+	char path[PATH_MAX], err[ERRBUF_LEN], store_err[ERRBUF_LEN] = "", label[128];
 	struct store *st = NULL;
 	struct sysinfo si;
 	struct timer_info ti;
@@ -437,7 +464,8 @@ int cmd_run(int argc, char **argv)
 	const struct bench **sel;
 	struct run_info *runs;
 	char *si_json;
-	int stopped = 0, rc_exit;
+	int stopped = RUN_DONE, rc_exit;
+	size_t before;
 
 	if (opt_parse(cli_find("run"), opts, argc, argv) > 0)
 		die_usage("run: unexpected argument '%s'", argv[0]);
@@ -493,11 +521,21 @@ int cmd_run(int argc, char **argv)
 			      njobs);
 		if (!st)
 			run->id = rep + 1;
-		stopped = run_rounds(&o, jobs, njobs, &rc, st, run, &prog, &nstored);
+		before = nstored;
+		stopped = run_rounds(&o, jobs, njobs, &rc, st, run, &prog, &nstored, store_err);
 		for (size_t i = 0; i < run->nresults; i++)
 			nfail += run->results[i].status == RES_FAIL;
-		if (st && store_run_end(st, run->id, err) < 0)
-			die("%s", err);
+		/*
+		 * An interrupted run keeps no finish time: that is what marks it
+		 * interrupted in runs, show and the JSON.  One interrupted before
+		 * anything was stored holds nothing worth keeping.
+		 */
+		if (stopped != RUN_DONE)
+			run_drop_if_empty(st, run, nstored - before);
+		else if (stopped == RUN_DONE && st && store_run_end(st, run->id, store_err) < 0)
+			stopped = RUN_UNSTORED;
+		if (stopped == RUN_DONE)
+			now_iso(run->finished, sizeof(run->finished));
 	}
 	progress_clear(&prog);
 	if (st)
@@ -511,7 +549,13 @@ int cmd_run(int argc, char **argv)
 	fflush(stdout);
 
 	rc_exit = nfail ? EXIT_FAIL : EXIT_DONE;
-	if (stopped) {
+	if (stopped == RUN_UNSTORED) {
+		/* The figures above are all that is left of what was not stored. */
+		fprintf(stderr, "kbench: %s\n", store_err);
+		fprintf(stderr, "kbench: run stopped: %zu result%s stored in %s; the figures above were "
+			"measured but not all stored\n", nstored, nstored == 1 ? "" : "s", path);
+		rc_exit = EXIT_FAIL;
+	} else if (stopped) {
 		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored, %zu of %zu "
 			"replicas not measured\n", runner_interrupted(), nstored, nstored == 1 ? "" : "s",
 			prog.total - prog.done, prog.total);

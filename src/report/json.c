@@ -466,6 +466,8 @@ static json_t *run_object(const struct run_info *run, const char *only_id, int *
 	report_jset(o, "id", json_integer(run->id), bad);
 	report_jset(o, "label", report_jstr(run->label), bad);
 	report_jset(o, "started", report_jstr(run->started), bad);
+	/* null while running and for an interrupted run, as in the export */
+	report_jset(o, "finished", jstr_or_null(run->finished), bad);
 	report_jset(o, "host", report_jstr(run->host), bad);
 	report_jset(o, "os", report_jstr(run->os), bad);
 	report_jset(o, "mhz", run->mhz > 0 ? report_jreal(run->mhz) : json_null(), bad);

@@ -110,5 +110,17 @@ check "a bad TMPDIR is named as TMPDIR, not --tmpdir" \
 KBENCH_TINY="$T/no-tiny" "$KB" run --only proc.exec --no-store $FAST >"$T/out" 2>"$T/err"; rc=$?
 check "a wrong KBENCH_TINY fails proc.exec, not a silent skip" \
 	sh -c "[ $rc = 1 ] && grep -q \"proc.exec: fail: KBENCH_TINY '$T/no-tiny'\" '$T/out'"
+# A libtirpc that lacks a function kbench calls: a skip naming it, both times.
+if command -v cc >/dev/null 2>&1 && mkdir "$T/fake" &&
+	printf 'int svc_run(void) { return 0; }\nint svc_sendreply(void) { return 0; }\n' >"$T/fake/t.c" &&
+	cc -shared -fPIC -Wl,-soname,libtirpc.so.3 -o "$T/fake/libtirpc.so.3" "$T/fake/t.c" 2>/dev/null; then
+	LD_LIBRARY_PATH="$T/fake" "$KB" run --only 'ipc.rpc_udp.lat,ipc.rpc_tcp.lat' --no-store $FAST \
+		>"$T/out" 2>"$T/err"; rc=$?
+	check "a libtirpc without a needed function: not a crash" sh -c "[ $rc = 0 ] || [ $rc = 1 ]"
+	check "a libtirpc without a needed function: both skip naming it" \
+		[ "$(grep -c 'skip: cannot load libtirpc.so.3: .*undefined symbol: svcerr_decode' "$T/out")" = 2 ]
+else
+	ok "a libtirpc without a needed function # SKIP no C compiler"
+fi
 
 echo "1..$n"

@@ -33,6 +33,7 @@
 #include <rpc/rpc.h>
 
 #include "bench/peer.h"
+#include "plat/plat.h"
 
 /*
  * A program number from the range Sun left to users (0x20000000 to
@@ -84,9 +85,14 @@ static struct {
 	__typeof__(&xdr_void) xdr_void;
 } rpc_lib;
 
-/* Fill rpc_lib; NULL, or why it could not be loaded. */
+/*
+ * Fill rpc_lib; NULL, or why it could not be loaded.  All or nothing: a
+ * library that lacks one of the names leaves every slot empty, so a later
+ * call cannot take a half-filled table for a loaded one.
+ */
 static const char *rpc_load(void)
 {
+	static int loaded;
 	static const char *const names[] = {
 		"svc_sendreply",
 		"svcerr_decode",
@@ -105,16 +111,26 @@ static const char *rpc_load(void)
 	void **slots = (void **)&rpc_lib;
 	void *h;
 
-	if (rpc_lib.svc_run)
+	_Static_assert(sizeof(rpc_lib) == sizeof(names) / sizeof(names[0]) * sizeof(void *),
+		       "rpc_lib and its names must list the same functions");
+	if (loaded)
 		return NULL;
 	h = dlopen(RPC_LIBRARY, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		return dlerror();
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		slots[i] = dlsym(h, names[i]);
-		if (!slots[i])
-			return dlerror();
+		if (!slots[i]) {
+			/* dlerror's text lives until the next dl call: keep it past dlclose. */
+			static char why[256];
+
+			snprintf(why, sizeof(why), "%s", dlerror());
+			memset(&rpc_lib, 0, sizeof(rpc_lib));
+			dlclose(h);
+			return why;
+		}
 	}
+	loaded = 1;
 	return NULL;
 }
 
@@ -203,7 +219,7 @@ static int rpc_text_len(const char *s)
 static int rpc_listen(struct bench_ctx *ctx, int type, struct sockaddr_in *sin)
 {
 	socklen_t len = sizeof(*sin);
-	int sock = socket(AF_INET, type | SOCK_CLOEXEC, 0);
+	int sock = plat_socket(AF_INET, type | SOCK_CLOEXEC, 0);
 
 	if (sock < 0) {
 		bench_fail(ctx, errno, "cannot make the server's socket");
@@ -212,7 +228,7 @@ static int rpc_listen(struct bench_ctx *ctx, int type, struct sockaddr_in *sin)
 	memset(sin, 0, sizeof(*sin));
 	sin->sin_family = AF_INET;
 	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(sock, (struct sockaddr *)sin, sizeof(*sin)) < 0) {
+	if (plat_bind(sock, (struct sockaddr *)sin, sizeof(*sin)) < 0) {
 		bench_fail(ctx, errno, "cannot bind the server's socket to 127.0.0.1");
 		goto fail;
 	}
@@ -221,7 +237,7 @@ static int rpc_listen(struct bench_ctx *ctx, int type, struct sockaddr_in *sin)
 		goto fail;
 	}
 	/* Listening before the fork lets the client connect before rpc_lib.svc_run(). */
-	if (type == SOCK_STREAM && listen(sock, 8) < 0) {
+	if (type == SOCK_STREAM && plat_listen(sock, 8) < 0) {
 		bench_fail(ctx, errno, "cannot listen on the server's socket");
 		goto fail;
 	}

@@ -498,6 +498,7 @@ int cmd_run(int argc, char **argv)
 	sysinfo_label(&si, label, sizeof(label));
 	runner_setup(&o, suite_bits, &ti, &rc);
 	runner_catch_signals();
+	runner_catch_stop();
 
 	runs = calloc((size_t)o.runs, sizeof(*runs));
 	if (!runs)

@@ -51,6 +51,47 @@ int runner_interrupted(void)
 	return interrupted;
 }
 
+/*
+ * Ctrl-Z.  The instance runs in a process group of its own, so the
+ * terminal's SIGTSTP stops kbench alone and the benchmark would go on
+ * measuring, unseen.  kbench catches it instead and, where it waits for an
+ * instance (collect), stops that instance's group and then itself.
+ */
+static volatile sig_atomic_t stop_asked;
+
+static void on_stop(int sig)
+{
+	stop_asked = sig;
+}
+
+void runner_catch_stop(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, NULL);
+}
+
+uint64_t runner_stop_group(pid_t pgid)
+{
+	uint64_t t0 = timer_now();
+
+	stop_asked = 0;
+	if (pgid > 0)
+		kill(-pgid, SIGSTOP);
+	/*
+	 * SIGSTOP, not SIGTSTP: a process group without a parent outside it
+	 * in the session (kbench started by a script) has SIGTSTP discarded
+	 * by the kernel, which would leave the instance stopped for good.
+	 */
+	kill(getpid(), SIGSTOP);
+	if (pgid > 0)
+		kill(-pgid, SIGCONT);
+	return timer_now() - t0;
+}
+
 static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
 	(void)sb;
@@ -230,10 +271,15 @@ void runner_janitor_wait(struct runner_janitor *j, const char *tmpdir)
 	runner_rmtree(tmpdir);
 }
 
-/* Read everything the child writes, until EOF, the deadline or a signal. */
+/*
+ * Read everything the child writes, until EOF, the deadline or a signal.
+ * A Ctrl-Z stops the child's group pgid with kbench (*paused set), and the
+ * time stopped does not count against the deadline.
+ */
 enum wait_outcome { WAIT_EOF, WAIT_TIMEOUT, WAIT_SIGNAL, WAIT_ERROR };
 
-static enum wait_outcome collect(int fd, uint64_t deadline, char **buf, size_t *len)
+static enum wait_outcome collect(int fd, uint64_t deadline, pid_t pgid, int *paused, char **buf,
+				 size_t *len)
 {
 	size_t cap = 0;
 
@@ -246,6 +292,11 @@ static enum wait_outcome collect(int fd, uint64_t deadline, char **buf, size_t *
 
 		if (interrupted)
 			return WAIT_SIGNAL;
+		if (stop_asked) {
+			deadline += runner_stop_group(pgid);
+			*paused = 1;
+			continue;
+		}
 		if (t >= deadline)
 			return WAIT_TIMEOUT;
 		ms = (int)((deadline - t) / 1000000u) + 1;
@@ -366,7 +417,9 @@ static double runner_limit_s(const struct bench *b, const struct runner_cfg *cfg
 	return cfg->watchdog_s * (1 + (double)np / 4);
 }
 
-int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r)
+/* One replica in a fresh child; *paused when a Ctrl-Z stopped it meanwhile. */
+static int runner_run_once(const struct bench *b, const struct runner_cfg *cfg, struct result *r,
+			   int *paused)
 {
 	struct runner_janitor jan;
 	char tmpdir[PATH_MAX], how[128];
@@ -379,6 +432,9 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	enum wait_outcome out;
 
 	memset(r, 0, sizeof(*r));
+	*paused = 0;
+	if (stop_asked)
+		runner_stop_group(0);
 	if (interrupted)
 		return -1;
 	if (snprintf(tmpdir, sizeof(tmpdir), "%s/kbench.XXXXXX", cfg->tmproot) >= (int)sizeof(tmpdir)) {
@@ -425,7 +481,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 	jan.lifeline = -1;
 	jan.lifeline = -1;
 	limit_s = runner_limit_s(b, cfg);
-	out = collect(fds[0], start + (uint64_t)(limit_s * 1e9), &buf, &len);
+	out = collect(fds[0], start + (uint64_t)(limit_s * 1e9), pid, paused, &buf, &len);
 	close(fds[0]);
 	if (out != WAIT_EOF)
 		kill(-pid, SIGKILL);
@@ -454,5 +510,18 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
 		break;
 	}
 	free(buf);
+	return rc;
+}
+
+int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r)
+{
+	int paused, rc;
+
+	/*
+	 * A replica stopped by Ctrl-Z has a sample that lasted as long as the
+	 * user kept it stopped: it is measured again rather than kept.
+	 */
+	while ((rc = runner_run_once(b, cfg, r, &paused)) == 0 && paused)
+		result_free(r);
 	return rc;
 }

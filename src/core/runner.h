@@ -26,6 +26,16 @@ struct runner_cfg {
 void runner_catch_signals(void);
 /* The signal that interrupted the run, or 0. */
 int runner_interrupted(void);
+/*
+ * Catch Ctrl-Z (SIGTSTP) for runner_run: the instance being measured is
+ * stopped with kbench and measured again once continued.
+ */
+void runner_catch_stop(void);
+/*
+ * Stop process group pgid (none if 0), then kbench itself; once kbench is
+ * continued, continue the group.  Returns the nanoseconds spent stopped.
+ */
+uint64_t runner_stop_group(pid_t pgid);
 
 /*
  * Measure b in a child.  Returns 0 with r filled (any status, a watchdog

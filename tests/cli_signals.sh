@@ -46,6 +46,34 @@ for sig in INT TERM HUP; do
 		sh -c "\"$JC\" run <\"$T/out\" | grep -q 'results [1-9]'"
 done
 
+# --- Ctrl-Z: the instance stops with kbench, and is measured again ----------
+# cputicks MARK: the CPU time (clock ticks) the processes of MARK have used
+cputicks() {
+	for p in $(pgrep -f "$1"); do
+		sed 's/.*) //' /proc/$p/stat 2>/dev/null | awk '{ print $12 + $13 }'
+	done | awk '{ s += $1 } END { print s + 0 }'
+}
+DB="$T/tstp.db"
+MARK="tstp-$$"
+"$KB" run --only sys.null,sys.fstat --db "$DB" --label "$MARK" --max-time 1 --precision 0.01 \
+	--json --tmpdir "$T/tmp" --quiet >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for has_results "$DB"
+kill -TSTP $pid
+wait_for sh -c "grep -q '^State:.*T' /proc/$pid/status"
+sleep 0.3
+c0=$(cputicks "$MARK")
+sleep 1
+c1=$(cputicks "$MARK")
+check "SIGTSTP: kbench is stopped" grep -q '^State:.*T' /proc/$pid/status
+check "SIGTSTP: the benchmark in progress is stopped too (no CPU used)" [ "$c0" = "$c1" ]
+kill -CONT $pid
+wait $pid; rc=$?
+check "SIGCONT: the run goes on and finishes (exit 0)" [ "$rc" = 0 ]
+"$JC" run <"$T/out" >"$T/jc" 2>&1
+check "SIGCONT: every replica measured, the stopped one again" grep -q '^replicas 8 ' "$T/jc"
+check "SIGTSTP and SIGCONT: no process or file left" no_leftovers "$MARK"
+
 # A run that finished has its finish time, in the store and in run --json.
 DB="$T/done.db"
 kb run --only sys.null --db "$DB" --json $FAST

@@ -74,6 +74,20 @@ check "SIGCONT: the run goes on and finishes (exit 0)" [ "$rc" = 0 ]
 check "SIGCONT: every replica measured, the stopped one again" grep -q '^replicas 8 ' "$T/jc"
 check "SIGTSTP and SIGCONT: no process or file left" no_leftovers "$MARK"
 
+# --- SIGKILL of kbench: no chance to say anything, but nothing left either --
+DB="$T/kill.db"
+MARK="kill-$$"
+"$KB" run --only 'sys.*,fs.create.0k' --db "$DB" --label "$MARK" --max-time 1 --precision 0.01 \
+	--tmpdir "$T/tmp" --quiet >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for has_results "$DB"
+kill -KILL $pid
+wait $pid 2>/dev/null
+check "SIGKILL: the janitor leaves no process or file" wait_for no_leftovers "$MARK"
+kb runs --db "$DB"
+check "SIGKILL: the run is marked interrupted, its finished results kept" \
+	grep -Eq "$MARK .* [1-9][0-9]*  .*; interrupted$" "$T/out"
+
 # A run that finished has its finish time, in the store and in run --json.
 DB="$T/done.db"
 kb run --only sys.null --db "$DB" --json $FAST

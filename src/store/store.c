@@ -6,8 +6,9 @@
  * keeps what it finished, and store_run_end stamps the end time.  Opening
  * checks the file before writing a single byte: a file that is not SQLite,
  * or whose schema is newer than this kbench, is refused and left exactly as
- * it was.  Nothing here prints or exits; errors go into the caller's buffer
- * and always name the database.
+ * it was.  Readers open the file read-only and write nothing, not even
+ * WAL's shared-memory file when they cannot.  Nothing here prints or
+ * exits; errors go into the caller's buffer and always name the database.
  */
 #include "store/store.h"
 
@@ -20,15 +21,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 
-/* Long enough for two processes each committing a result per few ms. */
+/*
+ * Long enough for two processes each committing a result per few ms, and
+ * for a handful opening one new database at once.  Only waited when another
+ * connection holds the lock: an uncontended open or write never sleeps.
+ */
 #define STORE_BUSY_MS 5000
 
 struct store {
 	sqlite3 *db;			/* the connection, WAL mode, foreign keys on */
+	int rc;				/* SQLite's code for the last failure: retry when busy */
+	int readonly;			/* opened by store_open_readonly: every write refused */
 	sqlite3_stmt *ins_result;	/* prepared once: one per result written */
 	sqlite3_stmt *ins_sample;	/* prepared once: one per sample written */
 	sqlite3_stmt *ins_value;	/* prepared once: one per result value written */
@@ -113,7 +122,10 @@ struct store {
  * which appends; keeping the same order here means a fresh and a migrated
  * database are indistinguishable.  Statistics are nullable because NaN (no
  * figure, e.g. a skip) is stored as NULL; aggregate is NaN, so NULL, unless
- * the result ran more than one copy at once.
+ * the result ran more than one copy at once.  A run's pid is the process
+ * that measures it: with no finish time and that process alive (on the
+ * host of the run) it is being measured, which `runs delete` must not
+ * pull from under it; dead, the run was interrupted.
  */
 static const char store_schema[] =
 	"CREATE TABLE hosts (\n"
@@ -132,7 +144,8 @@ static const char store_schema[] =
 	"  mhz REAL,\n"
 	"  sysinfo TEXT,\n"
 	"  uuid TEXT,\n"
-	"  set_uuid TEXT\n"
+	"  set_uuid TEXT,\n"
+	"  pid INTEGER\n"
 	");\n"
 	"CREATE TABLE results (\n"
 	"  id INTEGER PRIMARY KEY,\n"
@@ -184,7 +197,9 @@ static const char store_schema[] =
  * and no values; version 3 had no curves, so no points; version 4 had no
  * uuids, so each run gets a new one and is a set of its own; version 5 took
  * one block of samples, so no replicas, no drift (NULL), no sentinel and
- * nothing known of where a sample ran.
+ * nothing known of where a sample ran; version 6 did not record which
+ * process measured a run (pid NULL), so none of its runs reads as being
+ * measured.
  */
 static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
@@ -207,6 +222,7 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	      "ALTER TABLE samples ADD COLUMN steal REAL;\n"
 	      "ALTER TABLE samples ADD COLUMN replica INTEGER;\n"
 	      STORE_SQL_REPLICAS,
+	[6] = "ALTER TABLE runs ADD COLUMN pid INTEGER;\n",
 };
 
 /* id NULL: a new row; a result rewritten after another replica keeps its id. */
@@ -323,7 +339,7 @@ static int store_mkdirs(const char *path, char *err)
 	}
 }
 
-/* One-row integer PRAGMA, e.g. user_version; the value or -1 with err filled. */
+/* One-row integer query, e.g. user_version; 0, or -1 with err filled and st->rc set. */
 static int store_pragma_int(struct store *st, const char *sql, long long *out, char *err)
 {
 	sqlite3_stmt *stmt;
@@ -331,11 +347,13 @@ static int store_pragma_int(struct store *st, const char *sql, long long *out, c
 
 	rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
 	if (rc != SQLITE_OK) {
+		st->rc = sqlite3_extended_errcode(st->db);
 		errbuf_set(err, "cannot open db '%s': %s", st->path, sqlite3_errmsg(st->db));
 		return -1;
 	}
 	rc = sqlite3_step(stmt);
 	if (rc != SQLITE_ROW) {
+		st->rc = sqlite3_extended_errcode(st->db);
 		errbuf_set(err, "cannot open db '%s': %s", st->path, sqlite3_errmsg(st->db));
 		sqlite3_finalize(stmt);
 		return -1;
@@ -345,10 +363,11 @@ static int store_pragma_int(struct store *st, const char *sql, long long *out, c
 	return 0;
 }
 
-/* Run SQL with no result rows; 0 or -1 with err filled as "WHAT db 'P': msg". */
+/* Run SQL with no result rows; 0 or -1 with err filled as "WHAT db 'P': msg", st->rc set. */
 static int store_exec(struct store *st, const char *sql, const char *what, char *err)
 {
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		st->rc = sqlite3_extended_errcode(st->db);
 		errbuf_set(err, "%s db '%s': %s", what, st->path, sqlite3_errmsg(st->db));
 		return -1;
 	}
@@ -366,16 +385,64 @@ static void store_rollback(struct store *st)
 		(void)sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+/* Did the last failure mean "another connection holds the lock, try later"? */
+static int store_busy(const struct store *st)
+{
+	return (st->rc & 0xff) == SQLITE_BUSY || (st->rc & 0xff) == SQLITE_LOCKED;
+}
+
+/* One step of opening, retried whole by store_retry: 0, or -1 with err and st->rc set. */
+typedef int store_step_fn(struct store *st, void *arg, char *err);
+
+/*
+ * Run a step of opening (reading the version, switching to WAL, creating or
+ * migrating the schema) again while it fails busy, for up to STORE_BUSY_MS.
+ * The busy handler is not enough here: where waiting could deadlock, SQLite
+ * returns SQLITE_BUSY at once without calling it -- a connection that holds
+ * a read lock and asks to write, as switching a new file to WAL does -- and
+ * two kbenches creating one database got "database is locked" in up to
+ * half the tries (9 pairs in 20 in issue 13).  The pause doubles from 1 ms
+ * to 32 ms with a random part, so that two processes fall out of step; an
+ * uncontended open never sleeps.
+ */
+static int store_retry(struct store *st, store_step_fn *step, void *arg, char *err)
+{
+	struct timespec t0, now, pause;
+	unsigned seed;
+	long ms = 1, waited;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	seed = (unsigned)getpid() ^ (unsigned)t0.tv_nsec;
+	for (;;) {
+		st->rc = SQLITE_OK;
+		if (step(st, arg, err) == 0)
+			return 0;
+		if (!store_busy(st))
+			return -1;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		waited = (long)(now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
+		if (waited >= STORE_BUSY_MS)
+			return -1;
+		pause.tv_sec = 0;
+		pause.tv_nsec = (ms + rand_r(&seed) % ms) * 1000000L;
+		(void)nanosleep(&pause, NULL);	/* a signal cuts it short: no harm */
+		if (ms < 32)
+			ms *= 2;
+	}
+}
+
 /*
  * Bring the schema to STORE_SCHEMA_VERSION under a write lock, so two
  * kbenches opening the same new file at once cannot both create it.  The
- * version is read again inside the transaction for the same reason.
+ * version is read again inside the transaction for the same reason: the
+ * one that waited finds the schema made and does nothing.
  */
-static int store_migrate(struct store *st, char *err)
+static int store_migrate(struct store *st, void *arg, char *err)
 {
 	long long ver, ntables;
 	char buf[96];
 
+	(void)arg;
 	if (store_exec(st, "BEGIN IMMEDIATE", "cannot open", err) < 0)
 		return -1;
 	if (store_pragma_int(st, "PRAGMA user_version", &ver, err) < 0)
@@ -412,8 +479,67 @@ static int store_migrate(struct store *st, char *err)
 		goto fail;
 	return 0;
 fail:
-	store_rollback(st);
+	store_rollback(st);	/* leaves st->rc, the code of the failure, alone */
 	return -1;
+}
+
+/* A step for store_retry: the file into WAL mode, so readers and writers do not block each other. */
+static int store_wal(struct store *st, void *arg, char *err)
+{
+	(void)arg;
+	return store_exec(st, "PRAGMA journal_mode = WAL", "cannot open", err);
+}
+
+/* What opening reads before it writes anything. */
+struct store_probe {
+	long long ver;		/* PRAGMA user_version: 0 for a new (or foreign) file */
+	long long ntables;	/* objects in its schema: 0 in a new file */
+};
+
+/*
+ * A step for store_retry: read the version and count the schema's objects
+ * in one statement, so both come from one snapshot -- read one after the
+ * other, a file that another kbench created in between looked like version
+ * 0 with tables in it, somebody else's database.  The first read of the
+ * file: on text it fails with "file is not a database".
+ */
+static int store_probe_step(struct store *st, void *arg, char *err)
+{
+	struct store_probe *pr = arg;
+	sqlite3_stmt *stmt;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT (SELECT user_version FROM pragma_user_version),"
+			       " (SELECT count(*) FROM sqlite_master)", -1, &stmt, NULL) != SQLITE_OK)
+		goto fail;
+	if (sqlite3_step(stmt) != SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		goto fail;
+	}
+	pr->ver = sqlite3_column_int64(stmt, 0);
+	pr->ntables = sqlite3_column_int64(stmt, 1);
+	sqlite3_finalize(stmt);
+	return 0;
+fail:
+	st->rc = sqlite3_extended_errcode(st->db);
+	errbuf_set(err, "cannot open db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	return -1;
+}
+
+/* The refusals every opener shares: a version kbench never wrote. */
+static int store_probe_check(const struct store *st, const struct store_probe *pr, char *err)
+{
+	if (pr->ver > STORE_SCHEMA_VERSION) {
+		errbuf_set(err, "cannot open db '%s': made by a newer kbench (schema %lld, this kbench knows %d)",
+			   st->path, pr->ver, STORE_SCHEMA_VERSION);
+		return -1;
+	}
+	/* kbench never writes a negative version: somebody else's file. */
+	if (pr->ver < 0) {
+		errbuf_set(err, "cannot open db '%s': not a kbench database (schema %lld)", st->path,
+			   pr->ver);
+		return -1;
+	}
+	return 0;
 }
 
 void store_close(struct store *st)
@@ -430,15 +556,10 @@ void store_close(struct store *st)
 	free(st);
 }
 
-/*
- * The shared half of store_open and store_open_existing.  Order matters:
- * everything that could write (WAL, the schema) comes after user_version
- * has been read, which is what proves the file is SQLite and not too new.
- */
-static struct store *store_open_flags(const char *path, int flags, char *err)
+/* A connection to path with the busy timeout set, or NULL with err filled. */
+static struct store *store_connect(const char *path, const char *uri, int flags, char *err)
 {
 	struct store *st;
-	long long ver, ntables = 0;
 	int rc;
 
 	st = calloc(1, sizeof(*st));
@@ -451,7 +572,7 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 		free(st);
 		return NULL;
 	}
-	rc = sqlite3_open_v2(path, &st->db, flags, NULL);
+	rc = sqlite3_open_v2(uri ? uri : path, &st->db, flags | (uri ? SQLITE_OPEN_URI : 0), NULL);
 	if (rc != SQLITE_OK) {
 		errbuf_set(err, "cannot open db '%s': %s", path,
 			   st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
@@ -462,33 +583,41 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 		errbuf_set(err, "cannot open db '%s': %s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
-	/* The first read of the file: fails with "file is not a database" on text. */
-	if (store_pragma_int(st, "PRAGMA user_version", &ver, err) < 0)
+	return st;
+fail:
+	store_close(st);
+	return NULL;
+}
+
+/*
+ * The shared half of store_open and store_open_existing.  Order matters:
+ * everything that could write (WAL, the schema) comes after user_version
+ * has been read, which is what proves the file is SQLite and not too new.
+ * A database already at this version is not locked for writing to find that
+ * out, so that writers opening it at once do not queue on each other.
+ */
+static struct store *store_open_flags(const char *path, int flags, char *err)
+{
+	struct store_probe pr;
+	struct store *st;
+
+	st = store_connect(path, NULL, flags, err);
+	if (!st)
+		return NULL;
+	if (store_retry(st, store_probe_step, &pr, err) < 0 || store_probe_check(st, &pr, err) < 0)
 		goto fail;
-	if (ver > STORE_SCHEMA_VERSION) {
-		errbuf_set(err, "cannot open db '%s': made by a newer kbench (schema %lld, this kbench knows %d)",
-			   path, ver, STORE_SCHEMA_VERSION);
-		goto fail;
-	}
-	/* kbench never writes a negative version: somebody else's file. */
-	if (ver < 0) {
-		errbuf_set(err, "cannot open db '%s': not a kbench database (schema %lld)", path, ver);
-		goto fail;
-	}
 	if (sqlite3_db_readonly(st->db, "main") == 1) {
 		errbuf_set(err, "cannot open db '%s': read-only", path);
 		goto fail;
 	}
 	/* Somebody else's database: checked here too, before WAL rewrites the header. */
-	if (ver == 0 && store_pragma_int(st, "SELECT count(*) FROM sqlite_master", &ntables, err) < 0)
-		goto fail;
-	if (ver == 0 && ntables != 0) {
+	if (pr.ver == 0 && pr.ntables != 0) {
 		errbuf_set(err, "cannot open db '%s': not a kbench database (no schema version)", path);
 		goto fail;
 	}
 	if (store_exec(st, "PRAGMA foreign_keys = ON", "cannot open", err) < 0 ||
-	    store_exec(st, "PRAGMA journal_mode = WAL", "cannot open", err) < 0 ||
-	    store_migrate(st, err) < 0)
+	    store_retry(st, store_wal, NULL, err) < 0 ||
+	    (pr.ver != STORE_SCHEMA_VERSION && store_retry(st, store_migrate, NULL, err) < 0))
 		goto fail;
 	if (sqlite3_prepare_v2(st->db, store_sql_result, -1, &st->ins_result, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_sample, -1, &st->ins_sample, NULL) != SQLITE_OK ||
@@ -511,7 +640,13 @@ struct store *store_open(const char *path, char *err)
 	return store_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
 }
 
-struct store *store_open_existing(const char *path, char *err)
+/*
+ * An existing database, for the openers that must not create one: 0, or -1
+ * with err filled when there is no such file or it is empty.  A zero-byte
+ * file is what SQLite takes for a new database and would write the schema
+ * into, but whoever named it to a reader meant some other file.
+ */
+static int store_existing(const char *path, char *err)
 {
 	struct stat sb;
 	char why[128];
@@ -522,10 +657,167 @@ struct store *store_open_existing(const char *path, char *err)
 		else
 			store_errno_text(errno, why, sizeof(why));
 		errbuf_set(err, "cannot open db '%s': %s", path, why);
-		return NULL;
+		return -1;
 	}
+	if (S_ISREG(sb.st_mode) && sb.st_size == 0) {
+		errbuf_set(err, "cannot open db '%s': empty file, not a kbench database", path);
+		return -1;
+	}
+	return 0;
+}
+
+struct store *store_open_existing(const char *path, char *err)
+{
+	if (store_existing(path, err) < 0)
+		return NULL;
 	/* Without SQLITE_OPEN_CREATE a file removed since the stat is not recreated. */
 	return store_open_flags(path, SQLITE_OPEN_READWRITE, err);
+}
+
+/*
+ * A step for store_retry: copy the database into memory and migrate the
+ * copy, for a reader of an older schema that cannot write the file (the
+ * loaders ask for the current columns).  A writer's next open migrates the
+ * file itself.
+ */
+static int store_in_memory(struct store *st, void *arg, char *err)
+{
+	sqlite3 *mem = NULL;
+	sqlite3_backup *b;
+	int rc;
+
+	(void)arg;
+	rc = sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (rc == SQLITE_OK) {
+		b = sqlite3_backup_init(mem, "main", st->db, "main");
+		if (!b) {
+			rc = sqlite3_errcode(mem);
+		} else {
+			rc = sqlite3_backup_step(b, -1);
+			(void)sqlite3_backup_finish(b);	/* repeats step's error */
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		st->rc = rc;
+		errbuf_set(err, "cannot open db '%s': cannot copy it into memory to read its older "
+			   "schema: %s", st->path, sqlite3_errstr(rc));
+		sqlite3_close(mem);
+		return -1;
+	}
+	sqlite3_close(st->db);
+	st->db = mem;
+	return store_migrate(st, NULL, err);
+}
+
+/* path's -wal file holds changes not yet in the database itself. */
+static int store_wal_pending(const char *path)
+{
+	char wal[PATH_MAX + 8];
+	struct stat sb;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	return stat(wal, &sb) == 0 && sb.st_size > 0;
+}
+
+/*
+ * "file:PATH?immutable=1": the file read alone, without locks or WAL's
+ * -shm.  Every byte but the unreserved ones is %-escaped, so that a path
+ * holding '?' or '#' stays one path.
+ */
+static int store_immutable_uri(const char *path, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	n += (size_t)snprintf(buf, len, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p && n + 4 < len; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/._-~", *p))
+			buf[n++] = (char)*p;
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%%%02X", *p);
+	}
+	if (n + sizeof("?immutable=1") > len)
+		return -1;
+	snprintf(buf + n, len - n, "?immutable=1");
+	return 0;
+}
+
+struct store *store_open_readonly(const char *path, char *err)
+{
+	struct store_probe pr;
+	struct store *st;
+	char uri[3 * PATH_MAX + 32];
+
+	if (store_existing(path, err) < 0)
+		return NULL;
+	st = store_connect(path, NULL, SQLITE_OPEN_READONLY, err);
+	if (!st)
+		return NULL;
+	if (store_retry(st, store_probe_step, &pr, err) < 0) {
+		int shm = (st->rc & 0xff) == SQLITE_READONLY || (st->rc & 0xff) == SQLITE_CANTOPEN;
+
+		/*
+		 * A WAL database whose -shm cannot be made (a directory we may
+		 * not write): nobody has it open, or the -shm would be there, so
+		 * the file alone is the whole database -- unless a -wal left by
+		 * a crash holds changes that only the -shm could make sense of.
+		 */
+		if (!shm)
+			goto fail;
+		if (store_wal_pending(path)) {
+			errbuf_set(err, "cannot open db '%s': its write-ahead log '%s-wal' holds changes, "
+				   "which cannot be read without write access to its directory",
+				   path, path);
+			goto fail;
+		}
+		store_close(st);
+		if (store_immutable_uri(path, uri, sizeof(uri)) < 0) {
+			errbuf_set(err, "cannot open db '%s': path too long", path);
+			return NULL;
+		}
+		st = store_connect(path, uri, SQLITE_OPEN_READONLY, err);
+		if (!st)
+			return NULL;
+		if (store_retry(st, store_probe_step, &pr, err) < 0)
+			goto fail;
+	}
+	if (store_probe_check(st, &pr, err) < 0)
+		goto fail;
+	if (pr.ver == 0) {
+		errbuf_set(err, pr.ntables ? "cannot open db '%s': not a kbench database (no schema version)"
+					   : "cannot open db '%s': empty database, not a kbench database",
+			   path);
+		goto fail;
+	}
+	if (pr.ver < STORE_SCHEMA_VERSION) {
+		struct store *rw;
+		char rw_err[ERRBUF_LEN];
+
+		/* Migrated for good where it may be written, so its new uuids stay the same. */
+		if (access(path, W_OK) == 0 && (rw = store_open_existing(path, rw_err))) {
+			store_close(st);
+			return rw;
+		}
+		if (store_retry(st, store_in_memory, NULL, err) < 0)
+			goto fail;
+	}
+	st->readonly = 1;
+	return st;
+fail:
+	store_close(st);
+	return NULL;
+}
+
+/*
+ * Writes are refused on a store opened to read: its copy in memory (an
+ * older schema) would take them and lose them without a word.
+ */
+static int store_writable(const struct store *st, char *err)
+{
+	if (!st->readonly)
+		return 0;
+	errbuf_set(err, "cannot write to db '%s': it was opened to be read only", st->path);
+	return -1;
 }
 
 /* The current time as ISO 8601 UTC, e.g. 2026-11-30T13:45:02Z. */
@@ -577,9 +869,10 @@ static int store_step_done(sqlite3_stmt *stmt)
  * Insert the host (if new) and the run row, inside the caller's
  * transaction; sets run->id.  A run without a uuid gets a new one from
  * SQLite's generator (seeded from the OS), and a run without a set is a set
- * of its own.  0, or -1 with the SQLite error left in the connection.
+ * of its own.  pid is the process measuring it, 0 for one imported.  0, or
+ * -1 with the SQLite error left in the connection.
  */
-static int store_run_insert(struct store *st, struct run_info *run)
+static int store_run_insert(struct store *st, struct run_info *run, long long pid)
 {
 	sqlite3_stmt *q = NULL;
 	int64_t host_id;
@@ -612,7 +905,7 @@ static int store_run_insert(struct store *st, struct run_info *run)
 	host_id = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);
 	if (sqlite3_prepare_v2(st->db, "INSERT INTO runs (host_id, label, started, finished, os, mhz,"
-			       " sysinfo, uuid, set_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " sysinfo, uuid, set_uuid, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &q, NULL) != SQLITE_OK ||
 	    sqlite3_bind_int64(q, 1, host_id) != SQLITE_OK ||
 	    store_bind_text(q, 2, run->label) != SQLITE_OK ||
@@ -626,6 +919,7 @@ static int store_run_insert(struct store *st, struct run_info *run)
 			       : sqlite3_bind_null(q, 7)) != SQLITE_OK ||
 	    store_bind_text(q, 8, run->uuid) != SQLITE_OK ||
 	    store_bind_text(q, 9, run->set_uuid) != SQLITE_OK ||
+	    (pid > 0 ? sqlite3_bind_int64(q, 10, pid) : sqlite3_bind_null(q, 10)) != SQLITE_OK ||
 	    store_step_done(q) < 0)
 		goto fail;
 	sqlite3_finalize(q);
@@ -638,11 +932,13 @@ fail:
 
 int store_run_begin(struct store *st, struct run_info *run, char *err)
 {
+	if (store_writable(st, err) < 0)
+		return -1;
 	if (!run->started[0])
 		store_now(run->started, sizeof(run->started));
 	if (store_exec(st, "BEGIN IMMEDIATE", "cannot start run in", err) < 0)
 		return -1;
-	if (store_run_insert(st, run) < 0) {
+	if (store_run_insert(st, run, (long long)getpid()) < 0) {
 		errbuf_set(err, "cannot start run in db '%s': %s", st->path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
@@ -653,6 +949,37 @@ fail:
 	store_rollback(st);
 	run->id = 0;
 	return -1;
+}
+
+/*
+ * After a write for run_id failed: whether the run is gone, deleted by
+ * `runs delete --force` while it was measured.  SQLite would only call that
+ * a foreign key failure, which tells the user nothing.
+ */
+static int store_run_gone(struct store *st, int64_t run_id)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM runs WHERE id = ?", -1, &q, NULL) != SQLITE_OK)
+		return 0;
+	rc = sqlite3_bind_int64(q, 1, run_id) == SQLITE_OK ? sqlite3_step(q) : SQLITE_ERROR;
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE;
+}
+
+/* The error of a write to a run that store_run_gone found deleted: "cannot WHAT db 'P': ...". */
+static void store_gone_error(struct store *st, int64_t run_id, const char *what, char *err)
+{
+	errbuf_set(err, "cannot %s db '%s': run %lld was deleted while it was being measured",
+		   what, st->path, (long long)run_id);
+}
+
+/* The same for a result: its id named, as the other errors of adding one do. */
+static void store_result_gone(struct store *st, int64_t run_id, const struct result *r, char *err)
+{
+	errbuf_set(err, "cannot add result '%s' to db '%s': run %lld was deleted while it was "
+		   "being measured", r->id, st->path, (long long)run_id);
 }
 
 /* Refused when written as they would be when read back: a row that cannot load is lost. */
@@ -799,7 +1126,7 @@ fail:
 
 int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err)
 {
-	if (store_result_check(st, r, err) < 0)
+	if (store_writable(st, err) < 0 || store_result_check(st, r, err) < 0)
 		return -1;
 	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
 		return -1;
@@ -813,6 +1140,8 @@ int store_result_add(struct store *st, int64_t run_id, const struct result *r, c
 	return 0;
 fail:
 	store_rollback(st);
+	if (store_run_gone(st, run_id))
+		store_result_gone(st, run_id, r, err);
 	return -1;
 }
 
@@ -845,7 +1174,7 @@ static int store_exec_id(struct store *st, const char *const *sql, size_t n, int
 int store_result_put(struct store *st, int64_t run_id, int64_t *result_id, const struct result *r,
 		     char *err)
 {
-	if (store_result_check(st, r, err) < 0)
+	if (store_writable(st, err) < 0 || store_result_check(st, r, err) < 0)
 		return -1;
 	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
 		return -1;
@@ -863,6 +1192,8 @@ int store_result_put(struct store *st, int64_t run_id, int64_t *result_id, const
 	return 0;
 fail:
 	store_rollback(st);
+	if (store_run_gone(st, run_id))
+		store_result_gone(st, run_id, r, err);
 	return -1;
 }
 
@@ -897,6 +1228,8 @@ int store_sentinel_put(struct store *st, int64_t run_id, const struct sentinel_p
 {
 	static const char *const clear[] = { "DELETE FROM sentinels WHERE run_id = ?1" };
 
+	if (store_writable(st, err) < 0)
+		return -1;
 	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add the sentinel to", err) < 0)
 		return -1;
 	if (store_exec_id(st, clear, 1, run_id) < 0 || store_sentinel_insert(st, run_id, pts, n) < 0) {
@@ -909,6 +1242,8 @@ int store_sentinel_put(struct store *st, int64_t run_id, const struct sentinel_p
 	return 0;
 fail:
 	store_rollback(st);
+	if (store_run_gone(st, run_id))
+		store_gone_error(st, run_id, "add the sentinel to", err);
 	return -1;
 }
 
@@ -917,6 +1252,8 @@ int store_run_end(struct store *st, int64_t run_id, char *err)
 	sqlite3_stmt *stmt;
 	char now[32];
 
+	if (store_writable(st, err) < 0)
+		return -1;
 	store_now(now, sizeof(now));
 	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET finished = ? WHERE id = ?", -1, &stmt,
 			       NULL) != SQLITE_OK) {
@@ -932,9 +1269,9 @@ int store_run_end(struct store *st, int64_t run_id, char *err)
 		return -1;
 	}
 	sqlite3_finalize(stmt);
+	/* The run was begun by this process, so it can only have been deleted since. */
 	if (sqlite3_changes(st->db) != 1) {
-		errbuf_set(err, "cannot end run %lld in db '%s': no such run", (long long)run_id,
-			   st->path);
+		store_gone_error(st, run_id, "end the run in", err);
 		return -1;
 	}
 	return 0;
@@ -1514,6 +1851,27 @@ void store_runs_free(struct run_info *runs, size_t n)
 	free(runs);
 }
 
+/*
+ * Whether a run without a finish time, begun by process pid on host, is
+ * still being measured: that process is alive, on this host (a pid means
+ * nothing elsewhere), and is not this one (an interrupted run drops its own
+ * empty run).  Dead, the run was interrupted.  A pid reused since by some
+ * other process reads as alive: `runs delete --force` is the way past it.
+ */
+static int store_run_alive(long long pid, const char *host)
+{
+	char me[256];
+
+	if (pid <= 0 || pid > INT_MAX || pid == (long long)getpid())
+		return 0;
+	if (gethostname(me, sizeof(me)) != 0)
+		return 0;
+	me[sizeof(me) - 1] = '\0';
+	if (strcmp(me, host) != 0)
+		return 0;
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
 int store_runs_list(struct store *st, struct store_run_row **rows_out, char *err)
 {
 	sqlite3_stmt *q = NULL;
@@ -1528,7 +1886,8 @@ int store_runs_list(struct store *st, struct store_run_row **rows_out, char *err
 			       " (SELECT min(s.id) FROM runs s WHERE s.set_uuid = r.set_uuid),"
 			       " (SELECT count(*) FROM results x WHERE x.run_id = r.id),"
 			       " (SELECT count(*) FROM results x WHERE x.run_id = r.id"
-			       "  AND x.status IN ('fail', 'skip'))"
+			       "  AND x.status IN ('fail', 'skip')),"
+			       " r.pid"
 			       " FROM runs r JOIN hosts h ON h.id = r.host_id ORDER BY r.id",
 			       -1, &q, NULL) != SQLITE_OK)
 		goto fail;
@@ -1556,6 +1915,7 @@ int store_runs_list(struct store *st, struct store_run_row **rows_out, char *err
 		row->set_id = sqlite3_column_int64(q, 7);
 		row->nresults = (size_t)sqlite3_column_int64(q, 8);
 		row->nmissing = (size_t)sqlite3_column_int64(q, 9);
+		row->running = !row->finished[0] && store_run_alive(sqlite3_column_int64(q, 10), row->host);
 	}
 	if (rc != SQLITE_DONE)
 		goto fail;
@@ -1582,11 +1942,57 @@ static const char *const store_sql_delete_run[] = {
 };
 
 /*
+ * 0 when none of the runs is being measured by another kbench, else -1 with
+ * err naming the first that is.  Checked inside the delete's write
+ * transaction; a run begun after it cannot be among the ids selected.
+ */
+static int store_ids_idle(struct store *st, const struct store_ids *ids, char *err)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT r.pid, h.hostname FROM runs r JOIN hosts h"
+			       " ON h.id = r.host_id WHERE r.id = ? AND r.finished IS NULL", -1, &q,
+			       NULL) != SQLITE_OK)
+		goto fail;
+	for (size_t i = 0; i < ids->n; i++) {
+		long long pid;
+
+		if (sqlite3_bind_int64(q, 1, ids->v[i]) != SQLITE_OK)
+			goto fail;
+		rc = sqlite3_step(q);
+		if (rc != SQLITE_ROW) {
+			(void)sqlite3_reset(q);
+			if (rc != SQLITE_DONE)
+				goto fail;
+			continue;
+		}
+		pid = sqlite3_column_int64(q, 0);
+		if (store_run_alive(pid, (const char *)sqlite3_column_text(q, 1) ?
+				    (const char *)sqlite3_column_text(q, 1) : "")) {
+			errbuf_set(err, "cannot delete run %lld from db '%s': it is being measured "
+				   "(kbench pid %lld); --force deletes it anyway", (long long)ids->v[i],
+				   st->path, pid);
+			sqlite3_finalize(q);
+			return -1;
+		}
+		(void)sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	return 0;
+fail:
+	errbuf_set(err, "cannot delete runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	sqlite3_finalize(q);
+	return -1;
+}
+
+/*
  * Rename (new_label set) or delete (new_label NULL) the selected runs, all
- * or none: one transaction, so a failure half-way changes nothing.
+ * or none: one transaction, so a failure half-way changes nothing.  A
+ * delete leaves a run being measured alone unless force is set.
  */
 static int store_runs_change(struct store *st, const char *const *sel, size_t nsel,
-			     const char *new_label, char *err)
+			     const char *new_label, int force, char *err)
 {
 	struct store_ids ids = { 0 };
 	sqlite3_stmt *q = NULL;
@@ -1596,10 +2002,14 @@ static int store_runs_change(struct store *st, const char *const *sel, size_t ns
 		errbuf_set(err, "%s: name the runs (labels or run ids)", what);
 		return -1;
 	}
+	if (store_writable(st, err) < 0)
+		return -1;
 	if (store_exec(st, "BEGIN IMMEDIATE", new_label ? "cannot rename runs in" :
 			     "cannot delete runs from", err) < 0)
 		return -1;
 	if (store_select(st, sel, nsel, &ids, err) < 0)
+		goto fail_quiet;
+	if (!new_label && !force && store_ids_idle(st, &ids, err) < 0)
 		goto fail_quiet;
 	for (size_t i = 0; i < ids.n; i++) {
 		if (new_label) {
@@ -1642,12 +2052,17 @@ fail_quiet:
 int store_runs_rename(struct store *st, const char *const *sel, size_t nsel, const char *label,
 		      char *err)
 {
-	return store_runs_change(st, sel, nsel, label, err);
+	return store_runs_change(st, sel, nsel, label, 0, err);
 }
 
 int store_runs_delete(struct store *st, const char *const *sel, size_t nsel, char *err)
 {
-	return store_runs_change(st, sel, nsel, NULL, err);
+	return store_runs_change(st, sel, nsel, NULL, 0, err);
+}
+
+int store_runs_delete_force(struct store *st, const char *const *sel, size_t nsel, char *err)
+{
+	return store_runs_change(st, sel, nsel, NULL, 1, err);
 }
 
 int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *added, char *err)
@@ -1655,6 +2070,8 @@ int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *
 	sqlite3_stmt *q = NULL;
 
 	*added = 0;
+	if (store_writable(st, err) < 0)
+		return -1;
 	for (size_t i = 0; i < nruns; i++) {
 		if (!runs[i].uuid[0]) {
 			errbuf_set(err, "cannot import into db '%s': run %zu has no uuid", st->path, i + 1);
@@ -1681,7 +2098,7 @@ int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *
 			run->id = 0;
 			continue;
 		}
-		if (rc != SQLITE_DONE || store_run_insert(st, run) < 0)
+		if (rc != SQLITE_DONE || store_run_insert(st, run, 0) < 0)
 			goto fail;
 		for (size_t j = 0; j < run->nresults; j++)
 			if (store_result_insert(st, run->id, &run->results[j], NULL) < 0)

@@ -2,9 +2,12 @@
  * The results database.  The only module that includes sqlite3.h.
  *
  * One transaction per result, so a crash or Ctrl-C loses at most the result
- * in progress; WAL and a busy timeout so two runs can write at once.  The
- * schema carries a version (PRAGMA user_version) and is migrated forward on
- * open; a database from a newer kbench is refused, never modified.
+ * in progress; WAL and a busy timeout so two runs can write at once, and
+ * opening retried while another process holds the lock it needs, so that
+ * several creating one new database at once all get it.  The schema
+ * carries a version (PRAGMA user_version) and is migrated forward when a
+ * writer opens it; a database from a newer kbench is refused, never
+ * modified.  Readers open read-only and never write a byte.
  */
 #ifndef KB_STORE_H
 #define KB_STORE_H
@@ -14,7 +17,7 @@
 
 #include "core/result.h"
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 struct store;
 
@@ -31,13 +34,35 @@ int store_default_path(const char *explicit_path, char *buf, size_t len, char *e
  * that is not SQLite, or is from a newer kbench, is left untouched.
  */
 struct store *store_open(const char *path, char *err);
-/* Open an existing database read-only-in-spirit: fails if it does not exist. */
+/*
+ * Open an existing database for writing (rename, delete): fails if it does
+ * not exist or is empty (zero bytes: not a kbench database yet).
+ */
 struct store *store_open_existing(const char *path, char *err);
+/*
+ * Open an existing database to read it only (summary, compare, show,
+ * export, the list of runs): SQLITE_OPEN_READONLY, so a file on a read-only
+ * mount or owned by someone else can be read.  Nothing is written, not even
+ * WAL's -shm when it cannot be created (the file is then read as
+ * immutable); a database of an older schema is migrated in memory, the
+ * file left as it is.  A missing or empty file is refused.  The store_run_*,
+ * store_result_*, rename, delete and import calls fail on it.
+ */
+struct store *store_open_readonly(const char *path, char *err);
 void store_close(struct store *st);
 
-/* Insert the run row (results not included); sets run->id. */
+/*
+ * Insert the run row (results not included); sets run->id.  The row records
+ * this process's id, so that until the run ends the store knows it is
+ * being measured (see store_runs_delete).
+ */
 int store_run_begin(struct store *st, struct run_info *run, char *err);
-/* Insert one result, its values, samples and points in a single transaction. */
+/*
+ * Insert one result, its values, samples and points in a single transaction.
+ * These calls and store_sentinel_put and store_run_end say so in err when
+ * the run is no longer there (deleted with `runs delete --force` while it
+ * was measured), rather than fail on a foreign key.
+ */
 int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err);
 /*
  * Insert a result, or with *result_id set rewrite the one stored under that
@@ -73,6 +98,7 @@ struct store_run_row {
 	char os[256];
 	size_t nresults;		/* results stored */
 	size_t nmissing;		/* of which skipped or failed */
+	int running;			/* no finish time and its kbench is alive: being measured */
 };
 
 /* Every run, oldest first, malloc'd into *rows; the count or -1 with err filled. */
@@ -81,10 +107,15 @@ int store_runs_list(struct store *st, struct store_run_row **rows, char *err);
  * Give the selected runs (labels or run ids, as store_runs_load) a new
  * label, or delete them with everything they hold.  All or nothing: a
  * selector that matches no run changes nothing.  The count of runs, or -1.
+ * store_runs_delete refuses a run being measured by another live kbench
+ * on this host (no finish time, its process alive); the run's own process
+ * may delete it, and store_runs_delete_force deletes it anyway, after which
+ * the measuring kbench fails on its next write saying the run was deleted.
  */
 int store_runs_rename(struct store *st, const char *const *sel, size_t nsel, const char *label,
 		      char *err);
 int store_runs_delete(struct store *st, const char *const *sel, size_t nsel, char *err);
+int store_runs_delete_force(struct store *st, const char *const *sel, size_t nsel, char *err);
 
 /*
  * Add runs read from an export, in one transaction: a run whose uuid the

@@ -3,7 +3,9 @@
  * by field (values, placement and copies included), run selection,
  * migration of version 1 and version 2 files made by hand, rows the loader
  * must refuse, refusal of files kbench must not touch (checked byte for
- * byte), the default path rules, and two writers on one database at once.
+ * byte), the default path rules, two writers on one database at once and
+ * eight creating one, reading what cannot be written, and runs deleted
+ * while they are measured.
  * Every test works in its own directory under /tmp, removed afterwards.
  */
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <grp.h>
 #include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -458,14 +461,17 @@ static void test_round_trip(void **state)
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_values WHERE key = 'msg_size'"
 					" AND num = 4096 AND text IS NULL"), 1);
 
-	/* A result for a run that does not exist is refused by the foreign key. */
+	/*
+	 * A result for a run that is not there is refused by the foreign key,
+	 * and said as what it means: the run was deleted since it began.
+	 */
 	assert_int_equal(store_result_add(st, run.id + 100, &res[0], err), -1);
 	assert_non_null(strstr(err, "cannot add result 'ipc.pipe.lat' to db '"));
-	assert_non_null(strstr(err, "FOREIGN KEY"));
+	assert_non_null(strstr(err, "was deleted while it was being measured"));
 	/* Nothing of the refused result was kept, its values included. */
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_values"), 3 + BENCH_MAX_VALUES);
 	assert_int_equal(store_run_end(st, run.id + 100, err), -1);
-	assert_non_null(strstr(err, "no such run"));
+	assert_non_null(strstr(err, "was deleted while it was being measured"));
 
 	for (int i = 0; i < 3; i++)
 		result_free(&res[i]);
@@ -1176,8 +1182,10 @@ static int writer(const char *path, const char *label, int count)
 	struct result r;
 	struct store *st = store_open(path, err);
 
-	if (!st)
+	if (!st) {
+		fprintf(stderr, "writer %s: %s\n", label, err);
 		return -1;
+	}
 	make_run(&run, label);
 	if (store_run_begin(st, &run, err) < 0)
 		goto fail;
@@ -1404,6 +1412,397 @@ static void test_concurrent_writers(void **state)
 	store_close(a);
 }
 
+/*
+ * Issue 13: several processes creating one new database at once.  Each of
+ * 20 rounds forks 8 writers held at a barrier (a pipe that closes), so that they
+ * all open the new file together; before opening retried its busy steps,
+ * one in about three of two such writers failed with "database is locked"
+ * or took the half-made file for somebody else's.  Then 8 more on the
+ * database that exists.  Every run must be stored, once.
+ */
+static void test_concurrent_create(void **state)
+{
+	struct fixture *f = *state;
+	char path[PATH_MAX], label[32], sql[128];
+	pid_t pid[8];
+	int gate[2], status;
+
+	for (int round = 0; round <= 20; round++) {
+		/* Rounds 0-19 each create a database; round 20 writes to the last one again. */
+		if (round < 20)
+			snprintf(path, sizeof(path), "%s/new%d/results.db", f->dir, round);
+		assert_int_equal(pipe(gate), 0);
+		for (int p = 0; p < 8; p++) {
+			pid[p] = fork();
+			assert_true(pid[p] >= 0);
+			if (pid[p] == 0) {
+				char c;
+
+				close(gate[1]);
+				/* EOF when the parent closes its end: all start at once. */
+				(void)!read(gate[0], &c, 1);
+				snprintf(label, sizeof(label), "r%d.w%d", round, p);
+				_exit(writer(path, label, 3) == 0 ? 0 : 1);
+			}
+		}
+		close(gate[0]);
+		close(gate[1]);
+		for (int p = 0; p < 8; p++) {
+			assert_int_equal(waitpid(pid[p], &status, 0), pid[p]);
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				fail_msg("round %d: writer %d failed (its error is on stderr)", round, p);
+		}
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM runs WHERE label LIKE 'r%d.w_'", round);
+		assert_int_equal(raw_int(path, sql), 8);
+		snprintf(sql, sizeof(sql), "SELECT count(DISTINCT label) FROM runs WHERE label LIKE 'r%d.w_'",
+			 round);
+		assert_int_equal(raw_int(path, sql), 8);
+		assert_int_equal(raw_int(path, "SELECT count(*) FROM runs WHERE finished IS NULL"), 0);
+	}
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM runs"), 16);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM results"), 48);
+}
+
+/*
+ * Run fn(arg) in a child that can write neither dir nor the files in it:
+ * as root the child becomes nobody, since modes do not stop root; as
+ * anyone else the modes alone do.  The child does no cmocka asserts (a
+ * failing one would carry on with the parent's tests); its exit status is
+ * returned.
+ */
+static int in_unwritable(const char *top, const char *dir, int (*fn)(const char *), const char *arg)
+{
+	pid_t pid;
+	int status;
+
+	/* nobody must get through the fixture's private directory to dir. */
+	assert_int_equal(chmod(top, 0711), 0);
+	assert_int_equal(chmod(dir, 0555), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 &&
+		    (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
+			_exit(99);
+		_exit(fn(arg));
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(chmod(top, 0700), 0);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A reader in a child that cannot write: store_open_readonly and the two
+ * loaders work, a writer's open is refused.  The exit status is the number
+ * of runs loaded, or 100 and more for what failed.
+ */
+static int ro_reader(const char *path)
+{
+	char err[ERRBUF_LEN] = "";
+	struct run_info *runs;
+	struct store_run_row *rows;
+	struct store *st = store_open_readonly(path, err);
+	int n, m;
+
+	if (!st) {
+		fprintf(stderr, "ro_reader: %s\n", err);
+		return 100;
+	}
+	n = store_runs_load(st, NULL, 0, 1, &runs, err);
+	if (n < 0 || n >= 100) {
+		fprintf(stderr, "ro_reader: %s\n", err);
+		return 101;
+	}
+	m = store_runs_list(st, &rows, err);
+	if (m != n) {
+		fprintf(stderr, "ro_reader: list %d, load %d: %s\n", m, n, err);
+		return 102;
+	}
+	/* The read-only store refuses what would write. */
+	if (store_run_begin(st, &runs[0], err) == 0 || !strstr(err, "read only"))
+		return 103;
+	store_runs_free(runs, (size_t)n);
+	free(rows);
+	store_close(st);
+	st = store_open(path, err);
+	if (st) {
+		store_close(st);
+		return 104;
+	}
+	return n;
+}
+
+/* A reader that must be refused because a -wal holds what only its -shm would make sense of. */
+static int ro_refused_wal(const char *path)
+{
+	char err[ERRBUF_LEN] = "";
+	struct store *st = store_open_readonly(path, err);
+
+	if (st) {
+		store_close(st);
+		return 1;
+	}
+	if (!strstr(err, "write-ahead log")) {
+		fprintf(stderr, "ro_refused_wal: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+/* Copy a file byte for byte (from a database open elsewhere, as a crash would leave it). */
+static void copy_file(const char *from, const char *to)
+{
+	size_t n;
+	char *buf = slurp(from, &n);
+	FILE *fp = fopen(to, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(buf, 1, n, fp), n);
+	assert_int_equal(fclose(fp), 0);
+	free(buf);
+}
+
+/*
+ * Issue 13: a database that cannot be written (someone else's, a
+ * read-only mount) can still be read, and reading writes nothing: a WAL
+ * database closed cleanly has no -shm, and none can be made beside it, so
+ * it is read as immutable; a -wal left with changes in it is refused in one
+ * line rather than read without them; an older schema is migrated in memory
+ * with the file left as it was, and for good where the file can be written.
+ */
+static void test_readonly(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "", dir[PATH_MAX], path[PATH_MAX + 16], side[PATH_MAX + 32];
+	char *before;
+	size_t nb;
+	struct store *st;
+	struct run_info run[3];
+
+	snprintf(dir, sizeof(dir), "%s/ro", f->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+
+	/* Current schema, WAL, closed: no -shm left for a reader. */
+	snprintf(path, sizeof(path), "%s/cur.db", dir);
+	st = store_open(path, err);
+	assert_non_null(st);
+	store_three_runs(st, run);
+	store_close(st);
+	for (int i = 0; i < 3; i++)
+		run_info_free(&run[i]);
+	assert_no_sidecars(path);
+	assert_int_equal(chmod(path, 0444), 0);
+	before = slurp(path, &nb);
+	assert_int_equal(in_unwritable(f->dir, dir, ro_reader, path), 3);
+	assert_untouched(path, before, nb);
+	assert_no_sidecars(path);
+
+	/* A -wal with changes and no -shm, as a crash leaves a copy: refused. */
+	assert_int_equal(chmod(path, 0644), 0);
+	st = store_open(path, err);
+	assert_non_null(st);
+	make_run(&run[0], "in the wal");
+	assert_int_equal(store_run_begin(st, &run[0], err), 0);
+	snprintf(side, sizeof(side), "%s/crash.db", dir);
+	copy_file(path, side);
+	snprintf(side, sizeof(side), "%s/crash.db-wal", dir);
+	snprintf(path, sizeof(path), "%s/cur.db-wal", dir);
+	copy_file(path, side);
+	store_close(st);
+	run_info_free(&run[0]);
+	snprintf(path, sizeof(path), "%s/crash.db", dir);
+	assert_int_equal(in_unwritable(f->dir, dir, ro_refused_wal, path), 0);
+
+	/* Version 1, made by hand: read through a copy in memory, the file untouched. */
+	snprintf(path, sizeof(path), "%s/v1.db", dir);
+	raw_exec(path, v1_schema);
+	assert_int_equal(chmod(path, 0444), 0);
+	before = slurp(path, &nb);
+	assert_int_equal(in_unwritable(f->dir, dir, ro_reader, path), 1);
+	assert_untouched(path, before, nb);
+	assert_no_sidecars(path);
+	assert_int_equal(raw_int(path, "PRAGMA user_version"), 1);
+
+	/* Where it may be written, the reader migrates it once and for all. */
+	assert_int_equal(chmod(path, 0644), 0);
+	st = store_open_readonly(path, err);
+	assert_non_null(st);
+	store_close(st);
+	assert_int_equal(raw_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM runs WHERE label = 'fbsd4'"), 1);
+}
+
+/*
+ * Issue 13: a zero-byte file is what SQLite takes for a new database, so
+ * an opener that must not create one (the readers, rename and delete)
+ * refuses it and leaves it zero bytes, with nothing beside it.  So does a
+ * file of SQLite's that holds no schema.
+ */
+static void test_empty_file_refused(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "", path[PATH_MAX], want[PATH_MAX + 64];
+	struct stat sb;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/empty.db", f->dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fclose(fp), 0);
+	snprintf(want, sizeof(want), "cannot open db '%s': empty file, not a kbench database", path);
+	assert_null(store_open_readonly(path, err));
+	assert_string_equal(err, want);
+	err[0] = '\0';
+	assert_null(store_open_existing(path, err));
+	assert_string_equal(err, want);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_size, 0);
+	assert_no_sidecars(path);
+
+	/* SQLite's, with a page but no table and no version: not ours either. */
+	snprintf(path, sizeof(path), "%s/blank.db", f->dir);
+	raw_exec(path, "PRAGMA page_size = 4096; VACUUM;");
+	assert_null(store_open_readonly(path, err));
+	assert_non_null(strstr(err, "not a kbench database"));
+}
+
+/* A child measuring a run: begins it, says its id, waits, then tries to store a result. */
+static int measuring_child(const char *path, int up, int down)
+{
+	char err[ERRBUF_LEN] = "", c;
+	struct run_info run;
+	struct result r;
+	struct store *st = store_open(path, err);
+	int rc;
+
+	if (!st)
+		return 1;
+	make_run(&run, "measuring");
+	/* The store tells a run in progress by its host's name as well as its pid. */
+	if (gethostname(run.host, sizeof(run.host)) != 0)
+		return 2;
+	run.host[sizeof(run.host) - 1] = '\0';
+	if (store_run_begin(st, &run, err) < 0 ||
+	    write(up, &run.id, sizeof(run.id)) != (ssize_t)sizeof(run.id))
+		return 3;
+	if (read(down, &c, 1) != 1)
+		return 4;
+	if (c == 'q')	/* die without ending the run: interrupted */
+		_exit(0);
+	make_result(&r, "sys.null", 4);
+	rc = store_result_add(st, run.id, &r, err);
+	result_free(&r);
+	/* Deleted under it: a clear line, not a foreign key. */
+	if (rc == 0 || !strstr(err, "was deleted while it was being measured") ||
+	    strstr(err, "FOREIGN"))
+		return 5;
+	if (store_run_end(st, run.id, err) == 0 || !strstr(err, "was deleted"))
+		return 6;
+	store_close(st);
+	run_info_free(&run);
+	return 0;
+}
+
+/* Fork a measuring child; *id is its run, fd[0] the pipe that releases it. */
+static pid_t start_measuring(const char *path, int64_t *id, int *release)
+{
+	int up[2], down[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(up), 0);
+	assert_int_equal(pipe(down), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		_exit(measuring_child(path, up[1], down[0]));
+	}
+	close(up[1]);
+	close(down[0]);
+	assert_int_equal(read(up[0], id, sizeof(*id)), (ssize_t)sizeof(*id));
+	close(up[0]);
+	*release = down[1];
+	return pid;
+}
+
+/* The running flag of run id in the list. */
+static int listed_running(struct store *st, int64_t id)
+{
+	char err[ERRBUF_LEN] = "";
+	struct store_run_row *rows;
+	int n = store_runs_list(st, &rows, err), running = -1;
+
+	assert_true(n >= 0);
+	for (int i = 0; i < n; i++)
+		if (rows[i].id == id)
+			running = rows[i].running;
+	free(rows);
+	return running;
+}
+
+/*
+ * Issue 13: `runs delete` of a run being measured made that run fail on a
+ * foreign key.  A run another live kbench is measuring is refused unless
+ * forced; forced, the measuring process is told its run was deleted.  A
+ * run whose process died (interrupted) is deleted as any other, and so is
+ * a run of this very process (run drops its own empty interrupted run).
+ */
+static void test_delete_in_progress(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "", id[32], c = 'g';
+	const char *sel[1] = { id };
+	struct store *st;
+	struct run_info own;
+	int64_t run_id;
+	pid_t pid;
+	int release, status;
+
+	st = store_open(f->db, err);
+	assert_non_null(st);
+	pid = start_measuring(f->db, &run_id, &release);
+	snprintf(id, sizeof(id), "%lld", (long long)run_id);
+	assert_int_equal(listed_running(st, run_id), 1);
+	assert_int_equal(store_runs_delete(st, sel, 1, err), -1);
+	assert_non_null(strstr(err, "being measured"));
+	assert_non_null(strstr(err, "--force"));
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM runs"), 1);
+	/* Its label selects it just the same. */
+	sel[0] = "measuring";
+	assert_int_equal(store_runs_delete(st, sel, 1, err), -1);
+	sel[0] = id;
+	assert_int_equal(store_runs_delete_force(st, sel, 1, err), 1);
+	assert_int_equal(write(release, &c, 1), 1);
+	close(release);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM runs"), 0);
+
+	/* Its process gone without ending it: interrupted, not running, deleted. */
+	pid = start_measuring(f->db, &run_id, &release);
+	c = 'q';
+	assert_int_equal(write(release, &c, 1), 1);
+	close(release);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	snprintf(id, sizeof(id), "%lld", (long long)run_id);
+	assert_int_equal(listed_running(st, run_id), 0);
+	assert_int_equal(store_runs_delete(st, sel, 1, err), 1);
+
+	/* This process's own run, not ended: its own to delete. */
+	make_run(&own, "own");
+	assert_int_equal(gethostname(own.host, sizeof(own.host)), 0);
+	assert_int_equal(store_run_begin(st, &own, err), 0);
+	assert_int_equal(listed_running(st, own.id), 0);
+	snprintf(id, sizeof(id), "%lld", (long long)own.id);
+	assert_int_equal(store_runs_delete(st, sel, 1, err), 1);
+	run_info_free(&own);
+	store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1423,6 +1822,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_rename_delete, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_create, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_readonly, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_empty_file_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_delete_in_progress, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

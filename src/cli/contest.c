@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/label.h"
 #include "core/err.h"
 #include "core/result.h"
 #include "core/runner.h"
@@ -190,8 +191,8 @@ int cmd_contest(int argc, char **argv)
 		die_usage("contest: unexpected argument '%s'", argv[0]);
 	if (o.workload && strspn(o.workload, " \t\n") == strlen(o.workload))
 		die_usage("contest: --workload is empty");
-	if (o.label && (!o.label[0] || strlen(o.label) >= sizeof(label)))
-		die_usage("contest: --label must be 1 to 127 characters");
+	if (o.label)
+		cli_label_check("contest", "--label", o.label);
 	if (o.no_store && o.db)
 		die_usage("contest: --db and --no-store contradict each other");
 	nloads = contest_pick(o.loads, loads);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/label.h"
 #include "core/err.h"
 #include "report/report.h"
 #include "store/store.h"
@@ -33,8 +34,8 @@ int cmd_import(int argc, char **argv)
 	nfiles = opt_parse(cli_find("import"), opts, argc, argv);
 	if (nfiles < 1)
 		die_usage("import: name the file(s) 'kbench export' wrote ('-' for stdin)");
-	if (label && (!label[0] || strlen(label) >= sizeof(((struct run_info *)0)->label)))
-		die_usage("import: --label must be 1 to 127 characters");
+	if (label)
+		cli_label_check("import", "--label", label);
 	if (store_default_path(db, path, sizeof(path), err) < 0)
 		die("%s", err);
 	runs = calloc((size_t)nfiles, sizeof(*runs));

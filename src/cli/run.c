@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/label.h"
 #include "core/err.h"
 #include "core/registry.h"
 #include "core/replica.h"
@@ -205,8 +206,8 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 		die_usage("run: unknown suite '%s' (one of %s)", o->suite, registry_suite_list());
 	if (o->no_store && o->db)
 		die_usage("run: --db and --no-store contradict each other");
-	if (o->label && (!o->label[0] || strlen(o->label) >= sizeof(((struct run_info *)0)->label)))
-		die_usage("run: --label must be 1 to 127 characters");
+	if (o->label)
+		cli_label_check("run", "--label", o->label);
 	if (o->max_time == 0)
 		o->max_time = *suite_bits == SUITE_QUICK ? 0.8 : 3.0;
 	/* The quick suite is a smoke test within 90 s: fewer replicas, a wider interval. */

@@ -15,19 +15,24 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/label.h"
 #include "core/err.h"
+#include "core/utf8.h"
 #include "report/report.h"
 #include "store/store.h"
 
-/* The width of the widest label among the rows shown, at least the header's. */
+/*
+ * The columns of the widest label among the rows shown, at least the
+ * header's, as report_cell prints it (escaped, wide characters two).
+ */
 static int runs_label_width(const struct store_run_row *rows, const char *show, size_t n)
 {
-	size_t w = strlen("label");
+	int w = (int)strlen("label");
 
 	for (size_t i = 0; i < n; i++)
-		if (show[i] && strlen(rows[i].label) > w)
-			w = strlen(rows[i].label);
-	return (int)(w > 40 ? 40 : w);
+		if (show[i] && utf8_width(rows[i].label) > w)
+			w = utf8_width(rows[i].label);
+	return w > 40 ? 40 : w;
 }
 
 /* Does row match a selector: a label, a run id, or "set:N" (as store_runs_load reads them)? */
@@ -98,9 +103,15 @@ static void runs_list(struct store *st, const char *path, char **sel, int nsel, 
 		}
 		nsets += first_of_set;
 		nlabels += first_of_label;
-		printf("%5lld %5lld  %-*.*s  %-20s %7zu  %s, %s", (long long)rows[i].id,
-		       (long long)rows[i].set_id, lw, lw, rows[i].label, rows[i].started,
-		       rows[i].nresults, rows[i].host, rows[i].os);
+		char label[4 * 40 + 1], started[4 * 20 + 1], host[4 * sizeof(rows[i].host)];
+		char os[4 * sizeof(rows[i].os)];
+
+		/* What another's export brought is printed escaped: one run, one line. */
+		printf("%5lld %5lld  %s  %s %7zu  %s, %s", (long long)rows[i].id,
+		       (long long)rows[i].set_id, report_cell(label, sizeof(label), rows[i].label, lw, -1),
+		       report_cell(started, sizeof(started), rows[i].started, 20, -1), rows[i].nresults,
+		       report_cell(host, sizeof(host), rows[i].host, -1, 0),
+		       report_cell(os, sizeof(os), rows[i].os, -1, 0));
 		if (rows[i].nmissing)
 			printf("; %zu skipped or failed", rows[i].nmissing);
 		if (!rows[i].finished[0])
@@ -130,8 +141,7 @@ int cmd_runs(int argc, char **argv)
 	if (npos > 0 && strcmp(argv[0], "rename") == 0) {
 		if (npos != 3)
 			die_usage("runs: rename takes a label or run id, then the new label");
-		if (!argv[2][0] || strlen(argv[2]) >= sizeof(((struct store_run_row *)0)->label))
-			die_usage("runs: a label is 1 to 127 characters");
+		cli_label_check("runs", "the new label", argv[2]);
 	} else if (npos > 0 && strcmp(argv[0], "delete") == 0 && npos < 2) {
 		die_usage("runs: delete takes the labels or run ids to delete");
 	}

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 __attribute__((format(printf, 2, 0)))
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -62,6 +63,26 @@ void bug_at(const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	abort();
+}
+
+char *err_lower(char *s)
+{
+	/*
+	 * A capital followed by a small letter starts a word; followed by
+	 * anything else ('/', a capital, a space) it is an acronym or a
+	 * one-letter name, and lowercasing it would misspell it ("i/O error").
+	 */
+	if (s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z')
+		s[0] = (char)(s[0] - 'A' + 'a');
+	return s;
+}
+
+const char *err_errno_text(int errnum, char *buf, size_t len)
+{
+	if (len == 0)
+		return buf;
+	snprintf(buf, len, "%s", strerror(errnum));
+	return err_lower(buf);
 }
 
 void errbuf_set(char *buf, const char *fmt, ...)

@@ -21,6 +21,16 @@ _Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
 
+/*
+ * A system's message as kbench's messages read, in place: the first letter
+ * lowercased when it starts a word ("No such file" -> "no such file"), never
+ * when it starts an acronym ("I/O error", musl's EIO, and "RFS specific
+ * error" stay).  Returns s.
+ */
+char *err_lower(char *s);
+/* strerror(errnum) through err_lower, into buf (len bytes).  Returns buf. */
+const char *err_errno_text(int errnum, char *buf, size_t len);
+
 /* Library code reports into a caller-owned buffer instead of printing. */
 #define ERRBUF_LEN 256
 void errbuf_set(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -190,12 +190,10 @@ static unsigned long long tree_u64(struct tree_rng *r)
 	return (unsigned long long)tree_next(r);
 }
 
-/* strerror starts with a capital; kbench's messages do not. */
+/* strerror starts with a capital; kbench's messages do not (err_errno_text). */
 static void tree_errno_text(int errnum, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", strerror(errnum));
-	if (buf[0] >= 'A' && buf[0] <= 'Z' && !(buf[1] >= 'A' && buf[1] <= 'Z'))
-		buf[0] = (char)(buf[0] - 'A' + 'a');
+	err_errno_text(errnum, buf, len);
 }
 
 static int tree_fail_errno(char *err, const char *what, const char *path, int errnum)

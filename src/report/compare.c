@@ -464,9 +464,13 @@ static void cmp_machine_text(FILE *out, const struct report_cmp_side *sides, siz
 
 		if (!isfinite(m[s].user_shift) && !isfinite(m[s].sys_shift))
 			continue;
+		char a[512], b[512];
+
 		moved = fabs(m[s].user_shift) > threshold || fabs(m[s].sys_shift) > threshold;
 		fprintf(out, "sentinel: %s against %s: getppid %+.1f%%, adds %+.1f%%%s\n",
-			sides[s].name, sides[0].name, 100 * m[s].sys_shift, 100 * m[s].user_shift,
+			report_cell(a, sizeof(a), sides[s].name, -1, 0),
+			report_cell(b, sizeof(b), sides[0].name, -1, 0), 100 * m[s].sys_shift,
+			100 * m[s].user_shift,
 			moved ? ": the machine itself moved, and a change of that size cannot be "
 				"told from it" : "");
 	}
@@ -475,14 +479,15 @@ static void cmp_machine_text(FILE *out, const struct report_cmp_side *sides, siz
 void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			 const struct report_cmp_row *rows, size_t nrows, double threshold)
 {
-	char cell[64], change[32];
+	/* Side names escaped (report_cell): a label may hold anything an export did. */
+	char cell[4 * 26 + 1], change[32], base[512], other[512];
 
 	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
 
 	fprintf(out, "Base %s; change = other / base - 1; * = significant (Benjamini-Hochberg "
 		"adjusted p < 0.05,\nat least %.0f%% and what the machine moved); ~ = fewer than 3 "
 		"runs a side, their replicas\ncompared (samples, for runs without); ! = a side "
-		"missed its precision\n", sides[0].name,
+		"missed its precision\n", report_cell(base, sizeof(base), sides[0].name, -1, 0),
 		threshold * 100);
 	report_compare_machine(sides, nsides, m);
 	cmp_machine_text(out, sides, nsides, m, threshold);
@@ -504,7 +509,8 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 			if (!header++) {
 				fprintf(out, "\n%s\n%-22s", cmp_section_title(sec), "");
 				for (size_t s = 0; s < nsides; s++)
-					fprintf(out, s == 0 ? " %16.16s" : " %26.26s", sides[s].name);
+					fprintf(out, " %s", report_cell(cell, sizeof(cell), sides[s].name,
+									s == 0 ? 16 : 26, 1));
 				fputc('\n', out);
 			}
 			char name[96];
@@ -534,7 +540,8 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 		cmp_tally(rows, nrows, sec, 1, &t);
 		if (t.compared)
 			fprintf(out, "  %s against %s: geometric mean %.3fx (above 1 is better); %zu "
-				"better, %zu worse, %zu unchanged\n", sides[1].name, sides[0].name,
+				"better, %zu worse, %zu unchanged\n",
+				report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
 				t.geomean, t.better, t.worse, t.unchanged);
 	}
 }
@@ -761,8 +768,11 @@ static int cmp_curve(FILE *out, const struct report_cmp_side *sides, size_t nsid
 		}
 	fprintf(out, "\n%s (%s): each point's median over the runs\n%8s %-8s", key->id, key->unit,
 		"size", "series");
-	for (size_t s = 0; s < nsides; s++)
-		fprintf(out, s == 0 ? " %10.10s" : " %18.18s", sides[s].name);
+	for (size_t s = 0; s < nsides; s++) {
+		char name[4 * 18 + 1];
+
+		fprintf(out, " %s", report_cell(name, sizeof(name), sides[s].name, s == 0 ? 10 : 18, 1));
+	}
 	fputc('\n', out);
 	for (size_t k = 0; k < np; k++) {
 		const struct cmp_pt *b = &pt[k * nsides];

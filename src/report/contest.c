@@ -133,20 +133,29 @@ int report_contest_has(const struct run_info *runs, size_t nruns)
 static void ct_row(FILE *out, const struct ct_label *l, const char *id, double ref_noload,
 		   const struct report_cmp_cell *cell)
 {
-	char name[64], fig[32], ci[32], loads[32];
+	char name[4 * 20 + 1], fig[32], ci[32], loads[32], cut[4 * 15 + 1];
 	double t, lo = NAN, hi = NAN, cpu, ld, lcpu;
 	struct stats_summary ts;
 	size_t nok;
 	const struct result *first = ct_first(l, id);
 
-	if (l->nruns > 1)
-		snprintf(name, sizeof(name), "%.*s [%zu]", 15, l->name, l->nruns);
-	else
-		snprintf(name, sizeof(name), "%.20s", l->name);
+	/* Cut and padded by the columns the label takes, escaped (report_cell). */
+	if (l->nruns > 1) {
+		char count[32];
+
+		snprintf(count, sizeof(count), "%s [%zu]",
+			 report_cell(cut, sizeof(cut), l->name, 15, 0), l->nruns);
+		report_cell(name, sizeof(name), count, 20, -1);
+	} else {
+		report_cell(name, sizeof(name), l->name, 20, -1);
+	}
 	nok = ct_summary(l, id, NULL, &ts);
 	if (nok == 0) {
-		fprintf(out, "%-20s %s: %s\n", name, first ? result_status_name(first->status) : "-",
-			first && first->reason[0] ? first->reason : "no figure");
+		char why[4 * sizeof(first->reason)];
+
+		fprintf(out, "%s %s: %s\n", name, first ? result_status_name(first->status) : "-",
+			first && first->reason[0] ? report_cell(why, sizeof(why), first->reason, -1, 0)
+						  : "no figure");
 		return;
 	}
 	t = ts.median;
@@ -167,7 +176,7 @@ static void ct_row(FILE *out, const struct ct_label *l, const char *id, double r
 		snprintf(loads, sizeof(loads), "%.0f", ld);
 	else
 		snprintf(loads, sizeof(loads), "-");
-	fprintf(out, "%-20s %8s %7s %5.0f %8s %6.0f", name, fig, ci, cpu, loads, lcpu);
+	fprintf(out, "%s %8s %7s %5.0f %8s %6.0f", name, fig, ci, cpu, loads, lcpu);
 	if (isfinite(ref_noload) && ref_noload > 0)
 		fprintf(out, " %6.2f", t / ref_noload);
 	else
@@ -189,6 +198,7 @@ static void ct_row(FILE *out, const struct ct_label *l, const char *id, double r
 static void ct_busy_note(FILE *out, const struct ct_label *l, const char *id)
 {
 	double worst = -1;
+	char name[4 * 128];
 
 	if (strcmp(id, CONTEST_PREFIX "noload") != 0 && strcmp(id, CONTEST_PREFIX "cacherun") != 0)
 		return;
@@ -201,7 +211,7 @@ static void ct_busy_note(FILE *out, const struct ct_label *l, const char *id)
 		}
 	if (worst >= 0)
 		fprintf(out, "  %s: busy: other work used up to %.0f%% of the CPUs during the job\n",
-			l->name, 100 * worst);
+			report_cell(name, sizeof(name), l->name, -1, 0), 100 * worst);
 }
 
 /* The cell of label s for id in the compared rows; NULL when not compared. */
@@ -224,7 +234,7 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 	const char *ids[64];
 	size_t nids, nrows = 0;
 	int nl, rc = 0;
-	char ref_id[96];
+	char ref_id[96], base[4 * 128];
 	double ref_noload;
 
 	memset(labels, 0, sizeof(labels));
@@ -250,10 +260,10 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 	fprintf(out, "contest: Time is the job's elapsed seconds (median of the runs, its 95%% CI),"
 		"\nCPU%% its CPU time over Time, Loads the load's work and LCPU%% its CPU time,"
 		"\nboth counted only while the job ran; Ratio = Time / %s's noload Time",
-		labels[0].name);
+		report_cell(base, sizeof(base), labels[0].name, -1, 0));
 	if (nl > 1)
 		fprintf(out, ";\n* = Time significantly unlike %s's (as compare decides: at "
-			"least %.0f%%),\n~ = fewer than 3 runs a side", labels[0].name, threshold * 100);
+			"least %.0f%%),\n~ = fewer than 3 runs a side", base, threshold * 100);
 	fputs("\n", out);
 	for (size_t k = 0; k < nids; k++) {
 		const struct result *first = NULL;

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 /* The columns, in order; the header row is this list. */
 static const char *const csv_columns[] = {
 	"run_uuid", "set_uuid", "label", "host", "os", "started", "id", "unit", "better", "status",
@@ -20,10 +22,21 @@ static const char *const csv_columns[] = {
 	"aggregate", "replicas", "drift", "drifted", "reason",
 };
 
+/*
+ * A text field.  A byte that is not UTF-8 (a host name from the OS, a label
+ * an older kbench stored) is written as U+FFFD, as the JSON export does, so
+ * a spreadsheet reading UTF-8 never refuses the file.
+ */
 static void csv_text(FILE *out, const char *s, int first)
 {
+	char fixed[3 * 256 + 1];
+
 	if (!first)
 		fputc(',', out);
+	if (!utf8_is_valid(s)) {
+		utf8_repair(fixed, sizeof(fixed), s);
+		s = fixed;
+	}
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;

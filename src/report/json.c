@@ -8,8 +8,11 @@
  *
  * Two things jansson will not do for us: it refuses NaN and infinities (a
  * figure that does not exist becomes null here), and it refuses strings that
- * are not UTF-8 (host names and uname text come from the OS, so bytes that
- * are not valid UTF-8 are replaced by '?').
+ * are not UTF-8.  Host names and uname text come from the OS, and a label
+ * from a database an older kbench wrote, so each byte that is not UTF-8 is
+ * replaced by U+FFFD, the replacement character, and everything else is
+ * kept: "noyau-\xe9" is written "noyau-\ufffd", never refused, and its
+ * valid characters ("é" elsewhere in it) are not touched.
  */
 #include "report/report.h"
 #include "report/jsonw.h"
@@ -21,25 +24,27 @@
 #include <string.h>
 
 #include "config.h"
+#include "core/utf8.h"
 #include "store/store.h"
 
-/* A string as JSON, never NULL for a bad encoding. */
+/* A string as JSON, never NULL for a bad encoding (NULL without memory). */
 json_t *report_jstr(const char *s)
 {
 	json_t *j;
 	char *copy;
+	size_t size;
 
 	if (!s)
 		return json_null();
 	j = json_string(s);
 	if (j)
 		return j;
-	copy = strdup(s);
+	/* Each bad byte becomes the three of U+FFFD. */
+	size = 3 * strlen(s) + 1;
+	copy = malloc(size);
 	if (!copy)
 		return NULL;
-	for (char *p = copy; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
+	utf8_repair(copy, size, s);
 	j = json_string(copy);
 	free(copy);
 	return j;
@@ -452,7 +457,25 @@ static json_t *result_object(const struct result *r, int *bad)
 	return o;
 }
 
-/* A run and its results; only those of only_id unless it is NULL. */
+/*
+ * A run's stored machine description as an object; null when it has none
+ * or the stored text no longer parses (unknown, not fatal).
+ */
+static json_t *run_sysinfo(const struct run_info *run)
+{
+	json_t *si = run->sysinfo_json ? json_loads(run->sysinfo_json, 0, NULL) : NULL;
+
+	if (json_is_object(si))
+		return si;
+	json_decref(si);
+	return json_null();
+}
+
+/*
+ * A run and its results; only those of only_id unless it is NULL.  Each
+ * run carries its own machine ("sysinfo"): the runs of a summary may come
+ * from several hosts, and the document's top-level "sysinfo" is one of them.
+ */
 static json_t *run_object(const struct run_info *run, const char *only_id, int *bad)
 {
 	json_t *o = json_object(), *results = json_array();
@@ -471,6 +494,7 @@ static json_t *run_object(const struct run_info *run, const char *only_id, int *
 	report_jset(o, "host", report_jstr(run->host), bad);
 	report_jset(o, "os", report_jstr(run->os), bad);
 	report_jset(o, "mhz", run->mhz > 0 ? report_jreal(run->mhz) : json_null(), bad);
+	report_jset(o, "sysinfo", run_sysinfo(run), bad);
 	for (size_t i = 0; i < run->nresults && !*bad; i++)
 		if (!only_id || strcmp(run->results[i].id, only_id) == 0)
 			report_jpush(results, result_object(&run->results[i], bad), bad);
@@ -590,7 +614,7 @@ int report_sysinfo_parse(const char *text, struct sysinfo *si)
 /* An export's run: its identity and everything measured, no database id. */
 static json_t *export_run_object(const struct run_info *run, int *bad)
 {
-	json_t *o = json_object(), *results = json_array(), *si = NULL;
+	json_t *o = json_object(), *results = json_array();
 
 	if (!o || !results) {
 		json_decref(o);
@@ -598,9 +622,6 @@ static json_t *export_run_object(const struct run_info *run, int *bad)
 		*bad = 1;
 		return NULL;
 	}
-	/* Stored text that no longer parses is exported as unknown, not fatal. */
-	if (run->sysinfo_json)
-		si = json_loads(run->sysinfo_json, 0, NULL);
 	report_jset(o, "uuid", report_jstr(run->uuid), bad);
 	report_jset(o, "set", report_jstr(run->set_uuid), bad);
 	report_jset(o, "label", report_jstr(run->label), bad);
@@ -609,7 +630,7 @@ static json_t *export_run_object(const struct run_info *run, int *bad)
 	report_jset(o, "started", report_jstr(run->started), bad);
 	report_jset(o, "finished", jstr_or_null(run->finished), bad);
 	report_jset(o, "mhz", run->mhz > 0 ? report_jreal(run->mhz) : json_null(), bad);
-	report_jset(o, "sysinfo", json_is_object(si) ? si : (json_decref(si), json_null()), bad);
+	report_jset(o, "sysinfo", run_sysinfo(run), bad);
 	for (size_t i = 0; i < run->nresults && !*bad; i++)
 		report_jpush(results, result_object(&run->results[i], bad), bad);
 	report_jset(o, "results", results, bad);

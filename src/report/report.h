@@ -33,6 +33,18 @@ void report_fig(char *buf, size_t size, double v);
 void report_size(char *buf, size_t size, double bytes, int maxw);
 
 /*
+ * Text that came from a run (a label, a host, a reason: typed by a user,
+ * or read from someone else's export) as it is safe to show on a terminal,
+ * into buf (size bytes): control characters and bytes that are not UTF-8
+ * escaped (\n, \x1b, \u202e; see utf8_escape), cut to width columns and
+ * padded with spaces to width columns by what each character takes on the
+ * screen ("é" one, "カ" two), so a row stays one line and lines up.  align
+ * > 0 pads on the left (right-aligned), < 0 on the right, 0 not at all;
+ * width < 0 neither cuts nor pads.  Returns buf.
+ */
+const char *report_cell(char *buf, size_t size, const char *s, int width, int align);
+
+/*
  * lmbench's summary tables, in its order: Basic system parameters;
  * Processor, Processes; Context switching; *Local* Communication latencies;
  * File & VM system latencies; *Local* Communication bandwidths; Memory
@@ -92,7 +104,9 @@ int report_list_json(FILE *out, const struct report_list_row *rows, size_t n);
 
 /*
  * `kbench run --json`: {"kbench": version, "sysinfo": {...}, "runs": [{label,
- * started, host, results: [...]}]}.  sysinfo_json is the stored text.
+ * started, host, sysinfo, results: [...]}]}.  sysinfo_json is the stored
+ * text of the top-level "sysinfo" (one machine's, the one measured; NULL:
+ * null); each run's "sysinfo" is its own machine, null when it has none.
  */
 int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
 		     size_t nruns);

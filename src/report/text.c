@@ -6,6 +6,7 @@
  * so they survive being pasted into mail.
  */
 #include "report/report.h"
+#include "core/utf8.h"
 #include "stats/stats.h"
 
 #include <inttypes.h>
@@ -23,6 +24,37 @@
 /* ------------------------------------------------------------------ */
 /* Small helpers shared by the tables and `show`                      */
 /* ------------------------------------------------------------------ */
+
+const char *report_cell(char *buf, size_t size, const char *s, int width, int align)
+{
+	int cols;
+	size_t len, pad;
+
+	if (size == 0)
+		return buf;
+	cols = utf8_escape(buf, size, s ? s : "", width);
+	if (width < 0 || align == 0 || cols >= width)
+		return buf;
+	/* Padded by the columns the text takes, not its bytes: "é" is one column. */
+	len = strlen(buf);
+	pad = (size_t)(width - cols);
+	if (len + pad >= size)
+		pad = size - 1 - len;
+	if (align > 0) {
+		memmove(buf + pad, buf, len + 1);
+		memset(buf, ' ', pad);
+	} else {
+		memset(buf + len, ' ', pad);
+		buf[len + pad] = '\0';
+	}
+	return buf;
+}
+
+/* Text from a run (a label, a host, a reason) safe to print whole, into buf. */
+static const char *esc(char *buf, size_t size, const char *s)
+{
+	return report_cell(buf, size, s, -1, 0);
+}
 
 /* A figure worth printing: measured, even if noisy.  Skip and fail are blank. */
 static int result_usable(const struct result *r)
@@ -113,13 +145,16 @@ static const char *place_tag(const struct result *r)
  */
 static void run_name(const struct run_info *run, char *buf, size_t size)
 {
+	char label[101];
+
+	/* Cut so that the count fits the callers' 160 bytes whatever the label. */
+	report_cell(label, sizeof(label), run->label, 100, 0);
 	if (run->nmerged > 1)
-		/* Cut so that the count fits the callers' 160 bytes whatever the label. */
-		snprintf(buf, size, "label '%.100s' (%zu runs)", run->label, run->nmerged);
+		snprintf(buf, size, "label '%s' (%zu runs)", label, run->nmerged);
 	else if (run->id > 0)
 		snprintf(buf, size, "run %lld", (long long)run->id);
 	else
-		snprintf(buf, size, "run '%s'", run->label);
+		snprintf(buf, size, "run '%s'", label);
 }
 
 /* ------------------------------------------------------------------ */
@@ -299,9 +334,9 @@ static void short_model(char *buf, size_t size, const char *model, int width)
 			break;
 	}
 	start = out;
-	while ((int)strlen(start) > width && strchr(start, ' '))
+	while (utf8_width(start) > width && strchr(start, ' '))
 		start = strchr(start, ' ') + 1;
-	snprintf(buf, size, "%.*s", width, start);
+	report_cell(buf, size, start, width, 0);
 }
 
 static void cell_model(const struct table_col *col, const struct row *row, char *buf)
@@ -486,7 +521,7 @@ static void fsvm_notes(FILE *out, const struct row *row)
 		"fs.create.0k", "fs.delete.0k", "fs.create.10k", "fs.delete.10k",
 	};
 	const struct result *r;
-	char name[160], f[32];
+	char name[160], f[200];
 	double pages;
 
 	run_name(row->run, name, sizeof(name));
@@ -501,7 +536,7 @@ static void fsvm_notes(FILE *out, const struct row *row)
 		/* What the figure depends on: the file system, and whether each replica had
 		 * a block group of its own (ext4 pays for reusing inodes freed recently). */
 		if (v && v->text[0]) {
-			fprintf(out, "  %s fs.*: files on %s%s\n", name, v->text,
+			fprintf(out, "  %s fs.*: files on %s%s\n", name, esc(f, sizeof(f), v->text),
 				spread && strcmp(spread->text, "yes") == 0 ?
 				", each replica's in a block group of its own" : "");
 			break;
@@ -705,24 +740,22 @@ static void put_line(FILE *out, char *line)
 	fprintf(out, "%s\n", line);
 }
 
-/* Append at most width characters of s, padded to width, at *pos. */
+/*
+ * Append at most width columns of s, padded to width columns, at *pos: a
+ * label's control characters escaped (report_cell), so that a row stays
+ * one line and lines up whatever the label holds.
+ */
 static void put_cell(char *line, size_t size, size_t *pos, int width, int right,
 		     const char *s)
 {
-	int n;
-
-	if (*pos >= size)
+	if (*pos + 1 >= size)
 		return;
 	if (*pos > 0) {
 		line[(*pos)++] = ' ';
 		line[*pos] = '\0';
 	}
-	if (right)
-		n = snprintf(line + *pos, size - *pos, "%*.*s", width, width, s);
-	else
-		n = snprintf(line + *pos, size - *pos, "%-*.*s", width, width, s);
-	if (n > 0)
-		*pos += (size_t)n < size - *pos ? (size_t)n : size - *pos - 1;
+	report_cell(line + *pos, size - *pos, s, width, right ? 1 : -1);
+	*pos += strlen(line + *pos);
 }
 
 /* The first (second = 0) or second line of the column labels. */
@@ -790,18 +823,25 @@ static void table_header(FILE *out, const struct table *t)
 static void os_cell(const struct run_info *run, char *buf, size_t size)
 {
 	char count[32] = "";
+	size_t clen;
 	int keep;
 
 	if (run->nmerged > 1)
 		snprintf(count, sizeof(count), " [%zu]", run->nmerged);
-	keep = OS_W - (int)strlen(count);
-	snprintf(buf, size, "%.*s%s", keep > 0 ? keep : 0, run->label, count);
+	clen = strlen(count);
+	keep = OS_W - (int)clen;
+	if (size <= clen)
+		BUG("no room for the OS cell");
+	/* Cut by the columns the label takes, escaped, never inside a character. */
+	report_cell(buf, size - clen, run->label, keep > 0 ? keep : 0, 0);
+	strcat(buf, count);
 }
 
 static void table_row(FILE *out, const struct table *t, const struct row *row)
 {
 	const struct run_info *run = row->run;
-	char line[256], cell[64];
+	/* A cell of text may take 4 bytes a column (UTF-8), and a row several. */
+	char line[1024], cell[128];
 	size_t pos = 0;
 
 	line[0] = '\0';
@@ -829,13 +869,14 @@ static void table_row(FILE *out, const struct table *t, const struct row *row)
  */
 static int note_result(FILE *out, const struct run_info *run, const struct result *r)
 {
-	char name[160];
+	char name[160], why[4 * sizeof(r->reason)];
 	int lines = 0, drift;
 
 	run_name(run, name, sizeof(name));
 	if (r->status == RES_SKIP || r->status == RES_FAIL) {
 		fprintf(out, "  %s %s%s: %s: %s\n", name, r->id, place_tag(r),
-			result_status_name(r->status), r->reason[0] ? r->reason : "no reason given");
+			result_status_name(r->status),
+			r->reason[0] ? esc(why, sizeof(why), r->reason) : "no reason given");
 		return 1;
 	}
 	/*
@@ -1045,10 +1086,12 @@ static void show_label(const char *label, char *buf, size_t size)
 	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				    "0123456789._+-/:=@,%";
 
+	char text[4 * 128];
+
 	if (label[0] && strspn(label, plain) == strlen(label))
 		snprintf(buf, size, " %s", label);
 	else
-		snprintf(buf, size, " '%s'", label);
+		snprintf(buf, size, " '%s'", esc(text, sizeof(text), label));
 }
 
 /*
@@ -1353,7 +1396,7 @@ static void value_text(char *buf, size_t size, const struct bench_value *v)
 	char sz[32];
 
 	if (v->text[0]) {
-		snprintf(buf, size, "%s", v->text);
+		esc(buf, size, v->text);
 		return;
 	}
 	if (!isfinite(v->num)) {
@@ -1376,13 +1419,15 @@ static void value_text(char *buf, size_t size, const struct bench_value *v)
 /* The id, its unit and direction, and which run it is from. */
 static void show_head(FILE *out, const struct run_info *run, const struct result *r)
 {
-	char name[160];
+	char name[160], label[4 * sizeof(run->label)], host[4 * sizeof(run->host)];
+	char started[4 * sizeof(run->started)];
 
 	run_name(run, name, sizeof(name));
 	fprintf(out, "%s%s - %s - %s is better\n", r->id, place_tag(r), r->unit,
 		r->better == BETTER_HIGHER ? "bigger" : "smaller");
 	fprintf(out, "%s%s%s%s on %s, started %s\n", name, run->id > 0 ? " '" : "",
-		run->id > 0 ? run->label : "", run->id > 0 ? "'" : "", run->host, run->started);
+		run->id > 0 ? esc(label, sizeof(label), run->label) : "", run->id > 0 ? "'" : "",
+		esc(host, sizeof(host), run->host), esc(started, sizeof(started), run->started));
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1435,15 +1480,19 @@ static void show_curve(FILE *out, const struct result *r)
 
 	for (size_t b = 0; b < nseries; b += SHOW_SERIES) {
 		size_t e = b + SHOW_SERIES < nseries ? b + SHOW_SERIES : nseries;
-		char line[256], dash[SHOW_FIG_W + 2];
+		/* A series name may take 4 bytes a column (UTF-8): room for five. */
+		char line[512], dash[SHOW_FIG_W + 2];
 		size_t pos;
 
 		if (b)
 			fputc('\n', out);
 		pos = (size_t)snprintf(line, sizeof(line), "%*s", SHOW_SIZE_W, "size");
-		for (size_t s = b; s < e; s++)
-			pos += (size_t)snprintf(line + pos, sizeof(line) - pos, " %*.*s ", SHOW_FIG_W,
-						SHOW_FIG_W, series[s]);
+		for (size_t s = b; s < e; s++) {
+			char cell[4 * SHOW_FIG_W + 1];
+
+			pos += (size_t)snprintf(line + pos, sizeof(line) - pos, " %s ",
+						report_cell(cell, sizeof(cell), series[s], SHOW_FIG_W, 1));
+		}
 		put_line(out, line);
 		/* The dashes cover the noisy mark's place too. */
 		memset(dash, '-', SHOW_FIG_W + 1);
@@ -1543,7 +1592,8 @@ static void show_figure(FILE *out, const struct result *r)
 	struct show_line l[SHOW_LINES];
 	size_t n = 0;
 	int usable = result_usable(r);
-	char a[32], b[32], c[32], v[300];
+	/* why fits a show line's value whole, so it is never cut inside an escape. */
+	char a[32], b[32], c[32], v[300], why[300];
 
 	if (usable) {
 		double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
@@ -1563,7 +1613,7 @@ static void show_figure(FILE *out, const struct result *r)
 			 result_stop_name(r->stop));
 	} else {
 		line_add(l, &n, "status", "%s: %s", result_status_name(r->status),
-			 r->reason[0] ? r->reason : "no reason given");
+			 r->reason[0] ? esc(why, sizeof(why), r->reason) : "no reason given");
 	}
 	if (r->n > 0)
 		line_add(l, &n, "samples", "%zu, each of %" PRIu64 " iteration%s", r->n,
@@ -1658,14 +1708,16 @@ void report_show_sentinel_text(FILE *out, const struct run_info *run)
 	size_t n = run->nsentinel, per = (n + SHOW_SENTINEL_ROWS - 1) / SHOW_SENTINEL_ROWS;
 	double *sys = malloc((n ? n : 1) * sizeof(*sys)), *user = malloc((n ? n : 1) * sizeof(*user));
 	struct stats_summary ssys, suser;
-	char name[160];
+	char name[160], label[4 * sizeof(run->label)], host[4 * sizeof(run->host)];
+	char started[4 * sizeof(run->started)];
 	size_t ns = 0, nu = 0;
 
 	if (!sys || !user)
 		BUG("out of memory for %zu sentinel points", n);
 	run_name(run, name, sizeof(name));
 	fprintf(out, "sentinel - the machine's speed through the run: getppid and a dependent "
-		"add, ns\n%s '%s' on %s, started %s\n", name, run->label, run->host, run->started);
+		"add, ns\n%s '%s' on %s, started %s\n", name, esc(label, sizeof(label), run->label),
+		esc(host, sizeof(host), run->host), esc(started, sizeof(started), run->started));
 	for (size_t i = 0; i < n; i++) {
 		if (isfinite(run->sentinel[i].sys_ns))
 			sys[ns++] = run->sentinel[i].sys_ns;

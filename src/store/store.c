@@ -271,12 +271,10 @@ static const char store_sql_load_results[] =
 static const char store_sql_load_values[] =
 	"SELECT key, num, text FROM result_values WHERE result_id = ? ORDER BY idx";
 
-/* strerror starts with a capital; kbench's messages do not. */
+/* strerror starts with a capital; kbench's messages do not (err_errno_text). */
 static void store_errno_text(int errnum, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", strerror(errnum));
-	if (buf[0] >= 'A' && buf[0] <= 'Z' && !(buf[1] >= 'A' && buf[1] <= 'Z'))
-		buf[0] = (char)(buf[0] - 'A' + 'a');
+	err_errno_text(errnum, buf, len);
 }
 
 int store_default_path(const char *explicit_path, char *buf, size_t len, char *err)

@@ -18,11 +18,14 @@
 #include <cmocka.h>
 
 #include <jansson.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/err.h"
+#include "core/utf8.h"
 #include "report/report.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -728,7 +731,9 @@ static void test_sysinfo_json(void **state)
 	assert_null(strchr(text, '\n'));
 	o = parse(text);
 	assert_string_equal(json_string_value(json_object_get(o, "os")), "Linux");
-	assert_string_equal(json_string_value(json_object_get(o, "host")), "h??st");
+	/* Each bad byte is U+FFFD (it was '?', and so was every valid "é" with it). */
+	assert_string_equal(json_string_value(json_object_get(o, "host")),
+			    "h\xef\xbf\xbd\xef\xbf\xbdst");
 	assert_string_equal(json_string_value(json_object_get(o, "cpu_model")),
 			    "AMD EPYC 7R13 Processor");
 	assert_int_equal(json_integer_value(json_object_get(o, "ncpu_online")), 4);
@@ -1762,6 +1767,295 @@ static void test_contest_text(void **state)
 	free_runs(runs, 1);
 }
 
+
+/* ------------------------------------------- labels: escaped, aligned */
+
+/* The columns line no (1-based) of text takes on a terminal, as utf8.h counts. */
+static int line_cols(const char *text, int no)
+{
+	char line[1024];
+	const char *p = text;
+	size_t len;
+
+	for (int i = 1; i < no; i++) {
+		p = strchr(p, '\n');
+		assert_non_null(p);
+		p++;
+	}
+	len = strcspn(p, "\n");
+	assert_true(len < sizeof(line));
+	memcpy(line, p, len);
+	line[len] = '\0';
+	return utf8_width(line);
+}
+
+/* No byte of text is a control character but the newlines between lines. */
+static void assert_no_controls(const char *text)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
+			fail_msg("control byte 0x%02x at offset %zu", *p,
+				 (size_t)(p - (const unsigned char *)text));
+	assert_true(utf8_is_plain("ok", NULL));
+}
+
+static void test_cell_escapes(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	/* Controls: C0 named or \xNN, DEL, C1 and the bidi controls as \uNNNN. */
+	assert_string_equal(report_cell(buf, sizeof(buf), "a\nb\tc\rd", -1, 0), "a\\nb\\tc\\rd");
+	assert_string_equal(report_cell(buf, sizeof(buf), "\x1b[31mred\a", -1, 0),
+			    "\\x1b[31mred\\x07");
+	assert_string_equal(report_cell(buf, sizeof(buf), "del\x7f", -1, 0), "del\\x7f");
+	assert_string_equal(report_cell(buf, sizeof(buf), "c1\xc2\x85", -1, 0), "c1\\u0085");
+	assert_string_equal(report_cell(buf, sizeof(buf), "\xc2\x9b" "2J", -1, 0), "\\u009b2J");
+	assert_string_equal(report_cell(buf, sizeof(buf), "abc\xe2\x80\xae" "fed", -1, 0),
+			    "abc\\u202efed");
+	/* Bytes that are not UTF-8: stray, overlong, surrogate, past U+10FFFF, cut short. */
+	assert_string_equal(report_cell(buf, sizeof(buf), "x\xffy\x80", -1, 0), "x\\xffy\\x80");
+	assert_string_equal(report_cell(buf, sizeof(buf), "\xc0\xaf", -1, 0), "\\xc0\\xaf");
+	assert_string_equal(report_cell(buf, sizeof(buf), "\xed\xa0\x80", -1, 0),
+			    "\\xed\\xa0\\x80");
+	assert_string_equal(report_cell(buf, sizeof(buf), "\xf4\x90\x80\x80", -1, 0),
+			    "\\xf4\\x90\\x80\\x80");
+	assert_string_equal(report_cell(buf, sizeof(buf), "noyau-\xc3", -1, 0), "noyau-\\xc3");
+	/* Valid UTF-8 and a backslash are kept: escaping escaped text changes nothing. */
+	assert_string_equal(report_cell(buf, sizeof(buf), "noyau-é カーネル a\\nb", -1, 0),
+			    "noyau-é カーネル a\\nb");
+	report_cell(buf, sizeof(buf), "\x1b]0;title\a\xff", -1, 0);
+	{
+		char again[128];
+
+		assert_string_equal(report_cell(again, sizeof(again), buf, -1, 0), buf);
+	}
+}
+
+static void test_cell_width(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(utf8_width("2.5.47"), 6);
+	assert_int_equal(utf8_width("noyau-é"), 7);
+	assert_int_equal(utf8_width("noyau-e\xcc\x81"), 7);	/* e and a combining acute */
+	assert_int_equal(utf8_width("カーネル"), 8);
+	assert_int_equal(utf8_width("内核"), 4);
+	assert_int_equal(utf8_width("\xef\xbc\xa1"), 2);	/* fullwidth A */
+	assert_int_equal(utf8_width("a\n"), 3);		/* as escaped: a\n */
+	/* Padded by columns, right or left; cut by columns, never inside a character. */
+	assert_string_equal(report_cell(buf, sizeof(buf), "noyau-é", 9, 1), "  noyau-é");
+	assert_string_equal(report_cell(buf, sizeof(buf), "カーネル", 10, -1), "カーネル  ");
+	assert_string_equal(report_cell(buf, sizeof(buf), "カーネル", 5, 1), " カー");
+	assert_string_equal(report_cell(buf, sizeof(buf), "カーネル", 5, 0), "カー");
+	/* Nor inside an escape: \x1b takes 4 columns or none. */
+	assert_string_equal(report_cell(buf, sizeof(buf), "ab\x1b", 5, -1), "ab   ");
+	assert_string_equal(report_cell(buf, sizeof(buf), "ab\x1b", 6, -1), "ab\\x1b");
+	/* A combining mark stays with its letter. */
+	assert_string_equal(report_cell(buf, sizeof(buf), "e\xcc\x81t", 1, 0), "e\xcc\x81");
+	/* A buffer too small cuts between characters and pads what it can. */
+	assert_string_equal(report_cell(buf, 5, "カーネル", 8, 0), "カ");
+	assert_string_equal(report_cell(buf, 6, "ab", 9, 1), "   ab");
+}
+
+static void test_utf8_decode(void **state)
+{
+	char buf[64];
+	uint32_t cp;
+
+	(void)state;
+	assert_int_equal(utf8_next("\xc3\xa9", &cp), 2);
+	assert_int_equal(cp, 0xe9);
+	assert_int_equal(utf8_next("\xe3\x82\xab", &cp), 3);
+	assert_int_equal(cp, 0x30ab);
+	assert_int_equal(utf8_next("\xf0\x9f\x98\x80", &cp), 4);
+	assert_int_equal(cp, 0x1f600);
+	assert_int_equal(utf8_cp_width(cp), 2);
+	assert_int_equal(utf8_next("\xe0\x80\xaf", &cp), 0);	/* overlong '/' */
+	assert_int_equal(utf8_next("\xe3\x82", &cp), 0);	/* cut short */
+	assert_int_equal(utf8_next("", &cp), 0);
+	assert_true(utf8_is_control(0x1b) && utf8_is_control(0x7f) && utf8_is_control(0x85));
+	assert_true(utf8_is_control(0x202e) && utf8_is_control(0x2066) && !utf8_is_control(0xe9));
+	/* Exports repair each bad byte with U+FFFD and keep the rest. */
+	assert_int_equal(utf8_repair(buf, sizeof(buf), "noyau-\xc3\xa9\xff!"), 1);
+	assert_string_equal(buf, "noyau-\xc3\xa9\xef\xbf\xbd!");
+	assert_int_equal(utf8_repair(buf, 8, "ab\xff\xfe"), 1);
+	assert_string_equal(buf, "ab\xef\xbf\xbd");	/* the second would not fit whole */
+}
+
+/* Labels from a hostile export and from three scripts, in the summary. */
+static void fill_hostile(struct run_info runs[4])
+{
+	set_run(&runs[0], 1, "kbhost", "2.5.47", 3000);
+	fill_full(&runs[0], 1.0);
+	set_run(&runs[1], 2, "kbhost", "noyau-é", 3000);
+	fill_full(&runs[1], 1.1);
+	set_run(&runs[2], 3, "ホスト", "カーネル", 3000);
+	fill_full(&runs[2], 1.2);
+	set_run(&runs[3], 4, "h\x1b[2Jst", "evil\x1b[31m\nrow\a", 3000);
+	fill_full(&runs[3], 1.3);
+	make_unmeasured(find(&runs[3], "proc.exec"), RES_SKIP, "no\nsuch\x1b[0m thing");
+}
+
+static void test_summary_hostile_labels(void **state)
+{
+	struct run_info runs[4];
+	struct capture c;
+	char *text, *p;
+	int first = 0;
+
+	(void)state;
+	fill_hostile(runs);
+	report_summary(capture_start(&c), runs, NELEM(runs));
+	text = capture_end(&c);
+	assert_no_controls(text);
+	check_golden("summary_utf8", text);
+	/* Every row of the table is one line, its figures in the header's columns. */
+	assert_non_null(strstr(text, "\nkbhost           2.5.47 3000 0.25 0.31 "));
+	assert_non_null(strstr(text, "\nkbhost          noyau-é 3000 0.28 0.34 "));
+	assert_non_null(strstr(text, "\nホスト         カーネル 3000 0.30 0.37 "));
+	assert_non_null(strstr(text, "\nh\\x1b[2Js  evil\\x1b[31m 3000 0.33 0.40 "));
+	assert_non_null(strstr(text, "  run 4 proc.exec: skip: no\\nsuch\\x1b[0m thing\n"));
+	/* The rows of the Processor table are as wide as its dashes, column for column. */
+	p = strstr(text, "Processor, Processes");
+	assert_non_null(p);
+	for (int no = 1, n = count_lines(p); no <= n; no++) {
+		int cols = line_cols(p, no);
+
+		if (no == 5)
+			first = cols;		/* the dashes */
+		else if (no > 5 && no <= 9)
+			assert_int_equal(cols, first);
+	}
+	assert_int_equal(first, 78);
+	free(text);
+
+	/* A row merged from runs keeps its count whole after a wide label, cut by columns. */
+	snprintf(runs[2].label, sizeof(runs[2].label), "カーネルカーネル");
+	runs[2].nmerged = 3;
+	report_summary(capture_start(&c), &runs[2], 1);
+	text = capture_end(&c);
+	assert_non_null(strstr(text, "\nホスト     カーネル [3] 3000 "));
+	assert_non_null(strstr(text, "  label 'カーネルカーネル' (3 runs) sys.fstat: "));
+	free(text);
+	free_runs(runs, NELEM(runs));
+}
+
+static void test_contest_hostile_labels(void **state)
+{
+	struct run_info runs[3];
+	struct capture c;
+	char *text;
+
+	(void)state;
+	fill_contest(&runs[0], 1, "カーネル", 40, 60, 1000);
+	fill_contest(&runs[1], 2, "noyau-é", 40, 60, 1000);
+	fill_contest(&runs[2], 3, "evil\x1b[31m\nrow\a", 40, 60, 1000);
+	snprintf(find(&runs[2], "contest.mem_load")->reason, sizeof(runs[2].results[0].reason),
+		 "bad\nreason\x1b[0m");
+	assert_int_equal(report_contest_text(capture_start(&c), runs, 3, 0.02), 0);
+	text = capture_end(&c);
+	assert_no_controls(text);
+	assert_non_null(strstr(text, "Ratio = Time / カーネル's noload Time"));
+	/* The label's column is 20 wide on the screen, whatever its bytes. */
+	assert_non_null(strstr(text, "\nカーネル                40.00           180        0      0   1.00\n"));
+	assert_non_null(strstr(text, "\nnoyau-é                 40.00           180        0      0   1.00\n"));
+	assert_non_null(strstr(text, "\nevil\\x1b[31m\\nrow       40.00           180        0      0   1.00\n"));
+	assert_non_null(strstr(text, "\nevil\\x1b[31m\\nrow    fail: bad\\nreason\\x1b[0m\n"));
+	free(text);
+	free_runs(runs, 3);
+}
+
+/* Invalid UTF-8 from an old database: valid JSON, good characters kept. */
+static void test_json_bad_utf8(void **state)
+{
+	struct run_info run;
+	struct capture c;
+	char *text;
+	json_t *root, *r;
+
+	(void)state;
+	set_run(&run, 1, "h\xffst", "noyau-\xc3\xa9\xe9", 3000);
+	fill_full(&run, 1.0);
+	assert_int_equal(report_export_json(capture_start(&c), &run, 1), 0);
+	text = capture_end(&c);
+	root = parse(text);
+	r = json_array_get(json_object_get(root, "runs"), 0);
+	assert_string_equal(json_string_value(json_object_get(r, "label")),
+			    "noyau-\xc3\xa9\xef\xbf\xbd");
+	assert_string_equal(json_string_value(json_object_get(r, "host")), "h\xef\xbf\xbdst");
+	json_decref(root);
+	free(text);
+	assert_int_equal(report_runs_json(capture_start(&c), NULL, &run, 1), 0);
+	text = capture_end(&c);
+	root = parse(text);
+	r = json_array_get(json_object_get(root, "runs"), 0);
+	assert_string_equal(json_string_value(json_object_get(r, "label")),
+			    "noyau-\xc3\xa9\xef\xbf\xbd");
+	json_decref(root);
+	free(text);
+	/* The CSV export too. */
+	assert_int_equal(report_export_csv(capture_start(&c), &run, 1), 0);
+	text = capture_end(&c);
+	assert_true(utf8_is_valid(text));
+	assert_non_null(strstr(text, ",noyau-\xc3\xa9\xef\xbf\xbd,h\xef\xbf\xbdst,"));
+	free(text);
+	run_info_free(&run);
+}
+
+/* summary --json: each run described by its own machine, not the first run's. */
+static void test_runs_json_each_machine(void **state)
+{
+	struct run_info runs[2];
+	struct sysinfo si;
+	struct capture c;
+	char *text;
+	json_t *root, *list;
+
+	(void)state;
+	fill_sysinfo(&si);
+	set_run(&runs[0], 1, "kbhost", "2.5.47", 3000);
+	runs[0].sysinfo_json = report_sysinfo_json(&si);
+	snprintf(si.host, sizeof(si.host), "otherbox");
+	snprintf(si.cpu_model, sizeof(si.cpu_model), "Intel Xeon");
+	set_run(&runs[1], 2, "otherbox", "2.5.48", 3000);
+	runs[1].sysinfo_json = report_sysinfo_json(&si);
+	assert_non_null(runs[0].sysinfo_json);
+	assert_non_null(runs[1].sysinfo_json);
+	assert_int_equal(report_runs_json(capture_start(&c), runs[0].sysinfo_json, runs, 2), 0);
+	text = capture_end(&c);
+	root = parse(text);
+	list = json_object_get(root, "runs");
+	assert_string_equal(json_string_value(json_object_get(
+		json_object_get(json_array_get(list, 0), "sysinfo"), "host")), "kbhost");
+	assert_string_equal(json_string_value(json_object_get(
+		json_object_get(json_array_get(list, 1), "sysinfo"), "host")), "otherbox");
+	assert_string_equal(json_string_value(json_object_get(
+		json_object_get(json_array_get(list, 1), "sysinfo"), "cpu_model")), "Intel Xeon");
+	json_decref(root);
+	free(text);
+	free_runs(runs, 2);
+}
+
+/* The system's messages lowercased as kbench's are, acronyms left alone. */
+static void test_err_lower(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	snprintf(buf, sizeof(buf), "I/O error");	/* musl's EIO */
+	assert_string_equal(err_lower(buf), "I/O error");
+	snprintf(buf, sizeof(buf), "RFS specific error");
+	assert_string_equal(err_lower(buf), "RFS specific error");
+	snprintf(buf, sizeof(buf), "No such file or directory");
+	assert_string_equal(err_lower(buf), "no such file or directory");
+	snprintf(buf, sizeof(buf), "A");
+	assert_string_equal(err_lower(buf), "A");
+	assert_string_equal(err_errno_text(ENOENT, buf, sizeof(buf)), "no such file or directory");
+	assert_string_equal(err_errno_text(ENOENT, buf, 4), "no ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1791,6 +2085,14 @@ int main(void)
 		cmocka_unit_test(test_summary_labels),
 		cmocka_unit_test(test_summary_merged_row),
 		cmocka_unit_test(test_contest_text),
+		cmocka_unit_test(test_cell_escapes),
+		cmocka_unit_test(test_cell_width),
+		cmocka_unit_test(test_utf8_decode),
+		cmocka_unit_test(test_summary_hostile_labels),
+		cmocka_unit_test(test_contest_hostile_labels),
+		cmocka_unit_test(test_json_bad_utf8),
+		cmocka_unit_test(test_runs_json_each_machine),
+		cmocka_unit_test(test_err_lower),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

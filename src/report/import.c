@@ -8,9 +8,17 @@
  * measurement.  So a field that is missing, of the wrong type, too long for
  * its column or out of range is an error naming the file, the run and the
  * result, and so are figures that contradict each other (a median outside
- * its own interval, fewer samples than n) and a uuid given twice.  Keys this
- * kbench does not know are ignored: a newer kbench of the same export
- * version may add some.
+ * its own interval, fewer samples than n, a run finished before it
+ * started), figures that cannot be (a negative time or spread), a
+ * benchmark or unit this kbench does not know, and a uuid or a result
+ * given twice.  Keys this kbench does not know are ignored: a newer kbench
+ * of the same export version may add some.
+ *
+ * Memory is bounded before anything is parsed: a file larger than
+ * REPORT_IMPORT_MAX_BYTES is refused from its size (standard input is read
+ * up to that and no further), and what jansson allocates for the document
+ * is counted against a budget, since a file of many tiny values (`[0,0,...`)
+ * takes twenty times its size as a tree.
  */
 #include "report/report.h"
 
@@ -19,12 +27,25 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "core/err.h"
+#include "core/registry.h"
+#include "load/load.h"
 #include "report/jsonw.h"
+
+/*
+ * What jansson may allocate for one document, 1 GiB: 16 times the largest
+ * file, where an export as kbench writes it takes 6 to 8 times its size
+ * (11 rewritten compactly, as jq -c does) and a file of bare small values
+ * (`[0,0,...`) 36, counting malloc's own overhead (measured here).
+ */
+#define IMP_TREE_BUDGET ((size_t)16 * REPORT_IMPORT_MAX_BYTES)
 
 /* Where the reader is, for the one line an error gets. */
 struct imp {
@@ -49,6 +70,79 @@ static void imp_fail(struct imp *im, const char *fmt, ...)
 	va_end(ap);
 	errbuf_set(im->err, "cannot import '%s': %s%s%s", im->path, im->where,
 		   im->where[0] ? ": " : "", msg);
+}
+
+/*
+ * jansson's allocator while a document is read: every block counted, and
+ * refused past the budget, so a hostile file fails with a message instead
+ * of taking the machine's memory.  A size header in front of each block;
+ * only jansson's own objects are allocated here, and all are freed before
+ * the allocator is put back.
+ */
+union imp_head {
+	size_t size;		/* bytes asked for */
+	max_align_t align;	/* keeps the block after it aligned for anything */
+};
+
+static size_t imp_tree_used;	/* bytes jansson holds now */
+static int imp_tree_full;	/* a block was refused for the budget */
+
+static void *imp_malloc(size_t n)
+{
+	union imp_head *h;
+
+	/* What the block really costs: malloc's own header and rounding too. */
+	size_t cost = (n + sizeof(*h) + sizeof(size_t) + 15) & ~(size_t)15;
+
+	if (n > IMP_TREE_BUDGET || cost > IMP_TREE_BUDGET - imp_tree_used) {
+		imp_tree_full = 1;
+		return NULL;
+	}
+	h = malloc(sizeof(*h) + n);
+	if (!h)
+		return NULL;
+	h->size = cost;
+	imp_tree_used += cost;
+	return h + 1;
+}
+
+static void imp_free(void *p)
+{
+	union imp_head *h = p;
+
+	if (!p)
+		return;
+	h--;
+	imp_tree_used -= h->size;
+	free(h);
+}
+
+/*
+ * "2026-12-01T13:46:59Z", the one form kbench writes (store.c, run.c): a
+ * real UTC date and time, so "yesterday" or February 30 is refused.
+ */
+static int imp_time_parse(const char *s, time_t *t)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	struct tm tm = { 0 }, back;
+	char again[32];
+
+	if (strlen(s) != sizeof(form) - 1)
+		return -1;
+	for (size_t i = 0; form[i]; i++)
+		if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != form[i])
+			return -1;
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*t = timegm(&tm);
+	/* Read back: out-of-range fields (month 13, 25 o'clock) normalise to another text. */
+	if (!gmtime_r(t, &back) || strftime(again, sizeof(again), "%Y-%m-%dT%H:%M:%SZ", &back) == 0 ||
+	    strcmp(again, s) != 0)
+		return -1;
+	return 0;
 }
 
 /* A string that must be there and fit dst (size bytes, so size - 1 characters). */
@@ -207,9 +301,17 @@ static void imp_samples(struct imp *im, json_t *o, struct result *r)
 	json_t *arr = imp_get(im, o, "samples", 1), *v;
 	size_t i;
 
-	if (!arr || json_array_size(arr) == 0)
+	if (!arr)
 		return;
-	/* A result is exported with all its samples or none (it was stored without). */
+	/*
+	 * A measured result is exported with all its samples (the harness keeps
+	 * every one), a skip or a failure with none.
+	 */
+	if (json_array_size(arr) == 0) {
+		if (r->n > 0 && (r->status == RES_OK || r->status == RES_NOISY))
+			imp_fail(im, "no samples, but \"n\" is %zu", r->n);
+		return;
+	}
 	if (json_array_size(arr) != r->n) {
 		imp_fail(im, "%zu samples, but \"n\" is %zu", json_array_size(arr), r->n);
 		return;
@@ -225,6 +327,11 @@ static void imp_samples(struct imp *im, json_t *o, struct result *r)
 			return;
 		}
 		r->samples[i] = json_number_value(v);
+		/* The harness refuses a sample that is not a positive time or rate. */
+		if (!(r->samples[i] > 0)) {
+			imp_fail(im, "sample %zu is %g, not positive", i + 1, r->samples[i]);
+			return;
+		}
 	}
 }
 
@@ -378,6 +485,20 @@ static void imp_consistent(struct imp *im, const struct result *r)
 {
 	int measured = r->status == RES_OK || r->status == RES_NOISY;
 
+	/* Times, rates, spreads and their ratios: none of them can be below zero. */
+	for (size_t i = 0; i < REPORT_NSTATS; i++) {
+		double v;
+
+		memcpy(&v, (const char *)r + report_stat_keys[i].off, sizeof(v));
+		if (v < 0) {
+			imp_fail(im, "\"%s\" is %g, negative", report_stat_keys[i].key, v);
+			return;
+		}
+	}
+	if (r->wall_s < 0) {
+		imp_fail(im, "\"wall_s\" is %g, negative", r->wall_s);
+		return;
+	}
 	if (!measured)
 		return;
 	if (!isfinite(r->median)) {
@@ -389,6 +510,32 @@ static void imp_consistent(struct imp *im, const struct result *r)
 	else if ((isfinite(r->ci_low) && r->median < r->ci_low) ||
 		 (isfinite(r->ci_high) && r->median > r->ci_high))
 		imp_fail(im, "median %g is outside its confidence interval", r->median);
+}
+
+/*
+ * The benchmark must be one this kbench knows, in its unit and direction:
+ * a figure filed under a mistyped id would never be compared with anything,
+ * and one in the wrong unit would be compared wrongly.  contest stores its
+ * measurements as contest.<load>, in seconds (src/cli/contest.c).
+ */
+static void imp_known(struct imp *im, const struct result *r)
+{
+	const struct bench *b = registry_find(r->id);
+	enum bench_better better = BETTER_LOWER;
+	const char *unit = "s";
+
+	if (b) {
+		unit = bench_unit(b);
+		better = b->better;
+	} else if (strncmp(r->id, "contest.", 8) != 0 || !load_find(r->id + 8)) {
+		imp_fail(im, "unknown benchmark \"%s\" (kbench list shows them)", r->id);
+		return;
+	}
+	if (strcmp(r->unit, unit) != 0)
+		imp_fail(im, "\"unit\" is \"%s\", but %s is measured in %s", r->unit, r->id, unit);
+	else if (r->better != better)
+		imp_fail(im, "\"better\" is \"%s\", but %s is better %s", bench_better_name(r->better),
+			 r->id, bench_better_name(better));
 }
 
 static void imp_result(struct imp *im, json_t *o, struct result *r)
@@ -417,6 +564,7 @@ static void imp_result(struct imp *im, json_t *o, struct result *r)
 		imp_fail(im, "unknown status \"%s\"", status);
 	if (result_stop_parse(stop, &r->stop) < 0)
 		imp_fail(im, "unknown stop \"%s\"", stop);
+	imp_known(im, r);
 	for (size_t i = 0; i < REPORT_NSTATS; i++) {
 		double v = imp_num(im, o, report_stat_keys[i].key, 1);
 
@@ -457,9 +605,62 @@ static void imp_result(struct imp *im, json_t *o, struct result *r)
 	imp_consistent(im, r);
 }
 
+/* Results in the order of their instance: id, placement, copies. */
+static int imp_result_cmp(const void *pa, const void *pb)
+{
+	const struct result *a = *(const struct result *const *)pa;
+	const struct result *b = *(const struct result *const *)pb;
+	int c = strcmp(a->id, b->id);
+
+	if (c)
+		return c;
+	if (a->placement != b->placement)
+		return a->placement < b->placement ? -1 : 1;
+	if (a->parallel != b->parallel)
+		return a->parallel < b->parallel ? -1 : 1;
+	/* Equal instances by position, so the message names the later one. */
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * One instance measured twice in a run cannot be: a run measures each
+ * instance once (its replicas are inside the one result), and the reports
+ * key on it.  Sorted, not compared pairwise, so that a hostile file with a
+ * million results costs a sort and not a trillion comparisons.
+ */
+static void imp_results_distinct(struct imp *im, const struct run_info *run, size_t idx)
+{
+	const struct result **v;
+
+	if (run->nresults < 2)
+		return;
+	v = malloc(run->nresults * sizeof(*v));
+	if (!v) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < run->nresults; i++)
+		v[i] = &run->results[i];
+	qsort(v, run->nresults, sizeof(*v), imp_result_cmp);
+	for (size_t i = 1; i < run->nresults; i++) {
+		const struct result *a = v[i - 1], *b = v[i];
+
+		if (strcmp(a->id, b->id) != 0 || a->placement != b->placement ||
+		    a->parallel != b->parallel)
+			continue;
+		snprintf(im->where, sizeof(im->where), "run %zu, result %zu (%.40s)", idx + 1,
+			 (size_t)(b - run->results) + 1, b->id);
+		imp_fail(im, "the same instance as result %zu (\"id\", \"placement\" and \"parallel\" "
+			 "alike)", (size_t)(a - run->results) + 1);
+		break;
+	}
+	free(v);
+}
+
 static void imp_run(struct imp *im, json_t *o, size_t idx, struct run_info *run)
 {
 	json_t *results, *si, *res;
+	time_t t0 = 0, t1 = 0;
 	size_t i;
 
 	snprintf(im->where, sizeof(im->where), "run %zu", idx + 1);
@@ -475,16 +676,34 @@ static void imp_run(struct imp *im, json_t *o, size_t idx, struct run_info *run)
 	imp_str(im, o, "host", run->host, sizeof(run->host), 0);
 	imp_str(im, o, "os", run->os, sizeof(run->os), 0);
 	imp_str(im, o, "started", run->started, sizeof(run->started), 0);
-	if (!im->bad && !run->started[0])
-		imp_fail(im, "\"started\" is empty");
+	if (!im->bad && imp_time_parse(run->started, &t0) < 0)
+		imp_fail(im, "\"started\" is \"%s\", not a time as 2026-12-01T13:46:59Z", run->started);
+	/* null: interrupted, as runs --json and export write it; "" is neither. */
 	imp_str(im, o, "finished", run->finished, sizeof(run->finished), 1);
+	if (!im->bad && json_is_string(json_object_get(o, "finished"))) {
+		if (imp_time_parse(run->finished, &t1) < 0)
+			imp_fail(im, "\"finished\" is \"%s\", not a time as 2026-12-01T13:46:59Z or null",
+				 run->finished);
+		else if (t1 < t0)
+			imp_fail(im, "\"finished\" (%s) is before \"started\" (%s)", run->finished,
+				 run->started);
+	}
 	run->mhz = imp_num(im, o, "mhz", 1);
 	if (isnan(run->mhz))
 		run->mhz = 0;
+	else if (!im->bad && !(run->mhz > 0))
+		imp_fail(im, "\"mhz\" is %g, not positive or null", run->mhz);
 	si = json_object_get(o, "sysinfo");
 	if (json_is_object(si)) {
-		/* Stored as text, as `kbench run` stores it; compact is enough for a machine. */
-		run->sysinfo_json = json_dumps(si, JSON_COMPACT);
+		/*
+		 * Stored as text, as `kbench run` stores it; compact is enough for
+		 * a machine.  Copied out of jansson's counted heap, since the run
+		 * outlives it and is freed with free().
+		 */
+		char *text = json_dumps(si, JSON_COMPACT);
+
+		run->sysinfo_json = text ? strdup(text) : NULL;
+		imp_free(text);
 		if (!run->sysinfo_json)
 			imp_fail(im, "out of memory");
 	} else if (!json_is_null(si)) {
@@ -510,17 +729,197 @@ static void imp_run(struct imp *im, json_t *o, size_t idx, struct run_info *run)
 		if (im->bad)
 			return;
 	}
+	imp_results_distinct(im, run, idx);
 }
 
-int report_import_json(const char *path, struct run_info **runs_out, size_t *nruns_out, char *err)
+/* Runs by uuid, for finding one given twice. */
+static int imp_uuid_cmp(const void *pa, const void *pb)
 {
-	struct imp im = { .path = path, .err = err };
+	const struct run_info *a = *(const struct run_info *const *)pa;
+	const struct run_info *b = *(const struct run_info *const *)pb;
+	int c = strcmp(a->uuid, b->uuid);
+
+	return c ? c : (a < b ? -1 : a > b);
+}
+
+/* A uuid names one run: two runs under it in one file, the file contradicts itself. */
+static void imp_uuids_distinct(struct imp *im, const struct run_info *runs, size_t n)
+{
+	const struct run_info **v;
+
+	if (n < 2)
+		return;
+	v = malloc(n * sizeof(*v));
+	if (!v) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = &runs[i];
+	qsort(v, n, sizeof(*v), imp_uuid_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(v[i - 1]->uuid, v[i]->uuid) == 0) {
+			snprintf(im->where, sizeof(im->where), "run %zu", (size_t)(v[i] - runs) + 1);
+			imp_fail(im, "uuid %s is also run %zu's", v[i]->uuid,
+				 (size_t)(v[i - 1] - runs) + 1);
+			break;
+		}
+	free(v);
+}
+
+/* The document, parsed with jansson's allocations counted; the runs, or -1. */
+static int imp_document(struct imp *im, const char *buf, size_t len, struct run_info **runs_out)
+{
 	struct run_info *runs = NULL;
 	json_error_t jerr;
 	json_t *root, *arr, *v;
 	const char *format;
 	size_t n = 0, i;
+
+	/* Two keys of one name in an object: which one counts would be a guess. */
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		if (imp_tree_full)
+			errbuf_set(im->err, "cannot import '%s': reading it would take more than %zu MiB "
+				   "of memory (a file of many small values)", im->path,
+				   IMP_TREE_BUDGET >> 20);
+		else
+			errbuf_set(im->err, "cannot import '%s': not valid JSON at line %d column %d: %s",
+				   im->path, jerr.line, jerr.column, jerr.text);
+		return -1;
+	}
+	format = json_string_value(json_object_get(root, "format"));
+	if (!json_is_object(root) || !format || strcmp(format, REPORT_EXPORT_FORMAT) != 0) {
+		imp_fail(im, "not a kbench export (no \"format\": \"%s\")", REPORT_EXPORT_FORMAT);
+		goto out;
+	}
+	v = json_object_get(root, "version");
+	if (json_is_integer(v) && json_integer_value(v) > REPORT_EXPORT_VERSION) {
+		imp_fail(im, "made by a newer kbench (export version %lld, this kbench reads %d)",
+			 (long long)json_integer_value(v), REPORT_EXPORT_VERSION);
+		goto out;
+	}
+	(void)imp_int(im, root, "version", 1, REPORT_EXPORT_VERSION);
+	arr = imp_get(im, root, "runs", 1);
+	if (im->bad)
+		goto out;
+	runs = calloc(json_array_size(arr) + 1, sizeof(*runs));
+	if (!runs) {
+		imp_fail(im, "out of memory");
+		goto out;
+	}
+	json_array_foreach(arr, i, v) {
+		/* Counted before filling, so a half-read run is freed too. */
+		imp_run(im, v, i, &runs[n++]);
+		if (im->bad)
+			goto out;
+	}
+	imp_uuids_distinct(im, runs, n);
+out:
+	json_decref(root);
+	if (im->bad) {
+		for (i = 0; i < n; i++)
+			run_info_free(&runs[i]);
+		free(runs);
+		return -1;
+	}
+	*runs_out = runs;
+	return (int)n;
+}
+
+int report_import_buf(const char *name, const char *buf, size_t len, struct run_info **runs_out,
+		      size_t *nruns_out, char *err)
+{
+	struct imp im = { .path = name, .err = err };
+	json_malloc_t old_malloc;
+	json_free_t old_free;
+	int n;
+
+	*runs_out = NULL;
+	*nruns_out = 0;
+	if (len > REPORT_IMPORT_MAX_BYTES) {
+		errbuf_set(err, "cannot import '%s': %.1f MiB, more than the %d MiB a file may hold "
+			   "(export fewer runs a file: kbench export LABEL|RUN ...)", name,
+			   (double)len / 1048576.0, REPORT_IMPORT_MAX_BYTES >> 20);
+		return -1;
+	}
+	json_get_alloc_funcs(&old_malloc, &old_free);
+	json_set_alloc_funcs(imp_malloc, imp_free);
+	imp_tree_used = 0;
+	imp_tree_full = 0;
+	n = imp_document(&im, buf, len, runs_out);
+	json_set_alloc_funcs(old_malloc, old_free);
+	if (n < 0)
+		return -1;
+	*nruns_out = (size_t)n;
+	return n;
+}
+
+/*
+ * The whole of a file or of standard input, up to the limit and one byte
+ * more (so that too much is seen without reading it all); NULL with err
+ * filled.  A regular file is refused from its size, before any of it is read.
+ */
+static char *imp_slurp(const char *path, FILE *fp, size_t *len, char *err)
+{
+	size_t cap = 65536, n = 0;
+	struct stat sb;
+	char *buf = NULL, *more;
+
+	if (fstat(fileno(fp), &sb) == 0) {
+		if (S_ISDIR(sb.st_mode)) {
+			errbuf_set(err, "cannot import '%s': is a directory", path);
+			return NULL;
+		}
+		if (S_ISREG(sb.st_mode) && sb.st_size > REPORT_IMPORT_MAX_BYTES) {
+			errbuf_set(err, "cannot import '%s': %.1f MiB, more than the %d MiB a file may "
+				   "hold (export fewer runs a file: kbench export LABEL|RUN ...)", path,
+				   (double)sb.st_size / 1048576.0, REPORT_IMPORT_MAX_BYTES >> 20);
+			return NULL;
+		}
+		if (S_ISREG(sb.st_mode))
+			cap = (size_t)sb.st_size + 1;
+	}
+	buf = malloc(cap);
+	if (!buf)
+		goto nomem;
+	for (;;) {
+		n += fread(buf + n, 1, cap - n, fp);
+		if (n < cap) {
+			if (!ferror(fp))
+				break;
+			errbuf_set(err, "cannot import '%s': %s", path, strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (cap > REPORT_IMPORT_MAX_BYTES) {
+			errbuf_set(err, "cannot import '%s': more than the %d MiB a file may hold "
+				   "(export fewer runs a file: kbench export LABEL|RUN ...)", path,
+				   REPORT_IMPORT_MAX_BYTES >> 20);
+			free(buf);
+			return NULL;
+		}
+		cap = cap > REPORT_IMPORT_MAX_BYTES / 2 ? (size_t)REPORT_IMPORT_MAX_BYTES + 1 : 2 * cap;
+		more = realloc(buf, cap);
+		if (!more) {
+			free(buf);
+			goto nomem;
+		}
+		buf = more;
+	}
+	*len = n;
+	return buf;
+nomem:
+	errbuf_set(err, "cannot import '%s': out of memory", path);
+	return NULL;
+}
+
+int report_import_json(const char *path, struct run_info **runs_out, size_t *nruns_out, char *err)
+{
+	size_t len = 0;
+	char *buf;
 	FILE *fp;
+	int n;
 
 	*runs_out = NULL;
 	*nruns_out = 0;
@@ -531,55 +930,101 @@ int report_import_json(const char *path, struct run_info **runs_out, size_t *nru
 			   strerror(errno));
 		return -1;
 	}
-	/* Two keys of one name in an object: which one counts would be a guess. */
-	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
+	buf = imp_slurp(path, fp, &len, err);
 	if (fp != stdin)
 		fclose(fp);
-	if (!root) {
-		errbuf_set(err, "cannot import '%s': not valid JSON at line %d column %d: %s",
-			   path, jerr.line, jerr.column, jerr.text);
+	if (!buf)
 		return -1;
+	n = report_import_buf(path, buf, len, runs_out, nruns_out, err);
+	free(buf);
+	return n;
+}
+
+/* One run as export writes it, its label left out; malloc'd text, or NULL. */
+static char *imp_run_text(const struct run_info *run)
+{
+	struct run_info copy = *run;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	copy.label[0] = '\0';
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	if (report_export_json(f, &copy, 1) < 0) {
+		fclose(f);
+		free(text);
+		return NULL;
 	}
-	format = json_string_value(json_object_get(root, "format"));
-	if (!json_is_object(root) || !format || strcmp(format, REPORT_EXPORT_FORMAT) != 0) {
-		imp_fail(&im, "not a kbench export (no \"format\": \"%s\")", REPORT_EXPORT_FORMAT);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* The first key of a (an export's run or result) whose value b does not share. */
+static const char *imp_first_change(json_t *a, json_t *b)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(a, key, v)
+		if (!json_equal(v, json_object_get(b, key)))
+			return key;
+	return NULL;
+}
+
+int report_run_differs(const struct run_info *a, const struct run_info *b, char *what, size_t size)
+{
+	char *ta = imp_run_text(a), *tb = imp_run_text(b);
+	json_t *ja = NULL, *jb = NULL, *ra, *rb;
+	const char *key;
+	int rc = -1;
+
+	snprintf(what, size, "content");
+	if (!ta || !tb)
+		goto out;
+	if (strcmp(ta, tb) == 0) {
+		rc = 0;
 		goto out;
 	}
-	v = json_object_get(root, "version");
-	if (json_is_integer(v) && json_integer_value(v) > REPORT_EXPORT_VERSION) {
-		imp_fail(&im, "made by a newer kbench (export version %lld, this kbench reads %d)",
-			 (long long)json_integer_value(v), REPORT_EXPORT_VERSION);
+	/* Different: parsed again only to say where, which a person needs to decide. */
+	rc = 1;
+	ja = json_loads(ta, 0, NULL);
+	jb = json_loads(tb, 0, NULL);
+	ra = json_array_get(json_object_get(ja, "runs"), 0);
+	rb = json_array_get(json_object_get(jb, "runs"), 0);
+	key = imp_first_change(ra, rb);
+	if (!key)
 		goto out;
-	}
-	(void)imp_int(&im, root, "version", 1, REPORT_EXPORT_VERSION);
-	arr = imp_get(&im, root, "runs", 1);
-	if (im.bad)
-		goto out;
-	runs = calloc(json_array_size(arr) + 1, sizeof(*runs));
-	if (!runs) {
-		imp_fail(&im, "out of memory");
-		goto out;
-	}
-	json_array_foreach(arr, i, v) {
-		/* Counted before filling, so a half-read run is freed too. */
-		imp_run(&im, v, i, &runs[n++]);
-		if (im.bad)
+	if (strcmp(key, "results") == 0) {
+		json_t *la = json_object_get(ra, key), *lb = json_object_get(rb, key);
+		size_t n = json_array_size(la), i;
+
+		if (n != json_array_size(lb)) {
+			snprintf(what, size, "number of results (%zu and %zu)", n, json_array_size(lb));
 			goto out;
-		for (size_t k = 0; k + 1 < n; k++)
-			if (strcmp(runs[k].uuid, runs[n - 1].uuid) == 0) {
-				imp_fail(&im, "uuid %s is also run %zu's", runs[k].uuid, k + 1);
+		}
+		for (i = 0; i < n; i++) {
+			json_t *xa = json_array_get(la, i), *xb = json_array_get(lb, i);
+			const char *k = imp_first_change(xa, xb);
+
+			const char *id = json_string_value(json_object_get(xa, "id"));
+
+			if (k) {
+				snprintf(what, size, "\"%s\" of result %zu (%.40s)", k, i + 1,
+					 id ? id : "?");
 				goto out;
 			}
+		}
 	}
+	snprintf(what, size, "\"%s\"", key);
 out:
-	json_decref(root);
-	if (im.bad) {
-		for (i = 0; i < n; i++)
-			run_info_free(&runs[i]);
-		free(runs);
-		return -1;
-	}
-	*runs_out = runs;
-	*nruns_out = n;
-	return (int)n;
+	json_decref(ja);
+	json_decref(jb);
+	free(ta);
+	free(tb);
+	return rc;
 }

@@ -147,11 +147,24 @@ int report_export_json(FILE *out, const struct run_info *runs, size_t nruns);
 int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns);
 /*
  * Read an export (path, or "-" for stdin) into runs, every field checked:
- * a file that is not JSON, not an export, from a newer kbench, or with a
- * field missing, of the wrong type or out of range is refused whole, with
- * one line in err naming the file and where.  The count, or -1.
+ * a file that is not JSON, not an export, from a newer kbench, larger than
+ * REPORT_IMPORT_MAX_BYTES, or with a field missing, of the wrong type, out
+ * of range or contradicting another is refused whole, with one line in err
+ * naming the file and where.  The count, or -1.
  */
+#define REPORT_IMPORT_MAX_BYTES (64 * 1024 * 1024)
 int report_import_json(const char *path, struct run_info **runs, size_t *nruns, char *err);
+/* The same from len bytes at buf (not NUL-terminated), name standing for the file in err. */
+int report_import_buf(const char *name, const char *buf, size_t len, struct run_info **runs,
+		      size_t *nruns, char *err);
+/*
+ * Whether two runs of one uuid hold the same measurement: all export
+ * writes of them but the label (a run filed under another label is still
+ * that run).  0 alike; 1 different, with what the first difference is in
+ * (`"median" of result 3 (sys.null)`) written into what; -1 without memory.
+ */
+int report_run_differs(const struct run_info *a, const struct run_info *b, char *what,
+		       size_t size);
 
 /* ------------------------------------------------------------------ */
 /* merge (src/report/merge.c)                                          */

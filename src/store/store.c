@@ -2118,3 +2118,25 @@ fail_quiet:
 	*added = 0;
 	return -1;
 }
+
+int store_run_find(struct store *st, const char *uuid, int64_t *id, char *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	*id = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE uuid = ?", -1, &q, NULL) != SQLITE_OK ||
+	    store_bind_text(q, 1, uuid) != SQLITE_OK)
+		goto fail;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	else if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(q);
+	return *id != 0;
+fail:
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	sqlite3_finalize(q);
+	return -1;
+}

@@ -124,5 +124,7 @@ int store_runs_delete_force(struct store *st, const char *const *sel, size_t nse
  * runs added.  0, or -1 with err filled and nothing changed.
  */
 int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *added, char *err);
+/* The id of the run with this uuid into *id: 1, 0 when there is none, or -1 with err filled. */
+int store_run_find(struct store *st, const char *uuid, int64_t *id, char *err);
 
 #endif

@@ -1,0 +1,171 @@
+#!/bin/sh
+# Command-line tests of what import refuses (issue 13, defect 7): each bad
+# input, made from a good export by one edit, is one line naming the run,
+# the result and the field, exit status 1, and the database exactly as it
+# was.  Then what it must still accept: the same file again (a count, no
+# word), the same run under another label.  The closing comment counts the
+# bad inputs tried, for doc/performance.md.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+DB="$T/b.db"
+G="$T/good.json"
+FIX="$(dirname "$0")/fixtures/kernels.json"
+
+"$KB" run --only sys.null --max-time 0.05 --label good --db "$T/g.db" --tmpdir "$T/tmp" \
+	--quiet >/dev/null 2>&1
+"$KB" export --db "$T/g.db" >"$G"
+# The database the bad files are tried on holds other runs and the good one.
+"$KB" import "$FIX" "$G" --db "$DB" >/dev/null 2>&1
+"$KB" export --db "$DB" >"$T/before.json"
+check "the good export imports" sh -c "[ \$(grep -c '\"uuid\"' '$T/before.json') = 8 ]"
+
+# mutate NAME PYTHON: $T/NAME.json is the good export after the statement,
+# which sees the document as d, its first run as run and that run's first
+# result as res.
+mutate() {
+	python3 - "$G" "$T/$1.json" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+res = run["results"][0]
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+EOF
+}
+
+bad=0
+# refused NAME EXPECTED-TEXT [FILE...]: import is one line saying it, exit
+# 1, and the database's export is the same document as before.
+refused() {
+	bad_name=$1 want=$2
+	shift 2
+	[ $# -gt 0 ] || set -- "$T/$bad_name.json"
+	bad=$((bad + 1))
+	kb import "$@" --db "$DB"
+	check "$bad_name: exit 1, one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
+	check "$bad_name: says '$want'" grep -qF -- "$want" "$T/err"
+	"$KB" export --db "$DB" >"$T/now.json"
+	check "$bad_name: the database is unchanged" cmp -s "$T/now.json" "$T/before.json"
+}
+
+# Each uuid made new, so a refusal is the edit's and not the uuid's.
+fresh='import uuid
+for r in d["runs"]:
+    r["uuid"] = r["set"] = uuid.uuid4().hex
+'
+
+mutate nosamples "$fresh
+res['n'] = 25; res['samples'] = []; res['where'] = None"
+refused nosamples 'run 1, result 1 (sys.null): no samples, but "n" is 25'
+
+mutate yesterday "$fresh
+run['started'] = 'yesterday'"
+refused yesterday 'run 1: "started" is "yesterday", not a time'
+
+mutate feb30 "$fresh
+run['started'] = '2026-02-30T10:00:00Z'; run['finished'] = None"
+refused feb30 'run 1: "started" is "2026-02-30T10:00:00Z", not a time'
+
+mutate finished_word "$fresh
+run['finished'] = 'later'"
+refused finished_word 'run 1: "finished" is "later", not a time'
+
+mutate backwards "$fresh
+run['started'] = '2026-12-01T10:00:00Z'; run['finished'] = '2026-12-01T09:59:59Z'"
+refused backwards 'run 1: "finished" (2026-12-01T09:59:59Z) is before "started" (2026-12-01T10:00:00Z)'
+
+mutate stddev "$fresh
+res['stddev'] = -0.5"
+refused stddev 'run 1, result 1 (sys.null): "stddev" is -0.5, negative'
+
+mutate cv "$fresh
+res['cv'] = -1"
+refused cv 'run 1, result 1 (sys.null): "cv" is -1, negative'
+
+mutate sample "$fresh
+res['samples'][2] = -res['samples'][2]"
+refused sample 'run 1, result 1 (sys.null): sample 3 is -'
+
+mutate zero_sample "$fresh
+res['samples'][0] = 0"
+refused zero_sample 'run 1, result 1 (sys.null): sample 1 is 0, not positive'
+
+mutate wall "$fresh
+res['wall_s'] = -3"
+refused wall 'run 1, result 1 (sys.null): "wall_s" is -3, negative'
+
+mutate mhz "$fresh
+run['mhz'] = -2000"
+refused mhz 'run 1: "mhz" is -2000, not positive or null'
+
+mutate unknown_id "$fresh
+res['id'] = 'sys.nosuch'"
+refused unknown_id 'run 1, result 1 (sys.nosuch): unknown benchmark "sys.nosuch"'
+
+mutate unknown_load "$fresh
+res['id'] = 'contest.nosuch_load'; res['unit'] = 's'"
+refused unknown_load 'run 1, result 1 (contest.nosuch_load): unknown benchmark "contest.nosuch_load"'
+
+mutate unit "$fresh
+res['unit'] = 'ms'"
+refused unit 'run 1, result 1 (sys.null): "unit" is "ms", but sys.null is measured in us'
+
+mutate better "$fresh
+res['better'] = 'higher'"
+refused better 'run 1, result 1 (sys.null): "better" is "higher", but sys.null is better lower'
+
+mutate twice "$fresh
+run['results'].append(json.loads(json.dumps(res)))"
+refused twice 'run 1, result 2 (sys.null): the same instance as result 1'
+
+mutate uuid_twice "$fresh
+d['runs'].append(json.loads(json.dumps(run)))"
+refused uuid_twice "run 2: uuid $(python3 -c "import json; print(json.load(open('$T/uuid_twice.json'))['runs'][0]['uuid'])") is also run 1's"
+
+# The uuid the database holds, another figure: a hand edit on one side.
+mutate edited "res['median'] = res['ci_low']"
+refused edited "run 1: uuid $(python3 -c "import json; print(json.load(open('$G'))['runs'][0]['uuid'])") is run 8 of db '$DB', with a different \"median\" of result 1 (sys.null)"
+
+mutate edited_host "run['host'] = 'elsewhere'"
+refused edited_host 'with a different "host"'
+
+# Two files that disagree about one new run: refused before either is imported.
+mutate one "$fresh"
+mutate other "d['runs'][0]['uuid'] = json.load(open('$T/one.json'))['runs'][0]['uuid']
+d['runs'][0]['set'] = d['runs'][0]['uuid']; d['runs'][0]['os'] = 'Plan 9'"
+refused two_files "also run 1 of '$T/one.json', with a different \"os\"" "$T/one.json" "$T/other.json"
+
+# Too large: refused from its size, before a byte is parsed (a sparse file
+# costs no disk), and from standard input at the limit, not after reading all.
+truncate -s 65M "$T/large.json"
+refused large "cannot import '$T/large.json': 65.0 MiB, more than the 64 MiB a file may hold"
+bad=$((bad + 1))
+head -c 70000000 /dev/zero | "$KB" import - --db "$DB" >"$T/out" 2>"$T/err"
+rc=$?
+check "a large standard input: exit 1, one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
+check "a large standard input: says so" grep -qF "cannot import '-': more than the 64 MiB a file may hold" "$T/err"
+"$KB" export --db "$DB" >"$T/now.json"
+check "a large standard input: the database is unchanged" cmp -s "$T/now.json" "$T/before.json"
+
+mkdir "$T/directory.json"
+refused directory "cannot import '$T/directory.json': is a directory"
+
+# What must still go in: the same file again is a count and no complaint,
+# also for a run renamed since (the label is the user's filing, not the run).
+kb import "$G" --db "$DB"
+check "the same file again: exit 0, counted as already there" sh -c "[ $rc = 0 ] && grep -q \"imported 0 runs from '$G' (1 already in the db)\" '$T/err'"
+check "the same file again: no warning" sh -c "! grep -q 'warning\|different' '$T/err'"
+"$KB" runs rename good renamed --db "$DB" >/dev/null 2>&1
+kb import "$G" --db "$DB"
+check "a run renamed since is still the same run" sh -c "[ $rc = 0 ] && grep -q '(1 already in the db)' '$T/err'"
+kb import "$G" "$G" --db "$T/new.db"
+check "one run in two files, alike: imported once" sh -c "[ $rc = 0 ] && grep -q '1 run added' '$T/err'"
+kb import "$FIX" --db "$T/fix.db"
+check "the fixture (every kind of result) still imports" sh -c "[ $rc = 0 ] && grep -q 'imported 7 runs' '$T/err'"
+mutate finished_null "$fresh
+run['finished'] = None"
+kb import "$T/finished_null.json" --db "$T/new.db"
+check "an interrupted run (finished null) still imports" sh -c "[ $rc = 0 ] && grep -q 'imported 1 run' '$T/err'"
+
+echo "# $bad bad inputs tried"
+echo "1..$n"

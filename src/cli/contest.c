@@ -8,6 +8,12 @@
  * warming machine, a neighbour starting) hits every load alike.  Unless
  * --timeout is given, a job is stopped after 10 times the first noload
  * Time of this contest.
+ *
+ * Interrupted (Ctrl-C, SIGTERM, SIGHUP), it stores what finished and leaves
+ * the run without a finish time, which is what marks a run interrupted in
+ * runs, show and the JSON; a run interrupted before its first result is
+ * not kept at all.  Stopped (Ctrl-Z) while a job ran, it takes that
+ * measurement again once continued.
  */
 #include <limits.h>
 #include <math.h>
@@ -83,6 +89,30 @@ static size_t contest_pick(const char *list, const struct load **out)
 			out[0] = t;
 		}
 	return n;
+}
+
+static void contest_now_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/*
+ * Delete a run interrupted before any of its results was stored: it would
+ * list as a run with nothing in it.  A failure is only said: the interrupt
+ * is what the user is told about.
+ */
+static void contest_drop_empty(struct store *st, const struct run_info *run)
+{
+	char id[32], err[ERRBUF_LEN];
+	const char *sel[1] = { id };
+
+	snprintf(id, sizeof(id), "%lld", (long long)run->id);
+	if (store_runs_delete(st, sel, 1, err) < 0)
+		error("contest: cannot drop the empty interrupted run %s: %s", id, err);
 }
 
 /* Add a value (a number, or a text when text is not NULL) to r. */
@@ -222,13 +252,16 @@ int cmd_contest(int argc, char **argv)
 	if (plat_memory(&total, &avail) == 0)
 		cfg.mem_available = avail;
 	runner_catch_signals();
+	runner_catch_stop();
 
 	runs = calloc((size_t)o.runs, sizeof(*runs));
 	if (!runs)
 		die("contest: out of memory");
 	for (int rep = 0; rep < o.runs && !stopped; rep++) {
 		struct run_info *run = &runs[nruns++];
+		size_t before = nstored;
 
+		contest_now_iso(run->started, sizeof(run->started));
 		cli_run_begin(st, run, o.label ? o.label : label, &si, si_json, rep ? &runs[0] : NULL,
 			      nloads);
 		for (size_t i = 0; i < nloads; i++) {
@@ -237,12 +270,20 @@ int cmd_contest(int argc, char **argv)
 			struct timespec t0, t1;
 			enum contest_status cs;
 
+			/* Between two measurements nothing polls: a Ctrl-Z is acted on here. */
+			if (runner_stop_pending())
+				(void)runner_stop_group(0);
 			/* Progress only on a terminal, as for run; a job takes a minute. */
 			if (!o.quiet && isatty(STDERR_FILENO))
 				fprintf(stderr, "kbench: contest run %d/%d: %s...\n", rep + 1, o.runs,
 					loads[i]->name);
 			clock_gettime(CLOCK_MONOTONIC, &t0);
-			cs = contest_measure(&cfg, loads[i], &m, err);
+			while ((cs = contest_measure(&cfg, loads[i], &m, err)) == CONTEST_SUSPENDED) {
+				if (!o.quiet)
+					fprintf(stderr, "kbench: contest %s: %s: measured again\n",
+						loads[i]->name, err);
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+			}
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 			if (cs == CONTEST_INTERRUPTED) {
 				stopped = 1;
@@ -271,8 +312,14 @@ int cmd_contest(int argc, char **argv)
 				nstored++;
 			}
 		}
+		if (stopped) {
+			if (st && nstored == before)
+				contest_drop_empty(st, run);
+			break;
+		}
 		if (st && store_run_end(st, run->id, err) < 0)
 			die("%s", err);
+		contest_now_iso(run->finished, sizeof(run->finished));
 	}
 	if (st)
 		store_close(st);

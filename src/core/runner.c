@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/timer.h"
@@ -62,6 +63,11 @@ static volatile sig_atomic_t stop_asked;
 static void on_stop(int sig)
 {
 	stop_asked = sig;
+}
+
+int runner_stop_pending(void)
+{
+	return stop_asked;
 }
 
 void runner_catch_stop(void)
@@ -139,21 +145,64 @@ static _Noreturn void child_main(const struct bench *b, const struct runner_cfg 
 /*
  * The janitor outlives whatever happens to an instance, to clean up after
  * it.  It is kbench's child, not the instance's, so the group kill spares
- * it, and it ignores the terminal's signals, which reach kbench's group.
- * It watches two pipes:
+ * it, and it leaves kbench's session and process group at once: a SIGKILL
+ * of kbench's whole group (timeout -s KILL, a CI job cancelled, a systemd
+ * stop) must spare the one process that cleans up after such a kill, and
+ * the terminal's signals no longer reach it.  It watches two pipes:
  * - the lifeline, whose write end only the instance's processes hold: end
  *   of file means the last of them died, and it removes the instance's
  *   private directory, even when kbench itself was killed with SIGKILL;
  * - the control pipe from kbench, which gives it the instance's process
- *   group (contest gives two: the load's and the job's) and says "done" at
- *   the end: end of file without "done" means kbench died, and it kills
- *   the groups.  Linux kills the instance through
- *   PR_SET_PDEATHSIG as well; elsewhere this pipe is the only way.
+ *   groups (contest gives two: the load's and the job's), takes back those
+ *   that kbench has already killed and reaped (their ids may be reused),
+ *   and says "done" at the end: end of file without "done" means kbench
+ *   died, and it kills the groups, which is also how it ends with kbench.
+ *   Linux kills the instance through PR_SET_PDEATHSIG as well; elsewhere
+ *   this pipe is the only way.
  */
 struct janitor_msg {
-	char tag;		/* 'G': the group is pgid; 'D': done */
+	char tag;		/* 'G': the group is pgid; 'U': pgid is gone; 'D': done */
 	pid_t pgid;
 };
+
+/* After kbench died: how long the janitor waits for the instance to go. */
+#define JANITOR_GRACE_MS 5000
+/* How often it kills the groups again meanwhile, and tries the removal again. */
+#define JANITOR_RETRY_MS 50
+
+static void janitor_nap(int ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static void janitor_kill(const pid_t *group, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		kill(-group[i], SIGKILL);
+}
+
+/*
+ * After kbench's death: wait until every group is empty (a member killed
+ * while inside a system call may still finish it, a file created), for at
+ * most the grace period; zombies count as members until their new parent
+ * reaps them, hence the bound.
+ */
+static void janitor_settle(const pid_t *group, size_t n)
+{
+	for (int waited = 0; waited < JANITOR_GRACE_MS; waited += JANITOR_RETRY_MS) {
+		size_t alive = 0;
+
+		for (size_t i = 0; i < n; i++)
+			alive += kill(-group[i], 0) == 0;
+		if (alive == 0)
+			return;
+		janitor_kill(group, n);
+		janitor_nap(JANITOR_RETRY_MS);
+	}
+}
 
 static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 {
@@ -161,23 +210,48 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 	struct janitor_msg m;
 	pid_t group[RUNNER_JANITOR_GROUPS];
 	size_t ngroups = 0;
+	int orphaned = 0, waited = 0, null;
 	char c;
 
+	if (setsid() < 0)
+		(void)setpgid(0, 0);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTSTP, SIG_IGN);
+	/*
+	 * It never prints, and must not keep kbench's output open after
+	 * kbench died (a pipe's reader would wait for it).
+	 */
+	null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		for (int fd = 0; fd <= 2; fd++)
+			(void)dup2(null, fd);
+		if (null > 2)
+			close(null);
+	}
 	/*
 	 * Until both have spoken: the instance gone (lifeline at end of file)
 	 * and kbench done or dead (the control pipe).  Leaving on the first
 	 * alone would let kbench's "done" hit a closed pipe.  poll skips an
-	 * entry whose fd is negative.
+	 * entry whose fd is negative.  Once kbench is dead, the groups are
+	 * killed again every JANITOR_RETRY_MS, and after the grace period the
+	 * directory goes whoever still holds the lifeline.
 	 */
 	while (p[0].fd >= 0 || p[1].fd >= 0) {
-		if (poll(p, 2, -1) < 0) {
+		int rc = poll(p, 2, orphaned ? JANITOR_RETRY_MS : -1);
+
+		if (rc < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
+		}
+		if (rc == 0) {
+			janitor_kill(group, ngroups);
+			if ((waited += JANITOR_RETRY_MS) >= JANITOR_GRACE_MS)
+				break;
+			continue;
 		}
 		if (p[0].fd >= 0 && p[0].revents && read(life, &c, 1) <= 0)
 			p[0].fd = -1;
@@ -189,14 +263,26 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 					group[ngroups++] = m.pgid;
 				continue;
 			}
-			/* kbench is gone without saying done: what it started must go too. */
-			if (!(k == (ssize_t)sizeof(m) && m.tag == 'D'))
+			if (k == (ssize_t)sizeof(m) && m.tag == 'U') {
 				for (size_t i = 0; i < ngroups; i++)
-					kill(-group[i], SIGKILL);
+					if (group[i] == m.pgid)
+						group[i--] = group[--ngroups];
+				continue;
+			}
+			/* kbench is gone without saying done: what it started must go too. */
+			if (!(k == (ssize_t)sizeof(m) && m.tag == 'D')) {
+				orphaned = 1;
+				janitor_kill(group, ngroups);
+			}
 			p[1].fd = -1;
 		}
 	}
-	runner_rmtree(tmpdir);
+	if (orphaned)
+		janitor_settle(group, ngroups);
+	/* A file made by a process dying as the tree was walked: walk it again. */
+	for (int i = 0; runner_rmtree(tmpdir) != 0 && access(tmpdir, F_OK) == 0 &&
+			i < JANITOR_GRACE_MS / JANITOR_RETRY_MS; i++)
+		janitor_nap(JANITOR_RETRY_MS);
 	_exit(0);
 }
 
@@ -249,6 +335,11 @@ static void janitor_tell(struct runner_janitor *j, char tag, pid_t pgid)
 void runner_janitor_group(struct runner_janitor *j, pid_t pgid)
 {
 	janitor_tell(j, 'G', pgid);
+}
+
+void runner_janitor_ungroup(struct runner_janitor *j, pid_t pgid)
+{
+	janitor_tell(j, 'U', pgid);
 }
 
 /*

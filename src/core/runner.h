@@ -36,6 +36,8 @@ void runner_catch_stop(void);
  * continued, continue the group.  Returns the nanoseconds spent stopped.
  */
 uint64_t runner_stop_group(pid_t pgid);
+/* A Ctrl-Z caught and not yet acted on (runner_stop_group acts on it). */
+int runner_stop_pending(void);
 
 /*
  * Measure b in a child.  Returns 0 with r filled (any status, a watchdog
@@ -44,10 +46,11 @@ uint64_t runner_stop_group(pid_t pgid);
 int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r);
 
 /*
- * The janitor: a process of kbench's that removes a private directory once
- * every process holding its lifeline has died, and kills the process
- * groups it was told of if kbench dies without saying it is done, so that
- * even a SIGKILL of kbench leaves nothing behind.  pid -1: none could be
+ * The janitor: a process of kbench's, in a session of its own, that removes
+ * a private directory once every process holding its lifeline has died,
+ * and kills the process groups it was told of if kbench dies without
+ * saying it is done, so that even a SIGKILL of kbench, or of kbench's
+ * whole process group, leaves nothing behind.  pid -1: none could be
  * started, and runner_janitor_wait cleans up by itself.
  */
 #define RUNNER_JANITOR_GROUPS 4
@@ -59,6 +62,8 @@ struct runner_janitor {
 void runner_janitor_start(const char *dir, struct runner_janitor *j);
 /* A process group to kill should kbench die (at most RUNNER_JANITOR_GROUPS). */
 void runner_janitor_group(struct runner_janitor *j, pid_t pgid);
+/* That group is gone (killed and reaped): forget it, its id may be reused. */
+void runner_janitor_ungroup(struct runner_janitor *j, pid_t pgid);
 /* Done: close the lifeline, wait for the janitor, and remove dir. */
 void runner_janitor_wait(struct runner_janitor *j, const char *dir);
 

@@ -4,7 +4,9 @@
  *
  * The order of one measurement, and why:
  *   1. a private directory under --tmpdir: job/ for the generated tree,
- *      load/ for the load's files; nothing is written anywhere else
+ *      load/ for the load's files, tmp/ for the TMPDIR of the job and the
+ *      load (a compiler's cc*.s, which a killed cc cannot remove, go with
+ *      the directory); nothing is written anywhere else
  *   2. the load forked into a process group of its own (dying with kbench),
  *      which prepares its files and says ready; then it works for settle_s,
  *      so the job meets a load at speed, not one still starting
@@ -17,7 +19,10 @@
  *      the job's group too, in case the job left something running; the
  *      directory removed
  * A janitor process (runner.h) knows both groups and the directory: if
- * kbench itself is killed, even with SIGKILL, it kills them and removes it.
+ * kbench itself is killed, even with SIGKILL, even with its whole process
+ * group, it kills them and removes it.  A Ctrl-Z stops both groups with
+ * kbench and continues them with it; a job stopped in its window is no
+ * measurement (CONTEST_SUSPENDED), and is taken again.
  * The driver polls every 10 ms instead of blocking, so a timeout, a failing
  * load or Ctrl-C is acted on at once; the poll is outside the window's
  * arithmetic (the two readings are taken next to the job's fork and reap).
@@ -102,9 +107,10 @@ static int contest_poll(struct contest_group *g)
  * Kill a whole group and wait for every process of it: the leader (with
  * its rusage kept) and any member that comes back to kbench as subreaper.
  * Members that are not kbench's children cannot be waited for; they are
- * killed again until the group is empty, for at most 5 s.
+ * killed again until the group is empty, for at most 5 s.  Then the
+ * janitor forgets the group, whose id may now be reused.
  */
-static void contest_kill(struct contest_group *g)
+static void contest_kill(struct contest_group *g, struct runner_janitor *jan)
 {
 	double until;
 
@@ -129,7 +135,33 @@ static void contest_kill(struct contest_group *g)
 		(void)kill(-g->pid, SIGKILL);
 		contest_sleep_ms(2);
 	}
+	runner_janitor_ungroup(jan, g->pid);
 	g->pid = 0;
+}
+
+/*
+ * Ctrl-Z: the groups (load, job: 0 for none) stop with kbench and go on
+ * with it, so nothing works un-timed while the contest is stopped.
+ */
+static void contest_stop(pid_t load, pid_t job)
+{
+	if (load > 0)
+		(void)kill(-load, SIGSTOP);
+	(void)runner_stop_group(job);
+	if (load > 0)
+		(void)kill(-load, SIGCONT);
+}
+
+/*
+ * In a child about to run the job or the load: TMPDIR in the private
+ * directory, whatever the user's is, so that the temporary files of what
+ * it runs (cc's cc*.s) are removed with the directory even when they are
+ * killed before they can remove them.
+ */
+static void contest_child_env(const char *tmp)
+{
+	if (setenv("TMPDIR", tmp, 1) != 0)
+		_exit(126);
 }
 
 /* stdin from /dev/null, stdout and stderr to log (or /dev/null); in a child. */
@@ -146,8 +178,8 @@ static void contest_redirect(const char *log)
 
 /* Start the job (the tree's make in dir, or the user's command) in a group of its own. */
 static int contest_job_start(const struct contest_cfg *cfg, const char *dir, const char *log,
-			     const char *target, struct runner_janitor *jan, struct contest_group *g,
-			     char *err)
+			     const char *tmp, const char *target, struct runner_janitor *jan,
+			     struct contest_group *g, char *err)
 {
 	char jobs[32];
 	pid_t pid;
@@ -166,7 +198,9 @@ static int contest_job_start(const struct contest_cfg *cfg, const char *dir, con
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		signal(SIGTSTP, SIG_DFL);
 		contest_redirect(log);
+		contest_child_env(tmp);
 		/*
 		 * The generated compile is the same job everywhere: the
 		 * system's cc at -O2, whatever the environment says, and not
@@ -239,15 +273,16 @@ static void contest_job_why(const struct contest_cfg *cfg, int status, const cha
 }
 
 /*
- * Run the job to its end, polling for a timeout, a failed load and Ctrl-C.
- * With sh (a load's shared page) the counters are read right after the
- * fork and right after the reap.  Returns the status; m gets time and CPU.
+ * Run the job to its end, polling for a timeout, a failed load, Ctrl-C and
+ * Ctrl-Z.  With sh (a load's shared page) the counters are read right
+ * after the fork and right after the reap.  Returns the status; m gets
+ * time and CPU.
  */
 static enum contest_status contest_job(const struct contest_cfg *cfg, const char *dir,
-				       const char *log, const char *target, struct runner_janitor *jan,
-				       const struct load_shared *sh, int stop_load, pid_t load_pgid,
-				       struct contest_measure *m, uint64_t w[2], uint64_t c[2],
-				       char *err)
+				       const char *log, const char *tmp, const char *target,
+				       struct runner_janitor *jan, const struct load_shared *sh,
+				       int stop_load, pid_t load_pgid, struct contest_measure *m,
+				       uint64_t w[2], uint64_t c[2], char *err)
 {
 	struct contest_group job;
 	struct plat_cpu_times cpu0, cpu1;
@@ -262,9 +297,19 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 		contest_read(sh, &w[0], &c[0]);
 	have_cpu = plat_cpu_times(&cpu0) == 0;
 	t0 = contest_now();
-	if (contest_job_start(cfg, dir, log, target, jan, &job, err) < 0)
+	if (contest_job_start(cfg, dir, log, tmp, target, jan, &job, err) < 0)
 		return CONTEST_ERROR;
 	for (;;) {
+		/*
+		 * Before the timeout: the time stopped would count against it.
+		 * The job's Time would hold the stop too: this is no figure.
+		 */
+		if (runner_stop_pending()) {
+			contest_stop(load_pgid, job.pid);
+			rc = CONTEST_SUSPENDED;
+			errbuf_set(err, "stopped (SIGTSTP) while the job ran");
+			break;
+		}
 		if (contest_poll(&job)) {
 			t1 = contest_now();
 			if (sh)
@@ -292,7 +337,7 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 	}
 	if (stop_load && load_pgid > 0)
 		(void)kill(-load_pgid, SIGCONT);
-	contest_kill(&job);
+	contest_kill(&job, jan);
 	if (rc != CONTEST_OK)
 		return rc;
 	if (!WIFEXITED(job.status) || WEXITSTATUS(job.status) != 0) {
@@ -316,7 +361,7 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 
 /* Start the load: its group, its shared page; wait until it works. */
 static enum contest_status contest_load_start(const struct contest_cfg *cfg, const struct load *ld,
-					      const char *dir, struct load_shared *sh,
+					      const char *dir, const char *tmp, struct load_shared *sh,
 					      struct runner_janitor *jan, struct contest_group *g,
 					      char *err)
 {
@@ -325,7 +370,9 @@ static enum contest_status contest_load_start(const struct contest_cfg *cfg, con
 		.scale = cfg->scale, .sh = sh,
 	};
 	double t0, settle_end = 0;
-	pid_t pid;
+	pid_t pid, driver = getpid();
+	/* The test switch: the driver dies between the fork and telling the janitor. */
+	int orphan = plat_test_switch("load-orphan");
 
 	memset(g, 0, sizeof(*g));
 	if (plat_disk_free(dir, &ctx.disk_free) < 0) {
@@ -340,18 +387,32 @@ static enum contest_status contest_load_start(const struct contest_cfg *cfg, con
 	}
 	if (pid == 0) {
 		(void)setpgid(0, 0);
+		if (orphan)
+			contest_sleep_ms(200);
 		(void)plat_die_with_parent(SIGKILL);
+		/*
+		 * The driver may have died between fork and prctl: then so do
+		 * we.  Not getppid() == 1: under a subreaper (systemd --user, a
+		 * container's init, a test harness) the orphan's new parent is
+		 * that, not init.
+		 */
+		if (getppid() != driver)
+			_exit(1);
+		/* Only the driver may hold the janitor's control pipe, or its death goes unseen. */
+		if (jan->ctl >= 0)
+			close(jan->ctl);
 		signal(SIGINT, SIG_IGN);	/* the driver decides when it stops */
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		signal(SIGTSTP, SIG_DFL);
 		contest_redirect(NULL);
-		/* The driver may have died between fork and prctl: then so do we. */
-		if (getppid() == 1)
-			_exit(1);
+		contest_child_env(tmp);
 		ld->run(&ctx);
 		_exit(0);
 	}
+	if (orphan)
+		raise(SIGKILL);
 	(void)setpgid(pid, pid);
 	g->pid = pid;
 	runner_janitor_group(jan, pid);
@@ -370,6 +431,9 @@ static enum contest_status contest_load_start(const struct contest_cfg *cfg, con
 			errbuf_set(err, "interrupted by signal %d", runner_interrupted());
 			return CONTEST_INTERRUPTED;
 		}
+		/* Stopped while preparing or settling: it goes on once continued. */
+		if (runner_stop_pending())
+			contest_stop(pid, 0);
 		if (atomic_load(&sh->ready) && settle_end == 0)
 			settle_end = contest_now() + cfg->settle_s;
 		if (settle_end > 0 && contest_now() >= settle_end)
@@ -395,7 +459,7 @@ static int contest_mkdir(const char *path, char *err)
 enum contest_status contest_measure(const struct contest_cfg *cfg, const struct load *ld,
 				    struct contest_measure *m, char *err)
 {
-	char root[4096], job[4200], loaddir[4200], log[4200];
+	char root[4096], job[4200], loaddir[4200], log[4200], tmp[4200];
 	struct load_shared *sh = MAP_FAILED;
 	struct contest_group load = { 0 };
 	struct runner_janitor jan;
@@ -416,7 +480,9 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 	snprintf(job, sizeof(job), "%s/job", root);
 	snprintf(loaddir, sizeof(loaddir), "%s/load", root);
 	snprintf(log, sizeof(log), "%s/job.log", root);
-	if (contest_mkdir(job, err) < 0 || contest_mkdir(loaddir, err) < 0) {
+	snprintf(tmp, sizeof(tmp), "%s/tmp", root);
+	if (contest_mkdir(job, err) < 0 || contest_mkdir(loaddir, err) < 0 ||
+	    contest_mkdir(tmp, err) < 0) {
 		rc = CONTEST_ERROR;
 		goto out;
 	}
@@ -428,11 +494,11 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 	if (is_cache) {
 		struct contest_measure warm;
 
-		rc = contest_job(cfg, job, log, "all", &jan, NULL, 0, 0, &warm, w, c, err);
+		rc = contest_job(cfg, job, log, tmp, "all", &jan, NULL, 0, 0, &warm, w, c, err);
 		if (rc != CONTEST_OK)
 			goto out;
 		if (!cfg->workload) {
-			rc = contest_job(cfg, job, log, "clean", &jan, NULL, 0, 0, &warm, w, c, err);
+			rc = contest_job(cfg, job, log, tmp, "clean", &jan, NULL, 0, 0, &warm, w, c, err);
 			if (rc != CONTEST_OK)
 				goto out;
 		}
@@ -445,11 +511,11 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 			goto out;
 		}
 		load_start = contest_now();
-		rc = contest_load_start(cfg, ld, loaddir, sh, &jan, &load, err);
+		rc = contest_load_start(cfg, ld, loaddir, tmp, sh, &jan, &load, err);
 		if (rc != CONTEST_OK)
 			goto out;
 	}
-	rc = contest_job(cfg, job, log, "all", &jan, ld->run ? sh : NULL,
+	rc = contest_job(cfg, job, log, tmp, "all", &jan, ld->run ? sh : NULL,
 			 plat_test_switch("load-stop"), load.pid, m, w, c, err);
 	/*
 	 * A job that fails under a load may have been failed by it (io_load
@@ -464,14 +530,14 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 		m->loads = w[1] - w[0];
 		m->lcpu_pct = m->time_s > 0 ? 100 * (double)(c[1] - c[0]) / 1e9 / m->time_s : (double)NAN;
 		/* contest's way: everything the load did in its life, scaled by time. */
-		contest_kill(&load);
+		contest_kill(&load, &jan);
 		m->load_life_s = contest_now() - load_start;
 		contest_read(sh, &wend, &cend);
 		m->load_total = wend;
 		m->old_loads = m->load_life_s > 0 ? (double)wend * m->time_s / m->load_life_s : (double)NAN;
 	}
 out:
-	contest_kill(&load);
+	contest_kill(&load, &jan);
 	if (sh != MAP_FAILED)
 		munmap(sh, sizeof(*sh));
 	runner_janitor_wait(&jan, root);

@@ -92,8 +92,9 @@ struct load {
 	 * (makes the file to read, the tree to list: untimed, uncounted), sets
 	 * sh->ready, forks any workers (they stay in its group), and works
 	 * until killed, adding to its slots as each unit completes.  On an
-	 * error it calls load_fail and exits.  NULL for noload and cacherun,
-	 * which start no process.
+	 * error it calls load_fail and exits.  $TMPDIR is the contest's own,
+	 * so what the programs it runs (tar) leave there goes with the
+	 * contest.  NULL for noload and cacherun, which start no process.
 	 */
 	void (*run)(const struct load_ctx *ctx);
 };
@@ -166,14 +167,17 @@ enum contest_status {
 	CONTEST_ERROR,			/* the contest cannot go on (the job itself fails,
 					   no room for the files): err says why */
 	CONTEST_INTERRUPTED,		/* SIGINT, SIGTERM or SIGHUP: everything is stopped */
+	CONTEST_SUSPENDED,		/* stopped by Ctrl-Z while the job ran, so its Time
+					   holds the stop: no figure, measure it again */
 };
 
 /*
  * Time the job once while ld works (noload: alone; cacherun: right after
  * an untimed run of itself).  Everything it starts is in a private
- * directory under cfg->tmproot and in process groups of its own; whatever
- * happens, every process is killed and waited for and the directory
- * removed before it returns.  err (ERRBUF_LEN) is filled unless CONTEST_OK.
+ * directory under cfg->tmproot, with TMPDIR there too, and in process
+ * groups of its own; whatever happens, every process is killed and waited
+ * for and the directory removed before it returns.  err (ERRBUF_LEN) is
+ * filled unless CONTEST_OK.
  */
 enum contest_status contest_measure(const struct contest_cfg *cfg, const struct load *ld,
 				    struct contest_measure *m, char *err);

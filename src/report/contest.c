@@ -12,6 +12,10 @@
  * With two labels or more, a Time that differs significantly from the
  * reference's is marked as compare marks it (the same test, correction and
  * threshold: the rows of the contest tables are compared together).
+ *
+ * Every label gets its row and every run its part in the figures, however
+ * many there are; only the marks stop at compare's REPORT_CMP_MAX_SIDES
+ * sides (the reference and the next seven labels), and the header says so.
  */
 #include "report/report.h"
 
@@ -23,7 +27,6 @@
 #include "stats/stats.h"
 
 #define CONTEST_PREFIX "contest."
-#define CONTEST_MAX_LABELS REPORT_CMP_MAX_SIDES
 
 /* A label's runs, in the order first seen. */
 struct ct_label {
@@ -39,11 +42,17 @@ struct ct_label {
 static size_t ct_summary(const struct ct_label *l, const char *id, const char *key,
 			 struct stats_summary *ss)
 {
-	double v[256];
-	size_t n = 0;
+	size_t n = 0, max = 0;
+	double *v;
+	int ok;
 
 	for (size_t i = 0; i < l->nruns; i++)
-		for (size_t j = 0; j < l->runs[i].nresults && n < 256; j++) {
+		max += l->runs[i].nresults;
+	v = malloc((max ? max : 1) * sizeof(*v));
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < l->nruns; i++)
+		for (size_t j = 0; j < l->runs[i].nresults; j++) {
 			const struct result *r = &l->runs[i].results[j];
 			const struct bench_value *bv;
 
@@ -54,7 +63,9 @@ static size_t ct_summary(const struct ct_label *l, const char *id, const char *k
 			else if ((bv = result_value(r, key)) && isfinite(bv->num))
 				v[n++] = bv->num;
 		}
-	return n > 0 && stats_summarize(v, n, ss) == 0 ? n : 0;
+	ok = n > 0 && stats_summarize(v, n, ss) == 0;
+	free(v);
+	return ok ? n : 0;
 }
 
 /* Their median, or NaN when there is none. */
@@ -75,7 +86,10 @@ static const struct result *ct_first(const struct ct_label *l, const char *id)
 	return NULL;
 }
 
-/* Group the runs by label; the count of labels, or -1 without memory. */
+/*
+ * Group the runs by label into labels (room for nruns of them, zeroed); the
+ * count of labels, or -1 without memory.
+ */
 static int ct_group(const struct run_info *runs, size_t nruns, struct ct_label *labels)
 {
 	size_t n = 0;
@@ -86,8 +100,6 @@ static int ct_group(const struct run_info *runs, size_t nruns, struct ct_label *
 		for (k = 0; k < n && strcmp(labels[k].name, runs[i].label) != 0; k++)
 			;
 		if (k == n) {
-			if (n == CONTEST_MAX_LABELS)
-				continue;	/* more labels than a table can compare: left out */
 			labels[n].name = runs[i].label;
 			labels[n].runs = NULL;
 			labels[n].nruns = 0;
@@ -228,29 +240,37 @@ static const struct report_cmp_cell *ct_cell(const struct report_cmp_row *rows, 
 
 int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, double threshold)
 {
-	struct ct_label labels[CONTEST_MAX_LABELS];
-	struct report_cmp_side sides[CONTEST_MAX_LABELS];
+	struct ct_label *labels = calloc(nruns ? nruns : 1, sizeof(*labels));
+	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];
 	struct report_cmp_row *rows = NULL;
-	const char *ids[64];
-	size_t nids, nrows = 0;
-	int nl, rc = 0;
-	char ref_id[96], base[4 * 128];
+	const char **ids = NULL;
+	size_t nids, nrows = 0, maxids = 0, ncmp = 0;
+	int nl = 0, rc = 0;
+	char ref_id[96], base[4 * 128], first_unmarked[4 * 128];
 	double ref_noload;
 
-	memset(labels, 0, sizeof(labels));
+	for (size_t i = 0; i < nruns; i++)
+		maxids += runs[i].nresults;
+	ids = malloc((maxids ? maxids : 1) * sizeof(*ids));
+	if (!labels || !ids) {
+		rc = -1;
+		goto out;
+	}
 	nl = ct_group(runs, nruns, labels);
 	if (nl < 0) {
 		rc = -1;
 		goto out;
 	}
-	nids = ct_ids(runs, nruns, ids, sizeof(ids) / sizeof(ids[0]));
+	nids = ct_ids(runs, nruns, ids, maxids);
 	if (nids == 0)
 		goto out;
+	/* compare takes so many sides at once: the labels past them are shown unmarked. */
 	if (nl > 1) {
-		for (int i = 0; i < nl; i++)
+		ncmp = (size_t)nl < REPORT_CMP_MAX_SIDES ? (size_t)nl : REPORT_CMP_MAX_SIDES;
+		for (size_t i = 0; i < ncmp; i++)
 			sides[i] = (struct report_cmp_side){ labels[i].name, labels[i].runs,
 							     labels[i].nruns };
-		if (report_compare_build(sides, (size_t)nl, threshold, &rows, &nrows) < 0) {
+		if (report_compare_build(sides, ncmp, threshold, &rows, &nrows) < 0) {
 			rc = -1;
 			goto out;
 		}
@@ -264,6 +284,11 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 	if (nl > 1)
 		fprintf(out, ";\n* = Time significantly unlike %s's (as compare decides: at "
 			"least %.0f%%),\n~ = fewer than 3 runs a side", base, threshold * 100);
+	if (ncmp > 0 && (size_t)nl > ncmp)
+		fprintf(out, ";\nthe last %zu labels, from %s on, are not marked: compare takes %d "
+			"labels at once", (size_t)nl - ncmp,
+			report_cell(first_unmarked, sizeof(first_unmarked), labels[ncmp].name, -1, 0),
+			REPORT_CMP_MAX_SIDES);
 	fputs("\n", out);
 	for (size_t k = 0; k < nids; k++) {
 		const struct result *first = NULL;
@@ -280,13 +305,15 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 		for (int i = 0; i < nl; i++)
 			if (ct_first(&labels[i], ids[k]))
 				ct_row(out, &labels[i], ids[k], ref_noload,
-				       ct_cell(rows, nrows, ids[k], (size_t)i));
+				       (size_t)i < ncmp ? ct_cell(rows, nrows, ids[k], (size_t)i) : NULL);
 		for (int i = 0; i < nl; i++)
 			ct_busy_note(out, &labels[i], ids[k]);
 	}
 out:
 	free(rows);
-	for (int i = 0; i < CONTEST_MAX_LABELS; i++)
+	for (int i = 0; labels && i < nl; i++)
 		free(labels[i].runs);
+	free(labels);
+	free(ids);
 	return rc;
 }

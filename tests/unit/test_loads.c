@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/err.h"
 #include "load/load.h"
 #include "plat/plat.h"
 
@@ -386,6 +387,74 @@ static void test_fail_no_tar(void **state)
 	}
 }
 
+/* This process's children now, from /proc; their count (at most max). */
+static size_t children(pid_t *pids, size_t max)
+{
+	char path[64];
+	size_t n = 0;
+	long pid;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (n < max && fscanf(fp, "%ld", &pid) == 1)
+		pids[n++] = (pid_t)pid;
+	fclose(fp);
+	return n;
+}
+
+/*
+ * The driver dies between forking a load and telling its janitor of it:
+ * the test switch load-orphan kills it there, and holds the load back
+ * until then.  The load must see that it has lost its driver and leave,
+ * also here, where its new parent is this process, a subreaper, and not
+ * init: getppid() == 1, the old check, only held without a subreaper
+ * (systemd --user, a container's init).  The janitor then removes the
+ * private directory, and every process comes back here and ends.
+ */
+static void test_driver_orphan(void **state)
+{
+	struct fixture *f = *state;
+	struct contest_cfg cfg = {
+		.workload = "sleep 3", .size = 1, .jobs = 1, .tmproot = f->dir, .settle_s = 0.1,
+		.scale = TEST_SCALE, .ncpu = 1, .mem_available = 1ull << 30,
+	};
+	char err[ERRBUF_LEN], left[512];
+	pid_t driver, pids[16];
+	double until;
+	size_t n;
+	int st;
+
+	setenv("KBENCH_INJECT", "load-orphan", 1);
+	driver = fork();
+	assert_true(driver >= 0);
+	if (driver == 0) {
+		struct contest_measure m;
+
+		(void)contest_measure(&cfg, load_find("tick_load"), &m, err);
+		_exit(0);
+	}
+	unsetenv("KBENCH_INJECT");
+	assert_int_equal(waitpid(driver, &st, 0), driver);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	/* The load and the janitor are ours now: every one of them must end. */
+	until = now_s() + 5;
+	while (now_s() < until && (waitpid(-1, &st, WNOHANG) >= 0 || errno != ECHILD))
+		sleep_s(0.01);
+	n = children(pids, sizeof(pids) / sizeof(pids[0]));
+	for (size_t i = 0; i < n; i++) {
+		(void)kill(-pids[i], SIGKILL);
+		(void)kill(pids[i], SIGKILL);
+		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	assert_int_equal(n, 0);
+	if (names(f->dir, left, sizeof(left)) != 0)
+		fail_msg("the private directory was left: %s", left);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +472,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fail_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fail_worker, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fail_no_tar, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_driver_orphan, setup, teardown),
 	};
 
 	/* Orphaned workers of a killed load come back here, as to the driver. */

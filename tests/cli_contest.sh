@@ -10,6 +10,8 @@ BUILD=${1:-build}
 DB="$T/c.db"
 FAST="--settle 0.2 --load-scale 0.01 --tmpdir $T/tmp --quiet"
 # The Loads column of a load's row: the 5th field after the label (no [runs] here).
+# The jobs' sleeps end in this run's pid, so another run of this file beside it is not seen.
+u=$$
 loads_of() { awk -v l="$1:" '$0 == l || index($0, l " ") == 1 {f = 1; next} f && /^L / {print $(NF - 2); exit}' "$T/out"; }
 
 kb contest --workload 'sleep 1' --loads noload,tick_load --label L --db "$DB" $FAST
@@ -52,33 +54,33 @@ check "a failing job: exit 1, one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/er
 check "a failing job: says why, with its last output" grep -q 'noload: the job failed: exit status 3: cc: error: no such file' "$T/err"
 check "a failing job: nothing left" no_leftovers "$T/tmp"
 
-kb contest --workload 'sleep 31.7' --loads tick_load --timeout 0.5 --no-store $FAST
+kb contest --workload "sleep 31.7$u" --loads tick_load --timeout 0.5 --no-store $FAST
 check "a job past its timeout is stopped and reported (exit 1)" sh -c "[ $rc = 1 ] && grep -q 'timeout of 0.5 s' '$T/out' '$T/err'"
-check "after a timeout: no process (sleep killed), nothing left" sh -c "! pgrep -f '^sleep 31\.7\$' >/dev/null && [ -z \"\$(ls -A '$T/tmp')\" ]"
+check "after a timeout: no process (sleep killed), nothing left" sh -c "! pgrep -f '^sleep 31\.7$u\$' >/dev/null && [ -z \"\$(ls -A '$T/tmp')\" ]"
 
-"$KB" contest --workload 'sleep 32.3' --loads tick_load --db "$DB" $FAST >"$T/out" 2>"$T/err" &
+"$KB" contest --workload "sleep 32.3$u" --loads tick_load --db "$DB" $FAST >"$T/out" 2>"$T/err" &
 pid=$!
 i=0
 # The job itself, not kbench, whose command line holds the same words.
-while ! pgrep -f '^sleep 32\.3$' >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while ! pgrep -f "^sleep 32\.3$u\$" >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kill -INT $pid
 wait $pid
 rc=$?
 check "SIGINT during the job: exit 130" [ "$rc" = 130 ]
 sleep 0.2
-check "SIGINT: the job is killed" sh -c "! pgrep -f '^sleep 32\.3\$' >/dev/null"
+check "SIGINT: the job is killed" sh -c "! pgrep -f '^sleep 32\.3$u\$' >/dev/null"
 check "SIGINT: no load process, no file left" no_leftovers "$T/tmp"
 
 # SIGKILL leaves kbench no chance: its janitor kills the job and the load and removes the files.
-"$KB" contest --workload 'sleep 33.1' --loads tick_load --no-store $FAST >/dev/null 2>&1 &
+"$KB" contest --workload "sleep 33.1$u" --loads tick_load --no-store $FAST >/dev/null 2>&1 &
 pid=$!
 i=0
-while ! pgrep -f '^sleep 33\.1$' >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while ! pgrep -f "^sleep 33\.1$u\$" >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kill -KILL $pid
 wait $pid 2>/dev/null
 i=0
-while { pgrep -f '^sleep 33\.1$' >/dev/null || [ -n "$(ls -A "$T/tmp")" ]; } && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-check "SIGKILL of kbench: the job is killed" sh -c "! pgrep -f '^sleep 33\.1\$' >/dev/null"
+while { pgrep -f "^sleep 33\.1$u\$" >/dev/null || [ -n "$(ls -A "$T/tmp")" ]; } && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+check "SIGKILL of kbench: the job is killed" sh -c "! pgrep -f '^sleep 33\.1$u\$' >/dev/null"
 check "SIGKILL of kbench: no load process, no file left" no_leftovers "$T/tmp"
 
 kb contest --loads nosuch --no-store $FAST

@@ -49,6 +49,14 @@ const char *cli_tmpdir(const char *cmd, const char *dir);
 /* Flush stdout and die with one line if anything written to it was lost. */
 void cli_stdout_check(void);
 
+/*
+ * The database a command uses: --db (db, NULL when not given), else the
+ * default place (store_default_path).  Dies with one line, exit 2, on an
+ * empty --db rather than take it for "not given" and quietly use the
+ * default database; dies on a path that cannot be made.
+ */
+void cli_db_path(const char *cmd, const char *db, char *path, size_t len);
+
 struct run_info;
 struct store;
 struct sysinfo;

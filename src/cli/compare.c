@@ -1,10 +1,10 @@
 /*
  * kbench compare BASE OTHER ...: each argument a label (all its runs) or a
  * run id, compared instance by instance against the first.  Opens the
- * database without creating it.  Everything that can be wrong with the
- * arguments (a name given twice, nothing in common) is one line before any
- * table is printed, with --json too: a script then finds either one
- * document on stdout or one line on stderr.
+ * database read-only, without creating it.  Everything that can be wrong
+ * with the arguments (a name given twice, a run on two sides, nothing in
+ * common) is one line before any table is printed, with --json too: a
+ * script then finds either one document on stdout or one line on stderr.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -45,9 +45,8 @@ int cmd_compare(int argc, char **argv)
 			if (strcmp(argv[i], argv[j]) == 0)
 				die_usage("compare: '%s' is named twice; compare it with something else",
 					  argv[i]);
-	if (store_default_path(db, path, sizeof(path), err) < 0)
-		die("%s", err);
-	st = store_open_existing(path, err);
+	cli_db_path("compare", db, path, sizeof(path));
+	st = store_open_readonly(path, err);
 	if (!st)
 		die("%s", err);
 	for (int i = 0; i < nsides; i++) {
@@ -59,6 +58,14 @@ int cmd_compare(int argc, char **argv)
 			die("compare: %s", err);
 		}
 		sides[i] = (struct report_cmp_side){ argv[i], runs[i], (size_t)n };
+		/* '1' and 'A' where A is run 1: the run would be compared with itself. */
+		for (int j = 0; j < i; j++)
+			for (size_t a = 0; a < sides[i].nruns; a++)
+				for (size_t b = 0; b < sides[j].nruns; b++)
+					if (runs[i][a].id == runs[j][b].id)
+						die_usage("compare: run %lld is in both '%s' and '%s'; "
+							  "compare it with something else",
+							  (long long)runs[i][a].id, argv[j], argv[i]);
 	}
 	store_close(st);
 	if (report_compare_build(sides, (size_t)nsides, threshold / 100, &rows, &nrows) < 0)

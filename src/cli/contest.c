@@ -230,8 +230,7 @@ int cmd_contest(int argc, char **argv)
 		die_usage("contest: --loads names no load");
 	o.tmpdir = cli_tmpdir("contest", o.tmpdir);
 	if (!o.no_store) {
-		if (store_default_path(o.db, path, sizeof(path), err) < 0)
-			die("%s", err);
+		cli_db_path("contest", o.db, path, sizeof(path));
 		st = store_open(path, err);
 		if (!st)
 			die("%s", err);

@@ -29,9 +29,8 @@ int cmd_export(int argc, char **argv)
 	csv = strcmp(format, "csv") == 0;
 	if (!csv && strcmp(format, "json") != 0)
 		die_usage("export: --format must be json or csv, not '%s'", format);
-	if (store_default_path(db, path, sizeof(path), err) < 0)
-		die("%s", err);
-	st = store_open_existing(path, err);
+	cli_db_path("export", db, path, sizeof(path));
+	st = store_open_readonly(path, err);
 	if (!st)
 		die("%s", err);
 	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel, 1, &runs, err);

@@ -192,6 +192,16 @@ void cli_stdout_check(void)
 		die("cannot write the output: %s", strerror(errno ? errno : EIO));
 }
 
+void cli_db_path(const char *cmd, const char *db, char *path, size_t len)
+{
+	char err[ERRBUF_LEN];
+
+	if (db && !db[0])
+		die_usage("%s: --db is empty: name a file, or leave --db out for the default", cmd);
+	if (store_default_path(db, path, len, err) < 0)
+		die("%s", err);
+}
+
 void cli_run_begin(struct store *st, struct run_info *run, const char *label,
 		   const struct sysinfo *si, const char *si_json, const struct run_info *first,
 		   size_t nresults)

@@ -480,8 +480,7 @@ int cmd_run(int argc, char **argv)
 	if (nsel == 0)
 		die_usage("run: suite '%s' has no benchmarks yet", o.suite);
 	if (!o.no_store) {
-		if (store_default_path(o.db, path, sizeof(path), err) < 0)
-			die("%s", err);
+		cli_db_path("run", o.db, path, sizeof(path));
 		st = store_open(path, err);
 		if (!st)
 			die("%s", err);

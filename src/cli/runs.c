@@ -6,8 +6,9 @@
  * A set is the runs of one `kbench run --runs N`, numbered by its first run;
  * "set:N" selects it here and wherever runs are named (summary, compare,
  * export).
- * Opens the database without creating it; a selector that matches nothing
- * changes nothing.
+ * Opens the database without creating it, read-only for the list; a
+ * selector that matches nothing changes nothing, and a run being measured
+ * is deleted only with --force.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -114,7 +115,9 @@ static void runs_list(struct store *st, const char *path, char **sel, int nsel, 
 		       report_cell(os, sizeof(os), rows[i].os, -1, 0));
 		if (rows[i].nmissing)
 			printf("; %zu skipped or failed", rows[i].nmissing);
-		if (!rows[i].finished[0])
+		if (rows[i].running)
+			printf("; being measured");
+		else if (!rows[i].finished[0])
 			printf("; interrupted");
 		putchar('\n');
 	}
@@ -127,10 +130,11 @@ static void runs_list(struct store *st, const char *path, char **sel, int nsel, 
 int cmd_runs(int argc, char **argv)
 {
 	const char *db = NULL;
-	int json = 0;
+	int json = 0, force = 0, change;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
 		{ "json", OPT_FLAG, &json, NULL, "list the runs as a JSON array", 0, 0 },
+		{ "force", OPT_FLAG, &force, NULL, "delete: even a run being measured, which then fails", 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
@@ -145,9 +149,12 @@ int cmd_runs(int argc, char **argv)
 	} else if (npos > 0 && strcmp(argv[0], "delete") == 0 && npos < 2) {
 		die_usage("runs: delete takes the labels or run ids to delete");
 	}
-	if (store_default_path(db, path, sizeof(path), err) < 0)
-		die("%s", err);
-	st = store_open_existing(path, err);
+	if (force && !(npos > 0 && strcmp(argv[0], "delete") == 0))
+		die_usage("runs: --force is for delete only");
+	cli_db_path("runs", db, path, sizeof(path));
+	/* Listing only reads: a database someone else owns, or on a read-only mount, lists too. */
+	change = npos > 0 && (strcmp(argv[0], "rename") == 0 || strcmp(argv[0], "delete") == 0);
+	st = change ? store_open_existing(path, err) : store_open_readonly(path, err);
 	if (!st)
 		die("%s", err);
 	if (npos > 0 && strcmp(argv[0], "rename") == 0) {
@@ -157,7 +164,8 @@ int cmd_runs(int argc, char **argv)
 			die("runs: %s", err);
 		printf("renamed %d run%s from '%s' to '%s'\n", n, n == 1 ? "" : "s", argv[1], argv[2]);
 	} else if (npos > 0 && strcmp(argv[0], "delete") == 0) {
-		n = store_runs_delete(st, (const char *const *)&argv[1], (size_t)npos - 1, err);
+		n = (force ? store_runs_delete_force : store_runs_delete)(st, (const char *const *)&argv[1],
+									   (size_t)npos - 1, err);
 		store_close(st);
 		if (n < 0)
 			die("runs: %s", err);

@@ -49,9 +49,8 @@ int cmd_show(int argc, char **argv)
 	if (strcmp(id, "sentinel") != 0 && !registry_find(id) &&
 	    !(strncmp(id, "contest.", 8) == 0 && load_find(id + 8)))
 		die("show: unknown benchmark '%s' ('kbench list' shows the ids)", id);
-	if (store_default_path(db, path, sizeof(path), err) < 0)
-		die("%s", err);
-	st = store_open_existing(path, err);
+	cli_db_path("show", db, path, sizeof(path));
+	st = store_open_readonly(path, err);
 	if (!st)
 		die("%s", err);
 	nruns = store_runs_load(st, sel ? &sel : NULL, sel ? 1 : 0, json, &runs, err);

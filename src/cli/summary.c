@@ -1,8 +1,8 @@
 /*
  * kbench summary: stored runs as lmbench's tables, one row per label (the
  * median of its runs, "LABEL [N]"), or per run with --each.  Opens the
- * database without creating it, so asking about an empty place never
- * leaves a file behind.
+ * database read-only, without creating it, so asking about an empty place
+ * never leaves a file behind and a database someone else owns is readable.
  */
 #include <limits.h>
 #include <string.h>
@@ -11,6 +11,20 @@
 #include "core/err.h"
 #include "report/report.h"
 #include "store/store.h"
+
+/*
+ * The machine description for the top of the JSON document: the first
+ * run's when every run comes from the same machine (host and OS), else
+ * NULL -- each run carries its own description, and one machine's must not
+ * stand for the others'.
+ */
+static const char *summary_shared_sysinfo(const struct run_info *runs, size_t nruns)
+{
+	for (size_t i = 1; i < nruns; i++)
+		if (strcmp(runs[i].host, runs[0].host) != 0 || strcmp(runs[i].os, runs[0].os) != 0)
+			return NULL;
+	return runs[0].sysinfo_json;
+}
 
 /* Whether any run holds a benchmark's result, not only contest's. */
 static int summary_has_benchmarks(const struct run_info *runs, size_t nruns)
@@ -37,9 +51,8 @@ int cmd_summary(int argc, char **argv)
 	struct store *st;
 
 	nsel = opt_parse(cli_find("summary"), opts, argc, argv);
-	if (store_default_path(db, path, sizeof(path), err) < 0)
-		die("%s", err);
-	st = store_open_existing(path, err);
+	cli_db_path("summary", db, path, sizeof(path));
+	st = store_open_readonly(path, err);
 	if (!st)
 		die("%s", err);
 	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel, json, &runs, err);
@@ -52,7 +65,8 @@ int cmd_summary(int argc, char **argv)
 	}
 	/* JSON is for scripts: they get the runs themselves and merge as they like. */
 	if (json) {
-		report_runs_json(stdout, runs[0].sysinfo_json, runs, (size_t)nruns);
+		report_runs_json(stdout, summary_shared_sysinfo(runs, (size_t)nruns), runs,
+				 (size_t)nruns);
 	} else if (!summary_has_benchmarks(runs, (size_t)nruns)) {
 		/* Only contest's results: its tables alone, no empty lmbench ones. */
 	} else if (each) {

@@ -157,6 +157,19 @@ gone "NOSUCHMARK_$u" 34.7$u
 check "--timeout: no job left, nothing in --tmpdir or the user's TMPDIR" \
 	sh -c "! pgrep -f '^sleep 34\.7$u\$' >/dev/null && [ -z \"\$(ls -A '$T/tmp')\$(ls -A '$T/usertmp')\" ]"
 
+# The real thing: the generated compile stopped by --timeout mid-way leaves
+# cc's temporary files (cc*.s, cc*.o) in TMPDIR; they must go with the contest.
+if command -v make >/dev/null && command -v cc >/dev/null; then
+	TMPDIR="$T/usertmp" "$KB" contest --size 0.05 --loads noload --timeout 0.4 --no-store \
+		--tmpdir "$T/tmp" --quiet >"$T/out" 2>"$T/err"
+	rc=$?
+	check "a compile stopped at its timeout: exit 1, no cc temporary file left in TMPDIR or --tmpdir" \
+		sh -c "[ $rc = 1 ] && [ -z \"\$(ls -A '$T/usertmp')\$(ls -A '$T/tmp')\" ]"
+	rm -f "$T/usertmp"/*
+else
+	ok "# SKIP a compile stopped at its timeout: no make or cc"
+fi
+
 # The job and the loads are given TMPDIR inside the contest's private directory.
 kb contest --workload 'case "$TMPDIR" in '"$T/tmp"'/kbench-contest.*/*) exit 0 ;; esac; echo "TMPDIR=$TMPDIR" >&2; exit 1' \
 	--loads noload --no-store $FAST

@@ -16,7 +16,8 @@ mkdir "$T/usertmp"
 # Labels and sleeps of this run's own, should another run of this file go on beside it.
 u=$$
 cat >"$T/job.sh" <<'EOF'
-# A cc-like temporary file in $TMPDIR, kept while the job runs.
+# A cc-like temporary file in $TMPDIR, kept while the job runs; a line per start.
+echo "$$" >>"$FLAG.starts"
 tmp=${TMPDIR:-/tmp}
 : >"$tmp/ccPROBE$$.s"
 if [ -e "$FLAG" ]; then
@@ -121,6 +122,7 @@ check "contest --json of a finished contest: finished is a time" grep -Eq '"fini
 # the contest ends as if nothing had happened.
 # The job here always sleeps, the measurement taken again too.
 : >"$T/flag"
+rm -f "$T/flag.starts"
 start "SIGTSTP_$u" 1.37$u --loads tick_load
 kill -TSTP "$pid"
 i=0
@@ -144,7 +146,9 @@ gone "SIGTSTP_$u" 1.37$u
 check "SIGTSTP then SIGCONT: no process, no file left" \
 	sh -c "! pgrep -f '$(pat "SIGTSTP_$u")' >/dev/null && [ -z \"\$(ls -A '$T/tmp')\$(ls -A '$T/usertmp')\" ]"
 check "SIGTSTP then SIGCONT: the result is stored, ok" sh -c \
-	"\"$KB\" show contest.tick_load 'SIGTSTP_$u' --db '$DB' | grep -qi 'ok'"
+	"\"$KB\" show contest.tick_load 'SIGTSTP_$u' --db '$DB' | grep -q '^status: *ok,'"
+check "SIGTSTP then SIGCONT: the job stopped in its window was run again (2 starts)" \
+	[ "$(wc -l <"$T/flag.starts")" = 2 ]
 check "SIGTSTP then SIGCONT: the run has its finish time" sh -c "\"$KB\" runs --db '$DB' --json | \
 	grep -A12 '\"label\": \"SIGTSTP_$u\"' | grep -Eq '\"finished\": \"[0-9]{4}-'"
 

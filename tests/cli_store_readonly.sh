@@ -93,6 +93,13 @@ fi
 chmod 755 "$RO"
 chmod 700 "$T"
 
+# Where it may be written, a reader leaves nothing beside the file either.
+cp "$T/copy.db" "$T/mine.db"
+kb summary --db "$T/mine.db"
+check "summary of a database it may write exits 0" [ "$rc" = 0 ]
+check "and leaves no -shm or -wal beside it" no_sidecars "$T/mine.db"
+check "nor changes it" cmp -s "$T/mine.db" "$T/copy.db"
+
 # A zero-byte file: refused by every reader and by rename, and left empty.
 : >"$T/empty.db"
 for cmd in "summary" "compare A B" "runs" "show sys.null" "export" "runs rename A C"; do

@@ -740,15 +740,45 @@ static int store_immutable_uri(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Whether this process may write path and the directory holding it, where
+ * SQLite makes the -wal and the -shm.
+ */
+static int store_may_write(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (access(path, W_OK) != 0)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = '\0';	/* "/x.db" is in "/" */
+	return access(dir, W_OK) == 0;
+}
+
 struct store *store_open_readonly(const char *path, char *err)
 {
 	struct store_probe pr;
 	struct store *st;
 	char uri[3 * PATH_MAX + 32];
+	int rw;
 
 	if (store_existing(path, err) < 0)
 		return NULL;
-	st = store_connect(path, NULL, SQLITE_OPEN_READONLY, err);
+	/*
+	 * Where the file and its directory may be written, an ordinary
+	 * connection that only reads: the last one to close checkpoints and
+	 * removes the -wal and the -shm, which a read-only one leaves behind,
+	 * and an older schema is migrated for good, so that the uuids it gives
+	 * old runs stay the same.  Elsewhere SQLITE_OPEN_READONLY, which needs
+	 * no write access at all.
+	 */
+	rw = store_may_write(path);
+	st = store_connect(path, NULL, rw ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, err);
 	if (!st)
 		return NULL;
 	if (store_retry(st, store_probe_step, &pr, err) < 0) {
@@ -760,7 +790,7 @@ struct store *store_open_readonly(const char *path, char *err)
 		 * the file alone is the whole database -- unless a -wal left by
 		 * a crash holds changes that only the -shm could make sense of.
 		 */
-		if (!shm)
+		if (rw || !shm)
 			goto fail;
 		if (store_wal_pending(path)) {
 			errbuf_set(err, "cannot open db '%s': its write-ahead log '%s-wal' holds changes, "
@@ -787,18 +817,9 @@ struct store *store_open_readonly(const char *path, char *err)
 			   path);
 		goto fail;
 	}
-	if (pr.ver < STORE_SCHEMA_VERSION) {
-		struct store *rw;
-		char rw_err[ERRBUF_LEN];
-
-		/* Migrated for good where it may be written, so its new uuids stay the same. */
-		if (access(path, W_OK) == 0 && (rw = store_open_existing(path, rw_err))) {
-			store_close(st);
-			return rw;
-		}
-		if (store_retry(st, store_in_memory, NULL, err) < 0)
-			goto fail;
-	}
+	if (pr.ver < STORE_SCHEMA_VERSION &&
+	    store_retry(st, rw ? store_migrate : store_in_memory, NULL, err) < 0)
+		goto fail;
 	st->readonly = 1;
 	return st;
 fail:

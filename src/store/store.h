@@ -41,12 +41,15 @@ struct store *store_open(const char *path, char *err);
 struct store *store_open_existing(const char *path, char *err);
 /*
  * Open an existing database to read it only (summary, compare, show,
- * export, the list of runs): SQLITE_OPEN_READONLY, so a file on a read-only
- * mount or owned by someone else can be read.  Nothing is written, not even
- * WAL's -shm when it cannot be created (the file is then read as
- * immutable); a database of an older schema is migrated in memory, the
- * file left as it is.  A missing or empty file is refused.  The store_run_*,
- * store_result_*, rename, delete and import calls fail on it.
+ * export, the list of runs).  A file this process may not write (a
+ * read-only mount, someone else's) is opened SQLITE_OPEN_READONLY, and
+ * nothing is written, not even WAL's -shm when it cannot be made (the file
+ * is then read as immutable); an older schema is then migrated in memory.
+ * A file it may write is read through an ordinary connection, which
+ * removes the -wal and -shm when it closes, and an older schema there is
+ * migrated for good.  A missing or empty file is refused.  The
+ * store_run_*, store_result_*, sentinel, rename, delete and import calls
+ * fail on it.
  */
 struct store *store_open_readonly(const char *path, char *err);
 void store_close(struct store *st);

@@ -4,15 +4,19 @@
 #   make test     build, then run every test; the last line is "N passed, N failed"
 #   make install  PREFIX=/usr/local by default
 # BUILD=dir picks the build directory; SANITIZE=1 builds with ASan and UBSan;
-# WERROR=1 makes warnings errors (CI).
+# WERROR=1 makes warnings errors (CI); PLATFORM=posix builds the BSDs' and
+# macOS's platform file (src/plat/posix.c) on Linux too; TESTS='test_* cli'
+# runs only the tests named (globs), not all.
 
 BUILD    ?= build
 PREFIX   ?= /usr/local
 SANITIZE ?= 0
 WERROR   ?= 0
+PLATFORM ?= auto
+TESTS    ?=
 
 MESON_OPTS := --prefix=$(PREFIX) -Dsanitize=$(if $(filter 1,$(SANITIZE)),true,false) \
-	      -Dwerror=$(if $(filter 1,$(WERROR)),true,false)
+	      -Dwerror=$(if $(filter 1,$(WERROR)),true,false) -Dplatform=$(PLATFORM)
 
 .PHONY: all deps run test install clean
 
@@ -31,7 +35,7 @@ run: all
 	./$(BUILD)/kbench run --suite quick
 
 test: all
-	@sh tests/run.sh $(BUILD)
+	@sh tests/run.sh $(BUILD) '$(TESTS)'
 
 install: all
 	meson install -C $(BUILD) --destdir "$(DESTDIR)"

@@ -69,7 +69,7 @@ for p in same spread none; do
 	check "placement $p is recorded" grep -q "\"placement\": \"$p\"" "$T/out"
 done
 kb run --only ipc.pipe.lat --placement same --json $FAST
-check "placement same pins both ends to one CPU" grep -q '"cpus": "\([0-9]*\),\1"' "$T/out"
+needs "CPU affinity" check "placement same pins both ends to one CPU" grep -q '"cpus": "\([0-9]*\),\1"' "$T/out"
 kb run --only sys.null --placement same --json $FAST
 check "a single-process benchmark has no placement" grep -q '"placement": null' "$T/out"
 kb run --only ipc.pipe.lat --placement same,none $FAST
@@ -77,10 +77,12 @@ check "the table groups rows by placement" sh -c "grep -q '^placement same' '$T/
 
 # Read the affinity back from the live processes while a ring runs.
 affinities() { # MARK PID: the Cpus_allowed_list of the instance's processes,
-	# those outside kbench's own process group (kbench and its janitor)
+	# those outside kbench's own process group (kbench) and not its janitor
+	# (which leads a session of its own)
 	pg=$(ps -o pgid= -p "$2" | tr -d ' ')
 	for p in $(pgrep -f "$1"); do
 		[ "$(ps -o pgid= -p "$p" | tr -d ' ')" = "$pg" ] && continue
+		[ "$(ps -o sid= -p "$p" | tr -d ' ')" = "$p" ] && continue
 		sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$p/status 2>/dev/null
 	done | sort -u | tr '\n' ' '
 }
@@ -95,15 +97,15 @@ if [ "$NCPU" -ge 2 ]; then
 		got=$(affinities "$MARK" $pid)
 		kill -INT $pid; wait $pid
 		if [ $p = same ]; then
-			check "placement same: every process of the ring reads back one CPU" sh -c "[ \$(echo '$got' | wc -w) = 1 ] && echo '$got' | grep -qv '[-,]'"
+			needs "CPU affinity" check "placement same: every process of the ring reads back one CPU" sh -c "[ \$(echo '$got' | wc -w) = 1 ] && echo '$got' | grep -qv '[-,]'"
 		else
-			check "placement spread: the ring's processes read back two single CPUs" sh -c "[ \$(echo '$got' | wc -w) = 2 ] && echo '$got' | grep -qv '[-,]'"
+			needs "CPU affinity" check "placement spread: the ring's processes read back two single CPUs" sh -c "[ \$(echo '$got' | wc -w) = 2 ] && echo '$got' | grep -qv '[-,]'"
 		fi
 	done
 fi
 taskset -c 0 "$KB" run --only ipc.pipe.lat --placement spread --json $FAST >"$T/out" 2>"$T/err"; rc=$?
 check "spread on a one-CPU mask is a skip, not a failure (exit 0)" [ "$rc" = 0 ]
-check "spread on a one-CPU mask says why" grep -q 'placement spread needs two CPUs' "$T/out"
+needs "CPU affinity" check "spread on a one-CPU mask says why" grep -q 'placement spread needs two CPUs' "$T/out"
 
 # --- parallel copies --------------------------------------------------------
 kb run --only ipc.pipe.lat,ipc.pipe.bw --parallel 2 --json $FAST
@@ -113,7 +115,7 @@ check "--parallel 2 gives an aggregate" grep -q '"aggregate": [0-9]' "$T/out"
 kb run --only ipc.pipe.bw --parallel 2 $FAST
 check "--parallel: the report gives per-copy and aggregate" grep -q '2 copies: .* MB/s each, together .* MB/s' "$T/out"
 kb run --only ipc.pipe.lat --placement same --parallel 2 --json $FAST
-check "--parallel with a placement keeps the CPUs it pinned to" grep -q '"cpus": "[0-9]*,[0-9]*"' "$T/out"
+needs "CPU affinity" check "--parallel with a placement keeps the CPUs it pinned to" grep -q '"cpus": "[0-9]*,[0-9]*"' "$T/out"
 kb run --only sys.stat --parallel 2 --json $FAST
 check "--parallel works for a file benchmark (own directory per copy)" sane 1
 

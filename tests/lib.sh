@@ -12,6 +12,16 @@ export HOME="$T/home" XDG_DATA_HOME=""
 
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
+# skip NAME REASON: a test of what this build's platform lacks, neither
+# passed nor failed; PLATFORM is the platform file built (linux, posix)
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+PLATFORM=$(sed -n 's/^#define KB_PLATFORM "\(.*\)"$/\1/p' "$BUILD/config.h" 2>/dev/null)
+# needs WHAT check NAME CONDITION...: the check, or under the posix platform,
+# which offers no WHAT (CPU affinity, file system types), a skip saying so
+needs() {
+	what=$1; shift
+	if [ "$PLATFORM" = posix ]; then skip "$2" "the posix platform has no $what"; else "$@"; fi
+}
 notok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
 # check NAME CONDITION...: the condition is a shell command; a failure shows
 # what kbench said, and the status and reason lines of its JSON if any

@@ -3,9 +3,22 @@
 # then print one closing line "N passed, N failed".  Exit 1 if any failed.
 # A test program that crashes or exits non-zero without reporting a failed
 # test counts as one failure, so a crash can never pass silently.
-# Usage: sh tests/run.sh BUILD-DIR   (run from the repository root)
+# Usage: sh tests/run.sh BUILD-DIR [TEST...]   (run from the repository root)
+# TEST names a unit test program or command-line test file to run, a glob
+# ('test_*', 'cli_ipc'); none runs them all.
 set -u
 BUILD=${1:-build}
+[ $# -gt 0 ] && shift
+patterns="$*"
+wanted() { # NAME: whether it is one of the tests asked for
+	[ -z "$patterns" ] && return 0
+	set -f
+	for p in $patterns; do
+		case $1 in $p) set +f; return 0 ;; esac
+	done
+	set +f
+	return 1
+}
 cd "$(dirname "$0")/.." || exit 1
 passed=0
 failed=0
@@ -38,11 +51,13 @@ tally() { # NAME: count the TAP lines in $out, given the program's status $rc
 
 for t in "$BUILD"/test_*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
+	wanted "$(basename "$t")" || continue
 	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$out" 2>&1
 	rc=$?
 	tally "$(basename "$t")"
 done
 for t in tests/cli*.sh; do
+	wanted "$(basename "$t" .sh)" || continue
 	sh "$t" "$BUILD" >"$out" 2>&1
 	rc=$?
 	tally "$(basename "$t" .sh)"

@@ -52,13 +52,35 @@ static uint64_t *ctx_array(size_t bytes)
 	return a;
 }
 
+/*
+ * Move the token: 0, 1 at end of file, -1 when the call failed (errno) or
+ * moved part of it (errno 0).
+ */
 static int ctx_move(int fd, uint64_t *token, int writing)
 {
 	ssize_t k = writing ? plat_write(fd, token, sizeof(*token))
 			    : plat_read(fd, token, sizeof(*token));
 
 	/* 8 bytes through a pipe move whole or not at all (PIPE_BUF). */
+	if (k > 0 && k != (ssize_t)sizeof(*token))
+		errno = 0;
 	return k == (ssize_t)sizeof(*token) ? 0 : k == 0 ? 1 : -1;
+}
+
+/*
+ * The timed side's token did not move.  Its own call failing is its own
+ * failure, with the call and errno; end of file, a short count or EPIPE
+ * mean the ring broke elsewhere, and the peers say where.
+ */
+static enum bench_status ctx_broke(struct bench_ctx *ctx, int rc, const char *call)
+{
+	const struct ctx_state *s = ctx->priv;
+
+	if (rc < 0 && errno != 0 && errno != EPIPE)
+		return bench_fail(ctx, errno, "the ring broke: %s of the token", call);
+	return peer_failed_any(ctx, s->pids, s->procs - 1,
+			       strcmp(call, "write") == 0 ? "the ring broke: cannot pass the token on"
+							  : "the ring broke: the token did not come back");
 }
 
 /* The fds of the ring, [k][0] read end of pipe k (into process k). */
@@ -164,9 +186,9 @@ static enum bench_status ctx_setup(struct bench_ctx *ctx)
 	for (int k = 0; k < p->procs; k++)
 		ring.fds[k][0] = ring.fds[k][1] = -1;
 	for (int k = 0; k < p->procs && st == BENCH_OK; k++)
-		if (pipe(ring.fds[k]) < 0)
+		if (plat_pipe(ring.fds[k]) < 0)
 			st = bench_fail(ctx, errno, "pipe %d of the ring", k);
-	if (st == BENCH_OK && pipe(s->self) < 0)
+	if (st == BENCH_OK && plat_pipe(s->self) < 0)
 		st = bench_fail(ctx, errno, "pipe for the overhead loop");
 	/* Each peer closes every end but its own two; see ctx_member_main. */
 	for (int k = 1; k < p->procs && st == BENCH_OK; k++) {
@@ -201,13 +223,10 @@ static enum bench_status ctx_run(struct bench_ctx *ctx, uint64_t n)
 
 		if (s->data)
 			sum += peer_sum(s->data, s->bytes);
-		if (ctx_move(s->out, &token, 1) != 0)
-			return peer_failed_any(ctx, s->pids, s->procs - 1,
-					       "the ring broke: cannot pass the token on");
-		rc = ctx_move(s->in, &back, 0);
-		if (rc != 0)
-			return peer_failed_any(ctx, s->pids, s->procs - 1,
-					       "the ring broke: the token did not come back");
+		if ((rc = ctx_move(s->out, &token, 1)) != 0)
+			return ctx_broke(ctx, rc, "write");
+		if ((rc = ctx_move(s->in, &back, 0)) != 0)
+			return ctx_broke(ctx, rc, "read");
 		if (back != token)
 			return bench_fail(ctx, 0, "token %llu came back as %llu",
 					  (unsigned long long)token, (unsigned long long)back);
@@ -226,8 +245,10 @@ static enum bench_status ctx_overhead(struct bench_ctx *ctx, uint64_t n)
 		token = i;
 		if (s->data)
 			sum += peer_sum(s->data, s->bytes);
-		if (ctx_move(s->self[1], &token, 1) != 0 || ctx_move(s->self[0], &back, 0) != 0)
-			return bench_fail(ctx, errno, "the overhead loop's pipe");
+		if (ctx_move(s->self[1], &token, 1) != 0)
+			return bench_fail(ctx, errno, "write of the token into the overhead loop's pipe");
+		if (ctx_move(s->self[0], &back, 0) != 0)
+			return bench_fail(ctx, errno, "read of the token from the overhead loop's pipe");
 		if (back != token)
 			return bench_fail(ctx, 0, "the overhead loop's token came back damaged");
 	}

@@ -181,13 +181,13 @@ static enum bench_status fs_setup(struct bench_ctx *ctx)
 	 * its name: the process id makes the name one no earlier replica had.
 	 */
 	if (snprintf(s->base, sizeof(s->base), "%s/b%ld", ctx->tmpdir, (long)getpid()) >=
-		    (int)sizeof(s->base) || mkdir(s->base, 0700) < 0) {
+		    (int)sizeof(s->base) || plat_mkdir(s->base, 0700) < 0) {
 		int err = errno;
 
 		free(s->data);
 		free(s);
 		ctx->priv = NULL;
-		return bench_fail(ctx, err, "cannot make a directory in '%s'", ctx->tmpdir);
+		return bench_fail(ctx, err, "cannot make a directory in '%s' (mkdir)", ctx->tmpdir);
 	}
 	bench_value(ctx, "file_size", (double)p->file_size);
 	return BENCH_OK;
@@ -242,13 +242,13 @@ static enum bench_status fs_prepare(struct bench_ctx *ctx, uint64_t n)
 		s->dir[0] = '\0';
 		return bench_fail(ctx, 0, "the path of the private directory is too long");
 	}
-	if (mkdir(s->dir, 0700) < 0) {
+	if (plat_mkdir(s->dir, 0700) < 0) {
 		int err = errno;
 
 		s->dir[0] = '\0';
-		return bench_fail(ctx, err, "cannot make a directory in '%s'", ctx->tmpdir);
+		return bench_fail(ctx, err, "cannot make a directory in '%s' (mkdir)", ctx->tmpdir);
 	}
-	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY);
+	s->dirfd = plat_open(s->dir, O_RDONLY | O_DIRECTORY, 0);
 	if (s->dirfd < 0)
 		return bench_fail(ctx, errno, "cannot open the directory '%s'", s->dir);
 	if (!p->remove)
@@ -344,7 +344,7 @@ static long fs_check(const unsigned char *buf, size_t len, uint64_t first)
 /* One pass over the whole file through plat_read, every chunk checked. */
 static enum bench_status fs_reread_pass(struct bench_ctx *ctx, struct fs_reread *r)
 {
-	if (lseek(r->fd, 0, SEEK_SET) != 0)
+	if (plat_lseek(r->fd, 0, SEEK_SET) != 0)
 		return bench_fail(ctx, errno, "lseek to the start of '%s'", r->path);
 	for (size_t off = 0; off < r->size; off += FS_CHUNK) {
 		size_t want = r->size - off < FS_CHUNK ? r->size - off : FS_CHUNK;
@@ -390,7 +390,7 @@ static enum bench_status fs_reread_setup(struct bench_ctx *ctx)
 	r->buf = buf;
 	r->size = size;
 	snprintf(r->path, sizeof(r->path), "%s/kbench-reread", ctx->tmpdir);
-	r->fd = open(r->path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	r->fd = plat_open(r->path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (r->fd < 0) {
 		int err = errno;
 

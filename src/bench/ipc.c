@@ -62,73 +62,104 @@ struct ipc_state {
 /* Channels                                                            */
 /* ------------------------------------------------------------------ */
 
-static int ipc_loopback(int type, struct sockaddr_in *addr)
+/*
+ * The channel helpers fill ctx->err with the call that failed and return
+ * -1, closing whatever they made; each failing step is named, so a fault
+ * in any of them says which call it was.
+ */
+static int ipc_fail(struct bench_ctx *ctx, int fd, const char *what)
+{
+	int e = errno;
+
+	if (fd >= 0)
+		close(fd);
+	bench_fail(ctx, e, "%s", what);
+	return -1;
+}
+
+/* A socket bound to 127.0.0.1 and an ephemeral port, read back into addr. */
+static int ipc_loopback(struct bench_ctx *ctx, int type, struct sockaddr_in *addr)
 {
 	socklen_t len = sizeof(*addr);
-	int fd = socket(AF_INET, type, 0);
+	int fd = plat_socket(AF_INET, type, 0);
 
 	if (fd < 0)
-		return -1;
+		return ipc_fail(ctx, fd, type == SOCK_STREAM ? "socket(AF_INET, SOCK_STREAM)"
+							    : "socket(AF_INET, SOCK_DGRAM)");
 	memset(addr, 0, sizeof(*addr));
 	addr->sin_family = AF_INET;
 	addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	addr->sin_port = 0;	/* ephemeral */
-	if (bind(fd, (struct sockaddr *)addr, sizeof(*addr)) < 0 ||
-	    getsockname(fd, (struct sockaddr *)addr, &len) < 0) {
-		close(fd);
-		return -1;
-	}
+	if (plat_bind(fd, (struct sockaddr *)addr, sizeof(*addr)) < 0)
+		return ipc_fail(ctx, fd, "bind to 127.0.0.1");
+	if (getsockname(fd, (struct sockaddr *)addr, &len) < 0)
+		return ipc_fail(ctx, fd, "getsockname");
 	return fd;
 }
 
-static void ipc_nodelay(int fd)
+/*
+ * A latency test measures the kernel, not Nagle's algorithm waiting: a
+ * socket that cannot be told so would give another figure.
+ */
+static int ipc_nodelay(struct bench_ctx *ctx, int fd)
 {
 	int one = 1;
 
-	/* A latency test measures the kernel, not Nagle's algorithm waiting. */
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (plat_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)
+		return ipc_fail(ctx, -1, "setsockopt(TCP_NODELAY)");
+	return 0;
 }
 
 /*
  * Both ends of a connected TCP pair, made here: connect to our own
  * listener and accept, so the peer needs no handshake of its own.
  */
-static int ipc_tcp_pair(int fds[2])
+static int ipc_tcp_pair(struct bench_ctx *ctx, int fds[2])
 {
 	struct sockaddr_in addr;
-	int lfd = ipc_loopback(SOCK_STREAM, &addr);
+	int lfd = ipc_loopback(ctx, SOCK_STREAM, &addr);
 
 	fds[0] = fds[1] = -1;
-	if (lfd < 0 || listen(lfd, 1) < 0)
-		goto fail;
-	fds[0] = socket(AF_INET, SOCK_STREAM, 0);
-	if (fds[0] < 0 || connect(fds[0], (struct sockaddr *)&addr, sizeof(addr)) < 0)
-		goto fail;
-	fds[1] = accept(lfd, NULL, NULL);
-	if (fds[1] < 0)
-		goto fail;
+	if (lfd < 0)
+		return -1;
+	if (plat_listen(lfd, 1) < 0)
+		return ipc_fail(ctx, lfd, "listen");
+	fds[0] = plat_socket(AF_INET, SOCK_STREAM, 0);
+	if (fds[0] < 0) {
+		ipc_fail(ctx, lfd, "socket(AF_INET, SOCK_STREAM)");
+		return -1;
+	}
+	if (plat_connect(fds[0], (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		ipc_fail(ctx, fds[0], "connect to 127.0.0.1");
+		close(lfd);
+		return -1;
+	}
+	fds[1] = plat_accept(lfd, NULL, NULL);
+	if (fds[1] < 0) {
+		ipc_fail(ctx, fds[0], "accept");
+		close(lfd);
+		return -1;
+	}
 	close(lfd);
 	return 0;
-fail:
-	if (lfd >= 0)
-		close(lfd);
-	if (fds[0] >= 0)
-		close(fds[0]);
-	return -1;
 }
 
-static int ipc_udp_pair(int fds[2])
+static int ipc_udp_pair(struct bench_ctx *ctx, int fds[2])
 {
 	struct sockaddr_in a, b;
 
-	fds[0] = ipc_loopback(SOCK_DGRAM, &a);
-	fds[1] = fds[0] < 0 ? -1 : ipc_loopback(SOCK_DGRAM, &b);
-	if (fds[1] < 0 || connect(fds[0], (struct sockaddr *)&b, sizeof(b)) < 0 ||
-	    connect(fds[1], (struct sockaddr *)&a, sizeof(a)) < 0) {
-		if (fds[0] >= 0)
-			close(fds[0]);
-		if (fds[1] >= 0)
-			close(fds[1]);
+	fds[0] = ipc_loopback(ctx, SOCK_DGRAM, &a);
+	if (fds[0] < 0)
+		return -1;
+	fds[1] = ipc_loopback(ctx, SOCK_DGRAM, &b);
+	if (fds[1] < 0) {
+		close(fds[0]);
+		return -1;
+	}
+	if (plat_connect(fds[0], (struct sockaddr *)&b, sizeof(b)) < 0 ||
+	    plat_connect(fds[1], (struct sockaddr *)&a, sizeof(a)) < 0) {
+		ipc_fail(ctx, fds[0], "connect of a UDP socket to 127.0.0.1");
+		close(fds[1]);
 		return -1;
 	}
 	return 0;
@@ -143,12 +174,14 @@ static enum bench_status ipc_open(struct bench_ctx *ctx, struct ipc_state *s,
 	switch (p->kind) {
 	case IPC_PIPE:
 		/* Requests (or nothing) go down a, replies or the stream come up b. */
-		if (pipe(a) < 0)
+		if (plat_pipe(a) < 0)
 			return bench_fail(ctx, errno, "pipe");
-		if (pipe(b) < 0) {
+		if (plat_pipe(b) < 0) {
+			int e = errno;
+
 			close(a[0]);
 			close(a[1]);
-			return bench_fail(ctx, errno, "pipe");
+			return bench_fail(ctx, e, "pipe");
 		}
 		s->fd_out = a[1];
 		s->peer_in = a[0];
@@ -156,18 +189,21 @@ static enum bench_status ipc_open(struct bench_ctx *ctx, struct ipc_state *s,
 		s->fd_in = b[0];
 		return BENCH_OK;
 	case IPC_UNIX:
-		if (socketpair(AF_UNIX, SOCK_STREAM, 0, a) < 0)
+		if (plat_socketpair(AF_UNIX, SOCK_STREAM, 0, a) < 0)
 			return bench_fail(ctx, errno, "socketpair(AF_UNIX, SOCK_STREAM)");
 		break;
 	case IPC_UDP:
-		if (ipc_udp_pair(a) < 0)
-			return bench_fail(ctx, errno, "UDP sockets on 127.0.0.1");
+		if (ipc_udp_pair(ctx, a) < 0)
+			return BENCH_FAIL;
 		break;
 	case IPC_TCP:
-		if (ipc_tcp_pair(a) < 0)
-			return bench_fail(ctx, errno, "TCP connection on 127.0.0.1");
-		ipc_nodelay(a[0]);
-		ipc_nodelay(a[1]);
+		if (ipc_tcp_pair(ctx, a) < 0)
+			return BENCH_FAIL;
+		if (ipc_nodelay(ctx, a[0]) < 0 || ipc_nodelay(ctx, a[1]) < 0) {
+			close(a[0]);
+			close(a[1]);
+			return BENCH_FAIL;
+		}
 		break;
 	}
 	s->fd_in = s->fd_out = a[0];
@@ -263,6 +299,10 @@ static void ipc_teardown(struct bench_ctx *ctx)
 		close(s->fd_in);
 	if (s->fd_out >= 0 && s->fd_out != s->fd_in)
 		close(s->fd_out);
+	if (s->peer_in >= 0)
+		close(s->peer_in);
+	if (s->peer_out >= 0 && s->peer_out != s->peer_in)
+		close(s->peer_out);
 	peer_stop(s->pid);
 	free(s->buf);
 	free(s->back);
@@ -331,7 +371,11 @@ static enum bench_status ipc_setup(struct bench_ctx *ctx)
 		struct timeval tv = { IPC_REPLY_TIMEOUT_S, 0 };
 
 		/* A lost datagram must fail the run, not hang it until the watchdog. */
-		setsockopt(s->fd_in, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		if (plat_setsockopt(s->fd_in, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
+			st = bench_fail(ctx, errno, "setsockopt(SO_RCVTIMEO)");
+			ipc_teardown(ctx);
+			return st;
+		}
 	}
 	s->pid = peer_start(ctx, 1, p->stream ? ipc_writer_main : ipc_echo_main, s);
 	close(s->peer_in);
@@ -353,6 +397,19 @@ static enum bench_status ipc_setup(struct bench_ctx *ctx)
 /* The timed loops                                                     */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A message or chunk did not move.  When the other end went away (end of
+ * file, a reset, a broken pipe, a refused datagram) the peer says why;
+ * otherwise this side's own call failed, and that is the failure.
+ */
+static enum bench_status ipc_lost(struct bench_ctx *ctx, struct ipc_state *s,
+				  const char *peer_what, const char *call)
+{
+	if (errno == ECONNRESET || errno == EPIPE || errno == ECONNREFUSED)
+		return peer_failed(ctx, &s->pid, peer_what);
+	return bench_fail(ctx, errno, "%s", call);
+}
+
 static enum bench_status ipc_lat_run(struct bench_ctx *ctx, uint64_t n)
 {
 	const struct ipc_param *p = ctx->arg;
@@ -365,12 +422,12 @@ static enum bench_status ipc_lat_run(struct bench_ctx *ctx, uint64_t n)
 
 		memcpy(s->buf, &count, tag);
 		if (ipc_full(s->fd_out, s->buf, s->msg, 1, dgram) < 0)
-			return peer_failed(ctx, &s->pid, "cannot send a message");
+			return ipc_lost(ctx, s, "cannot send a message", "write of a message");
 		if (ipc_full(s->fd_in, s->back, s->msg, 0, dgram) < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				return bench_fail(ctx, 0, "no reply within %d s over %s: a message "
 						  "was lost", IPC_REPLY_TIMEOUT_S, p->name);
-			return peer_failed(ctx, &s->pid, "the reply did not arrive");
+			return ipc_lost(ctx, s, "the reply did not arrive", "read of the reply");
 		}
 		if (memcmp(s->buf, s->back, s->msg) != 0)
 			return bench_fail(ctx, 0, "message %llu came back changed over %s",
@@ -387,7 +444,7 @@ static enum bench_status ipc_bw_run(struct bench_ctx *ctx, uint64_t n)
 
 	for (uint64_t i = 0; i < n; i++) {
 		if (ipc_full(s->fd_in, s->back, s->msg, 0, 0) < 0)
-			return peer_failed(ctx, &s->pid, "the stream stopped");
+			return ipc_lost(ctx, s, "the stream stopped", "read of the stream");
 		sum += peer_sum(s->back, s->msg);
 	}
 	/*
@@ -421,7 +478,7 @@ static int ipc_acceptor_main(struct bench_ctx *ctx, void *arg)
 
 	(void)ctx;
 	for (;;) {
-		int fd = accept(c->lfd, NULL, NULL);
+		int fd = plat_accept(c->lfd, NULL, NULL);
 
 		if (fd < 0 && errno == EINTR)
 			continue;
@@ -451,10 +508,16 @@ static enum bench_status ipc_conn_setup(struct bench_ctx *ctx)
 	if (!c)
 		return bench_fail(ctx, 0, "out of memory");
 	ctx->priv = c;
-	c->lfd = ipc_loopback(SOCK_STREAM, &c->addr);
-	if (c->lfd < 0 || listen(c->lfd, 64) < 0) {
+	c->lfd = ipc_loopback(ctx, SOCK_STREAM, &c->addr);
+	if (c->lfd < 0) {
 		ipc_conn_teardown(ctx);
-		return bench_fail(ctx, errno, "TCP listener on 127.0.0.1");
+		return BENCH_FAIL;
+	}
+	if (plat_listen(c->lfd, 64) < 0) {
+		enum bench_status st = bench_fail(ctx, errno, "listen on 127.0.0.1");
+
+		ipc_conn_teardown(ctx);
+		return st;
 	}
 	c->pid = peer_start(ctx, 1, ipc_acceptor_main, c);
 	if (c->pid < 0) {
@@ -479,24 +542,32 @@ static enum bench_status ipc_conn_run(struct bench_ctx *ctx, uint64_t n)
 	char byte;
 
 	for (uint64_t i = 0; i < n; i++) {
-		int fd = socket(AF_INET, SOCK_STREAM, 0);
+		int fd = plat_socket(AF_INET, SOCK_STREAM, 0);
 		ssize_t k;
 
 		if (fd < 0)
 			return bench_fail(ctx, errno, "socket");
-		if (setsockopt(fd, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin)) < 0) {
+		if (plat_setsockopt(fd, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin)) < 0) {
+			int e = errno;
+
 			close(fd);
-			return bench_fail(ctx, errno, "setsockopt(SO_LINGER)");
+			return bench_fail(ctx, e, "setsockopt(SO_LINGER)");
 		}
-		if (connect(fd, (struct sockaddr *)&c->addr, sizeof(c->addr)) < 0) {
+		if (plat_connect(fd, (struct sockaddr *)&c->addr, sizeof(c->addr)) < 0) {
 			int e = errno;
 
 			close(fd);
 			return bench_fail(ctx, e, "connect to 127.0.0.1:%u (connection %llu)",
 					  ntohs(c->addr.sin_port), (unsigned long long)i);
 		}
-		while ((k = read(fd, &byte, 1)) < 0 && errno == EINTR)
+		while ((k = plat_read(fd, &byte, 1)) < 0 && errno == EINTR)
 			;
+		if (k < 0 && errno != ECONNRESET) {
+			int e = errno;
+
+			close(fd);
+			return bench_fail(ctx, e, "read of the server's close");
+		}
 		close(fd);
 		if (k != 0)
 			return k < 0 ? peer_failed(ctx, &c->pid, "the server did not close the connection")

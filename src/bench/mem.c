@@ -30,6 +30,7 @@
 #include <sys/mman.h>
 
 #include "bench/families.h"
+#include "plat/plat.h"
 #include "bench/peer.h"
 #include "core/timer.h"
 
@@ -275,7 +276,8 @@ static int mem_map(struct mem_buf *b, size_t len)
 	size_t pad = len >= MEM_ALIGN ? MEM_ALIGN : 0;
 
 	b->maplen = len + pad;
-	b->map = mmap(NULL, b->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	b->map = plat_mmap(NULL, b->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			   0);
 	if (b->map == MAP_FAILED) {
 		b->map = NULL;
 		return -1;
@@ -284,8 +286,12 @@ static int mem_map(struct mem_buf *b, size_t len)
 	if (pad)
 		b->p = (unsigned char *)(((uintptr_t)b->map + pad - 1) & ~(uintptr_t)(pad - 1));
 #ifdef MADV_HUGEPAGE
-	/* A kernel without transparent huge pages says EINVAL: 4 KiB pages then. */
-	if (pad && madvise(b->p, len, MADV_HUGEPAGE) == 0)
+	/*
+	 * A kernel without transparent huge pages says EINVAL: 4 KiB pages
+	 * then, and so on any failure, since the advice is only for speed (the
+	 * result records whether it was taken).
+	 */
+	if (pad && plat_madvise(b->p, len, MADV_HUGEPAGE) == 0)
 		return 1;
 #endif
 	return 0;
@@ -371,7 +377,7 @@ static enum bench_status mem_setup(struct bench_ctx *ctx)
 		int e = errno;
 
 		mem_teardown(ctx);
-		return bench_fail(ctx, e, "cannot map %s of %zu bytes", p->nbufs > 1 ? "two buffers"
+		return bench_fail(ctx, e, "mmap of %s of %zu bytes", p->nbufs > 1 ? "two buffers"
 				  : "a buffer", size);
 	}
 	/* Every page written, so no fault is left for the timed passes. */

@@ -160,6 +160,20 @@ static void memlat_lay(struct memlat_state *m, enum memlat_order how)
 	m->p = (void **)memlat_addr(m, m->order[0]);
 }
 
+/* Also after a failed setup, which the harness does not tear down. */
+static void memlat_teardown(struct bench_ctx *ctx)
+{
+	struct memlat_state *m = ctx->priv;
+
+	if (!m)
+		return;
+	if (m->base)
+		munmap(m->base, m->bytes);
+	free(m->order);
+	free(m);
+	ctx->priv = NULL;
+}
+
 /* A chain over `bytes` with elements `step` apart, in the order named. */
 static enum bench_status memlat_build(struct bench_ctx *ctx, size_t bytes, size_t step,
 				      enum memlat_order how)
@@ -188,18 +202,30 @@ static enum bench_status memlat_build(struct bench_ctx *ctx, size_t bytes, size_
 	m->step = step;
 	m->spread = spread;
 	m->nel = bytes / step;
-	m->base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m->base = plat_mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m->base == MAP_FAILED) {
 		m->base = NULL;
-		return bench_fail(ctx, errno, "cannot map %zu bytes for the chain", bytes);
+		st = bench_fail(ctx, errno, "mmap of %zu bytes for the chain", bytes);
+		memlat_teardown(ctx);
+		return st;
 	}
 #ifdef MADV_NOHUGEPAGE
-	/* A kernel without THP says EINVAL; its pages are 4 KiB anyway. */
-	(void)madvise(m->base, bytes, MADV_NOHUGEPAGE);
+	/*
+	 * A kernel without THP says EINVAL; its pages are 4 KiB anyway.  Any
+	 * other failure may leave the chain on huge pages, another figure.
+	 */
+	if (plat_madvise(m->base, bytes, MADV_NOHUGEPAGE) != 0 && errno != EINVAL) {
+		st = bench_fail(ctx, errno, "madvise(MADV_NOHUGEPAGE)");
+		memlat_teardown(ctx);
+		return st;
+	}
 #endif
 	m->order = malloc(m->nel * sizeof(*m->order));
-	if (!m->order)
-		return bench_fail(ctx, ENOMEM, "the chain's order (%zu elements)", m->nel);
+	if (!m->order) {
+		st = bench_fail(ctx, ENOMEM, "the chain's order (%zu elements)", m->nel);
+		memlat_teardown(ctx);
+		return st;
+	}
 	memlat_lay(m, how);
 	/* A curve's points carry their own sizes. */
 	if (!ctx->point) {
@@ -207,19 +233,6 @@ static enum bench_status memlat_build(struct bench_ctx *ctx, size_t bytes, size_
 		bench_value(ctx, "step", (double)step);
 	}
 	return BENCH_OK;
-}
-
-static void memlat_teardown(struct bench_ctx *ctx)
-{
-	struct memlat_state *m = ctx->priv;
-
-	if (!m)
-		return;
-	if (m->base)
-		munmap(m->base, m->bytes);
-	free(m->order);
-	free(m);
-	ctx->priv = NULL;
 }
 
 #define MEMLAT_LOAD (p = (void **)*p)

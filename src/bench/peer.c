@@ -17,7 +17,7 @@ pid_t peer_start(struct bench_ctx *ctx, int end, peer_fn fn, void *arg)
 	pid_t parent = getpid(), pid;
 
 	fflush(NULL);
-	pid = fork();
+	pid = plat_fork();
 	if (pid < 0) {
 		bench_fail(ctx, errno, "cannot fork process %d", end);
 		return -1;

@@ -23,27 +23,37 @@ struct proc_tiny {
 	char path[PATH_MAX];
 };
 
-/* Wait for pid and check it exited with `want`. */
+/*
+ * Wait for pid and check it exited with `want`.  When the wait itself
+ * fails, the child is still reaped, with the plain call, so that no
+ * zombie outlives the instance's failure.
+ */
 static enum bench_status reap(struct bench_ctx *ctx, pid_t pid, int want, const char *what)
 {
 	int status;
 
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return bench_fail(ctx, errno, "waitpid");
+	while (plat_waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			enum bench_status st = bench_fail(ctx, errno, "waitpid");
+
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return st;
+		}
+	}
 	if (!WIFEXITED(status))
 		return bench_fail(ctx, 0, "%s child killed by signal %d", what, WTERMSIG(status));
 	if (WEXITSTATUS(status) != want)
 		return bench_fail(ctx, 0, "%s child exited %d, expected %d%s", what,
 				  WEXITSTATUS(status), want,
-				  WEXITSTATUS(status) == 127 ? " (exec failed)" : "");
+				  WEXITSTATUS(status) == 127 ? " (execve failed)" : "");
 	return BENCH_OK;
 }
 
 static enum bench_status fork_run(struct bench_ctx *ctx, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++) {
-		pid_t pid = fork();
+		pid_t pid = plat_fork();
 		if (pid < 0)
 			return bench_fail(ctx, errno, "fork");
 		if (pid == 0)
@@ -113,11 +123,11 @@ static enum bench_status spawn_run(struct bench_ctx *ctx, uint64_t n, char *cons
 	char *const envp[] = { NULL };
 
 	for (uint64_t i = 0; i < n; i++) {
-		pid_t pid = fork();
+		pid_t pid = plat_fork();
 		if (pid < 0)
 			return bench_fail(ctx, errno, "fork");
 		if (pid == 0) {
-			execve(argv[0], argv, envp);
+			plat_execve(argv[0], argv, envp);
 			_exit(127);
 		}
 		if (reap(ctx, pid, TINY_STATUS, what) != BENCH_OK)

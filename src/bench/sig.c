@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bench/families.h"
+#include "plat/plat.h"
 
 /* Written only by the handler, read after the loop. */
 static volatile sig_atomic_t sig_caught;
@@ -27,9 +28,9 @@ static enum bench_status install_run(struct bench_ctx *ctx, uint64_t n)
 	sa.sa_handler = sig_handler;
 	sigemptyset(&sa.sa_mask);
 	for (uint64_t i = 0; i < n; i++)
-		if (sigaction(SIGUSR1, &sa, NULL) != 0)
+		if (plat_sigaction(SIGUSR1, &sa, NULL) != 0)
 			return bench_fail(ctx, errno, "sigaction");
-	if (sigaction(SIGUSR1, NULL, &now) != 0 || now.sa_handler != sig_handler)
+	if (plat_sigaction(SIGUSR1, NULL, &now) != 0 || now.sa_handler != sig_handler)
 		return bench_fail(ctx, errno, "sigaction did not install the handler");
 	return BENCH_OK;
 }
@@ -41,7 +42,7 @@ static enum bench_status catch_setup(struct bench_ctx *ctx)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sig_handler;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGUSR1, &sa, NULL) != 0)
+	if (plat_sigaction(SIGUSR1, &sa, NULL) != 0)
 		return bench_fail(ctx, errno, "sigaction");
 	return BENCH_OK;
 }
@@ -52,7 +53,7 @@ static enum bench_status catch_run(struct bench_ctx *ctx, uint64_t n)
 
 	sig_caught = 0;
 	for (uint64_t i = 0; i < n; i++)
-		if (kill(self, SIGUSR1) != 0)
+		if (plat_kill(self, SIGUSR1) != 0)
 			return bench_fail(ctx, errno, "kill");
 	/* A signal sent to oneself and not blocked is delivered before kill() returns. */
 	if ((uint64_t)sig_caught != n)

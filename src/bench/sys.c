@@ -34,11 +34,13 @@ static enum bench_status file_setup(struct bench_ctx *ctx)
 	ctx->priv = f;
 	f->ppid = getppid();
 	snprintf(f->path, sizeof(f->path), "%s/kbench-stat", ctx->tmpdir);
-	f->fd = open(f->path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	f->fd = plat_open(f->path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (f->fd < 0) {
+		enum bench_status st = bench_fail(ctx, errno, "cannot create '%s' (open)", f->path);
+
 		free(f);
 		ctx->priv = NULL;
-		return bench_fail(ctx, errno, "cannot create '%s'", ctx->tmpdir);
+		return st;
 	}
 	return BENCH_OK;
 }
@@ -91,10 +93,12 @@ static enum bench_status dev_open(struct bench_ctx *ctx, const char *path, int f
 
 	if (!d)
 		return bench_fail(ctx, ENOMEM, "setup");
-	d->fd = open(path, flags);
+	d->fd = plat_open(path, flags, 0);
 	if (d->fd < 0) {
+		int e = errno;
+
 		free(d);
-		return bench_fail(ctx, errno, "cannot open %s", path);
+		return bench_fail(ctx, e, "cannot open %s", path);
 	}
 	ctx->priv = d;
 	return BENCH_OK;
@@ -152,7 +156,7 @@ static enum bench_status stat_run(struct bench_ctx *ctx, uint64_t n)
 	struct stat st;
 
 	for (uint64_t i = 0; i < n; i++)
-		if (stat(f->path, &st) != 0 || !S_ISREG(st.st_mode))
+		if (plat_stat(f->path, &st) != 0 || !S_ISREG(st.st_mode))
 			return bench_fail(ctx, errno, "stat '%s'", f->path);
 	return BENCH_OK;
 }
@@ -163,7 +167,7 @@ static enum bench_status fstat_run(struct bench_ctx *ctx, uint64_t n)
 	struct stat st;
 
 	for (uint64_t i = 0; i < n; i++)
-		if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		if (plat_fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode))
 			return bench_fail(ctx, errno, "fstat '%s'", f->path);
 	return BENCH_OK;
 }
@@ -173,7 +177,7 @@ static enum bench_status open_close_run(struct bench_ctx *ctx, uint64_t n)
 	struct sys_file *f = ctx->priv;
 
 	for (uint64_t i = 0; i < n; i++) {
-		int fd = open(f->path, O_RDONLY);
+		int fd = plat_open(f->path, O_RDONLY, 0);
 		if (fd < 0)
 			return bench_fail(ctx, errno, "open '%s'", f->path);
 		if (close(fd) != 0)
@@ -215,7 +219,8 @@ static enum bench_status select_setup(struct bench_ctx *ctx)
 	struct sys_select *s = malloc(sizeof(*s));
 	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t alen = sizeof(addr);
-	const char byte = 'x';
+	const char byte = 'x', *what;
+	int e;
 
 	if (!s)
 		return bench_fail(ctx, ENOMEM, "setup");
@@ -225,16 +230,30 @@ static enum bench_status select_setup(struct bench_ctx *ctx)
 	s->maxfd = -1;
 	FD_ZERO(&s->set);
 
-	s->listener = socket(AF_INET, SOCK_STREAM, 0);
-	if (s->listener < 0 || bind(s->listener, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
-	    listen(s->listener, SELECT_SOCKETS) < 0 ||
-	    getsockname(s->listener, (struct sockaddr *)&addr, &alen) < 0)
+	/* Each step names its call, so a failure says which. */
+	what = "socket";
+	s->listener = plat_socket(AF_INET, SOCK_STREAM, 0);
+	if (s->listener < 0)
+		goto fail;
+	what = "bind to 127.0.0.1";
+	if (plat_bind(s->listener, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		goto fail;
+	what = "listen";
+	if (plat_listen(s->listener, SELECT_SOCKETS) < 0)
+		goto fail;
+	what = "getsockname";
+	if (getsockname(s->listener, (struct sockaddr *)&addr, &alen) < 0)
 		goto fail;
 	for (int i = 0; i < SELECT_SOCKETS; i++) {
-		s->client[i] = socket(AF_INET, SOCK_STREAM, 0);
-		if (s->client[i] < 0 || connect(s->client[i], (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		what = "socket";
+		s->client[i] = plat_socket(AF_INET, SOCK_STREAM, 0);
+		if (s->client[i] < 0)
 			goto fail;
-		s->server[i] = accept(s->listener, NULL, NULL);
+		what = "connect";
+		if (plat_connect(s->client[i], (struct sockaddr *)&addr, sizeof(addr)) < 0)
+			goto fail;
+		what = "accept";
+		s->server[i] = plat_accept(s->listener, NULL, NULL);
 		if (s->server[i] < 0)
 			goto fail;
 		if (s->client[i] >= FD_SETSIZE) {
@@ -245,16 +264,17 @@ static enum bench_status select_setup(struct bench_ctx *ctx)
 		if (s->client[i] > s->maxfd)
 			s->maxfd = s->client[i];
 	}
-	if (write(s->server[0], &byte, 1) != 1)
+	what = "write of the ready byte";
+	errno = 0;
+	if (plat_write(s->server[0], &byte, 1) != 1)
 		goto fail;
 	ctx->priv = s;
 	return BENCH_OK;
 fail:
-	{
-		int e = errno;
-		select_close(s);
-		return bench_fail(ctx, e, "cannot set up %d loopback TCP connections", SELECT_SOCKETS);
-	}
+	e = errno;
+	select_close(s);
+	return bench_fail(ctx, e, "cannot set up %d loopback TCP connections: %s", SELECT_SOCKETS,
+			  what);
 }
 
 static void select_teardown(struct bench_ctx *ctx)
@@ -269,10 +289,13 @@ static enum bench_status select_run(struct bench_ctx *ctx, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) {
 		fd_set rd = s->set;
 		struct timeval tv = { 0, 0 };
-		int ready = select(s->maxfd + 1, &rd, NULL, NULL, &tv);
+		int ready = plat_select(s->maxfd + 1, &rd, NULL, NULL, &tv);
+
+		if (ready < 0)
+			return bench_fail(ctx, errno, "select");
 		if (ready != 1 || !FD_ISSET(s->client[0], &rd))
-			return bench_fail(ctx, ready < 0 ? errno : 0,
-					  "select found %d ready sockets, expected exactly 1", ready);
+			return bench_fail(ctx, 0, "select found %d ready sockets, expected exactly 1",
+					  ready);
 	}
 	return BENCH_OK;
 }

@@ -90,7 +90,7 @@ static enum bench_status vm_file_make(struct bench_ctx *ctx, struct vm_file *f,
 	if (!chunk)
 		return bench_fail(ctx, ENOMEM, "a buffer of %d bytes", VM_CHUNK);
 	snprintf(f->path, sizeof(f->path), "%s/%s", ctx->tmpdir, name);
-	f->fd = open(f->path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	f->fd = plat_open(f->path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (f->fd < 0) {
 		int err = errno;
 
@@ -136,9 +136,9 @@ static enum bench_status vm_file_read_once(struct bench_ctx *ctx, struct vm_file
 	unsigned char buf[VM_CHUNK];
 	ssize_t k;
 
-	if (lseek(f->fd, 0, SEEK_SET) != 0)
+	if (plat_lseek(f->fd, 0, SEEK_SET) != 0)
 		return bench_fail(ctx, errno, "lseek to the start of '%s'", f->path);
-	while ((k = read(f->fd, buf, sizeof(buf))) != 0)
+	while ((k = plat_read(f->fd, buf, sizeof(buf))) != 0)
 		if (k < 0 && errno != EINTR)
 			return bench_fail(ctx, errno, "reading '%s'", f->path);
 	return BENCH_OK;
@@ -181,7 +181,7 @@ static enum bench_status vm_reread_setup(struct bench_ctx *ctx)
 		vm_reread_teardown(ctx);
 		return st;
 	}
-	map = mmap(NULL, r->file.size, PROT_READ, MAP_SHARED, r->file.fd, 0);
+	map = plat_mmap(NULL, r->file.size, PROT_READ, MAP_SHARED, r->file.fd, 0);
 	if (map == MAP_FAILED) {
 		st = bench_fail(ctx, errno, "mmap of a %zu-byte file", r->file.size);
 		vm_reread_teardown(ctx);
@@ -278,8 +278,8 @@ static enum bench_status vm_mmap_run(struct bench_ctx *ctx, uint64_t n)
 	unsigned char c = 0, got;
 
 	for (uint64_t i = 0; i < n; i++) {
-		volatile unsigned char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
-						 m->file.fd, 0);
+		volatile unsigned char *p = plat_mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+						      m->file.fd, 0);
 
 		if (p == MAP_FAILED)
 			return bench_fail(ctx, errno, "mmap of a %zu-byte file", size);
@@ -300,7 +300,7 @@ static enum bench_status vm_mmap_run(struct bench_ctx *ctx, uint64_t n)
 		size_t off = (checks > 1 ? j * (touched - 1) / (checks - 1) : 0) * VM_MMAP_STRIDE;
 		ssize_t k;
 
-		if (lseek(m->file.fd, (off_t)off, SEEK_SET) != (off_t)off)
+		if (plat_lseek(m->file.fd, (off_t)off, SEEK_SET) != (off_t)off)
 			return bench_fail(ctx, errno, "lseek to offset %zu", off);
 		k = plat_read(m->file.fd, &got, 1);
 		if (k != 1)
@@ -361,7 +361,7 @@ static enum bench_status vm_prot_setup(struct bench_ctx *ctx)
 	void *p;
 
 	vm_prot_len = page > 0 ? (size_t)page : 4096;
-	p = mmap(NULL, vm_prot_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = plat_mmap(NULL, vm_prot_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return bench_fail(ctx, errno, "mmap of a read-only page");
 	memset(&sa, 0, sizeof(sa));
@@ -373,7 +373,7 @@ static enum bench_status vm_prot_setup(struct bench_ctx *ctx)
 	 */
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, &vm_prot_old) != 0) {
+	if (plat_sigaction(SIGSEGV, &sa, &vm_prot_old) != 0) {
 		int err = errno;
 
 		munmap(p, vm_prot_len);
@@ -513,7 +513,7 @@ static enum bench_status vm_fault_region(struct bench_ctx *ctx, struct vm_fault 
 		return bench_fail(ctx, ENOMEM, "setup");
 	m = &f->maps[0];
 	m->len = (size_t)n * f->page;
-	m->p = mmap(NULL, m->len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m->p = plat_mmap(NULL, m->len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m->p == MAP_FAILED)
 		return bench_fail(ctx, errno, "mmap of %llu pages (%s)", (unsigned long long)n, what);
 	f->nmaps = 1;
@@ -540,15 +540,15 @@ static enum bench_status vm_fault_map_pages(struct bench_ctx *ctx, struct vm_fau
 		return st;
 	base = f->maps[0].p;
 	for (uint64_t i = 0; i < n; i++) {
-		void *q = mmap(base + i * f->page, f->page, PROT_READ, MAP_SHARED | MAP_FIXED,
-			       f->file.fd, (off_t)vm_fault_scattered(f, i));
+		void *q = plat_mmap(base + i * f->page, f->page, PROT_READ, MAP_SHARED | MAP_FIXED,
+				    f->file.fd, (off_t)vm_fault_scattered(f, i));
 
 		if (q == MAP_FAILED)
-			return bench_fail(ctx, errno, "mapping page %llu of %llu on its own (a "
+			return bench_fail(ctx, errno, "mmap of page %llu of %llu on its own (a "
 					  "mapping each; see vm.max_map_count)",
 					  (unsigned long long)i + 1, (unsigned long long)n);
 	}
-	if (madvise(base, f->maps[0].len, MADV_RANDOM) != 0)
+	if (plat_madvise(base, f->maps[0].len, MADV_RANDOM) != 0)
 		return bench_fail(ctx, errno, "madvise(MADV_RANDOM)");
 	return BENCH_OK;
 }
@@ -579,7 +579,7 @@ static enum bench_status vm_fault_prepare(struct bench_ctx *ctx, uint64_t n)
 		 * just as good.
 		 */
 #ifdef MADV_NOHUGEPAGE
-		if (madvise(f->maps[0].p, f->maps[0].len, MADV_NOHUGEPAGE) != 0 && errno != EINVAL)
+		if (plat_madvise(f->maps[0].p, f->maps[0].len, MADV_NOHUGEPAGE) != 0 && errno != EINVAL)
 			return bench_fail(ctx, errno, "madvise(MADV_NOHUGEPAGE)");
 #endif
 		return BENCH_OK;
@@ -594,7 +594,7 @@ static enum bench_status vm_fault_prepare(struct bench_ctx *ctx, uint64_t n)
 		struct vm_map *m = &f->maps[i];
 
 		m->len = (left < f->per ? (size_t)left : f->per) * f->page;
-		m->p = mmap(NULL, m->len, PROT_READ, MAP_SHARED, f->file.fd, 0);
+		m->p = plat_mmap(NULL, m->len, PROT_READ, MAP_SHARED, f->file.fd, 0);
 		if (m->p == MAP_FAILED)
 			return bench_fail(ctx, errno, "mmap %zu of the file", i + 1);
 		f->nmaps++;

@@ -293,9 +293,9 @@ void runner_janitor_start(const char *tmpdir, struct runner_janitor *j)
 	j->pid = -1;
 	j->lifeline = j->ctl = -1;
 	/* Close-on-exec: a program a benchmark execs must not keep them open. */
-	if (pipe2(life, O_CLOEXEC) < 0)
+	if (plat_pipe_cloexec(life) < 0)
 		return;
-	if (pipe2(ctl, O_CLOEXEC) < 0) {
+	if (plat_pipe_cloexec(ctl) < 0) {
 		close(life[0]);
 		close(life[1]);
 		return;

@@ -540,7 +540,7 @@ static void load_tar_create(struct load_proc *p, const char *archive, const char
 	afd = plat_openat(AT_FDCWD, archive, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (afd < 0)
 		load_die(p, "open", archive);
-	if (pipe2(pfd, O_CLOEXEC) != 0)
+	if (plat_pipe_cloexec(pfd) != 0)
 		load_die(p, "pipe", NULL);
 	load_tar_start(p, argv, -1, pfd[1], errpath);
 	load_close(p, pfd[1], "pipe from tar");
@@ -585,7 +585,7 @@ static void load_process_run(const struct load_ctx *ctx)
 	tokens = n / 4;
 	ring = load_alloc(&p, (size_t)n * sizeof(*ring));
 	for (int k = 0; k < n; k++)
-		if (pipe2(ring[k], O_CLOEXEC) != 0)
+		if (plat_pipe_cloexec(ring[k]) != 0)
 			load_die(&p, "pipe", NULL);
 	for (int t = 0; t < tokens; t++)
 		if (load_write_all(ring[t * n / tokens][1], &b, 1) != 0)
@@ -674,7 +674,7 @@ static void load_xtar_run(const struct load_ctx *ctx)
 
 		if (lseek(afd, 0, SEEK_SET) != 0)
 			load_die(&p, "lseek", archive);
-		if (pipe2(pfd, O_CLOEXEC) != 0)
+		if (plat_pipe_cloexec(pfd) != 0)
 			load_die(&p, "pipe", NULL);
 		load_tar_start(&p, argv, pfd[0], -1, errpath);
 		load_close(&p, pfd[0], "pipe to tar");

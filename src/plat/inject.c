@@ -1,137 +1,234 @@
 /*
- * Fault injection for the calls that move data, after SQLite's table of
- * replaceable system calls: benchmarks read and write through plat_read()
- * and plat_write(), and a test (or $KBENCH_INJECT) arms one fault for one
- * call, to check that lost or damaged work is noticed rather than timed.
+ * The table of replaceable system calls (plat/sys.h), after SQLite's: a
+ * row per call, each with its name, the function it goes to now and the
+ * system's, and a fault a test may arm for the nth next call.  Benchmarks
+ * call the wrappers below instead of the system; a wrapper counts the
+ * call, fails it when an armed fault fires, and otherwise passes it on.
  *
- * OS-independent: only read(2), write(2), openat(2) and unlinkat(2).
- * State lives in file-scope
- * statics because it is used in a single-threaded benchmark child; it is not
- * thread-safe and must not become so at the cost of a lock in the timed path.
+ * OS-independent: the rows are POSIX calls, and the one that differs by OS
+ * (pinning to a CPU) comes from the platform file (plat/os.h).  State lives
+ * in file-scope statics because it is used in a single-threaded benchmark
+ * process; it is not thread-safe and must not become so at the cost of a
+ * lock in the timed path, where a wrapper costs a count and a test.
  *
- * Semantics, per call ("read", "write", "open" or "unlink"):
- * - plat_inject(call, fault, after) arms one fault; calls are counted from
- *   then, and the call with index `after` (0 = the very next) gets it.
- *   Arming again replaces the earlier fault; PLAT_FAULT_NONE disarms.
- * - A fault fires once and then disarms itself.
- * - SHORT performs the call with half the length (rounded down).  For a
- *   length of 0 or 1 half is 0, so the call is not made and 0 is returned:
- *   for write that is a short write, for read it looks like end of file;
- *   either way fewer bytes than asked, which is what the caller must notice.
- * - EIO does not perform the call; it returns -1 with errno EIO.
- * - CORRUPT performs the call and flips the lowest bit of the middle byte
- *   of what was moved: for read, in the caller's buffer after reading; for
+ * What a fault does:
+ * - EIO does not make the call; it returns -1 (MAP_FAILED for mmap) with
+ *   errno EIO.  For every call but read and write, so does any fault: the
+ *   others move no data to shorten or damage.
+ * - SHORT makes a read or write with half the length (rounded down).  For
+ *   a length of 0 or 1 half is 0, so the call is not made and 0 is
+ *   returned: for write that is a short write, for read it looks like end
+ *   of file; either way fewer bytes than asked, which the caller must notice.
+ * - CORRUPT makes the call and flips the lowest bit of the middle byte of
+ *   what was moved: for read, in the caller's buffer after reading; for
  *   write, in a private copy that is written instead (the caller's buffer is
  *   const and stays intact).  If the call moves nothing (error, end of file,
  *   len 0) there is nothing to corrupt, and the fault stays armed for the
  *   next call.  If the copy for write cannot be allocated, the call fails
  *   with ENOMEM, which still counts as the fault.
- * - open and unlink move no data, so every fault is EIO for them: the call
- *   is not made and -1 comes back with errno EIO.  That is what a file
- *   benchmark must notice half-way through its files, and what its
- *   teardown must clean up after.
  */
 #include "plat/plat.h"
+#include "plat/os.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-/* One armed fault for one kind of call. */
-struct plat_arm {
-	enum plat_fault fault;	/* PLAT_FAULT_NONE when disarmed */
-	unsigned countdown;	/* calls still to let through before it fires */
+/*
+ * The defaults whose system prototype is not the wrapper's: openat is
+ * variadic, and glibc declares the socket calls' address with a
+ * transparent union, so a call through the wrapper's pointer type would
+ * not be through the declared one.
+ */
+static int plat_sys_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	return openat(dirfd, path, flags, mode);
+}
+
+static int plat_sys_bind(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	return bind(fd, addr, len);
+}
+
+static int plat_sys_connect(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	return connect(fd, addr, len);
+}
+
+static int plat_sys_accept(int fd, struct sockaddr *addr, socklen_t *len)
+{
+	return accept(fd, addr, len);
+}
+
+/* One row.  The state below `dflt` is the fault injection's. */
+struct plat_syscall {
+	const char *name;		/* the call's name, as tests and $KBENCH_INJECT give it */
+	plat_syscall_ptr current;	/* where the call goes now */
+	plat_syscall_ptr dflt;		/* the system's call (or plat/os.h's) */
+	enum plat_fault fault;		/* armed, PLAT_FAULT_NONE when not */
+	unsigned countdown;		/* calls still to let through before it fires */
+	uint64_t calls;			/* calls made through the row */
+	unsigned fired;			/* faults that fired on it */
 };
 
-static struct plat_arm plat_arm_read;
-static struct plat_arm plat_arm_write;
-static struct plat_arm plat_arm_open;
-static struct plat_arm plat_arm_unlink;
+/* The rows' indices, for the wrappers; plat_sys[] names them. */
+enum plat_sys_id {
+	PLAT_SYS_READ, PLAT_SYS_WRITE, PLAT_SYS_OPEN, PLAT_SYS_UNLINK, PLAT_SYS_LSEEK,
+	PLAT_SYS_MKDIR, PLAT_SYS_STAT, PLAT_SYS_FSTAT, PLAT_SYS_FORK, PLAT_SYS_EXECVE,
+	PLAT_SYS_WAITPID, PLAT_SYS_PIPE, PLAT_SYS_SOCKET, PLAT_SYS_SOCKETPAIR, PLAT_SYS_BIND,
+	PLAT_SYS_LISTEN, PLAT_SYS_CONNECT, PLAT_SYS_ACCEPT, PLAT_SYS_SETSOCKOPT, PLAT_SYS_SELECT,
+	PLAT_SYS_MMAP, PLAT_SYS_MADVISE, PLAT_SYS_SIGACTION, PLAT_SYS_KILL, PLAT_SYS_SETAFFINITY,
+	PLAT_NSYS
+};
 
-static struct plat_arm *plat_arm_for(const char *call)
+#define PLAT_ROW(id, name, fn) \
+	[id] = { name, (plat_syscall_ptr)(fn), (plat_syscall_ptr)(fn), PLAT_FAULT_NONE, 0, 0, 0 }
+
+/*
+ * The table.  To add a call: an index above, a row here with its name and
+ * the system's function, a wrapper below and its declaration in plat/sys.h;
+ * then route the benchmarks' calls through the wrapper, and name the call
+ * in the failure message they give (tests/cli_faults.sh checks it).
+ */
+static struct plat_syscall plat_sys[PLAT_NSYS] = {
+	PLAT_ROW(PLAT_SYS_READ, "read", read),
+	PLAT_ROW(PLAT_SYS_WRITE, "write", write),
+	PLAT_ROW(PLAT_SYS_OPEN, "open", plat_sys_openat),
+	PLAT_ROW(PLAT_SYS_UNLINK, "unlink", unlinkat),
+	PLAT_ROW(PLAT_SYS_LSEEK, "lseek", lseek),
+	PLAT_ROW(PLAT_SYS_MKDIR, "mkdir", mkdir),
+	PLAT_ROW(PLAT_SYS_STAT, "stat", stat),
+	PLAT_ROW(PLAT_SYS_FSTAT, "fstat", fstat),
+	PLAT_ROW(PLAT_SYS_FORK, "fork", fork),
+	PLAT_ROW(PLAT_SYS_EXECVE, "execve", execve),
+	PLAT_ROW(PLAT_SYS_WAITPID, "waitpid", waitpid),
+	PLAT_ROW(PLAT_SYS_PIPE, "pipe", pipe),
+	PLAT_ROW(PLAT_SYS_SOCKET, "socket", socket),
+	PLAT_ROW(PLAT_SYS_SOCKETPAIR, "socketpair", socketpair),
+	PLAT_ROW(PLAT_SYS_BIND, "bind", plat_sys_bind),
+	PLAT_ROW(PLAT_SYS_LISTEN, "listen", listen),
+	PLAT_ROW(PLAT_SYS_CONNECT, "connect", plat_sys_connect),
+	PLAT_ROW(PLAT_SYS_ACCEPT, "accept", plat_sys_accept),
+	PLAT_ROW(PLAT_SYS_SETSOCKOPT, "setsockopt", setsockopt),
+	PLAT_ROW(PLAT_SYS_SELECT, "select", select),
+	PLAT_ROW(PLAT_SYS_MMAP, "mmap", mmap),
+	PLAT_ROW(PLAT_SYS_MADVISE, "madvise", madvise),
+	PLAT_ROW(PLAT_SYS_SIGACTION, "sigaction", sigaction),
+	PLAT_ROW(PLAT_SYS_KILL, "kill", kill),
+	PLAT_ROW(PLAT_SYS_SETAFFINITY, "sched_setaffinity", plat_os_pin_cpu),
+};
+
+/* The row's current function as the type t, to be called. */
+#define PLAT_CALL(id, t) ((t)plat_sys[id].current)
+
+static struct plat_syscall *plat_row(const char *name)
 {
-	if (call == NULL)
+	if (name == NULL)
 		return NULL;
-	if (strcmp(call, "read") == 0)
-		return &plat_arm_read;
-	if (strcmp(call, "write") == 0)
-		return &plat_arm_write;
-	if (strcmp(call, "open") == 0)
-		return &plat_arm_open;
-	if (strcmp(call, "unlink") == 0)
-		return &plat_arm_unlink;
+	for (size_t i = 0; i < PLAT_NSYS; i++)
+		if (strcmp(plat_sys[i].name, name) == 0)
+			return &plat_sys[i];
 	return NULL;
 }
 
 /*
  * Count one call and return the fault it must suffer.  The fault is
- * disarmed here; CORRUPT re-arms itself when there was nothing to corrupt.
+ * disarmed here; plat_sys_rearm puts a CORRUPT back when there was nothing
+ * to corrupt.
  */
-static enum plat_fault plat_arm_take(struct plat_arm *a)
+static enum plat_fault plat_sys_enter(enum plat_sys_id id)
 {
-	enum plat_fault f = a->fault;
+	struct plat_syscall *r = &plat_sys[id];
+	enum plat_fault f = r->fault;
 
+	r->calls++;
 	if (f == PLAT_FAULT_NONE)
 		return f;
-	if (a->countdown > 0) {
-		a->countdown--;
+	if (r->countdown > 0) {
+		r->countdown--;
 		return PLAT_FAULT_NONE;
 	}
-	a->fault = PLAT_FAULT_NONE;
+	r->fault = PLAT_FAULT_NONE;
+	r->fired++;
 	return f;
 }
+
+static void plat_sys_rearm(enum plat_sys_id id)
+{
+	plat_sys[id].fault = PLAT_FAULT_CORRUPT;
+	plat_sys[id].fired--;
+}
+
+/* The failure every fault is for a call that moves no data. */
+static int plat_sys_eio(void)
+{
+	errno = EIO;
+	return -1;
+}
+
+/* Enter a call that moves no data: fail it with EIO when a fault fires. */
+#define PLAT_ENTER(id)                                           \
+	do {                                                     \
+		if (plat_sys_enter(id) != PLAT_FAULT_NONE)       \
+			return plat_sys_eio();                   \
+	} while (0)
 
 static void plat_flip_bit(unsigned char *p, size_t n)
 {
 	p[(n - 1) / 2] ^= 1u;
 }
 
+typedef ssize_t (*plat_read_fn)(int, void *, size_t);
+typedef ssize_t (*plat_write_fn)(int, const void *, size_t);
+
 ssize_t plat_read(int fd, void *buf, size_t len)
 {
+	plat_read_fn sys = PLAT_CALL(PLAT_SYS_READ, plat_read_fn);
 	ssize_t n;
 
-	switch (plat_arm_take(&plat_arm_read)) {
+	switch (plat_sys_enter(PLAT_SYS_READ)) {
 	case PLAT_FAULT_SHORT:
 		if (len / 2 == 0)
 			return 0;
-		return read(fd, buf, len / 2);
+		return sys(fd, buf, len / 2);
 	case PLAT_FAULT_EIO:
-		errno = EIO;
-		return -1;
+		return plat_sys_eio();
 	case PLAT_FAULT_CORRUPT:
-		n = read(fd, buf, len);
+		n = sys(fd, buf, len);
 		if (n > 0)
 			plat_flip_bit(buf, (size_t)n);
 		else
-			plat_arm_read.fault = PLAT_FAULT_CORRUPT;
+			plat_sys_rearm(PLAT_SYS_READ);
 		return n;
 	case PLAT_FAULT_NONE:
 	default:
-		return read(fd, buf, len);
+		return sys(fd, buf, len);
 	}
 }
 
 ssize_t plat_write(int fd, const void *buf, size_t len)
 {
+	plat_write_fn sys = PLAT_CALL(PLAT_SYS_WRITE, plat_write_fn);
 	unsigned char *copy;
 	ssize_t n;
 	int saved;
 
-	switch (plat_arm_take(&plat_arm_write)) {
+	switch (plat_sys_enter(PLAT_SYS_WRITE)) {
 	case PLAT_FAULT_SHORT:
 		if (len / 2 == 0)
 			return 0;
-		return write(fd, buf, len / 2);
+		return sys(fd, buf, len / 2);
 	case PLAT_FAULT_EIO:
-		errno = EIO;
-		return -1;
+		return plat_sys_eio();
 	case PLAT_FAULT_CORRUPT:
 		if (len == 0) {
-			plat_arm_write.fault = PLAT_FAULT_CORRUPT;
-			return write(fd, buf, len);
+			plat_sys_rearm(PLAT_SYS_WRITE);
+			return sys(fd, buf, len);
 		}
 		copy = malloc(len);
 		if (copy == NULL) {
@@ -144,46 +241,253 @@ ssize_t plat_write(int fd, const void *buf, size_t len)
 		 * moves: the count is not known before writing.
 		 */
 		plat_flip_bit(copy, len);
-		n = write(fd, copy, len);
+		n = sys(fd, copy, len);
 		saved = errno;
 		free(copy);
 		if (n <= 0)
-			plat_arm_write.fault = PLAT_FAULT_CORRUPT;
+			plat_sys_rearm(PLAT_SYS_WRITE);
 		errno = saved;
 		return n;
 	case PLAT_FAULT_NONE:
 	default:
-		return write(fd, buf, len);
+		return sys(fd, buf, len);
 	}
 }
 
 int plat_openat(int dirfd, const char *path, int flags, mode_t mode)
 {
-	if (plat_arm_take(&plat_arm_open) != PLAT_FAULT_NONE) {
-		errno = EIO;
-		return -1;
-	}
-	return openat(dirfd, path, flags, mode);
+	PLAT_ENTER(PLAT_SYS_OPEN);
+	return PLAT_CALL(PLAT_SYS_OPEN, int (*)(int, const char *, int, mode_t))(dirfd, path,
+										flags, mode);
+}
+
+int plat_open(const char *path, int flags, mode_t mode)
+{
+	return plat_openat(AT_FDCWD, path, flags, mode);
 }
 
 int plat_unlinkat(int dirfd, const char *path, int flags)
 {
-	if (plat_arm_take(&plat_arm_unlink) != PLAT_FAULT_NONE) {
+	PLAT_ENTER(PLAT_SYS_UNLINK);
+	return PLAT_CALL(PLAT_SYS_UNLINK, int (*)(int, const char *, int))(dirfd, path, flags);
+}
+
+int plat_unlink(const char *path)
+{
+	return plat_unlinkat(AT_FDCWD, path, 0);
+}
+
+off_t plat_lseek(int fd, off_t off, int whence)
+{
+	PLAT_ENTER(PLAT_SYS_LSEEK);
+	return PLAT_CALL(PLAT_SYS_LSEEK, off_t (*)(int, off_t, int))(fd, off, whence);
+}
+
+int plat_mkdir(const char *path, mode_t mode)
+{
+	PLAT_ENTER(PLAT_SYS_MKDIR);
+	return PLAT_CALL(PLAT_SYS_MKDIR, int (*)(const char *, mode_t))(path, mode);
+}
+
+int plat_stat(const char *path, struct stat *st)
+{
+	PLAT_ENTER(PLAT_SYS_STAT);
+	return PLAT_CALL(PLAT_SYS_STAT, int (*)(const char *, struct stat *))(path, st);
+}
+
+int plat_fstat(int fd, struct stat *st)
+{
+	PLAT_ENTER(PLAT_SYS_FSTAT);
+	return PLAT_CALL(PLAT_SYS_FSTAT, int (*)(int, struct stat *))(fd, st);
+}
+
+pid_t plat_fork(void)
+{
+	PLAT_ENTER(PLAT_SYS_FORK);
+	return PLAT_CALL(PLAT_SYS_FORK, pid_t (*)(void))();
+}
+
+int plat_execve(const char *path, char *const argv[], char *const envp[])
+{
+	PLAT_ENTER(PLAT_SYS_EXECVE);
+	return PLAT_CALL(PLAT_SYS_EXECVE, int (*)(const char *, char *const[], char *const[]))(
+		path, argv, envp);
+}
+
+pid_t plat_waitpid(pid_t pid, int *status, int options)
+{
+	PLAT_ENTER(PLAT_SYS_WAITPID);
+	return PLAT_CALL(PLAT_SYS_WAITPID, pid_t (*)(pid_t, int *, int))(pid, status, options);
+}
+
+int plat_pipe(int fd[2])
+{
+	PLAT_ENTER(PLAT_SYS_PIPE);
+	return PLAT_CALL(PLAT_SYS_PIPE, int (*)(int[2]))(fd);
+}
+
+int plat_socket(int domain, int type, int protocol)
+{
+	PLAT_ENTER(PLAT_SYS_SOCKET);
+	return PLAT_CALL(PLAT_SYS_SOCKET, int (*)(int, int, int))(domain, type, protocol);
+}
+
+int plat_socketpair(int domain, int type, int protocol, int fd[2])
+{
+	PLAT_ENTER(PLAT_SYS_SOCKETPAIR);
+	return PLAT_CALL(PLAT_SYS_SOCKETPAIR, int (*)(int, int, int, int[2]))(domain, type,
+									     protocol, fd);
+}
+
+int plat_bind(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	PLAT_ENTER(PLAT_SYS_BIND);
+	return PLAT_CALL(PLAT_SYS_BIND, int (*)(int, const struct sockaddr *, socklen_t))(fd, addr,
+											 len);
+}
+
+int plat_listen(int fd, int backlog)
+{
+	PLAT_ENTER(PLAT_SYS_LISTEN);
+	return PLAT_CALL(PLAT_SYS_LISTEN, int (*)(int, int))(fd, backlog);
+}
+
+int plat_connect(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	PLAT_ENTER(PLAT_SYS_CONNECT);
+	return PLAT_CALL(PLAT_SYS_CONNECT, int (*)(int, const struct sockaddr *, socklen_t))(
+		fd, addr, len);
+}
+
+int plat_accept(int fd, struct sockaddr *addr, socklen_t *len)
+{
+	PLAT_ENTER(PLAT_SYS_ACCEPT);
+	return PLAT_CALL(PLAT_SYS_ACCEPT, int (*)(int, struct sockaddr *, socklen_t *))(fd, addr,
+										       len);
+}
+
+int plat_setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	PLAT_ENTER(PLAT_SYS_SETSOCKOPT);
+	return PLAT_CALL(PLAT_SYS_SETSOCKOPT, int (*)(int, int, int, const void *, socklen_t))(
+		fd, level, name, val, len);
+}
+
+int plat_select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeout)
+{
+	PLAT_ENTER(PLAT_SYS_SELECT);
+	return PLAT_CALL(PLAT_SYS_SELECT,
+			 int (*)(int, fd_set *, fd_set *, fd_set *, struct timeval *))(nfds, rd, wr,
+										     ex, timeout);
+}
+
+void *plat_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (plat_sys_enter(PLAT_SYS_MMAP) != PLAT_FAULT_NONE) {
 		errno = EIO;
+		return MAP_FAILED;
+	}
+	return PLAT_CALL(PLAT_SYS_MMAP, void *(*)(void *, size_t, int, int, int, off_t))(
+		addr, len, prot, flags, fd, off);
+}
+
+int plat_madvise(void *addr, size_t len, int advice)
+{
+	PLAT_ENTER(PLAT_SYS_MADVISE);
+	return PLAT_CALL(PLAT_SYS_MADVISE, int (*)(void *, size_t, int))(addr, len, advice);
+}
+
+int plat_sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	PLAT_ENTER(PLAT_SYS_SIGACTION);
+	return PLAT_CALL(PLAT_SYS_SIGACTION,
+			 int (*)(int, const struct sigaction *, struct sigaction *))(sig, sa, old);
+}
+
+int plat_kill(pid_t pid, int sig)
+{
+	PLAT_ENTER(PLAT_SYS_KILL);
+	return PLAT_CALL(PLAT_SYS_KILL, int (*)(pid_t, int))(pid, sig);
+}
+
+int plat_pin_cpu(int cpu)
+{
+	PLAT_ENTER(PLAT_SYS_SETAFFINITY);
+	return PLAT_CALL(PLAT_SYS_SETAFFINITY, int (*)(int))(cpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* The table, by name                                                  */
+/* ------------------------------------------------------------------ */
+
+int plat_syscall_set(const char *name, plat_syscall_ptr fn)
+{
+	struct plat_syscall *r = plat_row(name);
+
+	if (r == NULL) {
+		errno = ENOENT;
 		return -1;
 	}
-	return unlinkat(dirfd, path, flags);
+	r->current = fn != NULL ? fn : r->dflt;
+	return 0;
+}
+
+plat_syscall_ptr plat_syscall_get(const char *name)
+{
+	struct plat_syscall *r = plat_row(name);
+
+	return r != NULL ? r->current : NULL;
+}
+
+const char *plat_syscall_next(const char *name)
+{
+	struct plat_syscall *r;
+
+	if (name == NULL)
+		return plat_sys[0].name;
+	r = plat_row(name);
+	if (r == NULL || r + 1 == plat_sys + PLAT_NSYS)
+		return NULL;
+	return r[1].name;
+}
+
+int plat_syscall_counts(const char *name, uint64_t *calls, unsigned *fired)
+{
+	struct plat_syscall *r = plat_row(name);
+
+	if (r == NULL) {
+		errno = ENOENT;
+		return -1;
+	}
+	*calls = r->calls;
+	*fired = r->fired;
+	return 0;
+}
+
+void plat_syscall_reset(void)
+{
+	for (size_t i = 0; i < PLAT_NSYS; i++) {
+		plat_sys[i].current = plat_sys[i].dflt;
+		plat_sys[i].fault = PLAT_FAULT_NONE;
+		plat_sys[i].countdown = 0;
+		plat_sys[i].calls = 0;
+		plat_sys[i].fired = 0;
+	}
 }
 
 void plat_inject(const char *call, enum plat_fault fault, unsigned after)
 {
-	struct plat_arm *a = plat_arm_for(call);
+	struct plat_syscall *r = plat_row(call);
 
-	if (a == NULL)
+	if (r == NULL)
 		return;
-	a->fault = fault;
-	a->countdown = after;
+	r->fault = fault;
+	r->countdown = after;
 }
+
+/* ------------------------------------------------------------------ */
+/* $KBENCH_INJECT                                                      */
+/* ------------------------------------------------------------------ */
 
 /* "eio" -> PLAT_FAULT_EIO; -1 for an unknown name. */
 static int plat_fault_parse(const char *s, size_t n)
@@ -213,7 +517,7 @@ static int plat_fault_parse(const char *s, size_t n)
 static void plat_inject_entry(const char *s, size_t n)
 {
 	const char *end = s + n, *c1, *c2, *p;
-	char call[8];
+	char call[24];
 	unsigned long after = 0;
 	int fault;
 
@@ -227,7 +531,7 @@ static void plat_inject_entry(const char *s, size_t n)
 		return;
 	memcpy(call, s, (size_t)(c1 - s));
 	call[c1 - s] = '\0';
-	if (plat_arm_for(call) == NULL)
+	if (plat_row(call) == NULL)
 		return;
 	fault = plat_fault_parse(c1 + 1, (size_t)(c2 - (c1 + 1)));
 	if (fault < 0)
@@ -244,7 +548,7 @@ static void plat_inject_entry(const char *s, size_t n)
 
 /*
  * $KBENCH_INJECT is a comma-separated list of entries, e.g.
- * "write:eio:100,read:corrupt:0".  Bad entries are skipped silently (this
+ * "write:eio:100,fork:eio:0".  Bad entries are skipped silently (this
  * runs inside a benchmark child that must not print); good ones are armed.
  */
 static void plat_inject_parse(const char *s)
@@ -291,9 +595,7 @@ void plat_inject_from_env(void)
  */
 void plat_inject_for_peer(void)
 {
-	plat_inject("read", PLAT_FAULT_NONE, 0);
-	plat_inject("write", PLAT_FAULT_NONE, 0);
-	plat_inject("open", PLAT_FAULT_NONE, 0);
-	plat_inject("unlink", PLAT_FAULT_NONE, 0);
+	for (size_t i = 0; i < PLAT_NSYS; i++)
+		plat_sys[i].fault = PLAT_FAULT_NONE;
 	plat_inject_parse(getenv("KBENCH_INJECT_PEER"));
 }

@@ -7,6 +7,7 @@
  * fault injection hits the benchmark under test and not this bookkeeping.
  */
 #include "plat/plat.h"
+#include "plat/os.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -295,7 +296,7 @@ int plat_cpus_allowed(int *cpus, int max)
 	return n;
 }
 
-int plat_pin_cpu(int cpu)
+int plat_os_pin_cpu(int cpu)
 {
 	size_t size = CPU_ALLOC_SIZE(PLAT_AFFINITY_CPUS);
 	cpu_set_t *set;
@@ -313,6 +314,11 @@ int plat_pin_cpu(int cpu)
 	rc = sched_setaffinity(0, size, set);
 	CPU_FREE(set);
 	return rc;
+}
+
+int plat_pipe_cloexec(int fd[2])
+{
+	return pipe2(fd, O_CLOEXEC);
 }
 
 int plat_ncpu_online(void)

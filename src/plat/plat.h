@@ -3,8 +3,9 @@
  * returns -1 with errno ENOSYS where the OS lacks the facility, so callers
  * can skip with a reason instead of failing.
  *
- * It also carries the fault-injection table: tests replace a system call
- * through plat_inject() to see that benchmarks notice lost work.
+ * It also carries the table of replaceable system calls (plat/sys.h):
+ * tests make a call fail through plat_inject() to see that benchmarks
+ * notice lost work.
  */
 #ifndef KB_PLAT_H
 #define KB_PLAT_H
@@ -51,8 +52,7 @@ int plat_ncpu_online(void);
  * of them: their count, or -1 (errno ENOSYS where the OS has no affinity).
  */
 int plat_cpus_allowed(int *cpus, int max);
-/* Restrict the calling process to one CPU. */
-int plat_pin_cpu(int cpu);
+/* Restricting it to one CPU is plat_pin_cpu, a replaceable call (plat/sys.h). */
 
 /* Read a small text file (sysfs/procfs) into buf, trailing newline cut. */
 int plat_read_line(const char *path, char *buf, size_t len);
@@ -111,38 +111,13 @@ int plat_disk_free(const char *path, uint64_t *bytes);
 int plat_minor_faults(uint64_t *n);
 
 /*
- * Fault injection.  Benchmarks that move data call these instead of the
- * system call; a test can arrange for the next call to fail or corrupt.
+ * Make a pipe whose ends are closed on exec, for kbench's own processes
+ * (the janitor, a load's workers): never a replaceable call, so a fault
+ * armed for a benchmark cannot hit them.
  */
-enum plat_fault {
-	PLAT_FAULT_NONE = 0,
-	PLAT_FAULT_SHORT,	/* return fewer bytes than asked */
-	PLAT_FAULT_EIO,		/* fail with EIO */
-	PLAT_FAULT_CORRUPT,	/* flip a bit in the data */
-};
-ssize_t plat_read(int fd, void *buf, size_t len);
-ssize_t plat_write(int fd, const void *buf, size_t len);
-/*
- * openat(2) and unlinkat(2), for benchmarks whose work is making and
- * removing files; any fault armed for them makes the call fail with EIO.
- */
-int plat_openat(int dirfd, const char *path, int flags, mode_t mode);
-int plat_unlinkat(int dirfd, const char *path, int flags);
-/*
- * Arm a fault for the `after`-th next call of read, write, openat or
- * unlinkat ("read", "write", "open", "unlink").
- */
-void plat_inject(const char *call, enum plat_fault fault, unsigned after);
-/*
- * A named test switch in $KBENCH_INJECT: an entry without colons, e.g.
- * "load-stop" in "write:eio:100,load-stop".  For faults that are not a
- * failing call: contest's test that a load stopped during the job counts
- * nothing.  1 when present.
- */
-int plat_test_switch(const char *name);
-/* Arm faults from $KBENCH_INJECT ("write:eio:100,unlink:eio:5"), used by command-line tests. */
-void plat_inject_from_env(void);
-/* In a benchmark's peer process: disarm, then arm from $KBENCH_INJECT_PEER. */
-void plat_inject_for_peer(void);
+int plat_pipe_cloexec(int fd[2]);
+
+/* The replaceable system calls and their faults. */
+#include "plat/sys.h"
 
 #endif

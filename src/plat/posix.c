@@ -6,6 +6,7 @@
  * file per OS can replace this one fact by fact.  Never prints, never exits.
  */
 #include "plat/plat.h"
+#include "plat/os.h"
 
 #include <sys/statvfs.h>
 
@@ -79,10 +80,29 @@ int plat_cpus_allowed(int *cpus, int max)
 	return -1;
 }
 
-int plat_pin_cpu(int cpu)
+int plat_os_pin_cpu(int cpu)
 {
 	(void)cpu;
 	errno = ENOSYS;
+	return -1;
+}
+
+/*
+ * pipe2 is not in every system this file serves (macOS lacks it); kbench
+ * is single-threaded, so no exec can come between the pipe and the flags.
+ */
+int plat_pipe_cloexec(int fd[2])
+{
+	int e;
+
+	if (pipe(fd) < 0)
+		return -1;
+	if (fcntl(fd[0], F_SETFD, FD_CLOEXEC) == 0 && fcntl(fd[1], F_SETFD, FD_CLOEXEC) == 0)
+		return 0;
+	e = errno;
+	close(fd[0]);
+	close(fd[1]);
+	errno = e;
 	return -1;
 }
 

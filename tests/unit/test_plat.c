@@ -10,20 +10,36 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench/peer.h"
+#include "config.h"
 #include "core/bench.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
 #include "plat/plat.h"
 
 static const char *test_argv0;
+
+/*
+ * Skip, with the reason, a test of what this platform file does not offer
+ * (ENOSYS: the posix platform has no /proc, affinity or pdeathsig).
+ */
+#define TEST_NEED(rc, what)                                                              \
+	do {                                                                             \
+		if ((rc) < 0 && errno == ENOSYS) {                                       \
+			print_message("# %s: not on the %s platform\n", what, KB_PLATFORM); \
+			skip();                                                          \
+		}                                                                        \
+	} while (0)
 
 static uint64_t test_cpu_ns(clockid_t clk)
 {
@@ -49,6 +65,7 @@ static void test_cpu_times_sane(void **state)
 	struct plat_cpu_times a, b;
 
 	(void)state;
+	TEST_NEED(plat_cpu_times(&a), "machine-wide CPU times");
 	assert_int_equal(plat_cpu_times(&a), 0);
 	assert_true(a.busy_ns > 0);
 	assert_true(a.total_ns >= a.busy_ns);
@@ -65,6 +82,7 @@ static void test_group_cpu_self(void **state)
 	uint64_t a, b;
 
 	(void)state;
+	TEST_NEED(plat_group_cpu_ns(&a), "the process group's CPU time");
 	assert_int_equal(plat_group_cpu_ns(&a), 0);
 	test_burn_ms(50);
 	assert_int_equal(plat_group_cpu_ns(&b), 0);
@@ -84,6 +102,7 @@ static void test_group_cpu_live_child(void **state)
 	int st;
 
 	(void)state;
+	TEST_NEED(plat_group_cpu_ns(&a), "the process group's CPU time");
 	assert_int_equal(pipe(done), 0);
 	assert_int_equal(pipe(release), 0);
 	assert_int_equal(plat_group_cpu_ns(&a), 0);
@@ -120,6 +139,7 @@ static void test_self_exe(void **state)
 
 	(void)state;
 	want = want != NULL ? want + 1 : test_argv0;
+	TEST_NEED(plat_self_exe(path, sizeof(path)), "the running executable's path");
 	assert_int_equal(plat_self_exe(path, sizeof(path)), 0);
 	assert_true(path[0] == '/');
 	n = strlen(path);
@@ -155,8 +175,7 @@ static void test_facts(void **state)
 static int test_disarm(void **state)
 {
 	(void)state;
-	plat_inject("read", PLAT_FAULT_NONE, 0);
-	plat_inject("write", PLAT_FAULT_NONE, 0);
+	plat_syscall_reset();
 	unsetenv("KBENCH_INJECT");
 	return 0;
 }
@@ -376,6 +395,156 @@ static void test_inject_env_bad(void **state)
 	close(fd[1]);
 }
 
+/* The table's rows: named, unique, each with a function, in one walk. */
+static void test_syscall_table(void **state)
+{
+	const char *names[64], *call;
+	size_t n = 0;
+	uint64_t calls;
+	unsigned fired;
+
+	(void)state;
+	for (call = plat_syscall_next(NULL); call; call = plat_syscall_next(call)) {
+		assert_true(n < 64);
+		assert_true(call[0] != '\0');
+		assert_non_null(plat_syscall_get(call));
+		for (size_t i = 0; i < n; i++)
+			assert_string_not_equal(names[i], call);
+		names[n++] = call;
+	}
+	/* What issue 13 names, at least. */
+	for (size_t i = 0; i < 11; i++) {
+		static const char *const want[] = { "fork", "pipe", "socket", "mmap", "open", "write",
+						    "read", "unlink", "sched_setaffinity", "socketpair",
+						    "accept" };
+
+		assert_non_null(plat_syscall_get(want[i]));
+	}
+	assert_null(plat_syscall_get("ioctl"));
+	assert_null(plat_syscall_get(NULL));
+	assert_null(plat_syscall_next("ioctl"));
+	assert_int_equal(plat_syscall_set("ioctl", NULL), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(plat_syscall_counts("ioctl", &calls, &fired), -1);
+}
+
+static int test_fork_calls;
+
+static pid_t test_fake_fork(void)
+{
+	test_fork_calls++;
+	errno = EAGAIN;
+	return -1;
+}
+
+/* SQLite's way: a row replaced by name, then put back. */
+static void test_syscall_replace(void **state)
+{
+	plat_syscall_ptr sys = plat_syscall_get("fork");
+	uint64_t calls;
+	unsigned fired;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	assert_int_equal(plat_syscall_set("fork", (plat_syscall_ptr)test_fake_fork), 0);
+	assert_ptr_equal(plat_syscall_get("fork"), (plat_syscall_ptr)test_fake_fork);
+	errno = 0;
+	assert_int_equal(plat_fork(), -1);
+	assert_int_equal(errno, EAGAIN);
+	assert_int_equal(test_fork_calls, 1);
+	/* A fault fires before the replacement is reached. */
+	plat_inject("fork", PLAT_FAULT_EIO, 0);
+	assert_int_equal(plat_fork(), -1);
+	assert_int_equal(errno, EIO);
+	assert_int_equal(test_fork_calls, 1);
+	assert_int_equal(plat_syscall_counts("fork", &calls, &fired), 0);
+	assert_true(calls == 2 && fired == 1);
+	assert_int_equal(plat_syscall_set("fork", NULL), 0);
+	assert_ptr_equal(plat_syscall_get("fork"), sys);
+	pid = plat_fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(7);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 7);
+	plat_syscall_reset();
+	assert_int_equal(plat_syscall_counts("fork", &calls, &fired), 0);
+	assert_true(calls == 0 && fired == 0);
+}
+
+/*
+ * Every call that moves no data fails with EIO under any fault, without
+ * being made: no directory, no socket, no mapping appears.
+ */
+static void test_syscall_faults(void **state)
+{
+	char dir[] = "/tmp/kbench-plat.XXXXXX", path[64];
+	int fds = 0, fd[2];
+	struct stat st;
+	struct sigaction sa;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/x", dir);
+	for (int k = 0; k < 1024; k++)
+		fds += fcntl(k, F_GETFD) != -1;
+	plat_inject("mkdir", PLAT_FAULT_SHORT, 0);
+	assert_int_equal(plat_mkdir(path, 0700), -1);
+	assert_int_equal(errno, EIO);
+	assert_int_equal(stat(path, &st), -1);
+	assert_int_equal(plat_mkdir(path, 0700), 0);
+	plat_inject("stat", PLAT_FAULT_EIO, 1);
+	assert_int_equal(plat_stat(path, &st), 0);
+	assert_int_equal(plat_stat(path, &st), -1);
+	assert_int_equal(errno, EIO);
+	plat_inject("open", PLAT_FAULT_CORRUPT, 0);
+	assert_int_equal(plat_open(path, O_RDONLY, 0), -1);
+	assert_int_equal(errno, EIO);
+	plat_inject("socket", PLAT_FAULT_EIO, 0);
+	assert_int_equal(plat_socket(AF_INET, SOCK_STREAM, 0), -1);
+	plat_inject("pipe", PLAT_FAULT_EIO, 0);
+	assert_int_equal(plat_pipe(fd), -1);
+	plat_inject("socketpair", PLAT_FAULT_EIO, 0);
+	assert_int_equal(plat_socketpair(AF_UNIX, SOCK_STREAM, 0, fd), -1);
+	plat_inject("mmap", PLAT_FAULT_EIO, 0);
+	assert_true(plat_mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) ==
+		    MAP_FAILED);
+	assert_int_equal(errno, EIO);
+	plat_inject("sigaction", PLAT_FAULT_EIO, 0);
+	assert_int_equal(plat_sigaction(SIGUSR2, NULL, &sa), -1);
+	assert_int_equal(plat_sigaction(SIGUSR2, NULL, &sa), 0);
+	plat_inject("kill", PLAT_FAULT_EIO, 0);
+	assert_int_equal(plat_kill(getpid(), 0), -1);
+	assert_int_equal(plat_kill(getpid(), 0), 0);
+	plat_inject("sched_setaffinity", PLAT_FAULT_EIO, 0);
+	assert_int_equal(plat_pin_cpu(0), -1);
+	assert_int_equal(errno, EIO);
+	plat_inject("unlink", PLAT_FAULT_EIO, 0);
+	assert_int_equal(plat_unlinkat(AT_FDCWD, path, AT_REMOVEDIR), -1);
+	assert_int_equal(rmdir(path), 0);
+	for (int k = 0; k < 1024; k++)
+		fds -= fcntl(k, F_GETFD) != -1;
+	assert_int_equal(fds, 0);
+	assert_int_equal(rmdir(dir), 0);
+	/* The long names parse from the environment too. */
+	setenv("KBENCH_INJECT", "sched_setaffinity:eio:0,socketpair:eio:1", 1);
+	plat_inject_from_env();
+	assert_int_equal(plat_pin_cpu(0), -1);
+	assert_int_equal(errno, EIO);
+	assert_int_equal(plat_socketpair(AF_UNIX, SOCK_STREAM, 0, fd), 0);
+	close(fd[0]);
+	close(fd[1]);
+	assert_int_equal(plat_socketpair(AF_UNIX, SOCK_STREAM, 0, fd), -1);
+	/* A peer starts with nothing armed. */
+	plat_inject("fork", PLAT_FAULT_EIO, 0);
+	plat_inject_for_peer();
+	assert_int_equal(plat_syscall_set("fork", (plat_syscall_ptr)test_fake_fork), 0);
+	test_fork_calls = 0;
+	assert_int_equal(plat_fork(), -1);
+	assert_int_equal(test_fork_calls, 1);
+}
+
 /*
  * Placement: in a child (so this process keeps its mask), pin to each
  * allowed CPU in turn and read the affinity back; then bench_place maps
@@ -388,6 +557,7 @@ static void test_pin_and_read_back(void **state)
 
 	(void)state;
 	n = plat_cpus_allowed(cpus, 64);
+	TEST_NEED(n, "CPU affinity");
 	assert_true(n >= 1);
 	for (int i = 1; i < n; i++)
 		assert_true(cpus[i] > cpus[i - 1]);
@@ -583,6 +753,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_inject_after, test_disarm, test_disarm),
 		cmocka_unit_test_setup_teardown(test_inject_env, test_disarm, test_disarm),
 		cmocka_unit_test_setup_teardown(test_inject_env_bad, test_disarm, test_disarm),
+		cmocka_unit_test_setup_teardown(test_syscall_table, test_disarm, test_disarm),
+		cmocka_unit_test_setup_teardown(test_syscall_replace, test_disarm, test_disarm),
+		cmocka_unit_test_setup_teardown(test_syscall_faults, test_disarm, test_disarm),
 		cmocka_unit_test(test_measure_mhz),
 		cmocka_unit_test(test_collect),
 		cmocka_unit_test(test_warn_counts),

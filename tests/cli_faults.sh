@@ -1,0 +1,124 @@
+#!/bin/sh
+# Every benchmark family with each of its system calls failing once, on the
+# command line (issue 13): for each call of the plat layer's table of
+# replaceable calls, one run of the rows that make it, with
+# KBENCH_INJECT=CALL:eio:0 failing the first such call of every instance.
+# Each of those rows must fail, alone, with a reason naming the call; the
+# run must go on to the next row (cpu.mhz, which makes none of the calls,
+# is measured last of all); and no process or file may be left.
+# Descriptors and memory are tests/unit/test_faults.c's (in-process, under
+# LeakSanitizer in the sanitizer build).  TAP output like tests/cli.sh.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+MARK="faults-$$"
+# Named, since the posix platform cannot find it next to kbench by itself.
+KBENCH_TINY=$(dirname "$KB")/kbench-tiny
+export KBENCH_TINY
+FAST="--max-time 0.05 --replicas 1 --size 64k --json --no-store --quiet"
+
+# The rows tried, one or more per family, and the calls each makes that can
+# fail (plat/sys.h), as far as the first call of each reaches.  Placement
+# same pins every row between processes (sched_setaffinity).
+ROWS='
+sys.read open read
+sys.write open write
+sys.stat open stat
+sys.fstat open fstat
+sys.select_tcp socket bind listen connect accept write select
+sig.install sigaction
+sig.catch sigaction kill
+proc.fork fork waitpid
+proc.exec fork execve waitpid
+ctx.2p.0k sched_setaffinity pipe fork read write
+ipc.pipe.lat sched_setaffinity pipe fork read write
+ipc.unix.lat sched_setaffinity socketpair fork read write
+ipc.udp.lat sched_setaffinity socket bind connect setsockopt fork read write
+ipc.tcp.connect sched_setaffinity socket bind listen setsockopt connect fork read
+ipc.rpc_tcp.lat sched_setaffinity socket bind listen fork
+fs.create.10k mkdir open write
+fs.delete.0k mkdir open unlink
+fs.reread.bw open write lseek read
+vm.mmap open write mmap lseek read
+vm.prot_fault mmap sigaction
+vm.page_fault_anon mmap madvise
+mem.read.bw mmap
+mem.lat.main mmap madvise
+'
+# Without libtirpc the RPC rows skip, so they cannot fail.
+if ! "$KB" list 2>/dev/null | grep -q '^ipc.rpc_tcp.lat'; then
+	ROWS=$(echo "$ROWS" | grep -v '^ipc.rpc_')
+fi
+# Under the posix platform nothing can be pinned (placement same would
+# skip those rows), so nothing calls sched_setaffinity.
+if [ "$PLATFORM" = posix ]; then
+	ROWS=$(echo "$ROWS" | sed 's/ sched_setaffinity//')
+else
+	FAST="$FAST --placement same"
+fi
+CALLS=$(echo "$ROWS" | awk '{ for (i = 2; i <= NF; i++) print $i }' | sort -u)
+
+# results: ID STATUS REASON for each result of the run --json in $T/out
+results() {
+	awk '/^ *"id": "/ { id = $2; gsub(/[",]/, "", id) }
+	     /^ *"status": "/ { st = $2; gsub(/[",]/, "", st) }
+	     /^ *"reason": / && id != "" {
+		r = $0; sub(/^ *"reason": /, "", r); print id, st, r; id = "" }' "$T/out"
+}
+# The words a reason may name a call by (as test_faults.c's synonyms).
+word() {
+	case $1 in
+	open) echo 'open\|create' ;;
+	unlink) echo 'unlink\|remove' ;;
+	write) echo 'write\|writing' ;;
+	sched_setaffinity) echo 'pin' ;;
+	*) echo "$1" ;;
+	esac
+}
+# gone: no process of the run left (the janitor may take a moment)
+gone() {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		pgrep -f "$MARK" >/dev/null 2>&1 || return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+faults=0
+for call in $CALLS; do
+	users=$(echo "$ROWS" | awk -v c="$call" '{ for (i = 2; i <= NF; i++) if ($i == c) print $1 }')
+	only=$(echo $users cpu.mhz | tr ' ' ',')
+	KBENCH_INJECT=$call:eio:0 "$KB" run --only "$only" --label "$MARK" --tmpdir "$T/tmp" $FAST \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	results >"$T/res"
+	check "$call failing: the run exits 1" [ "$rc" = 1 ]
+	for id in $users; do
+		check "$call failing: $id fails, once, naming it" \
+			sh -c "[ \$(grep -c '^$id ' '$T/res') = 1 ] &&
+				grep '^$id fail ' '$T/res' | grep -qi '$(word "$call")'"
+		faults=$((faults + 1))
+	done
+	check "$call failing: the run goes on, cpu.mhz is measured" \
+		sh -c "grep -Eq '^cpu.mhz (ok|noisy) ' '$T/res' &&
+			[ \$(wc -l <'$T/res') = $(echo $users cpu.mhz | wc -w) ]"
+	check "$call failing: no process left" gone
+	check "$call failing: nothing left in --tmpdir" [ -z "$(ls -A "$T/tmp")" ]
+done
+
+# The text tables give the reason on one line of the row's own.
+KBENCH_INJECT=fork:eio:0 "$KB" run --only 'proc.fork,ipc.pipe.lat' --max-time 0.05 --replicas 1 \
+	--no-store --quiet --tmpdir "$T/tmp" >"$T/out" 2>"$T/err"
+rc=$?
+check "text: the reason is on the row's line" \
+	sh -c "[ $rc = 1 ] && grep -q 'proc.fork: fail: fork: Input/output error' '$T/out' &&
+		grep -q 'ipc.pipe.lat.*: fail: cannot fork process 1: Input/output error' '$T/out'"
+# A row that makes none of the calls is measured with all of them armed.
+all=$(echo "$CALLS" | sed 's/$/:eio:0/' | tr '\n' ',')
+KBENCH_INJECT=$all "$KB" run --only 'cpu.mhz,sys.null' --tmpdir "$T/tmp" $FAST >"$T/out" 2>"$T/err"
+rc=$?
+results >"$T/res"
+check "every call failing: cpu.mhz and sys.null, which make none, are measured" \
+	sh -c "[ $rc = 0 ] && [ \$(grep -Ec '^(cpu.mhz|sys.null) (ok|noisy) ' '$T/res') = 2 ]"
+
+echo "# $faults faults injected: $(echo "$CALLS" | wc -l) calls over $(echo "$ROWS" | grep -c .) rows"
+echo "1..$n"

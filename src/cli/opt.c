@@ -16,6 +16,7 @@
 #include "core/err.h"
 #include "core/result.h"
 #include "core/sysinfo.h"
+#include "core/utf8.h"
 #include "store/store.h"
 
 void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts)
@@ -40,6 +41,21 @@ static const struct opt *find(const struct opt *opts, const char *name, size_t l
 	return NULL;
 }
 
+/*
+ * A word of argv as the one error line may show it: a newline or an escape
+ * sequence in an argument must not split the line or reach the terminal
+ * (utf8_escape).  One static buffer: each message shows one word, then dies.
+ */
+static const char *opt_shown(const char *text, size_t len)
+{
+	static char buf[256];
+	char raw[256];
+
+	snprintf(raw, sizeof(raw), "%.*s", (int)(len < sizeof(raw) ? len : sizeof(raw) - 1), text);
+	utf8_escape(buf, sizeof(buf), raw, 80);
+	return buf;
+}
+
 /* "4096", "64k", "1.5m", "1g": bytes, with binary suffixes as sizes are spoken of. */
 static size_t size_value(const struct cmd *cmd, const struct opt *o, const char *text)
 {
@@ -50,7 +66,7 @@ static size_t size_value(const struct cmd *cmd, const struct opt *o, const char 
 	d = strtod(text, &end);
 	if (errno || end == text || !isfinite(d))
 		die_usage("%s: --%s: '%s' is not a size (bytes, or with k, m or g)", cmd->name,
-			  o->name, text);
+			  o->name, opt_shown(text, strlen(text)));
 	switch (*end) {
 	case 'k': case 'K': scale = 1024.0; end++; break;
 	case 'm': case 'M': scale = 1024.0 * 1024; end++; break;
@@ -58,13 +74,15 @@ static size_t size_value(const struct cmd *cmd, const struct opt *o, const char 
 	}
 	if (*end)
 		die_usage("%s: --%s: '%s' is not a size (bytes, or with k, m or g)", cmd->name,
-			  o->name, text);
+			  o->name, opt_shown(text, strlen(text)));
 	d *= scale;
 	if (d != floor(d))
-		die_usage("%s: --%s: %s is not a whole number of bytes", cmd->name, o->name, text);
-	if (d < o->min || d > o->max)
+		die_usage("%s: --%s: %s is not a whole number of bytes", cmd->name, o->name,
+			  opt_shown(text, strlen(text)));
+	/* A max of SIZE_MAX is 2^64 as a double, which no size_t holds. */
+	if (d < o->min || d > o->max || d >= (double)SIZE_MAX)
 		die_usage("%s: --%s: %s is out of range (%.0f to %.0f bytes)", cmd->name, o->name,
-			  text, o->min, o->max);
+			  opt_shown(text, strlen(text)), o->min, o->max);
 	return (size_t)d;
 }
 
@@ -82,11 +100,14 @@ static void set_value(const struct cmd *cmd, const struct opt *o, const char *te
 		errno = 0;
 		d = strtod(text, &end);
 		if (errno || end == text || *end || !isfinite(d))
-			die_usage("%s: --%s: '%s' is not a number", cmd->name, o->name, text);
+			die_usage("%s: --%s: '%s' is not a number", cmd->name, o->name,
+				  opt_shown(text, strlen(text)));
 		if (o->type == OPT_INT && d != floor(d))
-			die_usage("%s: --%s: '%s' is not a whole number", cmd->name, o->name, text);
+			die_usage("%s: --%s: '%s' is not a whole number", cmd->name, o->name,
+				  opt_shown(text, strlen(text)));
 		if (d < o->min || d > o->max)
-			die_usage("%s: --%s: %s is out of range (%g to %g)", cmd->name, o->name, text,
+			die_usage("%s: --%s: %s is out of range (%g to %g)", cmd->name, o->name,
+				  opt_shown(text, strlen(text)),
 				  o->min, o->max);
 		if (o->type == OPT_INT)
 			*(int *)o->value = (int)d;
@@ -120,7 +141,7 @@ int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
 		}
 		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
 			if (a[0] == '-' && a[1] != '\0')
-				die_usage("%s: unknown option '%s'", cmd->name, a);
+				die_usage("%s: unknown option '%s'", cmd->name, opt_shown(a, strlen(a)));
 			argv[npos++] = a;
 			continue;
 		}
@@ -128,7 +149,7 @@ int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
 		size_t len = eq ? (size_t)(eq - name) : strlen(name);
 		const struct opt *o = find(opts, name, len);
 		if (!o)
-			die_usage("%s: unknown option '--%.*s'", cmd->name, (int)len, name);
+			die_usage("%s: unknown option '--%s'", cmd->name, opt_shown(name, len));
 		if (o->type == OPT_FLAG) {
 			if (eq)
 				die_usage("%s: --%s takes no value", cmd->name, o->name);

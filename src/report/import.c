@@ -36,6 +36,7 @@
 
 #include "core/err.h"
 #include "core/registry.h"
+#include "core/utf8.h"
 #include "load/load.h"
 #include "report/jsonw.h"
 
@@ -827,6 +828,21 @@ out:
 	return (int)n;
 }
 
+/*
+ * The error line as it is safe to print: it quotes the file (a status, an
+ * id, jansson's "near '...'"), and a file from someone else must not reach
+ * the terminal with a newline or an escape sequence (utf8_escape).
+ */
+static int imp_refused(char *err)
+{
+	char raw[ERRBUF_LEN];
+
+	memcpy(raw, err, ERRBUF_LEN);
+	raw[ERRBUF_LEN - 1] = '\0';
+	utf8_escape(err, ERRBUF_LEN, raw, -1);
+	return -1;
+}
+
 int report_import_buf(const char *name, const char *buf, size_t len, struct run_info **runs_out,
 		      size_t *nruns_out, char *err)
 {
@@ -841,7 +857,7 @@ int report_import_buf(const char *name, const char *buf, size_t len, struct run_
 		errbuf_set(err, "cannot import '%s': %.1f MiB, more than the %d MiB a file may hold "
 			   "(export fewer runs a file: kbench export LABEL|RUN ...)", name,
 			   (double)len / 1048576.0, REPORT_IMPORT_MAX_BYTES >> 20);
-		return -1;
+		return imp_refused(err);
 	}
 	json_get_alloc_funcs(&old_malloc, &old_free);
 	json_set_alloc_funcs(imp_malloc, imp_free);
@@ -850,7 +866,7 @@ int report_import_buf(const char *name, const char *buf, size_t len, struct run_
 	n = imp_document(&im, buf, len, runs_out);
 	json_set_alloc_funcs(old_malloc, old_free);
 	if (n < 0)
-		return -1;
+		return imp_refused(err);
 	*nruns_out = (size_t)n;
 	return n;
 }
@@ -928,13 +944,13 @@ int report_import_json(const char *path, struct run_info **runs_out, size_t *nru
 		errbuf_set(err, "cannot import '%s': %s", path,
 			   errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" :
 			   strerror(errno));
-		return -1;
+		return imp_refused(err);
 	}
 	buf = imp_slurp(path, fp, &len, err);
 	if (fp != stdin)
 		fclose(fp);
 	if (!buf)
-		return -1;
+		return imp_refused(err);
 	n = report_import_buf(path, buf, len, runs_out, nruns_out, err);
 	free(buf);
 	return n;

@@ -13,6 +13,7 @@
 #include "store/store.h"
 
 #include "core/err.h"
+#include "core/utf8.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -1400,6 +1401,15 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 				(void)sqlite3_reset(by_set);
 				if (got < 0)
 					goto fail;
+				/*
+				 * A set is numbered by its first run, as `kbench runs`
+				 * shows it: set:N of a later run of the set is no set.
+				 * (The query orders by id, so the first added is the set's.)
+				 */
+				if (got > 0 && ids->v[ids->n - (size_t)got] != id) {
+					ids->n -= (size_t)got;
+					got = 0;
+				}
 			}
 		}
 		if (got == 0) {
@@ -1411,11 +1421,15 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 				goto fail;
 		}
 		if (got == 0) {
+			/* As typed, but escaped: the error line must stay one line (utf8_escape). */
+			char shown[128];
+
+			utf8_escape(shown, sizeof(shown), sel[i], 60);
 			if (strncmp(sel[i], "set:", 4) == 0)
 				errbuf_set(err, "no set or label '%s' in db '%s' ('kbench runs' shows "
-					   "the sets)", sel[i], st->path);
+					   "the sets)", shown, st->path);
 			else
-				errbuf_set(err, "no run or label '%s' in db '%s'", sel[i], st->path);
+				errbuf_set(err, "no run or label '%s' in db '%s'", shown, st->path);
 			goto fail_quiet;
 		}
 	}

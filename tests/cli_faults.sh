@@ -120,5 +120,12 @@ results >"$T/res"
 check "every call failing: cpu.mhz and sys.null, which make none, are measured" \
 	sh -c "[ $rc = 0 ] && [ \$(grep -Ec '^(cpu.mhz|sys.null) (ok|noisy) ' '$T/res') = 2 ]"
 
-echo "# $faults faults injected: $(echo "$CALLS" | wc -l) calls over $(echo "$ROWS" | grep -c .) rows"
+# The families as src/bench/ has them: rpc.c's rows are ipc.rpc_*, memlat.c's mem.lat.*.
+pairs=$(echo "$ROWS" | awk 'NF {
+	f = $1; sub(/\..*/, "", f)
+	if ($1 ~ /^ipc\.rpc_/) f = "rpc"
+	if ($1 ~ /^mem\.lat\./) f = "memlat"
+	for (i = 2; i <= NF; i++) print f, $i }' | sort -u | wc -l)
+echo "# $faults faults injected: $(echo "$CALLS" | wc -l) calls over $(echo "$ROWS" | grep -c .) rows," \
+	"$pairs (family, call) pairs"
 echo "1..$n"

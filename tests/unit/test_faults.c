@@ -9,7 +9,8 @@
  * LeakSanitizer's to report in the sanitizer build.
  *
  * The command-line side (each instance a process of its own, the run going
- * on after a failure) is tests/cli_faults.sh.
+ * on after a failure) is tests/cli_faults.sh.  KBENCH_TEST_VERBOSE=1 prints
+ * every fault tried and what became of the row.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -37,8 +37,8 @@ enum plat_fault {
 /*
  * The calls, each named as its row ("read", "open", ...).  openat and open
  * share the row "open", unlinkat and unlink the row "unlink"; plat_pin_cpu
- * is the row "sched_setaffinity" (pinning is ENOSYS where the OS has no
- * affinity, before any fault).  mmap fails with MAP_FAILED.
+ * is the row "sched_setaffinity", and fails with ENOSYS where the OS has no
+ * affinity.  mmap fails with MAP_FAILED.
  */
 ssize_t plat_read(int fd, void *buf, size_t len);
 ssize_t plat_write(int fd, const void *buf, size_t len);

@@ -184,26 +184,6 @@ static void janitor_kill(const pid_t *group, size_t n)
 		kill(-group[i], SIGKILL);
 }
 
-/*
- * After kbench's death: wait until every group is empty (a member killed
- * while inside a system call may still finish it, a file created), for at
- * most the grace period; zombies count as members until their new parent
- * reaps them, hence the bound.
- */
-static void janitor_settle(const pid_t *group, size_t n)
-{
-	for (int waited = 0; waited < JANITOR_GRACE_MS; waited += JANITOR_RETRY_MS) {
-		size_t alive = 0;
-
-		for (size_t i = 0; i < n; i++)
-			alive += kill(-group[i], 0) == 0;
-		if (alive == 0)
-			return;
-		janitor_kill(group, n);
-		janitor_nap(JANITOR_RETRY_MS);
-	}
-}
-
 static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 {
 	struct pollfd p[2] = { { .fd = life, .events = POLLIN }, { .fd = ctl, .events = POLLIN } };
@@ -264,9 +244,11 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 				continue;
 			}
 			if (k == (ssize_t)sizeof(m) && m.tag == 'U') {
-				for (size_t i = 0; i < ngroups; i++)
+				for (size_t i = 0; i < ngroups;)
 					if (group[i] == m.pgid)
-						group[i--] = group[--ngroups];
+						group[i] = group[--ngroups];
+					else
+						i++;
 				continue;
 			}
 			/* kbench is gone without saying done: what it started must go too. */
@@ -277,9 +259,14 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 			p[1].fd = -1;
 		}
 	}
-	if (orphaned)
-		janitor_settle(group, ngroups);
-	/* A file made by a process dying as the tree was walked: walk it again. */
+	/*
+	 * A killed process not holding the lifeline (a program the job
+	 * exec'd) may still finish the system call it was in: a file it makes
+	 * while the tree is walked keeps the directory, and the walk is done
+	 * again; once the directory is gone, nothing can be made in it.
+	 * Waiting for such processes instead would wait for their new parent
+	 * to reap them, which some inits do only every few seconds.
+	 */
 	for (int i = 0; runner_rmtree(tmpdir) != 0 && access(tmpdir, F_OK) == 0 &&
 			i < JANITOR_GRACE_MS / JANITOR_RETRY_MS; i++)
 		janitor_nap(JANITOR_RETRY_MS);

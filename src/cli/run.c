@@ -529,9 +529,10 @@ int cmd_run(int argc, char **argv)
 		/*
 		 * An interrupted run keeps no finish time: that is what marks it
 		 * interrupted in runs, show and the JSON.  One interrupted before
-		 * anything was stored holds nothing worth keeping.
+		 * anything was stored holds nothing worth keeping; one whose store
+		 * failed is left as it is (it may be gone: runs delete --force).
 		 */
-		if (stopped != RUN_DONE)
+		if (stopped == RUN_STOPPED)
 			run_drop_if_empty(st, run, nstored - before);
 		else if (stopped == RUN_DONE && st && store_run_end(st, run->id, store_err) < 0)
 			stopped = RUN_UNSTORED;

@@ -41,6 +41,7 @@ for sig in INT TERM HUP; do
 	check "SIG$sig: runs marks the run interrupted" grep -q "$MARK .*; interrupted$" "$T/out"
 	kb runs --db "$DB" --json
 	check "SIG$sig: runs --json has no finish time" grep -q '"finished": null' "$T/out"
+	check "SIG$sig: runs --json says interrupted" grep -q '"state": "interrupted"' "$T/out"
 	kb summary "$MARK" --db "$DB" --json
 	check "SIG$sig: the results measured before it are kept" \
 		sh -c "\"$JC\" run <\"$T/out\" | grep -q 'results [1-9]'"
@@ -59,6 +60,8 @@ MARK="tstp-$$"
 	--json --tmpdir "$T/tmp" --quiet >"$T/out" 2>"$T/err" &
 pid=$!
 wait_for has_results "$DB"
+kb runs --db "$DB" --json
+check "runs --json says a run in progress is being measured" grep -q '"state": "being measured"' "$T/out"
 kill -TSTP $pid
 wait_for sh -c "grep -q '^State:.*T' /proc/$pid/status"
 sleep 0.3
@@ -94,6 +97,7 @@ kb run --only sys.null --db "$DB" --json $FAST
 check "a finished run's JSON has its finish time" grep -Eq '"finished": "20[0-9-]+T' "$T/out"
 kb runs --db "$DB" --json
 check "a finished run is stored with its finish time" grep -Eq '"finished": "20[0-9-]+T' "$T/out"
+check "runs --json says it finished" grep -q '"state": "finished"' "$T/out"
 kb runs --db "$DB"
 check "a finished run is not marked interrupted" sh -c "! grep -q interrupted '$T/out'"
 

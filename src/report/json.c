@@ -671,6 +671,9 @@ int report_runs_list_json(FILE *out, const struct store_run_row *rows, const cha
 		report_jset(o, "label", report_jstr(rows[i].label), &bad);
 		report_jset(o, "started", report_jstr(rows[i].started), &bad);
 		report_jset(o, "finished", jstr_or_null(rows[i].finished), &bad);
+		/* What a null finish time means: the two read alike otherwise. */
+		report_jset(o, "state", report_jstr(rows[i].finished[0] ? "finished" : rows[i].running ?
+						    "being measured" : "interrupted"), &bad);
 		report_jset(o, "host", report_jstr(rows[i].host), &bad);
 		report_jset(o, "os", report_jstr(rows[i].os), &bad);
 		report_jset(o, "results", json_integer((json_int_t)rows[i].nresults), &bad);

@@ -68,6 +68,13 @@ struct sysinfo;
 void cli_run_begin(struct store *st, struct run_info *run, const char *label,
 		   const struct sysinfo *si, const char *si_json, const struct run_info *first,
 		   size_t nresults);
+/* The time now, ISO 8601 UTC, as runs record their start and finish. */
+void cli_now_iso(char *buf, size_t len);
+/*
+ * Delete a run interrupted before any of its results was stored: it would
+ * list as a run with nothing in it.  Nothing when st is NULL (--no-store).
+ */
+void cli_run_drop(const char *cmd, struct store *st, const struct run_info *run);
 /* "kbench: stored N results as runs ID... in PATH", on stderr. */
 void cli_run_stored(size_t nstored, const struct run_info *runs, size_t nruns, const char *path);
 

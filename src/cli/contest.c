@@ -91,30 +91,6 @@ static size_t contest_pick(const char *list, const struct load **out)
 	return n;
 }
 
-static void contest_now_iso(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/*
- * Delete a run interrupted before any of its results was stored: it would
- * list as a run with nothing in it.  A failure is only said: the interrupt
- * is what the user is told about.
- */
-static void contest_drop_empty(struct store *st, const struct run_info *run)
-{
-	char id[32], err[ERRBUF_LEN];
-	const char *sel[1] = { id };
-
-	snprintf(id, sizeof(id), "%lld", (long long)run->id);
-	if (store_runs_delete(st, sel, 1, err) < 0)
-		error("contest: cannot drop the empty interrupted run %s: %s", id, err);
-}
-
 /* Add a value (a number, or a text when text is not NULL) to r. */
 static void contest_value(struct result *r, const char *key, double num, const char *text)
 {
@@ -260,7 +236,7 @@ int cmd_contest(int argc, char **argv)
 		struct run_info *run = &runs[nruns++];
 		size_t before = nstored;
 
-		contest_now_iso(run->started, sizeof(run->started));
+		cli_now_iso(run->started, sizeof(run->started));
 		cli_run_begin(st, run, o.label ? o.label : label, &si, si_json, rep ? &runs[0] : NULL,
 			      nloads);
 		for (size_t i = 0; i < nloads; i++) {
@@ -312,13 +288,17 @@ int cmd_contest(int argc, char **argv)
 			}
 		}
 		if (stopped) {
-			if (st && nstored == before)
-				contest_drop_empty(st, run);
+			/* Dropped from the store, and so from what is printed. */
+			if (st && nstored == before) {
+				cli_run_drop("contest", st, run);
+				run_info_free(run);
+				nruns--;
+			}
 			break;
 		}
 		if (st && store_run_end(st, run->id, err) < 0)
 			die("%s", err);
-		contest_now_iso(run->finished, sizeof(run->finished));
+		cli_now_iso(run->finished, sizeof(run->finished));
 	}
 	if (st)
 		store_close(st);

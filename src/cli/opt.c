@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -249,4 +250,29 @@ void cli_run_stored(size_t nstored, const struct run_info *runs, size_t nruns, c
 	fprintf(stderr, "kbench: stored %zu result%s as run%s %lld%s in %s\n", nstored,
 		nstored == 1 ? "" : "s", nruns > 1 ? "s" : "", (long long)runs[0].id,
 		nruns > 1 ? "..." : "", path);
+}
+
+void cli_now_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/*
+ * A failure to delete is only said: the interrupt is what the user is
+ * told about.
+ */
+void cli_run_drop(const char *cmd, struct store *st, const struct run_info *run)
+{
+	char id[32], err[ERRBUF_LEN];
+	const char *sel[1] = { id };
+
+	if (!st)
+		return;
+	snprintf(id, sizeof(id), "%lld", (long long)run->id);
+	if (store_runs_delete(st, sel, 1, err) < 0)
+		error("%s: cannot drop the empty interrupted run %s: %s", cmd, id, err);
 }

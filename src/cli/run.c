@@ -119,32 +119,6 @@ static void timeline_add(struct timeline *tl, const struct sentinel_point *p)
 	tl->pts[tl->n++] = *p;
 }
 
-static void now_iso(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/*
- * Delete a run interrupted before any of its results was stored: it would
- * list as a run with nothing in it.  A failure to delete is only said, the
- * interrupt is what the user is told about.
- */
-static void run_drop_if_empty(struct store *st, const struct run_info *run, size_t stored)
-{
-	char id[32], err[ERRBUF_LEN];
-	const char *sel[1] = { id };
-
-	if (!st || stored > 0)
-		return;
-	snprintf(id, sizeof(id), "%lld", (long long)run->id);
-	if (store_runs_delete(st, sel, 1, err) < 0)
-		error("run: cannot drop the empty interrupted run %s: %s", id, err);
-}
-
 /*
  * --placement same,spread,none (any of them, in that order of listing), or
  * the suite's choice: full measures all three, the others let the
@@ -517,7 +491,7 @@ int cmd_run(int argc, char **argv)
 	for (int rep = 0; rep < o.runs && !stopped; rep++) {
 		struct run_info *run = &runs[nruns++];
 
-		now_iso(run->started, sizeof(run->started));
+		cli_now_iso(run->started, sizeof(run->started));
 		cli_run_begin(st, run, o.label ? o.label : label, &si, si_json, rep ? &runs[0] : NULL,
 			      njobs);
 		if (!st)
@@ -532,12 +506,15 @@ int cmd_run(int argc, char **argv)
 		 * anything was stored holds nothing worth keeping; one whose store
 		 * failed is left as it is (it may be gone: runs delete --force).
 		 */
-		if (stopped == RUN_STOPPED)
-			run_drop_if_empty(st, run, nstored - before);
-		else if (stopped == RUN_DONE && st && store_run_end(st, run->id, store_err) < 0)
+		if (stopped == RUN_STOPPED && nstored == before && st) {
+			/* Dropped from the store, and so from what is printed. */
+			cli_run_drop("run", st, run);
+			run_info_free(run);
+			nruns--;
+		} else if (stopped == RUN_DONE && st && store_run_end(st, run->id, store_err) < 0)
 			stopped = RUN_UNSTORED;
 		if (stopped == RUN_DONE)
-			now_iso(run->finished, sizeof(run->finished));
+			cli_now_iso(run->finished, sizeof(run->finished));
 	}
 	progress_clear(&prog);
 	if (st)

@@ -2,8 +2,8 @@
 # Run the libFuzzer harnesses of fuzz/ (import, the option and size parser,
 # the selector grammar) one after another, SECONDS each (600 by default),
 # under nice -n 19 since the CPUs are shared, and print per harness the
-# seconds run, the executions, their rate, the corpus reached and the
-# crashes found.  Builds them first with clang in FUZZ_BUILD (build-fuzz):
+# seconds run, the executions, their rate, the code edges covered, the
+# corpus reached and the crashes found.  Builds them first with clang in FUZZ_BUILD (build-fuzz):
 # meson -Dfuzz=true, every file instrumented, ASan and UBSan on.
 #
 # Each harness starts from its seed corpus, fuzz/corpus/NAME/ (a copy: the
@@ -44,8 +44,8 @@ trap 'rm -rf "$WORK"' EXIT
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'); $TIME s a harness; clang $(clang --version | sed -n 's/.*clang version \([0-9.]*\).*/\1/p;q')"
 echo
-echo "| harness | seconds | executions | exec/s | corpus (inputs) | crashes |"
-echo "|---|---|---|---|---|---|"
+echo "| harness | seconds | executions | exec/s | edges covered | corpus (inputs) | crashes |"
+echo "|---|---|---|---|---|---|---|"
 status=0
 for name in $NAMES; do
 	bin="$FUZZ_BUILD/fuzz/fuzz_$name"
@@ -55,6 +55,7 @@ for name in $NAMES; do
 	before=$(ls "$OUT" | grep -c "^$name-" || true)
 	start=$(date +%s)
 	execs=0
+	cov=
 	left=$TIME
 	# One libFuzzer session per crash: it stops at the first, this goes on.
 	while [ "$left" -gt 0 ]; do
@@ -63,6 +64,8 @@ for name in $NAMES; do
 			-dict="$ROOT/fuzz/$name.dict" -artifact_prefix="$OUT/$name-" \
 			"$corpus" >"$WORK/log" 2>&1 || rc=$?
 		e=$(sed -n 's/^stat::number_of_executed_units: *//p' "$WORK/log" | tail -1)
+		c=$(grep -a ' cov: ' "$WORK/log" | tail -1 | sed 's/.* cov: \([0-9]*\).*/\1/')
+		cov=${c:-${cov:-?}}
 		execs=$((execs + ${e:-0}))
 		if [ "$rc" != 0 ]; then
 			status=1
@@ -74,7 +77,7 @@ for name in $NAMES; do
 	done
 	secs=$(($(date +%s) - start))
 	crashes=$(($(ls "$OUT" | grep -c "^$name-" || true) - before))
-	echo "| $name | $secs | $execs | $((execs / (secs > 0 ? secs : 1))) | $(ls "$corpus" | wc -l) | $crashes |"
+	echo "| $name | $secs | $execs | $((execs / (secs > 0 ? secs : 1))) | $cov | $(ls "$corpus" | wc -l) | $crashes |"
 	if [ "$MERGE" = 1 ]; then
 		nice -n 19 "$bin" -merge=1 -dict="$ROOT/fuzz/$name.dict" "$ROOT/fuzz/corpus/$name" \
 			"$corpus" >/dev/null 2>&1

@@ -18,7 +18,7 @@
  * REPORT_IMPORT_MAX_BYTES is refused from its size (standard input is read
  * up to that and no further), and what jansson allocates for the document
  * is counted against a budget, since a file of many tiny values (`[0,0,...`)
- * takes twenty times its size as a tree.
+ * takes 36 times its size as a tree.
  */
 #include "report/report.h"
 
@@ -81,7 +81,7 @@ static void imp_fail(struct imp *im, const char *fmt, ...)
  * the allocator is put back.
  */
 union imp_head {
-	size_t size;		/* bytes asked for */
+	size_t size;		/* what the block costs, as counted in imp_tree_used */
 	max_align_t align;	/* keeps the block after it aligned for anything */
 };
 

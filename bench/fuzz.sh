@@ -8,13 +8,15 @@
 #
 # Each harness starts from its seed corpus, fuzz/corpus/NAME/ (a copy: the
 # repository's corpus changes only with MERGE=1, which folds into it the
-# inputs that reach new code, minimised).  A crash does not end the run:
+# inputs that reach new code, minimised); with CORPUS=dir the copy is kept
+# in dir/NAME/, so that a second run goes on from where the first stopped.  A crash does not end the run:
 # the input is kept as OUT/NAME-crash-*, OUT/NAME-timeout-* (an input
 # slower than 10 s) or OUT/NAME-oom-*, and fuzzing resumes for the time
 # left.  Exit status 1 when any harness crashed, so CI can use it.
 #
 # usage: SECONDS=600 sh bench/fuzz.sh [NAME ...]
-#        (FUZZ_BUILD=dir, OUT=dir for the crash inputs: FUZZ_BUILD/crashes, MERGE=1)
+#        (FUZZ_BUILD=dir, OUT=dir for the crash inputs: FUZZ_BUILD/crashes,
+#        CORPUS=dir, MERGE=1)
 set -eu
 # First: bash counts SECONDS up from its start; its value is wanted as given.
 TIME=${1:-}
@@ -49,7 +51,7 @@ echo "|---|---|---|---|---|---|---|"
 status=0
 for name in $NAMES; do
 	bin="$FUZZ_BUILD/fuzz/fuzz_$name"
-	corpus="$WORK/$name"
+	corpus="${CORPUS:-$WORK}/$name"
 	mkdir -p "$corpus"
 	cp "$ROOT/fuzz/corpus/$name/"* "$corpus/"
 	before=$(ls "$OUT" | grep -c "^$name-" || true)

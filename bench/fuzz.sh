@@ -62,7 +62,8 @@ for name in $NAMES; do
 	# One libFuzzer session per crash: it stops at the first, this goes on.
 	while [ "$left" -gt 0 ]; do
 		rc=0
-		nice -n 19 "$bin" -max_total_time="$left" -timeout=10 -print_final_stats=1 \
+		# TMPDIR: a harness that crashes leaves its databases where this removes them.
+		TMPDIR="$WORK" nice -n 19 "$bin" -max_total_time="$left" -timeout=10 -print_final_stats=1 \
 			-dict="$ROOT/fuzz/$name.dict" -artifact_prefix="$OUT/$name-" \
 			"$corpus" >"$WORK/log" 2>&1 || rc=$?
 		e=$(sed -n 's/^stat::number_of_executed_units: *//p' "$WORK/log" | tail -1)

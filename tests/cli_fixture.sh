@@ -9,21 +9,9 @@ BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 DB="$T/k.db"
 FIX="$(dirname "$0")/fixtures/kernels.json"
-GOLD="$(dirname "$0")/golden"
 
 kb import "$FIX" --db "$DB"
 check "the fixture imports" sh -c "[ $rc = 0 ] && grep -q 'imported 7 runs' '$T/err'"
-
-golden() { # NAME GOLDEN-FILE: compare $T/out with it (or write it when updating)
-	if [ "${KBENCH_GOLDEN_UPDATE:-}" = 1 ]; then
-		cp "$T/out" "$GOLD/$2"
-	fi
-	if cmp -s "$T/out" "$GOLD/$2"; then
-		ok "$1"
-	else
-		notok "$1" "$(diff "$GOLD/$2" "$T/out" | head -20)"
-	fi
-}
 
 kb compare 2.5.47 2.5.47-mm1 2.5.48 --db "$DB"
 check "compare of the fixture exits 0" [ "$rc" = 0 ]

@@ -13,19 +13,8 @@ BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 DB="$T/l.db"
 FIX="$(dirname "$0")/fixtures/kernels.json"
-GOLD="$(dirname "$0")/golden"
 FAST="--only sys.null --max-time 0.05 --tmpdir $T/tmp --quiet"
 
-golden() { # NAME GOLDEN-FILE: compare $T/out with it (or write it when updating)
-	if [ "${KBENCH_GOLDEN_UPDATE:-}" = 1 ]; then
-		cp "$T/out" "$GOLD/$2"
-	fi
-	if cmp -s "$T/out" "$GOLD/$2"; then
-		ok "$1"
-	else
-		notok "$1" "$(diff "$GOLD/$2" "$T/out" | head -20)"
-	fi
-}
 # FILE holds no control character but its newlines, no raw C1 control
 # (U+0080-U+009F) and no bidirectional override: what a terminal would obey
 clean() {

@@ -40,3 +40,16 @@ lines() { wc -l <"$1" | tr -d ' '; }
 no_leftovers() { # MARK: no process with MARK in its command line, tmp dir empty
 	! pgrep -f "$1" >/dev/null 2>&1 && [ -z "$(ls -A "$T/tmp")" ]
 }
+# The golden files, and golden NAME FILE: $T/out compared with FILE there
+# (KBENCH_GOLDEN_UPDATE=1 writes it instead, for an intended change).
+GOLD="$(cd "$(dirname "$0")" && pwd)/golden"
+golden() { # NAME GOLDEN-FILE: compare $T/out with it (or write it when updating)
+	if [ "${KBENCH_GOLDEN_UPDATE:-}" = 1 ]; then
+		cp "$T/out" "$GOLD/$2"
+	fi
+	if cmp -s "$T/out" "$GOLD/$2"; then
+		ok "$1"
+	else
+		notok "$1" "$(diff "$GOLD/$2" "$T/out" | head -20)"
+	fi
+}

@@ -279,6 +279,12 @@ void bench_value_text(struct bench_ctx *ctx, const char *key, const char *text)
 	snprintf(v->text, sizeof(v->text), "%s", text);
 }
 
+int result_same_instance(const struct result *a, const struct result *b)
+{
+	return strcmp(a->id, b->id) == 0 && a->placement == b->placement &&
+	       a->parallel == b->parallel && a->jobs == b->jobs;
+}
+
 int result_busy(const struct result *r)
 {
 	return r->interference > RESULT_BUSY_THRESHOLD;
@@ -289,7 +295,9 @@ void result_free(struct result *r)
 	free(r->samples);
 	r->samples = NULL;
 	free(r->where);
+	free(r->usage);
 	r->where = NULL;
+	r->usage = NULL;
 	free(r->points);
 	r->points = NULL;
 	r->npoints = 0;

@@ -78,6 +78,26 @@ struct sentinel_point {
 	double user_ns;			/* one dependent add, ns */
 };
 
+/*
+ * One copy of one run of a timed job (kbench time), beside the sample that
+ * holds its real time: what the whole process tree used (wait4's rusage of
+ * the copy and of every descendant reaped by kbench as subreaper) and when
+ * it ran.  The figures are doubles so that "unknown" can be NaN.
+ */
+struct result_usage {
+	int copy;			/* 1..copies */
+	int status;			/* its wait status (0: exited 0) */
+	double start;			/* seconds from the run's start (the barrier's
+					   release), as samples' t is its finish */
+	double user_s, sys_s;		/* CPU time of the whole tree */
+	double maxrss_kb;		/* the largest resident set of any one process */
+	double minflt, majflt;		/* page faults: minor, major (I/O) */
+	double nvcsw, nivcsw;		/* context switches: voluntary (kernbench's
+					   "sleeps"), involuntary */
+	double inblock, oublock;	/* file system blocks read, written */
+	double orphans;			/* descendants it left running, killed by kbench */
+};
+
 struct result {
 	char id[64];			/* catalogue id */
 	char unit[16];			/* "us", "ns", "MB/s" */
@@ -93,7 +113,10 @@ struct result {
 	double overhead;		/* per-iteration overhead subtracted, in unit */
 	double wall_s;			/* time spent on the instance, setup included */
 	enum placement placement;	/* PLACE_NA unless between processes */
-	int parallel;			/* copies run at once (--parallel), >= 1 */
+	int parallel;			/* copies run at once (--parallel, time's
+					   --copies), >= 1 */
+	int jobs;			/* time's {jobs} value, an instance key like
+					   placement; 0 when the result has none */
 	double aggregate;		/* parallel > 1: all copies together, in unit
 					   (time per operation of the whole, or total MB/s);
 					   NaN otherwise */
@@ -105,6 +128,9 @@ struct result {
 	struct result_point *points;	/* malloc'd, NULL unless a curve */
 	struct result_sample *where;	/* n, beside samples; NULL when not known
 					   (an export from an older kbench) */
+	struct result_usage *usage;	/* n, beside samples, for a timed job (time.*):
+					   sample i is the real time of the copy and run
+					   usage[i] describes; NULL otherwise */
 	size_t nreplicas;		/* replicas behind the figure; 0 before the
 					   run merged them (a single measurement) */
 	struct result_replica *replicas;	/* malloc'd, in the order taken */
@@ -150,6 +176,12 @@ int result_status_parse(const char *name, enum result_status *out);
 int result_stop_parse(const char *name, enum stop_reason *out);
 /* The value named key, or NULL. */
 const struct bench_value *result_value(const struct result *r, const char *key);
+/*
+ * Whether a and b are the same instance, the unit that merge and compare
+ * put side by side: the same id, placement, copies and jobs (a pipe on one
+ * CPU is not a pipe across two; make -j4 is not make -j48).
+ */
+int result_same_instance(const struct result *a, const struct result *b);
 /* True when other work competed for the CPUs while sampling. */
 int result_busy(const struct result *r);
 void result_free(struct result *r);

@@ -93,12 +93,6 @@ static int cmp_usable(const struct result *r)
 	       r->median > 0 && r->npoints == 0;
 }
 
-static int cmp_same_instance(const struct result *a, const struct result *b)
-{
-	return strcmp(a->id, b->id) == 0 && a->placement == b->placement &&
-	       a->parallel == b->parallel;
-}
-
 /*
  * Gather one side's figures for the instance of `key`: the run medians into
  * *meds and the samples of all runs into *samples, both malloc'd for the
@@ -151,7 +145,7 @@ static int cmp_gather(const struct report_cmp_side *side, const struct result *k
 		for (size_t j = 0; j < side->runs[i].nresults; j++) {
 			const struct result *r = &side->runs[i].results[j];
 
-			if (!cmp_same_instance(r, key) || !cmp_usable(r))
+			if (!result_same_instance(r, key) || !cmp_usable(r))
 				continue;
 			double *m = realloc(*meds, (c->nruns + 1) * sizeof(*m));
 			if (!m)
@@ -269,7 +263,7 @@ static int cmp_levels_differ(const struct report_cmp_side *sides, size_t nsides,
 				const struct result *r = &sides[s].runs[i].results[j];
 				const struct bench_value *v;
 
-				if (!cmp_same_instance(r, key) || !cmp_usable(r))
+				if (!result_same_instance(r, key) || !cmp_usable(r))
 					continue;
 				v = result_value(r, "detected");
 				if (!v || !(v->num > 0))
@@ -301,7 +295,7 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			if (!cmp_usable(key))
 				continue;
 			for (size_t k = 0; k < nrows && !seen; k++)
-				seen = cmp_same_instance(rows[k].key, key);
+				seen = result_same_instance(rows[k].key, key);
 			if (seen)
 				continue;
 			struct report_cmp_row *more = realloc(rows, (nrows + 1) * sizeof(*rows));
@@ -693,7 +687,7 @@ static size_t cmp_point_runs(const struct report_cmp_side *side, const struct re
 		for (size_t j = 0; j < side->runs[i].nresults; j++) {
 			const struct result *r = &side->runs[i].results[j];
 
-			if (!cmp_same_instance(r, key) || r->npoints == 0 || !r->points)
+			if (!result_same_instance(r, key) || r->npoints == 0 || !r->points)
 				continue;
 			for (size_t k = 0; k < r->npoints && n < max; k++) {
 				const struct result_point *p = &r->points[k];
@@ -820,14 +814,14 @@ int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t
 			if (key->npoints == 0 || !key->points || key->npoints > 256)
 				continue;
 			for (size_t d = 0; d < ndone && !seen; d++)
-				seen = cmp_same_instance(done[d], key);
+				seen = result_same_instance(done[d], key);
 			if (seen || ndone == sizeof(done) / sizeof(done[0]))
 				continue;
 			done[ndone++] = key;
 			for (size_t s = 1; s < nsides && !other; s++)
 				for (size_t r = 0; r < sides[s].nruns && !other; r++)
 					for (size_t q = 0; q < sides[s].runs[r].nresults && !other; q++)
-						other = cmp_same_instance(&sides[s].runs[r].results[q], key) &&
+						other = result_same_instance(&sides[s].runs[r].results[q], key) &&
 							sides[s].runs[r].results[q].npoints > 0;
 			if (other && cmp_curve(out, sides, nsides, key, threshold) < 0)
 				return -1;

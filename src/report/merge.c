@@ -24,13 +24,6 @@ static int merge_usable(const struct result *r)
 	return (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median);
 }
 
-/* The notion of an instance compare uses: a pipe on one CPU is not a pipe across two. */
-static int merge_same_instance(const struct result *a, const struct result *b)
-{
-	return strcmp(a->id, b->id) == 0 && a->placement == b->placement &&
-	       a->parallel == b->parallel;
-}
-
 /*
  * dst as a copy of src that owns its points, so that run_info_free frees
  * each copy once.  The samples stay behind: the merged figure is not made
@@ -106,7 +99,7 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 		for (size_t i = 0; i < run->nresults; i++) {
 			const struct result *r = &run->results[i];
 
-			if (!merge_same_instance(r, key))
+			if (!result_same_instance(r, key))
 				continue;
 			if (!first)
 				first = r;
@@ -251,7 +244,7 @@ static int merge_label(const struct run_info *runs, size_t nruns, size_t first,
 			int seen = 0;
 
 			for (size_t j = 0; j < out->nresults && !seen; j++)
-				seen = merge_same_instance(&out->results[j], key);
+				seen = result_same_instance(&out->results[j], key);
 			if (seen)
 				continue;
 			more = realloc(out->results, (out->nresults + 1) * sizeof(*more));

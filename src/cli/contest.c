@@ -25,6 +25,7 @@
 
 #include "cli/cli.h"
 #include "cli/label.h"
+#include "cli/session.h"
 #include "core/err.h"
 #include "core/result.h"
 #include "core/runner.h"
@@ -182,15 +183,12 @@ int cmd_contest(int argc, char **argv)
 		{ 0 },
 	};
 	const struct load *loads[CONTEST_MAX_LOADS];
-	char path[PATH_MAX], err[ERRBUF_LEN], label[128];
+	char err[ERRBUF_LEN];
 	struct contest_cfg cfg = { 0 };
-	struct store *st = NULL;
-	struct run_info *runs;
-	struct sysinfo si;
-	size_t nloads, nruns = 0, nstored = 0;
+	struct session ses;
+	size_t nloads, nfail = 0;
 	uint64_t total, avail;
-	char *si_json;
-	int stopped = 0, failed = 0, rc_exit;
+	int rc_exit;
 	double first_noload = 0;
 
 	if (opt_parse(cli_find("contest"), opts, argc, argv) > 0)
@@ -205,17 +203,7 @@ int cmd_contest(int argc, char **argv)
 	if (nloads == 0)
 		die_usage("contest: --loads names no load");
 	o.tmpdir = cli_tmpdir("contest", o.tmpdir);
-	if (!o.no_store) {
-		cli_db_path("contest", o.db, path, sizeof(path));
-		st = store_open(path, err);
-		if (!st)
-			die("%s", err);
-	}
-	sysinfo_collect(&si, NULL);
-	si_json = report_sysinfo_json(&si);
-	if (!si_json)
-		die("contest: cannot encode the system description");
-	sysinfo_label(&si, label, sizeof(label));
+	session_open(&ses, "contest", o.db, o.no_store, o.label, NULL, 0, (size_t)o.runs);
 	cfg.workload = o.workload;
 	cfg.size = o.size;
 	cfg.ncpu = plat_ncpu_online() > 0 ? plat_ncpu_online() : 1;
@@ -229,17 +217,10 @@ int cmd_contest(int argc, char **argv)
 	runner_catch_signals();
 	runner_catch_stop();
 
-	runs = calloc((size_t)o.runs, sizeof(*runs));
-	if (!runs)
-		die("contest: out of memory");
-	for (int rep = 0; rep < o.runs && !stopped; rep++) {
-		struct run_info *run = &runs[nruns++];
-		size_t before = nstored;
+	for (int rep = 0; rep < o.runs && ses.state == SESSION_GOING; rep++) {
+		struct run_info *run = session_begin(&ses, nloads);
 
-		cli_now_iso(run->started, sizeof(run->started));
-		cli_run_begin(st, run, o.label ? o.label : label, &si, si_json, rep ? &runs[0] : NULL,
-			      nloads);
-		for (size_t i = 0; i < nloads; i++) {
+		for (size_t i = 0; i < nloads && ses.state == SESSION_GOING; i++) {
 			struct contest_measure m;
 			struct result *r = &run->results[run->nresults];
 			struct timespec t0, t1;
@@ -261,19 +242,18 @@ int cmd_contest(int argc, char **argv)
 			}
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 			if (cs == CONTEST_INTERRUPTED) {
-				stopped = 1;
+				session_stop(&ses);
 				break;
 			}
 			if (cs == CONTEST_ERROR) {
-				if (st)
-					store_close(st);
+				session_close(&ses);
 				die("contest: %s: %s", loads[i]->name, err);
 			}
 			contest_result(loads[i], &cfg, &m, cs, err,
 				       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
 				       r);
 			run->nresults++;
-			failed += cs != CONTEST_OK;
+			nfail += cs != CONTEST_OK;
 			if (cs == CONTEST_OK && strcmp(loads[i]->name, "noload") == 0 && first_noload == 0) {
 				first_noload = m.time_s;
 				if (o.timeout == 0)
@@ -281,42 +261,15 @@ int cmd_contest(int argc, char **argv)
 			}
 			if (cs != CONTEST_OK && !o.quiet)
 				fprintf(stderr, "kbench: contest %s failed: %s\n", loads[i]->name, err);
-			if (st) {
-				if (store_result_add(st, run->id, r, err) < 0)
-					die("%s", err);
-				nstored++;
-			}
+			(void)session_put(&ses, run, NULL, r);
 		}
-		if (stopped) {
-			/* Dropped from the store, and so from what is printed. */
-			if (st && nstored == before) {
-				cli_run_drop("contest", st, run);
-				run_info_free(run);
-				nruns--;
-			}
-			break;
-		}
-		if (st && store_run_end(st, run->id, err) < 0)
-			die("%s", err);
-		cli_now_iso(run->finished, sizeof(run->finished));
+		session_end(&ses, run);
 	}
-	if (st)
-		store_close(st);
-	if (o.json ? report_runs_json(stdout, si_json, runs, nruns) < 0
-		   : report_contest_text(stdout, runs, nruns, 0.02) < 0)
+	session_close(&ses);
+	if (o.json ? report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns) < 0
+		   : report_contest_text(stdout, ses.runs, ses.nruns, 0.02) < 0)
 		die("contest: cannot print the results");
 	fflush(stdout);
-	rc_exit = failed ? EXIT_FAIL : EXIT_DONE;
-	if (stopped) {
-		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored\n",
-			runner_interrupted(), nstored, nstored == 1 ? "" : "s");
-		rc_exit = EXIT_INTERRUPTED;
-	} else if (!o.quiet && st) {
-		cli_run_stored(nstored, runs, nruns, path);
-	}
-	for (size_t i = 0; i < nruns; i++)
-		run_info_free(&runs[i]);
-	free(runs);
-	free(si_json);
+	rc_exit = session_finish(&ses, nfail, "", o.quiet);
 	return rc_exit;
 }

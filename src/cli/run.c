@@ -19,6 +19,7 @@
 
 #include "cli/cli.h"
 #include "cli/label.h"
+#include "cli/session.h"
 #include "core/err.h"
 #include "core/registry.h"
 #include "core/replica.h"
@@ -47,9 +48,6 @@ struct job {
 };
 
 /* A job's replicas in the run being measured. */
-/* How a run's rounds ended. */
-enum { RUN_DONE, RUN_STOPPED, RUN_UNSTORED };
-
 struct job_reps {
 	struct result *reps;	/* as the runner returned them, in order */
 	size_t n;
@@ -272,30 +270,22 @@ static void run_summary(const struct run_info *runs, size_t nruns)
 
 /*
  * Merge a job's replicas into the run's result for it and store that,
- * rewriting what an earlier round stored.  -1 with err filled when the
- * store fails: a run that cannot keep its results must not go on measuring
- * for nothing, but what it measured is still printed.
+ * rewriting what an earlier round stored.  -1 when the store fails: a run
+ * that cannot keep its results must not go on measuring for nothing, but
+ * what it measured is still merged and printed.
  */
 static int job_merge(const struct job *job, struct job_reps *jr, const struct run_opts *o,
-		     struct store *st, struct run_info *run, struct result *slot, size_t *nstored,
-		     char *err)
+		     struct session *ses, struct run_info *run, struct result *slot)
 {
 	struct replica_cfg cfg = { .precision = o->precision / 100.0 };
 	struct result merged;
-	int first;
 
 	if (replica_merge(job->b, jr->reps, jr->n, &cfg, &merged) < 0)
 		die("run: out of memory merging the replicas of %s", job->b->id);
 	result_free(slot);
 	*slot = merged;
 	jr->merged = jr->n;
-	if (!st)
-		return 0;
-	first = jr->stored == 0;
-	if (store_result_put(st, run->id, &jr->stored, slot, err) < 0)
-		return -1;
-	*nstored += first;
-	return 0;
+	return session_put(ses, run, &jr->stored, slot);
 }
 
 /*
@@ -318,19 +308,18 @@ static int job_rests(const struct job_reps *jr, int round, int rounds)
 
 /*
  * One run: --replicas rounds over the jobs, each job's result merged and
- * stored after every round, with the sentinel's timeline so far.  Returns
- * RUN_STOPPED when a signal stopped it, after storing what was measured,
- * RUN_UNSTORED (err filled) when the store failed, else RUN_DONE.
+ * stored after every round, with the sentinel's timeline so far.  A signal
+ * stops it (session_stop) after storing what was measured; a failed store
+ * stops it after merging what was measured, to be printed.
  */
-static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t njobs,
-		      struct runner_cfg *rc, struct store *st, struct run_info *run,
-		      struct progress *prog, size_t *nstored, char *err)
+static void run_rounds(const struct run_opts *o, const struct job *jobs, size_t njobs,
+		       struct runner_cfg *rc, struct session *ses, struct run_info *run,
+		       struct progress *prog)
 {
 	struct job_reps *jr = calloc(njobs ? njobs : 1, sizeof(*jr));
 	struct result *firsts = calloc(njobs ? njobs : 1, sizeof(*firsts));
 	struct timeline tl = { 0 };
 	struct sentinel_point first;
-	int stopped = RUN_DONE;
 
 	if (!jr || !firsts)
 		die("run: out of memory");
@@ -344,7 +333,7 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 	harness_sentinel(&rc->harness, &rc->harness.sentinel_nsys, &rc->harness.sentinel_nuser,
 			 &first);
 	timeline_add(&tl, &first);
-	for (int round = 0; round < o->replicas && !stopped; round++) {
+	for (int round = 0; round < o->replicas && ses->state == SESSION_GOING; round++) {
 		for (size_t i = 0; i < njobs; i++) {
 			struct job_reps *j = &jr[i];
 			struct result *more;
@@ -366,7 +355,7 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 				die("run: out of memory");
 			j->reps = more;
 			if (runner_run(jobs[i].b, rc, &j->reps[j->n]) < 0) {
-				stopped = RUN_STOPPED;
+				session_stop(ses);
 				break;
 			}
 			timeline_add(&tl, &j->reps[j->n].around[0]);
@@ -378,12 +367,11 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 		/* Only what took a replica this round: a rested job's result stands. */
 		/* After the store failed, the rest is still merged, to be printed. */
 		for (size_t i = 0; i < njobs; i++)
-			if (jr[i].n > jr[i].merged &&
-			    job_merge(&jobs[i], &jr[i], o, stopped == RUN_UNSTORED ? NULL : st, run,
-				      &run->results[i], nstored, err) < 0)
-				stopped = RUN_UNSTORED;
-		if (st && stopped != RUN_UNSTORED && store_sentinel_put(st, run->id, tl.pts, tl.n, err) < 0)
-			stopped = RUN_UNSTORED;
+			if (jr[i].n > jr[i].merged)
+				(void)job_merge(&jobs[i], &jr[i], o, ses, run, &run->results[i]);
+		if (ses->st && ses->state != SESSION_UNSTORED &&
+		    store_sentinel_put(ses->st, run->id, tl.pts, tl.n, ses->err) < 0)
+			ses->state = SESSION_UNSTORED;
 	}
 	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
 	run->nresults = 0;
@@ -399,7 +387,6 @@ static int run_rounds(const struct run_opts *o, const struct job *jobs, size_t n
 	}
 	free(jr);
 	free(firsts);
-	return stopped;
 }
 
 int cmd_run(int argc, char **argv)
@@ -428,19 +415,14 @@ int cmd_run(int argc, char **argv)
 		{ 0 },
 	};
 	unsigned suite_bits;
-	size_t nsel, njobs, nruns = 0, nfail = 0, nstored = 0;
+	size_t nsel, njobs, nfail = 0;
 	struct job *jobs;
-	char path[PATH_MAX], err[ERRBUF_LEN], store_err[ERRBUF_LEN] = "", label[128];
-	struct store *st = NULL;
-	struct sysinfo si;
+	char err[ERRBUF_LEN], more[96];
+	struct session ses;
 	struct timer_info ti;
 	struct runner_cfg rc;
 	struct progress prog = { 0 };
 	const struct bench **sel;
-	struct run_info *runs;
-	char *si_json;
-	int stopped = RUN_DONE, rc_exit;
-	size_t before;
 
 	if (opt_parse(cli_find("run"), opts, argc, argv) > 0)
 		die_usage("run: unexpected argument '%s'", argv[0]);
@@ -453,30 +435,15 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: no benchmark of suite '%s' matches '%s'", o.suite, o.only);
 	if (nsel == 0)
 		die_usage("run: suite '%s' has no benchmarks yet", o.suite);
-	if (!o.no_store) {
-		cli_db_path("run", o.db, path, sizeof(path));
-		st = store_open(path, err);
-		if (!st)
-			die("%s", err);
-	}
 
 	jobs = make_jobs(&o, sel, nsel, &njobs);
 	/* Measured once: the clock cost subtracted is the one recorded. */
 	timer_measure(&ti);
-	sysinfo_collect(&si, &ti);
-	if (!o.quiet)
-		sysinfo_warn(&si, stderr);
-	si_json = report_sysinfo_json(&si);
-	if (!si_json)
-		die("run: cannot encode the system description");
-	sysinfo_label(&si, label, sizeof(label));
+	session_open(&ses, "run", o.db, o.no_store, o.label, &ti, !o.quiet, (size_t)o.runs);
 	runner_setup(&o, suite_bits, &ti, &rc);
 	runner_catch_signals();
 	runner_catch_stop();
 
-	runs = calloc((size_t)o.runs, sizeof(*runs));
-	if (!runs)
-		die("run: out of memory");
 	prog.on = !o.quiet && isatty(STDERR_FILENO);
 	prog.total = njobs * (size_t)o.runs * (size_t)o.replicas;
 	prog.start = timer_now();
@@ -488,65 +455,26 @@ int cmd_run(int argc, char **argv)
 	 * spread over the whole run and a slow spell of the machine hits all
 	 * of them alike instead of a few whole figures.
 	 */
-	for (int rep = 0; rep < o.runs && !stopped; rep++) {
-		struct run_info *run = &runs[nruns++];
+	for (int rep = 0; rep < o.runs && ses.state == SESSION_GOING; rep++) {
+		struct run_info *run = session_begin(&ses, njobs);
 
-		cli_now_iso(run->started, sizeof(run->started));
-		cli_run_begin(st, run, o.label ? o.label : label, &si, si_json, rep ? &runs[0] : NULL,
-			      njobs);
-		if (!st)
-			run->id = rep + 1;
-		before = nstored;
-		stopped = run_rounds(&o, jobs, njobs, &rc, st, run, &prog, &nstored, store_err);
+		run_rounds(&o, jobs, njobs, &rc, &ses, run, &prog);
 		for (size_t i = 0; i < run->nresults; i++)
 			nfail += run->results[i].status == RES_FAIL;
-		/*
-		 * An interrupted run keeps no finish time: that is what marks it
-		 * interrupted in runs, show and the JSON.  One interrupted before
-		 * anything was stored holds nothing worth keeping; one whose store
-		 * failed is left as it is (it may be gone: runs delete --force).
-		 */
-		if (stopped == RUN_STOPPED && nstored == before && st) {
-			/* Dropped from the store, and so from what is printed. */
-			cli_run_drop("run", st, run);
-			run_info_free(run);
-			nruns--;
-		} else if (stopped == RUN_DONE && st && store_run_end(st, run->id, store_err) < 0)
-			stopped = RUN_UNSTORED;
-		if (stopped == RUN_DONE)
-			cli_now_iso(run->finished, sizeof(run->finished));
+		session_end(&ses, run);
 	}
 	progress_clear(&prog);
-	if (st)
-		store_close(st);
+	session_close(&ses);
 
 	if (o.json)
-		report_runs_json(stdout, si_json, runs, nruns);
+		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);
 	else
-		run_summary(runs, nruns);
+		run_summary(ses.runs, ses.nruns);
 	/* The table first, then what happened to it, when both go to a terminal. */
 	fflush(stdout);
-
-	rc_exit = nfail ? EXIT_FAIL : EXIT_DONE;
-	if (stopped == RUN_UNSTORED) {
-		/* The figures above are all that is left of what was not stored. */
-		fprintf(stderr, "kbench: %s\n", store_err);
-		fprintf(stderr, "kbench: run stopped: %zu result%s stored in %s; the figures above were "
-			"measured but not all stored\n", nstored, nstored == 1 ? "" : "s", path);
-		rc_exit = EXIT_FAIL;
-	} else if (stopped) {
-		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored, %zu of %zu "
-			"replicas not measured\n", runner_interrupted(), nstored, nstored == 1 ? "" : "s",
-			prog.total - prog.done, prog.total);
-		rc_exit = EXIT_INTERRUPTED;
-	} else if (!o.quiet && st) {
-		cli_run_stored(nstored, runs, nruns, path);
-	}
-	for (size_t i = 0; i < nruns; i++)
-		run_info_free(&runs[i]);
-	free(runs);
-	free(si_json);
+	snprintf(more, sizeof(more), ", %zu of %zu replicas not measured", prog.total - prog.done,
+		 prog.total);
 	free(sel);
 	free(jobs);
-	return rc_exit;
+	return session_finish(&ses, nfail, more, o.quiet);
 }

@@ -1,0 +1,143 @@
+/*
+ * The measuring session of run, contest and time (session.h): the store's
+ * side of a measurement, never the measuring itself.
+ */
+#include "cli/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/runner.h"
+#include "report/report.h"
+#include "store/store.h"
+
+void session_open(struct session *s, const char *cmd, const char *db, int no_store,
+		  const char *label, const struct timer_info *ti, int warn, size_t cap)
+{
+	memset(s, 0, sizeof(*s));
+	s->cmd = cmd;
+	if (!no_store) {
+		cli_db_path(cmd, db, s->path, sizeof(s->path));
+		s->st = store_open(s->path, s->err);
+		if (!s->st)
+			die("%s", s->err);
+		s->stores = 1;
+	}
+	sysinfo_collect(&s->si, ti);
+	if (warn)
+		sysinfo_warn(&s->si, stderr);
+	s->si_json = report_sysinfo_json(&s->si);
+	if (!s->si_json)
+		die("%s: cannot encode the system description", cmd);
+	if (label)
+		snprintf(s->label, sizeof(s->label), "%s", label);
+	else
+		sysinfo_label(&s->si, s->label, sizeof(s->label));
+	s->cap = cap ? cap : 1;
+	s->runs = calloc(s->cap, sizeof(*s->runs));
+	if (!s->runs)
+		die("%s: out of memory", cmd);
+}
+
+struct run_info *session_begin(struct session *s, size_t nresults)
+{
+	struct run_info *run;
+
+	if (s->nruns == s->cap)
+		BUG("%s: more runs than the %zu the session was opened for", s->cmd, s->cap);
+	run = &s->runs[s->nruns++];
+	cli_now_iso(run->started, sizeof(run->started));
+	cli_run_begin(s->st, run, s->label, &s->si, s->si_json, s->nruns > 1 ? &s->runs[0] : NULL,
+		      nresults);
+	if (!s->st)
+		run->id = (int64_t)s->nruns;
+	s->run_nstored = s->nstored;
+	return run;
+}
+
+int session_put(struct session *s, struct run_info *run, int64_t *row, const struct result *r)
+{
+	int64_t fresh = 0;
+	int first;
+
+	if (s->state == SESSION_UNSTORED)
+		return -1;
+	if (!s->st)
+		return 0;
+	if (!row)
+		row = &fresh;
+	first = *row == 0;
+	if (store_result_put(s->st, run->id, row, r, s->err) < 0) {
+		s->state = SESSION_UNSTORED;
+		return -1;
+	}
+	s->nstored += first;
+	return 0;
+}
+
+void session_stop(struct session *s)
+{
+	if (s->state == SESSION_GOING)
+		s->state = SESSION_STOPPED;
+}
+
+void session_end(struct session *s, struct run_info *run)
+{
+	switch (s->state) {
+	case SESSION_GOING:
+		if (s->st && store_run_end(s->st, run->id, s->err) < 0) {
+			s->state = SESSION_UNSTORED;
+			return;
+		}
+		cli_now_iso(run->finished, sizeof(run->finished));
+		return;
+	case SESSION_STOPPED:
+		/* Dropped from the store, and so from what is printed. */
+		if (s->st && s->nstored == s->run_nstored && run == &s->runs[s->nruns - 1]) {
+			cli_run_drop(s->cmd, s->st, run);
+			run_info_free(run);
+			s->nruns--;
+		}
+		return;
+	case SESSION_UNSTORED:
+		/* Left as it is: it may be gone (runs delete --force). */
+		return;
+	}
+}
+
+void session_close(struct session *s)
+{
+	if (s->st)
+		store_close(s->st);
+	s->st = NULL;
+}
+
+int session_finish(struct session *s, size_t nfail, const char *more, int quiet)
+{
+	int rc = nfail ? EXIT_FAIL : EXIT_DONE;
+
+	session_close(s);
+	if (s->state == SESSION_UNSTORED) {
+		/* The figures printed are all that is left of what was not stored. */
+		fprintf(stderr, "kbench: %s\n", s->err);
+		fprintf(stderr, "kbench: %s stopped: %zu result%s stored in %s; the figures above were "
+			"measured but not all stored\n", s->cmd, s->nstored, s->nstored == 1 ? "" : "s",
+			s->path);
+		rc = EXIT_FAIL;
+	} else if (s->state == SESSION_STOPPED) {
+		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored%s\n",
+			runner_interrupted(), s->nstored, s->nstored == 1 ? "" : "s", more ? more : "");
+		rc = EXIT_INTERRUPTED;
+	} else if (!quiet && s->stores) {
+		cli_run_stored(s->nstored, s->runs, s->nruns, s->path);
+	}
+	for (size_t i = 0; i < s->nruns; i++)
+		run_info_free(&s->runs[i]);
+	free(s->runs);
+	free(s->si_json);
+	s->runs = NULL;
+	s->si_json = NULL;
+	return rc;
+}

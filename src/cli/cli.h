@@ -25,6 +25,7 @@ struct opt {
 	const char *arg;	/* argument name in help, e.g. "PCT" */
 	const char *help;	/* one line */
 	double min, max;	/* accepted range for numbers */
+	char short_name;	/* a one-letter spelling, as BSD time's -l; 0: none */
 };
 
 struct cmd {

@@ -21,10 +21,10 @@ int cmd_compare(int argc, char **argv)
 	double threshold = 2.0;
 	int json = 0, curves = 0;
 	const struct opt opts[] = {
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
-		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100 },
-		{ "json", OPT_FLAG, &json, NULL, "print the table as one JSON document, p-values included", 0, 0 },
-		{ "curves", OPT_FLAG, &curves, NULL, "also compare curves (mem.lat.curve) point by point", 0, 0 },
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "print the table as one JSON document, p-values included", 0, 0, 0 },
+		{ "curves", OPT_FLAG, &curves, NULL, "also compare curves (mem.lat.curve) point by point", 0, 0, 0 },
 		{ 0 },
 	};
 	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];

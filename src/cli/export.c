@@ -16,8 +16,8 @@ int cmd_export(int argc, char **argv)
 {
 	const char *db = NULL, *format = "json";
 	const struct opt opts[] = {
-		{ "format", OPT_STRING, &format, "FMT", "json (everything, for import) or csv (one row per result)", 0, 0 },
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ "format", OPT_STRING, &format, "FMT", "json (everything, for import) or csv (one row per result)", 0, 0, 0 },
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];

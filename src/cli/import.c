@@ -133,8 +133,8 @@ int cmd_import(int argc, char **argv)
 {
 	const char *db = NULL, *label = NULL;
 	const struct opt opts[] = {
-		{ "label", OPT_STRING, &label, "L", "file the imported runs under this label instead of their own", 0, 0 },
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
+		{ "label", OPT_STRING, &label, "L", "file the imported runs under this label instead of their own", 0, 0, 0 },
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];

@@ -24,11 +24,14 @@ void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts)
 {
 	fprintf(out, "usage: kbench %s %s\n\n%s\n\n", cmd->name, cmd->synopsis, cmd->summary);
 	for (const struct opt *o = opts; o->name; o++) {
-		char left[64];
+		char left[64], alias[8] = "";
+
+		if (o->short_name)
+			snprintf(alias, sizeof(alias), "-%c, ", o->short_name);
 		if (o->type == OPT_FLAG)
-			snprintf(left, sizeof(left), "--%s", o->name);
+			snprintf(left, sizeof(left), "%s--%s", alias, o->name);
 		else
-			snprintf(left, sizeof(left), "--%s %s", o->name, o->arg ? o->arg : "VALUE");
+			snprintf(left, sizeof(left), "%s--%s %s", alias, o->name, o->arg ? o->arg : "VALUE");
 		fprintf(out, "  %-22s %s\n", left, o->help);
 	}
 	fprintf(out, "  %-22s %s\n", "--help", "show this help");
@@ -139,6 +142,23 @@ int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
 			opt_help(stdout, cmd, opts);
 			cli_stdout_check();
 			exit(EXIT_DONE);
+		}
+		if (a[0] == '-' && a[1] != '-' && a[1] != '\0' && a[2] == '\0') {
+			const struct opt *o = opts;
+
+			while (o->name && o->short_name != a[1])
+				o++;
+			if (o->name && o->type == OPT_FLAG) {
+				*(int *)o->value = 1;
+				continue;
+			}
+			if (o->name) {
+				if (i + 1 >= argc)
+					die_usage("%s: -%c needs a value (%s)", cmd->name, o->short_name,
+						  o->arg ? o->arg : "VALUE");
+				set_value(cmd, o, argv[++i]);
+				continue;
+			}
 		}
 		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
 			if (a[0] == '-' && a[1] != '\0')

@@ -132,9 +132,9 @@ int cmd_runs(int argc, char **argv)
 	const char *db = NULL;
 	int json = 0, force = 0, change;
 	const struct opt opts[] = {
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
-		{ "json", OPT_FLAG, &json, NULL, "list the runs as a JSON array", 0, 0 },
-		{ "force", OPT_FLAG, &force, NULL, "delete: even a run being measured, which then fails", 0, 0 },
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "list the runs as a JSON array", 0, 0, 0 },
+		{ "force", OPT_FLAG, &force, NULL, "delete: even a run being measured, which then fails", 0, 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];

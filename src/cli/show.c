@@ -29,8 +29,8 @@ int cmd_show(int argc, char **argv)
 	const char *db = NULL, *id, *sel;
 	int json = 0, npos, nruns;
 	const struct opt opts[] = {
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
-		{ "json", OPT_FLAG, &json, NULL, "print the result as JSON, points and samples included", 0, 0 },
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "print the result as JSON, points and samples included", 0, 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];

@@ -41,9 +41,9 @@ int cmd_summary(int argc, char **argv)
 	const char *db = NULL;
 	int json = 0, each = 0, nsel, nruns, nrows;
 	const struct opt opts[] = {
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0 },
-		{ "each", OPT_FLAG, &each, NULL, "one row per run, not per label", 0, 0 },
-		{ "json", OPT_FLAG, &json, NULL, "print the runs as JSON, samples included", 0, 0 },
+		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		{ "each", OPT_FLAG, &each, NULL, "one row per run, not per label", 0, 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "print the runs as JSON, samples included", 0, 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];

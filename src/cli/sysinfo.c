@@ -12,7 +12,7 @@ int cmd_sysinfo(int argc, char **argv)
 {
 	int json = 0;
 	const struct opt opts[] = {
-		{ "json", OPT_FLAG, &json, NULL, "print a JSON object", 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "print a JSON object", 0, 0, 0 },
 		{ 0 },
 	};
 	struct sysinfo si;

@@ -28,6 +28,7 @@
  * arithmetic (the two readings are taken next to the job's fork and reap).
  */
 #include "load/load.h"
+#include "load/group.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,30 +52,6 @@
 /* How long a load may take to prepare its files before it is called stuck. */
 #define CONTEST_READY_S 300.0
 
-/* One started process group: its leader's pid is the group's id. */
-struct contest_group {
-	pid_t pid;			/* 0 when not started */
-	int reaped;			/* the leader has been waited for */
-	int status;			/* its wait status, once reaped */
-	struct rusage ru;		/* its rusage from wait4, once reaped */
-};
-
-static double contest_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void contest_sleep_ms(int ms)
-{
-	struct timespec ts = { 0, ms * 1000000L };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !runner_interrupted())
-		;
-}
-
 /* The load's counters, summed over its slots. */
 static void contest_read(const struct load_shared *sh, uint64_t *work, uint64_t *cpu_ns)
 {
@@ -86,57 +63,6 @@ static void contest_read(const struct load_shared *sh, uint64_t *work, uint64_t 
 	}
 	*work = w;
 	*cpu_ns = c;
-}
-
-/* Reap the leader if it has exited; 1 once it has been. */
-static int contest_poll(struct contest_group *g)
-{
-	pid_t r;
-
-	if (g->pid <= 0 || g->reaped)
-		return g->reaped;
-	r = wait4(g->pid, &g->status, WNOHANG, &g->ru);
-	if (r == g->pid)
-		g->reaped = 1;
-	else if (r < 0 && errno == ECHILD)
-		g->reaped = 1;	/* not ours any more: nothing to wait for */
-	return g->reaped;
-}
-
-/*
- * Kill a whole group and wait for every process of it: the leader (with
- * its rusage kept) and any member that comes back to kbench as subreaper.
- * Members that are not kbench's children cannot be waited for; they are
- * killed again until the group is empty, for at most 5 s.  Then the
- * janitor forgets the group, whose id may now be reused.
- */
-static void contest_kill(struct contest_group *g, struct runner_janitor *jan)
-{
-	double until;
-
-	if (g->pid <= 0)
-		return;
-	(void)kill(-g->pid, SIGKILL);
-	if (!g->reaped) {
-		while (wait4(g->pid, &g->status, 0, &g->ru) < 0 && errno == EINTR)
-			;
-		g->reaped = 1;
-	}
-	until = contest_now() + 5;
-	for (;;) {
-		int st;
-
-		while (waitpid(-g->pid, &st, WNOHANG) > 0)
-			;
-		if (kill(-g->pid, 0) != 0 && errno == ESRCH)
-			break;
-		if (contest_now() > until)
-			break;
-		(void)kill(-g->pid, SIGKILL);
-		contest_sleep_ms(2);
-	}
-	runner_janitor_ungroup(jan, g->pid);
-	g->pid = 0;
 }
 
 /*
@@ -164,22 +90,10 @@ static void contest_child_env(const char *tmp)
 		_exit(126);
 }
 
-/* stdin from /dev/null, stdout and stderr to log (or /dev/null); in a child. */
-static void contest_redirect(const char *log)
-{
-	int in = open("/dev/null", O_RDONLY), out;
-
-	out = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : open("/dev/null", O_WRONLY);
-	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
-		_exit(126);
-	close(in);
-	close(out);
-}
-
 /* Start the job (the tree's make in dir, or the user's command) in a group of its own. */
 static int contest_job_start(const struct contest_cfg *cfg, const char *dir, const char *log,
 			     const char *tmp, const char *target, struct runner_janitor *jan,
-			     struct contest_group *g, char *err)
+			     struct group *g, char *err)
 {
 	char jobs[32];
 	pid_t pid;
@@ -194,12 +108,8 @@ static int contest_job_start(const struct contest_cfg *cfg, const char *dir, con
 	if (pid == 0) {
 		(void)setpgid(0, 0);
 		/* The job's own signals back to their defaults: it must be killable. */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGTSTP, SIG_DFL);
-		contest_redirect(log);
+		group_child_signals();
+		group_redirect(log);
 		contest_child_env(tmp);
 		/*
 		 * The generated compile is the same job everywhere: the
@@ -225,42 +135,13 @@ static int contest_job_start(const struct contest_cfg *cfg, const char *dir, con
 	return 0;
 }
 
-/* The last non-empty line of the job's log, for a message; "" if none. */
-static void contest_log_tail(const char *log, char *buf, size_t len)
-{
-	char text[4096];
-	char *end, *start;
-	off_t size;
-	ssize_t n;
-	int fd;
-
-	buf[0] = '\0';
-	fd = open(log, O_RDONLY);
-	if (fd < 0)
-		return;
-	/* Only the end matters: a compile's log can be long. */
-	size = lseek(fd, 0, SEEK_END);
-	n = size < 0 ? -1 : pread(fd, text, sizeof(text) - 1,
-				 size > (off_t)sizeof(text) - 1 ? size - (off_t)sizeof(text) + 1 : 0);
-	close(fd);
-	if (n <= 0)
-		return;
-	text[n] = '\0';
-	end = text + strlen(text);
-	while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
-		*--end = '\0';
-	start = strrchr(text, '\n');
-	start = start ? start + 1 : text;
-	snprintf(buf, len, "%.120s", start);
-}
-
 /* Why the job ended badly, from its wait status, with the log's last line. */
 static void contest_job_why(const struct contest_cfg *cfg, int status, const char *log,
 			    char *err)
 {
-	char tail[128];
+	char tail[121];
 
-	contest_log_tail(log, tail, sizeof(tail));
+	group_log_tail(log, 1, tail, sizeof(tail));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !cfg->workload)
 		errbuf_set(err, "the job failed: make not found (install make and a C compiler, or "
 			   "give --workload)");
@@ -284,7 +165,7 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 				       int stop_load, pid_t load_pgid, struct contest_measure *m,
 				       uint64_t w[2], uint64_t c[2], char *err)
 {
-	struct contest_group job;
+	struct group job;
 	struct plat_cpu_times cpu0, cpu1;
 	int have_cpu;
 	double t0, t1;
@@ -296,7 +177,7 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 	if (sh)
 		contest_read(sh, &w[0], &c[0]);
 	have_cpu = plat_cpu_times(&cpu0) == 0;
-	t0 = contest_now();
+	t0 = group_now();
 	if (contest_job_start(cfg, dir, log, tmp, target, jan, &job, err) < 0)
 		return CONTEST_ERROR;
 	for (;;) {
@@ -310,8 +191,8 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 			errbuf_set(err, "stopped (SIGTSTP) while the job ran");
 			break;
 		}
-		if (contest_poll(&job)) {
-			t1 = contest_now();
+		if (group_poll(&job)) {
+			t1 = group_now();
 			if (sh)
 				contest_read(sh, &w[1], &c[1]);
 			have_cpu = have_cpu && plat_cpu_times(&cpu1) == 0;
@@ -322,7 +203,7 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 			errbuf_set(err, "interrupted by signal %d", runner_interrupted());
 			break;
 		}
-		if (cfg->timeout_s > 0 && contest_now() - t0 > cfg->timeout_s) {
+		if (cfg->timeout_s > 0 && group_now() - t0 > cfg->timeout_s) {
 			rc = CONTEST_FAILED;
 			errbuf_set(err, "the job ran past its timeout of %.3g s and was stopped",
 				   cfg->timeout_s);
@@ -333,11 +214,11 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 			errbuf_set(err, "the load failed during the job: %.180s", sh->why);
 			break;
 		}
-		contest_sleep_ms(10);
+		group_sleep_ms(10);
 	}
 	if (stop_load && load_pgid > 0)
 		(void)kill(-load_pgid, SIGCONT);
-	contest_kill(&job, jan);
+	group_kill(&job, jan);
 	if (rc != CONTEST_OK)
 		return rc;
 	if (!WIFEXITED(job.status) || WEXITSTATUS(job.status) != 0) {
@@ -362,7 +243,7 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 /* Start the load: its group, its shared page; wait until it works. */
 static enum contest_status contest_load_start(const struct contest_cfg *cfg, const struct load *ld,
 					      const char *dir, const char *tmp, struct load_shared *sh,
-					      struct runner_janitor *jan, struct contest_group *g,
+					      struct runner_janitor *jan, struct group *g,
 					      char *err)
 {
 	struct load_ctx ctx = {
@@ -388,7 +269,7 @@ static enum contest_status contest_load_start(const struct contest_cfg *cfg, con
 	if (pid == 0) {
 		(void)setpgid(0, 0);
 		if (orphan)
-			contest_sleep_ms(200);
+			group_sleep_ms(200);
 		(void)plat_die_with_parent(SIGKILL);
 		/*
 		 * The driver may have died between fork and prctl: then so do
@@ -406,7 +287,7 @@ static enum contest_status contest_load_start(const struct contest_cfg *cfg, con
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGTSTP, SIG_DFL);
-		contest_redirect(NULL);
+		group_redirect(NULL);
 		contest_child_env(tmp);
 		ld->run(&ctx);
 		_exit(0);
@@ -416,13 +297,13 @@ static enum contest_status contest_load_start(const struct contest_cfg *cfg, con
 	(void)setpgid(pid, pid);
 	g->pid = pid;
 	runner_janitor_group(jan, pid);
-	t0 = contest_now();
+	t0 = group_now();
 	for (;;) {
 		if (atomic_load(&sh->failed)) {
 			errbuf_set(err, "%.200s", sh->why);
 			return CONTEST_FAILED;
 		}
-		if (contest_poll(g)) {
+		if (group_poll(g)) {
 			errbuf_set(err, "%s stopped before the job started (status %d)", ld->name,
 				   g->status);
 			return CONTEST_FAILED;
@@ -435,14 +316,14 @@ static enum contest_status contest_load_start(const struct contest_cfg *cfg, con
 		if (runner_stop_pending())
 			contest_stop(pid, 0);
 		if (atomic_load(&sh->ready) && settle_end == 0)
-			settle_end = contest_now() + cfg->settle_s;
-		if (settle_end > 0 && contest_now() >= settle_end)
+			settle_end = group_now() + cfg->settle_s;
+		if (settle_end > 0 && group_now() >= settle_end)
 			return CONTEST_OK;
-		if (settle_end == 0 && contest_now() - t0 > CONTEST_READY_S) {
+		if (settle_end == 0 && group_now() - t0 > CONTEST_READY_S) {
 			errbuf_set(err, "%s did not get ready within %.0f s", ld->name, CONTEST_READY_S);
 			return CONTEST_FAILED;
 		}
-		contest_sleep_ms(5);
+		group_sleep_ms(5);
 	}
 }
 
@@ -461,7 +342,7 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 {
 	char root[4096], job[4200], loaddir[4200], log[4200], tmp[4200];
 	struct load_shared *sh = MAP_FAILED;
-	struct contest_group load = { 0 };
+	struct group load = { 0 };
 	struct runner_janitor jan;
 	enum contest_status rc;
 	uint64_t w[2] = { 0, 0 }, c[2] = { 0, 0 }, wend, cend;
@@ -510,7 +391,7 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 			rc = CONTEST_ERROR;
 			goto out;
 		}
-		load_start = contest_now();
+		load_start = group_now();
 		rc = contest_load_start(cfg, ld, loaddir, tmp, sh, &jan, &load, err);
 		if (rc != CONTEST_OK)
 			goto out;
@@ -530,14 +411,14 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 		m->loads = w[1] - w[0];
 		m->lcpu_pct = m->time_s > 0 ? 100 * (double)(c[1] - c[0]) / 1e9 / m->time_s : (double)NAN;
 		/* contest's way: everything the load did in its life, scaled by time. */
-		contest_kill(&load, &jan);
-		m->load_life_s = contest_now() - load_start;
+		group_kill(&load, &jan);
+		m->load_life_s = group_now() - load_start;
 		contest_read(sh, &wend, &cend);
 		m->load_total = wend;
 		m->old_loads = m->load_life_s > 0 ? (double)wend * m->time_s / m->load_life_s : (double)NAN;
 	}
 out:
-	contest_kill(&load, &jan);
+	group_kill(&load, &jan);
 	if (sh != MAP_FAILED)
 		munmap(sh, sizeof(*sh));
 	runner_janitor_wait(&jan, root);

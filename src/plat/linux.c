@@ -246,6 +246,33 @@ int plat_subreaper(void)
 	return prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0, 0, 0) < 0 ? -1 : 0;
 }
 
+/*
+ * /proc/self/task/<tid>/children (CONFIG_PROC_CHILDREN, which Debian's and
+ * the other distributions' kernels have) lists a thread's children; kbench
+ * forks from its main thread only, whose tid is its pid.
+ */
+int plat_children(pid_t *out, int max)
+{
+	char path[64], buf[8192], *p, *end;
+	ssize_t len;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	len = plat_read_file(path, buf, sizeof(buf));
+	if (len < 0)
+		return -1;
+	for (p = buf; *p; p = end) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0 && n < max)
+			out[n] = (pid_t)pid;
+		n += pid > 0;
+	}
+	return n;
+}
+
 int plat_die_with_parent(int sig)
 {
 	return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0, 0, 0) < 0 ? -1 : 0;

@@ -98,6 +98,13 @@ int plat_fs_type(const char *path, char *buf, size_t len);
  */
 int plat_subreaper(void);
 /*
+ * The live children of this process, up to max of them in out: what a
+ * timed job left behind and kbench, as subreaper, inherited, found even
+ * when it left the job's process group (setsid).  Their count (which may
+ * exceed max), or -1 (ENOSYS where the OS cannot list them).
+ */
+int plat_children(pid_t *out, int max);
+/*
  * Ask the file system to spread the subdirectories of dir over its space
  * as it does top-level ones (ext2/3/4's TOPDIR flag; the Orlov allocator
  * then puts each in a block group of its own).  0, or -1 with errno

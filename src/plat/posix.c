@@ -200,6 +200,14 @@ int plat_subreaper(void)
 	return -1;
 }
 
+int plat_children(pid_t *out, int max)
+{
+	(void)out;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
 int plat_disk_free(const char *path, uint64_t *bytes)
 {
 	struct statvfs sv;

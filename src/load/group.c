@@ -1,0 +1,176 @@
+/*
+ * Process groups of contest's and time's jobs (group.h).  Nothing here
+ * measures: the drivers read the clock and the counters around these calls.
+ */
+#include "load/group.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/runner.h"
+
+double group_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void group_sleep_ms(int ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !runner_interrupted())
+		;
+}
+
+static void group_tv_add(struct timeval *a, const struct timeval *b)
+{
+	a->tv_sec += b->tv_sec;
+	a->tv_usec += b->tv_usec;
+	if (a->tv_usec >= 1000000) {
+		a->tv_sec++;
+		a->tv_usec -= 1000000;
+	}
+}
+
+void group_rusage_add(struct rusage *a, const struct rusage *b)
+{
+	group_tv_add(&a->ru_utime, &b->ru_utime);
+	group_tv_add(&a->ru_stime, &b->ru_stime);
+	if (b->ru_maxrss > a->ru_maxrss)
+		a->ru_maxrss = b->ru_maxrss;
+	a->ru_minflt += b->ru_minflt;
+	a->ru_majflt += b->ru_majflt;
+	a->ru_inblock += b->ru_inblock;
+	a->ru_oublock += b->ru_oublock;
+	a->ru_nvcsw += b->ru_nvcsw;
+	a->ru_nivcsw += b->ru_nivcsw;
+}
+
+/*
+ * Reap the members of the group that have exited (block: wait for one
+ * first), their rusage kept.  The count, or -1 when the group has no
+ * process kbench could wait for (ECHILD).
+ */
+static int group_reap_members(struct group *g, int block)
+{
+	struct rusage ru;
+	int st, n = 0;
+	pid_t r;
+
+	while ((r = wait4(-g->pid, &st, block ? 0 : WNOHANG, &ru)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return n ? n : (errno == ECHILD ? -1 : 0);
+		}
+		if (r == g->pid) {
+			g->reaped = 1;
+			g->status = st;
+			g->ru = ru;
+		} else {
+			g->orphans++;
+			g->killed += WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+			group_rusage_add(&g->orphans_ru, &ru);
+		}
+		n++;
+		block = 0;
+	}
+	return n;
+}
+
+int group_poll(struct group *g)
+{
+	if (g->pid <= 0)
+		return g->reaped;
+	/* None left to wait for (a test harness reaped it): it is gone. */
+	if (group_reap_members(g, 0) < 0)
+		g->reaped = 1;
+	return g->reaped;
+}
+
+void group_kill(struct group *g, struct runner_janitor *jan)
+{
+	double until;
+
+	if (g->pid <= 0)
+		return;
+	(void)kill(-g->pid, SIGKILL);
+	while (!g->reaped)
+		if (group_reap_members(g, 1) < 0)
+			g->reaped = 1;
+	until = group_now() + 5;
+	for (;;) {
+		(void)group_reap_members(g, 0);
+		if (kill(-g->pid, 0) != 0 && errno == ESRCH)
+			break;
+		if (group_now() > until)
+			break;
+		(void)kill(-g->pid, SIGKILL);
+		group_sleep_ms(2);
+	}
+	if (jan)
+		runner_janitor_ungroup(jan, g->pid);
+	g->pid = 0;
+}
+
+void group_redirect(const char *log)
+{
+	int in = open("/dev/null", O_RDONLY), out;
+
+	out = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : open("/dev/null", O_WRONLY);
+	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+		_exit(126);
+	close(in);
+	close(out);
+}
+
+void group_child_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGTSTP, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+}
+
+void group_log_tail(const char *log, int nlines, char *buf, size_t len)
+{
+	char text[4096];
+	char *end, *start;
+	off_t size;
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	fd = open(log, O_RDONLY);
+	if (fd < 0)
+		return;
+	/* Only the end matters: a compile's log can be long. */
+	size = lseek(fd, 0, SEEK_END);
+	n = size < 0 ? -1 : pread(fd, text, sizeof(text) - 1,
+				 size > (off_t)sizeof(text) - 1 ? size - (off_t)sizeof(text) + 1 : 0);
+	close(fd);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	end = text + strlen(text);
+	while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
+		*--end = '\0';
+	/* Back from the end over nlines newlines: start is then the first of the last lines. */
+	start = end;
+	for (int k = 0; start > text; start--)
+		if (start[-1] == '\n' && ++k == nlines)
+			break;
+	snprintf(buf, len, "%s", start);
+}

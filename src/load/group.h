@@ -1,0 +1,63 @@
+/*
+ * A job's process group, as contest and time start, watch and kill it:
+ * the pieces both drivers share, so that "kill the whole tree and wait for
+ * every process of it" is written once.
+ *
+ * Every job runs as the leader of a process group of its own, so one
+ * kill(-pgid) reaches whatever it started that stayed in the group; kbench
+ * is the subreaper (plat_subreaper), so members orphaned by their parent's
+ * death come back to kbench, which waits for them and counts what they used.
+ */
+#ifndef KB_GROUP_H
+#define KB_GROUP_H
+
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+struct runner_janitor;
+
+/* One started process group: its leader's pid is the group's id. */
+struct group {
+	pid_t pid;			/* 0 when not started (or killed and forgotten) */
+	int reaped;			/* the leader has been waited for */
+	int status;			/* its wait status, once reaped */
+	struct rusage ru;		/* its rusage from wait4, once reaped: the leader
+					   and every descendant its family waited for */
+	struct rusage orphans_ru;	/* summed over members reaped by kbench */
+	int orphans;			/* members reaped by kbench */
+	int killed;			/* of those, killed by group_kill, still running */
+};
+
+/* The monotonic clock in seconds. */
+double group_now(void);
+/* Sleep ms milliseconds, cut short by a signal that interrupts kbench. */
+void group_sleep_ms(int ms);
+/*
+ * Reap what has exited of the group without blocking: orphaned members
+ * (their rusage into orphans_ru) and the leader.  1 once the leader has
+ * been reaped.
+ */
+int group_poll(struct group *g);
+/*
+ * Kill the whole group and wait for every process of it: the leader (with
+ * its rusage kept) and any member that comes back to kbench as subreaper
+ * (counted in orphans, and in killed when the kill ended it).  Members that
+ * are not kbench's children cannot be waited for; they are killed again
+ * until the group is empty, for at most 5 s.  Then the janitor (NULL: none)
+ * forgets the group, whose id may now be reused.
+ */
+void group_kill(struct group *g, struct runner_janitor *jan);
+/* In a child: stdin from /dev/null, stdout and stderr to log (NULL: /dev/null). */
+void group_redirect(const char *log);
+/* In a child: the signals kbench catches or ignores back to their defaults. */
+void group_child_signals(void);
+/*
+ * The last lines (at most nlines, at most len bytes) of a job's log, for a
+ * message; "" when there are none.  Lines are joined by "\n".
+ */
+void group_log_tail(const char *log, int nlines, char *buf, size_t len);
+/* Add b's user and system time, faults, blocks and switches to a; max RSS the larger. */
+void group_rusage_add(struct rusage *a, const struct rusage *b);
+
+#endif

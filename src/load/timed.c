@@ -1,0 +1,385 @@
+/*
+ * kbench time's driver (timed.h): fork the copies, hold them at the
+ * barrier, release them, wait for each to end, kill what each left.
+ *
+ * The order of one run, and why:
+ *   1. every copy forked into a process group of its own, told to the
+ *      janitor, its output and directory set up, blocked reading the
+ *      barrier pipe: all the costs of starting are paid before the clock
+ *   2. the machine's CPU counters read, the clock read, the barrier's write
+ *      end closed: every copy's read returns at once, it notes when it got
+ *      through (shared memory) and execs the command
+ *   3. kbench sleeps in poll on a pipe its SIGCHLD handler writes, so a
+ *      copy's end is seen within microseconds rather than at the next tick
+ *      of a polling loop (which would add up to its period to /bin/true's
+ *      real time), and wakes at least every 50 ms for a timeout, Ctrl-C
+ *      and Ctrl-Z
+ *   4. a copy's end is its leader's reap; its members that are left are
+ *      killed and reaped with their rusage (group_kill); after the last
+ *      copy, the children that left their group (setsid) are found and
+ *      killed too
+ * An exec that fails is reported through a close-on-exec pipe: the child
+ * writes its errno there, which a successful exec closes unwritten.
+ */
+#include "load/timed.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/runner.h"
+#include "load/group.h"
+#include "plat/plat.h"
+
+/* Most children of kbench looked at when sweeping up escaped descendants. */
+#define TIMED_MAX_CHILDREN 1024
+
+/* The SIGCHLD handler's pipe: written (a byte, never blocking) on every child's exit. */
+static int timed_chld_fd = -1;
+
+static void timed_on_chld(int sig)
+{
+	int saved = errno;
+	char c = 0;
+
+	(void)sig;
+	if (timed_chld_fd >= 0)
+		(void)write(timed_chld_fd, &c, 1);
+	errno = saved;
+}
+
+/* What a child that could not exec tells its parent. */
+struct timed_exec_err {
+	int copy;
+	int err;
+};
+
+static _Noreturn void timed_child(const struct timed_cfg *cfg, size_t k, int barrier, int errw,
+				  double *start)
+{
+	struct timed_exec_err e = { (int)k, 0 };
+	char c;
+
+	(void)setpgid(0, 0);
+	group_child_signals();
+	if (cfg->job[k].log) {
+		int fd = open(cfg->job[k].log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd >= 0)
+			close(fd);
+		group_redirect(cfg->job[k].log);
+	} else {
+		/* Passed through, but never reading kbench's terminal. */
+		int in = open("/dev/null", O_RDONLY);
+
+		if (in < 0 || dup2(in, 0) < 0)
+			_exit(126);
+		close(in);
+	}
+	if (cfg->tmp && setenv("TMPDIR", cfg->tmp, 1) != 0)
+		_exit(126);
+	if (cfg->job[k].dir && chdir(cfg->job[k].dir) != 0) {
+		e.err = errno;
+		(void)write(errw, &e, sizeof(e));
+		_exit(126);
+	}
+	/* The barrier: end of file once kbench closes its end, for every copy at once. */
+	while (read(barrier, &c, 1) < 0 && errno == EINTR)
+		;
+	start[k] = group_now();
+	close(barrier);
+	execvp(cfg->job[k].argv[0], cfg->job[k].argv);
+	e.err = errno;
+	(void)write(errw, &e, sizeof(e));
+	_exit(127);
+}
+
+/* Stop every copy's group and kbench (Ctrl-Z); go on together once continued. */
+static void timed_stop(const struct group *g, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (g[k].pid > 0 && !g[k].reaped)
+			(void)kill(-g[k].pid, SIGSTOP);
+	(void)runner_stop_group(0);
+	for (size_t k = 0; k < n; k++)
+		if (g[k].pid > 0 && !g[k].reaped)
+			(void)kill(-g[k].pid, SIGCONT);
+}
+
+/*
+ * The children of kbench that are none of the copies' leaders nor the
+ * janitor: descendants that left their group and came back to kbench.
+ * Killed and reaped, their rusage into ru (when not NULL); their count.
+ */
+static int timed_sweep(const struct timed_cfg *cfg, struct rusage *ru)
+{
+	pid_t kids[TIMED_MAX_CHILDREN];
+	int n = plat_children(kids, TIMED_MAX_CHILDREN), swept = 0;
+
+	for (int i = 0; i < n && i < TIMED_MAX_CHILDREN; i++) {
+		struct rusage r;
+		int st;
+
+		if (cfg->jan && kids[i] == cfg->jan->pid)
+			continue;
+		(void)kill(kids[i], SIGKILL);
+		if (wait4(kids[i], &st, 0, &r) == kids[i]) {
+			swept++;
+			if (ru)
+				group_rusage_add(ru, &r);
+		}
+	}
+	return swept;
+}
+
+static double timed_tv(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* Why copy k ended badly, with the last lines of its log. */
+static void timed_why(const struct timed_cfg *cfg, size_t k, int status, char *err)
+{
+	char tail[600] = "", what[64];
+
+	if (cfg->job[k].log)
+		group_log_tail(cfg->job[k].log, 5, tail, sizeof(tail));
+	if (WIFEXITED(status))
+		snprintf(what, sizeof(what), "exit status %d", WEXITSTATUS(status));
+	else
+		snprintf(what, sizeof(what), "killed by signal %d", WTERMSIG(status));
+	if (cfg->copies > 1)
+		errbuf_set(err, "copy %zu: %s%s%s", k + 1, what, tail[0] ? "; its last output:\n" : "",
+			   tail);
+	else
+		errbuf_set(err, "%s%s%s", what, tail[0] ? "; its last output:\n" : "", tail);
+}
+
+enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
+			    double *interference, char *err)
+{
+	size_t n = cfg->copies, ended = 0;
+	struct group *g = calloc(n, sizeof(*g));
+	double *start = mmap(NULL, n * sizeof(double), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int barrier[2] = { -1, -1 }, errp[2] = { -1, -1 }, chld[2] = { -1, -1 };
+	struct sigaction sa, old_sa;
+	struct plat_cpu_times cpu0, cpu1;
+	enum timed_status rc = TIMED_OK;
+	int have_cpu = 0, escaped = 0;
+	struct rusage escaped_ru;
+	double release = 0;
+
+	memset(out, 0, n * sizeof(*out));
+	memset(&escaped_ru, 0, sizeof(escaped_ru));
+	*interference = -1;
+	err[0] = '\0';
+	if (!g || start == MAP_FAILED) {
+		free(g);
+		errbuf_set(err, "out of memory for %zu copies", n);
+		return TIMED_ERROR;
+	}
+	if (pipe(barrier) < 0 || plat_pipe_cloexec(errp) < 0 || plat_pipe_cloexec(chld) < 0) {
+		errbuf_set(err, "cannot make a pipe: %s", strerror(errno));
+		rc = TIMED_ERROR;
+		goto out;
+	}
+	(void)fcntl(errp[0], F_SETFL, O_NONBLOCK);
+	(void)fcntl(chld[0], F_SETFL, O_NONBLOCK);
+	(void)fcntl(chld[1], F_SETFL, O_NONBLOCK);
+	(void)fcntl(barrier[1], F_SETFD, FD_CLOEXEC);
+	timed_chld_fd = chld[1];
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = timed_on_chld;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, &old_sa);
+	fflush(NULL);
+	for (size_t k = 0; k < n; k++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			errbuf_set(err, "cannot start copy %zu: fork: %s", k + 1, strerror(errno));
+			rc = TIMED_ERROR;
+			goto kill;
+		}
+		if (pid == 0) {
+			close(barrier[1]);
+			close(errp[0]);
+			if (cfg->jan && cfg->jan->ctl >= 0)
+				close(cfg->jan->ctl);
+			timed_child(cfg, k, barrier[0], errp[1], start);
+		}
+		(void)setpgid(pid, pid);	/* both sides, so no signal can come before it */
+		g[k].pid = pid;
+		if (cfg->jan)
+			runner_janitor_group(cfg->jan, pid);
+	}
+	close(barrier[0]);
+	barrier[0] = -1;
+	close(errp[1]);
+	errp[1] = -1;
+	have_cpu = plat_cpu_times(&cpu0) == 0;
+	release = group_now();
+	close(barrier[1]);
+	barrier[1] = -1;
+	while (ended < n) {
+		struct pollfd p[2] = { { .fd = chld[0], .events = POLLIN },
+				       { .fd = errp[0], .events = POLLIN } };
+		struct timed_exec_err e;
+		char drain[64];
+		double now;
+
+		(void)poll(p, 2, 50);
+		while (read(chld[0], drain, sizeof(drain)) > 0)
+			;
+		if (errp[0] >= 0) {
+			ssize_t got = read(errp[0], &e, sizeof(e));
+
+			if (got == (ssize_t)sizeof(e)) {
+				errbuf_set(err, "cannot run '%s': %s", cfg->job[e.copy].argv[0],
+					   strerror(e.err));
+				err_lower(err);
+				rc = TIMED_ERROR;
+				break;
+			}
+			if (got == 0) {
+				close(errp[0]);	/* every copy has exec'd or ended */
+				errp[0] = -1;
+			}
+		}
+		now = group_now();
+		for (size_t k = 0; k < n; k++) {
+			if (g[k].pid <= 0 || g[k].reaped || !group_poll(&g[k]))
+				continue;
+			out[k].real = now - release;
+			ended++;
+			/* What it left running goes now, counted with it. */
+			group_kill(&g[k], cfg->jan);
+		}
+		if (ended == n)
+			break;
+		if (runner_interrupted()) {
+			errbuf_set(err, "interrupted by signal %d", runner_interrupted());
+			rc = TIMED_INTERRUPTED;
+			break;
+		}
+		if (runner_stop_pending()) {
+			timed_stop(g, n);
+			errbuf_set(err, "stopped (SIGTSTP) while the job ran");
+			rc = TIMED_SUSPENDED;
+			break;
+		}
+		if (cfg->timeout_s > 0 && now - release > cfg->timeout_s) {
+			errbuf_set(err, "ran past its timeout of %.3g s and was stopped", cfg->timeout_s);
+			rc = TIMED_TIMEOUT;
+			break;
+		}
+	}
+	have_cpu = have_cpu && plat_cpu_times(&cpu1) == 0;
+kill:
+	for (size_t k = 0; k < n; k++)
+		group_kill(&g[k], cfg->jan);
+	escaped = timed_sweep(cfg, &escaped_ru);
+	sigaction(SIGCHLD, &old_sa, NULL);
+	timed_chld_fd = -1;
+	if (rc == TIMED_OK) {
+		double used = 0;
+
+		for (size_t k = 0; k < n; k++) {
+			out[k].ru = g[k].ru;
+			group_rusage_add(&out[k].ru, &g[k].orphans_ru);
+			/* One copy: whatever escaped its group is its own. */
+			if (n == 1 && escaped) {
+				group_rusage_add(&out[k].ru, &escaped_ru);
+				g[k].orphans += escaped;
+				g[k].killed += escaped;
+			}
+			out[k].status = g[k].status;
+			out[k].orphans = g[k].orphans;
+			out[k].killed = g[k].killed;
+			out[k].start = start[k] > 0 ? start[k] - release : (double)NAN;
+			used += timed_tv(&out[k].ru.ru_utime) + timed_tv(&out[k].ru.ru_stime);
+			if ((!WIFEXITED(g[k].status) || WEXITSTATUS(g[k].status) != 0) && rc == TIMED_OK) {
+				timed_why(cfg, k, g[k].status, err);
+				rc = TIMED_FAILED;
+			}
+		}
+		if (have_cpu && cpu1.total_ns > cpu0.total_ns) {
+			double other = (double)(cpu1.busy_ns - cpu0.busy_ns) - used * 1e9;
+
+			*interference = fmin(fmax(other, 0) / (double)(cpu1.total_ns - cpu0.total_ns), 1);
+		}
+	}
+out:
+	for (int i = 0; i < 2; i++) {
+		if (barrier[i] >= 0)
+			close(barrier[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+		if (chld[i] >= 0)
+			close(chld[i]);
+	}
+	munmap(start, n * sizeof(double));
+	free(g);
+	return rc;
+}
+
+int timed_find(const char *name, char *path, size_t len, char *err)
+{
+	const char *dirs = getenv("PATH");
+	int saw_denied = 0;
+
+	if (!name[0]) {
+		errbuf_set(err, "the command is empty");
+		return -1;
+	}
+	if (strchr(name, '/')) {
+		struct stat sb;
+
+		if (stat(name, &sb) != 0) {
+			errbuf_set(err, "no such command '%s': %s", name, strerror(errno));
+			err_lower(err);
+			return -1;
+		}
+		if (S_ISDIR(sb.st_mode) || access(name, X_OK) != 0) {
+			errbuf_set(err, "cannot run '%s': %s", name,
+				   S_ISDIR(sb.st_mode) ? "is a directory" : "permission denied");
+			return -1;
+		}
+		snprintf(path, len, "%s", name);
+		return 0;
+	}
+	/* As execvp searches: each directory of PATH in turn, "" meaning the current one. */
+	if (!dirs)
+		dirs = "/usr/local/bin:/bin:/usr/bin";
+	for (const char *d = dirs;; d++) {
+		const char *colon = strchr(d, ':');
+		size_t dl = colon ? (size_t)(colon - d) : strlen(d);
+		struct stat sb;
+
+		snprintf(path, len, "%.*s%s%s", (int)dl, d, dl ? "/" : "", name);
+		if (stat(path, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+			if (access(path, X_OK) == 0)
+				return 0;
+			saw_denied = 1;
+		}
+		if (!colon)
+			break;
+		d = colon;
+	}
+	if (saw_denied)
+		errbuf_set(err, "cannot run '%s': permission denied", name);
+	else
+		errbuf_set(err, "no such command '%s': not found in PATH", name);
+	return -1;
+}

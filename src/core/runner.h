@@ -53,7 +53,7 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
  * whole process group, leaves nothing behind.  pid -1: none could be
  * started, and runner_janitor_wait cleans up by itself.
  */
-#define RUNNER_JANITOR_GROUPS 4
+#define RUNNER_JANITOR_GROUPS 72	/* time --copies 64, and the untimed commands */
 struct runner_janitor {
 	pid_t pid;		/* -1: none, kbench cleans up itself */
 	int lifeline;		/* write end: children forked while it is open hold it */

@@ -3,8 +3,9 @@
 # input, made from a good export by one edit, is one line naming the run,
 # the result and the field, exit status 1, and the database exactly as it
 # was.  Then what it must still accept: the same file again (a count, no
-# word), the same run under another label.  The closing comment counts the
-# bad inputs tried, for doc/performance.md.
+# word), the same run under another label, and a timed job's jobs and
+# per-copy usage (issue 14), kept through import, export and csv.  The
+# closing comment counts the bad inputs tried, for doc/performance.md.
 BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 DB="$T/b.db"
@@ -52,6 +53,17 @@ refused() {
 fresh='import uuid
 for r in d["runs"]:
     r["uuid"] = r["set"] = uuid.uuid4().hex
+'
+
+# A timed job's keys (issue 14) on the good result: jobs, and one usage
+# entry a sample, an unknown figure null.  sys.null stands in for a time.*
+# id, which import knows only from the catalogue.
+timed='def usage(n):
+    return [dict(copy=1, status=256 if i == 1 else 0, start=0.5 * i, user_s=1.25 + i, sys_s=0.5,
+                 maxrss_kb=2048 + i, minflt=100 + i, majflt=0, nvcsw=10, nivcsw=2,
+                 inblock=None if i == 0 else 8, oublock=0, orphans=0) for i in range(n)]
+res["jobs"] = 4
+res["usage"] = usage(res["n"])
 '
 
 mutate nosamples "$fresh
@@ -122,6 +134,55 @@ mutate uuid_twice "$fresh
 d['runs'].append(json.loads(json.dumps(run)))"
 refused uuid_twice "run 2: uuid $(python3 -c "import json; print(json.load(open('$T/uuid_twice.json'))['runs'][0]['uuid'])") is also run 1's"
 
+mutate jobs_zero "$fresh$timed
+res['jobs'] = 0"
+refused jobs_zero 'run 1, result 1 (sys.null): "jobs" is 0, outside 1 to 1000000'
+
+mutate jobs_text "$fresh$timed
+res['jobs'] = '4'"
+refused jobs_text 'run 1, result 1 (sys.null): "jobs" is of another type, not a whole number'
+
+mutate usage_object "$fresh$timed
+res['usage'] = res['usage'][0]"
+refused usage_object 'run 1, result 1 (sys.null): "usage" is of another type, not an array'
+
+mutate usage_short "$fresh$timed
+res['usage'] = res['usage'][:1]"
+refused usage_short 'run 1, result 1 (sys.null): "usage" has 1 entries, but "n" is'
+
+mutate usage_long "$fresh$timed
+res['usage'].append(res['usage'][0])"
+refused usage_long 'entries, but "n" is'
+
+mutate usage_text "$fresh$timed
+res['usage'][1]['user_s'] = '1.5'"
+refused usage_text 'run 1, result 1 (sys.null): usage 2: "user_s" is of another type, not a number or null'
+
+mutate usage_copy0 "$fresh$timed
+res['usage'][0]['copy'] = 0"
+refused usage_copy0 'run 1, result 1 (sys.null): usage 1: "copy" is 0, outside 1 to 1 ("parallel")'
+
+mutate usage_status "$fresh$timed
+res['usage'][2]['status'] = None"
+refused usage_status 'run 1, result 1 (sys.null): usage 3: "status" is of another type, not a wait status'
+
+mutate usage_entry "$fresh$timed
+res['usage'][0] = 7"
+refused usage_entry 'run 1, result 1 (sys.null): usage 1 is not an object'
+
+mutate usage_negative "$fresh$timed
+res['usage'][0]['majflt'] = -1"
+refused usage_negative 'run 1, result 1 (sys.null): usage 1: "majflt" is -1, negative'
+
+mutate usage_nosamples "$fresh$timed
+res['samples'] = []; res['where'] = None; res['status'] = 'skip'; res['reason'] = 'x'
+for k in ('median', 'ci_low', 'ci_high', 'min', 'max', 'mean', 'stddev', 'cv', 'p5', 'p95'): res[k] = None"
+refused usage_nosamples 'run 1, result 1 (sys.null): "usage" without samples'
+
+mutate jobs_twice "$fresh$timed
+run['results'].append(json.loads(json.dumps(res)))"
+refused jobs_twice 'run 1, result 2 (sys.null): the same instance as result 1 ("id", "placement", "parallel" and "jobs" alike)'
+
 # The uuid the database holds, another figure: a hand edit on one side.
 mutate edited "res['median'] = res['ci_low']"
 refused edited "run 1: uuid $(python3 -c "import json; print(json.load(open('$G'))['runs'][0]['uuid'])") is run 8 of db '$DB', with a different \"median\" of result 1 (sys.null)"
@@ -166,6 +227,33 @@ mutate finished_null "$fresh
 run['finished'] = None"
 kb import "$T/finished_null.json" --db "$T/new.db"
 check "an interrupted run (finished null) still imports" sh -c "[ $rc = 0 ] && grep -q 'imported 1 run' '$T/err'"
+
+# A timed job's jobs and usage survive import and export unchanged, and
+# one job at two -j values is two instances, not the same one twice.
+mutate timed "$fresh$timed
+other = json.loads(json.dumps(res)); other['jobs'] = 8; run['results'].append(other)"
+kb import "$T/timed.json" --db "$T/timed.db"
+check "a timed job (jobs and usage) imports, at two -j values" sh -c "[ $rc = 0 ] && grep -q 'imported 1 run' '$T/err'"
+"$KB" export --db "$T/timed.db" >"$T/timed.out" 2>"$T/err"
+check "... and exports with the same jobs and usage" python3 -c "
+import json, sys
+a = json.load(open('$T/timed.json'))['runs'][0]['results']
+b = json.load(open('$T/timed.out'))['runs'][0]['results']
+sys.exit(not (len(a) == len(b) == 2 and all(x['jobs'] == y['jobs'] and x['usage'] == y['usage']
+                                             for x, y in zip(a, b)) and b[1]['jobs'] == 8))"
+check "... a whole export by jsoncheck, usage and all" sh -c "'$JC' export <'$T/timed.out' >/dev/null"
+sed 's/"copy": 1,/"copy": 2,/' "$T/timed.out" | "$JC" export >/dev/null 2>"$T/jc"
+check "... where jsoncheck finds a copy beyond the copies run" grep -q "usage entry's copy" "$T/jc"
+"$KB" import "$T/timed.out" --db "$T/timed2.db" >/dev/null 2>&1
+"$KB" export --db "$T/timed2.db" >"$T/timed2.out" 2>/dev/null
+check "... export -> import -> export gives the same document" cmp -s "$T/timed.out" "$T/timed2.out"
+kb export --format csv --db "$T/timed.db"
+check "... and its csv has the jobs after parallel" sh -c "[ $rc = 0 ] &&
+	head -1 '$T/out' | grep -q ',placement,parallel,jobs,median,' &&
+	[ \"\$(cut -d, -f12,13 '$T/out' | sed 1d | tr '\n' ' ')\" = '1,4 1,8 ' ]"
+kb export --format csv --db "$DB"
+check "a result of no -j sweep: its jobs field is empty" sh -c "[ $rc = 0 ] &&
+	[ \"\$(cut -d, -f13 '$T/out' | sed 1d | sort -u)\" = '' ]"
 
 echo "# $bad bad inputs tried"
 echo "1..$n"

@@ -4,7 +4,8 @@
  * required by the tools that read it, so rows end in LF; a field holding a
  * comma, quote or line break is quoted, its quotes doubled.  A figure that
  * does not exist (a skipped result's median) is an empty field, never 0.
- * Samples, values and curve points do not fit one row: the JSON has them.
+ * Samples, values, curve points and a timed job's usage do not fit one
+ * row: the JSON has them.
  */
 #include "report/report.h"
 
@@ -17,7 +18,7 @@
 /* The columns, in order; the header row is this list. */
 static const char *const csv_columns[] = {
 	"run_uuid", "set_uuid", "label", "host", "os", "started", "id", "unit", "better", "status",
-	"placement", "parallel", "median", "ci_low", "ci_high", "min", "max", "mean", "stddev",
+	"placement", "parallel", "jobs", "median", "ci_low", "ci_high", "min", "max", "mean", "stddev",
 	"cv", "p5", "p95", "n", "iterations", "stop", "interference", "overhead", "wall_s",
 	"aggregate", "replicas", "drift", "drifted", "reason",
 };
@@ -80,6 +81,11 @@ int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns)
 			csv_text(out, result_status_name(r->status), 0);
 			csv_text(out, r->placement == PLACE_NA ? "" : place_name(r->placement), 0);
 			fprintf(out, ",%d", r->parallel);
+			/* Empty, as a missing figure is, for a result that is not one of a -j sweep. */
+			if (r->jobs > 0)
+				fprintf(out, ",%d", r->jobs);
+			else
+				fputc(',', out);
 			csv_num(out, r->median);
 			csv_num(out, r->ci_low);
 			csv_num(out, r->ci_high);

@@ -446,6 +446,95 @@ static void imp_where(struct imp *im, json_t *o, struct result *r)
 	}
 }
 
+/*
+ * One entry of "usage": copy and status whole numbers (a copy counts from 1
+ * to the copies run at once, "parallel"), each figure a number or null
+ * (unknown), none negative but the start, which is only a time on the
+ * run's clock.  i counts from 1, for the message.
+ */
+static void imp_usage_entry(struct imp *im, json_t *p, size_t i, int copies,
+			    struct result_usage *u)
+{
+	json_t *copy = json_object_get(p, "copy"), *status = json_object_get(p, "status");
+
+	if (!json_is_object(p)) {
+		imp_fail(im, "usage %zu is not an object", i);
+		return;
+	}
+	if (!json_is_integer(copy)) {
+		imp_fail(im, "usage %zu: \"copy\" is %s, not a whole number", i,
+			 copy ? "of another type" : "missing");
+		return;
+	}
+	if (json_integer_value(copy) < 1 || json_integer_value(copy) > copies) {
+		imp_fail(im, "usage %zu: \"copy\" is %lld, outside 1 to %d (\"parallel\")", i,
+			 (long long)json_integer_value(copy), copies);
+		return;
+	}
+	if (!json_is_integer(status) || json_integer_value(status) < INT_MIN ||
+	    json_integer_value(status) > INT_MAX) {
+		imp_fail(im, "usage %zu: \"status\" is %s, not a wait status", i,
+			 !status ? "missing" : json_is_integer(status) ? "out of range" :
+			 "of another type");
+		return;
+	}
+	u->copy = (int)json_integer_value(copy);
+	u->status = (int)json_integer_value(status);
+	for (size_t k = 0; k < REPORT_NUSAGE; k++) {
+		const char *key = report_usage_keys[k].key;
+		json_t *v = json_object_get(p, key);
+		double x = (double)NAN;
+
+		if (json_is_number(v)) {
+			x = json_number_value(v);
+		} else if (!json_is_null(v)) {
+			imp_fail(im, "usage %zu: \"%s\" is %s, not a number or null", i, key,
+				 v ? "of another type" : "missing");
+			return;
+		}
+		if (x < 0 && strcmp(key, "start") != 0) {
+			imp_fail(im, "usage %zu: \"%s\" is %g, negative", i, key, x);
+			return;
+		}
+		memcpy((char *)u + report_usage_keys[k].off, &x, sizeof(x));
+	}
+}
+
+/*
+ * A timed job's "usage" (issue 14): absent for every other result, and in
+ * the exports of a kbench before it; present, one entry a sample.
+ */
+static void imp_usage(struct imp *im, json_t *o, struct result *r)
+{
+	json_t *arr, *p;
+	size_t i;
+
+	if (!imp_has(o, "usage"))
+		return;
+	arr = imp_get(im, o, "usage", 1);
+	if (!arr)
+		return;
+	if (!r->samples) {
+		imp_fail(im, "\"usage\" without samples");
+		return;
+	}
+	if (json_array_size(arr) != r->n) {
+		imp_fail(im, "\"usage\" has %zu entries, but \"n\" is %zu", json_array_size(arr),
+			 r->n);
+		return;
+	}
+	r->usage = calloc(r->n, sizeof(*r->usage));
+	if (!r->usage) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	json_array_foreach(arr, i, p) {
+		imp_usage_entry(im, p, i + 1, r->parallel, &r->usage[i]);
+		if (im->bad)
+			return;
+	}
+}
+
 static void imp_sentinel(struct imp *im, json_t *o, struct run_info *run)
 {
 	json_t *arr, *p;
@@ -588,6 +677,9 @@ static void imp_result(struct imp *im, json_t *o, struct result *r)
 			imp_fail(im, "unknown placement \"%s\"", place);
 	}
 	r->parallel = (int)imp_int(im, o, "parallel", 1, INT_MAX);
+	/* Absent (an older kbench) or null: not one of a -j sweep. */
+	if (imp_has(o, "jobs"))
+		r->jobs = (int)imp_int(im, o, "jobs", 1, 1000000);
 	r->aggregate = imp_num(im, o, "aggregate", 1);
 	r->drift = imp_has(o, "drift") ? imp_num(im, o, "drift", 1) : (double)NAN;
 	if (json_object_get(o, "drifted")) {
@@ -603,10 +695,11 @@ static void imp_result(struct imp *im, json_t *o, struct result *r)
 	imp_samples(im, o, r);
 	imp_replicas(im, o, r);
 	imp_where(im, o, r);
+	imp_usage(im, o, r);
 	imp_consistent(im, r);
 }
 
-/* Results in the order of their instance: id, placement, copies. */
+/* Results in the order of their instance: id, placement, copies, jobs. */
 static int imp_result_cmp(const void *pa, const void *pb)
 {
 	const struct result *a = *(const struct result *const *)pa;
@@ -619,6 +712,8 @@ static int imp_result_cmp(const void *pa, const void *pb)
 		return a->placement < b->placement ? -1 : 1;
 	if (a->parallel != b->parallel)
 		return a->parallel < b->parallel ? -1 : 1;
+	if (a->jobs != b->jobs)
+		return a->jobs < b->jobs ? -1 : 1;
 	/* Equal instances by position, so the message names the later one. */
 	return a < b ? -1 : a > b;
 }
@@ -646,13 +741,12 @@ static void imp_results_distinct(struct imp *im, const struct run_info *run, siz
 	for (size_t i = 1; i < run->nresults; i++) {
 		const struct result *a = v[i - 1], *b = v[i];
 
-		if (strcmp(a->id, b->id) != 0 || a->placement != b->placement ||
-		    a->parallel != b->parallel)
+		if (!result_same_instance(a, b))
 			continue;
 		snprintf(im->where, sizeof(im->where), "run %zu, result %zu (%.40s)", idx + 1,
 			 (size_t)(b - run->results) + 1, b->id);
-		imp_fail(im, "the same instance as result %zu (\"id\", \"placement\" and \"parallel\" "
-			 "alike)", (size_t)(a - run->results) + 1);
+		imp_fail(im, "the same instance as result %zu (\"id\", \"placement\", \"parallel\" "
+			 "and \"jobs\" alike)", (size_t)(a - run->results) + 1);
 		break;
 	}
 	free(v);

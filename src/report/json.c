@@ -311,6 +311,55 @@ const struct report_stat_key report_stat_keys[REPORT_NSTATS] = {
 	{ "p95", offsetof(struct result, p95) },
 };
 
+/* A timed copy's figures by their JSON names, in the order written (jsonw.h). */
+const struct report_stat_key report_usage_keys[REPORT_NUSAGE] = {
+	{ "start", offsetof(struct result_usage, start) },
+	{ "user_s", offsetof(struct result_usage, user_s) },
+	{ "sys_s", offsetof(struct result_usage, sys_s) },
+	{ "maxrss_kb", offsetof(struct result_usage, maxrss_kb) },
+	{ "minflt", offsetof(struct result_usage, minflt) },
+	{ "majflt", offsetof(struct result_usage, majflt) },
+	{ "nvcsw", offsetof(struct result_usage, nvcsw) },
+	{ "nivcsw", offsetof(struct result_usage, nivcsw) },
+	{ "inblock", offsetof(struct result_usage, inblock) },
+	{ "oublock", offsetof(struct result_usage, oublock) },
+	{ "orphans", offsetof(struct result_usage, orphans) },
+};
+
+/*
+ * What each copy of a timed job used (issue 14), one object a sample in
+ * the samples' order: "copy", "status" (its wait status), then the figures
+ * of report_usage_keys, null where unknown.
+ */
+static json_t *usage_array(const struct result *r, int *bad)
+{
+	json_t *a = json_array();
+
+	if (!a) {
+		*bad = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct result_usage *u = &r->usage[i];
+		json_t *o = json_object();
+
+		if (!o) {
+			*bad = 1;
+			break;
+		}
+		report_jset(o, "copy", json_integer(u->copy), bad);
+		report_jset(o, "status", json_integer(u->status), bad);
+		for (size_t k = 0; k < REPORT_NUSAGE; k++) {
+			double v;
+
+			memcpy(&v, (const char *)u + report_usage_keys[k].off, sizeof(v));
+			report_jset(o, report_usage_keys[k].key, report_jreal(v), bad);
+		}
+		report_jpush(a, o, bad);
+	}
+	return a;
+}
+
 /*
  * The replicas behind a figure (issue 12): each one's median and CI, its
  * sample count, when it ran (seconds from the run's start) and the
@@ -442,6 +491,8 @@ static json_t *result_object(const struct result *r, int *bad)
 	report_jset(o, "placement", r->placement == PLACE_NA ? json_null() : report_jstr(place_name(r->placement)),
 	    bad);
 	report_jset(o, "parallel", json_integer(r->parallel), bad);
+	/* null, as placement is, for a result that is not one of a -j sweep. */
+	report_jset(o, "jobs", r->jobs > 0 ? json_integer(r->jobs) : json_null(), bad);
 	report_jset(o, "aggregate", report_jreal(r->aggregate), bad);
 	report_jset(o, "drift", report_jreal(r->drift), bad);
 	report_jset(o, "drifted", json_boolean(r->drifted), bad);
@@ -453,6 +504,9 @@ static json_t *result_object(const struct result *r, int *bad)
 			report_jpush(samples, report_jreal(r->samples[i]), bad);
 	report_jset(o, "samples", samples, bad);
 	report_jset(o, "where", measured ? where_object(r, bad) : json_null(), bad);
+	/* Only a timed job has it, and only beside the samples written above. */
+	if (measured && r->samples && r->usage)
+		report_jset(o, "usage", usage_array(r, bad), bad);
 	report_jset(o, "reason", jstr_or_null(r->reason), bad);
 	return o;
 }

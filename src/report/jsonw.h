@@ -1,6 +1,6 @@
 /*
  * Writing JSON, shared by the files of src/report/ that write it (json.c,
- * compare.c).  Includes jansson.h, so nothing outside src/report/ may
+ * compare.c) and the key tables import.c reads it back by.  Includes jansson.h, so nothing outside src/report/ may
  * include it.  Each constructor returns NULL only without memory, and
  * report_jset/report_jpush count that (or any failure) in *bad, so a
  * document is built without a check after every call and refused whole.
@@ -25,5 +25,12 @@ struct report_stat_key {
 	size_t off;			/* offsetof(struct result, ci_low) */
 };
 extern const struct report_stat_key report_stat_keys[REPORT_NSTATS];
+/*
+ * A timed copy's figures (the doubles of struct result_usage, start to
+ * orphans, off their offsets in it) by their JSON names, for writing and
+ * reading "usage"; its two integers, copy and status, are spelt apart.
+ */
+#define REPORT_NUSAGE 11
+extern const struct report_stat_key report_usage_keys[REPORT_NUSAGE];
 
 #endif

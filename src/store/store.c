@@ -44,6 +44,7 @@ struct store {
 	sqlite3_stmt *ins_value;	/* prepared once: one per result value written */
 	sqlite3_stmt *ins_point;	/* prepared once: one per curve point written */
 	sqlite3_stmt *ins_replica;	/* prepared once: one per replica written */
+	sqlite3_stmt *ins_usage;	/* prepared once: one per timed copy written */
 	char path[PATH_MAX];		/* for error messages */
 };
 
@@ -117,16 +118,44 @@ struct store {
 	"CREATE INDEX sentinels_run_id ON sentinels(run_id);\n"
 
 /*
+ * Issue 14: what each copy of a timed job (kbench time) used, one row per
+ * sample (idx is the sample's), one column per field of struct
+ * result_usage; NaN ("unknown") is NULL as everywhere else.  Keyed by the
+ * sample, so that no sample can have two.  Rows go with their result:
+ * deleted explicitly, as the other children are (store_sql_delete_result,
+ * store_sql_delete_run), and by the cascade where a connection that turned
+ * foreign keys on deletes a result some other way.  Spelt once for
+ * store_schema and migration 7.
+ */
+#define STORE_SQL_RESULT_USAGE \
+	"CREATE TABLE result_usage (\n" \
+	"  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,\n" \
+	"  idx INTEGER NOT NULL,\n" \
+	"  copy INTEGER NOT NULL,\n" \
+	"  status INTEGER NOT NULL,\n" \
+	"  start REAL,\n" \
+	"  user_s REAL, sys_s REAL,\n" \
+	"  maxrss_kb REAL,\n" \
+	"  minflt REAL, majflt REAL,\n" \
+	"  nvcsw REAL, nivcsw REAL,\n" \
+	"  inblock REAL, oublock REAL,\n" \
+	"  orphans REAL,\n" \
+	"  PRIMARY KEY (result_id, idx)\n" \
+	");\n"
+
+/*
  * The current schema, created in one go on an empty file.  interference and
- * overhead, then placement, parallel and aggregate, come last in `results`
- * because a database migrated from version 1 or 2 gains them by ALTER TABLE,
- * which appends; keeping the same order here means a fresh and a migrated
- * database are indistinguishable.  Statistics are nullable because NaN (no
- * figure, e.g. a skip) is stored as NULL; aggregate is NaN, so NULL, unless
- * the result ran more than one copy at once.  A run's pid is the process
- * that measures it: with no finish time and that process alive (on the
- * host of the run) it is being measured, which `runs delete` must not
- * pull from under it; dead, the run was interrupted.
+ * overhead, then placement, parallel and aggregate and the columns after
+ * them (to jobs), come last in `results` because a database migrated from
+ * an older version gains them by ALTER TABLE, which appends; keeping the
+ * same order here means a fresh and a migrated database are
+ * indistinguishable.  jobs is 0 for a result of no -j sweep, as placement
+ * is '' for one not between processes.  Statistics are nullable because
+ * NaN (no figure, e.g. a skip) is stored as NULL; aggregate is NaN, so
+ * NULL, unless the result ran more than one copy at once.  A run's pid is
+ * the process that measures it: with no finish time and that process alive
+ * (on the host of the run) it is being measured, which `runs delete` must
+ * not pull from under it; dead, the run was interrupted.
  */
 static const char store_schema[] =
 	"CREATE TABLE hosts (\n"
@@ -168,7 +197,8 @@ static const char store_schema[] =
 	"  parallel INTEGER NOT NULL DEFAULT 1,\n"
 	"  aggregate REAL,\n"
 	"  drift REAL,\n"
-	"  drifted INTEGER NOT NULL DEFAULT 0\n"
+	"  drifted INTEGER NOT NULL DEFAULT 0,\n"
+	"  jobs INTEGER NOT NULL DEFAULT 0\n"
 	");\n"
 	"CREATE TABLE samples (\n"
 	"  result_id INTEGER NOT NULL REFERENCES results(id),\n"
@@ -185,7 +215,8 @@ static const char store_schema[] =
 	STORE_SQL_RESULT_VALUES
 	STORE_SQL_RESULT_POINTS
 	STORE_SQL_RUNS_UUID
-	STORE_SQL_REPLICAS;
+	STORE_SQL_REPLICAS
+	STORE_SQL_RESULT_USAGE;
 
 /*
  * Migrations, indexed by the version they start from: row v turns a
@@ -200,7 +231,7 @@ static const char store_schema[] =
  * one block of samples, so no replicas, no drift (NULL), no sentinel and
  * nothing known of where a sample ran; version 6 did not record which
  * process measured a run (pid NULL), so none of its runs reads as being
- * measured.
+ * measured; version 7 timed no jobs, so jobs 0 (none) and no usage.
  */
 static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
@@ -224,18 +255,31 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	      "ALTER TABLE samples ADD COLUMN replica INTEGER;\n"
 	      STORE_SQL_REPLICAS,
 	[6] = "ALTER TABLE runs ADD COLUMN pid INTEGER;\n",
+	[7] = "ALTER TABLE results ADD COLUMN jobs INTEGER NOT NULL DEFAULT 0;\n"
+	      STORE_SQL_RESULT_USAGE,
 };
 
 /* id NULL: a new row; a result rewritten after another replica keeps its id. */
 static const char store_sql_result[] =
 	"INSERT INTO results (run_id, bench_id, unit, better, status, median, ci_low, ci_high,"
 	" min, max, mean, stddev, cv, p5, p95, n, iterations, stop, interference, overhead,"
-	" wall_s, reason, placement, parallel, aggregate, drift, drifted, id)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" wall_s, reason, placement, parallel, aggregate, drift, drifted, jobs, id)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+	" ?)";
 
 static const char store_sql_sample[] =
 	"INSERT INTO samples (result_id, idx, value, t, cpu, steal, replica)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+static const char store_sql_usage[] =
+	"INSERT INTO result_usage (result_id, idx, copy, status, start, user_s, sys_s, maxrss_kb,"
+	" minflt, majflt, nvcsw, nivcsw, inblock, oublock, orphans)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+/* The columns store_load_usage reads, in the order it reads them. */
+static const char store_sql_load_usage[] =
+	"SELECT idx, copy, status, start, user_s, sys_s, maxrss_kb, minflt, majflt, nvcsw, nivcsw,"
+	" inblock, oublock, orphans FROM result_usage WHERE result_id = ? ORDER BY idx";
 
 static const char store_sql_replica[] =
 	"INSERT INTO result_replicas (result_id, idx, median, ci_low, ci_high, n, t0, t1, stop,"
@@ -265,7 +309,7 @@ static const char store_sql_load_points[] =
 static const char store_sql_load_results[] =
 	"SELECT id, bench_id, unit, better, status, median, ci_low, ci_high, min, max, mean,"
 	" stddev, cv, p5, p95, n, iterations, stop, interference, overhead, wall_s, reason,"
-	" placement, parallel, aggregate, drift, drifted"
+	" placement, parallel, aggregate, drift, drifted, jobs"
 	" FROM results WHERE run_id = ? ORDER BY id";
 
 /* A result's values, the columns in the order store_load_values reads them. */
@@ -550,6 +594,7 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->ins_value);
 	sqlite3_finalize(st->ins_point);
 	sqlite3_finalize(st->ins_replica);
+	sqlite3_finalize(st->ins_usage);
 	/* Statements are finalized above, so close cannot be left busy. */
 	sqlite3_close(st->db);
 	free(st);
@@ -622,7 +667,8 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 	    sqlite3_prepare_v2(st->db, store_sql_sample, -1, &st->ins_sample, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_value, -1, &st->ins_value, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_point, -1, &st->ins_point, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_replica, -1, &st->ins_replica, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(st->db, store_sql_replica, -1, &st->ins_replica, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_usage, -1, &st->ins_usage, NULL) != SQLITE_OK) {
 		errbuf_set(err, "cannot open db '%s': %s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
@@ -1020,6 +1066,23 @@ static int store_result_check(struct store *st, const struct result *r, char *er
 			   r->id, st->path, r->parallel);
 		return -1;
 	}
+	if (r->jobs < 0) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': jobs %d is below 0",
+			   r->id, st->path, r->jobs);
+		return -1;
+	}
+	/* Each usage row is keyed by its sample: without samples it would load as none. */
+	if (r->usage && !r->samples && r->n > 0) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': usage without samples",
+			   r->id, st->path);
+		return -1;
+	}
+	for (size_t i = 0; r->usage && i < r->n; i++)
+		if (r->usage[i].copy < 1) {
+			errbuf_set(err, "cannot add result '%s' to db '%s': usage %zu has copy %d, "
+				   "below 1", r->id, st->path, i + 1, r->usage[i].copy);
+			return -1;
+		}
 	return 0;
 }
 
@@ -1063,7 +1126,8 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 	    store_bind_real(s, 25, r->aggregate) != SQLITE_OK ||
 	    store_bind_real(s, 26, r->drift) != SQLITE_OK ||
 	    sqlite3_bind_int(s, 27, r->drifted != 0) != SQLITE_OK ||
-	    (id && *id ? sqlite3_bind_int64(s, 28, *id) : sqlite3_bind_null(s, 28)) != SQLITE_OK ||
+	    sqlite3_bind_int(s, 28, r->jobs) != SQLITE_OK ||
+	    (id && *id ? sqlite3_bind_int64(s, 29, *id) : sqlite3_bind_null(s, 29)) != SQLITE_OK ||
 	    store_step_done(s) < 0)
 		goto fail;
 	result_id = sqlite3_last_insert_rowid(st->db);
@@ -1110,6 +1174,28 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 		    store_step_done(ss) < 0)
 			goto fail;
 	}
+	for (size_t i = 0; r->samples && r->usage && i < r->n; i++) {
+		const struct result_usage *u = &r->usage[i];
+		sqlite3_stmt *su = st->ins_usage;
+
+		if (sqlite3_bind_int64(su, 1, result_id) != SQLITE_OK ||
+		    sqlite3_bind_int64(su, 2, (sqlite3_int64)i) != SQLITE_OK ||
+		    sqlite3_bind_int(su, 3, u->copy) != SQLITE_OK ||
+		    sqlite3_bind_int(su, 4, u->status) != SQLITE_OK ||
+		    store_bind_real(su, 5, u->start) != SQLITE_OK ||
+		    store_bind_real(su, 6, u->user_s) != SQLITE_OK ||
+		    store_bind_real(su, 7, u->sys_s) != SQLITE_OK ||
+		    store_bind_real(su, 8, u->maxrss_kb) != SQLITE_OK ||
+		    store_bind_real(su, 9, u->minflt) != SQLITE_OK ||
+		    store_bind_real(su, 10, u->majflt) != SQLITE_OK ||
+		    store_bind_real(su, 11, u->nvcsw) != SQLITE_OK ||
+		    store_bind_real(su, 12, u->nivcsw) != SQLITE_OK ||
+		    store_bind_real(su, 13, u->inblock) != SQLITE_OK ||
+		    store_bind_real(su, 14, u->oublock) != SQLITE_OK ||
+		    store_bind_real(su, 15, u->orphans) != SQLITE_OK ||
+		    store_step_done(su) < 0)
+			goto fail;
+	}
 	for (size_t i = 0; r->replicas && i < r->nreplicas; i++) {
 		const struct result_replica *p = &r->replicas[i];
 		sqlite3_stmt *sr = st->ins_replica;
@@ -1141,6 +1227,8 @@ fail:
 	(void)sqlite3_clear_bindings(st->ins_point);
 	(void)sqlite3_reset(st->ins_replica);
 	(void)sqlite3_clear_bindings(st->ins_replica);
+	(void)sqlite3_reset(st->ins_usage);
+	(void)sqlite3_clear_bindings(st->ins_usage);
 	return -1;
 }
 
@@ -1168,6 +1256,7 @@ fail:
 /* What a result owns besides its row, so that rewriting it leaves no stale rows. */
 static const char *const store_sql_delete_result[] = {
 	"DELETE FROM samples WHERE result_id = ?1",
+	"DELETE FROM result_usage WHERE result_id = ?1",
 	"DELETE FROM result_values WHERE result_id = ?1",
 	"DELETE FROM result_points WHERE result_id = ?1",
 	"DELETE FROM result_replicas WHERE result_id = ?1",
@@ -1529,6 +1618,73 @@ fail:
 	return -1;
 }
 
+/*
+ * A timed job's usage, one row per sample, after store_load_samples: r->usage
+ * stays NULL when the result has none (any other benchmark, or a database
+ * from before schema 8).  Rows that are not exactly one per sample are
+ * refused rather than matched up by guess; 0 or -1 with err filled.
+ */
+static int store_load_usage(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+			    struct result *r, char *err)
+{
+	size_t i = 0;
+	int rc;
+
+	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct result_usage *u;
+		sqlite3_int64 copy = sqlite3_column_int64(stmt, 1);
+		sqlite3_int64 status = sqlite3_column_int64(stmt, 2);
+
+		if (!r->samples || i == r->n || sqlite3_column_int64(stmt, 0) != (sqlite3_int64)i) {
+			(void)sqlite3_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not "
+				   "one per sample (%zu)", st->path, (long long)result_id,
+				   r->samples ? r->n : 0);
+			return -1;
+		}
+		if (copy < 1 || copy > INT_MAX || status < INT_MIN || status > INT_MAX) {
+			(void)sqlite3_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': result %lld has usage %zu with copy %lld "
+				   "and status %lld", st->path, (long long)result_id, i + 1,
+				   (long long)copy, (long long)status);
+			return -1;
+		}
+		if (!r->usage && !(r->usage = calloc(r->n, sizeof(*r->usage)))) {
+			(void)sqlite3_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
+		}
+		u = &r->usage[i++];
+		u->copy = (int)copy;
+		u->status = (int)status;
+		u->start = store_column_real(stmt, 3);
+		u->user_s = store_column_real(stmt, 4);
+		u->sys_s = store_column_real(stmt, 5);
+		u->maxrss_kb = store_column_real(stmt, 6);
+		u->minflt = store_column_real(stmt, 7);
+		u->majflt = store_column_real(stmt, 8);
+		u->nvcsw = store_column_real(stmt, 9);
+		u->nivcsw = store_column_real(stmt, 10);
+		u->inblock = store_column_real(stmt, 11);
+		u->oublock = store_column_real(stmt, 12);
+		u->orphans = store_column_real(stmt, 13);
+	}
+	(void)sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	if (i != 0 && i != r->n) {
+		errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not one "
+			   "per sample (%zu)", st->path, (long long)result_id, r->n);
+		return -1;
+	}
+	return 0;
+fail:
+	errbuf_set(err, "cannot read usage from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	return -1;
+}
+
 /* A result's replicas, in the order taken; 0 or -1 with err filled. */
 static int store_load_replicas(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
 			       struct result *r, char *err)
@@ -1685,7 +1841,7 @@ fail:
 static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r, char *err)
 {
 	const char *better, *status, *stop, *place;
-	sqlite3_int64 n, parallel;
+	sqlite3_int64 n, parallel, jobs;
 
 	memset(r, 0, sizeof(*r));
 	store_column_copy(q, 1, r->id, sizeof(r->id));
@@ -1742,13 +1898,20 @@ static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r,
 	r->aggregate = store_column_real(q, 24);
 	r->drift = store_column_real(q, 25);
 	r->drifted = sqlite3_column_int(q, 26) != 0;
+	jobs = sqlite3_column_int64(q, 27);
+	if (jobs < 0 || jobs > INT_MAX) {
+		errbuf_set(err, "cannot read db '%s': result %lld has jobs %lld, not a count of jobs",
+			   st->path, (long long)sqlite3_column_int64(q, 0), (long long)jobs);
+		return -1;
+	}
+	r->jobs = (int)jobs;
 	return 0;
 }
 
 /* One run's results, ordered by result id, into run->results. */
 static int store_load_results(struct store *st, struct run_info *run, int want_samples,
 			      sqlite3_stmt *q, sqlite3_stmt *qs, sqlite3_stmt *qv,
-			      sqlite3_stmt *qp, sqlite3_stmt *qrep, char *err)
+			      sqlite3_stmt *qp, sqlite3_stmt *qrep, sqlite3_stmt *qu, char *err)
 {
 	size_t cap = 0;
 	int rc;
@@ -1773,8 +1936,10 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		    store_load_points(st, qp, sqlite3_column_int64(q, 0), r, err) < 0 ||
 		    store_load_replicas(st, qrep, sqlite3_column_int64(q, 0), r, err) < 0)
 			goto fail_quiet;
+		/* Usage is beside the samples, so it comes with them or not at all. */
 		if (want_samples &&
-		    store_load_samples(st, qs, sqlite3_column_int64(q, 0), r, err) < 0)
+		    (store_load_samples(st, qs, sqlite3_column_int64(q, 0), r, err) < 0 ||
+		     store_load_usage(st, qu, sqlite3_column_int64(q, 0), r, err) < 0))
 			goto fail_quiet;
 	}
 	(void)sqlite3_reset(q);
@@ -1794,7 +1959,7 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 	struct store_ids ids = {0};
 	struct run_info *out = NULL;
 	sqlite3_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL, *qp = NULL, *qrep = NULL;
-	sqlite3_stmt *qsen = NULL;
+	sqlite3_stmt *qsen = NULL, *qu = NULL;
 	size_t nout = 0;
 	const char *json;
 
@@ -1821,7 +1986,8 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 	    sqlite3_prepare_v2(st->db, store_sql_load_replicas, -1, &qrep, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_load_sentinel, -1, &qsen, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, store_sql_load_values, -1, &qv, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_load_points, -1, &qp, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(st->db, store_sql_load_points, -1, &qp, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, store_sql_load_usage, -1, &qu, NULL) != SQLITE_OK)
 		goto fail;
 	for (size_t i = 0; i < ids.n; i++) {
 		struct run_info *run = &out[nout++];
@@ -1843,7 +2009,7 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 			goto fail_quiet;
 		}
 		(void)sqlite3_reset(qr);
-		if (store_load_results(st, run, want_samples, q, qs, qv, qp, qrep, err) < 0 ||
+		if (store_load_results(st, run, want_samples, q, qs, qv, qp, qrep, qu, err) < 0 ||
 		    store_load_sentinel(st, qsen, run, err) < 0)
 			goto fail_quiet;
 	}
@@ -1854,6 +2020,7 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 	sqlite3_finalize(qs);
 	sqlite3_finalize(qv);
 	sqlite3_finalize(qp);
+	sqlite3_finalize(qu);
 	free(ids.v);
 	/* Ending a read transaction: nothing was written, so rolling back loses nothing. */
 	store_rollback(st);
@@ -1869,6 +2036,7 @@ fail_quiet:
 	sqlite3_finalize(qs);
 	sqlite3_finalize(qv);
 	sqlite3_finalize(qp);
+	sqlite3_finalize(qu);
 	free(ids.v);
 	store_runs_free(out, nout);
 	store_rollback(st);
@@ -1966,6 +2134,7 @@ fail_quiet:
 /* The statements that delete one run and everything under it, children first. */
 static const char *const store_sql_delete_run[] = {
 	"DELETE FROM samples WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
+	"DELETE FROM result_usage WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
 	"DELETE FROM result_values WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
 	"DELETE FROM result_points WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
 	"DELETE FROM result_replicas WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",

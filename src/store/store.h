@@ -17,7 +17,7 @@
 
 #include "core/result.h"
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 struct store;
 
@@ -61,7 +61,8 @@ void store_close(struct store *st);
  */
 int store_run_begin(struct store *st, struct run_info *run, char *err);
 /*
- * Insert one result, its values, samples and points in a single transaction.
+ * Insert one result, its values, samples (with where each ran and, for a
+ * timed job, each copy's usage) and points in a single transaction.
  * These calls and store_sentinel_put and store_run_end say so in err when
  * the run is no longer there (deleted with `runs delete --force` while it
  * was measured), rather than fail on a foreign key.

@@ -3,8 +3,8 @@
  * (a fresh Debian has no python or jq to do it).  Reads stdin.
  *   jsoncheck run      a `run --json` / `summary --json` document: every
  *                      field of every result present, typed and sane
- *                      (placement, parallel, aggregate, values and a
- *                      curve's points too); prints "runs R results N ok K"
+ *                      (placement, parallel, jobs, aggregate, values, a
+ *                      curve's points and a timed job's usage too); prints "runs R results N ok K"
  *                      and, for each curve, "curve ID points N series A,B
  *                      top X" on a line of its own (X: the last point's
  *                      size, whose median must be the result's); with
@@ -68,12 +68,13 @@ static double num(json_t *obj, const char *key, const char *id)
 /*
  * The conditions a result was measured under, which every result has,
  * skipped and failed ones included: where its processes ran, how many
- * copies ran at once, all copies' figure, and its parameters (values).
+ * copies ran at once, the -j value of a timed job (null for none), all
+ * copies' figure, and its parameters (values).
  */
 static void check_conditions(json_t *r, const char *id)
 {
 	json_t *place = json_object_get(r, "placement"), *par = json_object_get(r, "parallel");
-	json_t *agg = json_object_get(r, "aggregate"), *values, *v;
+	json_t *agg = json_object_get(r, "aggregate"), *jobs = json_object_get(r, "jobs"), *values, *v;
 	const char *key, *p;
 
 	/* null is a benchmark that takes no placement; "" never appears. */
@@ -84,6 +85,8 @@ static void check_conditions(json_t *r, const char *id)
 		bad("placement is not one of none, same, spread", id);
 	if (!json_is_integer(par) || json_integer_value(par) < 1)
 		bad("parallel missing, or not an integer >= 1", id);
+	if (!jobs || !(json_is_null(jobs) || (json_is_integer(jobs) && json_integer_value(jobs) >= 1)))
+		bad("jobs missing, or neither an integer >= 1 nor null", id);
 	if (!agg || !(json_is_null(agg) || json_is_number(agg)))
 		bad("aggregate missing, or neither a number nor null", id);
 	values = need(r, "values", JSON_OBJECT, id);
@@ -226,6 +229,41 @@ static size_t check_sentinel(json_t *run)
 	return json_array_size(sen);
 }
 
+/*
+ * A timed job's usage (issue 14), when there is one: an object a sample,
+ * its copy among the copies run at once, a wait status, and every figure
+ * a number >= 0 or null (the start only a number or null).
+ */
+static void check_usage(json_t *r, const char *id)
+{
+	static const char *const figs[] = {
+		"start", "user_s", "sys_s", "maxrss_kb", "minflt", "majflt", "nvcsw", "nivcsw",
+		"inblock", "oublock", "orphans",
+	};
+	json_t *usage = json_object_get(r, "usage"), *u;
+	size_t i;
+
+	if (!usage)
+		return;
+	if (!json_is_array(usage) ||
+	    json_array_size(usage) != json_array_size(need(r, "samples", JSON_ARRAY, id)))
+		bad("usage is not an array of one entry a sample", id);
+	json_array_foreach(usage, i, u) {
+		json_t *copy = json_object_get(u, "copy");
+
+		if (!json_is_integer(copy) || json_integer_value(copy) < 1 ||
+		    json_integer_value(copy) > json_integer_value(json_object_get(r, "parallel")) ||
+		    !json_is_integer(json_object_get(u, "status")))
+			bad("a usage entry's copy or status is out of range", id);
+		for (size_t k = 0; k < sizeof(figs) / sizeof(figs[0]); k++) {
+			double x = num_or_null(u, figs[k], id);
+
+			if (k > 0 && x < 0)
+				bad("a usage figure is negative", id);
+		}
+	}
+}
+
 static int check_result(json_t *r)
 {
 	const char *id = json_string_value(need(r, "id", JSON_STRING, NULL));
@@ -240,6 +278,7 @@ static int check_result(json_t *r)
 		bad("better is neither lower nor higher", id);
 	check_points(r, id, strcmp(status, "skip") && strcmp(status, "fail"));
 	check_replicas(r, id, strcmp(status, "skip") && strcmp(status, "fail"));
+	check_usage(r, id);
 	if (!strcmp(status, "skip") || !strcmp(status, "fail")) {
 		if (!json_is_string(json_object_get(r, "reason")))
 			bad("skip/fail without a reason", id);

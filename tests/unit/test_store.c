@@ -1,7 +1,8 @@
 /*
  * Unit tests for the results database: a run written and read back field
- * by field (values, placement and copies included), run selection,
- * migration of version 1 and version 2 files made by hand, rows the loader
+ * by field (values, placement and copies included), a timed job's jobs
+ * and per-copy usage, run selection, migration of version 1, 2 and 7
+ * files made by hand, rows the loader
  * must refuse, refusal of files kbench must not touch (checked byte for
  * byte), the default path rules, two writers on one database at once and
  * eight creating one, reading what cannot be written, and runs deleted
@@ -262,6 +263,7 @@ static void assert_same_result(const struct result *want, const struct result *g
 	assert_string_equal(got->reason, want->reason);
 	assert_int_equal(got->placement, want->placement);
 	assert_int_equal(got->parallel, want->parallel);
+	assert_int_equal(got->jobs, want->jobs);
 	assert_same_double(got->aggregate, want->aggregate);
 	assert_same_double(got->drift, want->drift);
 	assert_int_equal(got->drifted, want->drifted);
@@ -296,11 +298,34 @@ static void assert_same_result(const struct result *want, const struct result *g
 	}
 	if (!want_samples || !want->samples) {
 		assert_null(got->samples);
+		assert_null(got->usage);	/* beside the samples, or not at all */
 		return;
 	}
 	assert_non_null(got->samples);
 	for (size_t i = 0; i < want->n; i++)
 		assert_same_double(got->samples[i], want->samples[i]);
+	if (!want->usage) {
+		assert_null(got->usage);
+	} else {
+		assert_non_null(got->usage);
+		for (size_t i = 0; i < want->n; i++) {
+			const struct result_usage *a = &want->usage[i], *b = &got->usage[i];
+
+			assert_int_equal(b->copy, a->copy);
+			assert_int_equal(b->status, a->status);
+			assert_same_double(b->start, a->start);
+			assert_same_double(b->user_s, a->user_s);
+			assert_same_double(b->sys_s, a->sys_s);
+			assert_same_double(b->maxrss_kb, a->maxrss_kb);
+			assert_same_double(b->minflt, a->minflt);
+			assert_same_double(b->majflt, a->majflt);
+			assert_same_double(b->nvcsw, a->nvcsw);
+			assert_same_double(b->nivcsw, a->nivcsw);
+			assert_same_double(b->inblock, a->inblock);
+			assert_same_double(b->oublock, a->oublock);
+			assert_same_double(b->orphans, a->orphans);
+		}
+	}
 	if (!want->where) {
 		assert_null(got->where);
 		return;
@@ -479,6 +504,143 @@ static void test_round_trip(void **state)
 	store_close(st);
 }
 
+/*
+ * A timed job as kbench time stores it (issue 14): two copies a run and
+ * two runs, so four samples of real time in seconds, each beside the usage
+ * of its copy and where it ran (replica: the run; t: the copy's finish);
+ * jobs is the -j value.  Each run's first copy does not know its blocks
+ * read (NaN), which must come back so, and the last copy exited 1.
+ */
+static void make_timed(struct result *r, int jobs)
+{
+	make_result(r, "time.make", 4);
+	snprintf(r->unit, sizeof(r->unit), "s");
+	r->iterations = 1;
+	r->parallel = 2;
+	r->jobs = jobs;
+	r->where = calloc(4, sizeof(*r->where));
+	r->usage = calloc(4, sizeof(*r->usage));
+	assert_non_null(r->where);
+	assert_non_null(r->usage);
+	for (int i = 0; i < 4; i++) {
+		r->samples[i] = 30.5 + i * 0.25;
+		r->where[i] = (struct result_sample){ .t = 40.0 * (i / 2) + r->samples[i], .cpu = -1,
+						      .steal_ns = (double)NAN, .replica = i / 2 };
+		r->usage[i] = (struct result_usage){
+			.copy = i % 2 + 1, .status = i == 3 ? 256 : 0, .start = 40.0 * (i / 2) + 1e-3 * i,
+			.user_s = 50.25 + i, .sys_s = 7.5 + i, .maxrss_kb = 123456 + i,
+			.minflt = 1e6 + i, .majflt = i, .nvcsw = 20000 + i, .nivcsw = 3000 + i,
+			.inblock = i % 2 ? 8.0 * i : (double)NAN, .oublock = 16.0 * i,
+			.orphans = i == 2 };
+	}
+}
+
+/*
+ * Issue 14: a timed job's jobs and per-copy usage are stored with the
+ * result and its samples and read back field by field; a result rewritten
+ * after another run keeps no stale usage rows; jobs is part of the
+ * instance, so -j4 and -j8 are two rows; rows that are not one per sample
+ * are refused on load, values the loader could not take back on writing;
+ * and the rows go with their run, or with their result however deleted.
+ */
+static void test_timed_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "", sql[256];
+	struct run_info run, *runs;
+	struct result r[3];
+	struct store *st;
+	const char *sel[] = {"timed"};
+	long long id8;
+	int64_t id = 0;
+	int n;
+
+	st = store_open(f->db, err);
+	assert_non_null(st);
+	make_run(&run, "timed");
+	assert_int_equal(store_run_begin(st, &run, err), 0);
+	/* Stored after its first run (two samples), rewritten whole after the second. */
+	make_timed(&r[0], 4);
+	r[0].n = 2;
+	assert_int_equal(store_result_put(st, run.id, &id, &r[0], err), 0);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_usage"), 2);
+	r[0].n = 4;
+	assert_int_equal(store_result_put(st, run.id, &id, &r[0], err), 0);
+	make_timed(&r[1], 8);
+	r[1].usage[0].maxrss_kb = 1e12;	/* larger than any int: a count kept as a double */
+	assert_int_equal(store_result_add(st, run.id, &r[1], err), 0);
+	/* Any other benchmark: no jobs, no usage. */
+	make_result(&r[2], "sys.null", 3);
+	assert_int_equal(store_result_add(st, run.id, &r[2], err), 0);
+	assert_int_equal(store_run_end(st, run.id, err), 0);
+
+	/* As documented: jobs a column (0 for none), a row a copy, NaN as NULL. */
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results WHERE jobs = 4 AND parallel = 2"), 1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results WHERE jobs = 0"), 1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_usage"), 8);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM result_usage WHERE result_id = %lld",
+		 (long long)id);
+	assert_int_equal(raw_int(f->db, sql), 4);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_usage WHERE inblock IS NULL"), 4);
+	snprintf(sql, sizeof(sql), "SELECT status * 10 + copy FROM result_usage WHERE result_id = %lld"
+		 " AND idx = 3", (long long)id);
+	assert_int_equal(raw_int(f->db, sql), 2562);
+
+	/* Loaded with samples (and so usage), then without either. */
+	for (int want = 1; want >= 0; want--) {
+		n = store_runs_load(st, NULL, 0, want, &runs, err);
+		if (n != 1)
+			fail_msg("load: %d: %s", n, err);
+		assert_int_equal(runs[0].nresults, 3);
+		for (int i = 0; i < 3; i++)
+			assert_same_result(&r[i], &runs[0].results[i], want);
+		assert_true(result_same_instance(&runs[0].results[0], &r[0]));
+		assert_false(result_same_instance(&runs[0].results[0], &runs[0].results[1]));
+		store_runs_free(runs, (size_t)n);
+	}
+
+	/* What would not load back is refused before anything is written. */
+	r[2].jobs = -1;
+	assert_int_equal(store_result_add(st, run.id, &r[2], err), -1);
+	assert_non_null(strstr(err, "cannot add result 'sys.null' to db '"));
+	assert_non_null(strstr(err, "jobs -1 is below 0"));
+	r[2].jobs = 0;
+	r[1].usage[2].copy = 0;
+	assert_int_equal(store_result_add(st, run.id, &r[1], err), -1);
+	assert_non_null(strstr(err, "usage 3 has copy 0, below 1"));
+	r[1].usage[2].copy = 1;
+	free(r[1].samples);
+	r[1].samples = NULL;
+	assert_int_equal(store_result_add(st, run.id, &r[1], err), -1);
+	assert_non_null(strstr(err, "usage without samples"));
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 3);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_usage"), 8);
+
+	/* A usage row lost: refused with the samples, not matched up by guess; fine without. */
+	id8 = raw_int(f->db, "SELECT id FROM results WHERE jobs = 8");
+	snprintf(sql, sizeof(sql), "DELETE FROM result_usage WHERE result_id = %lld AND idx = 1", id8);
+	raw_exec(f->db, sql);
+	assert_int_equal(store_runs_load(st, NULL, 0, 1, &runs, err), -1);
+	assert_non_null(strstr(err, "has usage rows that are not one per sample (4)"));
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), 1);
+	store_runs_free(runs, 1);
+
+	/* A result deleted by another program with foreign keys on takes its usage along. */
+	snprintf(sql, sizeof(sql), "PRAGMA foreign_keys = ON; DELETE FROM samples WHERE result_id = %lld;"
+		 " DELETE FROM results WHERE id = %lld", id8, id8);
+	raw_exec(f->db, sql);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_usage"), 4);
+	/* And `runs delete` leaves none behind. */
+	assert_int_equal(store_runs_delete(st, sel, 1, err), 1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_usage"), 0);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 0);
+
+	for (int i = 0; i < 3; i++)
+		result_free(&r[i]);
+	run_info_free(&run);
+	store_close(st);
+}
+
 static void test_load_selectors(void **state)
 {
 	struct fixture *f = *state;
@@ -633,7 +795,7 @@ static void assert_same_schema(const char *a, const char *b)
 {
 	static const char *const tables[] = {"hosts", "runs", "results", "samples",
 					     "result_values", "result_points",
-					     "result_replicas", "sentinels"};
+					     "result_replicas", "sentinels", "result_usage"};
 	static const char names_sql[] =
 		"SELECT group_concat(type || ' ' || name || ' ' || tbl_name, ', ')"
 		" FROM (SELECT * FROM sqlite_master ORDER BY type, name)";
@@ -1635,6 +1797,162 @@ static void test_readonly(void **state)
 }
 
 /*
+ * Version 7, as the kbench before issue 14 created it: results ends with
+ * drifted, and there is no result_usage.  One run, one result between two
+ * processes (two copies) with its samples and where they ran.
+ */
+static const char v7_schema[] =
+	"CREATE TABLE hosts (id INTEGER PRIMARY KEY, hostname TEXT NOT NULL, os TEXT NOT NULL,"
+	"  UNIQUE (hostname, os));"
+	"CREATE TABLE runs (id INTEGER PRIMARY KEY, host_id INTEGER NOT NULL REFERENCES hosts(id),"
+	"  label TEXT NOT NULL, started TEXT NOT NULL, finished TEXT, os TEXT NOT NULL, mhz REAL,"
+	"  sysinfo TEXT, uuid TEXT, set_uuid TEXT, pid INTEGER);"
+	"CREATE TABLE results (id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  bench_id TEXT NOT NULL, unit TEXT NOT NULL,"
+	"  better TEXT NOT NULL CHECK (better IN ('lower', 'higher')),"
+	"  status TEXT NOT NULL CHECK (status IN ('ok', 'noisy', 'skip', 'fail')),"
+	"  median REAL, ci_low REAL, ci_high REAL, min REAL, max REAL,"
+	"  mean REAL, stddev REAL, cv REAL, p5 REAL, p95 REAL,"
+	"  n INTEGER NOT NULL, iterations INTEGER NOT NULL, stop TEXT NOT NULL,"
+	"  wall_s REAL, reason TEXT, interference REAL DEFAULT -1, overhead REAL DEFAULT 0,"
+	"  placement TEXT NOT NULL DEFAULT '', parallel INTEGER NOT NULL DEFAULT 1, aggregate REAL,"
+	"  drift REAL, drifted INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE samples (result_id INTEGER NOT NULL REFERENCES results(id),"
+	"  idx INTEGER NOT NULL, value REAL, t REAL, cpu INTEGER, steal REAL, replica INTEGER);"
+	"CREATE INDEX results_run_id ON results(run_id);"
+	"CREATE INDEX samples_result_id ON samples(result_id);"
+	"CREATE INDEX runs_label ON runs(label);"
+	"CREATE TABLE result_values (result_id INTEGER NOT NULL REFERENCES results(id),"
+	"  idx INTEGER NOT NULL, key TEXT NOT NULL, num REAL, text TEXT);"
+	"CREATE INDEX result_values_result_id ON result_values(result_id);"
+	"CREATE TABLE result_points (result_id INTEGER NOT NULL REFERENCES results(id),"
+	"  idx INTEGER NOT NULL, series TEXT NOT NULL, x REAL NOT NULL,"
+	"  y REAL, lo REAL, hi REAL, noisy INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX result_points_result_id ON result_points(result_id);"
+	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);"
+	"CREATE TABLE result_replicas (result_id INTEGER NOT NULL REFERENCES results(id),"
+	"  idx INTEGER NOT NULL, median REAL, ci_low REAL, ci_high REAL, n INTEGER NOT NULL,"
+	"  t0 REAL, t1 REAL, stop TEXT NOT NULL, sentinel_sys REAL, sentinel_user REAL);"
+	"CREATE INDEX result_replicas_result_id ON result_replicas(result_id);"
+	"CREATE TABLE sentinels (run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  idx INTEGER NOT NULL, t REAL NOT NULL, cpu INTEGER NOT NULL, sys_ns REAL, user_ns REAL);"
+	"CREATE INDEX sentinels_run_id ON sentinels(run_id);"
+	"INSERT INTO hosts VALUES (1, 'box7', 'Linux 6.1.0');"
+	"INSERT INTO runs VALUES (1, 1, 'v7run', '2026-11-01T10:00:00Z', '2026-11-01T10:05:00Z',"
+	"  'Linux 6.1.0', 2500.0, NULL, '0123456789abcdef0123456789abcdef',"
+	"  '0123456789abcdef0123456789abcdef', NULL);"
+	"INSERT INTO results VALUES (1, 1, 'ipc.pipe.lat', 'us', 'lower', 'ok', 4.25, 4.2, 4.3,"
+	"  4.0, 5.0, 4.3, 0.1, 0.02, 4.1, 4.9, 3, 1000, 'precision', 0.5, NULL, 0.05, 0.01,"
+	"  'spread', 2, 8.5, 0.01, 0);"
+	"INSERT INTO samples VALUES (1, 0, 4.2, 0.5, 1, 0, 0), (1, 1, 4.25, 0.6, 0, NULL, 0),"
+	"  (1, 2, 4.3, 0.7, 1, 0, 0);"
+	"PRAGMA user_version = 7;";
+
+/* What the result of v7_schema loads as, with its samples: 0, or which check failed. */
+static int v7_check(const struct run_info *runs, int n)
+{
+	const struct result *r;
+
+	if (n != 1 || runs[0].nresults != 1)
+		return 1;
+	r = &runs[0].results[0];
+	if (strcmp(r->id, "ipc.pipe.lat") != 0 || r->placement != PLACE_SPREAD || r->parallel != 2)
+		return 2;
+	/* Version 7 timed no jobs: none, and no usage beside its samples. */
+	if (r->jobs != 0 || r->usage != NULL)
+		return 3;
+	if (r->n != 3 || !r->samples || r->samples[2] != 4.3 || !r->where || r->where[1].cpu != 0)
+		return 4;
+	return 0;
+}
+
+/* A reader of a version 7 file in a child that cannot write it: 0, or what failed. */
+static int ro_v7_reader(const char *path)
+{
+	char err[ERRBUF_LEN] = "";
+	struct run_info *runs;
+	struct store *st = store_open_readonly(path, err);
+	int n, rc;
+
+	if (!st) {
+		fprintf(stderr, "ro_v7_reader: %s\n", err);
+		return 100;
+	}
+	n = store_runs_load(st, NULL, 0, 1, &runs, err);
+	if (n < 0) {
+		fprintf(stderr, "ro_v7_reader: %s\n", err);
+		store_close(st);
+		return 101;
+	}
+	rc = v7_check(runs, n);
+	store_runs_free(runs, (size_t)n);
+	store_close(st);
+	return rc;
+}
+
+/*
+ * Issue 14: a version 7 database is read where it cannot be written (the
+ * copy in memory gains jobs and result_usage, the file none of it), and
+ * migrated by a writer, after which it takes a timed job's jobs and usage
+ * and looks exactly like a fresh database.
+ */
+static void test_migrate_v7(void **state)
+{
+	struct fixture *f = *state;
+	char err[ERRBUF_LEN] = "", dir[PATH_MAX], path[PATH_MAX + 16], fresh[PATH_MAX];
+	const char *sel[] = {"after"};
+	struct run_info *runs, run;
+	struct result r;
+	struct store *st;
+	char *before;
+	size_t nb;
+	int n;
+
+	snprintf(dir, sizeof(dir), "%s/v7", f->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/v7.db", dir);
+	raw_exec(path, v7_schema);
+	assert_int_equal(chmod(path, 0444), 0);
+	before = slurp(path, &nb);
+	assert_int_equal(in_unwritable(f->dir, dir, ro_v7_reader, path), 0);
+	assert_untouched(path, before, nb);
+	assert_no_sidecars(path);
+	assert_int_equal(raw_int(path, "PRAGMA user_version"), 7);
+
+	assert_int_equal(chmod(path, 0644), 0);
+	st = store_open(path, err);
+	if (!st)
+		fail_msg("open v7: %s", err);
+	assert_int_equal(raw_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM results WHERE jobs = 0"), 1);
+	n = store_runs_load(st, NULL, 0, 1, &runs, err);
+	if (n < 0)
+		fail_msg("load v7: %s", err);
+	assert_int_equal(v7_check(runs, n), 0);
+	store_runs_free(runs, (size_t)n);
+
+	/* The migrated file takes a timed job and gives it back whole. */
+	make_run(&run, "after");
+	assert_int_equal(store_run_begin(st, &run, err), 0);
+	make_timed(&r, 4);
+	assert_int_equal(store_result_add(st, run.id, &r, err), 0);
+	n = store_runs_load(st, sel, 1, 1, &runs, err);
+	assert_int_equal(n, 1);
+	assert_int_equal(runs[0].nresults, 1);
+	assert_same_result(&r, &runs[0].results[0], 1);
+	store_runs_free(runs, (size_t)n);
+	result_free(&r);
+	run_info_free(&run);
+	store_close(st);
+
+	snprintf(fresh, sizeof(fresh), "%s/fresh.db", f->dir);
+	st = store_open(fresh, err);
+	assert_non_null(st);
+	store_close(st);
+	assert_same_schema(path, fresh);
+}
+
+/*
  * Issue 13: a zero-byte file is what SQLite takes for a new database, so
  * an opener that must not create one (the readers, rename and delete)
  * refuses it and leaves it zero bytes, with nothing beside it.  So does a
@@ -1807,6 +2125,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timed_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_selectors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_db, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
@@ -1824,6 +2143,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_import, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readonly, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v7, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_file_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delete_in_progress, setup, teardown),
 	};

@@ -61,6 +61,7 @@ static void replica_outcome(const struct result *rep, size_t k, size_t n, struct
 	*out = *rep;
 	out->samples = NULL;
 	out->where = NULL;
+	out->usage = NULL;
 	out->points = NULL;
 	out->replicas = NULL;
 	out->n = out->npoints = out->nreplicas = 0;
@@ -239,6 +240,7 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 	*out = reps[near];
 	out->samples = NULL;
 	out->where = NULL;
+	out->usage = NULL;
 	out->points = NULL;
 	out->npoints = 0;
 	out->iterations = reps[0].iterations;

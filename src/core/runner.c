@@ -434,6 +434,7 @@ static int decode(const char *buf, size_t len, struct result *r)
 	r->samples = NULL;
 	r->points = NULL;
 	r->where = NULL;
+	r->usage = NULL;	/* a benchmark has none; never the child's pointer */
 	r->replicas = NULL;
 	r->nreplicas = 0;
 	if (r->npoints > BENCH_MAX_POINTS ||

@@ -35,6 +35,7 @@ static int merge_copy(struct result *dst, const struct result *src)
 	*dst = *src;
 	dst->samples = NULL;
 	dst->where = NULL;
+	dst->usage = NULL;
 	dst->points = NULL;
 	dst->npoints = 0;
 	dst->replicas = NULL;

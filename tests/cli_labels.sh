@@ -22,11 +22,11 @@ clean() {
 	! LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$1" &&
 	! LC_ALL=C grep -q "$(printf '\342\200[\252-\256]')" "$1"
 }
-# the last kb exited 2 with its reason (PATTERN) on the first line, then
-# only the usual hint, nothing raw on stderr and no database made
+# the last kb exited 2 with its reason (PATTERN) on its one line, nothing
+# raw on stderr and no database made
 refused() {
-	[ "$rc" = 2 ] && head -1 "$T/err" | grep -q -- "$1" && [ "$(lines "$T/err")" = 2 ] &&
-	grep -q "^kbench: try 'kbench --help'$" "$T/err" && clean "$T/err" && [ ! -e "$DB" ]
+	[ "$rc" = 2 ] && grep -q -- "$1" "$T/err" && [ "$(lines "$T/err")" = 1 ] &&
+	clean "$T/err" && [ ! -e "$DB" ]
 }
 
 # --- refused on the command line --------------------------------------------

@@ -33,7 +33,7 @@ void die_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("", fmt, ap);
 	va_end(ap);
-	fputs("kbench: try 'kbench --help'\n", stderr);
+	/* One line, as every refusal: the status (2) says it was the usage. */
 	exit(EXIT_USAGE);
 }
 

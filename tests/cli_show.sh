@@ -1,11 +1,11 @@
 #!/bin/sh
 # Command-line tests of `kbench show`: a figure and a curve read back from a
 # temporary database, selected by run id and by label, as text and JSON;
-# and bad input (no database, an unknown id, an id never measured, an
-# unknown run or label) getting one line on stderr, the right exit status
-# and no file created.  TAP output like tests/cli.sh; timings are never
-# asserted.  The curve is measured small (--size 1m, --suite quick), a few
-# seconds.
+# and bad input (no database, an unknown id, an id never measured, be it a
+# registry row or one of the catalogue's, time.*, an unknown run or label)
+# getting one line on stderr, the right exit status and no file created.
+# TAP output like tests/cli.sh; timings are never asserted.  The curve is
+# measured small (--size 1m, --suite quick), a few seconds.
 BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 OPTS="--tmpdir $T/tmp --quiet"
@@ -32,6 +32,21 @@ kb show nosuch.bench --db "$DB"
 check "show of an unknown id exits 1" [ "$rc" = 1 ]
 check "show of an unknown id: one line naming it" sh -c "[ \$(wc -l <\"$T/err\") = 1 ] && grep -q \"unknown benchmark 'nosuch.bench'\" \"$T/err\""
 check "show of an unknown id creates nothing" [ ! -e "$T/db" ]
+
+# --- ids beyond the registry (the catalogue): known, so never measured --------
+EMPTY="$T/empty.db"
+echo '{"format": "kbench-export", "version": 1, "runs": []}' >"$T/empty.json"
+kb import "$T/empty.json" --db "$EMPTY"
+check "an empty db is made by importing no runs" [ "$rc" = 0 ]
+kb show time.nosuch --db "$EMPTY"
+check "show of a timed job never measured exits 1" [ "$rc" = 1 ]
+check "show of a timed job never measured: never measured, not unknown" sh -c "[ \$(wc -l <\"$T/err\") = 1 ] && grep -q \"'time.nosuch' was never measured\" \"$T/err\""
+kb show contest.noload --db "$EMPTY"
+check "show of a contest load never measured: never measured" sh -c "[ $rc = 1 ] && grep -q \"'contest.noload' was never measured\" \"$T/err\""
+for id in bogus.x contest.bogus time. time.a/b; do
+	kb show "$id" --db "$EMPTY"
+	check "show $id: unknown benchmark, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <\"$T/err\") = 1 ] && grep -q \"unknown benchmark '$id'\" \"$T/err\""
+done
 
 # --- a figure ----------------------------------------------------------------
 kb run --only sys.null,sys.fstat --max-time 0.2 --db "$DB" --label first $OPTS

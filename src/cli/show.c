@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/catalog.h"
 #include "core/err.h"
-#include "load/load.h"
-#include "core/registry.h"
 #include "report/report.h"
 #include "store/store.h"
 
@@ -45,9 +44,8 @@ int cmd_show(int argc, char **argv)
 		die_usage("show: unexpected argument '%s'", argv[2]);
 	id = argv[0];
 	sel = npos == 2 ? argv[1] : NULL;
-	/* Checked before the database, so a typo is named as one; contest.* are contest's. */
-	if (strcmp(id, "sentinel") != 0 && !registry_find(id) &&
-	    !(strncmp(id, "contest.", 8) == 0 && load_find(id + 8)))
+	/* Checked before the database, so a typo is named as one. */
+	if (strcmp(id, "sentinel") != 0 && !catalog_known(id, NULL, NULL))
 		die("show: unknown benchmark '%s' ('kbench list' shows the ids)", id);
 	cli_db_path("show", db, path, sizeof(path));
 	st = store_open_readonly(path, err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/catalog.h"
 #include "core/err.h"
 #include "report/report.h"
 #include "store/store.h"
@@ -26,13 +27,19 @@ static const char *summary_shared_sysinfo(const struct run_info *runs, size_t nr
 	return runs[0].sysinfo_json;
 }
 
-/* Whether any run holds a benchmark's result, not only contest's. */
+/*
+ * Whether any run holds a result for lmbench's tables or "Other results",
+ * not only those of a kind with tables of its own (contest's).
+ */
 static int summary_has_benchmarks(const struct run_info *runs, size_t nruns)
 {
 	for (size_t i = 0; i < nruns; i++)
-		for (size_t j = 0; j < runs[i].nresults; j++)
-			if (strncmp(runs[i].results[j].id, "contest.", 8) != 0)
+		for (size_t j = 0; j < runs[i].nresults; j++) {
+			const struct catalog_kind *k = catalog_prefixed(runs[i].results[j].id);
+
+			if (!k || !k->own_tables)
 				return 1;
+		}
 	return 0;
 }
 

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "core/catalog.h"
 #include "stats/stats.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -46,7 +47,11 @@
 /* The false discovery rate a table is held to (the text's header spells it out). */
 #define CMP_ALPHA 0.05
 
-/* The sections, in lmbench's order; an id goes to the first that matches. */
+/*
+ * The sections of the registry's rows, in lmbench's order; an id goes to the
+ * first that matches.  The catalogue's kinds (contest's, timed jobs) follow
+ * them, a section each in the catalogue's order, then "Other".
+ */
 static const struct {
 	const char *title;
 	const char *prefixes[6];
@@ -61,21 +66,36 @@ static const struct {
 	/* Every id ending in .bw, whatever its family: see cmp_section_of. */
 	{ "Bandwidths (MB/s)", { NULL } },
 	{ "Memory latencies (ns)", { "mem.lat." } },
-	{ "contest: the job's Time under each load (s)", { "contest." } },
 };
 
 #define CMP_SECTION_BW 5
 
-/* A row's section title; the ids no section claims go under "Other". */
+/* The last section, "Other", for the ids no section claims. */
+static size_t cmp_section_other(void)
+{
+	return NELEM(cmp_sections) + catalog_count();
+}
+
+/* A row's section title. */
 static const char *cmp_section_title(size_t sec)
 {
-	return sec < NELEM(cmp_sections) ? cmp_sections[sec].title : "Other";
+	if (sec < NELEM(cmp_sections))
+		return cmp_sections[sec].title;
+	if (sec < cmp_section_other())
+		return catalog_at(sec - NELEM(cmp_sections))->title;
+	return "Other";
 }
 
 static size_t cmp_section_of(const char *id)
 {
+	const struct catalog_kind *kind = catalog_prefixed(id);
 	size_t len = strlen(id);
 
+	/* A kind's ids are its section's whatever they end in: time.x.bw is a job's time. */
+	if (kind)
+		for (size_t k = 0; k < catalog_count(); k++)
+			if (catalog_at(k) == kind)
+				return NELEM(cmp_sections) + k;
 	/* Bandwidths by their unit's suffix, before the prefixes (mem., vm.mmap) claim them. */
 	if (len > 3 && strcmp(id + len - 3, ".bw") == 0)
 		return CMP_SECTION_BW;
@@ -84,7 +104,7 @@ static size_t cmp_section_of(const char *id)
 			if (strncmp(id, cmp_sections[s].prefixes[k],
 				    strlen(cmp_sections[s].prefixes[k])) == 0)
 				return s;
-	return NELEM(cmp_sections);
+	return cmp_section_other();
 }
 
 static int cmp_usable(const struct result *r)
@@ -491,7 +511,7 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 			      "compared\n", out);
 			break;
 		}
-	for (size_t sec = 0; sec <= NELEM(cmp_sections); sec++) {
+	for (size_t sec = 0; sec <= cmp_section_other(); sec++) {
 		int header = 0;
 		struct cmp_tally t;
 
@@ -645,7 +665,7 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 	report_jset(root, "correction", json_string("benjamini-hochberg"), &bad);
 	report_jset(root, "alpha", json_real(CMP_ALPHA), &bad);
 	/* The text's rows in the text's order: section by section, as the base measured them. */
-	for (size_t sec = 0; sec <= NELEM(cmp_sections) && !bad; sec++) {
+	for (size_t sec = 0; sec <= cmp_section_other() && !bad; sec++) {
 		if (!cmp_section_used(rows, nrows, sec))
 			continue;
 		for (size_t k = 0; k < nrows; k++)

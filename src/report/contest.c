@@ -24,9 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalog.h"
 #include "stats/stats.h"
-
-#define CONTEST_PREFIX "contest."
 
 /* A label's runs, in the order first seen. */
 struct ct_label {
@@ -114,7 +113,10 @@ static int ct_group(const struct run_info *runs, size_t nruns, struct ct_label *
 	return (int)n;
 }
 
-/* Every contest id in the runs, the loads' order of first appearance. */
+/*
+ * Every contest id in the runs, the loads' order of first appearance: by the
+ * catalogue's prefix alone, so a load since removed still has its block.
+ */
 static size_t ct_ids(const struct run_info *runs, size_t nruns, const char **ids, size_t max)
 {
 	size_t n = 0;
@@ -124,7 +126,7 @@ static size_t ct_ids(const struct run_info *runs, size_t nruns, const char **ids
 			const char *id = runs[i].results[j].id;
 			size_t k;
 
-			if (strncmp(id, CONTEST_PREFIX, strlen(CONTEST_PREFIX)) != 0)
+			if (strncmp(id, CATALOG_CONTEST, strlen(CATALOG_CONTEST)) != 0)
 				continue;
 			for (k = 0; k < n && strcmp(ids[k], id) != 0; k++)
 				;
@@ -212,7 +214,7 @@ static void ct_busy_note(FILE *out, const struct ct_label *l, const char *id)
 	double worst = -1;
 	char name[4 * 128];
 
-	if (strcmp(id, CONTEST_PREFIX "noload") != 0 && strcmp(id, CONTEST_PREFIX "cacherun") != 0)
+	if (strcmp(id, CATALOG_CONTEST "noload") != 0 && strcmp(id, CATALOG_CONTEST "cacherun") != 0)
 		return;
 	for (size_t i = 0; i < l->nruns; i++)
 		for (size_t j = 0; j < l->runs[i].nresults; j++) {
@@ -275,7 +277,7 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 			goto out;
 		}
 	}
-	snprintf(ref_id, sizeof(ref_id), "%snoload", CONTEST_PREFIX);
+	snprintf(ref_id, sizeof(ref_id), "%snoload", CATALOG_CONTEST);
 	ref_noload = ct_median(&labels[0], ref_id, NULL);
 	fprintf(out, "contest: Time is the job's elapsed seconds (median of the runs, its 95%% CI),"
 		"\nCPU%% its CPU time over Time, Loads the load's work and LCPU%% its CPU time,"
@@ -297,7 +299,7 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 		for (int i = 0; i < nl && !first; i++)
 			first = ct_first(&labels[i], ids[k]);
 		unit = first ? result_value(first, "load_unit") : NULL;
-		fprintf(out, "\n%s", ids[k] + strlen(CONTEST_PREFIX));
+		fprintf(out, "\n%s", ids[k] + strlen(CATALOG_CONTEST));
 		if (unit && unit->text[0] && strcmp(unit->text, "-") != 0)
 			fprintf(out, " (Loads: %s)", unit->text);
 		fprintf(out, ":\n%-20s %8s %7s %5s %8s %6s %6s\n", "Kernel [runs]", "Time", "", "CPU%",

@@ -34,10 +34,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/catalog.h"
 #include "core/err.h"
-#include "core/registry.h"
 #include "core/utf8.h"
-#include "load/load.h"
 #include "report/jsonw.h"
 
 /*
@@ -605,19 +604,15 @@ static void imp_consistent(struct imp *im, const struct result *r)
 /*
  * The benchmark must be one this kbench knows, in its unit and direction:
  * a figure filed under a mistyped id would never be compared with anything,
- * and one in the wrong unit would be compared wrongly.  contest stores its
- * measurements as contest.<load>, in seconds (src/cli/contest.c).
+ * and one in the wrong unit would be compared wrongly.  The catalogue knows
+ * the ids beyond the registry's rows (contest.<load>, time.<name>).
  */
 static void imp_known(struct imp *im, const struct result *r)
 {
-	const struct bench *b = registry_find(r->id);
-	enum bench_better better = BETTER_LOWER;
-	const char *unit = "s";
+	enum bench_better better;
+	const char *unit;
 
-	if (b) {
-		unit = bench_unit(b);
-		better = b->better;
-	} else if (strncmp(r->id, "contest.", 8) != 0 || !load_find(r->id + 8)) {
+	if (!catalog_known(r->id, &unit, &better)) {
 		imp_fail(im, "unknown benchmark \"%s\" (kbench list shows them)", r->id);
 		return;
 	}

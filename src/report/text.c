@@ -6,6 +6,7 @@
  * so they survive being pasted into mail.
  */
 #include "report/report.h"
+#include "core/catalog.h"
 #include "core/utf8.h"
 #include "stats/stats.h"
 
@@ -1065,10 +1066,11 @@ static const struct table *const summary_tables[] = {
 
 static int in_a_table(const char *id)
 {
+	const struct catalog_kind *k = catalog_prefixed(id);
 	const char *tid;
 
 	/* contest's results have tables of their own (report_contest_text). */
-	if (strncmp(id, "contest.", 8) == 0)
+	if (k && k->own_tables)
 		return 1;
 	for (size_t t = 0; t < NELEM(summary_tables); t++)
 		for (size_t i = 0; (tid = table_id(summary_tables[t], i)); i++)

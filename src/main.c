@@ -38,6 +38,11 @@ static const struct cmd cmds[] = {
 	{ "contest", "[--workload CMD] [--loads LIST] [--runs N] [--label L] [--size X] "
 		     "[--timeout S] [--tmpdir DIR] [--db PATH | --no-store] [--json]",
 	  "time a real job under background loads: Time, CPU%, Loads, LCPU%, Ratio", cmd_contest },
+	{ "time", "[--runs N] [--warmup N] [--jobs LIST] [--copies LIST] [--name NAME] [--label L] "
+		  "[--prepare CMD] [--setup CMD] [--cleanup CMD] [--timeout S] [--keep-going] "
+		  "[--show-output] [-l] [--db PATH | --no-store] [--json] [-- COMMAND [ARG...]]",
+	  "time a whole job (default: a generated build) as BSD time does: runs, copies, -j sweeps",
+	  cmd_time },
 	{ "sysinfo", "[--json]", "describe the machine and what makes its figures noisy",
 	  cmd_sysinfo },
 };

@@ -89,6 +89,7 @@ int cmd_runs(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_contest(int argc, char **argv);
+int cmd_time(int argc, char **argv);
 
 /* The subcommand table, in main.c. */
 const struct cmd *cli_find(const char *name);

@@ -130,7 +130,7 @@ int session_finish(struct session *s, size_t nfail, const char *more, int quiet)
 		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored%s\n",
 			runner_interrupted(), s->nstored, s->nstored == 1 ? "" : "s", more ? more : "");
 		rc = EXIT_INTERRUPTED;
-	} else if (!quiet && s->stores) {
+	} else if (!quiet && s->stores && s->nruns) {
 		cli_run_stored(s->nstored, s->runs, s->nruns, s->path);
 	}
 	for (size_t i = 0; i < s->nruns; i++)

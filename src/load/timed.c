@@ -36,9 +36,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/result.h"
 #include "core/runner.h"
 #include "load/group.h"
 #include "plat/plat.h"
+#include "stats/stats.h"
 
 /* Most children of kbench looked at when sweeping up escaped descendants. */
 #define TIMED_MAX_CHILDREN 1024
@@ -165,7 +167,7 @@ static void timed_why(const struct timed_cfg *cfg, size_t k, int status, char *e
 }
 
 enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
-			    double *interference, char *err)
+			    double *release_at, double *interference, char *err)
 {
 	size_t n = cfg->copies, ended = 0;
 	struct group *g = calloc(n, sizeof(*g));
@@ -182,6 +184,7 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 	memset(out, 0, n * sizeof(*out));
 	memset(&escaped_ru, 0, sizeof(escaped_ru));
 	*interference = -1;
+	*release_at = group_now();
 	err[0] = '\0';
 	if (!g || start == MAP_FAILED) {
 		free(g);
@@ -230,6 +233,7 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 	errp[1] = -1;
 	have_cpu = plat_cpu_times(&cpu0) == 0;
 	release = group_now();
+	*release_at = release;
 	close(barrier[1]);
 	barrier[1] = -1;
 	while (ended < n) {
@@ -286,6 +290,16 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 		}
 	}
 	have_cpu = have_cpu && plat_cpu_times(&cpu1) == 0;
+	/* A copy that could not exec may end before its errno was read: it is there. */
+	if (rc == TIMED_OK && errp[0] >= 0) {
+		struct timed_exec_err e;
+
+		if (read(errp[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+			errbuf_set(err, "cannot run '%s': %s", cfg->job[e.copy].argv[0], strerror(e.err));
+			err_lower(err);
+			rc = TIMED_ERROR;
+		}
+	}
 kill:
 	for (size_t k = 0; k < n; k++)
 		group_kill(&g[k], cfg->jan);
@@ -382,4 +396,142 @@ int timed_find(const char *name, char *path, size_t len, char *err)
 	else
 		errbuf_set(err, "no such command '%s': not found in PATH", name);
 	return -1;
+}
+
+/* Add a value (a number, or a text when text is not NULL) to r. */
+static void timed_value(struct result *r, const char *key, double num, const char *text)
+{
+	struct bench_value *v;
+
+	if (r->nvalues == BENCH_MAX_VALUES)
+		BUG("timed: more than %d values", BENCH_MAX_VALUES);
+	v = &r->values[r->nvalues++];
+	snprintf(v->key, sizeof(v->key), "%s", key);
+	v->num = num;
+	snprintf(v->text, sizeof(v->text), "%s", text ? text : "");
+}
+
+/* The median of n values (NaN when none); v is sorted in place. */
+static double timed_median(double *v, size_t n)
+{
+	struct stats_summary ss;
+
+	return n && stats_summarize(v, n, &ss) == 0 ? ss.median : (double)NAN;
+}
+
+void timed_result(const struct timed_series *c, const char *id, const char *cmdline,
+		  struct result *r)
+{
+	size_t k = (size_t)c->copies, n = c->nruns * k;
+	double *runs_real = calloc(c->nruns + 1, sizeof(double));
+	double *per[5], *copy = calloc(k, sizeof(double));
+	struct stats_summary ss;
+	double orphans = 0;
+
+	for (int i = 0; i < 5; i++)
+		per[i] = calloc(c->nruns + 1, sizeof(double));
+	memset(r, 0, sizeof(*r));
+	snprintf(r->id, sizeof(r->id), "%s", id);
+	snprintf(r->unit, sizeof(r->unit), "s");
+	r->better = BETTER_LOWER;
+	r->placement = PLACE_NA;
+	r->parallel = c->copies;
+	r->jobs = c->jobs;
+	r->aggregate = NAN;
+	r->drift = NAN;
+	r->interference = c->interference;
+	r->iterations = 1;
+	r->stop = STOP_MAX_SAMPLES;
+	r->n = n;
+	r->samples = calloc(n + 1, sizeof(*r->samples));
+	r->where = calloc(n + 1, sizeof(*r->where));
+	r->usage = calloc(n + 1, sizeof(*r->usage));
+	r->nreplicas = c->nruns;
+	r->replicas = calloc(c->nruns + 1, sizeof(*r->replicas));
+	if (!runs_real || !copy || !per[0] || !per[1] || !per[2] || !per[3] || !per[4] ||
+	    !r->samples || !r->where || !r->usage || !r->replicas)
+		die("time: out of memory for a result");
+	for (size_t run = 0; run < c->nruns; run++) {
+		const struct timed_copy *t = &c->done[run * k];
+		double first = INFINITY, last = -INFINITY, end_lo = INFINITY;
+
+		r->wall_s += c->wall[run];
+		for (int f = 0; f < 3; f++) {
+			for (size_t j = 0; j < k; j++) {
+				double u = timed_tv(&t[j].ru.ru_utime), s = timed_tv(&t[j].ru.ru_stime);
+
+				copy[j] = f == 0 ? t[j].real : f == 1 ? u : s;
+			}
+			(f == 0 ? runs_real : per[f - 1])[run] = timed_median(copy, k);
+		}
+		for (size_t j = 0; j < k; j++)
+			copy[j] = t[j].real > 0 ? 100 * (timed_tv(&t[j].ru.ru_utime) +
+							 timed_tv(&t[j].ru.ru_stime)) / t[j].real : (double)NAN;
+		per[2][run] = timed_median(copy, k);
+		for (size_t j = 0; j < k; j++) {
+			size_t i = run * k + j;
+			double start = isfinite(t[j].start) ? t[j].start : 0;
+
+			first = fmin(first, start);
+			last = fmax(last, t[j].real);
+			end_lo = fmin(end_lo, t[j].real);
+			r->samples[i] = t[j].real;
+			r->where[i] = (struct result_sample){ .t = c->release[run] + t[j].real,
+							      .steal_ns = NAN, .cpu = -1,
+							      .replica = (int)run };
+			r->usage[i] = (struct result_usage){
+				.copy = (int)j + 1, .status = t[j].status, .start = t[j].start,
+				.user_s = timed_tv(&t[j].ru.ru_utime), .sys_s = timed_tv(&t[j].ru.ru_stime),
+				.maxrss_kb = (double)t[j].ru.ru_maxrss,
+				.minflt = (double)t[j].ru.ru_minflt, .majflt = (double)t[j].ru.ru_majflt,
+				.nvcsw = (double)t[j].ru.ru_nvcsw, .nivcsw = (double)t[j].ru.ru_nivcsw,
+				.inblock = (double)t[j].ru.ru_inblock, .oublock = (double)t[j].ru.ru_oublock,
+				.orphans = t[j].killed,
+			};
+			orphans += t[j].killed;
+			copy[j] = t[j].real;
+		}
+		per[3][run] = last - first;	/* the makespan */
+		per[4][run] = last - end_lo;	/* the spread of the ends */
+		r->replicas[run] = (struct result_replica){
+			.median = runs_real[run], .n = k, .t0 = c->release[run] + first,
+			.t1 = c->release[run] + last, .sentinel_sys = NAN, .sentinel_user = NAN,
+			.stop = STOP_MAX_SAMPLES,
+		};
+		stats_summarize(copy, k, &ss);
+		r->replicas[run].lo = ss.min;
+		r->replicas[run].hi = ss.max;
+	}
+	timed_value(r, "cmd", NAN, cmdline);
+	if (c->failed || c->nruns == 0) {
+		r->status = RES_FAIL;
+		r->median = r->ci_low = r->ci_high = r->min = r->max = r->mean = NAN;
+		r->stddev = r->cv = r->p5 = r->p95 = r->overhead = NAN;
+		snprintf(r->reason, sizeof(r->reason), "%s",
+			 c->failed && c->why ? c->why : c->failed ? "a run failed" : "no run finished");
+	} else {
+		r->status = RES_OK;
+		stats_summarize(runs_real, c->nruns, &ss);
+		r->median = ss.median;
+		r->ci_low = ss.ci_low;
+		r->ci_high = ss.ci_high;
+		r->min = ss.min;
+		r->max = ss.max;
+		r->mean = ss.mean;
+		r->stddev = ss.stddev;
+		r->cv = ss.cv;
+		r->p5 = ss.p5;
+		r->p95 = ss.p95;
+		r->overhead = 0;
+		timed_value(r, "user_s", timed_median(per[0], c->nruns), NULL);
+		timed_value(r, "sys_s", timed_median(per[1], c->nruns), NULL);
+		timed_value(r, "cpu_pct", timed_median(per[2], c->nruns), NULL);
+		timed_value(r, "makespan_s", timed_median(per[3], c->nruns), NULL);
+		timed_value(r, "spread_s", timed_median(per[4], c->nruns), NULL);
+		timed_value(r, "orphans", orphans, NULL);
+	}
+	for (int i = 0; i < 5; i++)
+		free(per[i]);
+	free(copy);
+	free(runs_real);
 }

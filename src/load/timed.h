@@ -58,13 +58,46 @@ enum timed_status {
 };
 
 /*
- * Run the copies once.  out gets copies entries, interference the share of
+ * Run the copies once.  out gets copies entries, *release the barrier's
+ * release on the monotonic clock (group_now), *interference the share of
  * the machine's CPU time in the run that neither the job nor kbench used
  * (-1 unknown).  Whatever happens, every process of every copy is killed and
  * waited for before it returns.  err (ERRBUF_LEN) is filled unless TIMED_OK.
  */
 enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
-			    double *interference, char *err);
+			    double *release, double *interference, char *err);
+
+/*
+ * The runs of one configuration so far, as timed_result takes them: the
+ * caller fills one entry of each array per finished run.
+ */
+struct timed_series {
+	int jobs;			/* the {jobs} value; 0 without --jobs */
+	int copies;
+	struct timed_copy *done;	/* every copy of every finished run, run by run */
+	double *release;		/* each run's barrier release, seconds from the
+					   session's start */
+	double *wall;			/* each run's wall time, its set-up included */
+	size_t nruns;
+	double interference;		/* the most any run saw, -1 unknown */
+	int failed;			/* a run failed: the result is a failure */
+	const char *why;		/* the first failure, one line */
+};
+
+struct result;
+/*
+ * The stored form of a configuration's runs, as time.<name> (id): jobs
+ * and copies (parallel) as instance keys; every copy of every run a sample
+ * (its real time) with its where (replica = the run) and its usage; one
+ * replica per run, whose figure is the median of its copies' real times
+ * (with one copy, its real time).  The result's figure is the median of
+ * the runs' and its interval comes from them (stats_summarize); user, sys
+ * and CPU% the same way, as values, with the makespan (first start to last
+ * end) and the spread of the copies' ends.  A failed series is a failure
+ * with its reason, and no figure.  Dies without memory.
+ */
+void timed_result(const struct timed_series *s, const char *id, const char *cmdline,
+		  struct result *r);
 
 /*
  * Whether name can be run as execvp would run it: 0 with its path in path,

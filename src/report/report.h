@@ -203,6 +203,26 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 int report_contest_has(const struct run_info *runs, size_t nruns);
 
 /* ------------------------------------------------------------------ */
+/* timed jobs (src/report/timed.c)                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The tables of the time.* results of runs: "Timed jobs" (a row per label
+ * and configuration: real, user, sys and CPU% with their intervals over
+ * the runs), the scaling of a -j sweep, each copy of a run of copies, and
+ * with longfmt BSD time -l's rusage figures.  Nothing when there are none;
+ * -1 without memory.
+ */
+int report_timed_text(FILE *out, const struct run_info *runs, size_t nruns, int longfmt);
+/*
+ * BSD time's line for one job, right-aligned as in the threads kbench grew
+ * from: "     9611.42 real      6149.87 user      2613.20 sys".
+ */
+void report_time_line(char *buf, size_t len, double real, double user, double sys);
+/* Whether the runs hold any timed job's result. */
+int report_timed_has(const struct run_info *runs, size_t nruns);
+
+/* ------------------------------------------------------------------ */
 /* compare (src/report/compare.c)                                      */
 /* ------------------------------------------------------------------ */
 

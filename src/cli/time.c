@@ -1,0 +1,593 @@
+/*
+ * kbench time: a whole job timed as kernel developers time buildworld.
+ *
+ *   kbench time [--runs N] [--jobs LIST] [--copies LIST] ... [-- COMMAND [ARG...]]
+ *
+ * Each configuration (a {jobs} value of --jobs, a number of copies of
+ * --copies) is run --runs times after --warmup discarded runs, and every
+ * copy of every run prints BSD time's line as it finishes.  The runs of the
+ * configurations are interleaved (4, 48, 4, 48, ...), so that a machine
+ * that drifts (doc/performance.md, issue 12) does not land on one side.
+ * Each configuration is one stored result, time.<name>, with jobs and
+ * copies as instance keys: its runs are its replicas, the copies of a run
+ * that replica's samples, so its interval comes from the runs, the level
+ * where the variation is, and compare tests one kernel's runs against
+ * another's.  A result is stored again after each of its runs, so Ctrl-C
+ * loses only the run in progress.
+ *
+ * Everything that can refuse (the options, the command, the database) is
+ * refused before the first run.  The command runs directly (no shell
+ * unless the user writes sh -c), its output in a log in kbench's private
+ * directory, which the janitor removes even if kbench is killed.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/label.h"
+#include "cli/session.h"
+#include "core/err.h"
+#include "core/result.h"
+#include "core/runner.h"
+#include "load/group.h"
+#include "load/load.h"
+#include "load/timed.h"
+#include "plat/plat.h"
+#include "report/report.h"
+#include "stats/stats.h"
+
+/* At most this many values in --jobs and in --copies, and copies at once. */
+#define TIME_MAX_VALUES 16
+#define TIME_MAX_COPIES 64
+/* Placeholders, replaced in every word of the command. */
+#define TIME_JOBS "{jobs}"
+#define TIME_COPY "{copy}"
+/* The generated tree's size by default: a build of a few seconds on 2 CPUs (contest's 1.0 is 30-60 s). */
+#define TIME_TREE_SIZE 0.1
+
+struct time_opts {
+	const char *jobs, *copies, *name, *label, *prepare, *setup, *cleanup, *db, *tmpdir;
+	int runs, warmup, keep_going, show_output, longfmt, no_store, json, quiet;
+	double timeout, size;
+};
+
+/* One configuration: a {jobs} value and a number of copies, and what its runs did. */
+struct time_conf {
+	struct timed_series s;		/* its runs so far, as timed_result takes them */
+	char ***argv;			/* copies argvs, placeholders replaced */
+	struct timed_job *job;		/* copies of them */
+	char why[ERRBUF_LEN + 32];	/* the first failure (s.why) */
+	int64_t row;			/* its stored result, 0 before */
+	size_t slot;			/* its result in the run */
+};
+
+/* "4,48" into values (each in [1, max]); their count.  Dies with one line on anything else. */
+static int time_list(const char *opt, const char *text, int max, int *values)
+{
+	int n = 0;
+
+	for (const char *s = text;;) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (end == s || errno || v < 1 || v > max || (*end && *end != ','))
+			die_usage("time: --%s '%s': give whole numbers from 1 to %d, comma-separated",
+				  opt, text, max);
+		if (n == TIME_MAX_VALUES)
+			die_usage("time: --%s: at most %d values", opt, TIME_MAX_VALUES);
+		for (int k = 0; k < n; k++)
+			if (values[k] == (int)v)
+				die_usage("time: --%s: %ld is named twice", opt, v);
+		values[n++] = (int)v;
+		if (!*end)
+			return n;
+		s = end + 1;
+	}
+}
+
+/* word with every "{jobs}" and "{copy}" replaced; malloc'd. */
+static char *time_subst(const char *word, int jobs, int copy)
+{
+	char num[2][16], *out;
+	size_t len = 0, cap = strlen(word) + 1;
+
+	snprintf(num[0], sizeof(num[0]), "%d", jobs);
+	snprintf(num[1], sizeof(num[1]), "%d", copy);
+	/* Each placeholder is at least as long as what replaces it (up to 6 digits). */
+	cap += 16 * (strlen(word) / 6 + 1);
+	out = malloc(cap);
+	if (!out)
+		die("time: out of memory");
+	for (const char *s = word; *s;) {
+		if (strncmp(s, TIME_JOBS, strlen(TIME_JOBS)) == 0) {
+			len += (size_t)snprintf(out + len, cap - len, "%s", num[0]);
+			s += strlen(TIME_JOBS);
+		} else if (strncmp(s, TIME_COPY, strlen(TIME_COPY)) == 0) {
+			len += (size_t)snprintf(out + len, cap - len, "%s", num[1]);
+			s += strlen(TIME_COPY);
+		} else {
+			out[len++] = *s++;
+		}
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static int time_has(char *const *argv, int argc, const char *what)
+{
+	for (int i = 0; i < argc; i++)
+		if (strstr(argv[i], what))
+			return 1;
+	return 0;
+}
+
+/*
+ * The name results are stored under: --name, else the command's first
+ * word without its directory, else "build" for the generated tree.  Only
+ * letters, digits and "_.+-", as the catalogue accepts.
+ */
+static void time_name(const struct time_opts *o, char *const *argv, int argc, char *name,
+		      size_t len)
+{
+	const char *base;
+
+	if (o->name) {
+		if (!o->name[0] || strlen(o->name) >= len || strspn(o->name, "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") != strlen(o->name))
+			die_usage("time: --name '%s': use up to %zu letters, digits and _.+-", o->name,
+				  len - 1);
+		snprintf(name, len, "%s", o->name);
+		return;
+	}
+	if (argc == 0) {
+		snprintf(name, len, "build");
+		return;
+	}
+	base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	snprintf(name, len, "%s", base);
+	/* A name the catalogue would refuse is cut to what it accepts. */
+	for (char *c = name; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-", *c))
+			*c = '_';
+	if (!name[0])
+		snprintf(name, len, "job");
+}
+
+/* The configuration as the order and the lines name it: "-j4 x2", "x4", "-j4", "". */
+static void time_conf_name(const struct time_conf *c, int show_copies, char *buf, size_t len)
+{
+	char j[24] = "", x[24] = "";
+
+	if (c->s.jobs)
+		snprintf(j, sizeof(j), "-j%d", c->s.jobs);
+	if (show_copies)
+		snprintf(x, sizeof(x), "%sx%d", c->s.jobs ? " " : "", c->s.copies);
+	snprintf(buf, len, "%s%s", j, x);
+}
+
+static double time_tv(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* h:mm:ss of a long job, as zsh's time prints a total. */
+static void time_hms(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+
+	snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+/*
+ * One copy's line, BSD time's "%12.2f real %12.2f user %12.2f sys" (as in
+ * the seeds), then what it was: the configuration and, for a job of an hour
+ * or more, its real time as h:mm:ss.
+ */
+static void time_line(FILE *out, const struct time_conf *c, const struct timed_copy *t,
+		      const char *conf, size_t run, int runs)
+{
+	char hms[32] = "", line[128];
+
+	if (t->real >= 3600) {
+		hms[0] = ' ';
+		hms[1] = ' ';
+		time_hms(t->real, hms + 2, sizeof(hms) - 2);
+	}
+	report_time_line(line, sizeof(line), t->real, time_tv(&t->ru.ru_utime), time_tv(&t->ru.ru_stime));
+	fprintf(out, "%s  %s%srun %zu/%d", line, conf, conf[0] ? " " : "", run, runs);
+	if (c->s.copies > 1)
+		fprintf(out, " copy %d/%d", (int)(t - &c->s.done[(run - 1) * (size_t)c->s.copies]) + 1,
+			c->s.copies);
+	if (t->killed)
+		fprintf(out, " (%d left running, killed)", t->killed);
+	fprintf(out, "%s\n", hms);
+	fflush(out);
+}
+
+/*
+ * An untimed shell command (--setup, --prepare, --cleanup), in the private
+ * directory's TMPDIR and with its output in the log; 0, or -1 with err
+ * saying how it failed, and its last output.
+ */
+static int time_untimed(const char *what, const char *cmd, const char *log, const char *tmp,
+			int show_output, struct runner_janitor *jan, char *err)
+{
+	static char sh[] = "sh", dash_c[] = "-c";
+	char *argv[] = { sh, dash_c, (char *)cmd, NULL };
+	struct timed_job job = { argv, NULL, show_output ? NULL : log };
+	struct timed_cfg cfg = { 1, &job, tmp, 0, jan };
+	struct timed_copy t;
+	double busy, rel;
+	char why[ERRBUF_LEN];
+	enum timed_status st = timed_run(&cfg, &t, &rel, &busy, why);
+
+	if (st == TIMED_OK)
+		return 0;
+	if (st == TIMED_INTERRUPTED)
+		errbuf_set(err, "%s", why);
+	else
+		errbuf_set(err, "--%s '%s' failed: %s", what, cmd, why);
+	return st == TIMED_INTERRUPTED ? 1 : -1;
+}
+
+int cmd_time(int argc, char **argv)
+{
+	struct time_opts o = { .runs = 5 };
+	const struct opt opts[] = {
+		{ "runs", OPT_INT, &o.runs, "N", "time each configuration N times (5)", 1, 10000, 0 },
+		{ "warmup", OPT_INT, &o.warmup, "N", "run each configuration N times first, untimed (0)", 0, 100, 0 },
+		{ "jobs", OPT_STRING, &o.jobs, "LIST", "replace {jobs} in COMMAND by each value: 4,48", 0, 0, 0 },
+		{ "copies", OPT_STRING, &o.copies, "LIST", "start K copies at once, {copy} = 1..K: 1,4", 0, 0, 0 },
+		{ "name", OPT_STRING, &o.name, "NAME", "store as time.NAME (default: the command's first word)", 0, 0, 0 },
+		{ "label", OPT_STRING, &o.label, "L", "name what is measured (default: OS and release)", 0, 0, 0 },
+		{ "prepare", OPT_STRING, &o.prepare, "CMD", "shell command run untimed before every run", 0, 0, 0 },
+		{ "setup", OPT_STRING, &o.setup, "CMD", "shell command run once before all runs", 0, 0, 0 },
+		{ "cleanup", OPT_STRING, &o.cleanup, "CMD", "shell command run once after all runs", 0, 0, 0 },
+		{ "timeout", OPT_DOUBLE, &o.timeout, "SECONDS", "stop a run that takes longer", 0.001, 1e7, 0 },
+		{ "keep-going", OPT_FLAG, &o.keep_going, NULL, "go on after a run fails or times out", 0, 0, 0 },
+		{ "show-output", OPT_FLAG, &o.show_output, NULL, "pass the command's output through", 0, 0, 0 },
+		{ "long", OPT_FLAG, &o.longfmt, NULL, "also the rusage figures, as BSD time -l", 0, 0, 'l' },
+		{ "size", OPT_DOUBLE, &o.size, "X", "scale the generated compile (0.1: seconds on 2 CPUs)", 0.0001, 100, 0 },
+		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where the private directory goes ($TMPDIR or /tmp)", 0, 0, 0 },
+		{ "db", OPT_STRING, &o.db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		{ "no-store", OPT_FLAG, &o.no_store, NULL, "do not store the results", 0, 0, 0 },
+		{ "json", OPT_FLAG, &o.json, NULL, "print one JSON document (as run --json) instead of lines and tables", 0, 0, 0 },
+		{ "quiet", OPT_FLAG, &o.quiet, NULL, "no progress on stderr", 0, 0, 0 },
+		{ 0 },
+	};
+	int jobs[TIME_MAX_VALUES], copies[TIME_MAX_VALUES], njobs = 1, ncopies = 1, nargs;
+	int tree, ncpu = plat_ncpu_online() > 0 ? plat_ncpu_online() : 1, show_copies;
+	char name[41], id[64], err[ERRBUF_LEN], root[PATH_MAX], tmp[PATH_MAX + 8];
+	char cmdline[256] = "", path[PATH_MAX], conf[48];
+	static char make[] = "make", silent[] = "-s", j[] = "-j" TIME_JOBS, dash_c[] = "-C",
+		    treedir[] = "tree" TIME_COPY, all[] = "all", clean[] = "clean";
+	char *tree_argv[] = { make, silent, j, dash_c, treedir, all, NULL };
+	char **cmd;
+	struct runner_janitor jan;
+	struct time_conf *confs;
+	struct session ses;
+	struct run_info *run;
+	size_t nconfs, nfail = 0;
+	double t0;
+	int rc_exit, stop = 0;
+
+	o.size = TIME_TREE_SIZE;
+	nargs = opt_parse(cli_find("time"), opts, argc, argv);
+	tree = nargs == 0;
+	cmd = tree ? tree_argv : argv;
+	if (tree)
+		nargs = (int)(sizeof(tree_argv) / sizeof(tree_argv[0])) - 1;
+	if (o.label)
+		cli_label_check("time", "--label", o.label);
+	if (o.no_store && o.db)
+		die_usage("time: --db and --no-store contradict each other");
+	if (o.jobs)
+		njobs = time_list("jobs", o.jobs, 1000000, jobs);
+	else if (tree) {
+		/* The build benchmark: one job, one per CPU, and four per CPU. */
+		int want[3] = { 1, ncpu, 4 * ncpu };
+
+		njobs = 0;
+		for (int i = 0; i < 3; i++)
+			if (njobs == 0 || jobs[njobs - 1] != want[i])
+				jobs[njobs++] = want[i];
+	} else
+		jobs[0] = 0;
+	if (o.copies)
+		ncopies = time_list("copies", o.copies, TIME_MAX_COPIES, copies);
+	else
+		copies[0] = 1;
+	if (!tree) {
+		int has_jobs = time_has(argv, nargs, TIME_JOBS);
+
+		if (o.jobs && !has_jobs)
+			die_usage("time: --jobs is given but the command has no %s to replace", TIME_JOBS);
+		if (!o.jobs && has_jobs)
+			die_usage("time: the command has %s but no --jobs gives its values", TIME_JOBS);
+		if (!o.copies && time_has(argv, nargs, TIME_COPY))
+			die_usage("time: the command has %s but no --copies says how many", TIME_COPY);
+		if (!argv[0][0])
+			die_usage("time: the command is empty");
+		/* The program is looked for now, not after the set-up. */
+		{
+			char *first = time_subst(argv[0], jobs[0], 1);
+
+			if (timed_find(first, path, sizeof(path), err) < 0)
+				die("time: %s", err);
+			free(first);
+		}
+	} else if (timed_find("make", path, sizeof(path), err) < 0) {
+		die("time: the generated build needs make and a C compiler: %s", err);
+	}
+	for (int i = 0; i < nargs; i++) {
+		size_t l = strlen(cmdline);
+
+		snprintf(cmdline + l, sizeof(cmdline) - l, "%s%s", i ? " " : "", cmd[i]);
+	}
+	time_name(&o, cmd, tree ? 0 : nargs, name, sizeof(name));
+	snprintf(id, sizeof(id), "time.%s", name);
+	o.tmpdir = cli_tmpdir("time", o.tmpdir);
+	session_open(&ses, "time", o.db, o.no_store, o.label, NULL, 0, 1);
+
+	/* The configurations, -j outside, copies inside; run in this order in every round. */
+	nconfs = (size_t)njobs * (size_t)ncopies;
+	confs = calloc(nconfs, sizeof(*confs));
+	if (!confs)
+		die("time: out of memory");
+	show_copies = o.copies != NULL;
+	for (int a = 0; a < njobs; a++)
+		for (int b = 0; b < ncopies; b++) {
+			struct time_conf *c = &confs[a * ncopies + b];
+
+			c->s.jobs = jobs[a];
+			c->s.copies = copies[b];
+			c->s.interference = -1;
+			c->slot = (size_t)(a * ncopies + b);
+			c->argv = calloc((size_t)c->s.copies, sizeof(*c->argv));
+			c->job = calloc((size_t)c->s.copies, sizeof(*c->job));
+			c->s.done = calloc((size_t)o.runs * (size_t)c->s.copies, sizeof(*c->s.done));
+			c->s.release = calloc((size_t)o.runs, sizeof(*c->s.release));
+			c->s.wall = calloc((size_t)o.runs, sizeof(*c->s.wall));
+			if (!c->argv || !c->job || !c->s.done || !c->s.release || !c->s.wall)
+				die("time: out of memory");
+		}
+
+	/* The private directory: logs, TMPDIR, the generated trees; the janitor removes it. */
+	(void)plat_subreaper();
+	snprintf(root, sizeof(root), "%s/kbench-time.XXXXXX", o.tmpdir);
+	if (!mkdtemp(root))
+		die("time: cannot make a directory in '%s': %s", o.tmpdir, strerror(errno));
+	runner_janitor_start(root, &jan);
+	snprintf(tmp, sizeof(tmp), "%s/tmp", root);
+	if (mkdir(tmp, 0700) != 0) {
+		runner_janitor_wait(&jan, root);
+		die("time: cannot make '%s': %s", tmp, strerror(errno));
+	}
+	runner_catch_signals();
+	runner_catch_stop();
+	for (size_t i = 0; i < nconfs; i++) {
+		struct time_conf *c = &confs[i];
+
+		for (int k = 0; k < c->s.copies; k++) {
+			char log[PATH_MAX + 32], dir[PATH_MAX + 32];
+
+			c->argv[k] = calloc((size_t)nargs + 1, sizeof(char *));
+			if (!c->argv[k])
+				die("time: out of memory");
+			for (int w = 0; w < nargs; w++)
+				c->argv[k][w] = time_subst(cmd[w], c->s.jobs, k + 1);
+			snprintf(log, sizeof(log), "%s/copy%d.log", root, k + 1);
+			c->job[k].argv = c->argv[k];
+			c->job[k].log = o.show_output ? NULL : strdup(log);
+			c->job[k].dir = NULL;
+			if (tree) {
+				snprintf(dir, sizeof(dir), "%s", root);
+				c->job[k].dir = strdup(dir);
+			}
+		}
+	}
+	/* The generated trees: one per copy, so that copies build apart. */
+	if (tree) {
+		int most = 0;
+
+		for (int b = 0; b < ncopies; b++)
+			most = copies[b] > most ? copies[b] : most;
+		for (int k = 1; k <= most && !stop; k++) {
+			char dir[PATH_MAX + 32];
+
+			snprintf(dir, sizeof(dir), "%s/tree%d", root, k);
+			if (mkdir(dir, 0700) != 0)
+				errbuf_set(err, "cannot make '%s': %s", dir, strerror(errno));
+			if (access(dir, F_OK) != 0 || tree_make(dir, o.size, err) < 0) {
+				error("time: cannot write the generated tree: %s", err);
+				stop = -1;
+			}
+		}
+	}
+
+	if (!stop && o.setup) {
+		int r = time_untimed("setup", o.setup, confs[0].job[0].log, tmp, o.show_output, &jan, err);
+		if (r != 0) {
+			if (r > 0)
+				session_stop(&ses);
+			else
+				error("time: %s", err);
+			stop = r > 0 ? 1 : -1;
+		}
+	}
+	if (!stop && nconfs > 1 && !o.quiet) {
+		fprintf(stderr, "kbench: time: each round runs ");
+		for (size_t i = 0; i < nconfs; i++) {
+			time_conf_name(&confs[i], show_copies, conf, sizeof(conf));
+			fprintf(stderr, "%s%s", i ? ", " : "", conf);
+		}
+		fprintf(stderr, "; %d round%s, interleaved against drift\n", o.runs, o.runs == 1 ? "" : "s");
+	}
+	/* The run begins once everything before the first timed run has worked. */
+	run = stop ? NULL : session_begin(&ses, nconfs);
+	t0 = group_now();
+	for (int round = -o.warmup; round < o.runs && !stop; round++) {
+		for (size_t i = 0; i < nconfs && !stop; i++) {
+			struct time_conf *c = &confs[i];
+			struct timed_cfg tc = { (size_t)c->s.copies, c->job, tmp, o.timeout, &jan };
+			struct timed_copy *t = round < 0 ? calloc((size_t)c->s.copies, sizeof(*t))
+							 : &c->s.done[c->s.nruns * (size_t)c->s.copies];
+			enum timed_status st;
+			double busy, rel, w0 = group_now();
+			char why[ERRBUF_LEN];
+
+			if (!t)
+				die("time: out of memory");
+			time_conf_name(c, show_copies, conf, sizeof(conf));
+			if (c->s.failed && o.keep_going) {
+				if (round < 0)
+					free(t);
+				continue;
+			}
+			if (runner_stop_pending())
+				(void)runner_stop_group(0);
+			/* The generated tree starts clean every run; then the user's --prepare. */
+			if (tree) {
+				for (int k = 0; k < c->s.copies && !stop; k++) {
+					char tdir[32], *clean_argv[] = { make, silent, dash_c, tdir, clean, NULL };
+					struct timed_job cj = { clean_argv, root, c->job[0].log };
+					struct timed_cfg cc = { 1, &cj, tmp, 0, &jan };
+					struct timed_copy ct;
+
+					snprintf(tdir, sizeof(tdir), "tree%d", k + 1);
+					st = timed_run(&cc, &ct, &rel, &busy, why);
+					if (st == TIMED_INTERRUPTED) {
+						session_stop(&ses);
+						stop = 1;
+					} else if (st != TIMED_OK) {
+						error("time: make clean in the generated tree failed: %s", why);
+						stop = -1;
+					}
+				}
+			}
+			if (!stop && o.prepare) {
+				int r = time_untimed("prepare", o.prepare, c->job[0].log, tmp, o.show_output,
+						     &jan, err);
+				if (r != 0) {
+					if (r > 0)
+						session_stop(&ses);
+					else
+						error("time: %s", err);
+					stop = r > 0 ? 1 : -1;
+				}
+			}
+			if (stop) {
+				if (round < 0)
+					free(t);
+				break;
+			}
+			if (!o.quiet && isatty(STDERR_FILENO))
+				fprintf(stderr, "kbench: time: %s%s%s...\n", round < 0 ? "warm-up " : "",
+					conf, conf[0] ? " " : "");
+			while ((st = timed_run(&tc, t, &rel, &busy, why)) == TIMED_SUSPENDED)
+				if (!o.quiet)
+					fprintf(stderr, "kbench: time: %s: %s: run again\n", id, why);
+			if (round < 0) {
+				free(t);
+				if (st == TIMED_OK)
+					continue;
+			}
+			if (st == TIMED_INTERRUPTED) {
+				session_stop(&ses);
+				stop = 1;
+				break;
+			}
+			if (st == TIMED_ERROR) {
+				error("time: %s", why);
+				stop = -1;
+				break;
+			}
+			if (st != TIMED_OK) {
+				/* The run failed or ran too long: no figure; the configuration fails. */
+				if (round < 0)
+					fprintf(stderr, "kbench: time: warm-up of %s%s%s failed: %s\n", id,
+						conf[0] ? " " : "", conf, why);
+				else
+					fprintf(stderr, "kbench: time: %s%s%s run %zu failed: %s\n", id,
+						conf[0] ? " " : "", conf, c->s.nruns + 1, why);
+				/* The table's reason is one line: the log's tail was said above. */
+				if (!c->s.failed) {
+					snprintf(c->why, sizeof(c->why), "run %zu: %s", c->s.nruns + 1, why);
+					c->why[strcspn(c->why, "\n")] = '\0';
+					if (strstr(c->why, "; its last output:"))
+						*strstr(c->why, "; its last output:") = '\0';
+				}
+				c->s.failed = 1;
+				nfail++;
+				if (!o.keep_going)
+					stop = -1;
+			} else {
+				c->s.release[c->s.nruns] = rel - t0;
+				c->s.wall[c->s.nruns] = group_now() - w0;
+				if (busy > c->s.interference)
+					c->s.interference = busy;
+				if (!o.json)
+					for (int k = 0; k < c->s.copies; k++)
+						time_line(stdout, c, &t[k], conf, c->s.nruns + 1, o.runs);
+				c->s.nruns++;
+			}
+			/*
+			 * Stored again after each of its runs: Ctrl-C loses only the one
+			 * in progress.  A warm-up that failed is stored too, as the failure.
+			 */
+			if (round >= 0 || c->s.failed) {
+				result_free(&run->results[c->slot]);
+				c->s.why = c->why;
+				timed_result(&c->s, id, cmdline, &run->results[c->slot]);
+				if (run->nresults < c->slot + 1)
+					run->nresults = c->slot + 1;
+				if (session_put(&ses, run, &c->row, &run->results[c->slot]) < 0)
+					stop = -1;
+			}
+		}
+	}
+	if (stop <= 0 && o.cleanup && !runner_interrupted()) {
+		int r = time_untimed("cleanup", o.cleanup, confs[0].job[0].log, tmp, o.show_output, &jan,
+				     err);
+		if (r < 0) {
+			error("time: %s", err);
+			nfail++;
+		}
+	}
+	runner_janitor_wait(&jan, root);
+	if (run)
+		session_end(&ses, run);
+	session_close(&ses);
+	if (o.json)
+		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);
+	else if (ses.nruns && report_timed_text(stdout, ses.runs, ses.nruns, o.longfmt) < 0)
+		die("time: out of memory");
+	fflush(stdout);
+	rc_exit = session_finish(&ses, nfail + (stop < 0 && !nfail), "", o.quiet);
+	for (size_t i = 0; i < nconfs; i++) {
+		for (int k = 0; k < confs[i].s.copies; k++) {
+			for (int w = 0; confs[i].argv[k] && w < nargs; w++)
+				free(confs[i].argv[k][w]);
+			free(confs[i].argv[k]);
+			free((char *)confs[i].job[k].log);
+			free((char *)confs[i].job[k].dir);
+		}
+		free(confs[i].argv);
+		free(confs[i].job);
+		free(confs[i].s.done);
+		free(confs[i].s.release);
+		free(confs[i].s.wall);
+	}
+	free(confs);
+	return rc_exit;
+}

@@ -1,0 +1,456 @@
+/*
+ * The tables of timed jobs (kbench time, and summary when runs hold
+ * time.* results):
+ *
+ *   Timed jobs - seconds - smaller is better
+ *   Label [runs]          Name   -j copies          real            user ...
+ *   Linux 6.18 [5]        build   2      1  20.41 +-1.2%    38.20 +-0.4% ...
+ *
+ * one row per label and configuration (name, -j, copies) with the median
+ * of its runs and their 95% interval; then, where a label swept -j, the
+ * scaling (speedup over the smallest -j, efficiency), and where it ran
+ * copies, each copy's figures, the makespan, the spread of the ends and
+ * the throughput against one copy.  With longfmt, BSD time -l's rusage
+ * figures per configuration.
+ *
+ * A run's figure is the median over its copies (time.c stores them so);
+ * the interval is the one of those run figures: the copies of one run are
+ * not independent of each other, the runs are.
+ */
+#include "report/report.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/catalog.h"
+#include "stats/stats.h"
+
+/* Whether id is a timed job's, by the catalogue's prefix (a name need not be known). */
+static int tj_is_timed(const char *id)
+{
+	const struct catalog_kind *k = catalog_prefixed(id);
+
+	return k && strcmp(k->prefix, CATALOG_TIME) == 0;
+}
+
+/* One configuration of one label: where its results are. */
+struct tj_row {
+	const char *label;
+	const struct result *key;	/* its first result: id, jobs, copies */
+	const struct result **res;	/* the label's results of it, one per stored run */
+	size_t nres;
+};
+
+/* A figure of a usage entry, by number: 0 real (the sample), 1 user, 2 sys, 3 CPU%. */
+static double tj_figure(const struct result *r, size_t i, int f)
+{
+	const struct result_usage *u = &r->usage[i];
+
+	switch (f) {
+	case 0: return r->samples[i];
+	case 1: return u->user_s;
+	case 2: return u->sys_s;
+	default: return r->samples[i] > 0 ? 100 * (u->user_s + u->sys_s) / r->samples[i] : (double)NAN;
+	}
+}
+
+static const char *const tj_value_keys[] = { NULL, "user_s", "sys_s", "cpu_pct" };
+
+/*
+ * The run figures of f over a row's results into v (room for every
+ * replica): per run, the median over its copies (copy == 0: over all;
+ * else that copy's).  Without usage (older data), the result's own value.
+ */
+static size_t tj_runs(const struct tj_row *row, int f, int copy, double *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < row->nres; i++) {
+		const struct result *r = row->res[i];
+
+		if (r->status != RES_OK && r->status != RES_NOISY)
+			continue;
+		if (!r->usage || !r->where) {
+			const struct bench_value *bv = f ? result_value(r, tj_value_keys[f]) : NULL;
+			double x = f ? (bv ? bv->num : (double)NAN) : r->median;
+
+			if (isfinite(x) && copy <= 1)
+				v[n++] = x;
+			continue;
+		}
+		for (size_t rep = 0; rep < r->nreplicas; rep++) {
+			double c[64];
+			size_t k = 0;
+			struct stats_summary ss;
+
+			for (size_t s = 0; s < r->n && k < 64; s++)
+				if (r->where[s].replica == (int)rep && (!copy || r->usage[s].copy == copy) &&
+				    isfinite(tj_figure(r, s, f)))
+					c[k++] = tj_figure(r, s, f);
+			if (k && stats_summarize(c, k, &ss) == 0)
+				v[n++] = ss.median;
+		}
+	}
+	return n;
+}
+
+/* How many run figures a row can have: the buffer tj_runs needs. */
+static size_t tj_room(const struct tj_row *row)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < row->nres; i++)
+		n += row->res[i]->nreplicas + 1;
+	return n;
+}
+
+/* Median and interval of f; the count of runs behind them (0: none). */
+static size_t tj_summary(const struct tj_row *row, int f, int copy, struct stats_summary *ss)
+{
+	double *v = malloc(tj_room(row) * sizeof(*v));
+	size_t n = v ? tj_runs(row, f, copy, v) : 0;
+
+	if (n && stats_summarize(v, n, ss) < 0)
+		n = 0;
+	free(v);
+	return n;
+}
+
+static double tj_median(const struct tj_row *row, int f, int copy)
+{
+	struct stats_summary ss;
+
+	return tj_summary(row, f, copy, &ss) ? ss.median : (double)NAN;
+}
+
+/* The median over the row's results of a value (makespan_s, spread_s). */
+static double tj_value(const struct tj_row *row, const char *key)
+{
+	double v[64];
+	size_t n = 0;
+	struct stats_summary ss;
+
+	for (size_t i = 0; i < row->nres && n < 64; i++) {
+		const struct bench_value *bv = result_value(row->res[i], key);
+
+		if (bv && isfinite(bv->num))
+			v[n++] = bv->num;
+	}
+	return n && stats_summarize(v, n, &ss) == 0 ? ss.median : (double)NAN;
+}
+
+/* "20.41 +-1.2%": the median and the larger distance to an end of its interval. */
+static void tj_fig(char *buf, size_t len, const struct stats_summary *ss, size_t n)
+{
+	char fig[32];
+
+	report_fig(fig, sizeof(fig), ss->median);
+	if (n > 1 && ss->median > 0)
+		snprintf(buf, len, "%s +-%.*f%%", fig,
+			 fmax(ss->median - ss->ci_low, ss->ci_high - ss->median) / ss->median >= 0.1 ? 0 : 1,
+			 fmax(ss->median - ss->ci_low, ss->ci_high - ss->median) / ss->median * 100);
+	else
+		snprintf(buf, len, "%s", fig);
+}
+
+static int tj_same(const struct result *a, const struct result *b)
+{
+	return result_same_instance(a, b);
+}
+
+/* The rows: one per label and configuration, in the order first seen; their count or -1. */
+static int tj_rows(const struct run_info *runs, size_t nruns, struct tj_row **out)
+{
+	struct tj_row *rows = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < nruns; i++)
+		for (size_t j = 0; j < runs[i].nresults; j++) {
+			const struct result *r = &runs[i].results[j];
+			const struct result **more;
+			size_t k;
+
+			if (!tj_is_timed(r->id))
+				continue;
+			for (k = 0; k < n; k++)
+				if (strcmp(rows[k].label, runs[i].label) == 0 && tj_same(rows[k].key, r))
+					break;
+			if (k == n) {
+				struct tj_row *grow = realloc(rows, (n + 1) * sizeof(*grow));
+
+				if (!grow)
+					goto fail;
+				rows = grow;
+				rows[n++] = (struct tj_row){ runs[i].label, r, NULL, 0 };
+			}
+			more = realloc(rows[k].res, (rows[k].nres + 1) * sizeof(*more));
+			if (!more)
+				goto fail;
+			rows[k].res = more;
+			rows[k].res[rows[k].nres++] = r;
+		}
+	*out = rows;
+	return (int)n;
+fail:
+	for (size_t k = 0; k < n; k++)
+		free(rows[k].res);
+	free(rows);
+	return -1;
+}
+
+static void tj_rows_free(struct tj_row *rows, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		free(rows[k].res);
+	free(rows);
+}
+
+int report_timed_has(const struct run_info *runs, size_t nruns)
+{
+	for (size_t i = 0; i < nruns; i++)
+		for (size_t j = 0; j < runs[i].nresults; j++)
+			if (tj_is_timed(runs[i].results[j].id))
+				return 1;
+	return 0;
+}
+
+/* "time.build -j2 x4, Linux 6.18": a configuration named in a heading. */
+static void tj_title(char *buf, size_t len, const struct tj_row *row)
+{
+	char lab[4 * 40 + 1], j[24] = "", x[24] = "";
+
+	if (row->key->jobs)
+		snprintf(j, sizeof(j), " -j%d", row->key->jobs);
+	if (row->key->parallel > 1)
+		snprintf(x, sizeof(x), " x%d", row->key->parallel);
+	snprintf(buf, len, "%s%s%s, %s", row->key->id, j, x,
+		 report_cell(lab, sizeof(lab), row->label, 40, 0));
+}
+
+/* The first row's table: one line per label and configuration. */
+static void tj_main(FILE *out, const struct tj_row *rows, size_t n)
+{
+	fprintf(out, "Timed jobs - seconds - smaller is better\n");
+	fprintf(out, "%-26s %-12s %6s %6s %15s %15s %15s %6s\n", "Label [runs]", "Name", "-j", "copies",
+		"real", "user", "sys", "CPU%");
+	for (size_t i = 0; i < n; i++) {
+		const struct tj_row *row = &rows[i];
+		struct stats_summary ss[4];
+		char lab[4 * 26 + 1], cut[4 * 20 + 1], count[4 * 20 + 32], name[4 * 12 + 1];
+		char fig[3][48], jobs[16];
+		size_t nruns = tj_summary(row, 0, 0, &ss[0]);
+
+		snprintf(count, sizeof(count), "%s [%zu]", report_cell(cut, sizeof(cut), row->label, 20, 0),
+			 nruns);
+		report_cell(lab, sizeof(lab), count, 26, -1);
+		report_cell(name, sizeof(name), row->key->id + strlen("time."), 12, -1);
+		snprintf(jobs, sizeof(jobs), row->key->jobs ? "%d" : "-", row->key->jobs);
+		if (nruns == 0) {
+			const struct result *r = row->res[row->nres - 1];
+			char why[4 * sizeof(r->reason)];
+
+			fprintf(out, "%s %s %6s %6d %s: %s\n", lab, name, jobs, row->key->parallel,
+				result_status_name(r->status),
+				r->reason[0] ? report_cell(why, sizeof(why), r->reason, -1, 0) : "no figure");
+			continue;
+		}
+		for (int f = 1; f < 4; f++)
+			if (!tj_summary(row, f, 0, &ss[f]))
+				ss[f].median = ss[f].ci_low = ss[f].ci_high = NAN;
+		for (int f = 0; f < 3; f++)
+			tj_fig(fig[f], sizeof(fig[f]), &ss[f], nruns);
+		fprintf(out, "%s %s %6s %6d %15s %15s %15s %6.0f", lab, name, jobs, row->key->parallel,
+			fig[0], fig[1], fig[2], ss[3].median);
+		for (size_t k = 0; k < row->nres; k++)
+			if (result_busy(row->res[k])) {
+				fprintf(out, " busy");
+				break;
+			}
+		fputc('\n', out);
+	}
+}
+
+/* Where a label swept -j (at one number of copies): speedup and efficiency. */
+static void tj_scaling(FILE *out, const struct tj_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct tj_row *base = &rows[i];
+		size_t count = 0, first = 1;
+		double t1;
+
+		/* The group's first row (the smallest -j comes first as swept) heads it. */
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(rows[k].label, base->label) == 0 &&
+			    strcmp(rows[k].key->id, base->key->id) == 0 &&
+			    rows[k].key->parallel == base->key->parallel && rows[k].key->jobs)
+				first = 0;
+		if (!first || !base->key->jobs)
+			continue;
+		for (size_t k = i; k < n; k++)
+			count += strcmp(rows[k].label, base->label) == 0 &&
+				 strcmp(rows[k].key->id, base->key->id) == 0 &&
+				 rows[k].key->parallel == base->key->parallel && rows[k].key->jobs;
+		if (count < 2)
+			continue;
+		/* Against the smallest -j of the group, wherever it was listed. */
+		const struct tj_row *small = base;
+		for (size_t k = i; k < n; k++)
+			if (strcmp(rows[k].label, base->label) == 0 &&
+			    strcmp(rows[k].key->id, base->key->id) == 0 &&
+			    rows[k].key->parallel == base->key->parallel && rows[k].key->jobs &&
+			    rows[k].key->jobs < small->key->jobs)
+				small = &rows[k];
+		t1 = tj_median(small, 0, 0);
+		{
+			char title[256];
+			struct tj_row head = *base;
+
+			head.key = small->key;
+			tj_title(title, sizeof(title), &head);
+			/* "time.build -j1, L": the -j of the heading is the reference's. */
+			fprintf(out, "\nScaling of %s: real against -j\n", title);
+		}
+		fprintf(out, "%8s %10s %9s %11s\n", "-j", "real", "speedup", "efficiency");
+		for (size_t k = i; k < n; k++) {
+			const struct tj_row *r = &rows[k];
+			double t;
+
+			if (strcmp(r->label, base->label) != 0 || strcmp(r->key->id, base->key->id) != 0 ||
+			    r->key->parallel != base->key->parallel || !r->key->jobs)
+				continue;
+			t = tj_median(r, 0, 0);
+			if (!isfinite(t) || !isfinite(t1) || t <= 0) {
+				fprintf(out, "%8d %10s\n", r->key->jobs, "-");
+				continue;
+			}
+			{
+				char f[32];
+
+				report_fig(f, sizeof(f), t);
+				fprintf(out, "%8d %10s %8.2fx %10.0f%%\n", r->key->jobs, f, t1 / t,
+					100 * t1 / t / ((double)r->key->jobs / small->key->jobs));
+			}
+		}
+	}
+}
+
+/* Where copies ran at once: each copy, the makespan, the ends' spread, the throughput. */
+static void tj_copies(FILE *out, const struct tj_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct tj_row *row = &rows[i];
+		const struct tj_row *one = NULL;
+		char title[256];
+		double makespan, spread, t1;
+
+		if (row->key->parallel < 2 || tj_median(row, 0, 0) != tj_median(row, 0, 0))
+			continue;
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(rows[k].label, row->label) == 0 &&
+			    strcmp(rows[k].key->id, row->key->id) == 0 && rows[k].key->parallel == 1 &&
+			    rows[k].key->jobs == row->key->jobs)
+				one = &rows[k];
+		tj_title(title, sizeof(title), row);
+		fprintf(out, "\nCopies of %s: each copy, median of its runs\n", title);
+		fprintf(out, "%6s %10s %10s %10s %6s\n", "copy", "real", "user", "sys", "CPU%");
+		for (int c = 1; c <= row->key->parallel; c++) {
+			char f[3][32];
+
+			for (int k = 0; k < 3; k++)
+				report_fig(f[k], sizeof(f[k]), tj_median(row, k, c));
+			fprintf(out, "%6d %10s %10s %10s %6.0f\n", c, f[0], f[1], f[2], tj_median(row, 3, c));
+		}
+		makespan = tj_value(row, "makespan_s");
+		spread = tj_value(row, "spread_s");
+		t1 = one ? tj_median(one, 0, 0) : (double)NAN;
+		{
+			char m[32], sp[32], a[32];
+
+			report_fig(m, sizeof(m), makespan);
+			report_fig(sp, sizeof(sp), spread);
+			report_fig(a, sizeof(a), t1);
+			fprintf(out, "makespan %s s (first start to last end), ends spread over %s s", m, sp);
+			if (isfinite(t1) && makespan > 0)
+				fprintf(out, ", throughput %.2fx one copy (%s s alone)",
+					row->key->parallel * t1 / makespan, a);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* BSD time -l's figures: the median over every copy of every run. */
+static void tj_long(FILE *out, const struct tj_row *rows, size_t n)
+{
+	static const struct {
+		size_t off;
+		const char *what;
+	} fields[] = {
+		{ offsetof(struct result_usage, maxrss_kb), "maximum resident set size (KiB)" },
+		{ offsetof(struct result_usage, minflt), "page reclaims (minor faults)" },
+		{ offsetof(struct result_usage, majflt), "page faults (major)" },
+		{ offsetof(struct result_usage, inblock), "block input operations" },
+		{ offsetof(struct result_usage, oublock), "block output operations" },
+		{ offsetof(struct result_usage, nvcsw), "voluntary context switches (sleeps)" },
+		{ offsetof(struct result_usage, nivcsw), "involuntary context switches" },
+		{ offsetof(struct result_usage, orphans), "descendants left running, killed" },
+	};
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tj_row *row = &rows[i];
+		char title[256];
+		size_t total = 0;
+
+		for (size_t k = 0; k < row->nres; k++)
+			total += row->res[k]->usage ? row->res[k]->n : 0;
+		if (!total)
+			continue;
+		tj_title(title, sizeof(title), row);
+		fprintf(out, "\n%s: medians of %zu cop%s and runs\n", title, total, total == 1 ? "y" : "ies");
+		for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+			double *v = malloc(total * sizeof(*v));
+			size_t m = 0;
+			struct stats_summary ss;
+
+			if (!v)
+				return;
+			for (size_t k = 0; k < row->nres; k++)
+				for (size_t s = 0; row->res[k]->usage && s < row->res[k]->n; s++) {
+					double x = *(const double *)((const char *)&row->res[k]->usage[s] +
+								     fields[f].off);
+					if (isfinite(x))
+						v[m++] = x;
+				}
+			if (m && stats_summarize(v, m, &ss) == 0)
+				fprintf(out, "%12.0f  %s\n", ss.median, fields[f].what);
+			free(v);
+		}
+	}
+}
+
+void report_time_line(char *buf, size_t len, double real, double user, double sys)
+{
+	snprintf(buf, len, "%12.2f real %12.2f user %12.2f sys", real, user, sys);
+}
+
+int report_timed_text(FILE *out, const struct run_info *runs, size_t nruns, int longfmt)
+{
+	struct tj_row *rows;
+	int n = tj_rows(runs, nruns, &rows);
+
+	if (n < 0)
+		return -1;
+	if (n == 0) {
+		free(rows);
+		return 0;
+	}
+	tj_main(out, rows, (size_t)n);
+	tj_scaling(out, rows, (size_t)n);
+	tj_copies(out, rows, (size_t)n);
+	if (longfmt)
+		tj_long(out, rows, (size_t)n);
+	tj_rows_free(rows, (size_t)n);
+	return 0;
+}

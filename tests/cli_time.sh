@@ -1,0 +1,184 @@
+#!/bin/sh
+# kbench time (issue 14): the BSD line, placeholders, interleaving, copies
+# behind a barrier, the subreaper, timeouts, failures, Ctrl-C and SIGKILL,
+# the untimed commands, storage and the tables, and bad input.  No timing is
+# asserted: only what happened (lines, order, counts, statuses, leftovers).
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+
+DB="$T/t.db"
+TK="--tmpdir $T/tmp"
+BSD='^ *[0-9]+\.[0-9][0-9] real +[0-9]+\.[0-9][0-9] user +[0-9]+\.[0-9][0-9] sys  '
+# A short CPU burn (a few tenths of a second), for CPU time that must be counted.
+BURN="awk 'BEGIN { for (i = 0; i < 3000000; i++) s += i; exit s == 0 }'"
+# A JSON figure of the first result: python3 prints it (or "None").
+jfield() { python3 -c "
+import json, sys
+d = json.load(open('$T/out'))
+r = d['runs'][0]['results'][${2:-0}]
+print(eval(sys.argv[1]))" "$1"; }
+
+# --- the lines ----------------------------------------------------------
+kb time --no-store $TK --runs 3 -- sh -c 'exit 0'
+check "three runs exit 0" [ "$rc" = 0 ]
+check "one BSD line per run, as it finishes" [ "$(grep -cE "${BSD}run [123]/3\$" "$T/out")" = 3 ]
+check "then the Timed jobs table" grep -q '^Timed jobs - seconds - smaller is better$' "$T/out"
+check "its row: the name and [runs]" grep -qE '^Linux.* \[3\] +sh +- +1 ' "$T/out"
+
+kb time --no-store $TK --runs 1 -- echo chatty-output
+check "the command's output goes to the log, not stdout" sh -c "! grep -q chatty-output '$T/out'"
+kb time --no-store $TK --runs 1 --show-output -- echo chatty-output
+check "--show-output passes it through" grep -q '^chatty-output$' "$T/out"
+
+kb time --no-store $TK --runs 1 -l -- sh -c 'exit 0'
+check "-l: the rusage figures" grep -q 'maximum resident set size' "$T/out"
+check "-l: context switches, as kernbench's sleeps" grep -q 'voluntary context switches (sleeps)' "$T/out"
+
+# --- placeholders and interleaving -------------------------------------
+: >"$T/order"
+kb time --no-store $TK --runs 2 --jobs 3,5 -- sh -c "echo {jobs} >> '$T/order'"
+check "--jobs: each value replaces {jobs}, runs interleaved 3,5,3,5" \
+	[ "$(tr '\n' ' ' <"$T/order")" = "3 5 3 5 " ]
+check "the order is printed" grep -q 'each round runs -j3, -j5; 2 rounds, interleaved' "$T/err"
+check "the lines name the configuration" [ "$(grep -cE "${BSD}-j[35] run [12]/2\$" "$T/out")" = 4 ]
+check "a scaling table for the sweep" grep -q '^Scaling of time.sh -j3' "$T/out"
+
+: >"$T/copies"
+kb time --no-store $TK --runs 1 --copies 3 -- sh -c "echo {copy} >> '$T/copies'"
+check "--copies 3: {copy} is 1, 2 and 3" [ "$(sort "$T/copies" | tr '\n' ' ')" = "1 2 3 " ]
+check "one line per copy" [ "$(grep -cE "${BSD}x3 run 1/1 copy [123]/3\$" "$T/out")" = 3 ]
+check "the copies' table: makespan and spread" grep -q '^makespan .* ends spread over' "$T/out"
+
+kb time --no-store $TK --runs 2 --copies 1,4 --json -- sh -c 'exit 0'
+check "--copies 1,4 --json: two results, parallel 1 and 4" \
+	[ "$(jfield 'r["parallel"]' 0) $(jfield 'r["parallel"]' 1)" = "1 4" ]
+check "4 copies x 2 runs: 8 samples, each with its usage" \
+	[ "$(jfield 'len(r["samples"]), len(r["usage"]), r["nreplicas"] if "nreplicas" in r else len(r["replicas"])' 1)" = "(8, 8, 2)" ]
+# The barrier: all four passed it together (they were forked and set up before).
+check "the copies start together (within 0.1 s of the release)" \
+	[ "$(jfield 'max(u["start"] for u in r["usage"]) < 0.1' 1)" = True ]
+kb time --no-store $TK --runs 1 --copies 1,2 -- sh -c 'exit 0'
+check "with one copy measured too: throughput against it" grep -q 'throughput .*x one copy' "$T/out"
+
+# --- the subreaper ------------------------------------------------------
+kb time --no-store $TK --runs 1 --json -- sh -c "sh -c \"$BURN\" & sleep 0.01; exit 0"
+check "an orphan left running is killed and counted" [ "$(jfield 'r["usage"][0]["orphans"] >= 1')" = True ]
+kb time --no-store $TK --runs 1 --json -- sh -c "sh -c \"$BURN &\"; sleep 2"
+check "an orphan that finishes is reaped by kbench and its CPU counted" \
+	[ "$(jfield 'r["usage"][0]["user_s"] + r["usage"][0]["sys_s"] > 0.05')" = True ]
+no_proc() { ! pgrep -f "$1" >/dev/null; }
+kb time --no-store $TK --runs 1 -- sh -c 'setsid sleep 31337 & sleep 0.1'
+check "a daemonising grandchild (setsid): exit 0" [ "$rc" = 0 ]
+needs "a list of its children" check "a daemonising grandchild (setsid) is killed with the job" no_proc 'sleep 31337'
+
+needs "a list of its children" check "and the line says so" grep -q 'left running, killed' "$T/out"
+pkill -f 'sleep 31337' 2>/dev/null
+
+# --- failures -----------------------------------------------------------
+kb time --db "$DB" $TK --runs 3 -- sh -c 'echo it-broke; exit 3'
+check "a failing command: exit 1" [ "$rc" = 1 ]
+check "its exit status and last output are said" sh -c "grep -q 'run 1 failed: exit status 3' '$T/err' && grep -q '^it-broke\$' '$T/err'"
+check "the result is a failure, not a figure" grep -qE 'sh +- +1 fail: run 1: exit status 3$' "$T/out"
+check "no BSD line for it" sh -c "! grep -qE '$BSD' '$T/out'"
+kb show time.sh --db "$DB" --json
+check "it is stored as failed" grep -q '"status": "fail"' "$T/out"
+
+kb time --no-store $TK --runs 2 --jobs 1,2 --keep-going -- sh -c 'test {jobs} = 1'
+check "--keep-going: the other configuration goes on" [ "$(grep -cE "${BSD}-j1 run [12]/2\$" "$T/out")" = 2 ]
+check "--keep-going: still exit 1" [ "$rc" = 1 ]
+
+kb time --no-store $TK --runs 2 --timeout 0.3 -- sleep 31338
+check "--timeout: exit 1, said" sh -c "[ '$rc' = 1 ] && grep -q 'ran past its timeout of 0.3 s' '$T/err'"
+check "--timeout: nothing left" no_leftovers 'sleep 31338'
+
+# --- untimed commands ---------------------------------------------------
+: >"$T/steps"
+kb time --no-store $TK --runs 2 --setup "echo setup >> '$T/steps'" --prepare "echo prepare >> '$T/steps'" \
+	--cleanup "echo cleanup >> '$T/steps'" -- sh -c "echo run >> '$T/steps'"
+check "--setup once, --prepare before every run, --cleanup once after" \
+	[ "$(tr '\n' ' ' <"$T/steps")" = "setup prepare run prepare run cleanup " ]
+kb time --db "$T/p.db" $TK --runs 2 --prepare 'exit 4' -- true
+check "a failing --prepare stops with one line" \
+	sh -c "[ '$rc' = 1 ] && grep -q \"prepare 'exit 4' failed: exit status 4\" '$T/err'"
+kb time --db "$T/s.db" $TK --setup 'exit 5' -- true
+check "a failing --setup stores no run" sh -c "[ '$rc' = 1 ] && ! '$KB' runs --db '$T/s.db' 2>/dev/null | grep -q true"
+
+# --- storage and the other commands ------------------------------------
+kb time --db "$DB" $TK --runs 3 --label A --name job -- sh -c 'exit 0'
+kb time --db "$DB" $TK --runs 3 --label B --name job -- sh -c 'exit 0'
+check "stored" [ "$rc" = 0 ]
+kb summary A B --db "$DB"
+check "summary: the Timed jobs table, a row per label" \
+	sh -c "grep -q '^Timed jobs' '$T/out' && grep -qE '^A \[3\] +job ' '$T/out' && grep -qE '^B \[3\] +job ' '$T/out'"
+kb compare A B --db "$DB"
+check "compare: a Timed jobs section with the configuration" grep -q 'time.job' "$T/out"
+kb show time.job B --db "$DB"
+check "show time.job" [ "$rc" = 0 ]
+kb export --db "$DB" B
+cp "$T/out" "$T/b.json"
+kb import "$T/b.json" --db "$T/imported.db"
+check "export and import carry a timed job" [ "$rc" = 0 ]
+kb export --db "$T/imported.db"
+check "with its usage" grep -q '"usage"' "$T/out"
+
+# --- Ctrl-C and SIGKILL -------------------------------------------------
+"$KB" time --db "$T/int.db" $TK --runs 100 -- sh -c 'sleep 0.2; : 31339' >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while [ "$(grep -c real "$T/out")" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+rc=$?
+check "Ctrl-C: exit 130" [ "$rc" = 130 ]
+check "Ctrl-C: nothing left" no_leftovers ': 31339'
+check "Ctrl-C: the finished runs are stored" sh -c "'$KB' show time.sh --db '$T/int.db' --json | grep -q '\"median\"'"
+check "Ctrl-C: the run is interrupted" sh -c "'$KB' runs --db '$T/int.db' | grep -q interrupted"
+
+"$KB" time --db "$T/kill.db" $TK --runs 100 --copies 2 -- sh -c 'sleep 31340' >/dev/null 2>&1 &
+pid=$!
+i=0
+while ! pgrep -f 'sleep 31340' >/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -KILL $pid
+wait $pid 2>/dev/null
+i=0
+while ! no_leftovers 'sleep 31340' && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+check "SIGKILL of kbench: no process, no file left" no_leftovers 'sleep 31340'
+
+# --- the generated build ------------------------------------------------
+if command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
+	kb time --no-store $TK --runs 1 --jobs 2 --size 0.01
+	check "no command: the generated tree, built" \
+		sh -c "[ '$rc' = 0 ] && grep -qE '${BSD}-j2 run 1/1\$' '$T/out' && grep -qE ' build +2 +1 ' '$T/out'"
+	kb time --no-store $TK --runs 1 --jobs 1 --copies 2 --size 0.01
+	check "the generated tree as 2 copies, each its own" sh -c "[ '$rc' = 0 ] && [ \$(grep -c 'copy [12]/2' '$T/out') = 2 ]"
+else
+	skip "no command: the generated tree, built" "no make or cc"
+	skip "the generated tree as 2 copies, each its own" "no make or cc"
+fi
+
+# --- bad input: one line, exit 1 or 2, nothing written ------------------
+bad() { # NAME STATUS ARGS...: one line on stderr, that status, no db, tmp empty
+	name=$1 want=$2
+	shift 2
+	rm -f "$T/bad.db"
+	kb time --db "$T/bad.db" $TK "$@"
+	check "$name: exit $want, one line, nothing written" \
+		sh -c "[ '$rc' = '$want' ] && [ \$(wc -l <'$T/err') = 1 ] && [ ! -e '$T/bad.db' ] && [ -z \"\$(ls -A '$T/tmp')\" ]"
+}
+bad "no such command" 1 -- no-such-command-here
+check "it names the command and the reason" grep -q "no such command 'no-such-command-here': not found in PATH" "$T/err"
+bad "not executable" 1 -- "$T/steps"
+check "it says permission denied" grep -q 'permission denied' "$T/err"
+bad "--runs 0" 2 --runs 0 -- true
+bad "--copies 0" 2 --copies 0 -- true
+bad "--jobs a,b" 2 --jobs a,b -- sh -c 'echo {jobs}'
+bad "--jobs without {jobs}" 2 --jobs 2 -- true
+bad "{jobs} without --jobs" 2 -- sh -c 'echo {jobs}'
+bad "{copy} without --copies" 2 -- sh -c 'echo {copy}'
+bad "--timeout -1" 2 --timeout -1 -- true
+bad "--jobs 4,4" 2 --jobs 4,4 -- sh -c 'echo {jobs}'
+bad "--copies 65" 2 --copies 65 -- true
+kb time --db /proc/nonexistent/x.db $TK -- true
+check "an unwritable db: one line, exit 1" sh -c "[ '$rc' = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && [ -z \"\$(ls -A '$T/tmp')\" ]"
+
+echo "1..$n"

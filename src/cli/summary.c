@@ -75,7 +75,7 @@ int cmd_summary(int argc, char **argv)
 		report_runs_json(stdout, summary_shared_sysinfo(runs, (size_t)nruns), runs,
 				 (size_t)nruns);
 	} else if (!summary_has_benchmarks(runs, (size_t)nruns)) {
-		/* Only contest's results: its tables alone, no empty lmbench ones. */
+		/* Only contest's or timed jobs' results: their tables alone, no empty lmbench ones. */
 	} else if (each) {
 		report_summary(stdout, runs, (size_t)nruns);
 	} else {
@@ -92,6 +92,13 @@ int cmd_summary(int argc, char **argv)
 		if (summary_has_benchmarks(runs, (size_t)nruns))
 			fputc('\n', stdout);
 		if (report_contest_text(stdout, runs, (size_t)nruns, 0.02) < 0)
+			die("summary: out of memory");
+	}
+	/* Timed jobs: a row per label and configuration, the scaling, the copies. */
+	if (!json && report_timed_has(runs, (size_t)nruns)) {
+		if (summary_has_benchmarks(runs, (size_t)nruns) || report_contest_has(runs, (size_t)nruns))
+			fputc('\n', stdout);
+		if (report_timed_text(stdout, runs, (size_t)nruns, 0) < 0)
 			die("summary: out of memory");
 	}
 	store_runs_free(runs, (size_t)nruns);

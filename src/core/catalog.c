@@ -43,8 +43,10 @@ static int catalog_time_rest(const char *rest)
  * of the id beside the others above, and add a row here with the unit and
  * direction every id of the kind is stored with, compare's section title,
  * and own_tables 1 only if a report prints the kind's results itself (as
- * report_contest_text does); with 0 the summary lists them among "Other
- * results".  Import, show, summary and compare then know the kind.
+ * report_contest_text and report_timed_text do); with 0 the summary lists
+ * them among "Other results".  tables_need_samples 1 makes the readers load
+ * the kind's samples (and usage) always: a few per result, and the timed
+ * jobs' tables are made from them.  Import, show, summary and compare then know the kind.
  */
 static const struct catalog_kind kinds[] = {
 	{
@@ -61,7 +63,8 @@ static const struct catalog_kind kinds[] = {
 		.unit = "s",
 		.better = BETTER_LOWER,
 		.title = "Timed jobs: real time (s)",
-		.own_tables = 0,
+		.own_tables = 1,
+		.tables_need_samples = 1,
 	},
 };
 

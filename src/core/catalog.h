@@ -25,6 +25,9 @@ struct catalog_kind {
 	const char *title;		/* compare's section for the kind */
 	int own_tables;			/* 1: the summary prints the kind in tables of its
 					   own, not in lmbench's nor among "Other results" */
+	int tables_need_samples;	/* 1: those tables read the samples (a timed job's
+					   per-copy usage), so a reader loads them for
+					   this kind even when it loads no others */
 };
 
 /* Check every row; a bad row is a programmer's mistake and aborts (BUG). */

@@ -527,10 +527,16 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 									s == 0 ? 16 : 26, 1));
 				fputc('\n', out);
 			}
-			char name[96];
-			snprintf(name, sizeof(name), "%s%s%s", row->key->id,
+			char name[96], jobs[16] = "", copies[16] = "";
+
+			/* The instance in full: a timed job's -j and copies are part of it. */
+			if (row->key->jobs)
+				snprintf(jobs, sizeof(jobs), " -j%d", row->key->jobs);
+			if (row->key->parallel > 1 && catalog_prefixed(row->key->id))
+				snprintf(copies, sizeof(copies), " x%d", row->key->parallel);
+			snprintf(name, sizeof(name), "%s%s%s%s%s", row->key->id,
 				 row->key->placement == PLACE_NA ? "" : " ",
-				 place_name(row->key->placement));
+				 place_name(row->key->placement), jobs, copies);
 			fprintf(out, "%-22.22s", name);
 			cmp_cell_text(cell, sizeof(cell), &row->cell[0]);
 			fprintf(out, " %15s%s", cell, row->cell[0].noisy ? "!" : " ");
@@ -609,6 +615,8 @@ static json_t *cmp_row_json(const struct report_cmp_side *sides, size_t nsides,
 	report_jset(o, "placement", key->placement == PLACE_NA ? json_null()
 							  : json_string(place_name(key->placement)), bad);
 	report_jset(o, "parallel", json_integer(key->parallel), bad);
+	/* null, not 0, for an instance without a {jobs} value, as in run --json. */
+	report_jset(o, "jobs", key->jobs ? json_integer(key->jobs) : json_null(), bad);
 	report_jset(o, "unit", json_string(key->unit), bad);
 	report_jset(o, "better", json_string(bench_better_name(key->better)), bad);
 	report_jset(o, "section", json_string(cmp_section_title(row->section)), bad);

@@ -12,6 +12,7 @@
  */
 #include "store/store.h"
 
+#include "core/catalog.h"
 #include "core/err.h"
 #include "core/utf8.h"
 
@@ -1909,6 +1910,14 @@ static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r,
 }
 
 /* One run's results, ordered by result id, into run->results. */
+/* Whether the tables of id's kind are made from its samples (catalog.h). */
+static int store_tables_need_samples(const char *id)
+{
+	const struct catalog_kind *k = catalog_prefixed(id);
+
+	return k && k->tables_need_samples;
+}
+
 static int store_load_results(struct store *st, struct run_info *run, int want_samples,
 			      sqlite3_stmt *q, sqlite3_stmt *qs, sqlite3_stmt *qv,
 			      sqlite3_stmt *qp, sqlite3_stmt *qrep, sqlite3_stmt *qu, char *err)
@@ -1936,8 +1945,11 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		    store_load_points(st, qp, sqlite3_column_int64(q, 0), r, err) < 0 ||
 		    store_load_replicas(st, qrep, sqlite3_column_int64(q, 0), r, err) < 0)
 			goto fail_quiet;
-		/* Usage is beside the samples, so it comes with them or not at all. */
-		if (want_samples &&
+		/*
+		 * Usage is beside the samples, so it comes with them or not at all;
+		 * a kind whose tables are made from them (timed jobs) always has them.
+		 */
+		if ((want_samples || store_tables_need_samples(r->id)) &&
 		    (store_load_samples(st, qs, sqlite3_column_int64(q, 0), r, err) < 0 ||
 		     store_load_usage(st, qu, sqlite3_column_int64(q, 0), r, err) < 0))
 			goto fail_quiet;

@@ -38,7 +38,10 @@ static void test_rows_valid(void **state)
 	assert_true(catalog_at(0)->own_tables);
 	assert_string_equal(catalog_at(1)->prefix, "time.");
 	assert_string_equal(catalog_at(1)->title, "Timed jobs: real time (s)");
-	assert_false(catalog_at(1)->own_tables);
+	assert_true(catalog_at(1)->own_tables);
+	/* The timed jobs' tables are made from the samples' usage: loaded always. */
+	assert_false(catalog_at(0)->tables_need_samples);
+	assert_true(catalog_at(1)->tables_need_samples);
 	assert_null(catalog_at(catalog_count()));
 }
 

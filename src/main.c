@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "core/err.h"
+#include "core/catalog.h"
 #include "core/registry.h"
 
 /* The subcommands, in the order `kbench --help` lists them. */
@@ -69,6 +70,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	registry_check();
+	catalog_check();
 	/*
 	 * Over a file-size limit (ulimit -f) a write then fails with EFBIG,
 	 * which the benchmark or the store reports, instead of the signal

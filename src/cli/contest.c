@@ -26,6 +26,7 @@
 #include "cli/cli.h"
 #include "cli/label.h"
 #include "cli/session.h"
+#include "core/catalog.h"
 #include "core/err.h"
 #include "core/result.h"
 #include "core/runner.h"
@@ -111,7 +112,7 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 			   const char *why, double wall_s, struct result *r)
 {
 	memset(r, 0, sizeof(*r));
-	snprintf(r->id, sizeof(r->id), "contest.%s", ld->name);
+	snprintf(r->id, sizeof(r->id), "%s%s", CATALOG_CONTEST, ld->name);
 	snprintf(r->unit, sizeof(r->unit), "s");
 	r->better = BETTER_LOWER;
 	r->interference = -1;

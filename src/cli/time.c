@@ -33,6 +33,7 @@
 #include "cli/cli.h"
 #include "cli/label.h"
 #include "cli/session.h"
+#include "core/catalog.h"
 #include "core/err.h"
 #include "core/result.h"
 #include "core/runner.h"
@@ -335,7 +336,7 @@ int cmd_time(int argc, char **argv)
 		snprintf(cmdline + l, sizeof(cmdline) - l, "%s%s", i ? " " : "", cmd[i]);
 	}
 	time_name(&o, cmd, tree ? 0 : nargs, name, sizeof(name));
-	snprintf(id, sizeof(id), "time.%s", name);
+	snprintf(id, sizeof(id), "%s%s", CATALOG_TIME, name);
 	o.tmpdir = cli_tmpdir("time", o.tmpdir);
 	session_open(&ses, "time", o.db, o.no_store, o.label, NULL, 0, 1);
 

@@ -133,17 +133,18 @@ static int time_has(char *const *argv, int argc, const char *what)
 
 /*
  * The name results are stored under: --name, else the command's first
- * word without its directory, else "build" for the generated tree.  Only
- * letters, digits and "_.+-", as the catalogue accepts.
+ * word without its directory (a character the catalogue refuses in a name
+ * made '_'), else "build" for the generated tree.
  */
 static void time_name(const struct time_opts *o, char *const *argv, int argc, char *name,
 		      size_t len)
 {
+	char id[64];
 	const char *base;
 
 	if (o->name) {
-		if (!o->name[0] || strlen(o->name) >= len || strspn(o->name, "abcdefghijklmnopqrstuvwxyz"
-				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") != strlen(o->name))
+		snprintf(id, sizeof(id), "%s%s", CATALOG_TIME, o->name);
+		if (strlen(o->name) >= len || !catalog_find(id))
 			die_usage("time: --name '%s': use up to %zu letters, digits and _.+-", o->name,
 				  len - 1);
 		snprintf(name, len, "%s", o->name);
@@ -156,10 +157,13 @@ static void time_name(const struct time_opts *o, char *const *argv, int argc, ch
 	base = strrchr(argv[0], '/');
 	base = base ? base + 1 : argv[0];
 	snprintf(name, len, "%s", base);
-	/* A name the catalogue would refuse is cut to what it accepts. */
-	for (char *c = name; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-", *c))
+	for (char *c = name; *c; c++) {
+		char one[16];
+
+		snprintf(one, sizeof(one), "%sa%c", CATALOG_TIME, *c);
+		if (!catalog_find(one))
 			*c = '_';
+	}
 	if (!name[0])
 		snprintf(name, len, "job");
 }

@@ -36,7 +36,7 @@ import json, statistics, sys
 doc = json.load(open(sys.argv[1]))
 for run in doc["runs"]:
     for r in run["results"]:
-        v = {x["key"]: x.get("num") for x in r.get("values", [])}
+        v = r.get("values") or {}
         cpu = statistics.median(u["user_s"] + u["sys_s"] for u in r["usage"])
         print(r.get("jobs") or 0, r["parallel"], "%.6f" % r["median"], "%.6f" % cpu,
               "%.6f" % (v.get("makespan_s") or 0), "%.6f" % (v.get("spread_s") or 0))
@@ -88,11 +88,12 @@ done
 echo
 echo "median ratio: $(median <"$WORK/cpu") (target: within 2%, 0.98 to 1.02)"
 echo
-ORPH="sh -c \"$BURNCMD\" & sleep 0.05; exit 0"
-ORPHCMD="sh -c '$ORPH' ; sleep 4"
-"$KBENCH" time --no-store --quiet --json --runs 1 -- sh -c "$ORPHCMD" >"$WORK/orph.json"
+# The orphan: an inner shell starts the burn in the background and exits at
+# once, so the burn's parent is gone; the job then sleeps while it runs.
+printf '%s\n' "sh -c \"$BURNCMD &\"" 'sleep 4' >"$WORK/orphan.sh"
+"$KBENCH" time --no-store --quiet --json --runs 1 -- sh "$WORK/orphan.sh" >"$WORK/orph.json"
 k=$(kb_json "$WORK/orph.json" | awk '{ print $4 }')
-g=$(/usr/bin/time -f '%U %S' sh -c "$ORPHCMD" 2>&1 >/dev/null | tail -1 | awk '{ print $1 + $2 }')
+g=$(/usr/bin/time -f '%U %S' sh "$WORK/orphan.sh" 2>&1 >/dev/null | tail -1 | awk '{ print $1 + $2 }')
 echo "orphaned child: the job starts a shell that starts the burn in the background and exits at"
 echo "once (the burn is orphaned), then sleeps 4 s: user+sys kbench $k s, GNU time $g s"
 echo "(the burn alone, in the last round above: $kburn s)"

@@ -134,15 +134,23 @@ check "Ctrl-C: nothing left" no_leftovers ': 31339'
 check "Ctrl-C: the finished runs are stored" sh -c "'$KB' show time.sh --db '$T/int.db' --json | grep -q '\"median\"'"
 check "Ctrl-C: the run is interrupted" sh -c "'$KB' runs --db '$T/int.db' | grep -q interrupted"
 
-"$KB" time --db "$T/kill.db" $TK --runs 100 --copies 2 -- sh -c 'sleep 31340' >/dev/null 2>&1 &
+# Copies that sleep in their first runs, and then for good: killed in the long one.
+"$KB" time --db "$T/kill.db" $TK --runs 100 --copies 2 -- \
+	sh -c '[ -e "$0/long" ] && exec sleep 31340; sleep 0.1' "$T" >"$T/out" 2>/dev/null &
 pid=$!
+i=0
+while [ "$(grep -c real "$T/out")" -lt 4 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+touch "$T/long"
 i=0
 while ! pgrep -f 'sleep 31340' >/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 kill -KILL $pid
 wait $pid 2>/dev/null
+rm -f "$T/long"
 i=0
 while ! no_leftovers 'sleep 31340' && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 check "SIGKILL of kbench: no process, no file left" no_leftovers 'sleep 31340'
+check "SIGKILL of kbench: the runs finished before are stored" \
+	sh -c "'$KB' show time.sh --db '$T/kill.db' --json | grep -q '\"median\"'"
 
 # --- the generated build ------------------------------------------------
 if command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then

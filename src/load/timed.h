@@ -1,7 +1,7 @@
 /*
  * kbench time's driver: one run of a job, as K copies started at the same
- * instant behind a barrier, each timed from the barrier's release to its
- * end, with the CPU time and rusage of its whole process tree.
+ * instant behind a barrier, each timed from the moment it passed the
+ * barrier to its end, with the CPU time and rusage of its whole process tree.
  *
  * Why a barrier: the copies are forked, set up (process group, output,
  * directory) and blocked on one pipe before the clock starts; closing the
@@ -40,7 +40,7 @@ struct timed_cfg {
 /* What one copy did. */
 struct timed_copy {
 	double start;			/* when it passed the barrier, seconds after release */
-	double real;			/* from the release to its end, seconds */
+	double real;			/* from when it passed the barrier to its end, seconds */
 	struct rusage ru;		/* its whole tree: its own wait4 and every descendant
 					   kbench reaped as subreaper */
 	int status;			/* wait status */

@@ -115,7 +115,7 @@ static void test_result_one_copy(void **state)
 	assert_non_null(r.usage);
 	assert_non_null(r.where);
 	assert_int_equal(r.where[3].replica, 3);
-	assert_true(fabs(r.where[3].t - (300 + 11)) < 1e-9);
+	assert_true(fabs(r.where[3].t - (300 + 11)) < 1e-9);	/* copy 1 started at 0 */
 	assert_true(fabs(r.usage[3].user_s - 22) < 1e-6);
 	assert_true(fabs(r.usage[3].sys_s - 0.5) < 1e-6);
 	assert_int_equal(r.usage[3].copy, 1);
@@ -145,9 +145,11 @@ static void test_result_copies(void **state)
 	assert_true(fabs(r.replicas[1].median - 22.15) < 1e-9);
 	assert_true(fabs(r.replicas[1].lo - 22) < 1e-9 && fabs(r.replicas[1].hi - 22.3) < 1e-9);
 	assert_true(fabs(r.median - 21.15) < 1e-9);
-	/* The makespan: from the first start (0) to the last end (+0.3). */
-	assert_true(fabs(value(&r, "makespan_s") - 21.3) < 1e-9);
-	assert_true(fabs(value(&r, "spread_s") - 0.3) < 1e-9);
+	/* The makespan: from the first start (0) to the last end (copy 4: 0.003 + 21.3). */
+	assert_true(fabs(value(&r, "makespan_s") - 21.303) < 1e-9);
+	assert_true(fabs(value(&r, "spread_s") - 0.303) < 1e-9);
+	/* Copy 2 of run 2 ended 0.001 + 22.1 s after its release at 100. */
+	assert_true(fabs(r.where[5].t - (100 + 0.001 + 22.1)) < 1e-9);
 	assert_int_equal(r.usage[5].copy, 2);
 	assert_int_equal(r.where[5].replica, 1);
 	result_free(&r);
@@ -199,7 +201,7 @@ static void test_tables_golden(void **state)
 		"  copy       real       user        sys   CPU%\n"
 		"     1      41.00      82.00     0.5000    201\n"
 		"     2      41.10      82.20     0.5000    201\n"
-		"makespan 41.10 s (first start to last end), ends spread over 0.1000 s, throughput 1.02x one copy (21.00 s alone)\n";
+		"makespan 41.10 s (first start to last end), ends spread over 0.1010 s, throughput 1.02x one copy (21.00 s alone)\n";
 
 	(void)state;
 	assert_non_null(out);

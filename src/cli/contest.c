@@ -93,19 +93,6 @@ static size_t contest_pick(const char *list, const struct load **out)
 	return n;
 }
 
-/* Add a value (a number, or a text when text is not NULL) to r. */
-static void contest_value(struct result *r, const char *key, double num, const char *text)
-{
-	struct bench_value *v;
-
-	if (r->nvalues == BENCH_MAX_VALUES)
-		BUG("contest: more than %d values", BENCH_MAX_VALUES);
-	v = &r->values[r->nvalues++];
-	snprintf(v->key, sizeof(v->key), "%s", key);
-	v->num = num;
-	snprintf(v->text, sizeof(v->text), "%s", text ? text : "");
-}
-
 /* The stored form of one measurement: contest.<load>, a Time and its side figures. */
 static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 			   const struct contest_measure *m, enum contest_status st,
@@ -127,7 +114,7 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 		r->stop = STOP_NONE;
 		snprintf(r->reason, sizeof(r->reason), "%s", why);
 		/* The block's heading still names the unit of its load. */
-		contest_value(r, "load_unit", NAN, ld->unit);
+		result_value_add(r, "load_unit", NAN, ld->unit);
 		return;
 	}
 	r->status = RES_OK;
@@ -144,22 +131,22 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 		die("contest: out of memory");
 	r->samples[0] = m->time_s;
 	/* time_s again as a value, so a script reading values finds every metric there. */
-	contest_value(r, "time_s", m->time_s, NULL);
-	contest_value(r, "cpu_pct", m->cpu_pct, NULL);
-	contest_value(r, "loads", (double)m->loads, NULL);
-	contest_value(r, "load_unit", NAN, ld->unit);
-	contest_value(r, "lcpu_pct", ld->run ? m->lcpu_pct : 0, NULL);
-	contest_value(r, "user_s", m->user_s, NULL);
-	contest_value(r, "sys_s", m->sys_s, NULL);
+	result_value_add(r, "time_s", m->time_s, NULL);
+	result_value_add(r, "cpu_pct", m->cpu_pct, NULL);
+	result_value_add(r, "loads", (double)m->loads, NULL);
+	result_value_add(r, "load_unit", NAN, ld->unit);
+	result_value_add(r, "lcpu_pct", ld->run ? m->lcpu_pct : 0, NULL);
+	result_value_add(r, "user_s", m->user_s, NULL);
+	result_value_add(r, "sys_s", m->sys_s, NULL);
 	if (ld->run) {
-		contest_value(r, "old_loads", m->old_loads, NULL);
-		contest_value(r, "load_life_s", m->load_life_s, NULL);
+		result_value_add(r, "old_loads", m->old_loads, NULL);
+		result_value_add(r, "load_life_s", m->load_life_s, NULL);
 	}
 	if (cfg->workload)
-		contest_value(r, "workload", NAN, cfg->workload);
+		result_value_add(r, "workload", NAN, cfg->workload);
 	else {
-		contest_value(r, "tree_size", cfg->size, NULL);
-		contest_value(r, "jobs", cfg->jobs, NULL);
+		result_value_add(r, "tree_size", cfg->size, NULL);
+		result_value_add(r, "jobs", cfg->jobs, NULL);
 	}
 }
 

@@ -221,11 +221,12 @@ static void time_line(FILE *out, const struct time_conf *c, const struct timed_c
 
 /*
  * An untimed shell command (--setup, --prepare, --cleanup), in the private
- * directory's TMPDIR and with its output in the log; 0, or -1 with err
- * saying how it failed, and its last output.
+ * directory's TMPDIR and with its output in the log.  0 when it worked;
+ * 1 when a signal stopped it (the session is stopped); -1 when it failed,
+ * said in one line with its last output.
  */
-static int time_untimed(const char *what, const char *cmd, const char *log, const char *tmp,
-			int show_output, struct runner_janitor *jan, char *err)
+static int time_untimed(struct session *ses, const char *what, const char *cmd, const char *log,
+			const char *tmp, int show_output, struct runner_janitor *jan)
 {
 	static char sh[] = "sh", dash_c[] = "-c";
 	char *argv[] = { sh, dash_c, (char *)cmd, NULL };
@@ -238,11 +239,12 @@ static int time_untimed(const char *what, const char *cmd, const char *log, cons
 
 	if (st == TIMED_OK)
 		return 0;
-	if (st == TIMED_INTERRUPTED)
-		errbuf_set(err, "%s", why);
-	else
-		errbuf_set(err, "--%s '%s' failed: %s", what, cmd, why);
-	return st == TIMED_INTERRUPTED ? 1 : -1;
+	if (st == TIMED_INTERRUPTED) {
+		session_stop(ses);
+		return 1;
+	}
+	error("time: --%s '%s' failed: %s", what, cmd, why);
+	return -1;
 }
 
 int cmd_time(int argc, char **argv)
@@ -420,16 +422,8 @@ int cmd_time(int argc, char **argv)
 		}
 	}
 
-	if (!stop && o.setup) {
-		int r = time_untimed("setup", o.setup, confs[0].job[0].log, tmp, o.show_output, &jan, err);
-		if (r != 0) {
-			if (r > 0)
-				session_stop(&ses);
-			else
-				error("time: %s", err);
-			stop = r > 0 ? 1 : -1;
-		}
-	}
+	if (!stop && o.setup)
+		stop = time_untimed(&ses, "setup", o.setup, confs[0].job[0].log, tmp, o.show_output, &jan);
 	if (!stop && nconfs > 1 && !o.quiet) {
 		fprintf(stderr, "kbench: time: each round runs ");
 		for (size_t i = 0; i < nconfs; i++) {
@@ -480,17 +474,9 @@ int cmd_time(int argc, char **argv)
 					}
 				}
 			}
-			if (!stop && o.prepare) {
-				int r = time_untimed("prepare", o.prepare, c->job[0].log, tmp, o.show_output,
-						     &jan, err);
-				if (r != 0) {
-					if (r > 0)
-						session_stop(&ses);
-					else
-						error("time: %s", err);
-					stop = r > 0 ? 1 : -1;
-				}
-			}
+			if (!stop && o.prepare)
+				stop = time_untimed(&ses, "prepare", o.prepare, c->job[0].log, tmp,
+						    o.show_output, &jan);
 			if (stop) {
 				if (round < 0)
 					free(t);
@@ -561,14 +547,9 @@ int cmd_time(int argc, char **argv)
 			}
 		}
 	}
-	if (stop <= 0 && o.cleanup && !runner_interrupted()) {
-		int r = time_untimed("cleanup", o.cleanup, confs[0].job[0].log, tmp, o.show_output, &jan,
-				     err);
-		if (r < 0) {
-			error("time: %s", err);
-			nfail++;
-		}
-	}
+	if (stop <= 0 && o.cleanup && !runner_interrupted() &&
+	    time_untimed(&ses, "cleanup", o.cleanup, confs[0].job[0].log, tmp, o.show_output, &jan) < 0)
+		nfail++;
 	runner_janitor_wait(&jan, root);
 	if (run)
 		session_end(&ses, run);

@@ -279,6 +279,18 @@ void bench_value_text(struct bench_ctx *ctx, const char *key, const char *text)
 	snprintf(v->text, sizeof(v->text), "%s", text);
 }
 
+void result_value_add(struct result *r, const char *key, double num, const char *text)
+{
+	struct bench_value *v;
+
+	if (r->nvalues == BENCH_MAX_VALUES)
+		BUG("%s: more than %d values", r->id, BENCH_MAX_VALUES);
+	v = &r->values[r->nvalues++];
+	snprintf(v->key, sizeof(v->key), "%s", key);
+	v->num = num;
+	snprintf(v->text, sizeof(v->text), "%s", text ? text : "");
+}
+
 int result_same_instance(const struct result *a, const struct result *b)
 {
 	return strcmp(a->id, b->id) == 0 && a->placement == b->placement &&

@@ -177,6 +177,12 @@ int result_stop_parse(const char *name, enum stop_reason *out);
 /* The value named key, or NULL. */
 const struct bench_value *result_value(const struct result *r, const char *key);
 /*
+ * Add a value to r: a number, or a text when text is not NULL (num then
+ * NaN by convention).  More than BENCH_MAX_VALUES is a programmer's
+ * mistake (BUG): the drivers that add them add a fixed list.
+ */
+void result_value_add(struct result *r, const char *key, double num, const char *text);
+/*
  * Whether a and b are the same instance, the unit that merge and compare
  * put side by side: the same id, placement, copies and jobs (a pipe on one
  * CPU is not a pipe across two; make -j4 is not make -j48).

@@ -403,19 +403,6 @@ int timed_find(const char *name, char *path, size_t len, char *err)
 	return -1;
 }
 
-/* Add a value (a number, or a text when text is not NULL) to r. */
-static void timed_value(struct result *r, const char *key, double num, const char *text)
-{
-	struct bench_value *v;
-
-	if (r->nvalues == BENCH_MAX_VALUES)
-		BUG("timed: more than %d values", BENCH_MAX_VALUES);
-	v = &r->values[r->nvalues++];
-	snprintf(v->key, sizeof(v->key), "%s", key);
-	v->num = num;
-	snprintf(v->text, sizeof(v->text), "%s", text ? text : "");
-}
-
 /* The median of n values (NaN when none); v is sorted in place. */
 static double timed_median(double *v, size_t n)
 {
@@ -508,7 +495,7 @@ void timed_result(const struct timed_series *c, const char *id, const char *cmdl
 		r->replicas[run].lo = ss.min;
 		r->replicas[run].hi = ss.max;
 	}
-	timed_value(r, "cmd", NAN, cmdline);
+	result_value_add(r, "cmd", NAN, cmdline);
 	if (c->failed || c->nruns == 0) {
 		r->status = RES_FAIL;
 		r->median = r->ci_low = r->ci_high = r->min = r->max = r->mean = NAN;
@@ -529,12 +516,12 @@ void timed_result(const struct timed_series *c, const char *id, const char *cmdl
 		r->p5 = ss.p5;
 		r->p95 = ss.p95;
 		r->overhead = 0;
-		timed_value(r, "user_s", timed_median(per[0], c->nruns), NULL);
-		timed_value(r, "sys_s", timed_median(per[1], c->nruns), NULL);
-		timed_value(r, "cpu_pct", timed_median(per[2], c->nruns), NULL);
-		timed_value(r, "makespan_s", timed_median(per[3], c->nruns), NULL);
-		timed_value(r, "spread_s", timed_median(per[4], c->nruns), NULL);
-		timed_value(r, "orphans", orphans, NULL);
+		result_value_add(r, "user_s", timed_median(per[0], c->nruns), NULL);
+		result_value_add(r, "sys_s", timed_median(per[1], c->nruns), NULL);
+		result_value_add(r, "cpu_pct", timed_median(per[2], c->nruns), NULL);
+		result_value_add(r, "makespan_s", timed_median(per[3], c->nruns), NULL);
+		result_value_add(r, "spread_s", timed_median(per[4], c->nruns), NULL);
+		result_value_add(r, "orphans", orphans, NULL);
 	}
 	for (int i = 0; i < 5; i++)
 		free(per[i]);

@@ -234,13 +234,13 @@ static void tj_title(char *buf, size_t len, const struct tj_row *row)
 static void tj_main(FILE *out, const struct tj_row *rows, size_t n)
 {
 	fprintf(out, "Timed jobs - seconds - smaller is better\n");
-	fprintf(out, "%-26s %-12s %6s %6s %15s %15s %15s %6s\n", "Label [runs]", "Name", "-j", "copies",
+	fprintf(out, "%-26s %-12s %6s %6s %15s %15s %15s %11s\n", "Label [runs]", "Name", "-j", "copies",
 		"real", "user", "sys", "CPU%");
 	for (size_t i = 0; i < n; i++) {
 		const struct tj_row *row = &rows[i];
 		struct stats_summary ss[4];
 		char lab[4 * 26 + 1], cut[4 * 20 + 1], count[4 * 20 + 32], name[4 * 12 + 1];
-		char fig[3][48], jobs[16];
+		char fig[3][48], cpu[32], jobs[16];
 		size_t nruns = tj_summary(row, 0, 0, &ss[0]);
 
 		snprintf(count, sizeof(count), "%s [%zu]", report_cell(cut, sizeof(cut), row->label, 20, 0),
@@ -262,8 +262,15 @@ static void tj_main(FILE *out, const struct tj_row *rows, size_t n)
 				ss[f].median = ss[f].ci_low = ss[f].ci_high = NAN;
 		for (int f = 0; f < 3; f++)
 			tj_fig(fig[f], sizeof(fig[f]), &ss[f], nruns);
-		fprintf(out, "%s %s %6s %6d %15s %15s %15s %6.0f", lab, name, jobs, row->key->parallel,
-			fig[0], fig[1], fig[2], ss[3].median);
+		/* CPU% in whole percent, its interval too: "191 +-3%". */
+		if (nruns > 1 && ss[3].median > 0)
+			snprintf(cpu, sizeof(cpu), "%.0f +-%.0f%%", ss[3].median,
+				 fmax(ss[3].median - ss[3].ci_low, ss[3].ci_high - ss[3].median) /
+					 ss[3].median * 100);
+		else
+			snprintf(cpu, sizeof(cpu), "%.0f", ss[3].median);
+		fprintf(out, "%s %s %6s %6d %15s %15s %15s %11s", lab, name, jobs, row->key->parallel,
+			fig[0], fig[1], fig[2], cpu);
 		for (size_t k = 0; k < row->nres; k++)
 			if (result_busy(row->res[k])) {
 				fprintf(out, " busy");

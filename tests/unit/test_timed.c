@@ -187,10 +187,10 @@ static void test_tables_golden(void **state)
 	FILE *out = open_memstream(&text, &len);
 	static const char want[] =
 		"Timed jobs - seconds - smaller is better\n"
-		"Label [runs]               Name             -j copies            real            user             sys   CPU%\n"
-		"6.18 [5]                   build             1      1    40.00 +-2.5%    80.00 +-2.5%   0.5000 +-0.0%    201\n"
-		"6.18 [5]                   build             2      1    21.00 +-4.8%    42.00 +-4.8%   0.5000 +-0.0%    202\n"
-		"6.18 [5]                   build             2      2    41.05 +-2.4%    82.10 +-2.4%   0.5000 +-0.0%    201\n"
+		"Label [runs]               Name             -j copies            real            user             sys        CPU%\n"
+		"6.18 [5]                   build             1      1    40.00 +-2.5%    80.00 +-2.5%   0.5000 +-0.0%    201 +-0%\n"
+		"6.18 [5]                   build             2      1    21.00 +-4.8%    42.00 +-4.8%   0.5000 +-0.0%    202 +-0%\n"
+		"6.18 [5]                   build             2      2    41.05 +-2.4%    82.10 +-2.4%   0.5000 +-0.0%    201 +-0%\n"
 		"\n"
 		"Scaling of time.build -j1, 6.18: real against -j\n"
 		"      -j       real   speedup  efficiency\n"

@@ -44,6 +44,10 @@ static const struct cmd cmds[] = {
 		  "[--show-output] [-l] [--db PATH | --no-store] [--json] [-- COMMAND [ARG...]]",
 	  "time a whole job (default: a generated build) as BSD time does: runs, copies, -j sweeps",
 	  cmd_time },
+	{ "clocks", "[--sources all|LIST] [--label L] [--max-time SECONDS] [--replicas N] "
+		    "[--tmpdir DIR] [--db PATH | --no-store] [--json] [--quiet]",
+	  "what each clock source costs: clock_gettime, gettimeofday, time; vDSO or kernel",
+	  cmd_clocks },
 	{ "sysinfo", "[--json]", "describe the machine and what makes its figures noisy",
 	  cmd_sysinfo },
 };

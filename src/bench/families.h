@@ -31,5 +31,7 @@ extern const struct bench mem_benches[];
 extern const size_t mem_nbenches;
 extern const struct bench memlat_benches[];
 extern const size_t memlat_nbenches;
+extern const struct bench clock_benches[];
+extern const size_t clock_nbenches;
 
 #endif

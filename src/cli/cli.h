@@ -90,6 +90,7 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_contest(int argc, char **argv);
 int cmd_time(int argc, char **argv);
+int cmd_clocks(int argc, char **argv);
 
 /* The subcommand table, in main.c. */
 const struct cmd *cli_find(const char *name);

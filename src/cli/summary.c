@@ -101,6 +101,14 @@ int cmd_summary(int argc, char **argv)
 		if (report_timed_text(stdout, runs, (size_t)nruns, 0) < 0)
 			die("summary: out of memory");
 	}
+	/* Clock sources (kbench clocks): a row per source, a column per call. */
+	if (!json && report_clocks_has(runs, (size_t)nruns)) {
+		if (summary_has_benchmarks(runs, (size_t)nruns) || report_contest_has(runs, (size_t)nruns) ||
+		    report_timed_has(runs, (size_t)nruns))
+			fputc('\n', stdout);
+		if (report_clocks_text(stdout, runs, (size_t)nruns) < 0)
+			die("summary: out of memory");
+	}
 	store_runs_free(runs, (size_t)nruns);
 	return EXIT_DONE;
 }

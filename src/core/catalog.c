@@ -6,6 +6,7 @@
  */
 #include "core/catalog.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/registry.h"
@@ -37,14 +38,40 @@ static int catalog_time_rest(const char *rest)
 }
 
 /*
+ * clock.<source>.<call>: a name a kernel gives a clock source ("tsc",
+ * "kvm-clock", "arch_sys_counter"), then one of the calls the registry's
+ * clockcall.* rows measure.  The calls come from those rows, so that a
+ * call added there is known here too.
+ */
+static int catalog_clock_rest(const char *rest)
+{
+	static const char word[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_-";
+	const char *dot = strrchr(rest, '.');
+	const struct bench *b;
+	char row[64];
+	size_t len;
+
+	if (!dot || !dot[1])
+		return 0;
+	len = (size_t)(dot - rest);
+	if (len == 0 || len > CATALOG_CLOCK_SOURCE_MAX || strspn(rest, word) != len)
+		return 0;
+	if (snprintf(row, sizeof(row), "%s%s", CATALOG_CLOCK_CALL, dot + 1) >= (int)sizeof(row))
+		return 0;
+	b = registry_find(row);
+	return b && (b->suites & SUITE_CLOCKS);
+}
+
+/*
  * The kinds, in the order compare prints their sections (after lmbench's).
  * To add one: pick a prefix ending in '.' that no registry family uses
  * (catalog_check refuses one that does), write a static check of the rest
  * of the id beside the others above, and add a row here with the unit and
  * direction every id of the kind is stored with, compare's section title,
  * and own_tables 1 only if a report prints the kind's results itself (as
- * report_contest_text and report_timed_text do); with 0 the summary lists
- * them among "Other results".  tables_need_samples 1 makes the readers load
+ * report_contest_text, report_timed_text and report_clocks_text do); with
+ * 0 the summary lists them among "Other results".  tables_need_samples 1 makes the readers load
  * the kind's samples (and usage) always: a few per result, and the timed
  * jobs' tables are made from them.  Import, show, summary and compare then know the kind.
  */
@@ -65,6 +92,14 @@ static const struct catalog_kind kinds[] = {
 		.title = "Timed jobs: real time (s)",
 		.own_tables = 1,
 		.tables_need_samples = 1,
+	},
+	{
+		.prefix = CATALOG_CLOCK,
+		.rest_valid = catalog_clock_rest,
+		.unit = "ns",
+		.better = BETTER_LOWER,
+		.title = "Clock sources: ns per call",
+		.own_tables = 1,
 	},
 };
 
@@ -91,6 +126,13 @@ void catalog_check(void)
 			if (strncmp(b->id, k->prefix, len) == 0)
 				BUG("catalog: registry row %s has the prefix of %s", b->id, k->prefix);
 	}
+	/* clock.<source>.<call> takes its calls from these rows' ids, and their unit. */
+	for (size_t r = 0; (b = registry_at(r)) != NULL; r++)
+		if ((b->suites & SUITE_CLOCKS) &&
+		    (strncmp(b->id, CATALOG_CLOCK_CALL, strlen(CATALOG_CLOCK_CALL)) != 0 ||
+		     strchr(b->id + strlen(CATALOG_CLOCK_CALL), '.') ||
+		     strcmp(bench_unit(b), "ns") != 0 || b->better != BETTER_LOWER))
+			BUG("catalog: clock row %s is no clockcall.<call> in ns, lower-better", b->id);
 }
 
 size_t catalog_count(void)

@@ -1,6 +1,7 @@
 /*
  * The kinds of result id that are no row of the registry: contest's
- * measurements (contest.<load>) and timed jobs (time.<name>).  One table
+ * measurements (contest.<load>), timed jobs (time.<name>) and the clock
+ * calls under each clock source (clock.<source>.<call>).  One table
  * says, for each, which ids it owns and in what unit and direction they
  * are, so that import, show, summary and compare ask here instead of each
  * testing a prefix by hand.
@@ -15,6 +16,14 @@
 /* The prefixes, for code that builds or takes apart the ids of its own kind. */
 #define CATALOG_CONTEST "contest."
 #define CATALOG_TIME "time."
+#define CATALOG_CLOCK "clock."
+/*
+ * The registry rows that measure the clock calls (src/bench/clock.c):
+ * "clockcall.<call>", each stored under every source as clock.<source>.<call>.
+ */
+#define CATALOG_CLOCK_CALL "clockcall."
+/* The longest clock source name an id holds. */
+#define CATALOG_CLOCK_SOURCE_MAX 32
 
 struct catalog_kind {
 	const char *prefix;		/* "contest.": every id of the kind starts so */

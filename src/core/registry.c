@@ -34,17 +34,36 @@ static const struct family {
 	{ vm_benches, &vm_nbenches },
 	{ mem_benches, &mem_nbenches },
 	{ memlat_benches, &memlat_nbenches },
+	{ clock_benches, &clock_nbenches },
 };
 
+/*
+ * A hidden suite holds a command's own rows (kbench clocks'): --suite does
+ * not take its name, and a row only in hidden suites is left out of every
+ * selection that does not ask for one of them by its bit.
+ */
 static const struct suite_name {
 	const char *name;
 	unsigned bit;
+	int hidden;
 } suites[] = {
-	{ "quick", SUITE_QUICK }, { "standard", SUITE_STANDARD }, { "full", SUITE_FULL },
-	{ "lmbench", SUITE_LMBENCH }, { "aim9", SUITE_AIM9 }, { "rates", SUITE_RATES },
+	{ "quick", SUITE_QUICK, 0 }, { "standard", SUITE_STANDARD, 0 }, { "full", SUITE_FULL, 0 },
+	{ "lmbench", SUITE_LMBENCH, 0 }, { "aim9", SUITE_AIM9, 0 }, { "rates", SUITE_RATES, 0 },
+	{ "clocks", SUITE_CLOCKS, 1 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Whether b is in no suite but hidden ones, none of which `asked` names. */
+static int registry_hidden(const struct bench *b, unsigned asked)
+{
+	unsigned hidden = 0;
+
+	for (size_t i = 0; i < NELEM(suites); i++)
+		if (suites[i].hidden)
+			hidden |= suites[i].bit;
+	return (b->suites & ~hidden) == 0 && (b->suites & asked) == 0;
+}
 
 size_t registry_count(void)
 {
@@ -140,7 +159,7 @@ void registry_check(void)
 int registry_suite_parse(const char *name, unsigned *bit)
 {
 	for (size_t i = 0; i < NELEM(suites); i++) {
-		if (strcmp(suites[i].name, name) == 0) {
+		if (!suites[i].hidden && strcmp(suites[i].name, name) == 0) {
 			*bit = suites[i].bit;
 			return 0;
 		}
@@ -170,8 +189,9 @@ const char *registry_suite_list(void)
 	/* Built from the table, so a new suite cannot be missing from messages. */
 	if (!list[0])
 		for (size_t i = 0, used = 0; i < NELEM(suites) && used < sizeof(list); i++)
-			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-						 i ? ", " : "", suites[i].name);
+			if (!suites[i].hidden)
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+							 used ? ", " : "", suites[i].name);
 	return list;
 }
 
@@ -216,7 +236,7 @@ const struct bench **registry_select(unsigned suite_bits, const char *globs, siz
 		for (size_t g = 0; g < nglobs; g++) {
 			int hit = 0;
 			for (size_t i = 0; (b = registry_at(i)) != NULL && !hit; i++)
-				hit = fnmatch(words[g], b->id, 0) == 0;
+				hit = !registry_hidden(b, suite_bits) && fnmatch(words[g], b->id, 0) == 0;
 			if (!hit) {
 				errbuf_set(err, "unknown benchmark '%s' (see 'kbench list')", words[g]);
 				goto fail;
@@ -224,6 +244,8 @@ const struct bench **registry_select(unsigned suite_bits, const char *globs, siz
 		}
 	}
 	for (size_t i = 0; (b = registry_at(i)) != NULL; i++) {
+		if (registry_hidden(b, suite_bits))
+			continue;
 		if (suite_bits && !(b->suites & suite_bits))
 			continue;
 		if (nglobs && !matches_any(b->id, words, nglobs))

@@ -15,16 +15,23 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/fs.h>
+#include <linux/seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -416,9 +423,154 @@ void plat_cpu_model(char *buf, size_t len)
 	buf[0] = '\0';
 }
 
+#define PLAT_CLOCKSOURCE_DIR "/sys/devices/system/clocksource/clocksource0/"
+
 void plat_clocksource(char *buf, size_t len)
 {
-	plat_fact("/sys/devices/system/clocksource/clocksource0/current_clocksource", buf, len);
+	plat_fact(PLAT_CLOCKSOURCE_DIR "current_clocksource", buf, len);
+}
+
+int plat_clocksources(char *buf, size_t len)
+{
+	return plat_read_line(PLAT_CLOCKSOURCE_DIR "available_clocksource", buf, len);
+}
+
+int plat_clocksource_file(char *buf, size_t len)
+{
+	if (snprintf(buf, len, "%s", PLAT_CLOCKSOURCE_DIR "current_clocksource") >= (int)len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+int plat_clocksource_switch(const char *name)
+{
+	char now[64];
+	size_t len = strlen(name);
+	int fd = open(PLAT_CLOCKSOURCE_DIR "current_clocksource", O_WRONLY | O_CLOEXEC), saved;
+	ssize_t w;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, name, len);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	if (w != (ssize_t)len)
+		return -1;
+	/* The switch is made before the write returns (under stop_machine). */
+	if (plat_read_line(PLAT_CLOCKSOURCE_DIR "current_clocksource", now, sizeof(now)) < 0)
+		return -1;
+	if (strcmp(now, name) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int plat_clock_raw(clockid_t *id)
+{
+	*id = CLOCK_MONOTONIC_RAW;
+	return 0;
+}
+
+int plat_clock_coarse(clockid_t *id)
+{
+	*id = CLOCK_MONOTONIC_COARSE;
+	return 0;
+}
+
+/*
+ * The seccomp filter's architecture: a filter must check it, since the
+ * numbers of the system calls are those of one ABI only.  Elsewhere
+ * plat_time_syscall cannot tell.
+ */
+#if defined(__x86_64__)
+#define PLAT_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__i386__)
+#define PLAT_AUDIT_ARCH AUDIT_ARCH_I386
+#elif defined(__aarch64__)
+#define PLAT_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* The error the filter gives a time system call: no clock call fails so by itself. */
+#define PLAT_TIME_MARK ENOTRECOVERABLE
+
+#ifdef PLAT_AUDIT_ARCH
+/*
+ * In the child: a seccomp filter that fails the time system calls with
+ * PLAT_TIME_MARK and lets every other through.  The vDSO never makes a
+ * system call when it can answer; when it cannot (a clock source it
+ * cannot read from user space) it falls back to the system call, which
+ * then fails with the mark.  0, or -1 when seccomp is not there.
+ */
+static int plat_time_filter(void)
+{
+	static const unsigned nrs[] = {
+		__NR_clock_gettime, __NR_gettimeofday,
+#ifdef __NR_time
+		__NR_time,
+#endif
+#ifdef __NR_clock_gettime64
+		__NR_clock_gettime64,
+#endif
+	};
+	struct sock_filter f[4 + 2 * sizeof(nrs) / sizeof(nrs[0]) + 1];
+	struct sock_fprog prog;
+	size_t n = 0;
+
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+					      offsetof(struct seccomp_data, arch));
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PLAT_AUDIT_ARCH, 1, 0);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+					      offsetof(struct seccomp_data, nr));
+	for (size_t i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++) {
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nrs[i], 0, 1);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						      SECCOMP_RET_ERRNO | (PLAT_TIME_MARK & SECCOMP_RET_DATA));
+	}
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	prog.len = (unsigned short)n;
+	prog.filter = f;
+	/* No new privileges: what lets a process without root install a filter. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+#endif
+
+int plat_time_syscall(int (*call)(void *arg), void *arg)
+{
+#ifdef PLAT_AUDIT_ARCH
+	int status;
+	pid_t pid;
+
+	/* A child of its own: a filter stays with the process for good. */
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (plat_time_filter() < 0)
+			_exit(3);
+		if (call(arg) == 0)
+			_exit(0);
+		_exit(errno == PLAT_TIME_MARK ? 1 : 2);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+		return WEXITSTATUS(status);
+	errno = WIFEXITED(status) && WEXITSTATUS(status) == 3 ? ENOSYS : EIO;
+	return -1;
+#else
+	(void)call;
+	(void)arg;
+	errno = ENOSYS;
+	return -1;
+#endif
 }
 
 void plat_governor(char *buf, size_t len)

@@ -73,6 +73,41 @@ void plat_mitigations(char *buf, size_t len);
 void plat_virt(char *buf, size_t len);
 int plat_memory(uint64_t *total, uint64_t *available);
 
+/*
+ * Clock sources, for kbench clocks (the current one is plat_clocksource).
+ * The names the kernel offers, separated by spaces, into buf: 0, or -1
+ * with errno (ENOSYS where the OS offers no choice of clock source).
+ */
+int plat_clocksources(char *buf, size_t len);
+/*
+ * The file whose contents select the clock source, into buf: what the
+ * guard (core/guard.h) writes the original back to.  0, or -1 (ENOSYS).
+ */
+int plat_clocksource_file(char *buf, size_t len);
+/*
+ * Make name the clock source and read back that it took: the kernel
+ * answers the write of a name it does not know, or will not use, with
+ * success and keeps its source.  0, or -1 with errno: EACCES or EPERM
+ * without root, EINVAL when another source is current after the write,
+ * ENOSYS.
+ */
+int plat_clocksource_switch(const char *name);
+/*
+ * The ids of the raw (never slewed by NTP) and coarse (the last tick's
+ * time, no clock source read) monotonic clocks: 0, or -1 (ENOSYS where
+ * the OS has no such clock).
+ */
+int plat_clock_raw(clockid_t *id);
+int plat_clock_coarse(clockid_t *id);
+/*
+ * Whether call(arg), made once in a child process, enters the kernel by a
+ * time system call (clock_gettime, gettimeofday, time): 1 it does, 0 it
+ * does not (the vDSO answered it in user space), -1 with errno (ENOSYS
+ * where the OS cannot tell, EIO when the call failed by itself).  call
+ * returns 0, or -1 with errno when it failed.
+ */
+int plat_time_syscall(int (*call)(void *arg), void *arg);
+
 /* One CPU cache as the OS describes it (sysfs on Linux). */
 struct plat_cache {
 	int level;		/* 1, 2, 3 */

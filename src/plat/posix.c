@@ -133,6 +133,49 @@ void plat_clocksource(char *buf, size_t len)
 	plat_unknown(buf, len);
 }
 
+int plat_clocksources(char *buf, size_t len)
+{
+	plat_unknown(buf, len);
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_clocksource_file(char *buf, size_t len)
+{
+	plat_unknown(buf, len);
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_clocksource_switch(const char *name)
+{
+	(void)name;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_clock_raw(clockid_t *id)
+{
+	(void)id;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_clock_coarse(clockid_t *id)
+{
+	(void)id;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_time_syscall(int (*call)(void *arg), void *arg)
+{
+	(void)call;
+	(void)arg;
+	errno = ENOSYS;
+	return -1;
+}
+
 void plat_governor(char *buf, size_t len)
 {
 	plat_unknown(buf, len);

@@ -223,6 +223,23 @@ void report_time_line(char *buf, size_t len, double real, double user, double sy
 int report_timed_has(const struct run_info *runs, size_t nruns);
 
 /* ------------------------------------------------------------------ */
+/* clock sources (src/report/clocks.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The tables of the clock.<source>.<call> results of runs (kbench clocks):
+ * per label, one row per clock source and one column per call, the ns per
+ * call with its interval and whether the vDSO answered it (v) or the
+ * kernel (k); a source with no figure gets its reason instead, a call
+ * without one a line below; then each call's resolution, clock_getres's
+ * and the smallest step seen.  Nothing when there are none; 0, or -1
+ * without memory.
+ */
+int report_clocks_text(FILE *out, const struct run_info *runs, size_t nruns);
+/* Whether the runs hold any clock source's result. */
+int report_clocks_has(const struct run_info *runs, size_t nruns);
+
+/* ------------------------------------------------------------------ */
 /* compare (src/report/compare.c)                                      */
 /* ------------------------------------------------------------------ */
 

@@ -2,7 +2,8 @@
  * The catalogue of ids beyond the registry: its rows valid, each kind
  * knowing its own ids and refusing the rest, and catalog_known answering
  * for registry rows and kinds alike, with the unit and direction an import
- * checks a result against; and compare giving each kind its section, after
+ * checks a result against (clock.<source>.<call> taking its calls from the
+ * clockcall.* rows); and compare giving each kind its section, after
  * lmbench's and before "Other".
  */
 #include <stdarg.h>
@@ -31,7 +32,7 @@ static void test_rows_valid(void **state)
 {
 	(void)state;
 	catalog_check();	/* aborts on a bad row */
-	assert_int_equal(catalog_count(), 2);
+	assert_int_equal(catalog_count(), 3);
 	/* compare prints the kinds' sections in this order, after lmbench's. */
 	assert_string_equal(catalog_at(0)->prefix, "contest.");
 	assert_string_equal(catalog_at(0)->title, "contest: the job's Time under each load (s)");
@@ -39,9 +40,13 @@ static void test_rows_valid(void **state)
 	assert_string_equal(catalog_at(1)->prefix, "time.");
 	assert_string_equal(catalog_at(1)->title, "Timed jobs: real time (s)");
 	assert_true(catalog_at(1)->own_tables);
+	assert_string_equal(catalog_at(2)->prefix, "clock.");
+	assert_string_equal(catalog_at(2)->title, "Clock sources: ns per call");
+	assert_true(catalog_at(2)->own_tables);
 	/* The timed jobs' tables are made from the samples' usage: loaded always. */
 	assert_false(catalog_at(0)->tables_need_samples);
 	assert_true(catalog_at(1)->tables_need_samples);
+	assert_false(catalog_at(2)->tables_need_samples);
 	assert_null(catalog_at(catalog_count()));
 }
 
@@ -116,6 +121,54 @@ static void test_time(void **state)
 	assert_null(catalog_find(name));
 }
 
+static void test_clock(void **state)
+{
+	static const char *const calls[] = { "monotonic", "realtime", "monotonic_raw",
+					     "monotonic_coarse", "gettimeofday", "time" };
+	static const char *const bad[] = {
+		"clock.", "clock.tsc", "clock.tsc.", "clock..monotonic", "clock.tsc.bogus",
+		"clock.tsc.Monotonic", "clock.t sc.time", "clock.t/sc.time", "clock.tsc.x.time",
+		"clock.tsc.monotonic.", "clock.tsc.clockcall.time",
+	};
+	char id[96];
+	enum bench_better better;
+	const char *unit;
+	(void)state;
+	/* Each call the clockcall.* rows measure, under sources as kernels name them. */
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		snprintf(id, sizeof(id), "clock.tsc.%s", calls[i]);
+		assert_ptr_equal(catalog_find(id), catalog_at(2));
+		assert_int_equal(known(id, &unit, &better), 1);
+		assert_string_equal(unit, "ns");
+		assert_int_equal(better, BETTER_LOWER);
+		snprintf(id, sizeof(id), "clock.kvm-clock.%s", calls[i]);
+		assert_non_null(catalog_find(id));
+		snprintf(id, sizeof(id), "clock.arch_sys_counter.%s", calls[i]);
+		assert_non_null(catalog_find(id));
+		snprintf(id, sizeof(id), "clock.ACPI-pm_2.%s", calls[i]);
+		assert_non_null(catalog_find(id));
+		/* The registry row itself is no stored id of the kind. */
+		snprintf(id, sizeof(id), "clockcall.%s", calls[i]);
+		assert_null(catalog_find(id));
+		assert_non_null(registry_find(id));
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_null(catalog_find(bad[i]));
+		assert_int_equal(known(bad[i], &unit, &better), 0);
+	}
+	/* A source of 32 characters, and one of 33. */
+	memset(id, 0, sizeof(id));
+	memcpy(id, "clock.", 6);
+	memset(id + 6, 'x', 32);
+	memcpy(id + 6 + 32, ".time", 6);
+	assert_non_null(catalog_find(id));
+	memset(id + 6, 'x', 33);
+	memcpy(id + 6 + 33, ".time", 6);
+	assert_null(catalog_find(id));
+	assert_ptr_equal(catalog_prefixed("clock.bogus"), catalog_at(2));
+	assert_null(catalog_prefixed("clockcall.time"));
+}
+
 static void test_unknown(void **state)
 {
 	enum bench_better better;
@@ -142,6 +195,8 @@ static const struct {
 	{ "time.make", "Timed jobs: real time (s)" },
 	/* A job's name ending in .bw is still a job, not a bandwidth. */
 	{ "time.x.bw", "Timed jobs: real time (s)" },
+	{ "clock.tsc.monotonic", "Clock sources: ns per call" },
+	{ "clock.kvm-clock.time", "Clock sources: ns per call" },
 	{ "bogus.x", "Other" },
 };
 #define NCMP (sizeof(cmp_ids) / sizeof(cmp_ids[0]))
@@ -151,7 +206,8 @@ static void cmp_result(struct result *r, const char *id, double scale)
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->id, sizeof(r->id), "%s", id);
-	snprintf(r->unit, sizeof(r->unit), "%s", strncmp(id, "sys.", 4) == 0 ? "us" : "s");
+	snprintf(r->unit, sizeof(r->unit), "%s", strncmp(id, "sys.", 4) == 0 ? "us"
+		 : strncmp(id, "clock.", 6) == 0 ? "ns" : "s");
 	r->better = BETTER_LOWER;
 	r->status = RES_OK;
 	r->placement = PLACE_NA;
@@ -223,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_registry_id),
 		cmocka_unit_test(test_contest),
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_compare_sections),
 	};

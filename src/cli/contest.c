@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cpus.h"
 #include "cli/label.h"
 #include "cli/session.h"
 #include "core/catalog.h"
@@ -40,8 +41,8 @@
 #define CONTEST_MAX_LOADS 32
 
 struct contest_opts {
-	const char *workload, *loads, *label, *db, *tmpdir;
-	int runs, no_store, quiet, json, jobs;
+	const char *workload, *loads, *label, *db, *tmpdir, *cpus;
+	int runs, no_store, quiet, json, jobs, offline_cpus;
 	double size, timeout, settle, scale;
 };
 
@@ -163,6 +164,8 @@ int cmd_contest(int argc, char **argv)
 		{ "timeout", OPT_DOUBLE, &o.timeout, "SECONDS", "stop a job after this long (default 10 x noload)", 0.1, 1e6, 0 },
 		{ "settle", OPT_DOUBLE, &o.settle, "SECONDS", "let a load work this long before the job starts (1)", 0, 60, 0 },
 		{ "load-scale", OPT_DOUBLE, &o.scale, "X", "scale the loads' files and buffers (1)", 0.0001, 1, 0 },
+		{ "cpus", OPT_STRING, &o.cpus, "LIST", "kbench and all it starts run only on these CPUs: 0, 0,2-3", 0, 0, 0 },
+		{ "offline-cpus", OPT_FLAG, &o.offline_cpus, NULL, "with --cpus: take the other CPUs offline meanwhile (root)", 0, 0, 0 },
 		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where the job and the loads write (default $TMPDIR, /tmp)", 0, 0, 0 },
 		{ "db", OPT_STRING, &o.db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "no-store", OPT_FLAG, &o.no_store, NULL, "do not store the results", 0, 0, 0 },
@@ -174,6 +177,7 @@ int cmd_contest(int argc, char **argv)
 	char err[ERRBUF_LEN];
 	struct contest_cfg cfg = { 0 };
 	struct session ses;
+	struct cli_cpus cpus;
 	size_t nloads, nfail = 0;
 	uint64_t total, avail;
 	int rc_exit;
@@ -191,10 +195,14 @@ int cmd_contest(int argc, char **argv)
 	if (nloads == 0)
 		die_usage("contest: --loads names no load");
 	o.tmpdir = cli_tmpdir("contest", o.tmpdir);
+	/* Signals first: a Ctrl-C once CPUs are offline must bring them back. */
+	runner_catch_signals();
+	runner_catch_stop();
+	cli_cpus_apply("contest", o.cpus, o.offline_cpus, &cpus);
 	session_open(&ses, "contest", o.db, o.no_store, o.label, NULL, 0, (size_t)o.runs);
 	cfg.workload = o.workload;
 	cfg.size = o.size;
-	cfg.ncpu = plat_ncpu_online() > 0 ? plat_ncpu_online() : 1;
+	cfg.ncpu = cli_cpus_count();
 	cfg.jobs = o.jobs ? o.jobs : 2 * cfg.ncpu;
 	cfg.tmproot = o.tmpdir;
 	cfg.timeout_s = o.timeout;
@@ -202,8 +210,6 @@ int cmd_contest(int argc, char **argv)
 	cfg.scale = o.scale;
 	if (plat_memory(&total, &avail) == 0)
 		cfg.mem_available = avail;
-	runner_catch_signals();
-	runner_catch_stop();
 
 	for (int rep = 0; rep < o.runs && ses.state == SESSION_GOING; rep++) {
 		struct run_info *run = session_begin(&ses, nloads);
@@ -253,6 +259,7 @@ int cmd_contest(int argc, char **argv)
 		}
 		session_end(&ses, run);
 	}
+	cli_cpus_restore(&cpus);
 	session_close(&ses);
 	if (o.json ? report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns) < 0
 		   : report_contest_text(stdout, ses.runs, ses.nruns, 0.02) < 0)

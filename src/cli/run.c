@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cpus.h"
 #include "cli/label.h"
 #include "cli/session.h"
 #include "core/err.h"
@@ -33,8 +34,8 @@
 /* Exit status after Ctrl-C, as shells report a SIGINT death. */
 
 struct run_opts {
-	const char *suite, *only, *label, *db, *tmpdir, *placement;
-	int runs, replicas, no_store, json, quiet, parallel;
+	const char *suite, *only, *label, *db, *tmpdir, *placement, *cpus;
+	int runs, replicas, no_store, json, quiet, parallel, offline_cpus;
 	double precision, max_time, watchdog, sample_ms;
 	size_t msg_size, size;
 	enum placement places[3];	/* parsed --placement, or the suite's */
@@ -407,6 +408,8 @@ int cmd_run(int argc, char **argv)
 		{ "size", OPT_SIZE, &o.size, "SIZE", "buffer, file or mapping size of memory, file and VM benchmarks, e.g. 64m", 4096, SIZE_MAX_BYTES, 0 },
 		{ "sample-time", OPT_DOUBLE, &o.sample_ms, "MS", "length of one sample (10)", 0.1, 10000, 0 },
 		{ "watchdog", OPT_DOUBLE, &o.watchdog, "SECONDS", "kill an instance running longer (10x max-time + 30)", 0.1, 86400, 0 },
+		{ "cpus", OPT_STRING, &o.cpus, "LIST", "kbench and all it starts run only on these CPUs: 0, 0,2-3", 0, 0, 0 },
+		{ "offline-cpus", OPT_FLAG, &o.offline_cpus, NULL, "with --cpus: take the other CPUs offline meanwhile (root)", 0, 0, 0 },
 		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where private temporary directories go ($TMPDIR or /tmp)", 0, 0, 0 },
 		{ "db", OPT_STRING, &o.db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "no-store", OPT_FLAG, &o.no_store, NULL, "do not store the results", 0, 0, 0 },
@@ -419,6 +422,7 @@ int cmd_run(int argc, char **argv)
 	struct job *jobs;
 	char err[ERRBUF_LEN], more[96];
 	struct session ses;
+	struct cli_cpus cpus;
 	struct timer_info ti;
 	struct runner_cfg rc;
 	struct progress prog = { 0 };
@@ -437,12 +441,18 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: suite '%s' has no benchmarks yet", o.suite);
 
 	jobs = make_jobs(&o, sel, nsel, &njobs);
+	/*
+	 * Before anything is measured: the clock's cost and the machine's
+	 * description too.  Signals first, so that a Ctrl-C once CPUs are
+	 * offline ends the run the orderly way and brings them back.
+	 */
+	runner_catch_signals();
+	runner_catch_stop();
+	cli_cpus_apply("run", o.cpus, o.offline_cpus, &cpus);
 	/* Measured once: the clock cost subtracted is the one recorded. */
 	timer_measure(&ti);
 	session_open(&ses, "run", o.db, o.no_store, o.label, &ti, !o.quiet, (size_t)o.runs);
 	runner_setup(&o, suite_bits, &ti, &rc);
-	runner_catch_signals();
-	runner_catch_stop();
 
 	prog.on = !o.quiet && isatty(STDERR_FILENO);
 	prog.total = njobs * (size_t)o.runs * (size_t)o.replicas;
@@ -464,6 +474,7 @@ int cmd_run(int argc, char **argv)
 		session_end(&ses, run);
 	}
 	progress_clear(&prog);
+	cli_cpus_restore(&cpus);
 	session_close(&ses);
 
 	if (o.json)

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cpus.h"
 #include "cli/label.h"
 #include "cli/session.h"
 #include "core/catalog.h"
@@ -54,8 +55,8 @@
 #define TIME_TREE_SIZE 0.1
 
 struct time_opts {
-	const char *jobs, *copies, *name, *label, *prepare, *setup, *cleanup, *db, *tmpdir;
-	int runs, warmup, keep_going, show_output, longfmt, no_store, json, quiet;
+	const char *jobs, *copies, *name, *label, *prepare, *setup, *cleanup, *db, *tmpdir, *cpus;
+	int runs, warmup, keep_going, show_output, longfmt, no_store, json, quiet, offline_cpus;
 	double timeout, size;
 };
 
@@ -265,6 +266,8 @@ int cmd_time(int argc, char **argv)
 		{ "show-output", OPT_FLAG, &o.show_output, NULL, "pass the command's output through", 0, 0, 0 },
 		{ "long", OPT_FLAG, &o.longfmt, NULL, "also the rusage figures, as BSD time -l", 0, 0, 'l' },
 		{ "size", OPT_DOUBLE, &o.size, "X", "scale the generated compile (0.1: seconds on 2 CPUs)", 0.0001, 100, 0 },
+		{ "cpus", OPT_STRING, &o.cpus, "LIST", "kbench and all it starts run only on these CPUs: 0, 0,2-3", 0, 0, 0 },
+		{ "offline-cpus", OPT_FLAG, &o.offline_cpus, NULL, "with --cpus: take the other CPUs offline meanwhile (root)", 0, 0, 0 },
 		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where the private directory goes ($TMPDIR or /tmp)", 0, 0, 0 },
 		{ "db", OPT_STRING, &o.db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "no-store", OPT_FLAG, &o.no_store, NULL, "do not store the results", 0, 0, 0 },
@@ -273,7 +276,7 @@ int cmd_time(int argc, char **argv)
 		{ 0 },
 	};
 	int jobs[TIME_MAX_VALUES], copies[TIME_MAX_VALUES], njobs = 1, ncopies = 1, nargs;
-	int tree, ncpu = plat_ncpu_online() > 0 ? plat_ncpu_online() : 1, show_copies;
+	int tree, ncpu, show_copies;
 	char name[41], id[64], err[ERRBUF_LEN], root[PATH_MAX], tmp[PATH_MAX + 8];
 	char cmdline[256] = "", path[PATH_MAX], conf[48];
 	static char make[] = "make", silent[] = "-s", j[] = "-j" TIME_JOBS, dash_c[] = "-C",
@@ -281,6 +284,7 @@ int cmd_time(int argc, char **argv)
 	char *tree_argv[] = { make, silent, j, dash_c, treedir, all, NULL };
 	char **cmd;
 	struct runner_janitor jan;
+	struct cli_cpus cpus;
 	struct time_conf *confs;
 	struct session ses;
 	struct run_info *run;
@@ -290,6 +294,15 @@ int cmd_time(int argc, char **argv)
 
 	o.size = TIME_TREE_SIZE;
 	nargs = opt_parse(cli_find("time"), opts, argc, argv);
+	/*
+	 * First: the CPUs it may use are the generated build's default -j.
+	 * Signals are caught before any CPU goes offline, so that a Ctrl-C
+	 * from then on ends the run the orderly way, CPUs brought back.
+	 */
+	runner_catch_signals();
+	runner_catch_stop();
+	cli_cpus_apply("time", o.cpus, o.offline_cpus, &cpus);
+	ncpu = cli_cpus_count();
 	tree = nargs == 0;
 	cmd = tree ? tree_argv : argv;
 	if (tree)
@@ -380,8 +393,6 @@ int cmd_time(int argc, char **argv)
 		runner_janitor_wait(&jan, root);
 		die("time: cannot make '%s': %s", tmp, strerror(errno));
 	}
-	runner_catch_signals();
-	runner_catch_stop();
 	for (size_t i = 0; i < nconfs; i++) {
 		struct time_conf *c = &confs[i];
 
@@ -551,6 +562,7 @@ int cmd_time(int argc, char **argv)
 	    time_untimed(&ses, "cleanup", o.cleanup, confs[0].job[0].log, tmp, o.show_output, &jan) < 0)
 		nfail++;
 	runner_janitor_wait(&jan, root);
+	cli_cpus_restore(&cpus);
 	if (run)
 		session_end(&ses, run);
 	session_close(&ses);

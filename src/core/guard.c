@@ -15,6 +15,21 @@
 
 #include "plat/plat.h"
 
+/*
+ * Write a record to the guard; a guard that is gone is a failed write
+ * (EPIPE), never a SIGPIPE that would kill kbench mid-way.
+ */
+static int guard_send(int fd, const void *m, size_t len)
+{
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	ssize_t w = write(fd, m, len);
+	int saved = errno;
+
+	signal(SIGPIPE, old);
+	errno = saved;
+	return w == (ssize_t)len ? 0 : -1;
+}
+
 /* One record: 'S' a setting (path, value), 'D' done. */
 struct guard_msg {
 	char tag;
@@ -116,7 +131,7 @@ int guard_add(struct guard *g, const char *path, const char *value)
 	memcpy(m.path, path, strlen(path));
 	memcpy(m.value, value, strlen(value));
 	/* Smaller than PIPE_BUF: written whole or not at all. */
-	if (write(g->ctl, &m, sizeof(m)) != (ssize_t)sizeof(m))
+	if (guard_send(g->ctl, &m, sizeof(m)) < 0)
 		return -1;
 	g->n++;
 	return 0;
@@ -130,7 +145,7 @@ void guard_done(struct guard *g)
 		return;
 	memset(&m, 0, sizeof(m));
 	m.tag = 'D';
-	(void)write(g->ctl, &m, sizeof(m));
+	(void)guard_send(g->ctl, &m, sizeof(m));
 	close(g->ctl);
 	g->ctl = -1;
 	if (g->pid > 0)

@@ -28,6 +28,47 @@ static void sysinfo_copy(char *dst, size_t len, const char *src)
 
 #define SYSINFO_SET(field, src) sysinfo_copy((field), sizeof(field), (src))
 
+void sysinfo_cpus_text(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < n && at + 1 < len;) {
+		int j = i;
+
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		if (j > i)
+			at += (size_t)snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", cpus[i], cpus[j]);
+		else
+			at += (size_t)snprintf(buf + at, len - at, "%s%d", at ? "," : "", cpus[i]);
+		i = j + 1;
+	}
+}
+
+/* The CPU lists of si and which way fewer than all are used. */
+static void sysinfo_cpus(struct sysinfo *si)
+{
+	enum { MAX = 4096 };
+	static int allowed[MAX], online[MAX], present[MAX], possible[MAX];
+	int na = plat_cpus_allowed(allowed, MAX);
+	int no = plat_cpu_list("online", online, MAX);
+	int np = plat_cpu_list("present", present, MAX);
+	int nq = plat_cpu_list("possible", possible, MAX);
+
+	sysinfo_cpus_text(allowed, na > MAX ? MAX : na, si->cpus, sizeof(si->cpus));
+	sysinfo_cpus_text(online, no > MAX ? MAX : no, si->cpus_online, sizeof(si->cpus_online));
+	sysinfo_cpus_text(present, np > MAX ? MAX : np, si->cpus_present, sizeof(si->cpus_present));
+	sysinfo_cpus_text(possible, nq > MAX ? MAX : nq, si->cpus_possible, sizeof(si->cpus_possible));
+	if (no > 0 && np > no)
+		SYSINFO_SET(si->cpus_mode, "offline");
+	else if (na > 0 && ((no > 0 && na < no) || (no <= 0 && na < si->ncpu_online)))
+		SYSINFO_SET(si->cpus_mode, "affinity");
+	else
+		SYSINFO_SET(si->cpus_mode, "all");
+}
+
 void sysinfo_collect(struct sysinfo *si, const struct timer_info *given)
 {
 	struct timer_info ti;
@@ -47,6 +88,8 @@ void sysinfo_collect(struct sysinfo *si, const struct timer_info *given)
 
 	plat_cpu_model(si->cpu_model, sizeof(si->cpu_model));
 	si->ncpu_online = plat_ncpu_online();
+	sysinfo_cpus(si);
+	plat_boot_cmdline(si->cmdline, sizeof(si->cmdline));
 	si->mhz = sysinfo_measure_mhz();
 	plat_clocksource(si->clocksource, sizeof(si->clocksource));
 	memset(&ti, 0, sizeof(ti));

@@ -20,6 +20,18 @@ struct sysinfo {
 	char host[128];			/* hostname */
 	char cpu_model[128];		/* e.g. "AMD EPYC 7R13 Processor" */
 	int ncpu_online;
+	/*
+	 * The CPUs as lists ("0-1", "0,2"): those kbench may run on (its
+	 * affinity, which --cpus sets and every process it starts inherits),
+	 * and those online, present and possible.  Which way a UP-like run
+	 * was made follows from them: cpus_mode "offline" when CPUs present
+	 * are offline (--offline-cpus, or the machine's own), "affinity" when
+	 * kbench may run on fewer than are online, else "all".
+	 */
+	char cpus[256];
+	char cpus_online[256], cpus_present[256], cpus_possible[256];
+	char cpus_mode[16];
+	char cmdline[512];		/* the kernel's boot command line (maxcpus=, nosmp) */
 	double mhz;			/* measured with a timed dependent chain */
 	char clocksource[64];		/* e.g. "tsc"; "" unknown */
 	double clock_cost_ns;		/* cost of one clock_gettime(CLOCK_MONOTONIC) */
@@ -51,6 +63,8 @@ struct sysinfo {
  */
 struct timer_info;
 void sysinfo_collect(struct sysinfo *si, const struct timer_info *ti);
+/* n CPUs (ascending) as a list of ranges, "0-3,6"; "" for none. */
+void sysinfo_cpus_text(const int *cpus, int n, char *buf, size_t len);
 /* "Linux 6.18.44": the default run label. */
 void sysinfo_label(const struct sysinfo *si, char *buf, size_t len);
 /*

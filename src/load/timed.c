@@ -117,12 +117,23 @@ static void timed_stop(const struct group *g, size_t n)
 			(void)kill(-g[k].pid, SIGCONT);
 }
 
+/* Whether pid is among the n of list. */
+static int timed_listed(const pid_t *list, int n, pid_t pid)
+{
+	for (int i = 0; i < n && i < TIMED_MAX_CHILDREN; i++)
+		if (list[i] == pid)
+			return 1;
+	return 0;
+}
+
 /*
- * The children of kbench that are none of the copies' leaders nor the
- * janitor: descendants that left their group and came back to kbench.
- * Killed and reaped, their rusage into ru (when not NULL); their count.
+ * The children of kbench that were not its children before the copies
+ * were forked (before: the janitor, the guard of --offline-cpus, whatever
+ * else is kbench's own) and are none of the copies' leaders: descendants
+ * that left their group and came back to kbench.  Killed and reaped,
+ * their rusage into ru (when not NULL); their count.
  */
-static int timed_sweep(const struct timed_cfg *cfg, struct rusage *ru)
+static int timed_sweep(const pid_t *before, int nbefore, struct rusage *ru)
 {
 	pid_t kids[TIMED_MAX_CHILDREN];
 	int n = plat_children(kids, TIMED_MAX_CHILDREN), swept = 0;
@@ -131,7 +142,7 @@ static int timed_sweep(const struct timed_cfg *cfg, struct rusage *ru)
 		struct rusage r;
 		int st;
 
-		if (cfg->jan && kids[i] == cfg->jan->pid)
+		if (timed_listed(before, nbefore, kids[i]))
 			continue;
 		(void)kill(kids[i], SIGKILL);
 		if (wait4(kids[i], &st, 0, &r) == kids[i]) {
@@ -177,7 +188,8 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 	struct sigaction sa, old_sa;
 	struct plat_cpu_times cpu0, cpu1;
 	enum timed_status rc = TIMED_OK;
-	int have_cpu = 0, escaped = 0;
+	int have_cpu = 0, escaped = 0, nbefore;
+	static pid_t before[TIMED_MAX_CHILDREN];
 	struct rusage escaped_ru;
 	double release = 0;
 
@@ -207,6 +219,8 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, &old_sa);
 	fflush(NULL);
+	/* kbench's own children, before the copies: never swept as the job's. */
+	nbefore = plat_children(before, TIMED_MAX_CHILDREN);
 	for (size_t k = 0; k < n; k++) {
 		pid_t pid = fork();
 
@@ -308,7 +322,7 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 kill:
 	for (size_t k = 0; k < n; k++)
 		group_kill(&g[k], cfg->jan);
-	escaped = timed_sweep(cfg, &escaped_ru);
+	escaped = timed_sweep(before, nbefore, &escaped_ru);
 	sigaction(SIGCHLD, &old_sa, NULL);
 	timed_chld_fd = -1;
 	if (rc == TIMED_OK) {

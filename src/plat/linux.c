@@ -330,6 +330,74 @@ int plat_cpus_allowed(int *cpus, int max)
 	return n;
 }
 
+int plat_set_cpus(const int *cpus, int n)
+{
+	size_t size = CPU_ALLOC_SIZE(PLAT_AFFINITY_CPUS);
+	cpu_set_t *set = CPU_ALLOC(PLAT_AFFINITY_CPUS);
+	int rc;
+
+	if (!set)
+		return -1;
+	CPU_ZERO_S(size, set);
+	for (int i = 0; i < n; i++)
+		if (cpus[i] >= 0 && cpus[i] < PLAT_AFFINITY_CPUS)
+			CPU_SET_S((size_t)cpus[i], size, set);
+	rc = sched_setaffinity(0, size, set);
+	CPU_FREE(set);
+	return rc;
+}
+
+/* "0-3,5,8-9" (sysfs's CPU lists) into cpus; the count, or -1 on a malformed list. */
+static int plat_parse_cpus(const char *text, int *cpus, int max)
+{
+	int n = 0;
+
+	for (const char *s = text; *s && *s != '\n';) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (long c = a; c <= b; c++) {
+			if (n < max)
+				cpus[n] = (int)c;
+			n++;
+		}
+		s = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',' && *end != '\n')
+			return -1;
+	}
+	return n;
+}
+
+int plat_cpu_list(const char *which, int *cpus, int max)
+{
+	char path[96], buf[4096];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s", which);
+	if (plat_read_line(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return plat_parse_cpus(buf, cpus, max);
+}
+
+int plat_cpu_online_path(int cpu, char *path, size_t len)
+{
+	snprintf(path, len, "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return access(path, F_OK);
+}
+
+void plat_boot_cmdline(char *buf, size_t len)
+{
+	plat_fact("/proc/cmdline", buf, len);
+}
+
 int plat_os_pin_cpu(int cpu)
 {
 	size_t size = CPU_ALLOC_SIZE(PLAT_AFFINITY_CPUS);

@@ -53,6 +53,25 @@ int plat_ncpu_online(void);
  */
 int plat_cpus_allowed(int *cpus, int max);
 /* Restricting it to one CPU is plat_pin_cpu, a replaceable call (plat/sys.h). */
+/*
+ * Restrict this process, and so every process it starts, to the n CPUs
+ * listed (--cpus).  0, or -1 with errno (EINVAL: none of them allowed).
+ */
+int plat_set_cpus(const int *cpus, int n);
+/*
+ * The CPUs the kernel counts as present, online or possible (which is one
+ * of those words), ascending, up to max in cpus; their count, or -1
+ * (ENOSYS where the OS cannot say).
+ */
+int plat_cpu_list(const char *which, int *cpus, int max);
+/*
+ * The file that takes CPU cpu online ("1") or offline ("0") by hotplug,
+ * in path; 0, or -1 (ENOENT: it has none, as cpu0 on many machines;
+ * ENOSYS where the OS has no hotplug).
+ */
+int plat_cpu_online_path(int cpu, char *path, size_t len);
+/* The kernel's boot command line ("" unknown): a UP boot is maxcpus=1 or nosmp. */
+void plat_boot_cmdline(char *buf, size_t len);
 
 /* Read a small text file (sysfs/procfs) into buf, trailing newline cut. */
 int plat_read_line(const char *path, char *buf, size_t len);

@@ -243,6 +243,38 @@ int plat_subreaper(void)
 	return -1;
 }
 
+int plat_set_cpus(const int *cpus, int n)
+{
+	(void)cpus;
+	(void)n;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_cpu_list(const char *which, int *cpus, int max)
+{
+	(void)which;
+	(void)cpus;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_cpu_online_path(int cpu, char *path, size_t len)
+{
+	(void)cpu;
+	if (len)
+		path[0] = '\0';
+	errno = ENOSYS;
+	return -1;
+}
+
+void plat_boot_cmdline(char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+}
+
 int plat_children(pid_t *out, int max)
 {
 	(void)out;

@@ -161,6 +161,12 @@ static json_t *sysinfo_object(const struct sysinfo *si)
 	report_jset(o, "host", report_jstr(si->host), &bad);
 	report_jset(o, "cpu_model", report_jstr(si->cpu_model), &bad);
 	report_jset(o, "ncpu_online", json_integer(si->ncpu_online), &bad);
+	report_jset(o, "cpus", report_jstr(si->cpus), &bad);
+	report_jset(o, "cpus_mode", report_jstr(si->cpus_mode), &bad);
+	report_jset(o, "cpus_online", report_jstr(si->cpus_online), &bad);
+	report_jset(o, "cpus_present", report_jstr(si->cpus_present), &bad);
+	report_jset(o, "cpus_possible", report_jstr(si->cpus_possible), &bad);
+	report_jset(o, "cmdline", report_jstr(si->cmdline), &bad);
 	report_jset(o, "mhz", report_jreal(si->mhz), &bad);
 	report_jset(o, "clocksource", report_jstr(si->clocksource), &bad);
 	report_jset(o, "clock_cost_ns", report_jreal(si->clock_cost_ns), &bad);
@@ -624,6 +630,8 @@ int report_sysinfo_parse(const char *text, struct sysinfo *si)
 	} strs[] = {
 		SI_STR(os), SI_STR(release), SI_STR(version), SI_STR(arch), SI_STR(host),
 		SI_STR(cpu_model), SI_STR(clocksource), SI_STR(governor), SI_STR(smt), SI_STR(virt),
+		SI_STR(cpus), SI_STR(cpus_mode), SI_STR(cpus_online), SI_STR(cpus_present),
+		SI_STR(cpus_possible), SI_STR(cmdline),
 	};
 #undef SI_STR
 	json_t *o, *caches, *c;

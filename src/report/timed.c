@@ -243,7 +243,7 @@ static void tj_main(FILE *out, const struct tj_row *rows, size_t n)
 		char fig[3][48], cpu[32], jobs[16];
 		size_t nruns = tj_summary(row, 0, 0, &ss[0]);
 
-		snprintf(count, sizeof(count), "%s [%zu]", report_cell(cut, sizeof(cut), row->label, 20, 0),
+		snprintf(count, sizeof(count), "%s [%zu]", report_cell(cut, sizeof(cut), row->label, 18, 0),
 			 nruns);
 		report_cell(lab, sizeof(lab), count, 26, -1);
 		report_cell(name, sizeof(name), row->key->id + strlen("time."), 12, -1);

@@ -43,7 +43,19 @@ vm.prot_fault mmap sigaction
 vm.page_fault_anon mmap madvise
 mem.read.bw mmap
 mem.lat.main mmap madvise
+rate.getppid getppid
+rate.write open write
+rate.read open read
+rate.socket socket
+rate.select pipe select
+rate.gettimeofday gettimeofday
+rate.clock_gettime clock_gettime
+rate.time time
 '
+# Where the OS has no coarse clock, its row skips and cannot fail.
+if ! "$KB" list 2>/dev/null | grep -q '^rate.clock_gettime_coarse .*\[skip'; then
+	ROWS=$(printf '%s\nrate.clock_gettime_coarse clock_gettime\n' "$ROWS")
+fi
 # Without libtirpc the RPC rows skip, so they cannot fail.
 if ! "$KB" list 2>/dev/null | grep -q '^ipc.rpc_tcp.lat'; then
 	ROWS=$(echo "$ROWS" | grep -v '^ipc.rpc_')

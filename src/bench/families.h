@@ -31,6 +31,8 @@ extern const struct bench mem_benches[];
 extern const size_t mem_nbenches;
 extern const struct bench memlat_benches[];
 extern const size_t memlat_nbenches;
+extern const struct bench rate_benches[];
+extern const size_t rate_nbenches;
 extern const struct bench clock_benches[];
 extern const size_t clock_nbenches;
 

@@ -40,13 +40,13 @@ enum bench_status bench_skip(struct bench_ctx *ctx, const char *fmt, ...)
 
 const char *bench_unit(const struct bench *b)
 {
-	switch (b->metric) {
-	case METRIC_US: return "us";
-	case METRIC_NS: return "ns";
-	case METRIC_MBPS: return "MB/s";
-	case METRIC_MHZ: return "MHz";
-	}
-	BUG("bad metric %d", (int)b->metric);
+	const struct metric *m = metric_get(b->metric);
+
+	if (b->unit)
+		return b->unit;
+	if (!m)
+		BUG("%s: bad metric %d", b->id, (int)b->metric);
+	return m->unit;
 }
 
 const char *bench_better_name(enum bench_better better)

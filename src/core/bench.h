@@ -12,21 +12,12 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/metric.h"
 
 enum bench_status {
 	BENCH_OK = 0,
 	BENCH_SKIP,	/* cannot run here; ctx->err says why */
 	BENCH_FAIL,	/* tried and the work did not happen; ctx->err says why */
-};
-
-enum bench_better { BETTER_LOWER = 0, BETTER_HIGHER };
-
-/* What one iteration's time is turned into. */
-enum bench_metric {
-	METRIC_US = 0,	/* microseconds per iteration */
-	METRIC_NS,	/* nanoseconds per iteration */
-	METRIC_MBPS,	/* MB/s (10^6 bytes) from ctx->bytes_per_iter */
-	METRIC_MHZ,	/* a rate: millions of operations per second */
 };
 
 /* Suites an instance belongs to; a bit each. */
@@ -128,8 +119,11 @@ struct bench_ctx {
  */
 struct bench {
 	const char *id;			/* stable catalogue id, e.g. "sys.null" */
-	enum bench_metric metric;	/* unit the figure is reported in */
-	enum bench_better better;	/* METRIC_MBPS is higher-better, times lower */
+	enum bench_metric metric;	/* what the figure is (core/metric.h) */
+	enum bench_better better;	/* must be the metric's direction */
+	/* The unit's text when not the metric's (AIM9's "Signal Traps/second"),
+	   NULL for the metric's own; at most 31 characters, as results keep it. */
+	const char *unit;
 	unsigned suites;		/* SUITE_* bits */
 	unsigned flags;			/* BENCH_* bits */
 	const char *summary;		/* one line: what it measures */
@@ -174,6 +168,7 @@ enum bench_status bench_fail(struct bench_ctx *ctx, int errnum, const char *fmt,
 enum bench_status bench_skip(struct bench_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The unit b's figures are in: the row's own text, else its metric's. */
 const char *bench_unit(const struct bench *b);
 const char *bench_better_name(enum bench_better better);
 

@@ -165,16 +165,20 @@ static double ops_per_iter(const struct sampler *s)
 	return s->ctx->ops_per_iter > 0 ? s->ctx->ops_per_iter : 1;
 }
 
+/* The benchmark's metric; the registry checked every row's at start-up. */
+static const struct metric *row_metric(const struct bench *b)
+{
+	const struct metric *m = metric_get(b->metric);
+
+	if (!m)
+		BUG("%s: bad metric %d", b->id, (int)b->metric);
+	return m;
+}
+
 /* Per-operation nanoseconds into the benchmark's unit. */
 static double ns_to_unit(const struct sampler *s, double per)
 {
-	switch (s->b->metric) {
-	case METRIC_US: return per / 1e3;
-	case METRIC_NS: return per;
-	case METRIC_MBPS: return s->ctx->bytes_per_iter / ops_per_iter(s) * 1e3 / per;
-	case METRIC_MHZ: return 1e3 / per;
-	}
-	BUG("bad metric %d", (int)s->b->metric);
+	return metric_figure(row_metric(s->b), per, s->ctx->bytes_per_iter / ops_per_iter(s));
 }
 
 /*
@@ -207,9 +211,9 @@ static double to_aggregate(const struct sampler *s, double per_copy)
 {
 	double p = s->cp ? s->cp->n : 1;
 
-	if (s->b->metric == METRIC_MBPS || s->b->metric == METRIC_MHZ)
-		return per_copy * p * s->agg_ratio;
-	return per_copy / (p * s->agg_ratio);
+	if (metric_is_time(row_metric(s->b)))
+		return per_copy / (p * s->agg_ratio);
+	return per_copy * p * s->agg_ratio;
 }
 
 /* Grow *n until one sample of `kind` lasts at least the target. */
@@ -890,8 +894,9 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	stats_summarize(r->samples, r->n, &ss);
 	fill_stats(r, &ss);
 	r->status = r->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
-	/* What was subtracted per operation, in the result's unit. */
-	if (b->metric != METRIC_MBPS && b->metric != METRIC_MHZ) {
+	/* What was subtracted per operation, in the result's unit: a time's
+	 * alone, since a rate's figure is no sum of parts. */
+	if (metric_is_time(row_metric(b))) {
 		double ns = (cfg->clock_cost_ns / (double)s.n +
 			     (b->flags & BENCH_CHEAP ? cfg->loop_ns : 0)) / ops_per_iter(&s);
 		double own = s.ovh_ns / ops_per_iter(&s);

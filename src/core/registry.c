@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bench/families.h"
+#include "core/result.h"
 
 static const struct family {
 	const struct bench *rows;
@@ -34,6 +35,7 @@ static const struct family {
 	{ vm_benches, &vm_nbenches },
 	{ mem_benches, &mem_nbenches },
 	{ memlat_benches, &memlat_nbenches },
+	{ rate_benches, &rate_nbenches },
 	{ clock_benches, &clock_nbenches },
 };
 
@@ -115,6 +117,7 @@ static int id_valid(const char *id)
 
 int registry_row_valid(const struct bench *b, char *err)
 {
+	const struct metric *m = metric_get(b->metric);
 	unsigned all = 0;
 
 	for (size_t i = 0; i < NELEM(suites); i++)
@@ -127,14 +130,17 @@ int registry_row_valid(const struct bench *b, char *err)
 		return errbuf_set(err, "%s: no summary", b->id), -1;
 	if (b->suites == 0 || (b->suites & ~all))
 		return errbuf_set(err, "%s: bad suites 0x%x", b->id, b->suites), -1;
-	if (b->metric != METRIC_US && b->metric != METRIC_NS && b->metric != METRIC_MBPS &&
-	    b->metric != METRIC_MHZ)
-		return errbuf_set(err, "%s: bad metric", b->id), -1;
-	int rate = b->metric == METRIC_MBPS || b->metric == METRIC_MHZ;
-	if (rate != (b->better == BETTER_HIGHER))
-		return errbuf_set(err, "%s: a rate is higher-better, a time lower-better", b->id), -1;
-	if ((b->flags & BENCH_CHEAP) && rate)
+	if (!m)
+		return errbuf_set(err, "%s: bad metric %d", b->id, (int)b->metric), -1;
+	if (b->better != m->better)
+		return errbuf_set(err, "%s: %s is %s-better, the row says %s", b->id, m->unit,
+				  bench_better_name(m->better), bench_better_name(b->better)), -1;
+	if ((b->flags & BENCH_CHEAP) && !metric_is_time(m))
 		return errbuf_set(err, "%s: overhead subtraction applies to times only", b->id), -1;
+	/* A row's own unit is stored whole with every result, or it would be cut. */
+	if (b->unit && (!b->unit[0] || strlen(b->unit) >= sizeof(((struct result *)0)->unit)))
+		return errbuf_set(err, "%s: unit text '%s' is empty or longer than %zu characters",
+				  b->id, b->unit, sizeof(((struct result *)0)->unit) - 1), -1;
 	if (b->needs && !registry_find(b->needs))
 		return errbuf_set(err, "%s: needs '%s', which is no row", b->id, b->needs), -1;
 	if (b->points && (b->flags & BENCH_PLACED))

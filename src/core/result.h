@@ -100,7 +100,7 @@ struct result_usage {
 
 struct result {
 	char id[64];			/* catalogue id */
-	char unit[16];			/* "us", "ns", "MB/s" */
+	char unit[32];			/* "us", "calls/s", a row's own text */
 	enum bench_better better;
 	enum result_status status;
 	double median;			/* the figure quoted */

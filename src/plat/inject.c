@@ -65,6 +65,12 @@ static int plat_sys_accept(int fd, struct sockaddr *addr, socklen_t *len)
 	return accept(fd, addr, len);
 }
 
+/* Without the time zone, which POSIX leaves unspecified and C libraries declare apart. */
+static int plat_sys_gettimeofday(struct timeval *tv)
+{
+	return gettimeofday(tv, NULL);
+}
+
 /* One row.  The state below `dflt` is the fault injection's. */
 struct plat_syscall {
 	const char *name;		/* the call's name, as tests and $KBENCH_INJECT give it */
@@ -83,6 +89,7 @@ enum plat_sys_id {
 	PLAT_SYS_WAITPID, PLAT_SYS_PIPE, PLAT_SYS_SOCKET, PLAT_SYS_SOCKETPAIR, PLAT_SYS_BIND,
 	PLAT_SYS_LISTEN, PLAT_SYS_CONNECT, PLAT_SYS_ACCEPT, PLAT_SYS_SETSOCKOPT, PLAT_SYS_SELECT,
 	PLAT_SYS_MMAP, PLAT_SYS_MADVISE, PLAT_SYS_SIGACTION, PLAT_SYS_KILL, PLAT_SYS_SETAFFINITY,
+	PLAT_SYS_GETPPID, PLAT_SYS_GETTIMEOFDAY, PLAT_SYS_CLOCK_GETTIME, PLAT_SYS_TIME,
 	PLAT_NSYS
 };
 
@@ -121,6 +128,10 @@ static struct plat_syscall plat_sys[PLAT_NSYS] = {
 	PLAT_ROW(PLAT_SYS_SIGACTION, "sigaction", sigaction),
 	PLAT_ROW(PLAT_SYS_KILL, "kill", kill),
 	PLAT_ROW(PLAT_SYS_SETAFFINITY, "sched_setaffinity", plat_os_pin_cpu),
+	PLAT_ROW(PLAT_SYS_GETPPID, "getppid", getppid),
+	PLAT_ROW(PLAT_SYS_GETTIMEOFDAY, "gettimeofday", plat_sys_gettimeofday),
+	PLAT_ROW(PLAT_SYS_CLOCK_GETTIME, "clock_gettime", clock_gettime),
+	PLAT_ROW(PLAT_SYS_TIME, "time", time),
 };
 
 /* The row's current function as the type t, to be called. */
@@ -414,6 +425,30 @@ int plat_pin_cpu(int cpu)
 {
 	PLAT_ENTER(PLAT_SYS_SETAFFINITY);
 	return PLAT_CALL(PLAT_SYS_SETAFFINITY, int (*)(int))(cpu);
+}
+
+pid_t plat_getppid(void)
+{
+	PLAT_ENTER(PLAT_SYS_GETPPID);
+	return PLAT_CALL(PLAT_SYS_GETPPID, pid_t (*)(void))();
+}
+
+int plat_gettimeofday(struct timeval *tv)
+{
+	PLAT_ENTER(PLAT_SYS_GETTIMEOFDAY);
+	return PLAT_CALL(PLAT_SYS_GETTIMEOFDAY, int (*)(struct timeval *))(tv);
+}
+
+int plat_clock_gettime(clockid_t clock, struct timespec *ts)
+{
+	PLAT_ENTER(PLAT_SYS_CLOCK_GETTIME);
+	return PLAT_CALL(PLAT_SYS_CLOCK_GETTIME, int (*)(clockid_t, struct timespec *))(clock, ts);
+}
+
+time_t plat_time(time_t *t)
+{
+	PLAT_ENTER(PLAT_SYS_TIME);
+	return PLAT_CALL(PLAT_SYS_TIME, time_t (*)(time_t *))(t);
 }
 
 /* ------------------------------------------------------------------ */

@@ -21,7 +21,9 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/types.h>
+#include <time.h>
 
 /*
  * The faults a row can be armed with.  read and write know all three; every
@@ -38,7 +40,7 @@ enum plat_fault {
  * The calls, each named as its row ("read", "open", ...).  openat and open
  * share the row "open", unlinkat and unlink the row "unlink"; plat_pin_cpu
  * is the row "sched_setaffinity", and fails with ENOSYS where the OS has no
- * affinity.  mmap fails with MAP_FAILED.
+ * affinity.  mmap fails with MAP_FAILED, time with (time_t)-1.
  */
 ssize_t plat_read(int fd, void *buf, size_t len);
 ssize_t plat_write(int fd, const void *buf, size_t len);
@@ -68,6 +70,11 @@ int plat_sigaction(int sig, const struct sigaction *sa, struct sigaction *old);
 int plat_kill(pid_t pid, int sig);
 /* Restrict the calling process to one CPU. */
 int plat_pin_cpu(int cpu);
+/* getppid and the clocks (the coarse one's id is plat_clock_coarse's, plat.h). */
+pid_t plat_getppid(void);
+int plat_gettimeofday(struct timeval *tv);
+int plat_clock_gettime(clockid_t clock, struct timespec *ts);
+time_t plat_time(time_t *t);
 
 /*
  * Arm a fault for the `after`-th next call of a row (0 = the very next);

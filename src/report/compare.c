@@ -58,6 +58,7 @@ static const struct {
 } cmp_sections[] = {
 	{ "Processor clock (MHz)", { "cpu." } },
 	{ "Processor, processes (us)", { "sys.", "sig.", "proc." } },
+	{ "System call rates (calls/s)", { "rate." } },
 	{ "Context switching (us)", { "ctx." } },
 	{ "Local communication latencies (us)", { "ipc.pipe.lat", "ipc.unix.lat", "ipc.udp.lat",
 						  "ipc.tcp.lat", "ipc.rpc_", "ipc.tcp.connect" } },
@@ -68,7 +69,7 @@ static const struct {
 	{ "Memory latencies (ns)", { "mem.lat." } },
 };
 
-#define CMP_SECTION_BW 5
+#define CMP_SECTION_BW 6
 
 /* The last section, "Other", for the ids no section claims. */
 static size_t cmp_section_other(void)
@@ -490,13 +491,84 @@ static void cmp_machine_text(FILE *out, const struct report_cmp_side *sides, siz
 	}
 }
 
+/* A row's instance in full: a placement, and a timed job's -j and copies, are part of it. */
+static void cmp_row_name(const struct report_cmp_row *row, char *buf, size_t size)
+{
+	char jobs[16] = "", copies[16] = "";
+
+	if (row->key->jobs)
+		snprintf(jobs, sizeof(jobs), " -j%d", row->key->jobs);
+	if (row->key->parallel > 1 && catalog_prefixed(row->key->id))
+		snprintf(copies, sizeof(copies), " x%d", row->key->parallel);
+	snprintf(buf, size, "%s%s%s%s%s", row->key->id,
+		 row->key->placement == PLACE_NA ? "" : " ", place_name(row->key->placement), jobs,
+		 copies);
+}
+
+/* The name column: 22 wide, wider for a longer name ("rate.clock_gettime_coarse"). */
+#define CMP_NAME_W 22
+#define CMP_NAME_MAX_W 40
+
+static int cmp_name_width(const struct report_cmp_row *rows, size_t nrows)
+{
+	int w = CMP_NAME_W;
+	char name[96];
+
+	for (size_t k = 0; k < nrows; k++) {
+		if (!rows[k].common)
+			continue;
+		cmp_row_name(&rows[k], name, sizeof(name));
+		if ((int)strlen(name) > w)
+			w = (int)strlen(name) < CMP_NAME_MAX_W ? (int)strlen(name) : CMP_NAME_MAX_W;
+	}
+	return w;
+}
+
+/* The cells' widths: the base's 15, the others' 14, more for a wider figure. */
+#define CMP_BASE_W 15
+#define CMP_OTHER_W 14
+#define CMP_CELL_MAX_W 40
+
+/*
+ * The widest figure cell of the base (side 0) and of the others, at least
+ * the usual widths: a rate of hundreds of millions with its interval
+ * ("168170891 +-27.9%") is wider than the times the table was laid out for.
+ */
+static void cmp_cell_widths(const struct report_cmp_row *rows, size_t nrows, size_t nsides,
+			    int *basew, int *otherw)
+{
+	char cell[64];
+
+	*basew = CMP_BASE_W;
+	*otherw = CMP_OTHER_W;
+	for (size_t k = 0; k < nrows; k++) {
+		if (!rows[k].common)
+			continue;
+		for (size_t s = 0; s < nsides; s++) {
+			int *w = s == 0 ? basew : otherw;
+			int len;
+
+			if (s > 0 && !rows[k].cell[s].present)
+				continue;
+			cmp_cell_text(cell, sizeof(cell), &rows[k].cell[s]);
+			len = (int)strlen(cell);
+			if (len > *w)
+				*w = len < CMP_CELL_MAX_W ? len : CMP_CELL_MAX_W;
+		}
+	}
+}
+
 void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			 const struct report_cmp_row *rows, size_t nrows, double threshold)
 {
 	/* Side names escaped (report_cell): a label may hold anything an export did. */
-	char cell[4 * 26 + 1], change[32], base[512], other[512];
+	char cell[4 * (CMP_CELL_MAX_W + 12) + 1], change[32], base[512], other[512];
 
 	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
+	int namew = cmp_name_width(rows, nrows), basew, otherw;
+
+	/* An other's cell is followed by its noisy mark, change and marks: 12 more. */
+	cmp_cell_widths(rows, nrows, nsides, &basew, &otherw);
 
 	fprintf(out, "Base %s; change = other / base - 1; * = significant (Benjamini-Hochberg "
 		"adjusted p < 0.05,\nat least %.0f%% and what the machine moved); ~ = fewer than 3 "
@@ -521,35 +593,28 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 			if (row->section != sec || !row->common)
 				continue;
 			if (!header++) {
-				fprintf(out, "\n%s\n%-22s", cmp_section_title(sec), "");
+				fprintf(out, "\n%s\n%-*s", cmp_section_title(sec), namew, "");
 				for (size_t s = 0; s < nsides; s++)
 					fprintf(out, " %s", report_cell(cell, sizeof(cell), sides[s].name,
-									s == 0 ? 16 : 26, 1));
+									s == 0 ? basew + 1 : otherw + 12, 1));
 				fputc('\n', out);
 			}
-			char name[96], jobs[16] = "", copies[16] = "";
+			char name[96];
 
-			/* The instance in full: a timed job's -j and copies are part of it. */
-			if (row->key->jobs)
-				snprintf(jobs, sizeof(jobs), " -j%d", row->key->jobs);
-			if (row->key->parallel > 1 && catalog_prefixed(row->key->id))
-				snprintf(copies, sizeof(copies), " x%d", row->key->parallel);
-			snprintf(name, sizeof(name), "%s%s%s%s%s", row->key->id,
-				 row->key->placement == PLACE_NA ? "" : " ",
-				 place_name(row->key->placement), jobs, copies);
-			fprintf(out, "%-22.22s", name);
+			cmp_row_name(row, name, sizeof(name));
+			fprintf(out, "%-*.*s", namew, namew, name);
 			cmp_cell_text(cell, sizeof(cell), &row->cell[0]);
-			fprintf(out, " %15s%s", cell, row->cell[0].noisy ? "!" : " ");
+			fprintf(out, " %*s%s", basew, cell, row->cell[0].noisy ? "!" : " ");
 			for (size_t s = 1; s < nsides; s++) {
 				const struct report_cmp_cell *o = &row->cell[s];
 
 				if (!o->present) {
-					fprintf(out, " %26s", "-");
+					fprintf(out, " %*s", otherw + 12, "-");
 					continue;
 				}
 				cmp_cell_text(cell, sizeof(cell), o);
 				snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
-				fprintf(out, " %14s%s %7s %c%c", cell, o->noisy ? "!" : " ", change,
+				fprintf(out, " %*s%s %7s %c%c", otherw, cell, o->noisy ? "!" : " ", change,
 					row->levels_differ ? '?' : o->significant ? '*' : ' ',
 					o->test == CMP_TEST_MW_SAMPLES ||
 					o->test == CMP_TEST_WELCH_REPLICAS ? '~' : ' ');

@@ -51,8 +51,10 @@ const char *report_cell(char *buf, size_t size, const char *s, int width, int al
  * latencies.  One row per run (and placement) that has figures for a
  * table, labelled "LABEL [N]" for a run merged from N (report_merge_labels);
  * each table followed by one line per noisy, busy, failed or skipped figure
- * saying which and why; then "Other results", the figures no table has a
- * column for.  A table without a figure is left out.
+ * saying which and why; then "System call rates", turned around (a row per
+ * rate.* call, a column per run, a merged run's figures with their
+ * interval); then "Other results", the figures no table has a column for.
+ * A table without a figure is left out.
  */
 void report_summary(FILE *out, const struct run_info *runs, size_t nruns);
 

@@ -816,12 +816,13 @@ static void table_header(FILE *out, const struct table *t)
 }
 
 /*
- * The OS cell: the label, and " [N]" for a row merged from N runs, as
- * contest shows them.  lmbench right-aligns the OS, so a cut label keeps
- * its start visible; the count is cut never, the label before it instead
+ * A label in at most width columns (the OS cell, a rates column's head):
+ * the label, and " [N]" for a row merged from N runs, as contest shows
+ * them.  lmbench right-aligns the OS, so a cut label keeps its start
+ * visible; the count is cut never, the label before it instead
  * ("2.5.47-m [12]"), since a row of twelve runs is not a row of one.
  */
-static void os_cell(const struct run_info *run, char *buf, size_t size)
+static void label_cell(const struct run_info *run, int width, char *buf, size_t size)
 {
 	char count[32] = "";
 	size_t clen;
@@ -830,12 +831,17 @@ static void os_cell(const struct run_info *run, char *buf, size_t size)
 	if (run->nmerged > 1)
 		snprintf(count, sizeof(count), " [%zu]", run->nmerged);
 	clen = strlen(count);
-	keep = OS_W - (int)clen;
+	keep = width - (int)clen;
 	if (size <= clen)
-		BUG("no room for the OS cell");
+		BUG("no room for the label cell");
 	/* Cut by the columns the label takes, escaped, never inside a character. */
 	report_cell(buf, size - clen, run->label, keep > 0 ? keep : 0, 0);
 	strcat(buf, count);
+}
+
+static void os_cell(const struct run_info *run, char *buf, size_t size)
+{
+	label_cell(run, OS_W, buf, size);
 }
 
 static void table_row(FILE *out, const struct table *t, const struct row *row)
@@ -940,7 +946,7 @@ static void note_parallel(FILE *out, const struct run_info *run, const struct re
 	/* Together: the copies' total rate, or the time per operation of all of them. */
 	fprintf(out, "  %s %s%s: %d copies: %s %s each, together %s %s%s\n", name, r->id,
 		place_tag(r), r->parallel, per, r->unit, all, r->unit,
-		r->better == BETTER_HIGHER ? "" : "/op");
+		metric_unit_is_time(r->unit, r->better) ? "/op" : "");
 }
 
 /* The table's i-th id: its columns' in order, then its notes'; NULL past the last. */
@@ -1064,10 +1070,180 @@ static const struct table *const summary_tables[] = {
 	&memlat_table,
 };
 
+/* ------------------------------------------------ System call rates */
+
+/*
+ * The rates table turns lmbench's shape around, as the FreeBSD thread it
+ * comes from did: a row per call and a column per label (UP, SMP), so that
+ * the kernels compared stand side by side and a row reads across.  Its
+ * rows are the rate.* results in the order first measured; its columns the
+ * runs that have any (a label's runs merged, or each run with --each), in
+ * the order given.  A label of several runs gives each figure its interval
+ * over the runs ("+-1.2%"); one run's figure is its median alone, as in
+ * the other tables, its precision in the notes.
+ */
+#define RATE_PREFIX "rate."
+/* The call column: "clock_gettime_coarse" whole. */
+#define RATE_CALL_W 20
+/* A figure: calls per second, whole, up to 9,999,999,999. */
+#define RATE_FIG_W 10
+/* Its interval: " +-0.8%", " +-12.3%", " +-123%". */
+#define RATE_CI_W 8
+#define RATE_COL_W (RATE_FIG_W + RATE_CI_W)
+/* Labels side by side: 20 + 3 x (1 + 18) = 77 columns; more follow in a block below. */
+#define RATE_LABELS 3
+_Static_assert(RATE_CALL_W + RATE_LABELS * (1 + RATE_COL_W) <= LINE_MAX_COLS,
+	       "the rates table must fit 80 columns");
+_Static_assert(RATE_CALL_W <= 30 && RATE_COL_W <= 30, "rate_block's dashes must cover a column");
+
+static int is_rate(const char *id)
+{
+	return strncmp(id, RATE_PREFIX, strlen(RATE_PREFIX)) == 0;
+}
+
+/* The run's result for id, or NULL; a rate is measured in one process, never placed. */
+static const struct result *rate_find(const struct run_info *run, const char *id)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		if (strcmp(run->results[i].id, id) == 0)
+			return &run->results[i];
+	return NULL;
+}
+
+static int rate_has(const struct run_info *run)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		if (is_rate(run->results[i].id))
+			return 1;
+	return 0;
+}
+
+/*
+ * One cell: the figure, whole (a rate of millions has no use for
+ * decimals), right-aligned under the label; in a label of several runs
+ * with its interval after it.  Blank when not measured: a note says why.
+ */
+static void rate_cell(const struct run_info *run, const struct result *r, char *buf,
+		      size_t size)
+{
+	char fig[32], ci[16] = "";
+	double hw;
+
+	buf[0] = '\0';
+	if (!result_usable(r))
+		return;
+	if (snprintf(fig, sizeof(fig), "%.0f", r->median) > RATE_FIG_W)
+		report_num(fig, RATE_FIG_W, r->median);
+	if (run->nmerged <= 1) {
+		snprintf(buf, size, "%*s", RATE_COL_W, fig);
+		return;
+	}
+	hw = 100.0 * fmax(r->median - r->ci_low, r->ci_high - r->median) / r->median;
+	if (r->median > 0 && isfinite(hw))
+		snprintf(ci, sizeof(ci), hw < 99.95 ? " +-%.1f%%" : " +-%.0f%%", fmin(hw, 9999));
+	snprintf(buf, size, "%*s%*s", RATE_FIG_W, fig, RATE_CI_W, ci);
+}
+
+/* The header, its dashes and the rows of one block of at most RATE_LABELS columns. */
+static void rate_block(FILE *out, const struct run_info *const *cols, size_t ncols,
+		       const char *const *ids, size_t nids)
+{
+	/* A label may take 4 bytes a column (UTF-8). */
+	char line[1024], cell[4 * RATE_COL_W + 1];
+	/* Dashes enough for either column; put_cell cuts them to its width. */
+	static const char dash[] = "------------------------------";
+	size_t pos = 0;
+
+	line[0] = '\0';
+	put_cell(line, sizeof(line), &pos, RATE_CALL_W, 0, "Call");
+	for (size_t c = 0; c < ncols; c++) {
+		label_cell(cols[c], RATE_COL_W, cell, sizeof(cell));
+		put_cell(line, sizeof(line), &pos, RATE_COL_W, 1, cell);
+	}
+	put_line(out, line);
+	pos = 0;
+	line[0] = '\0';
+	put_cell(line, sizeof(line), &pos, RATE_CALL_W, 0, dash);
+	for (size_t c = 0; c < ncols; c++)
+		put_cell(line, sizeof(line), &pos, RATE_COL_W, 0, dash);
+	put_line(out, line);
+	for (size_t i = 0; i < nids; i++) {
+		pos = 0;
+		line[0] = '\0';
+		put_cell(line, sizeof(line), &pos, RATE_CALL_W, 0, ids[i] + strlen(RATE_PREFIX));
+		for (size_t c = 0; c < ncols; c++) {
+			rate_cell(cols[c], rate_find(cols[c], ids[i]), cell, sizeof(cell));
+			put_cell(line, sizeof(line), &pos, RATE_COL_W, 1, cell);
+		}
+		put_line(out, line);
+	}
+}
+
+/* "System call rates", when any run has a rate; then its notes, as every table's. */
+static void rates_print(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	static const char title[] = "System call rates - calls per second - bigger is better";
+	const struct run_info **cols = calloc(nruns ? nruns : 1, sizeof(*cols));
+	const char **ids = NULL;
+	char rule[sizeof(title)];
+	size_t ncols = 0, nids = 0, total = 0;
+
+	for (size_t k = 0; cols && k < nruns; k++)
+		if (rate_has(&runs[k])) {
+			cols[ncols++] = &runs[k];
+			total += runs[k].nresults;
+		}
+	if (cols && ncols == 0) {
+		free(cols);
+		return;
+	}
+	ids = calloc(total ? total : 1, sizeof(*ids));
+	if (!cols || !ids) {
+		fprintf(out, "%s\n  (not shown: out of memory)\n\n", title);
+		free(cols);
+		free(ids);
+		return;
+	}
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c]->nresults; i++) {
+			const char *id = cols[c]->results[i].id;
+			size_t j = 0;
+
+			while (j < nids && strcmp(ids[j], id) != 0)
+				j++;
+			if (j == nids && is_rate(id))
+				ids[nids++] = id;
+		}
+	memset(rule, '-', sizeof(rule) - 1);
+	rule[sizeof(rule) - 1] = '\0';
+	fprintf(out, "%s\n%s\n", title, rule);
+	for (size_t c = 0; c < ncols; c += RATE_LABELS) {
+		if (c)
+			fputc('\n', out);
+		rate_block(out, cols + c, ncols - c < RATE_LABELS ? ncols - c : RATE_LABELS, ids,
+			   nids);
+	}
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < nids; i++) {
+			const struct result *r = rate_find(cols[c], ids[i]);
+
+			if (r) {
+				note_result(out, cols[c], r);
+				note_parallel(out, cols[c], r);
+			}
+		}
+	fputc('\n', out);
+	free(ids);
+	free(cols);
+}
+
 static int in_a_table(const char *id)
 {
 	const struct catalog_kind *k = catalog_prefixed(id);
 	const char *tid;
+
+	if (is_rate(id))
+		return 1;
 
 	/* contest's results have tables of their own (report_contest_text). */
 	if (k && k->own_tables)
@@ -1148,6 +1324,7 @@ void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
 			sip[k] = &si[k];
 	for (size_t t = 0; t < NELEM(summary_tables); t++)
 		table_print(out, summary_tables[t], runs, sip, nruns);
+	rates_print(out, runs, nruns);
 	other_results(out, runs, nruns);
 	free(sip);
 	free(si);
@@ -1314,20 +1491,24 @@ void report_sysinfo_text(FILE *out, const struct sysinfo *si)
 
 void report_list_text(FILE *out, const struct report_list_row *rows, size_t n)
 {
-	int idw = 0, suitew = 0;
+	/* The unit column is at least lmbench's "MB/s" wide, wider for "calls/s". */
+	int idw = 0, suitew = 0, unitw = 4;
 
 	for (size_t i = 0; i < n; i++) {
 		int l = (int)strlen(rows[i].bench->id);
 		int s = rows[i].suites ? (int)strlen(rows[i].suites) : 0;
+		int u = (int)strlen(bench_unit(rows[i].bench));
 		if (l > idw)
 			idw = l;
 		if (s > suitew)
 			suitew = s;
+		if (u > unitw)
+			unitw = u;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct bench *b = rows[i].bench;
 
-		fprintf(out, "%-*s  %-4s  %-6s  %-*s  %s", idw, b->id, bench_unit(b),
+		fprintf(out, "%-*s  %-*s  %-6s  %-*s  %s", idw, b->id, unitw, bench_unit(b),
 			bench_better_name(b->better), suitew,
 			rows[i].suites ? rows[i].suites : "", b->summary ? b->summary : "");
 		if (rows[i].reason)
@@ -1651,7 +1832,7 @@ static void show_figure(FILE *out, const struct result *r)
 		if (usable && isfinite(r->aggregate)) {
 			report_fig(c, sizeof(c), r->aggregate);
 			line_add(l, &n, "parallel", "%d copies, together %s %s%s", r->parallel, c,
-				 r->unit, r->better == BETTER_HIGHER ? "" : "/op");
+				 r->unit, metric_unit_is_time(r->unit, r->better) ? "/op" : "");
 		} else {
 			line_add(l, &n, "parallel", "%d copies", r->parallel);
 		}

@@ -8,6 +8,10 @@
  * no descriptor, child process or file behind; memory left behind is
  * LeakSanitizer's to report in the sanitizer build.
  *
+ * Then the rate family's checks of what a call that succeeds returns:
+ * each row with its call replaced by one that answers wrongly (a clock
+ * that stands still or goes back, a select that finds a ready pipe).
+ *
  * The command-line side (each instance a process of its own, the run going
  * on after a failure) is tests/cli_faults.sh.  KBENCH_TEST_VERBOSE=1 prints
  * every fault tried and what became of the row.
@@ -27,7 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/harness.h"
@@ -271,8 +277,148 @@ static void test_family(void **state)
 static const struct test_family test_families[] = {
 	{ "cpu.*", NULL }, { "sys.*", NULL }, { "sig.*", NULL }, { "proc.*", NULL },
 	{ "ctx.*", NULL }, { "ipc.*", "ipc.rpc_*" }, { "ipc.rpc_*", NULL }, { "fs.*", NULL },
-	{ "vm.*", NULL }, { "mem.*", "mem.lat.*" }, { "mem.lat.*", NULL },
+	{ "vm.*", NULL }, { "mem.*", "mem.lat.*" }, { "mem.lat.*", NULL }, { "rate.*", NULL },
 };
+
+/* ------------------------------------------------------------------ */
+/* The rates' checks: calls that succeed with the wrong answer          */
+/* ------------------------------------------------------------------ */
+
+/* Replacements for a row of the table of calls, each wrong in its own way. */
+static int test_clock_stuck(clockid_t clock, struct timespec *ts)
+{
+	(void)clock;
+	ts->tv_sec = 1000;
+	ts->tv_nsec = 0;
+	return 0;
+}
+
+static int64_t test_back_ns = 2000000000;
+
+static int test_clock_back(clockid_t clock, struct timespec *ts)
+{
+	(void)clock;
+	test_back_ns -= 1000;
+	ts->tv_sec = test_back_ns / 1000000000;
+	ts->tv_nsec = test_back_ns % 1000000000;
+	return 0;
+}
+
+static int test_gettimeofday_stuck(struct timeval *tv)
+{
+	tv->tv_sec = 1000;
+	tv->tv_usec = 0;
+	return 0;
+}
+
+static pid_t test_getppid_other(void)
+{
+	return 1;
+}
+
+static int test_select_ready(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tv)
+{
+	(void)nfds, (void)rd, (void)wr, (void)ex, (void)tv;
+	return 1;
+}
+
+static int test_socket_none(int domain, int type, int protocol)
+{
+	(void)domain, (void)type, (void)protocol;
+	errno = EMFILE;
+	return -1;
+}
+
+/*
+ * Each rate row with its call answering wrongly (a replaced function) or
+ * moving too little or damaged data (a fault): the row fails, with a
+ * reason that says what was wrong.  time()'s stuck clock is not tried: its
+ * check needs two seconds of samples to be sure a second went by.
+ */
+static void test_rate_checks(void **state)
+{
+	static const struct {
+		const char *id, *call;
+		plat_syscall_ptr fn;		/* replacement, or NULL: the fault */
+		enum plat_fault fault;
+		const char *reason;		/* what the reason must hold */
+	} cases[] = {
+		{ "rate.clock_gettime", "clock_gettime", (plat_syscall_ptr)test_clock_stuck, 0,
+		  "clock_gettime(CLOCK_MONOTONIC) did not move forward in " },
+		{ "rate.clock_gettime_coarse", "clock_gettime", (plat_syscall_ptr)test_clock_stuck, 0,
+		  "clock_gettime(CLOCK_MONOTONIC_COARSE) did not move forward in " },
+		{ "rate.clock_gettime", "clock_gettime", (plat_syscall_ptr)test_clock_back, 0,
+		  "clock_gettime(CLOCK_MONOTONIC) went back " },
+		{ "rate.gettimeofday", "gettimeofday", (plat_syscall_ptr)test_gettimeofday_stuck, 0,
+		  "gettimeofday did not move forward in " },
+		{ "rate.getppid", "getppid", (plat_syscall_ptr)test_getppid_other, 0,
+		  "getppid returned 1, not the parent " },
+		{ "rate.select", "select", (plat_syscall_ptr)test_select_ready, 0,
+		  "select found 1 of 10 empty pipes ready" },
+		{ "rate.socket", "socket", (plat_syscall_ptr)test_socket_none, 0,
+		  "socket(AF_INET, SOCK_STREAM): " },
+		{ "rate.write", "write", NULL, PLAT_FAULT_SHORT,
+		  "write of 1 byte to /dev/null returned 0" },
+		{ "rate.read", "read", NULL, PLAT_FAULT_SHORT,
+		  "read of 1 byte from /dev/zero returned 0" },
+		{ "rate.read", "read", NULL, PLAT_FAULT_CORRUPT,
+		  "read from /dev/zero gave a nonzero byte" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct bench *b = registry_find(cases[i].id);
+		struct harness_cfg cfg;
+		struct result r;
+		int fds = test_open_fds();
+
+		assert_non_null(b);
+		if (b->unsupported && b->unsupported()) {
+			print_message("# %s: not tried: %s\n", b->id, b->unsupported());
+			continue;
+		}
+		test_cfg(&cfg, b);
+		/* Samples of 5 ms, at least 30: longer than the 100 ms and more a clock has to move in. */
+		cfg.iterations = 0;
+		cfg.sample_target_ns = 5e6;
+		cfg.min_samples = 30;
+		cfg.max_time_ns = 1e9;
+		plat_syscall_reset();
+		if (cases[i].fn)
+			assert_int_equal(plat_syscall_set(cases[i].call, cases[i].fn), 0);
+		else
+			plat_inject(cases[i].call, cases[i].fault, 0);
+		assert_int_equal(harness_run(b, &cfg, &r), 0);
+		plat_syscall_reset();
+		if (getenv("KBENCH_TEST_VERBOSE"))
+			print_message("# %s, %s wrong: %s %s\n", b->id, cases[i].call,
+				      result_status_name(r.status), r.reason);
+		if (r.status != RES_FAIL || strstr(r.reason, cases[i].reason) == NULL)
+			fail_msg("%s with %s wrong: %s '%s', want a failure with '%s'", b->id,
+				 cases[i].call, result_status_name(r.status), r.reason, cases[i].reason);
+		assert_int_equal(test_open_fds(), fds);
+		result_free(&r);
+	}
+	/* With nothing replaced every one of them passes. */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct bench *b = registry_find(cases[i].id);
+		struct harness_cfg cfg;
+		struct result r;
+
+		if (b->unsupported && b->unsupported())
+			continue;
+		test_cfg(&cfg, b);
+		cfg.iterations = 0;
+		cfg.sample_target_ns = 5e6;
+		cfg.min_samples = 30;
+		cfg.max_time_ns = 1e9;
+		assert_int_equal(harness_run(b, &cfg, &r), 0);
+		if (r.status != RES_OK && r.status != RES_NOISY)
+			fail_msg("%s with nothing wrong: %s '%s'", b->id, result_status_name(r.status),
+				 r.reason);
+		result_free(&r);
+	}
+}
 
 static int test_setup(void **state)
 {
@@ -305,6 +451,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[8]),
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[9]),
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[10]),
+		cmocka_unit_test_prestate(test_family, (void *)&test_families[11]),
+		cmocka_unit_test(test_rate_checks),
 	};
 	char tiny[PATH_MAX], *slash;
 

@@ -759,7 +759,7 @@ static void test_sysinfo_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(o, "libc_tunables")),
 			    "glibc.cpu.x86_non_temporal_threshold=25165824");
 	assert_true(json_real_value(json_object_get(o, "loop_ns")) == 0.41);
-	assert_int_equal(json_object_size(o), 31);	/* 6 about the CPUs and the boot command line */
+	assert_int_equal(json_object_size(o), 32);	/* 6 about the CPUs and the boot command line, the clock sources */
 	json_decref(o);
 	free(text);
 }
@@ -1653,6 +1653,126 @@ static void test_summary_labels(void **state)
 }
 
 /*
+ * The rates table, golden: the seed's UP and SMP figures (write, socket,
+ * select, gettimeofday) and the rest of the family's.  "UP" measured three
+ * times (runs 21, 23, 24, scaled by 1.0, 1.012 and 0.992: the first run's
+ * figure is the median, its interval the range, +-1.2%), "SMP" once (run
+ * 22, between them): its figures alone, the coarse clock skipped and a
+ * blank with the reason below.  UP's rate.time is noisy in one run.
+ */
+static void fill_rates(struct run_info runs[4])
+{
+	static const struct {
+		const char *id;
+		double up, smp;
+	} figs[] = {
+		{ "rate.getppid", 2401234, 2398765 },
+		{ "rate.write", 904427, 661312 },
+		{ "rate.read", 1012345, 702345 },
+		{ "rate.socket", 1327692, 1067743 },
+		{ "rate.select", 554131, 434390 },
+		{ "rate.gettimeofday", 1734963, 252479 },
+		{ "rate.clock_gettime", 1801234, 260123 },
+		{ "rate.clock_gettime_coarse", 98765432, 0 },
+		{ "rate.time", 345678901, 301234567 },
+	};
+	static const double scale[] = { 1.0, 1.012, 0.992 };
+	static const int64_t up_ids[] = { 21, 23, 24 };
+
+	for (size_t k = 0; k < 3; k++) {
+		struct run_info *run = &runs[k == 0 ? 0 : k + 1];
+
+		set_run(run, up_ids[k], "xeon", "UP", 2800);
+		for (size_t i = 0; i < NELEM(figs); i++)
+			add_result(run, figs[i].id, figs[i].up * scale[k], "calls/s", BETTER_HIGHER);
+	}
+	find(&runs[2], "rate.time")->status = RES_NOISY;
+	set_run(&runs[1], 22, "xeon", "SMP", 2800);
+	for (size_t i = 0; i < NELEM(figs); i++)
+		add_result(&runs[1], figs[i].id, figs[i].smp, "calls/s", BETTER_HIGHER);
+	make_unmeasured(find(&runs[1], "rate.clock_gettime_coarse"), RES_SKIP,
+			"the OS has no CLOCK_MONOTONIC_COARSE");
+}
+
+static void test_summary_rates(void **state)
+{
+	struct run_info runs[4], *m;
+	struct capture c;
+	char *text;
+	int n;
+
+	(void)state;
+	fill_rates(runs);
+	n = report_merge_labels(runs, NELEM(runs), &m);
+	assert_int_equal(n, 2);
+	report_summary(capture_start(&c), m, (size_t)n);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	check_golden("summary_rates", text);
+	/* A column per label in the order first seen, a row per call, the seed's figures. */
+	assert_non_null(strstr(text, "System call rates - calls per second - bigger is better\n"));
+	assert_non_null(strstr(text, "\nCall                             UP [3]                SMP\n"));
+	assert_non_null(strstr(text, "\nwrite                    904427  +-1.2%             661312\n"));
+	assert_non_null(strstr(text, "\ngettimeofday            1734963  +-1.2%             252479\n"));
+	assert_non_null(strstr(text, "\nclock_gettime_coarse   98765432  +-1.2%\n"));
+	assert_non_null(strstr(text, "  run 22 rate.clock_gettime_coarse: skip: the OS has no "
+				     "CLOCK_MONOTONIC_COARSE\n"));
+	assert_non_null(strstr(text, "  label 'UP' (3 runs) rate.time: noisy in a run; runs' CI "
+				     "+-1.2%\n"));
+	/* In a table of their own, not among "Other results". */
+	assert_null(strstr(text, "Other results"));
+	free(text);
+	report_merge_free(m, (size_t)n);
+	free_runs(runs, NELEM(runs));
+
+	/* --each: a column per run, no intervals, no counts. */
+	fill_rates(runs);
+	report_summary(capture_start(&c), runs, NELEM(runs));
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, "\nCall                                 UP                SMP"
+				     "                 UP\n"));
+	assert_non_null(strstr(text, "\nwrite                            904427             661312"
+				     "             915280\n"));
+	assert_non_null(strstr(text, "\ngetppid                         2401234            2398765"
+				     "            2430049\n"));
+	free(text);
+	free_runs(runs, NELEM(runs));
+}
+
+/* More labels than fit 80 columns: the next ones in a block below, the calls again. */
+static void test_summary_rates_wrap(void **state)
+{
+	static const char *const labels[] = { "A", "B", "C", "D", "E" };
+	struct run_info runs[NELEM(labels) + 1];
+	struct capture c;
+	char *text;
+	const char *second;
+
+	(void)state;
+	for (size_t k = 0; k < NELEM(labels); k++) {
+		set_run(&runs[k], (int64_t)k + 1, "h", labels[k], 2800);
+		add_result(&runs[k], "rate.getppid", 1e6 * (double)(k + 1), "calls/s", BETTER_HIGHER);
+		add_result(&runs[k], "rate.time", 3e8, "calls/s", BETTER_HIGHER);
+	}
+	/* A run without rates has no column. */
+	set_run(&runs[NELEM(labels)], 9, "h", "none", 2800);
+	add_result(&runs[NELEM(labels)], "sys.null", 0.25, "us", BETTER_LOWER);
+	report_summary(capture_start(&c), runs, NELEM(runs));
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, "\nCall                                  A                  B"
+				     "                  C\n"));
+	second = strstr(text, "\n\nCall                                  D                  E\n");
+	assert_non_null(second);
+	assert_non_null(strstr(second, "\ngetppid                         4000000            5000000\n"
+				       "time                          300000000          300000000\n"));
+	assert_null(strstr(text, "none  "));
+	free(text);
+	free_runs(runs, NELEM(runs));
+}
+
+/*
  * A merged row's count stays whole, the label cut before it; its curve
  * points the way to `kbench show` by label, quoted for the shell.
  */
@@ -2263,6 +2383,8 @@ int main(void)
 		cmocka_unit_test(test_merge_labels),
 		cmocka_unit_test(test_summary_labels),
 		cmocka_unit_test(test_summary_merged_row),
+		cmocka_unit_test(test_summary_rates),
+		cmocka_unit_test(test_summary_rates_wrap),
 		cmocka_unit_test(test_contest_text),
 		cmocka_unit_test(test_cell_escapes),
 		cmocka_unit_test(test_cell_width),

@@ -92,6 +92,11 @@ void sysinfo_collect(struct sysinfo *si, const struct timer_info *given)
 	plat_boot_cmdline(si->cmdline, sizeof(si->cmdline));
 	si->mhz = sysinfo_measure_mhz();
 	plat_clocksource(si->clocksource, sizeof(si->clocksource));
+	if (plat_clocksources(si->clocksources, sizeof(si->clocksources)) < 0)
+		si->clocksources[0] = '\0';
+	/* sysfs ends the list with a blank. */
+	for (size_t l = strlen(si->clocksources); l && si->clocksources[l - 1] == ' ';)
+		si->clocksources[--l] = '\0';
 	memset(&ti, 0, sizeof(ti));
 	if (given)
 		ti = *given;

@@ -34,6 +34,7 @@ struct sysinfo {
 	char cmdline[512];		/* the kernel's boot command line (maxcpus=, nosmp) */
 	double mhz;			/* measured with a timed dependent chain */
 	char clocksource[64];		/* e.g. "tsc"; "" unknown */
+	char clocksources[256];		/* those the kernel offers: "tsc kvm-clock acpi_pm" */
 	double clock_cost_ns;		/* cost of one clock_gettime(CLOCK_MONOTONIC) */
 	double clock_res_ns;		/* granularity: smallest observed nonzero step */
 	double loop_ns;			/* an empty counted loop's iteration, subtracted

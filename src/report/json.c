@@ -169,6 +169,7 @@ static json_t *sysinfo_object(const struct sysinfo *si)
 	report_jset(o, "cmdline", report_jstr(si->cmdline), &bad);
 	report_jset(o, "mhz", report_jreal(si->mhz), &bad);
 	report_jset(o, "clocksource", report_jstr(si->clocksource), &bad);
+	report_jset(o, "clocksources", report_jstr(si->clocksources), &bad);
 	report_jset(o, "clock_cost_ns", report_jreal(si->clock_cost_ns), &bad);
 	report_jset(o, "clock_res_ns", report_jreal(si->clock_res_ns), &bad);
 	report_jset(o, "loop_ns", report_jreal(si->loop_ns), &bad);
@@ -630,7 +631,7 @@ int report_sysinfo_parse(const char *text, struct sysinfo *si)
 	} strs[] = {
 		SI_STR(os), SI_STR(release), SI_STR(version), SI_STR(arch), SI_STR(host),
 		SI_STR(cpu_model), SI_STR(clocksource), SI_STR(governor), SI_STR(smt), SI_STR(virt),
-		SI_STR(cpus), SI_STR(cpus_mode), SI_STR(cpus_online), SI_STR(cpus_present),
+		SI_STR(clocksources), SI_STR(cpus), SI_STR(cpus_mode), SI_STR(cpus_online), SI_STR(cpus_present),
 		SI_STR(cpus_possible), SI_STR(cmdline),
 	};
 #undef SI_STR

@@ -311,6 +311,8 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 		for (int i = 0; i < nl; i++)
 			ct_busy_note(out, &labels[i], ids[k]);
 	}
+	if (nids)
+		report_cpus_notes(out, runs, nruns);
 out:
 	free(rows);
 	for (int i = 0; labels && i < nl; i++)

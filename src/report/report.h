@@ -221,6 +221,13 @@ int report_timed_text(FILE *out, const struct run_info *runs, size_t nruns, int 
  * from: "     9611.42 real      6149.87 user      2613.20 sys".
  */
 void report_time_line(char *buf, size_t len, double real, double user, double sys);
+/*
+ * One note per run that ran on fewer CPUs than the machine has (--cpus,
+ * --offline-cpus, or a restriction kbench inherited), saying which way:
+ * under every kind of table, so a UP-like figure is never read as the
+ * machine's.
+ */
+void report_cpus_notes(FILE *out, const struct run_info *runs, size_t nruns);
 /* Whether the runs hold any timed job's result. */
 int report_timed_has(const struct run_info *runs, size_t nruns);
 

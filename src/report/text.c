@@ -1313,6 +1313,27 @@ static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
 	}
 }
 
+void report_cpus_notes(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	for (size_t k = 0; k < nruns; k++) {
+		struct sysinfo si;
+		char lab[4 * 40 + 1];
+
+		if (report_sysinfo_parse(runs[k].sysinfo_json, &si) < 0 || !si.cpus_mode[0] ||
+		    strcmp(si.cpus_mode, "all") == 0)
+			continue;
+		report_cell(lab, sizeof(lab), runs[k].label, 40, 0);
+		if (strcmp(si.cpus_mode, "offline") == 0)
+			fprintf(out, "note: run %lld (%s) ran on cpus %s with the others offline (online %s of "
+				"%s): an SMP kernel on fewer CPUs, not a UP kernel\n", (long long)runs[k].id, lab,
+				si.cpus, si.cpus_online, si.cpus_present);
+		else
+			fprintf(out, "note: run %lld (%s) ran on cpus %s only (affinity: the other CPUs of %s "
+				"kept running, their interrupts and kernel threads too)\n",
+				(long long)runs[k].id, lab, si.cpus, si.cpus_online);
+	}
+}
+
 void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
 {
 	/* Each run's machine, parsed once; without memory the tables go without it. */
@@ -1326,6 +1347,7 @@ void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
 		table_print(out, summary_tables[t], runs, sip, nruns);
 	rates_print(out, runs, nruns);
 	other_results(out, runs, nruns);
+	report_cpus_notes(out, runs, nruns);
 	free(sip);
 	free(si);
 }
@@ -1423,7 +1445,7 @@ struct kv {
 	char val[1100];		/* fits the longest sysinfo field, mitigations */
 };
 
-#define SYSINFO_LINES 32
+#define SYSINFO_LINES 40
 
 /* The next line's value buffer, after naming it key. */
 static char *kv_add(struct kv *rows, size_t *n, const char *key)
@@ -1447,11 +1469,17 @@ void report_sysinfo_text(FILE *out, const struct sysinfo *si)
 	fmt_str(kv_add(rows, &n, "host"), vs, si->host, "unknown");
 	fmt_str(kv_add(rows, &n, "cpu model"), vs, si->cpu_model, "unknown");
 	snprintf(kv_add(rows, &n, "cpus online"), vs, "%d", si->ncpu_online);
+	fmt_str(kv_add(rows, &n, "cpus"), vs, si->cpus, "unknown");
+	fmt_str(kv_add(rows, &n, "cpus mode"), vs, si->cpus_mode, "unknown");
+	fmt_str(kv_add(rows, &n, "cpus present"), vs, si->cpus_present, "unknown");
+	fmt_str(kv_add(rows, &n, "cpus possible"), vs, si->cpus_possible, "unknown");
+	fmt_str(kv_add(rows, &n, "kernel cmdline"), vs, si->cmdline, "unknown");
 	if (si->mhz > 0 && isfinite(si->mhz))
 		snprintf(kv_add(rows, &n, "mhz"), vs, "%.0f", si->mhz);
 	else
 		snprintf(kv_add(rows, &n, "mhz"), vs, "unknown");
 	fmt_str(kv_add(rows, &n, "clock source"), vs, si->clocksource, "unknown");
+	fmt_str(kv_add(rows, &n, "clock sources"), vs, si->clocksources, "unknown");
 	fmt_ns(kv_add(rows, &n, "clock cost"), vs, si->clock_cost_ns);
 	fmt_ns(kv_add(rows, &n, "clock resolution"), vs, si->clock_res_ns);
 	fmt_ns(kv_add(rows, &n, "loop cost"), vs, si->loop_ns);

@@ -458,6 +458,7 @@ int report_timed_text(FILE *out, const struct run_info *runs, size_t nruns, int 
 	tj_copies(out, rows, (size_t)n);
 	if (longfmt)
 		tj_long(out, rows, (size_t)n);
+	report_cpus_notes(out, runs, nruns);
 	tj_rows_free(rows, (size_t)n);
 	return 0;
 }

@@ -1317,20 +1317,25 @@ void report_cpus_notes(FILE *out, const struct run_info *runs, size_t nruns)
 {
 	for (size_t k = 0; k < nruns; k++) {
 		struct sysinfo si;
-		char lab[4 * 40 + 1];
+		char lab[4 * 40 + 1], who[4 * 40 + 32];
 
 		if (report_sysinfo_parse(runs[k].sysinfo_json, &si) < 0 || !si.cpus_mode[0] ||
 		    strcmp(si.cpus_mode, "all") == 0)
 			continue;
 		report_cell(lab, sizeof(lab), runs[k].label, 40, 0);
-		if (strcmp(si.cpus_mode, "offline") == 0)
-			fprintf(out, "note: run %lld (%s) ran on cpus %s with the others offline (online %s of "
-				"%s): an SMP kernel on fewer CPUs, not a UP kernel\n", (long long)runs[k].id, lab,
-				si.cpus, si.cpus_online, si.cpus_present);
+		/* A label's merged row has no run id of its own: it is named by its label. */
+		if (runs[k].id > 0)
+			snprintf(who, sizeof(who), "run %lld (%s)", (long long)runs[k].id, lab);
 		else
-			fprintf(out, "note: run %lld (%s) ran on cpus %s only (affinity: the other CPUs of %s "
-				"kept running, their interrupts and kernel threads too)\n",
-				(long long)runs[k].id, lab, si.cpus, si.cpus_online);
+			snprintf(who, sizeof(who), "label %s", lab);
+		if (strcmp(si.cpus_mode, "offline") == 0)
+			fprintf(out, "note: %s ran on cpus %s with the others offline (online %s of %s): an "
+				"SMP kernel on fewer CPUs, not a UP kernel\n", who, si.cpus, si.cpus_online,
+				si.cpus_present);
+		else
+			fprintf(out, "note: %s ran on cpus %s only (affinity: the other CPUs of %s kept "
+				"running, their interrupts and kernel threads too)\n", who, si.cpus,
+				si.cpus_online);
 	}
 }
 

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/runner.h"
 #include "plat/plat.h"
 
 /*
@@ -39,40 +40,15 @@ struct guard_msg {
 
 int guard_write(const char *path, const char *value)
 {
-	size_t len = strlen(value);
-	int fd = open(path, O_WRONLY | O_CLOEXEC), saved;
-	ssize_t w;
-
-	if (fd < 0)
-		return -1;
-	w = write(fd, value, len);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return w == (ssize_t)len ? 0 : -1;
+	return plat_write_text(path, value);
 }
 
 static _Noreturn void guard_main(int ctl)
 {
 	struct guard_msg *todo = calloc(GUARD_MAX, sizeof(*todo)), m;
-	int n = 0, null;
+	int n = 0;
 
-	if (setsid() < 0)
-		(void)setpgid(0, 0);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGTSTP, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	/* It never prints, and must not hold kbench's output open. */
-	null = open("/dev/null", O_RDWR);
-	if (null >= 0) {
-		for (int fd = 0; fd <= 2; fd++)
-			(void)dup2(null, fd);
-		if (null > 2)
-			close(null);
-	}
+	runner_detach();
 	for (;;) {
 		ssize_t k = read(ctl, &m, sizeof(m));
 

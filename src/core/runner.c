@@ -184,14 +184,9 @@ static void janitor_kill(const pid_t *group, size_t n)
 		kill(-group[i], SIGKILL);
 }
 
-static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
+void runner_detach(void)
 {
-	struct pollfd p[2] = { { .fd = life, .events = POLLIN }, { .fd = ctl, .events = POLLIN } };
-	struct janitor_msg m;
-	pid_t group[RUNNER_JANITOR_GROUPS];
-	size_t ngroups = 0;
-	int orphaned = 0, waited = 0, null;
-	char c;
+	int null;
 
 	if (setsid() < 0)
 		(void)setpgid(0, 0);
@@ -200,6 +195,7 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTSTP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * It never prints, and must not keep kbench's output open after
 	 * kbench died (a pipe's reader would wait for it).
@@ -211,6 +207,18 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 		if (null > 2)
 			close(null);
 	}
+}
+
+static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
+{
+	struct pollfd p[2] = { { .fd = life, .events = POLLIN }, { .fd = ctl, .events = POLLIN } };
+	struct janitor_msg m;
+	pid_t group[RUNNER_JANITOR_GROUPS];
+	size_t ngroups = 0;
+	int orphaned = 0, waited = 0;
+	char c;
+
+	runner_detach();
 	/*
 	 * Until both have spoken: the instance gone (lifeline at end of file)
 	 * and kbench done or dead (the control pipe).  Leaving on the first

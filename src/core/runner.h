@@ -60,6 +60,13 @@ struct runner_janitor {
 	int ctl;		/* write end of the control pipe */
 };
 void runner_janitor_start(const char *dir, struct runner_janitor *j);
+/*
+ * In a helper process of kbench's (the janitor, the guard): leave kbench's
+ * session and process group, ignore the terminal's signals and SIGPIPE,
+ * and put /dev/null on stdin, stdout and stderr, so that a signal to
+ * kbench's whole group spares the one process that cleans up after it.
+ */
+void runner_detach(void);
 /* A process group to kill should kbench die (at most RUNNER_JANITOR_GROUPS). */
 void runner_janitor_group(struct runner_janitor *j, pid_t pgid);
 /* That group is gone (killed and reaped): forget it, its id may be reused. */

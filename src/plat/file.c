@@ -65,6 +65,24 @@ int plat_read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+int plat_write_text(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = open(path, O_WRONLY | O_CLOEXEC), saved;
+	ssize_t w;
+
+	if (fd < 0)
+		return -1;
+	/* One write: sysfs takes a setting in the write that carries it. */
+	w = write(fd, text, len);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	if (w >= 0 && w != (ssize_t)len)
+		errno = EIO;
+	return w == (ssize_t)len ? 0 : -1;
+}
+
 int plat_full_io(int fd, void *buf, size_t len, int writing)
 {
 	char *p = buf;

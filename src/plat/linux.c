@@ -515,17 +515,8 @@ int plat_clocksource_file(char *buf, size_t len)
 int plat_clocksource_switch(const char *name)
 {
 	char now[64];
-	size_t len = strlen(name);
-	int fd = open(PLAT_CLOCKSOURCE_DIR "current_clocksource", O_WRONLY | O_CLOEXEC), saved;
-	ssize_t w;
 
-	if (fd < 0)
-		return -1;
-	w = write(fd, name, len);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	if (w != (ssize_t)len)
+	if (plat_write_text(PLAT_CLOCKSOURCE_DIR "current_clocksource", name) < 0)
 		return -1;
 	/* The switch is made before the write returns (under stop_machine). */
 	if (plat_read_line(PLAT_CLOCKSOURCE_DIR "current_clocksource", now, sizeof(now)) < 0)

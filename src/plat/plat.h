@@ -75,6 +75,11 @@ void plat_boot_cmdline(char *buf, size_t len);
 
 /* Read a small text file (sysfs/procfs) into buf, trailing newline cut. */
 int plat_read_line(const char *path, char *buf, size_t len);
+/*
+ * Write text to an existing file (a sysfs setting) in one write(); 0, or
+ * -1 with errno (EIO when only part of it was taken).
+ */
+int plat_write_text(const char *path, const char *text);
 /* Read up to len-1 bytes of a file into buf, NUL-terminated; the count or -1. */
 ssize_t plat_read_file(const char *path, char *buf, size_t len);
 /*

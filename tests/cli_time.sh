@@ -62,16 +62,16 @@ check "with one copy measured too: throughput against it" grep -q 'throughput .*
 
 # --- the subreaper ------------------------------------------------------
 kb time --no-store $TK --runs 1 --json -- sh -c "sh -c \"$BURN\" & sleep 0.01; exit 0"
-needs "a subreaper" check "an orphan left running is killed and counted" [ "$(jfield 'r["usage"][0]["orphans"] >= 1')" = True ]
+needs "subreaper" check "an orphan left running is killed and counted" [ "$(jfield 'r["usage"][0]["orphans"] >= 1')" = True ]
 kb time --no-store $TK --runs 1 --json -- sh -c "sh -c \"$BURN &\"; sleep 2"
-needs "a subreaper" check "an orphan that finishes is reaped by kbench and its CPU counted" \
+needs "subreaper" check "an orphan that finishes is reaped by kbench and its CPU counted" \
 	[ "$(jfield 'r["usage"][0]["user_s"] + r["usage"][0]["sys_s"] > 0.05')" = True ]
 no_proc() { ! pgrep -f "$1" >/dev/null; }
 kb time --no-store $TK --runs 1 -- sh -c 'setsid sleep 31337 & sleep 0.1'
 check "a daemonising grandchild (setsid): exit 0" [ "$rc" = 0 ]
-needs "a list of its children" check "a daemonising grandchild (setsid) is killed with the job" no_proc 'sleep 31337'
+needs "list of its children" check "a daemonising grandchild (setsid) is killed with the job" no_proc 'sleep 31337'
 
-needs "a list of its children" check "and the line says so" grep -q 'left running, killed' "$T/out"
+needs "list of its children" check "and the line says so" grep -q 'left running, killed' "$T/out"
 pkill -f 'sleep 31337' 2>/dev/null
 
 # --- failures -----------------------------------------------------------

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench/families.h"
+#include "bench/sys.h"
 #include "plat/plat.h"
 
 /* select's pipes: the seed's figure is for a handful of descriptors, none ready. */
@@ -40,7 +41,6 @@ enum { RATE_PIPES = 10 };
 /* One row's state, from setup to teardown; what a row does not use stays -1 or 0. */
 struct rate {
 	pid_t ppid;			/* getppid's answer, learnt in setup */
-	int fd;				/* read's /dev/zero or write's /dev/null */
 	int pipes[RATE_PIPES][2];	/* select's pipes, nothing ever written */
 	int maxfd;			/* the highest read end */
 	fd_set set;			/* the read ends, selected on */
@@ -58,7 +58,6 @@ static enum bench_status rate_new(struct bench_ctx *ctx, struct rate **out)
 
 	if (!s)
 		return bench_fail(ctx, ENOMEM, "setup");
-	s->fd = -1;
 	for (int i = 0; i < RATE_PIPES; i++)
 		s->pipes[i][0] = s->pipes[i][1] = -1;
 	s->maxfd = -1;
@@ -70,8 +69,6 @@ static enum bench_status rate_new(struct bench_ctx *ctx, struct rate **out)
 
 static void rate_free(struct rate *s)
 {
-	if (s->fd >= 0)
-		close(s->fd);
 	for (int i = 0; i < RATE_PIPES; i++)
 		for (int e = 0; e < 2; e++)
 			if (s->pipes[i][e] >= 0)
@@ -121,62 +118,10 @@ static enum bench_status getppid_run(struct bench_ctx *ctx, uint64_t n)
 
 /* ------------------------------------------------- a byte of I/O */
 
-static enum bench_status dev_setup(struct bench_ctx *ctx, const char *path, int flags)
-{
-	struct rate *s;
-	enum bench_status st = rate_new(ctx, &s);
-
-	if (st != BENCH_OK)
-		return st;
-	s->fd = plat_open(path, flags, 0);
-	if (s->fd < 0)
-		return rate_undo(ctx, bench_fail(ctx, errno, "cannot open %s", path));
-	return BENCH_OK;
-}
-
-static enum bench_status read_setup(struct bench_ctx *ctx)
-{
-	return dev_setup(ctx, "/dev/zero", O_RDONLY);
-}
-
-static enum bench_status write_setup(struct bench_ctx *ctx)
-{
-	return dev_setup(ctx, "/dev/null", O_WRONLY);
-}
-
-/* Every byte checked, not the last alone: a damaged one must not be read over. */
-static enum bench_status read_run(struct bench_ctx *ctx, uint64_t n)
-{
-	struct rate *s = ctx->priv;
-
-	for (uint64_t i = 0; i < n; i++) {
-		char c = 1;
-		ssize_t got = plat_read(s->fd, &c, 1);
-
-		if (got != 1)
-			return bench_fail(ctx, got < 0 ? errno : 0, "read of 1 byte from /dev/zero "
-					  "returned %zd", got);
-		if (c != 0)
-			return bench_fail(ctx, 0, "read from /dev/zero gave a nonzero byte");
-	}
-	return BENCH_OK;
-}
-
-static enum bench_status write_run(struct bench_ctx *ctx, uint64_t n)
-{
-	struct rate *s = ctx->priv;
-	const char c = 0;
-
-	for (uint64_t i = 0; i < n; i++) {
-		ssize_t put = plat_write(s->fd, &c, 1);
-
-		if (put != 1)
-			return bench_fail(ctx, put < 0 ? errno : 0, "write of 1 byte to /dev/null "
-					  "returned %zd", put);
-	}
-	return BENCH_OK;
-}
-
+/*
+ * read and write are sys.read's and sys.write's own setup and bodies
+ * (bench/sys.h): the same call, the figure turned into calls per second.
+ */
 /* ------------------------------------------------------------- socket */
 
 static enum bench_status socket_setup(struct bench_ctx *ctx)
@@ -430,10 +375,14 @@ static enum bench_status time_run(struct bench_ctx *ctx, uint64_t n)
 const struct bench rate_benches[] = {
 	{ .id = "rate.getppid", RATE_ROW, .summary = "getppid() calls per second",
 	  .setup = getppid_setup, .run = getppid_run },
-	{ .id = "rate.write", RATE_ROW, .summary = "write() of 1 byte to /dev/null, calls per second",
-	  .setup = write_setup, .run = write_run },
-	{ .id = "rate.read", RATE_ROW, .summary = "read() of 1 byte from /dev/zero, calls per second",
-	  .setup = read_setup, .run = read_run },
+	{ .id = "rate.write", .metric = METRIC_CALLS, .better = BETTER_HIGHER,
+	  .suites = SUITE_RATES | SUITE_STANDARD,
+	  .summary = "write() of 1 byte to /dev/null, calls per second",
+	  .setup = sys_write_setup, .run = sys_write_run, .teardown = sys_dev_teardown },
+	{ .id = "rate.read", .metric = METRIC_CALLS, .better = BETTER_HIGHER,
+	  .suites = SUITE_RATES | SUITE_STANDARD,
+	  .summary = "read() of 1 byte from /dev/zero, calls per second",
+	  .setup = sys_read_setup, .run = sys_read_run, .teardown = sys_dev_teardown },
 	{ .id = "rate.socket", RATE_ROW,
 	  .summary = "socket(AF_INET, SOCK_STREAM) and its close(), pairs per second",
 	  .setup = socket_setup, .run = socket_run },

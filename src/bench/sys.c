@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bench/families.h"
+#include "bench/sys.h"
 #include "plat/plat.h"
 
 /* State shared by the file-based calls: one file in the private directory. */
@@ -104,17 +105,17 @@ static enum bench_status dev_open(struct bench_ctx *ctx, const char *path, int f
 	return BENCH_OK;
 }
 
-static enum bench_status read_setup(struct bench_ctx *ctx)
+enum bench_status sys_read_setup(struct bench_ctx *ctx)
 {
 	return dev_open(ctx, "/dev/zero", O_RDONLY);
 }
 
-static enum bench_status write_setup(struct bench_ctx *ctx)
+enum bench_status sys_write_setup(struct bench_ctx *ctx)
 {
 	return dev_open(ctx, "/dev/null", O_WRONLY);
 }
 
-static void dev_teardown(struct bench_ctx *ctx)
+void sys_dev_teardown(struct bench_ctx *ctx)
 {
 	struct sys_dev *d = ctx->priv;
 
@@ -122,22 +123,24 @@ static void dev_teardown(struct bench_ctx *ctx)
 	free(d);
 }
 
-static enum bench_status read_run(struct bench_ctx *ctx, uint64_t n)
+/* Every byte checked, not the last alone: a damaged one must not be read over. */
+enum bench_status sys_read_run(struct bench_ctx *ctx, uint64_t n)
 {
 	struct sys_dev *d = ctx->priv;
-	char c = 1;
 
 	for (uint64_t i = 0; i < n; i++) {
+		char c = 1;
 		ssize_t got = plat_read(d->fd, &c, 1);
+
 		if (got != 1)
 			return bench_fail(ctx, got < 0 ? errno : 0, "read of 1 byte from /dev/zero returned %zd", got);
+		if (c != 0)
+			return bench_fail(ctx, 0, "read from /dev/zero gave a nonzero byte");
 	}
-	if (c != 0)
-		return bench_fail(ctx, 0, "read from /dev/zero gave a nonzero byte");
 	return BENCH_OK;
 }
 
-static enum bench_status write_run(struct bench_ctx *ctx, uint64_t n)
+enum bench_status sys_write_run(struct bench_ctx *ctx, uint64_t n)
 {
 	struct sys_dev *d = ctx->priv;
 	const char c = 0;
@@ -306,10 +309,10 @@ const struct bench sys_benches[] = {
 	  .setup = null_setup, .run = null_run, .teardown = null_teardown },
 	{ .id = "sys.read", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
 	  .flags = BENCH_CHEAP, .summary = "read() of 1 byte from /dev/zero",
-	  .setup = read_setup, .run = read_run, .teardown = dev_teardown },
+	  .setup = sys_read_setup, .run = sys_read_run, .teardown = sys_dev_teardown },
 	{ .id = "sys.write", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
 	  .flags = BENCH_CHEAP, .summary = "write() of 1 byte to /dev/null",
-	  .setup = write_setup, .run = write_run, .teardown = dev_teardown },
+	  .setup = sys_write_setup, .run = sys_write_run, .teardown = sys_dev_teardown },
 	{ .id = "sys.stat", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
 	  .flags = BENCH_CHEAP, .summary = "stat() of a file in the private temporary directory",
 	  .setup = file_setup, .run = stat_run, .teardown = file_teardown },

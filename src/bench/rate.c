@@ -268,14 +268,16 @@ static enum bench_status gettimeofday_setup(struct bench_ctx *ctx)
 static enum bench_status gettimeofday_run(struct bench_ctx *ctx, uint64_t n)
 {
 	struct timeval first, last;
+	plat_gettimeofday_fn call;
 
 	if (n == 0)
 		return BENCH_OK;
-	if (plat_gettimeofday(&first) != 0)
+	call = plat_gettimeofday_loop(n);
+	if (call(&first) != 0)
 		return bench_fail(ctx, errno, "gettimeofday");
 	last = first;
 	for (uint64_t i = 1; i < n; i++)
-		if (plat_gettimeofday(&last) != 0)
+		if (call(&last) != 0)
 			return bench_fail(ctx, errno, "gettimeofday");
 	return clock_check(ctx, tv_ns(&first), tv_ns(&last));
 }
@@ -322,14 +324,16 @@ static enum bench_status clockid_run(struct bench_ctx *ctx, uint64_t n)
 {
 	struct rate *s = ctx->priv;
 	struct timespec first, last;
+	plat_clock_gettime_fn call;
 
 	if (n == 0)
 		return BENCH_OK;
-	if (plat_clock_gettime(s->clock, &first) != 0)
+	call = plat_clock_gettime_loop(n);
+	if (call(s->clock, &first) != 0)
 		return bench_fail(ctx, errno, "%s", s->what);
 	last = first;
 	for (uint64_t i = 1; i < n; i++)
-		if (plat_clock_gettime(s->clock, &last) != 0)
+		if (call(s->clock, &last) != 0)
 			return bench_fail(ctx, errno, "%s", s->what);
 	return clock_check(ctx, ts_ns(&first), ts_ns(&last));
 }
@@ -351,14 +355,16 @@ static enum bench_status time_setup(struct bench_ctx *ctx)
 static enum bench_status time_run(struct bench_ctx *ctx, uint64_t n)
 {
 	time_t first, last;
+	plat_time_fn call;
 
 	if (n == 0)
 		return BENCH_OK;
-	first = last = plat_time(NULL);
+	call = plat_time_loop(n);
+	first = last = call(NULL);
 	if (first == (time_t)-1)
 		return bench_fail(ctx, errno, "time");
 	for (uint64_t i = 1; i < n; i++)
-		if ((last = plat_time(NULL)) == (time_t)-1)
+		if ((last = call(NULL)) == (time_t)-1)
 			return bench_fail(ctx, errno, "time");
 	return clock_check(ctx, (int64_t)first * 1000000000, (int64_t)last * 1000000000);
 }

@@ -451,6 +451,34 @@ time_t plat_time(time_t *t)
 	return PLAT_CALL(PLAT_SYS_TIME, time_t (*)(time_t *))(t);
 }
 
+/* A loop's n calls of row id (plat/sys.h): the row's function, or the wrapper when armed. */
+static plat_syscall_ptr plat_loop(enum plat_sys_id id, uint64_t n, plat_syscall_ptr wrapper)
+{
+	struct plat_syscall *r = &plat_sys[id];
+
+	if (r->fault != PLAT_FAULT_NONE)
+		return wrapper;
+	r->calls += n;
+	return r->current;
+}
+
+plat_gettimeofday_fn plat_gettimeofday_loop(uint64_t n)
+{
+	return (plat_gettimeofday_fn)plat_loop(PLAT_SYS_GETTIMEOFDAY, n,
+					       (plat_syscall_ptr)plat_gettimeofday);
+}
+
+plat_clock_gettime_fn plat_clock_gettime_loop(uint64_t n)
+{
+	return (plat_clock_gettime_fn)plat_loop(PLAT_SYS_CLOCK_GETTIME, n,
+						(plat_syscall_ptr)plat_clock_gettime);
+}
+
+plat_time_fn plat_time_loop(uint64_t n)
+{
+	return (plat_time_fn)plat_loop(PLAT_SYS_TIME, n, (plat_syscall_ptr)plat_time);
+}
+
 /* ------------------------------------------------------------------ */
 /* The table, by name                                                  */
 /* ------------------------------------------------------------------ */

@@ -76,7 +76,7 @@ for c in $CALLS; do
 	p=$(awk -v c="$c" '$1 == c && $2 == "perf" { print $3 }' "$WORK/r2" | median)
 	awk -v c="$c" -v k="$k" -v l="$l" -v p="$p" 'BEGIN {
 		printf "| %s | %.0f | %.0f | %.4f |", c, k, l, k / l
-		if (p != "") printf " %.0f | %.4f |\n", p, k / p; else print " - | - |" }'
+		if (p + 0 > 0) printf " %.0f | %.4f |\n", p, k / p; else print " - | - |" }'
 done
 echo
 echo "(target for clock_gettime: within 5% of the plain loop)"

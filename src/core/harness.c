@@ -160,6 +160,19 @@ static enum bench_status sample_once(struct sampler *s, uint64_t n, double *ns)
 	return sample_kind(s, KIND_RUN, n, ns);
 }
 
+/*
+ * The row's setup, then the operations an iteration counts for: what setup
+ * said, else the row's own count (AIM9's factor), else 1.
+ */
+static enum bench_status setup_row(const struct bench *b, struct bench_ctx *ctx)
+{
+	enum bench_status st = b->setup ? b->setup(ctx) : BENCH_OK;
+
+	if (st == BENCH_OK && !(ctx->ops_per_iter > 0) && b->ops > 0)
+		ctx->ops_per_iter = b->ops;
+	return st;
+}
+
 static double ops_per_iter(const struct sampler *s)
 {
 	return s->ctx->ops_per_iter > 0 ? s->ctx->ops_per_iter : 1;
@@ -287,7 +300,9 @@ static int snap(struct cpu_snap *c)
 /*
  * The fraction of the other CPUs' time that work other than kbench used
  * between two snapshots.  Steal time counts: in a VM it is a neighbour
- * taking our CPU.  With one CPU, the denominator is what kbench did not use.
+ * taking our CPU.  With one CPU online (--offline-cpus), the share of the
+ * wall time: the time kbench did not use was nearly nothing for a busy
+ * benchmark, so an interrupt's worth of other work read as 100% busy.
  */
 static double interference(const struct cpu_snap *a, const struct cpu_snap *b)
 {
@@ -296,7 +311,7 @@ static double interference(const struct cpu_snap *a, const struct cpu_snap *b)
 	double own = (double)(b->own_ns - a->own_ns);
 	int ncpu = b->machine.ncpu;
 	double other = busy - own;
-	double room = ncpu > 1 ? (ncpu - 1) * wall : wall - own;
+	double room = ncpu > 1 ? (ncpu - 1) * wall : wall;
 
 	if (room <= 0)
 		return -1;
@@ -510,8 +525,8 @@ static _Noreturn void copy_main(const struct bench *b, struct bench_ctx *ctx, in
 	plat_die_with_parent(SIGKILL);
 	if (bench_place(ctx, 0) < 0)
 		st = BENCH_FAIL;
-	if (st == BENCH_OK && b->setup)
-		st = b->setup(ctx);
+	if (st == BENCH_OK)
+		st = setup_row(b, ctx);
 	r.st = st;
 	r.ctx = *ctx;
 	if (plat_full_io(rep, &r, sizeof(r), 1) < 0 || st != BENCH_OK)
@@ -651,8 +666,7 @@ static enum bench_status curve_point(struct sampler *s, struct result *r, size_t
 	result_init(&pr, s->b);
 	s->ctx->bytes_per_iter = 0;
 	s->ctx->ops_per_iter = 0;
-	if (s->b->setup)
-		st = s->b->setup(s->ctx);
+	st = setup_row(s->b, s->ctx);
 	if (st != BENCH_OK)
 		return st;
 	if (i == 0 && s->b->overhead)
@@ -772,7 +786,7 @@ double harness_probe(const struct bench *b, const struct harness_cfg *cfg, doubl
 {
 	struct bench_ctx ctx = { .arg = b->arg, .tmpdir = cfg->tmpdir };
 	struct sampler s = { .b = b, .cfg = cfg, .ctx = &ctx };
-	enum bench_status st = b->setup ? b->setup(&ctx) : BENCH_OK;
+	enum bench_status st = setup_row(b, &ctx);
 	int set_up = st == BENCH_OK;
 	double ns = 0;
 
@@ -842,8 +856,8 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	} else if (st == BENCH_OK) {
 		if (bench_place(&ctx, 0) < 0)
 			st = BENCH_FAIL;
-		if (st == BENCH_OK && b->setup)
-			st = b->setup(&ctx);
+		if (st == BENCH_OK)
+			st = setup_row(b, &ctx);
 		set_up = st == BENCH_OK;
 	}
 	free(pts);

@@ -35,5 +35,7 @@ extern const struct bench rate_benches[];
 extern const size_t rate_nbenches;
 extern const struct bench clock_benches[];
 extern const size_t clock_nbenches;
+extern const struct bench aim9_benches[];
+extern const size_t aim9_nbenches;
 
 #endif

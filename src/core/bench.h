@@ -34,6 +34,8 @@ enum {
 	 * them (registry.c), so no run measures them under a source unsaid.
 	 */
 	SUITE_CLOCKS = 1u << 6,
+	/* mmtests' default AIM9 list: page_test, brk_test, exec_test, fork_test. */
+	SUITE_AIM9_SHORT = 1u << 7,
 };
 #define SUITE_SUMMARY (SUITE_QUICK | SUITE_STANDARD | SUITE_FULL | SUITE_LMBENCH)
 
@@ -122,10 +124,13 @@ struct bench {
 	enum bench_metric metric;	/* what the figure is (core/metric.h) */
 	enum bench_better better;	/* must be the metric's direction */
 	/* The unit's text when not the metric's (AIM9's "Signal Traps/second"),
-	   NULL for the metric's own; at most 31 characters, as results keep it. */
+	   NULL for the metric's own; at most 63 characters, as results keep it. */
 	const char *unit;
 	unsigned suites;		/* SUITE_* bits */
 	unsigned flags;			/* BENCH_* bits */
+	/* Optional: the operations one iteration counts for, when setup does
+	   not say (ctx->ops_per_iter): AIM9's factor per test.  0 = 1. */
+	double ops;
 	const char *summary;		/* one line: what it measures */
 	/* NULL when supported here, else the reason (e.g. "built without libtirpc"). */
 	const char *(*unsupported)(void);

@@ -24,6 +24,7 @@ static const struct metric metrics[] = {
 	/* One operation per nanosecond is 10^3 million a second. */
 	[METRIC_MHZ] = { "MHz", BETTER_HIGHER, METRIC_FORM_RATE, 1e3 },
 	[METRIC_CALLS] = { "calls/s", BETTER_HIGHER, METRIC_FORM_RATE, 1e9 },
+	[METRIC_OPS] = { "ops/s", BETTER_HIGHER, METRIC_FORM_RATE, 1e9 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

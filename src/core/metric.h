@@ -17,6 +17,7 @@ enum bench_metric {
 	METRIC_MBPS,	/* MB/s (10^6 bytes) from ctx->bytes_per_iter */
 	METRIC_MHZ,	/* a rate: millions of operations per second */
 	METRIC_CALLS,	/* a rate: calls per second */
+	METRIC_OPS,	/* a rate: operations per second (AIM9's, under its rows' own units) */
 };
 
 /* How t, the nanoseconds one operation took, becomes the figure. */

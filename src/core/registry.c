@@ -36,6 +36,7 @@ static const struct family {
 	{ mem_benches, &mem_nbenches },
 	{ memlat_benches, &memlat_nbenches },
 	{ rate_benches, &rate_nbenches },
+	{ aim9_benches, &aim9_nbenches },
 	{ clock_benches, &clock_nbenches },
 };
 
@@ -51,7 +52,7 @@ static const struct suite_name {
 } suites[] = {
 	{ "quick", SUITE_QUICK, 0 }, { "standard", SUITE_STANDARD, 0 }, { "full", SUITE_FULL, 0 },
 	{ "lmbench", SUITE_LMBENCH, 0 }, { "aim9", SUITE_AIM9, 0 }, { "rates", SUITE_RATES, 0 },
-	{ "clocks", SUITE_CLOCKS, 1 },
+	{ "clocks", SUITE_CLOCKS, 1 }, { "aim9-short", SUITE_AIM9_SHORT, 0 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -96,7 +97,10 @@ const struct bench *registry_find(const char *id)
 	return NULL;
 }
 
-/* Ids are dot-separated words of [a-z0-9_]; the JSON and the db key on them. */
+/*
+ * Ids are dot-separated words of [a-z0-9_], and '-' inside a word for
+ * AIM9's "creat-clo"; the JSON and the db key on them.
+ */
 static int id_valid(const char *id)
 {
 	int word = 0;
@@ -106,7 +110,8 @@ static int id_valid(const char *id)
 			if (word == 0)
 				return 0;
 			word = 0;
-		} else if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_') {
+		} else if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+			   (*p == '-' && word > 0 && p[1] && p[1] != '.')) {
 			word++;
 		} else {
 			return 0;
@@ -135,6 +140,8 @@ int registry_row_valid(const struct bench *b, char *err)
 	if (b->better != m->better)
 		return errbuf_set(err, "%s: %s is %s-better, the row says %s", b->id, m->unit,
 				  bench_better_name(m->better), bench_better_name(b->better)), -1;
+	if (!(b->ops >= 0) || b->ops > 1e12)
+		return errbuf_set(err, "%s: bad operations per iteration %g", b->id, b->ops), -1;
 	if ((b->flags & BENCH_CHEAP) && !metric_is_time(m))
 		return errbuf_set(err, "%s: overhead subtraction applies to times only", b->id), -1;
 	/* A row's own unit is stored whole with every result, or it would be cut. */

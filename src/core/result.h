@@ -100,7 +100,7 @@ struct result_usage {
 
 struct result {
 	char id[64];			/* catalogue id */
-	char unit[32];			/* "us", "calls/s", a row's own text */
+	char unit[64];			/* "us", "calls/s", a row's own text (AIM9's longest is 48) */
 	enum bench_better better;
 	enum result_status status;
 	double median;			/* the figure quoted */

@@ -55,18 +55,22 @@
 static const struct {
 	const char *title;
 	const char *prefixes[6];
+	/* 1: each row ends with its unit, as the AIM9 comparisons people
+	   scripted did (test, base, new, %diff, unit): its rows' units differ. */
+	int unit_column;
 } cmp_sections[] = {
-	{ "Processor clock (MHz)", { "cpu." } },
-	{ "Processor, processes (us)", { "sys.", "sig.", "proc." } },
-	{ "System call rates (calls/s)", { "rate." } },
-	{ "Context switching (us)", { "ctx." } },
+	{ "Processor clock (MHz)", { "cpu." }, 0 },
+	{ "Processor, processes (us)", { "sys.", "sig.", "proc." }, 0 },
+	{ "System call rates (calls/s)", { "rate." }, 0 },
+	{ "Context switching (us)", { "ctx." }, 0 },
 	{ "Local communication latencies (us)", { "ipc.pipe.lat", "ipc.unix.lat", "ipc.udp.lat",
-						  "ipc.tcp.lat", "ipc.rpc_", "ipc.tcp.connect" } },
+						  "ipc.tcp.lat", "ipc.rpc_", "ipc.tcp.connect" }, 0 },
 	{ "File & VM latencies (us)", { "fs.create", "fs.delete", "vm.mmap", "vm.prot",
-					"vm.page" } },
+					"vm.page" }, 0 },
 	/* Every id ending in .bw, whatever its family: see cmp_section_of. */
-	{ "Bandwidths (MB/s)", { NULL } },
-	{ "Memory latencies (ns)", { "mem.lat." } },
+	{ "Bandwidths (MB/s)", { NULL }, 0 },
+	{ "Memory latencies (ns)", { "mem.lat." }, 0 },
+	{ "AIM Suite IX (operations per second, each in its unit)", { "aim9." }, 1 },
 };
 
 #define CMP_SECTION_BW 6
@@ -619,6 +623,8 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 					o->test == CMP_TEST_MW_SAMPLES ||
 					o->test == CMP_TEST_WELCH_REPLICAS ? '~' : ' ');
 			}
+			if (sec < NELEM(cmp_sections) && cmp_sections[sec].unit_column)
+				fprintf(out, "  %s", row->key->unit);
 			fputc('\n', out);
 		}
 		/* The section's line speaks of the first other. */

@@ -245,6 +245,8 @@ int report_list_json(FILE *out, const struct report_list_row *rows, size_t n)
 		report_jset(o, "id", report_jstr(b->id), &bad);
 		report_jset(o, "unit", report_jstr(bench_unit(b)), &bad);
 		report_jset(o, "better", report_jstr(bench_better_name(b->better)), &bad);
+		if (b->ops > 0)
+			report_jset(o, "ops", json_real(b->ops), &bad);
 		report_jset(o, "summary", report_jstr(b->summary), &bad);
 		report_jset(o, "suites", suite_array(rows[i].suites, &bad), &bad);
 		report_jset(o, "supported", json_boolean(rows[i].reason == NULL), &bad);

@@ -7,6 +7,7 @@
  */
 #include "report/report.h"
 #include "core/catalog.h"
+#include "core/registry.h"
 #include "core/utf8.h"
 #include "stats/stats.h"
 
@@ -1237,12 +1238,158 @@ static void rates_print(FILE *out, const struct run_info *runs, size_t nruns)
 	free(cols);
 }
 
+/* ------------------------------------------------ AIM Suite IX */
+
+/*
+ * AIM9's table, a block per label (each run with --each) in the shape
+ * AIM9 printed: test number, name, elapsed time, iteration count, loops
+ * and operations per second, the unit on a line of its own below, and
+ * kbench's addition, the interval of the operation rate.  The test number
+ * and factor come from the registry's aim9 rows, whose order is AIM9's.
+ *
+ * Elapsed and count are what the samples spanned: in each replica from the
+ * end of its first sample to the end of its last, and the iterations timed
+ * in between, so that count / elapsed is a throughput with the harness's
+ * gaps in it, as AIM9's was.  The rates are kbench's figure, the median
+ * of the samples (its interval over the replicas), which the gaps do not
+ * touch; the two can differ by the gaps.
+ */
+#define AIM9_PREFIX "aim9."
+#define AIM9_NUM_W 4
+#define AIM9_NAME_W 14
+#define AIM9_ELAPSED_W 10
+#define AIM9_COUNT_W 10
+#define AIM9_RATE_W 14
+#define AIM9_CI_W 8
+_Static_assert(AIM9_NUM_W + 1 + AIM9_NAME_W + 1 + AIM9_ELAPSED_W + 1 + AIM9_COUNT_W + 1 +
+	       AIM9_RATE_W + 1 + AIM9_RATE_W + AIM9_CI_W <= LINE_MAX_COLS,
+	       "AIM9's table must fit 80 columns");
+
+static int is_aim9(const char *id)
+{
+	return strncmp(id, AIM9_PREFIX, strlen(AIM9_PREFIX)) == 0;
+}
+
+static int aim9_has(const struct run_info *run)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		if (is_aim9(run->results[i].id))
+			return 1;
+	return 0;
+}
+
+/* AIM9's number for row b (its place among the aim9 rows), or 0 for none. */
+static int aim9_number(const struct bench *b)
+{
+	const struct bench *r;
+	int num = 0;
+
+	for (size_t i = 0; b && (r = registry_at(i)) != NULL; i++)
+		if (r->suites & SUITE_AIM9) {
+			num++;
+			if (r == b)
+				return num;
+		}
+	return 0;
+}
+
+/* What the replicas' samples spanned, and the iterations timed in it. */
+static void aim9_span(const struct result *r, double *elapsed, double *count)
+{
+	*elapsed = 0;
+	*count = 0;
+	for (size_t k = 0; k < r->nreplicas; k++) {
+		const struct result_replica *rep = &r->replicas[k];
+
+		if (rep->n < 2 || !(rep->t1 > rep->t0))
+			continue;
+		*elapsed += rep->t1 - rep->t0;
+		*count += (double)(rep->n - 1) * (double)r->iterations;
+	}
+}
+
+static void aim9_row(FILE *out, const struct run_info *run, const struct result *r)
+{
+	const struct bench *b = registry_find(r->id);
+	int num = aim9_number(b);
+	double elapsed, count, hw;
+	char numbuf[16] = "", ci[16] = "";
+
+	if (num)
+		snprintf(numbuf, sizeof(numbuf), "%d", num);
+	if (!result_usable(r)) {
+		fprintf(out, "%*s %-*s %s\n", AIM9_NUM_W, numbuf, AIM9_NAME_W,
+			r->id + strlen(AIM9_PREFIX), r->status == RES_SKIP ? "skipped" : "failed");
+		note_result(out, run, r);
+		return;
+	}
+	aim9_span(r, &elapsed, &count);
+	hw = 100.0 * fmax(r->median - r->ci_low, r->ci_high - r->median) / r->median;
+	if (r->median > 0 && isfinite(hw))
+		snprintf(ci, sizeof(ci), hw < 99.95 ? " +-%.1f%%" : " +-%.0f%%", fmin(hw, 9999));
+	fprintf(out, "%*s %-*s", AIM9_NUM_W, numbuf, AIM9_NAME_W, r->id + strlen(AIM9_PREFIX));
+	if (elapsed > 0)
+		fprintf(out, " %*.2f %*.0f", AIM9_ELAPSED_W, elapsed, AIM9_COUNT_W, count);
+	else
+		fprintf(out, " %*s %*s", AIM9_ELAPSED_W, "-", AIM9_COUNT_W, "-");
+	/* The loops from the factor of today's row; a row since removed has none. */
+	if (b && b->ops > 0)
+		fprintf(out, " %*.5f", AIM9_RATE_W, r->median / b->ops);
+	else
+		fprintf(out, " %*s", AIM9_RATE_W, "-");
+	fprintf(out, " %*.2f%s%s\n%*s %s\n", AIM9_RATE_W, r->median, ci,
+		r->status == RES_NOISY ? " !" : "", AIM9_NUM_W, "", r->unit);
+}
+
+/* AIM9's table for each run (or label) that has aim9 results, then the notes. */
+static void aim9_print(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	static const char rule[] = "-----------------------------------------------------------"
+				   "-------------------";
+	int noisy = 0;
+
+	for (size_t k = 0; k < nruns; k++) {
+		const struct run_info *run = &runs[k];
+		char lab[4 * 40 + 1];
+
+		if (!aim9_has(run))
+			continue;
+		label_cell(run, 40, lab, sizeof(lab));
+		fprintf(out, "AIM Independent Resource Benchmark - Suite IX - %s\n%s\n", lab, rule);
+		fprintf(out, "%*s %-*s %*s %*s %*s %*s\n", AIM9_NUM_W, "Test", AIM9_NAME_W, "Test",
+			AIM9_ELAPSED_W, "Elapsed", AIM9_COUNT_W, "Iteration", AIM9_RATE_W, "Iteration",
+			AIM9_RATE_W, "Operation");
+		fprintf(out, "%*s %-*s %*s %*s %*s %*s\n%s\n", AIM9_NUM_W, "Num", AIM9_NAME_W, "Name",
+			AIM9_ELAPSED_W, "Time (sec)", AIM9_COUNT_W, "Count", AIM9_RATE_W,
+			"Rate (loops/s)", AIM9_RATE_W, "Rate (ops/s)", rule);
+		/* In AIM9's order, whatever order the run stored them in. */
+		for (size_t i = 0; registry_at(i); i++) {
+			const struct bench *b = registry_at(i);
+
+			if (!(b->suites & SUITE_AIM9))
+				continue;
+			for (size_t j = 0; j < run->nresults; j++)
+				if (strcmp(run->results[j].id, b->id) == 0) {
+					aim9_row(out, run, &run->results[j]);
+					noisy |= run->results[j].status == RES_NOISY;
+				}
+		}
+		/* Results of rows this kbench no longer has, after the others. */
+		for (size_t j = 0; j < run->nresults; j++)
+			if (is_aim9(run->results[j].id) && !registry_find(run->results[j].id))
+				aim9_row(out, run, &run->results[j]);
+		fputc('\n', out);
+	}
+	if (noisy)
+		fputs("! = missed its precision (noisy): its interval is wider than asked\n\n", out);
+}
+
 static int in_a_table(const char *id)
 {
 	const struct catalog_kind *k = catalog_prefixed(id);
 	const char *tid;
 
-	if (is_rate(id))
+	if (is_rate(id) || is_aim9(id))
 		return 1;
 
 	/* contest's results have tables of their own (report_contest_text). */
@@ -1351,6 +1498,7 @@ void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
 	for (size_t t = 0; t < NELEM(summary_tables); t++)
 		table_print(out, summary_tables[t], runs, sip, nruns);
 	rates_print(out, runs, nruns);
+	aim9_print(out, runs, nruns);
 	other_results(out, runs, nruns);
 	report_cpus_notes(out, runs, nruns);
 	free(sip);

@@ -121,6 +121,20 @@ static void test_bad_rows_rejected(void **state)
 	assert_int_equal(registry_row_valid(&b, err), -1);
 	b = good; b.id = "a..b";
 	assert_int_equal(registry_row_valid(&b, err), -1);
+	/* '-' inside a word (AIM9's creat-clo), never at a word's ends. */
+	b = good; b.id = "aim9.creat-clo";
+	assert_int_equal(registry_row_valid(&b, err), 0);
+	b = good; b.id = "aim9.-x";
+	assert_int_equal(registry_row_valid(&b, err), -1);
+	b = good; b.id = "aim9.x-";
+	assert_int_equal(registry_row_valid(&b, err), -1);
+	b = good; b.id = "a-.b";
+	assert_int_equal(registry_row_valid(&b, err), -1);
+	b = good; b.id = "x.y"; b.ops = -1;
+	assert_int_equal(registry_row_valid(&b, err), -1);
+	assert_non_null(strstr(err, "operations per iteration"));
+	b = good; b.ops = 18000;
+	assert_int_equal(registry_row_valid(&b, err), 0);
 	b = good; b.run = NULL;
 	assert_int_equal(registry_row_valid(&b, err), -1);
 	b = good; b.summary = "";
@@ -144,9 +158,12 @@ static void test_bad_rows_rejected(void **state)
 	assert_non_null(strstr(err, "times only"));
 	b = good; b.unit = "";
 	assert_int_equal(registry_row_valid(&b, err), -1);
-	b = good; b.unit = "a unit text of thirty-two chars!";
+	b = good; b.unit = "Thousand Double Precision Multiplications/second";	/* AIM9's longest */
+	assert_int_equal(registry_row_valid(&b, err), 0);
+	b = good; b.unit = "a unit text of sixty-four characters, one more than a result has";
+	assert_int_equal((int)strlen(b.unit), 64);
 	assert_int_equal(registry_row_valid(&b, err), -1);
-	assert_non_null(strstr(err, "longer than 31 characters"));
+	assert_non_null(strstr(err, "longer than 63 characters"));
 }
 
 /*
@@ -170,6 +187,8 @@ static void test_metric_table(void **state)
 		{ METRIC_MHZ, "MHz", BETTER_HIGHER, 0, 0.5, 0, 2000 },
 		/* A call in 250 ns: 4 million a second. */
 		{ METRIC_CALLS, "calls/s", BETTER_HIGHER, 0, 250, 0, 4e6 },
+		/* AIM9's operations: one in 2 us, 500000 a second. */
+		{ METRIC_OPS, "ops/s", BETTER_HIGHER, 0, 2000, 0, 5e5 },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -185,7 +204,7 @@ static void test_metric_table(void **state)
 		assert_int_equal(metric_unit_is_time(want[i].unit, BETTER_HIGHER), want[i].time);
 		assert_int_equal(metric_unit_is_time(want[i].unit, BETTER_LOWER), want[i].time);
 	}
-	assert_null(metric_get((enum bench_metric)(METRIC_CALLS + 1)));
+	assert_null(metric_get((enum bench_metric)(METRIC_OPS + 1)));
 	assert_null(metric_get((enum bench_metric)-1));
 	/* A unit no metric has goes by its direction: a timed job's seconds, AIM9's rate. */
 	assert_int_equal(metric_unit_is_time("s", BETTER_LOWER), 1);

@@ -1740,6 +1740,88 @@ static void test_summary_rates(void **state)
 	free_runs(runs, NELEM(runs));
 }
 
+/*
+ * AIM9's table, golden: published 2.5.60 figures (signal_test 122000,
+ * fork_test 1532.82, page_test 67331.78, in AIM9's units) under label
+ * "2.5.60", and the same three 1% lower under "2.5.61", which also failed
+ * exec_test; stored out of AIM9's order, printed in it.  Each result has
+ * two replicas of 10 samples whose first and last lie 1.2 s apart, so
+ * Elapsed is 2.4 s and the count 2 x 9 x iterations.
+ */
+static struct result *add_aim9(struct run_info *run, const char *id, double ops,
+			       const char *unit, uint64_t iterations)
+{
+	struct result *r = add_result(run, id, ops, unit, BETTER_HIGHER);
+
+	r->iterations = iterations;
+	r->nreplicas = 2;
+	r->replicas = calloc(2, sizeof(*r->replicas));
+	assert_non_null(r->replicas);
+	for (size_t k = 0; k < 2; k++) {
+		r->replicas[k].n = 10;
+		r->replicas[k].t0 = 1.0 + 5.0 * (double)k;
+		r->replicas[k].t1 = 2.2 + 5.0 * (double)k;
+		r->replicas[k].median = ops;
+	}
+	return r;
+}
+
+static void fill_aim9(struct run_info runs[2])
+{
+	static const struct {
+		const char *id, *unit;
+		double ops;
+		uint64_t iterations;
+	} figs[] = {
+		{ "aim9.signal_test", "Signal Traps/second", 122000, 12 },
+		{ "aim9.page_test", "System Allocations & Pages/second", 67331.78, 4 },
+		{ "aim9.fork_test", "Task Creations/second", 1532.82, 2 },
+		{ "aim9.exec_test", "Program Loads/second", 310.5, 1 },
+	};
+	static const double scale[] = { 1.0, 0.99 };
+	static const char *const labels[] = { "2.5.60", "2.5.61" };
+
+	for (size_t k = 0; k < 2; k++) {
+		set_run(&runs[k], (int64_t)k + 31, "pIII", labels[k], 868);
+		for (size_t i = 0; i < NELEM(figs); i++)
+			add_aim9(&runs[k], figs[i].id, figs[i].ops * scale[k], figs[i].unit,
+				 figs[i].iterations);
+	}
+	find(&runs[0], "aim9.fork_test")->status = RES_NOISY;
+	make_unmeasured(find(&runs[1], "aim9.exec_test"), RES_FAIL,
+			"exec of kbench-tiny: no such file or directory");
+}
+
+static void test_summary_aim9(void **state)
+{
+	struct run_info runs[2];
+	struct capture c;
+	char *text;
+
+	(void)state;
+	fill_aim9(runs);
+	report_summary(capture_start(&c), runs, NELEM(runs));
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	check_golden("summary_aim9", text);
+	assert_non_null(strstr(text, "AIM Independent Resource Benchmark - Suite IX - 2.5.60\n"));
+	/* AIM9's number, name, elapsed, count, loops/s (ops / factor 1000), ops/s, interval. */
+	assert_non_null(strstr(text, "\n  10 signal_test          2.40        216      122.00000"
+				     "      122000.00 +-0.5%\n     Signal Traps/second\n"));
+	/* page_test (7) before signal_test (10) before exec_test (11) before fork_test (12). */
+	assert_true(strstr(text, " page_test ") < strstr(text, " signal_test "));
+	assert_true(strstr(text, " signal_test ") < strstr(text, " exec_test "));
+	assert_true(strstr(text, " exec_test ") < strstr(text, " fork_test "));
+	assert_non_null(strstr(text, "  12 fork_test            2.40         36       15.32820"
+				     "        1532.82 +-0.5% !\n"));
+	assert_non_null(strstr(text, "  11 exec_test      failed\n"));
+	assert_non_null(strstr(text, "exec of kbench-tiny: no such file or directory"));
+	assert_non_null(strstr(text, "! = missed its precision"));
+	assert_null(strstr(text, "Other results"));
+	free(text);
+	free_runs(runs, NELEM(runs));
+}
+
 /* More labels than fit 80 columns: the next ones in a block below, the calls again. */
 static void test_summary_rates_wrap(void **state)
 {
@@ -2384,6 +2466,7 @@ int main(void)
 		cmocka_unit_test(test_summary_labels),
 		cmocka_unit_test(test_summary_merged_row),
 		cmocka_unit_test(test_summary_rates),
+		cmocka_unit_test(test_summary_aim9),
 		cmocka_unit_test(test_summary_rates_wrap),
 		cmocka_unit_test(test_contest_text),
 		cmocka_unit_test(test_cell_escapes),

@@ -30,6 +30,7 @@
 #include <arpa/inet.h>
 
 #include "bench/aim9.h"
+#include "bench/proc.h"
 #include "config.h"
 #include "plat/plat.h"
 
@@ -295,29 +296,11 @@ static void sig_teardown(struct bench_ctx *ctx)
 
 #define FORK_COUNT 100
 #define EXEC_COUNT 5
-/* kbench-tiny's exit status (src/bench/tiny.c). */
-#define TINY_STATUS 42
 
 /*
- * Wait for pid.  AIM9 called wait() until it failed with ECHILD, one
- * wait more a child; waiting for pid alone leaves any other child of the
- * process running the test alone.  When the
- * wait fails the child is still reaped, with the plain call, so that no
- * zombie outlives the failure.
+ * Children are waited for by pid (proc_wait): AIM9 called wait() until it
+ * failed with ECHILD, one wait more a child.
  */
-static enum bench_status child_reap(struct bench_ctx *ctx, pid_t pid, int *status)
-{
-	while (plat_waitpid(pid, status, 0) < 0) {
-		if (errno != EINTR) {
-			enum bench_status st = bench_fail(ctx, errno, "waitpid");
-
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
-			return st;
-		}
-	}
-	return BENCH_OK;
-}
 
 /*
  * AIM9 printed a child's bad status and counted it as done; here it fails
@@ -338,15 +321,6 @@ static enum bench_status child_status(struct bench_ctx *ctx, int status, int wan
 	return BENCH_OK;
 }
 
-static enum bench_status reap(struct bench_ctx *ctx, pid_t pid, int want, const char *what)
-{
-	int status;
-
-	if (child_reap(ctx, pid, &status) != BENCH_OK)
-		return BENCH_FAIL;
-	return child_status(ctx, status, want, what, "");
-}
-
 /* AIM9's child called exit(); _exit here, so it flushes none of its parent's stdio. */
 static enum bench_status fork_run(struct bench_ctx *ctx, uint64_t n)
 {
@@ -358,57 +332,11 @@ static enum bench_status fork_run(struct bench_ctx *ctx, uint64_t n)
 				return bench_fail(ctx, errno, "fork");
 			if (pid == 0)
 				_exit(0);
-			if (reap(ctx, pid, 0, "fork") != BENCH_OK)
+			if (proc_reap(ctx, pid, 0, "fork") != BENCH_OK)
 				return BENCH_FAIL;
 		}
 	}
 	return BENCH_OK;
-}
-
-struct exec_state {
-	char path[PATH_MAX];	/* kbench-tiny */
-};
-
-/*
- * kbench-tiny, found as proc.exec finds it: $KBENCH_TINY, next to the
- * kbench binary (the build tree), then the installed libexec directory.
- */
-static int exec_find_tiny(char *buf, size_t len)
-{
-	const char *env = getenv("KBENCH_TINY");
-	char self[PATH_MAX], *slash;
-
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return access(buf, X_OK);
-	}
-	if (plat_self_exe(self, sizeof(self)) == 0 && (slash = strrchr(self, '/')) != NULL) {
-		*slash = '\0';
-		if (snprintf(buf, len, "%s/kbench-tiny", self) < (int)len && access(buf, X_OK) == 0)
-			return 0;
-	}
-	snprintf(buf, len, "%s/kbench-tiny", KB_LIBEXECDIR);
-	return access(buf, X_OK);
-}
-
-static enum bench_status exec_setup(struct bench_ctx *ctx)
-{
-	struct exec_state *s = calloc(1, sizeof(*s));
-	const char *env = getenv("KBENCH_TINY");
-	int e;
-
-	if (!s)
-		return bench_fail(ctx, ENOMEM, "setup");
-	if (exec_find_tiny(s->path, sizeof(s->path)) == 0) {
-		ctx->priv = s;
-		return BENCH_OK;
-	}
-	e = errno;
-	free(s);
-	/* A tiny the user named and got wrong is their mistake, not a missing part. */
-	if (env && *env)
-		return bench_fail(ctx, e, "KBENCH_TINY '%s'", env);
-	return bench_skip(ctx, "kbench-tiny not found next to kbench nor in %s", KB_LIBEXECDIR);
 }
 
 /*
@@ -418,7 +346,7 @@ static enum bench_status exec_setup(struct bench_ctx *ctx)
  */
 static enum bench_status exec_run(struct bench_ctx *ctx, uint64_t n)
 {
-	struct exec_state *s = ctx->priv;
+	struct proc_tiny *s = ctx->priv;
 	char *const argv[] = { s->path, NULL };
 	char *const envp[] = { NULL };
 
@@ -432,17 +360,11 @@ static enum bench_status exec_run(struct bench_ctx *ctx, uint64_t n)
 				plat_execve(argv[0], argv, envp);
 				_exit(127);
 			}
-			if (reap(ctx, pid, TINY_STATUS, "exec") != BENCH_OK)
+			if (proc_reap(ctx, pid, PROC_TINY_STATUS, "exec") != BENCH_OK)
 				return BENCH_FAIL;
 		}
 	}
 	return BENCH_OK;
-}
-
-static void free_teardown(struct bench_ctx *ctx)
-{
-	free(ctx->priv);
-	ctx->priv = NULL;
 }
 
 /*
@@ -701,7 +623,7 @@ static enum bench_status shell_run(struct bench_ctx *ctx, uint64_t n)
 			plat_execve(sh, argv, envp);
 			_exit(127);
 		}
-		if (child_reap(ctx, pid, &status) != BENCH_OK || shell_check(ctx, s, status) != BENCH_OK)
+		if (proc_wait(ctx, pid, &status) != BENCH_OK || shell_check(ctx, s, status) != BENCH_OK)
 			return BENCH_FAIL;
 	}
 	return BENCH_OK;
@@ -1249,8 +1171,8 @@ const struct aim9_test aim9_brk_test = { .setup = brk_setup, .run = brk_only_run
 const struct aim9_test aim9_jmp_test = { .run = jmp_run };
 const struct aim9_test aim9_signal_test = { .setup = sig_setup, .run = sig_run,
 					    .teardown = sig_teardown };
-const struct aim9_test aim9_exec_test = { .setup = exec_setup, .run = exec_run,
-					  .teardown = free_teardown };
+const struct aim9_test aim9_exec_test = { .setup = proc_tiny_setup, .run = exec_run,
+					  .teardown = proc_tiny_teardown };
 const struct aim9_test aim9_fork_test = { .run = fork_run };
 const struct aim9_test aim9_shell_rtns_1 = { .setup = shell_1_setup, .run = shell_run,
 					     .teardown = shell_teardown };

@@ -13,34 +13,34 @@
 #include <unistd.h>
 
 #include "bench/families.h"
+#include "bench/proc.h"
 #include "config.h"
 #include "plat/plat.h"
 
-/* kbench-tiny's exit status (src/bench/tiny.c). */
-#define TINY_STATUS 42
-
-struct proc_tiny {
-	char path[PATH_MAX];
-};
-
 /*
- * Wait for pid and check it exited with `want`.  When the wait itself
- * fails, the child is still reaped, with the plain call, so that no
- * zombie outlives the instance's failure.
+ * Wait for pid.  When the wait itself fails, the child is still reaped,
+ * with the plain call, so that no zombie outlives the instance's failure.
  */
-static enum bench_status reap(struct bench_ctx *ctx, pid_t pid, int want, const char *what)
+enum bench_status proc_wait(struct bench_ctx *ctx, pid_t pid, int *status)
 {
-	int status;
-
-	while (plat_waitpid(pid, &status, 0) < 0) {
+	while (plat_waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR) {
 			enum bench_status st = bench_fail(ctx, errno, "waitpid");
 
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 				;
 			return st;
 		}
 	}
+	return BENCH_OK;
+}
+
+enum bench_status proc_reap(struct bench_ctx *ctx, pid_t pid, int want, const char *what)
+{
+	int status;
+
+	if (proc_wait(ctx, pid, &status) != BENCH_OK)
+		return BENCH_FAIL;
 	if (!WIFEXITED(status))
 		return bench_fail(ctx, 0, "%s child killed by signal %d", what, WTERMSIG(status));
 	if (WEXITSTATUS(status) != want)
@@ -58,7 +58,7 @@ static enum bench_status fork_run(struct bench_ctx *ctx, uint64_t n)
 			return bench_fail(ctx, errno, "fork");
 		if (pid == 0)
 			_exit(0);
-		if (reap(ctx, pid, 0, "fork") != BENCH_OK)
+		if (proc_reap(ctx, pid, 0, "fork") != BENCH_OK)
 			return BENCH_FAIL;
 	}
 	return BENCH_OK;
@@ -87,7 +87,7 @@ static int find_tiny(char *buf, size_t len)
 	return access(buf, X_OK);
 }
 
-static enum bench_status tiny_setup(struct bench_ctx *ctx)
+enum bench_status proc_tiny_setup(struct bench_ctx *ctx)
 {
 	struct proc_tiny *t = malloc(sizeof(*t));
 	const char *env = getenv("KBENCH_TINY");
@@ -111,7 +111,7 @@ static enum bench_status tiny_setup(struct bench_ctx *ctx)
 	return BENCH_OK;
 }
 
-static void tiny_teardown(struct bench_ctx *ctx)
+void proc_tiny_teardown(struct bench_ctx *ctx)
 {
 	free(ctx->priv);
 }
@@ -130,7 +130,7 @@ static enum bench_status spawn_run(struct bench_ctx *ctx, uint64_t n, char *cons
 			plat_execve(argv[0], argv, envp);
 			_exit(127);
 		}
-		if (reap(ctx, pid, TINY_STATUS, what) != BENCH_OK)
+		if (proc_reap(ctx, pid, PROC_TINY_STATUS, what) != BENCH_OK)
 			return BENCH_FAIL;
 	}
 	return BENCH_OK;
@@ -164,10 +164,10 @@ const struct bench proc_benches[] = {
 	  .run = fork_run },
 	{ .id = "proc.exec", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
 	  .summary = "fork() and execve() of kbench-tiny (static, built with kbench), and wait",
-	  .setup = tiny_setup, .run = exec_run, .teardown = tiny_teardown },
+	  .setup = proc_tiny_setup, .run = exec_run, .teardown = proc_tiny_teardown },
 	{ .id = "proc.shell", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
 	  .summary = "fork() and /bin/sh -c kbench-tiny, and wait",
-	  .unsupported = shell_unsupported, .setup = tiny_setup, .run = shell_run,
-	  .teardown = tiny_teardown },
+	  .unsupported = shell_unsupported, .setup = proc_tiny_setup, .run = shell_run,
+	  .teardown = proc_tiny_teardown },
 };
 const size_t proc_nbenches = sizeof(proc_benches) / sizeof(proc_benches[0]);

@@ -278,6 +278,7 @@ static const struct test_family test_families[] = {
 	{ "cpu.*", NULL }, { "sys.*", NULL }, { "sig.*", NULL }, { "proc.*", NULL },
 	{ "ctx.*", NULL }, { "ipc.*", "ipc.rpc_*" }, { "ipc.rpc_*", NULL }, { "fs.*", NULL },
 	{ "vm.*", NULL }, { "mem.*", "mem.lat.*" }, { "mem.lat.*", NULL }, { "rate.*", NULL },
+	{ "aim9.*", NULL },
 };
 
 /* ------------------------------------------------------------------ */
@@ -452,6 +453,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[9]),
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[10]),
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[11]),
+		cmocka_unit_test_prestate(test_family, (void *)&test_families[12]),
 		cmocka_unit_test(test_rate_checks),
 	};
 	char tiny[PATH_MAX], *slash;

@@ -1806,15 +1806,15 @@ static void test_summary_aim9(void **state)
 	check_golden("summary_aim9", text);
 	assert_non_null(strstr(text, "AIM Independent Resource Benchmark - Suite IX - 2.5.60\n"));
 	/* AIM9's number, name, elapsed, count, loops/s (ops / factor 1000), ops/s, interval. */
-	assert_non_null(strstr(text, "\n  10 signal_test          2.40        216      122.00000"
+	assert_non_null(strstr(text, "\n  10 signal_test         2.40        216      122.00000"
 				     "      122000.00 +-0.5%\n     Signal Traps/second\n"));
 	/* page_test (7) before signal_test (10) before exec_test (11) before fork_test (12). */
 	assert_true(strstr(text, " page_test ") < strstr(text, " signal_test "));
 	assert_true(strstr(text, " signal_test ") < strstr(text, " exec_test "));
 	assert_true(strstr(text, " exec_test ") < strstr(text, " fork_test "));
-	assert_non_null(strstr(text, "  12 fork_test            2.40         36       15.32820"
+	assert_non_null(strstr(text, "  12 fork_test           2.40         36       15.32820"
 				     "        1532.82 +-0.5% !\n"));
-	assert_non_null(strstr(text, "  11 exec_test      failed\n"));
+	assert_non_null(strstr(text, "  11 exec_test     failed\n"));
 	assert_non_null(strstr(text, "exec of kbench-tiny: no such file or directory"));
 	assert_non_null(strstr(text, "! = missed its precision"));
 	assert_null(strstr(text, "Other results"));

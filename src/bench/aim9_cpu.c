@@ -664,9 +664,9 @@ static enum bench_status matrix_setup(struct bench_ctx *ctx)
 		return st;
 	matrix_call(s, &s->want_fo, &s->want_prod);
 	if (s->next % NUM_VALS != 0 || !(s->want_prod > 0) || !isfinite(s->want_fo))
-		return aim9_cpu_undo(ctx, bench_fail(ctx, 0, "a call gave %.17g and "
-						     "%.17g, and left the values at %u",
-						     s->want_fo, s->want_prod, s->next));
+		return aim9_cpu_undo(ctx, bench_fail(ctx, 0, "a call gave %.17g and %.17g, and "
+						     "left the cursor at %u", s->want_fo,
+						     s->want_prod, s->next));
 	return BENCH_OK;
 }
 
@@ -679,8 +679,8 @@ static enum bench_status matrix_rtns_run(struct bench_ctx *ctx, uint64_t n)
 
 		matrix_call(s, &fo, &prod);
 		if (fo != s->want_fo || prod != s->want_prod)
-			return bench_fail(ctx, 0, "100 points transformed gave %.17g and %.17g, "
-					  "not %.17g and %.17g", fo, prod, s->want_fo, s->want_prod);
+			return bench_fail(ctx, 0, "the points gave %.17g and %.17g, not %.17g and "
+					  "%.17g", fo, prod, s->want_fo, s->want_prod);
 	}
 	return BENCH_OK;
 }
@@ -753,38 +753,53 @@ static enum bench_status array_setup(struct bench_ctx *ctx)
 	return aim9_cpu_new(ctx, sizeof(struct array));
 }
 
-/* 20 systems of 5, 10, ... 100 unknowns, filled from a slowly curving series. */
+/*
+ * A system of `high` unknowns, filled from where the slowly curving series
+ * *val has got to, copied, solved, and its solution checked.
+ */
+static enum bench_status array_system(struct bench_ctx *ctx, struct array *s, int high,
+				      double *val)
+{
+	int wide = high + 1, row;
+	double miss;
+
+	for (int i = 0; i < high * wide; i++) {
+		s->a[i] = *val;
+		*val = *val * 1.00001 + 1.0;
+		if (*val > 1e20)
+			*val -= 1e19;
+	}
+	memcpy(s->orig, s->a, sizeof(s->a));
+	row = array_solve(s->a, s->x, wide, high);
+	if (row)
+		return bench_fail(ctx, 0, "the system of %d unknowns is singular at row %d", high,
+				  row);
+	row = array_check(s->orig, s->x, wide, high, &miss);
+	if (row)
+		return bench_fail(ctx, 0, "the solution of the system of %d unknowns misses row %d "
+				  "by %g", high, row, miss);
+	return BENCH_OK;
+}
+
+/* 20 systems of 5, 10, ... 100 unknowns, the series starting again at each call. */
 static enum bench_status array_rtns_run(struct bench_ctx *ctx, uint64_t n)
 {
 	struct array *s = ctx->priv;
 
 	for (uint64_t it = 0; it < n; it++) {
-		double val = 1.0, miss;
+		double val = 1.0;
 		int high = 5;
 
 		memset(s->a, 0, sizeof(s->a));
 		memset(s->orig, 0, sizeof(s->orig));
 		for (int k = 0; k < ARRAY_SYSTEMS; k++, high += 5) {
-			int wide, row;
+			enum bench_status st;
 
 			if (high > ARRAY_HIGH)
 				high = 5;
-			wide = high + 1;
-			for (int i = 0; i < high * wide; i++) {
-				s->a[i] = val;
-				val = val * 1.00001 + 1.0;
-				if (val > 1e20)
-					val -= 1e19;
-			}
-			memcpy(s->orig, s->a, sizeof(s->a));
-			row = array_solve(s->a, s->x, wide, high);
-			if (row)
-				return bench_fail(ctx, 0, "the system of %d unknowns is singular at "
-						  "row %d", high, row);
-			row = array_check(s->orig, s->x, wide, high, &miss);
-			if (row)
-				return bench_fail(ctx, 0, "the solution of the system of %d unknowns "
-						  "misses row %d by %g", high, row, miss);
+			st = array_system(ctx, s, high, &val);
+			if (st != BENCH_OK)
+				return st;
 		}
 	}
 	return BENCH_OK;
@@ -927,32 +942,42 @@ static enum bench_status str_search(struct bench_ctx *ctx, char *buf, const char
 	return BENCH_OK;
 }
 
+/* One of AIM9's rounds: numbers, ctype, concatenation, searches. */
+static enum bench_status str_round(struct bench_ctx *ctx, char *buf, char *q, time_t *t, int *c1)
+{
+	enum bench_status st = str_numbers(ctx, buf, c1);
+	int c2;
+
+	if (st != BENCH_OK)
+		return st;
+	*c1 += str_ctype(buf);
+	c2 = str_concat(buf, q);
+	if (c2 != STR_MATCHES)
+		return bench_fail(ctx, 0, "strcmp and strncmp matched %d times, not %d", c2,
+				  STR_MATCHES);
+	st = str_search(ctx, buf, q, t, c1);
+	/* AIM9's use of c2, so that it could not be left out. */
+	if (c2 > 100)
+		(*c1)++;
+	return st;
+}
+
+/* The buffer and the count start afresh at each call, the clock from now. */
 static enum bench_status string_rtns_run(struct bench_ctx *ctx, uint64_t n)
 {
 	for (uint64_t it = 0; it < n; it++) {
 		char buf[STR_BUF], q[32];
-		int c1 = 0, c2;
+		int c1 = 0;
 		time_t t = plat_time(NULL);
-		enum bench_status st;
 
 		if (t == (time_t)-1)
 			return bench_fail(ctx, errno, "time");
 		memset(buf, 0, sizeof(buf));
 		for (int r = 0; r < STR_ROUNDS; r++) {
-			st = str_numbers(ctx, buf, &c1);
+			enum bench_status st = str_round(ctx, buf, q, &t, &c1);
+
 			if (st != BENCH_OK)
 				return st;
-			c1 += str_ctype(buf);
-			c2 = str_concat(buf, q);
-			if (c2 != STR_MATCHES)
-				return bench_fail(ctx, 0, "strcmp and strncmp matched %d times, not %d",
-						  c2, STR_MATCHES);
-			st = str_search(ctx, buf, q, &t, &c1);
-			if (st != BENCH_OK)
-				return st;
-			/* AIM9's use of c2, so that it could not be left out. */
-			if (c2 > 100)
-				c1++;
 		}
 		if (c1 < 0)
 			return bench_fail(ctx, 0, "the string counts came to %d", c1);
@@ -1029,31 +1054,40 @@ static enum bench_status mem1_alloc(struct bench_ctx *ctx, char **blk, long *cou
 	return BENCH_OK;
 }
 
+/* One round: the 300 blocks, their first bytes read, all freed. */
+static enum bench_status mem1_round(struct bench_ctx *ctx, long want)
+{
+	char *blk[MEM_BLOCKS];
+	long count = 0;
+	enum bench_status st = mem1_alloc(ctx, blk, &count);
+
+	if (st != BENCH_OK)
+		return st;
+	for (int i = 0; i < MEM_BLOCKS; i++)
+		count += blk[i][0];
+	/* Freed from the top, each triple string, calloc, malloc: AIM9's order. */
+	for (int i = MEM_BLOCKS - 3; i >= 0; i -= 3) {
+		free(blk[i]);
+		free(blk[i + 2]);
+		free(blk[i + 1]);
+	}
+	if (count != want)
+		return bench_fail(ctx, 0, "the blocks' sizes and first bytes came to %ld, not %ld",
+				  count, want);
+	return BENCH_OK;
+}
+
 static enum bench_status mem_rtns_1_run(struct bench_ctx *ctx, uint64_t n)
 {
 	long want = mem1_want();
 
-	for (uint64_t it = 0; it < n; it++) {
+	for (uint64_t it = 0; it < n; it++)
 		for (int r = 0; r < MEM_ROUNDS; r++) {
-			char *blk[MEM_BLOCKS];
-			long count = 0;
-			enum bench_status st = mem1_alloc(ctx, blk, &count);
+			enum bench_status st = mem1_round(ctx, want);
 
 			if (st != BENCH_OK)
 				return st;
-			for (int i = 0; i < MEM_BLOCKS; i++)
-				count += blk[i][0];
-			/* Freed from the top, each triple string, calloc, malloc: AIM9's order. */
-			for (int i = MEM_BLOCKS - 3; i >= 0; i -= 3) {
-				free(blk[i]);
-				free(blk[i + 2]);
-				free(blk[i + 1]);
-			}
-			if (count != want)
-				return bench_fail(ctx, 0, "the blocks' sizes and first bytes came to "
-						  "%ld, not %ld", count, want);
 		}
-	}
 	return BENCH_OK;
 }
 
@@ -1079,32 +1113,40 @@ static enum bench_status mem2_setup(struct bench_ctx *ctx)
  * cursor, not a status, which fails once that int wraps negative; here
  * it fails only when memchr or memcmp answers wrong.
  */
+static enum bench_status mem2_round(struct bench_ctx *ctx, struct mem2 *s, int r)
+{
+	int off1 = r % 8, off2 = (r / 8) % 8, size = mem_sizes[r % MEM_NSIZES];
+	unsigned char *p1 = s->b1 + off1, *p2 = s->b2 + off2, *z;
+	int cmp;
+
+	memset(p1, 'A', (size_t)size);
+	memset(p2, 'A', (size_t)size);
+	p1[r % size] = 'Z';
+	z = memchr(p1, 'Z', (size_t)size);
+	cmp = memcmp(p1, p2, (size_t)size);
+	if (z != p1 + r % size)
+		return bench_fail(ctx, 0, "memchr of %d bytes did not find the Z at %d", size,
+				  r % size);
+	if (cmp <= 0)
+		return bench_fail(ctx, 0, "memcmp of %d bytes, one a Z where the other has an A, "
+				  "answered %d", size, cmp);
+	*z = 'A';
+	memcpy(p1, p2, (size_t)size);
+	memmove(s->b2 + off1, s->b1 + off2, (size_t)size);
+	return BENCH_OK;
+}
+
 static enum bench_status mem_rtns_2_run(struct bench_ctx *ctx, uint64_t n)
 {
 	struct mem2 *s = ctx->priv;
 
-	for (uint64_t it = 0; it < n; it++) {
+	for (uint64_t it = 0; it < n; it++)
 		for (int r = 0; r < MEM2_ROUNDS; r++) {
-			int off1 = r % 8, off2 = (r / 8) % 8, size = mem_sizes[r % MEM_NSIZES];
-			unsigned char *p1 = s->b1 + off1, *p2 = s->b2 + off2, *z;
-			int cmp;
+			enum bench_status st = mem2_round(ctx, s, r);
 
-			memset(p1, 'A', (size_t)size);
-			memset(p2, 'A', (size_t)size);
-			p1[r % size] = 'Z';
-			z = memchr(p1, 'Z', (size_t)size);
-			cmp = memcmp(p1, p2, (size_t)size);
-			if (z != p1 + r % size)
-				return bench_fail(ctx, 0, "memchr of %d bytes did not find the Z at %d",
-						  size, r % size);
-			if (cmp <= 0)
-				return bench_fail(ctx, 0, "memcmp of %d bytes, one a Z where the other "
-						  "has an A, answered %d", size, cmp);
-			*z = 'A';
-			memcpy(p1, p2, (size_t)size);
-			memmove(s->b2 + off1, s->b1 + off2, (size_t)size);
+			if (st != BENCH_OK)
+				return st;
 		}
-	}
 	return BENCH_OK;
 }
 
@@ -1372,25 +1414,33 @@ enum { SERIES_ROUNDS = 100 };
  * sin x by its Taylor series around 0, summed until a term changes
  * nothing, held to within 1e-4 of sin(), AIM9's own check.
  */
+static enum bench_status series_sine(struct bench_ctx *ctx, double x)
+{
+	double term = x, x2 = x * x, fact = 1.0, k = 1.0, sum = 0.0, old = 100.0;
+
+	while (sum != old) {
+		old = sum;
+		sum += term / fact;
+		fact *= (k + 1) * (k + 2);
+		k += 2;
+		term *= -x2;
+	}
+	if (fabs(sum - sin(x)) > 1e-4)
+		return bench_fail(ctx, 0, "the series gave sin(%.17g) = %.17g, sin() %.17g", x, sum,
+				  sin(x));
+	return BENCH_OK;
+}
+
 static enum bench_status series_1_run(struct bench_ctx *ctx, uint64_t n)
 {
 	struct num *s = ctx->priv;
 
 	for (uint64_t it = 0; it < n; it++)
 		for (int r = 0; r < SERIES_ROUNDS; r++) {
-			double x = num_next(s), term = x, x2 = x * x, fact = 1.0, k = 1.0;
-			double sum = 0.0, old = 100.0;
+			enum bench_status st = series_sine(ctx, num_next(s));
 
-			while (sum != old) {
-				old = sum;
-				sum += term / fact;
-				fact *= (k + 1) * (k + 2);
-				k += 2;
-				term *= -x2;
-			}
-			if (fabs(sum - sin(x)) > 1e-4)
-				return bench_fail(ctx, 0, "the series gave sin(%.17g) = %.17g, sin() "
-						  "%.17g", x, sum, sin(x));
+			if (st != BENCH_OK)
+				return st;
 		}
 	return BENCH_OK;
 }

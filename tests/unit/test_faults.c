@@ -336,14 +336,79 @@ static int test_socket_none(int domain, int type, int protocol)
  * reason that says what was wrong.  time()'s stuck clock is not tried: its
  * check needs two seconds of samples to be sure a second went by.
  */
+/* A row run with one call wrong, and what its failure must say. */
+struct test_wrong {
+	const char *id, *call;
+	plat_syscall_ptr fn;		/* replacement, or NULL: the fault */
+	enum plat_fault fault;
+	const char *reason;		/* what the reason must hold */
+};
+
+static void test_wrong_cfg(struct harness_cfg *cfg, const struct bench *b)
+{
+	test_cfg(cfg, b);
+	/* Samples of 5 ms, at least 30: longer than the 100 ms and more a clock has to move in. */
+	cfg->iterations = 0;
+	cfg->sample_target_ns = 5e6;
+	cfg->min_samples = 30;
+	cfg->max_time_ns = 1e9;
+}
+
+/*
+ * Each case's row with its call wrong fails, saying what was wrong, and
+ * leaves no descriptor open; then, with nothing replaced, each passes.
+ */
+static void test_wrong_calls(const struct test_wrong *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct bench *b = registry_find(cases[i].id);
+		struct harness_cfg cfg;
+		struct result r;
+		int fds = test_open_fds();
+
+		assert_non_null(b);
+		if (b->unsupported && b->unsupported()) {
+			print_message("# %s: not tried: %s\n", b->id, b->unsupported());
+			continue;
+		}
+		test_wrong_cfg(&cfg, b);
+		plat_syscall_reset();
+		if (cases[i].fn)
+			assert_int_equal(plat_syscall_set(cases[i].call, cases[i].fn), 0);
+		else
+			plat_inject(cases[i].call, cases[i].fault, 0);
+		assert_int_equal(harness_run(b, &cfg, &r), 0);
+		plat_syscall_reset();
+		if (getenv("KBENCH_TEST_VERBOSE"))
+			print_message("# %s, %s wrong: %s %s\n", b->id, cases[i].call,
+				      result_status_name(r.status), r.reason);
+		if (r.status != RES_FAIL || strstr(r.reason, cases[i].reason) == NULL)
+			fail_msg("%s with %s wrong: %s '%s', want a failure with '%s'", b->id,
+				 cases[i].call, result_status_name(r.status), r.reason, cases[i].reason);
+		assert_int_equal(test_open_fds(), fds);
+		assert_int_equal(test_child_left(), 0);
+		assert_int_equal(test_dir_entries(), 0);
+		result_free(&r);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct bench *b = registry_find(cases[i].id);
+		struct harness_cfg cfg;
+		struct result r;
+
+		if (b->unsupported && b->unsupported())
+			continue;
+		test_wrong_cfg(&cfg, b);
+		assert_int_equal(harness_run(b, &cfg, &r), 0);
+		if (r.status != RES_OK && r.status != RES_NOISY)
+			fail_msg("%s with nothing wrong: %s '%s'", b->id, result_status_name(r.status),
+				 r.reason);
+		result_free(&r);
+	}
+}
+
 static void test_rate_checks(void **state)
 {
-	static const struct {
-		const char *id, *call;
-		plat_syscall_ptr fn;		/* replacement, or NULL: the fault */
-		enum plat_fault fault;
-		const char *reason;		/* what the reason must hold */
-	} cases[] = {
+	static const struct test_wrong cases[] = {
 		{ "rate.clock_gettime", "clock_gettime", (plat_syscall_ptr)test_clock_stuck, 0,
 		  "clock_gettime(CLOCK_MONOTONIC) did not move forward in " },
 		{ "rate.clock_gettime_coarse", "clock_gettime", (plat_syscall_ptr)test_clock_stuck, 0,
@@ -366,59 +431,7 @@ static void test_rate_checks(void **state)
 		  "read from /dev/zero gave a nonzero byte" },
 	};
 	(void)state;
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const struct bench *b = registry_find(cases[i].id);
-		struct harness_cfg cfg;
-		struct result r;
-		int fds = test_open_fds();
-
-		assert_non_null(b);
-		if (b->unsupported && b->unsupported()) {
-			print_message("# %s: not tried: %s\n", b->id, b->unsupported());
-			continue;
-		}
-		test_cfg(&cfg, b);
-		/* Samples of 5 ms, at least 30: longer than the 100 ms and more a clock has to move in. */
-		cfg.iterations = 0;
-		cfg.sample_target_ns = 5e6;
-		cfg.min_samples = 30;
-		cfg.max_time_ns = 1e9;
-		plat_syscall_reset();
-		if (cases[i].fn)
-			assert_int_equal(plat_syscall_set(cases[i].call, cases[i].fn), 0);
-		else
-			plat_inject(cases[i].call, cases[i].fault, 0);
-		assert_int_equal(harness_run(b, &cfg, &r), 0);
-		plat_syscall_reset();
-		if (getenv("KBENCH_TEST_VERBOSE"))
-			print_message("# %s, %s wrong: %s %s\n", b->id, cases[i].call,
-				      result_status_name(r.status), r.reason);
-		if (r.status != RES_FAIL || strstr(r.reason, cases[i].reason) == NULL)
-			fail_msg("%s with %s wrong: %s '%s', want a failure with '%s'", b->id,
-				 cases[i].call, result_status_name(r.status), r.reason, cases[i].reason);
-		assert_int_equal(test_open_fds(), fds);
-		result_free(&r);
-	}
-	/* With nothing replaced every one of them passes. */
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const struct bench *b = registry_find(cases[i].id);
-		struct harness_cfg cfg;
-		struct result r;
-
-		if (b->unsupported && b->unsupported())
-			continue;
-		test_cfg(&cfg, b);
-		cfg.iterations = 0;
-		cfg.sample_target_ns = 5e6;
-		cfg.min_samples = 30;
-		cfg.max_time_ns = 1e9;
-		assert_int_equal(harness_run(b, &cfg, &r), 0);
-		if (r.status != RES_OK && r.status != RES_NOISY)
-			fail_msg("%s with nothing wrong: %s '%s'", b->id, result_status_name(r.status),
-				 r.reason);
-		result_free(&r);
-	}
+	test_wrong_calls(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static int test_setup(void **state)
@@ -438,6 +451,41 @@ static int test_teardown(void **state)
 	return rmdir(test_dir);
 }
 
+/* kill() that says it sent the signal and sent nothing. */
+static int test_kill_lost(pid_t pid, int sig)
+{
+	(void)pid, (void)sig;
+	return 0;
+}
+
+/* execve() that fails, so the child exits 127 where kbench-tiny exits 42. */
+static int test_execve_none(const char *path, char *const argv[], char *const envp[])
+{
+	(void)path, (void)argv, (void)envp;
+	errno = ENOENT;
+	return -1;
+}
+
+/*
+ * AIM9's checks (issue 16): a signal not caught, a child's wrong exit
+ * status, a short read and a damaged one each fail the test, saying so.
+ */
+static void test_aim9_checks(void **state)
+{
+	static const struct test_wrong cases[] = {
+		{ "aim9.signal_test", "kill", (plat_syscall_ptr)test_kill_lost, 0,
+		  "sent 1000 SIGUSR2, the handler caught 0" },
+		{ "aim9.exec_test", "execve", (plat_syscall_ptr)test_execve_none, 0,
+		  "exec child exited 127, expected 42 (execve failed)" },
+		{ "aim9.disk_rd", "read", NULL, PLAT_FAULT_SHORT, "read of 1024 bytes at block 0 of " },
+		{ "aim9.disk_rd", "read", NULL, PLAT_FAULT_CORRUPT, "does not hold what was written" },
+		{ "aim9.pipe_cpy", "read", NULL, PLAT_FAULT_CORRUPT,
+		  "came back from the pipe different" },
+	};
+	(void)state;
+	test_wrong_calls(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +503,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[11]),
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[12]),
 		cmocka_unit_test(test_rate_checks),
+		cmocka_unit_test(test_aim9_checks),
 	};
 	char tiny[PATH_MAX], *slash;
 

@@ -324,19 +324,7 @@ static enum bench_status child_status(struct bench_ctx *ctx, int status, int wan
 /* AIM9's child called exit(); _exit here, so it flushes none of its parent's stdio. */
 static enum bench_status fork_run(struct bench_ctx *ctx, uint64_t n)
 {
-	for (uint64_t i = 0; i < n; i++) {
-		for (int k = 0; k < FORK_COUNT; k++) {
-			pid_t pid = plat_fork();
-
-			if (pid < 0)
-				return bench_fail(ctx, errno, "fork");
-			if (pid == 0)
-				_exit(0);
-			if (proc_reap(ctx, pid, 0, "fork") != BENCH_OK)
-				return BENCH_FAIL;
-		}
-	}
-	return BENCH_OK;
+	return proc_forks(ctx, n * FORK_COUNT);
 }
 
 /*
@@ -348,23 +336,8 @@ static enum bench_status exec_run(struct bench_ctx *ctx, uint64_t n)
 {
 	struct proc_tiny *s = ctx->priv;
 	char *const argv[] = { s->path, NULL };
-	char *const envp[] = { NULL };
 
-	for (uint64_t i = 0; i < n; i++) {
-		for (int k = 0; k < EXEC_COUNT; k++) {
-			pid_t pid = plat_fork();
-
-			if (pid < 0)
-				return bench_fail(ctx, errno, "fork");
-			if (pid == 0) {
-				plat_execve(argv[0], argv, envp);
-				_exit(127);
-			}
-			if (proc_reap(ctx, pid, PROC_TINY_STATUS, "exec") != BENCH_OK)
-				return BENCH_FAIL;
-		}
-	}
-	return BENCH_OK;
+	return proc_spawn(ctx, n * EXEC_COUNT, argv, "exec");
 }
 
 /*

@@ -50,7 +50,7 @@ enum bench_status proc_reap(struct bench_ctx *ctx, pid_t pid, int want, const ch
 	return BENCH_OK;
 }
 
-static enum bench_status fork_run(struct bench_ctx *ctx, uint64_t n)
+enum bench_status proc_forks(struct bench_ctx *ctx, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++) {
 		pid_t pid = plat_fork();
@@ -116,9 +116,8 @@ void proc_tiny_teardown(struct bench_ctx *ctx)
 	free(ctx->priv);
 }
 
-/* Run argv[0] with an empty environment n times, checking each exit status. */
-static enum bench_status spawn_run(struct bench_ctx *ctx, uint64_t n, char *const argv[],
-				   const char *what)
+enum bench_status proc_spawn(struct bench_ctx *ctx, uint64_t n, char *const argv[],
+			     const char *what)
 {
 	char *const envp[] = { NULL };
 
@@ -141,7 +140,7 @@ static enum bench_status exec_run(struct bench_ctx *ctx, uint64_t n)
 	struct proc_tiny *t = ctx->priv;
 	char *const argv[] = { t->path, NULL };
 
-	return spawn_run(ctx, n, argv, "exec");
+	return proc_spawn(ctx, n, argv, "exec");
 }
 
 static enum bench_status shell_run(struct bench_ctx *ctx, uint64_t n)
@@ -150,7 +149,7 @@ static enum bench_status shell_run(struct bench_ctx *ctx, uint64_t n)
 	char sh[] = "/bin/sh", dash_c[] = "-c";
 	char *const argv[] = { sh, dash_c, t->path, NULL };
 
-	return spawn_run(ctx, n, argv, "/bin/sh -c");
+	return proc_spawn(ctx, n, argv, "/bin/sh -c");
 }
 
 static const char *shell_unsupported(void)
@@ -161,7 +160,7 @@ static const char *shell_unsupported(void)
 const struct bench proc_benches[] = {
 	{ .id = "proc.fork", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
 	  .summary = "fork() of a small process that exits at once, and wait for it",
-	  .run = fork_run },
+	  .run = proc_forks },
 	{ .id = "proc.exec", .metric = METRIC_US, .better = BETTER_LOWER, .suites = SUITE_SUMMARY,
 	  .summary = "fork() and execve() of kbench-tiny (static, built with kbench), and wait",
 	  .setup = proc_tiny_setup, .run = exec_run, .teardown = proc_tiny_teardown },

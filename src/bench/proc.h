@@ -27,6 +27,14 @@ struct proc_tiny {
 enum bench_status proc_wait(struct bench_ctx *ctx, pid_t pid, int *status);
 /* Wait for pid and check it exited with `want`; `what` names the child. */
 enum bench_status proc_reap(struct bench_ctx *ctx, pid_t pid, int want, const char *what);
+/* n fork()s of a child that exits 0 at once, each waited for and checked. */
+enum bench_status proc_forks(struct bench_ctx *ctx, uint64_t n);
+/*
+ * Run argv[0] with an empty environment n times, each a fork and execve
+ * waited for, and its exit status held to kbench-tiny's; `what` names it.
+ */
+enum bench_status proc_spawn(struct bench_ctx *ctx, uint64_t n, char *const argv[],
+			     const char *what);
 /*
  * Find kbench-tiny ($KBENCH_TINY, next to kbench, the libexec directory)
  * into a struct proc_tiny as ctx->priv; skip when it is nowhere, fail when

@@ -11,6 +11,7 @@
 #include "core/catalog.h"
 #include "core/err.h"
 #include "report/report.h"
+#include "report/html.h"
 #include "store/store.h"
 
 /*
@@ -46,11 +47,12 @@ static int summary_has_benchmarks(const struct run_info *runs, size_t nruns)
 int cmd_summary(int argc, char **argv)
 {
 	const char *db = NULL;
-	int json = 0, each = 0, nsel, nruns, nrows;
+	int json = 0, html = 0, each = 0, nsel, nruns, nrows;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "each", OPT_FLAG, &each, NULL, "one row per run, not per label", 0, 0, 0 },
 		{ "json", OPT_FLAG, &json, NULL, "print the runs as JSON, samples included", 0, 0, 0 },
+		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: the tables and charts", 0, 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
@@ -58,6 +60,8 @@ int cmd_summary(int argc, char **argv)
 	struct store *st;
 
 	nsel = opt_parse(cli_find("summary"), opts, argc, argv);
+	if (json && html)
+		die_usage("summary: --json and --html: one at a time");
 	cli_db_path("summary", db, path, sizeof(path));
 	st = store_open_readonly(path, err);
 	if (!st)
@@ -69,6 +73,26 @@ int cmd_summary(int argc, char **argv)
 	if (nruns == 0) {
 		store_runs_free(runs, 0);
 		die("no runs in db '%s' yet: 'kbench run' makes some", path);
+	}
+	/* The page is the whole report: the summary's tables, the others', the charts. */
+	if (html) {
+		int rc;
+
+		if (each) {
+			rc = report_html_summary(stdout, runs, (size_t)nruns, runs, (size_t)nruns);
+		} else {
+			nrows = report_merge_labels(runs, (size_t)nruns, &rows);
+			if (nrows < 0) {
+				store_runs_free(runs, (size_t)nruns);
+				die("summary: out of memory merging the runs of each label");
+			}
+			rc = report_html_summary(stdout, rows, (size_t)nrows, runs, (size_t)nruns);
+			report_merge_free(rows, (size_t)nrows);
+		}
+		store_runs_free(runs, (size_t)nruns);
+		if (rc < 0)
+			die("summary: cannot write the page");
+		return EXIT_DONE;
 	}
 	/* JSON is for scripts: they get the runs themselves and merge as they like. */
 	if (json) {

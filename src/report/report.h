@@ -57,6 +57,9 @@ const char *report_cell(char *buf, size_t size, const char *s, int width, int al
  * A table without a figure is left out.
  */
 void report_summary(FILE *out, const struct run_info *runs, size_t nruns);
+struct rm_doc;
+/* The seven tables of report_summary, with their notes, as a model (report/model.h). */
+void report_summary_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns);
 
 /*
  * `kbench show`: every result of `id` in run (one per placement measured).

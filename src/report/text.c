@@ -6,6 +6,7 @@
  * so they survive being pasted into mail.
  */
 #include "report/report.h"
+#include "report/model.h"
 #include "core/catalog.h"
 #include "core/registry.h"
 #include "core/utf8.h"
@@ -196,6 +197,7 @@ struct table_col {
  * OS (13, right-aligned) columns, so those are not listed in cols.
  */
 struct table {
+	const char *id;		/* a short name, the HTML's anchor: "proc" */
 	const char *title;
 	const struct table_col *cols;
 	size_t ncols;
@@ -425,7 +427,7 @@ static int basic_has_row(const struct row *row)
 }
 
 static const struct table basic_table = {
-	"Basic system parameters",
+	"basic", "Basic system parameters",
 	basic_cols, NELEM(basic_cols), NULL, basic_has_row, NULL,
 };
 
@@ -455,7 +457,7 @@ static const struct table_col proc_cols[] = {
 };
 
 static const struct table proc_table = {
-	"Processor, Processes - times in microseconds - smaller is better",
+	"proc", "Processor, Processes - times in microseconds - smaller is better",
 	proc_cols, NELEM(proc_cols), NULL, NULL, NULL,
 };
 
@@ -471,7 +473,7 @@ static const struct table_col ctx_cols[] = {
 };
 
 static const struct table ctx_table = {
-	"Context switching - times in microseconds - smaller is better",
+	"ctx", "Context switching - times in microseconds - smaller is better",
 	ctx_cols, NELEM(ctx_cols), NULL, NULL, NULL,
 };
 
@@ -487,7 +489,7 @@ static const struct table_col lat_cols[] = {
 };
 
 static const struct table lat_table = {
-	"*Local* Communication latencies in microseconds - smaller is better",
+	"lat", "*Local* Communication latencies in microseconds - smaller is better",
 	lat_cols, NELEM(lat_cols), NULL, NULL, NULL,
 };
 
@@ -558,7 +560,7 @@ static void fsvm_notes(FILE *out, const struct row *row)
 }
 
 static const struct table fsvm_table = {
-	"File & VM system latencies in microseconds - smaller is better",
+	"fsvm", "File & VM system latencies in microseconds - smaller is better",
 	fsvm_cols, NELEM(fsvm_cols), fsvm_note_ids, NULL, fsvm_notes,
 };
 
@@ -578,7 +580,7 @@ static const struct table_col bw_cols[] = {
 };
 
 static const struct table bw_table = {
-	"*Local* Communication bandwidths in MB/s - bigger is better",
+	"bw", "*Local* Communication bandwidths in MB/s - bigger is better",
 	bw_cols, NELEM(bw_cols), NULL, NULL, NULL,
 };
 
@@ -726,7 +728,7 @@ static const struct table_col memlat_cols[] = {
 };
 
 static const struct table memlat_table = {
-	"Memory latencies in nanoseconds - smaller is better",
+	"memlat", "Memory latencies in nanoseconds - smaller is better",
 	memlat_cols, NELEM(memlat_cols), NULL, NULL, memlat_notes,
 };
 
@@ -761,18 +763,14 @@ static void put_cell(char *line, size_t size, size_t *pos, int width, int right,
 }
 
 /* The first (second = 0) or second line of the column labels. */
-static void header_labels(FILE *out, const struct table *t, int second)
+static void header_labels(struct rm_doc *doc, const struct table *t, int second)
 {
-	char line[256];
-	size_t pos = 0;
-
-	line[0] = '\0';
-	put_cell(line, sizeof(line), &pos, HOST_W, 0, second ? "" : "Host");
-	put_cell(line, sizeof(line), &pos, OS_W, 1, second ? "" : "OS");
+	rm_line(doc, RM_HEAD);
+	rm_cell(doc, HOST_W, 0, second ? "" : "Host");
+	rm_cell(doc, OS_W, 1, second ? "" : "OS");
 	for (size_t i = 0; i < t->ncols; i++)
-		put_cell(line, sizeof(line), &pos, t->cols[i].width, t->cols[i].head_right,
-			 second ? t->cols[i].h2 : t->cols[i].h1);
-	put_line(out, line);
+		rm_cell(doc, t->cols[i].width, t->cols[i].head_right,
+			second ? t->cols[i].h2 : t->cols[i].h1);
 }
 
 /* Whether any column has a second header line; lmbench's memory table has none. */
@@ -784,36 +782,18 @@ static int has_second_labels(const struct table *t)
 	return 0;
 }
 
-static void table_header(FILE *out, const struct table *t)
+static void table_header(struct rm_doc *doc, const struct table *t)
 {
-	char line[256];
-	size_t pos;
+	/* Dashes enough for any column; the cell is cut to its width. */
+	static const char dash[] = "---------------------------------------------------------------";
 
-	fprintf(out, "%s\n", t->title);
-	memset(line, '-', strlen(t->title));
-	line[strlen(t->title) < sizeof(line) ? strlen(t->title) : sizeof(line) - 1] = '\0';
-	fprintf(out, "%s\n", line);
-
-	header_labels(out, t, 0);
+	rm_table(doc, t->id, t->title);
+	header_labels(doc, t, 0);
 	if (has_second_labels(t))
-		header_labels(out, t, 1);
-
-	pos = 0;
-	line[0] = '\0';
-	{
-		char dash[64];
-		int w;
-
-		for (size_t i = 0; i < t->ncols + 2; i++) {
-			w = i == 0 ? HOST_W : i == 1 ? OS_W : t->cols[i - 2].width;
-			if (w >= (int)sizeof(dash))
-				w = (int)sizeof(dash) - 1;
-			memset(dash, '-', (size_t)w);
-			dash[w] = '\0';
-			put_cell(line, sizeof(line), &pos, w, 0, dash);
-		}
-	}
-	put_line(out, line);
+		header_labels(doc, t, 1);
+	rm_line(doc, RM_RULE);
+	for (size_t i = 0; i < t->ncols + 2; i++)
+		rm_cell(doc, i == 0 ? HOST_W : i == 1 ? OS_W : t->cols[i - 2].width, 0, dash);
 }
 
 /*
@@ -845,17 +825,16 @@ static void os_cell(const struct run_info *run, char *buf, size_t size)
 	label_cell(run, OS_W, buf, size);
 }
 
-static void table_row(FILE *out, const struct table *t, const struct row *row)
+static void table_row(struct rm_doc *doc, const struct table *t, const struct row *row)
 {
 	const struct run_info *run = row->run;
-	/* A cell of text may take 4 bytes a column (UTF-8), and a row several. */
-	char line[1024], cell[128];
-	size_t pos = 0;
+	/* A cell of text may take 4 bytes a column (UTF-8). */
+	char cell[128];
 
-	line[0] = '\0';
-	put_cell(line, sizeof(line), &pos, HOST_W, 0, run->host);
+	rm_line(doc, RM_ROW);
+	rm_cell(doc, HOST_W, 0, run->host);
 	os_cell(run, cell, sizeof(cell));
-	put_cell(line, sizeof(line), &pos, OS_W, 1, cell);
+	rm_cell(doc, OS_W, 1, cell);
 	for (size_t i = 0; i < t->ncols; i++) {
 		const struct table_col *c = &t->cols[i];
 		int w = c->width < (int)sizeof(cell) ? c->width : (int)sizeof(cell) - 1;
@@ -865,9 +844,8 @@ static void table_row(FILE *out, const struct table *t, const struct row *row)
 			c->cell(c, row, cell);
 		else if (c->ids[0])
 			cell_median(c, row, cell);
-		put_cell(line, sizeof(line), &pos, w, !c->left, cell);
+		rm_cell(doc, w, !c->left, cell);
 	}
-	put_line(out, line);
 }
 
 /*
@@ -1036,10 +1014,13 @@ static const struct {
  * single figure is left out.  si[k] is run k's machine, or NULL (si may
  * be NULL: none known).
  */
-static void table_print(FILE *out, const struct table *t, const struct run_info *runs,
+static void table_print(struct rm_doc *doc, const struct table *t, const struct run_info *runs,
 			const struct sysinfo *const *si, size_t nruns)
 {
 	int header = 0;
+	char *notes = NULL;
+	size_t len = 0;
+	FILE *mem;
 
 	for (size_t p = 0; p < NELEM(place_order); p++) {
 		int sub = 0;
@@ -1050,19 +1031,29 @@ static void table_print(FILE *out, const struct table *t, const struct run_info 
 			if (!row_has_results(t, &row))
 				continue;
 			if (!header++)
-				table_header(out, t);
+				table_header(doc, t);
 			if (!sub++ && place_order[p].says)
-				fprintf(out, "%s\n", place_order[p].says);
-			table_row(out, t, &row);
+				rm_text(doc, RM_GROUP, place_order[p].says);
+			table_row(doc, t, &row);
 		}
+	}
+	if (!header)
+		return;
+	/* The notes are printed by functions the other reports share: caught here. */
+	if (!(mem = open_memstream(&notes, &len))) {
+		doc->oom = 1;
+		return;
 	}
 	for (size_t p = 0; p < NELEM(place_order); p++)
 		for (size_t k = 0; k < nruns; k++) {
 			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL };
-			table_notes(out, t, &row);
+			table_notes(mem, t, &row);
 		}
-	if (header)
-		fputc('\n', out);
+	if (fclose(mem) != 0)
+		doc->oom = 1;
+	else
+		rm_notes(doc, notes);
+	free(notes);
 }
 
 /* The tables of the summary, in lmbench's order. */
@@ -1486,7 +1477,7 @@ void report_cpus_notes(FILE *out, const struct run_info *runs, size_t nruns)
 	}
 }
 
-void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
+void report_summary_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 {
 	/* Each run's machine, parsed once; without memory the tables go without it. */
 	struct sysinfo *si = nruns ? calloc(nruns, sizeof(*si)) : NULL;
@@ -1496,13 +1487,22 @@ void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
 		if (report_sysinfo_parse(runs[k].sysinfo_json, &si[k]) == 0)
 			sip[k] = &si[k];
 	for (size_t t = 0; t < NELEM(summary_tables); t++)
-		table_print(out, summary_tables[t], runs, sip, nruns);
+		table_print(doc, summary_tables[t], runs, sip, nruns);
+	free(sip);
+	free(si);
+}
+
+void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	struct rm_doc doc = { 0 };
+
+	report_summary_model(&doc, runs, nruns);
+	rm_write_text(out, &doc);
+	rm_doc_free(&doc);
 	rates_print(out, runs, nruns);
 	aim9_print(out, runs, nruns);
 	other_results(out, runs, nruns);
 	report_cpus_notes(out, runs, nruns);
-	free(sip);
-	free(si);
 }
 
 /* ------------------------------------------------------------------ */

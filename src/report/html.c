@@ -1,0 +1,272 @@
+/*
+ * The HTML page (`--html`): one self-contained document on stdout, inline
+ * CSS and inline SVG, no script to run and nothing fetched, so that it
+ * opens from a file, goes by mail and prints on A4.  The tables are the
+ * table model's (report/model.h), the same the text report prints, so the
+ * two cannot disagree; the charts are drawn by report/svg.c; the data
+ * shown is embedded as JSON for whoever wants it.  The same runs give the
+ * same bytes: nothing here reads the clock or the machine.
+ */
+#include "report/html.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/model.h"
+#include "report/report.h"
+
+/* Printed in the page and on A4: system fonts, figures in tabular digits. */
+static const char html_css[] =
+	"body{font-family:sans-serif;margin:1.5em;max-width:60em;color:#111}"
+	"h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}"
+	"table{border-collapse:collapse;margin:.4em 0;font-size:.85em}"
+	"th,td{padding:.15em .5em;border-bottom:1px solid #ccc;white-space:nowrap}"
+	"th{text-align:left;background:#eee;vertical-align:bottom}"
+	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
+	"tr.group td{font-style:italic;background:#f6f6f6}"
+	"ul.notes{font-size:.8em;color:#444;margin:.2em 0 1em}"
+	"p.warn{color:#8a4b00;margin:.2em 0}"
+	"table.sys th{background:none;font-weight:normal;color:#555}"
+	"svg{width:100%;height:auto;max-width:60em}"
+	"p.nochart{font-style:italic;color:#555}"
+	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}";
+
+/* s as HTML text: escaped as the text report escapes it, then &, <, >, " too. */
+static void html_text(FILE *out, const char *s)
+{
+	/* report_cell's escapes of a control character take at most 6 bytes. */
+	size_t size = 6 * strlen(s) + 1;
+	char *safe = malloc(size);
+
+	if (!safe) {
+		fputs("(out of memory)", out);
+		return;
+	}
+	report_cell(safe, size, s, -1, 0);
+	for (const char *p = safe; *p; p++)
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*p, out);
+		}
+	free(safe);
+}
+
+/* A cell's text without the padding the text report aligns it with. */
+static void html_trimmed(FILE *out, const char *s)
+{
+	size_t len;
+	char *t;
+
+	while (*s == ' ')
+		s++;
+	len = strlen(s);
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	t = strndup(s, len);
+	if (!t) {
+		fputs("(out of memory)", out);
+		return;
+	}
+	html_text(out, t);
+	free(t);
+}
+
+void report_html_begin(FILE *out, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
+	html_text(out, title);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", html_css);
+	html_text(out, title);
+	fputs("</h1>\n", out);
+}
+
+void report_html_end(FILE *out)
+{
+	fputs("</body>\n</html>\n", out);
+}
+
+void report_html_tables(FILE *out, const struct rm_doc *doc)
+{
+	for (size_t t = 0; t < doc->ntables; t++) {
+		const struct rm_table *tb = &doc->tables[t];
+		size_t ncols = 0;
+		int notes = 0;
+
+		for (size_t i = 0; i < tb->nlines; i++)
+			if (tb->lines[i].ncells > ncols)
+				ncols = tb->lines[i].ncells;
+		fputs("<h2 id=\"", out);
+		html_text(out, tb->id);
+		fputs("\">", out);
+		html_text(out, tb->title);
+		fprintf(out, "</h2>\n<table class=\"model\" data-table=\"");
+		html_text(out, tb->id);
+		fputs("\">\n", out);
+		for (size_t i = 0; i < tb->nlines; i++) {
+			const struct rm_line *l = &tb->lines[i];
+
+			switch (l->kind) {
+			case RM_HEAD:
+				fputs("<tr>", out);
+				for (size_t c = 0; c < l->ncells; c++) {
+					fputs("<th>", out);
+					html_trimmed(out, l->cells[c].text);
+					fputs("</th>", out);
+				}
+				fputs("</tr>\n", out);
+				break;
+			case RM_ROW:
+				fputs("<tr class=\"row\">", out);
+				for (size_t c = 0; c < l->ncells; c++) {
+					fputs(l->cells[c].right ? "<td class=\"num\">" : "<td>", out);
+					html_trimmed(out, l->cells[c].text);
+					fputs("</td>", out);
+				}
+				fputs("</tr>\n", out);
+				break;
+			case RM_GROUP:
+				fprintf(out, "<tr class=\"group\"><td colspan=\"%zu\">", ncols ? ncols : 1);
+				html_trimmed(out, l->text);
+				fputs("</td></tr>\n", out);
+				break;
+			case RM_RULE:
+			case RM_NOTE:
+				break;
+			}
+		}
+		fputs("</table>\n", out);
+		for (size_t i = 0; i < tb->nlines; i++) {
+			if (tb->lines[i].kind != RM_NOTE)
+				continue;
+			if (!notes++)
+				fputs("<ul class=\"notes\">\n", out);
+			fputs("<li>", out);
+			html_trimmed(out, tb->lines[i].text);
+			fputs("</li>\n", out);
+		}
+		if (notes)
+			fputs("</ul>\n", out);
+	}
+	if (doc->oom)
+		fputs("<p class=\"warn\">Some tables are not shown: out of memory.</p>\n", out);
+}
+
+/* One row of the system table: a label and a value, when there is one. */
+static void sys_row(FILE *out, const char *name, const char *value)
+{
+	if (!value || !value[0])
+		return;
+	fputs("<tr><th>", out);
+	html_text(out, name);
+	fputs("</th><td>", out);
+	html_text(out, value);
+	fputs("</td></tr>\n", out);
+}
+
+void report_html_system(FILE *out, const struct run_info *run)
+{
+	struct sysinfo si;
+	char buf[512], *warn = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	fputs("<h2>", out);
+	html_text(out, run->label);
+	fputs("</h2>\n<table class=\"sys\">\n", out);
+	sys_row(out, "Host", run->host);
+	sys_row(out, "Started", run->started);
+	if (run->nmerged > 1) {
+		snprintf(buf, sizeof(buf), "%zu runs of this label, merged", run->nmerged);
+		sys_row(out, "Runs", buf);
+	}
+	if (report_sysinfo_parse(run->sysinfo_json, &si) < 0) {
+		sys_row(out, "OS", run->os);
+		fputs("</table>\n", out);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s %s %s", si.os, si.release, si.arch);
+	sys_row(out, "OS and release", buf);
+	sys_row(out, "CPU", si.cpu_model);
+	snprintf(buf, sizeof(buf), "%d online", si.ncpu_online);
+	sys_row(out, "CPUs", buf);
+	if (run->mhz > 0 || si.mhz > 0) {
+		snprintf(buf, sizeof(buf), "%.0f", run->mhz > 0 ? run->mhz : si.mhz);
+		sys_row(out, "Measured MHz", buf);
+	}
+	sys_row(out, "Clock source", si.clocksource);
+	sys_row(out, "Virtualisation", si.virt[0] ? si.virt : "none found");
+	sys_row(out, "Governor", si.governor[0] ? si.governor : "none");
+	snprintf(buf, sizeof(buf), "%.2f %.2f %.2f", si.loadavg[0], si.loadavg[1], si.loadavg[2]);
+	sys_row(out, "Load average", buf);
+	sys_row(out, "Built with", si.compiler);
+	fputs("</table>\n", out);
+	/* The warnings the text report prints, each a paragraph. */
+	if ((mem = open_memstream(&warn, &len)) == NULL)
+		return;
+	sysinfo_warn(&si, mem);
+	if (fclose(mem) == 0 && warn) {
+		for (char *line = strtok(warn, "\n"); line; line = strtok(NULL, "\n")) {
+			fputs("<p class=\"warn\">", out);
+			html_text(out, line);
+			fputs("</p>\n", out);
+		}
+	}
+	free(warn);
+}
+
+void report_html_data(FILE *out, int (*write)(FILE *, const void *), const void *arg)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&json, &len);
+
+	if (!mem)
+		return;
+	if (write(mem, arg) < 0 || fclose(mem) != 0) {
+		if (json)
+			free(json);
+		return;
+	}
+	/* Inert data, not a script; "</" would end the element early. */
+	fputs("<script type=\"application/json\" id=\"kbench-data\">\n", out);
+	for (const char *p = json; p && *p; p++) {
+		if (p[0] == '<' && p[1] == '/')
+			fputs("<\\", out);
+		else
+			fputc(*p, out);
+	}
+	fputs("</script>\n", out);
+	free(json);
+}
+
+struct summary_data {
+	const struct run_info *runs;
+	size_t nruns;
+};
+
+static int summary_json(FILE *out, const void *arg)
+{
+	const struct summary_data *d = arg;
+
+	return report_runs_json(out, NULL, d->runs, d->nruns);
+}
+
+int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
+			const struct run_info *runs, size_t nruns)
+{
+	struct rm_doc doc = { 0 };
+	struct summary_data d = { runs, nruns };
+
+	report_html_begin(out, "kbench summary");
+	for (size_t k = 0; k < nrows; k++)
+		report_html_system(out, &rows[k]);
+	report_summary_model(&doc, rows, nrows);
+	report_html_tables(out, &doc);
+	rm_doc_free(&doc);
+	report_html_data(out, summary_json, &d);
+	report_html_end(out);
+	return ferror(out) ? -1 : 0;
+}

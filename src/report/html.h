@@ -1,0 +1,35 @@
+/*
+ * The HTML page of summary, compare and show (`--html`): one
+ * self-contained document, inline CSS and SVG, no script, nothing
+ * fetched; see html.c.  The pieces are public so that each report's page
+ * is its own sequence of them.
+ */
+#ifndef KB_REPORT_HTML_H
+#define KB_REPORT_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/result.h"
+
+struct rm_doc;
+
+/* The page's head, its CSS and its title as the first heading; then the end. */
+void report_html_begin(FILE *out, const char *title);
+void report_html_end(FILE *out);
+/* Each table of the model as an HTML table, its notes in a list under it. */
+void report_html_tables(FILE *out, const struct rm_doc *doc);
+/* A run's system table: host, OS, CPU, MHz, clock source, ..., and its warnings. */
+void report_html_system(FILE *out, const struct run_info *run);
+/* What write(mem, arg) prints, embedded as inert JSON (id "kbench-data"). */
+void report_html_data(FILE *out, int (*write)(FILE *, const void *), const void *arg);
+
+/*
+ * `kbench summary --html`: a system table per row (a label, or a run with
+ * --each), the summary's tables, the charts; the runs themselves (rows
+ * are made of them) embedded as JSON.  0, or -1 on a write error.
+ */
+int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
+			const struct run_info *runs, size_t nruns);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * The table model (report/model.h) and its text writer.
+ */
+#include "report/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static struct rm_table *last_table(struct rm_doc *doc)
+{
+	return doc->ntables ? &doc->tables[doc->ntables - 1] : NULL;
+}
+
+static struct rm_line *new_line(struct rm_doc *doc, enum rm_kind kind)
+{
+	struct rm_table *t = last_table(doc);
+	struct rm_line *more;
+
+	if (!t || doc->oom)
+		return NULL;
+	more = realloc(t->lines, (t->nlines + 1) * sizeof(*more));
+	if (!more) {
+		doc->oom = 1;
+		return NULL;
+	}
+	t->lines = more;
+	memset(&t->lines[t->nlines], 0, sizeof(t->lines[0]));
+	t->lines[t->nlines].kind = kind;
+	return &t->lines[t->nlines++];
+}
+
+void rm_table(struct rm_doc *doc, const char *id, const char *title)
+{
+	struct rm_table *more;
+
+	if (doc->oom)
+		return;
+	more = realloc(doc->tables, (doc->ntables + 1) * sizeof(*more));
+	if (!more) {
+		doc->oom = 1;
+		return;
+	}
+	doc->tables = more;
+	memset(&doc->tables[doc->ntables], 0, sizeof(doc->tables[0]));
+	doc->tables[doc->ntables].title = strdup(title);
+	doc->tables[doc->ntables].id = strdup(id);
+	if (!doc->tables[doc->ntables].title || !doc->tables[doc->ntables].id)
+		doc->oom = 1;
+	doc->ntables++;
+}
+
+void rm_line(struct rm_doc *doc, enum rm_kind kind)
+{
+	new_line(doc, kind);
+}
+
+void rm_cell(struct rm_doc *doc, int width, int right, const char *text)
+{
+	struct rm_table *t = last_table(doc);
+	struct rm_line *l;
+	struct rm_cell *more;
+
+	if (!t || !t->nlines || doc->oom)
+		return;
+	l = &t->lines[t->nlines - 1];
+	more = realloc(l->cells, (l->ncells + 1) * sizeof(*more));
+	if (!more) {
+		doc->oom = 1;
+		return;
+	}
+	l->cells = more;
+	l->cells[l->ncells] = (struct rm_cell){ strdup(text), width, right };
+	if (!l->cells[l->ncells].text)
+		doc->oom = 1;
+	l->ncells++;
+}
+
+void rm_text(struct rm_doc *doc, enum rm_kind kind, const char *text)
+{
+	struct rm_line *l = new_line(doc, kind);
+
+	if (l && !(l->text = strdup(text)))
+		doc->oom = 1;
+}
+
+void rm_notes(struct rm_doc *doc, const char *printed)
+{
+	const char *p = printed;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = malloc(len + 1);
+
+		if (!line) {
+			doc->oom = 1;
+			return;
+		}
+		memcpy(line, p, len);
+		line[len] = '\0';
+		rm_text(doc, RM_NOTE, line);
+		free(line);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+void rm_doc_free(struct rm_doc *doc)
+{
+	for (size_t t = 0; t < doc->ntables; t++) {
+		struct rm_table *tb = &doc->tables[t];
+
+		for (size_t i = 0; i < tb->nlines; i++) {
+			for (size_t c = 0; c < tb->lines[i].ncells; c++)
+				free(tb->lines[i].cells[c].text);
+			free(tb->lines[i].cells);
+			free(tb->lines[i].text);
+		}
+		free(tb->lines);
+		free(tb->title);
+		free(tb->id);
+	}
+	free(doc->tables);
+	memset(doc, 0, sizeof(*doc));
+}
+
+/* A line of cells, each padded to its width, blanks at the end dropped. */
+static void write_cells(FILE *out, const struct rm_line *l)
+{
+	/* A cell may take 4 bytes a column (UTF-8), and a line several. */
+	char line[2048];
+	size_t pos = 0, len;
+
+	line[0] = '\0';
+	for (size_t c = 0; c < l->ncells && pos + 1 < sizeof(line); c++) {
+		if (pos > 0)
+			line[pos++] = ' ';
+		report_cell(line + pos, sizeof(line) - pos, l->cells[c].text, l->cells[c].width,
+			    l->cells[c].right ? 1 : -1);
+		pos += strlen(line + pos);
+	}
+	len = strlen(line);
+	while (len > 0 && line[len - 1] == ' ')
+		line[--len] = '\0';
+	fprintf(out, "%s\n", line);
+}
+
+void rm_write_text(FILE *out, const struct rm_doc *doc)
+{
+	for (size_t t = 0; t < doc->ntables; t++) {
+		const struct rm_table *tb = &doc->tables[t];
+		size_t tl = strlen(tb->title);
+
+		fprintf(out, "%s\n", tb->title);
+		for (size_t i = 0; i < tl; i++)
+			fputc('-', out);
+		fputc('\n', out);
+		for (size_t i = 0; i < tb->nlines; i++) {
+			const struct rm_line *l = &tb->lines[i];
+
+			if (l->kind == RM_GROUP)
+				fprintf(out, "%s\n", l->text);
+			else if (l->kind == RM_NOTE)
+				fprintf(out, "%s\n", l->text);
+			else
+				write_cells(out, l);
+		}
+		fputc('\n', out);
+	}
+	if (doc->oom)
+		fputs("(some tables not shown: out of memory)\n\n", out);
+}

@@ -1,0 +1,72 @@
+/*
+ * The table model: what a report shows, built once and rendered by each
+ * writer (the text tables, the HTML page), so that a column added once
+ * appears in both and the HTML cannot disagree with the text.
+ *
+ * A document is a list of tables; a table a title and its lines in order:
+ * header lines of cells, the rule under them, rows of cells, lines that
+ * head a group of rows (a placement) and notes, free text about a figure
+ * that should not be taken at face value.  A cell carries the text the
+ * text report prints, its width there and its alignment, and nothing a
+ * writer could compute differently.  Building never fails half-way: out
+ * of memory is remembered (doc->oom) and the writers say so.
+ */
+#ifndef KB_REPORT_MODEL_H
+#define KB_REPORT_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum rm_kind {
+	RM_HEAD,	/* a line of column labels */
+	RM_RULE,	/* the dashes under them: each cell its column's */
+	RM_ROW,		/* a row of figures */
+	RM_GROUP,	/* a line heading the rows below it ("placement same: ...") */
+	RM_NOTE,	/* a note line under the table, as printed (its indent too) */
+};
+
+struct rm_cell {
+	char *text;	/* as the text report prints it, escaped, not padded */
+	int width;	/* its column's width there */
+	int right;	/* right-aligned */
+};
+
+struct rm_line {
+	enum rm_kind kind;
+	struct rm_cell *cells;	/* HEAD, RULE, ROW */
+	size_t ncells;
+	char *text;		/* GROUP, NOTE */
+};
+
+struct rm_table {
+	char *title;
+	char *id;		/* a short name for the writers' anchors: "proc" */
+	struct rm_line *lines;
+	size_t nlines;
+};
+
+struct rm_doc {
+	struct rm_table *tables;
+	size_t ntables;
+	int oom;		/* something could not be added */
+};
+
+/* A new table at the end of doc; the lines below go to it. */
+void rm_table(struct rm_doc *doc, const char *id, const char *title);
+/* A new line of cells (HEAD, RULE or ROW) in the last table. */
+void rm_line(struct rm_doc *doc, enum rm_kind kind);
+/* A cell at the end of the last line. */
+void rm_cell(struct rm_doc *doc, int width, int right, const char *text);
+/* A GROUP or NOTE line in the last table. */
+void rm_text(struct rm_doc *doc, enum rm_kind kind, const char *text);
+/* Each line of what a function printed into a memory stream, as a NOTE line. */
+void rm_notes(struct rm_doc *doc, const char *printed);
+void rm_doc_free(struct rm_doc *doc);
+
+/*
+ * The text writer: each table as the summary prints it, its title
+ * underlined, cells padded to their widths and a blank line after it.
+ */
+void rm_write_text(FILE *out, const struct rm_doc *doc);
+
+#endif

@@ -24,6 +24,8 @@ static const char html_css[] =
 	"th{text-align:left;background:#eee;vertical-align:bottom}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"tr.group td{font-style:italic;background:#f6f6f6}"
+	"tr.cont td{font-size:.85em;color:#555;border-bottom:1px solid #ccc}"
+	"tr.row:has(+tr.cont) td{border-bottom:none}"
 	"ul.notes{font-size:.8em;color:#444;margin:.2em 0 1em}"
 	"p.warn{color:#8a4b00;margin:.2em 0}"
 	"table.sys th{background:none;font-weight:normal;color:#555}"
@@ -95,19 +97,27 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 		size_t ncols = 0;
 		int notes = 0;
 
-		for (size_t i = 0; i < tb->nlines; i++)
+		size_t cells = 0;
+
+		for (size_t i = 0; i < tb->nlines; i++) {
 			if (tb->lines[i].ncells > ncols)
 				ncols = tb->lines[i].ncells;
+			cells += tb->lines[i].kind == RM_ROW;
+		}
 		fputs("<h2 id=\"", out);
 		html_text(out, tb->id);
 		fputs("\">", out);
 		html_text(out, tb->title);
-		fprintf(out, "</h2>\n<table class=\"model\" data-table=\"");
-		html_text(out, tb->id);
-		fputs("\">\n", out);
-		for (size_t i = 0; i < tb->nlines; i++) {
+		fputs("</h2>\n", out);
+		/* A plain list (Other results) is its notes alone. */
+		for (size_t i = 0; cells && i < tb->nlines; i++) {
 			const struct rm_line *l = &tb->lines[i];
 
+			if (i == 0) {
+				fputs("<table class=\"model\" data-table=\"", out);
+				html_text(out, tb->id);
+				fputs("\">\n", out);
+			}
 			switch (l->kind) {
 			case RM_HEAD:
 				fputs("<tr>", out);
@@ -128,7 +138,16 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 				fputs("</tr>\n", out);
 				break;
 			case RM_GROUP:
+				/* A blank one parts blocks of columns in the text; a table needs none. */
+				if (!l->text[0])
+					break;
 				fprintf(out, "<tr class=\"group\"><td colspan=\"%zu\">", ncols ? ncols : 1);
+				html_trimmed(out, l->text);
+				fputs("</td></tr>\n", out);
+				break;
+			case RM_CONT:
+				fprintf(out, "<tr class=\"cont\"><td></td><td colspan=\"%zu\">",
+					ncols > 1 ? ncols - 1 : 1);
 				html_trimmed(out, l->text);
 				fputs("</td></tr>\n", out);
 				break;
@@ -137,7 +156,8 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 				break;
 			}
 		}
-		fputs("</table>\n", out);
+		if (cells)
+			fputs("</table>\n", out);
 		for (size_t i = 0; i < tb->nlines; i++) {
 			if (tb->lines[i].kind != RM_NOTE)
 				continue;

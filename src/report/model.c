@@ -51,6 +51,22 @@ void rm_table(struct rm_doc *doc, const char *id, const char *title)
 	doc->ntables++;
 }
 
+void rm_rule(struct rm_doc *doc, int width)
+{
+	struct rm_table *t = last_table(doc);
+
+	if (t)
+		t->rule = width;
+}
+
+void rm_plain(struct rm_doc *doc)
+{
+	struct rm_table *t = last_table(doc);
+
+	if (t)
+		t->plain = 1;
+}
+
 void rm_line(struct rm_doc *doc, enum rm_kind kind)
 {
 	new_line(doc, kind);
@@ -150,23 +166,25 @@ void rm_write_text(FILE *out, const struct rm_doc *doc)
 {
 	for (size_t t = 0; t < doc->ntables; t++) {
 		const struct rm_table *tb = &doc->tables[t];
-		size_t tl = strlen(tb->title);
+		size_t tl = tb->rule > 0 ? (size_t)tb->rule : strlen(tb->title);
 
 		fprintf(out, "%s\n", tb->title);
-		for (size_t i = 0; i < tl; i++)
+		for (size_t i = 0; i < tl && !tb->plain; i++)
 			fputc('-', out);
-		fputc('\n', out);
+		if (!tb->plain)
+			fputc('\n', out);
 		for (size_t i = 0; i < tb->nlines; i++) {
 			const struct rm_line *l = &tb->lines[i];
 
-			if (l->kind == RM_GROUP)
+			if (l->kind == RM_GROUP || l->kind == RM_CONT)
 				fprintf(out, "%s\n", l->text);
 			else if (l->kind == RM_NOTE)
 				fprintf(out, "%s\n", l->text);
 			else
 				write_cells(out, l);
 		}
-		fputc('\n', out);
+		if (!tb->plain)
+			fputc('\n', out);
 	}
 	if (doc->oom)
 		fputs("(some tables not shown: out of memory)\n\n", out);

@@ -23,6 +23,7 @@ enum rm_kind {
 	RM_ROW,		/* a row of figures */
 	RM_GROUP,	/* a line heading the rows below it ("placement same: ...") */
 	RM_NOTE,	/* a note line under the table, as printed (its indent too) */
+	RM_CONT,	/* the row above continued on a line of its own (AIM9's unit) */
 };
 
 struct rm_cell {
@@ -43,6 +44,8 @@ struct rm_table {
 	char *id;		/* a short name for the writers' anchors: "proc" */
 	struct rm_line *lines;
 	size_t nlines;
+	int rule;		/* the dashes under the title: 0 as long as it */
+	int plain;		/* a list, not a table: no dashes, no blank line after */
 };
 
 struct rm_doc {
@@ -53,11 +56,15 @@ struct rm_doc {
 
 /* A new table at the end of doc; the lines below go to it. */
 void rm_table(struct rm_doc *doc, const char *id, const char *title);
+/* The dashes under the last table's title, when not the title's length. */
+void rm_rule(struct rm_doc *doc, int width);
+/* The last table is a plain list of lines under its title (plain 1). */
+void rm_plain(struct rm_doc *doc);
 /* A new line of cells (HEAD, RULE or ROW) in the last table. */
 void rm_line(struct rm_doc *doc, enum rm_kind kind);
 /* A cell at the end of the last line. */
 void rm_cell(struct rm_doc *doc, int width, int right, const char *text);
-/* A GROUP or NOTE line in the last table. */
+/* A GROUP, NOTE or CONT line in the last table. */
 void rm_text(struct rm_doc *doc, enum rm_kind kind, const char *text);
 /* Each line of what a function printed into a memory stream, as a NOTE line. */
 void rm_notes(struct rm_doc *doc, const char *printed);

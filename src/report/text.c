@@ -744,24 +744,6 @@ static void put_line(FILE *out, char *line)
 	fprintf(out, "%s\n", line);
 }
 
-/*
- * Append at most width columns of s, padded to width columns, at *pos: a
- * label's control characters escaped (report_cell), so that a row stays
- * one line and lines up whatever the label holds.
- */
-static void put_cell(char *line, size_t size, size_t *pos, int width, int right,
-		     const char *s)
-{
-	if (*pos + 1 >= size)
-		return;
-	if (*pos > 0) {
-		line[(*pos)++] = ' ';
-		line[*pos] = '\0';
-	}
-	report_cell(line + *pos, size - *pos, s, width, right ? 1 : -1);
-	*pos += strlen(line + *pos);
-}
-
 /* The first (second = 0) or second line of the column labels. */
 static void header_labels(struct rm_doc *doc, const struct table *t, int second)
 {
@@ -1137,47 +1119,62 @@ static void rate_cell(const struct run_info *run, const struct result *r, char *
 }
 
 /* The header, its dashes and the rows of one block of at most RATE_LABELS columns. */
-static void rate_block(FILE *out, const struct run_info *const *cols, size_t ncols,
+static void rate_block(struct rm_doc *doc, const struct run_info *const *cols, size_t ncols,
 		       const char *const *ids, size_t nids)
 {
 	/* A label may take 4 bytes a column (UTF-8). */
-	char line[1024], cell[4 * RATE_COL_W + 1];
-	/* Dashes enough for either column; put_cell cuts them to its width. */
+	char cell[4 * RATE_COL_W + 1];
+	/* Dashes enough for either column; the cell is cut to its width. */
 	static const char dash[] = "------------------------------";
-	size_t pos = 0;
 
-	line[0] = '\0';
-	put_cell(line, sizeof(line), &pos, RATE_CALL_W, 0, "Call");
+	rm_line(doc, RM_HEAD);
+	rm_cell(doc, RATE_CALL_W, 0, "Call");
 	for (size_t c = 0; c < ncols; c++) {
 		label_cell(cols[c], RATE_COL_W, cell, sizeof(cell));
-		put_cell(line, sizeof(line), &pos, RATE_COL_W, 1, cell);
+		rm_cell(doc, RATE_COL_W, 1, cell);
 	}
-	put_line(out, line);
-	pos = 0;
-	line[0] = '\0';
-	put_cell(line, sizeof(line), &pos, RATE_CALL_W, 0, dash);
+	rm_line(doc, RM_RULE);
+	rm_cell(doc, RATE_CALL_W, 0, dash);
 	for (size_t c = 0; c < ncols; c++)
-		put_cell(line, sizeof(line), &pos, RATE_COL_W, 0, dash);
-	put_line(out, line);
+		rm_cell(doc, RATE_COL_W, 0, dash);
 	for (size_t i = 0; i < nids; i++) {
-		pos = 0;
-		line[0] = '\0';
-		put_cell(line, sizeof(line), &pos, RATE_CALL_W, 0, ids[i] + strlen(RATE_PREFIX));
+		rm_line(doc, RM_ROW);
+		rm_cell(doc, RATE_CALL_W, 0, ids[i] + strlen(RATE_PREFIX));
 		for (size_t c = 0; c < ncols; c++) {
 			rate_cell(cols[c], rate_find(cols[c], ids[i]), cell, sizeof(cell));
-			put_cell(line, sizeof(line), &pos, RATE_COL_W, 1, cell);
+			rm_cell(doc, RATE_COL_W, 1, cell);
 		}
-		put_line(out, line);
 	}
 }
 
+/* What fn printed about a figure, as the table's notes (the text and HTML share them). */
+static void model_notes(struct rm_doc *doc, const struct run_info *run, const struct result *r,
+			int parallel)
+{
+	char *notes = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&notes, &len);
+
+	if (!mem) {
+		doc->oom = 1;
+		return;
+	}
+	note_result(mem, run, r);
+	if (parallel)
+		note_parallel(mem, run, r);
+	if (fclose(mem) != 0)
+		doc->oom = 1;
+	else
+		rm_notes(doc, notes);
+	free(notes);
+}
+
 /* "System call rates", when any run has a rate; then its notes, as every table's. */
-static void rates_print(FILE *out, const struct run_info *runs, size_t nruns)
+static void rates_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 {
 	static const char title[] = "System call rates - calls per second - bigger is better";
 	const struct run_info **cols = calloc(nruns ? nruns : 1, sizeof(*cols));
 	const char **ids = NULL;
-	char rule[sizeof(title)];
 	size_t ncols = 0, nids = 0, total = 0;
 
 	for (size_t k = 0; cols && k < nruns; k++)
@@ -1191,7 +1188,7 @@ static void rates_print(FILE *out, const struct run_info *runs, size_t nruns)
 	}
 	ids = calloc(total ? total : 1, sizeof(*ids));
 	if (!cols || !ids) {
-		fprintf(out, "%s\n  (not shown: out of memory)\n\n", title);
+		doc->oom = 1;
 		free(cols);
 		free(ids);
 		return;
@@ -1206,25 +1203,20 @@ static void rates_print(FILE *out, const struct run_info *runs, size_t nruns)
 			if (j == nids && is_rate(id))
 				ids[nids++] = id;
 		}
-	memset(rule, '-', sizeof(rule) - 1);
-	rule[sizeof(rule) - 1] = '\0';
-	fprintf(out, "%s\n%s\n", title, rule);
+	rm_table(doc, "rates", title);
 	for (size_t c = 0; c < ncols; c += RATE_LABELS) {
 		if (c)
-			fputc('\n', out);
-		rate_block(out, cols + c, ncols - c < RATE_LABELS ? ncols - c : RATE_LABELS, ids,
+			rm_text(doc, RM_GROUP, "");
+		rate_block(doc, cols + c, ncols - c < RATE_LABELS ? ncols - c : RATE_LABELS, ids,
 			   nids);
 	}
 	for (size_t c = 0; c < ncols; c++)
 		for (size_t i = 0; i < nids; i++) {
 			const struct result *r = rate_find(cols[c], ids[i]);
 
-			if (r) {
-				note_result(out, cols[c], r);
-				note_parallel(out, cols[c], r);
-			}
+			if (r)
+				model_notes(doc, cols[c], r, 1);
 		}
-	fputc('\n', out);
 	free(ids);
 	free(cols);
 }
@@ -1299,60 +1291,72 @@ static void aim9_span(const struct result *r, double *elapsed, double *count)
 	}
 }
 
-static void aim9_row(FILE *out, const struct run_info *run, const struct result *r)
+static void aim9_row(struct rm_doc *doc, const struct run_info *run, const struct result *r)
 {
 	const struct bench *b = registry_find(r->id);
 	int num = aim9_number(b);
 	double elapsed, count, hw;
-	char numbuf[16] = "", ci[16] = "";
+	/* The unit's line: an indent and up to 63 characters. */
+	char buf[96], ci[16] = "";
 
-	if (num)
-		snprintf(numbuf, sizeof(numbuf), "%d", num);
+	snprintf(buf, sizeof(buf), num ? "%d" : "", num);
+	rm_line(doc, RM_ROW);
+	rm_cell(doc, AIM9_NUM_W, 1, buf);
+	rm_cell(doc, AIM9_NAME_W, 0, r->id + strlen(AIM9_PREFIX));
 	if (!result_usable(r)) {
-		fprintf(out, "%*s %-*s %s\n", AIM9_NUM_W, numbuf, AIM9_NAME_W,
-			r->id + strlen(AIM9_PREFIX), r->status == RES_SKIP ? "skipped" : "failed");
-		note_result(out, run, r);
+		rm_cell(doc, -1, 0, r->status == RES_SKIP ? "skipped" : "failed");
+		model_notes(doc, run, r, 0);
 		return;
 	}
 	aim9_span(r, &elapsed, &count);
 	hw = 100.0 * fmax(r->median - r->ci_low, r->ci_high - r->median) / r->median;
 	if (r->median > 0 && isfinite(hw))
-		snprintf(ci, sizeof(ci), hw < 99.95 ? " +-%.1f%%" : " +-%.0f%%", fmin(hw, 9999));
-	fprintf(out, "%*s %-*s", AIM9_NUM_W, numbuf, AIM9_NAME_W, r->id + strlen(AIM9_PREFIX));
-	if (elapsed > 0)
-		fprintf(out, " %*.2f %*.0f", AIM9_ELAPSED_W, elapsed, AIM9_COUNT_W, count);
-	else
-		fprintf(out, " %*s %*s", AIM9_ELAPSED_W, "-", AIM9_COUNT_W, "-");
+		snprintf(ci, sizeof(ci), hw < 99.95 ? "+-%.1f%%" : "+-%.0f%%", fmin(hw, 9999));
+	snprintf(buf, sizeof(buf), elapsed > 0 ? "%.2f" : "-", elapsed);
+	rm_cell(doc, AIM9_ELAPSED_W, 1, buf);
+	snprintf(buf, sizeof(buf), elapsed > 0 ? "%.0f" : "-", count);
+	rm_cell(doc, AIM9_COUNT_W, 1, buf);
 	/* The loops from the factor of today's row; a row since removed has none. */
-	if (b && b->ops > 0)
-		fprintf(out, " %*.5f", AIM9_RATE_W, r->median / b->ops);
-	else
-		fprintf(out, " %*s", AIM9_RATE_W, "-");
-	fprintf(out, " %*.2f%s%s\n%*s %s\n", AIM9_RATE_W, r->median, ci,
-		r->status == RES_NOISY ? " !" : "", AIM9_NUM_W, "", r->unit);
+	snprintf(buf, sizeof(buf), b && b->ops > 0 ? "%.5f" : "-", b && b->ops > 0 ? r->median / b->ops : 0);
+	rm_cell(doc, AIM9_RATE_W, 1, buf);
+	snprintf(buf, sizeof(buf), "%.2f", r->median);
+	rm_cell(doc, AIM9_RATE_W, 1, buf);
+	snprintf(buf, sizeof(buf), "%s%s", ci, r->status == RES_NOISY ? " !" : "");
+	rm_cell(doc, -1, 0, buf);
+	snprintf(buf, sizeof(buf), "%*s %s", AIM9_NUM_W, "", r->unit);
+	rm_text(doc, RM_CONT, buf);
 }
 
 /* AIM9's table for each run (or label) that has aim9 results, then the notes. */
-static void aim9_print(FILE *out, const struct run_info *runs, size_t nruns)
+static void aim9_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 {
+	static const char *const head[2][6] = {
+		{ "Test", "Test", "Elapsed", "Iteration", "Iteration", "Operation" },
+		{ "Num", "Name", "Time (sec)", "Count", "Rate (loops/s)", "Rate (ops/s)" },
+	};
+	static const int width[6] = { AIM9_NUM_W, AIM9_NAME_W, AIM9_ELAPSED_W, AIM9_COUNT_W,
+				      AIM9_RATE_W, AIM9_RATE_W };
 	static const char rule[] = "-----------------------------------------------------------"
 				   "-------------------";
 	int noisy = 0;
 
 	for (size_t k = 0; k < nruns; k++) {
 		const struct run_info *run = &runs[k];
-		char lab[4 * 40 + 1];
+		char lab[4 * 40 + 1], title[4 * 40 + 64];
 
 		if (!aim9_has(run))
 			continue;
 		label_cell(run, 40, lab, sizeof(lab));
-		fprintf(out, "AIM Independent Resource Benchmark - Suite IX - %s\n%s\n", lab, rule);
-		fprintf(out, "%*s %-*s %*s %*s %*s %*s\n", AIM9_NUM_W, "Test", AIM9_NAME_W, "Test",
-			AIM9_ELAPSED_W, "Elapsed", AIM9_COUNT_W, "Iteration", AIM9_RATE_W, "Iteration",
-			AIM9_RATE_W, "Operation");
-		fprintf(out, "%*s %-*s %*s %*s %*s %*s\n%s\n", AIM9_NUM_W, "Num", AIM9_NAME_W, "Name",
-			AIM9_ELAPSED_W, "Time (sec)", AIM9_COUNT_W, "Count", AIM9_RATE_W,
-			"Rate (loops/s)", AIM9_RATE_W, "Rate (ops/s)", rule);
+		snprintf(title, sizeof(title), "AIM Independent Resource Benchmark - Suite IX - %s", lab);
+		rm_table(doc, "aim9", title);
+		rm_rule(doc, (int)strlen(rule));
+		for (int h = 0; h < 2; h++) {
+			rm_line(doc, RM_HEAD);
+			for (int c = 0; c < 6; c++)
+				rm_cell(doc, width[c], c != 1, head[h][c]);
+		}
+		rm_line(doc, RM_RULE);
+		rm_cell(doc, -1, 0, rule);
 		/* In AIM9's order, whatever order the run stored them in. */
 		for (size_t i = 0; registry_at(i); i++) {
 			const struct bench *b = registry_at(i);
@@ -1361,18 +1365,17 @@ static void aim9_print(FILE *out, const struct run_info *runs, size_t nruns)
 				continue;
 			for (size_t j = 0; j < run->nresults; j++)
 				if (strcmp(run->results[j].id, b->id) == 0) {
-					aim9_row(out, run, &run->results[j]);
+					aim9_row(doc, run, &run->results[j]);
 					noisy |= run->results[j].status == RES_NOISY;
 				}
 		}
 		/* Results of rows this kbench no longer has, after the others. */
 		for (size_t j = 0; j < run->nresults; j++)
 			if (is_aim9(run->results[j].id) && !registry_find(run->results[j].id))
-				aim9_row(out, run, &run->results[j]);
-		fputc('\n', out);
+				aim9_row(doc, run, &run->results[j]);
 	}
 	if (noisy)
-		fputs("! = missed its precision (noisy): its interval is wider than asked\n\n", out);
+		rm_text(doc, RM_NOTE, "! = missed its precision (noisy): its interval is wider than asked");
 }
 
 static int in_a_table(const char *id)
@@ -1416,18 +1419,20 @@ static void show_label(const char *label, char *buf, size_t size)
  * unshown.  A curve (mem.lat.curve) has no single figure worth a line: the
  * line says how to see it.
  */
-static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
+static void other_results(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 {
 	int header = 0;
-	char name[160];
+	char name[160], line[1024];
 
 	for (size_t k = 0; k < nruns; k++) {
 		for (size_t i = 0; i < runs[k].nresults; i++) {
 			const struct result *r = &runs[k].results[i];
 			if (in_a_table(r->id))
 				continue;
-			if (!header++)
-				fputs("Other results - median of the samples\n", out);
+			if (!header++) {
+				rm_table(doc, "other", "Other results - median of the samples");
+				rm_plain(doc);
+			}
 			run_name(&runs[k], name, sizeof(name));
 			if (result_usable(r) && r->npoints > 0) {
 				char show[160] = "";
@@ -1439,14 +1444,16 @@ static void other_results(FILE *out, const struct run_info *runs, size_t nruns)
 					show_label(runs[k].label, show, sizeof(show));
 				else if (runs[k].id > 0)
 					snprintf(show, sizeof(show), " %lld", (long long)runs[k].id);
-				fprintf(out, "  %s %s%s: %zu points, see kbench show %s%s\n", name,
-					r->id, place_tag(r), r->npoints, r->id, show);
+				snprintf(line, sizeof(line), "  %s %s%s: %zu points, see kbench show %s%s",
+					 name, r->id, place_tag(r), r->npoints, r->id, show);
+				rm_text(doc, RM_NOTE, line);
 			} else if (result_usable(r)) {
-				fprintf(out, "  %s %s%s: %#.4g %s (95%% CI %#.4g to %#.4g)\n", name, r->id,
-					place_tag(r), r->median, r->unit, r->ci_low, r->ci_high);
+				snprintf(line, sizeof(line), "  %s %s%s: %#.4g %s (95%% CI %#.4g to %#.4g)",
+					 name, r->id, place_tag(r), r->median, r->unit, r->ci_low,
+					 r->ci_high);
+				rm_text(doc, RM_NOTE, line);
 			}
-			note_result(out, &runs[k], r);
-			note_parallel(out, &runs[k], r);
+			model_notes(doc, &runs[k], r, 1);
 		}
 	}
 }
@@ -1488,6 +1495,9 @@ void report_summary_model(struct rm_doc *doc, const struct run_info *runs, size_
 			sip[k] = &si[k];
 	for (size_t t = 0; t < NELEM(summary_tables); t++)
 		table_print(doc, summary_tables[t], runs, sip, nruns);
+	rates_model(doc, runs, nruns);
+	aim9_model(doc, runs, nruns);
+	other_results(doc, runs, nruns);
 	free(sip);
 	free(si);
 }
@@ -1499,9 +1509,6 @@ void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
 	report_summary_model(&doc, runs, nruns);
 	rm_write_text(out, &doc);
 	rm_doc_free(&doc);
-	rates_print(out, runs, nruns);
-	aim9_print(out, runs, nruns);
-	other_results(out, runs, nruns);
 	report_cpus_notes(out, runs, nruns);
 }
 

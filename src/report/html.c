@@ -33,8 +33,7 @@ static const char html_css[] =
 	"p.nochart{font-style:italic;color:#555}"
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}";
 
-/* s as HTML text: escaped as the text report escapes it, then &, <, >, " too. */
-static void html_text(FILE *out, const char *s)
+void report_html_text(FILE *out, const char *s)
 {
 	/* report_cell's escapes of a control character take at most 6 bytes. */
 	size_t size = 6 * strlen(s) + 1;
@@ -72,16 +71,16 @@ static void html_trimmed(FILE *out, const char *s)
 		fputs("(out of memory)", out);
 		return;
 	}
-	html_text(out, t);
+	report_html_text(out, t);
 	free(t);
 }
 
 void report_html_begin(FILE *out, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
-	html_text(out, title);
+	report_html_text(out, title);
 	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", html_css);
-	html_text(out, title);
+	report_html_text(out, title);
 	fputs("</h1>\n", out);
 }
 
@@ -105,9 +104,9 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 			cells += tb->lines[i].kind == RM_ROW;
 		}
 		fputs("<h2 id=\"", out);
-		html_text(out, tb->id);
+		report_html_text(out, tb->id);
 		fputs("\">", out);
-		html_text(out, tb->title);
+		report_html_text(out, tb->title);
 		fputs("</h2>\n", out);
 		/* A plain list (Other results) is its notes alone. */
 		for (size_t i = 0; cells && i < tb->nlines; i++) {
@@ -115,7 +114,7 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 
 			if (i == 0) {
 				fputs("<table class=\"model\" data-table=\"", out);
-				html_text(out, tb->id);
+				report_html_text(out, tb->id);
 				fputs("\">\n", out);
 			}
 			switch (l->kind) {
@@ -180,9 +179,9 @@ static void sys_row(FILE *out, const char *name, const char *value)
 	if (!value || !value[0])
 		return;
 	fputs("<tr><th>", out);
-	html_text(out, name);
+	report_html_text(out, name);
 	fputs("</th><td>", out);
-	html_text(out, value);
+	report_html_text(out, value);
 	fputs("</td></tr>\n", out);
 }
 
@@ -194,7 +193,7 @@ void report_html_system(FILE *out, const struct run_info *run)
 	FILE *mem;
 
 	fputs("<h2>", out);
-	html_text(out, run->label);
+	report_html_text(out, run->label);
 	fputs("</h2>\n<table class=\"sys\">\n", out);
 	sys_row(out, "Host", run->host);
 	sys_row(out, "Started", run->started);
@@ -230,7 +229,7 @@ void report_html_system(FILE *out, const struct run_info *run)
 	if (fclose(mem) == 0 && warn) {
 		for (char *line = strtok(warn, "\n"); line; line = strtok(NULL, "\n")) {
 			fputs("<p class=\"warn\">", out);
-			html_text(out, line);
+			report_html_text(out, line);
 			fputs("</p>\n", out);
 		}
 	}

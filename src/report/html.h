@@ -14,6 +14,8 @@
 
 struct rm_doc;
 
+/* s as HTML text: escaped as the text report escapes it, then &, <, >, " too. */
+void report_html_text(FILE *out, const char *s);
 /* The page's head, its CSS and its title as the first heading; then the end. */
 void report_html_begin(FILE *out, const char *title);
 void report_html_end(FILE *out);

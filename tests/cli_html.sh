@@ -1,0 +1,72 @@
+#!/bin/sh
+# Command-line tests of the HTML page (issue 17): `kbench summary --html`
+# of the fixture database against its golden page; the page self-contained
+# (nothing fetched, no script to run), deterministic and small; the same
+# tables as the text report; and, in headless Chromium (installed by
+# tests/browser.sh when missing), loaded without a console error, holding
+# the expected elements, its screenshot not blank (written under
+# BUILD/html/ for a person to look at).  TAP like cli.sh.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/browser.sh"
+DB="$T/f.db"
+FIX="$(cd "$(dirname "$0")" && pwd)/fixtures/kernels.json"
+mkdir -p "$BUILD/html"
+SHOTS=$(cd "$BUILD/html" && pwd)
+
+kb import "$FIX" --db "$DB"
+check "the fixture imports" [ "$rc" = 0 ]
+
+kb summary --db "$DB" --html
+check "summary --html exits 0" [ "$rc" = 0 ]
+cp "$T/out" "$T/summary.html"
+golden "summary --html of the fixture: golden" summary.html
+check "the page is HTML5 in UTF-8" sh -c "head -1 '$T/summary.html' | grep -qx '<!DOCTYPE html>' && grep -q '<meta charset=\"utf-8\">' '$T/summary.html'"
+check "nothing is fetched: no src or href to anywhere" \
+	sh -c "! grep -Eq '(src|href)=' '$T/summary.html'"
+check "no script to run: only the inert JSON data block" \
+	[ "$(grep -c '<script' "$T/summary.html")" = "$(grep -c '<script type="application/json" id="kbench-data">' "$T/summary.html")" ]
+check "the data is embedded as JSON that parses" python3 -c '
+import re, sys, json
+page = open(sys.argv[1]).read()
+m = re.search(r"<script type=\"application/json\" id=\"kbench-data\">\n(.*?)</script>", page, re.S)
+json.loads(m.group(1).replace("<\\/", "</"))
+' "$T/summary.html"
+check "at most 1 MB" [ "$(wc -c <"$T/summary.html")" -le 1048576 ]
+kb summary --db "$DB" --html
+check "the same database gives the same bytes" cmp -s "$T/out" "$T/summary.html"
+check "no NaN or inf anywhere in the page" sh -c "! grep -Eiq '>(-?nan|-?inf)<|\"(-?nan|-?inf)\"' '$T/summary.html'"
+
+# The same tables as the text: every row of the text's tables is a row of the page's.
+kb summary --db "$DB"
+cp "$T/out" "$T/summary.txt"
+texttables=$(grep -c '^\(Processor\|Context switching\|\*Local\*\|File & VM\|Memory latencies\|Basic system\|System call rates\)' "$T/summary.txt")
+check "the page has a heading for each of the text's tables ($texttables)" \
+	[ "$(grep -c '<table class="model"' "$T/summary.html")" = "$texttables" ]
+labels=$(sed -n '/^Basic system parameters$/,/^$/p' "$T/summary.txt" | sed '1,5d;/^$/d' | wc -l)
+check "a system table per label ($labels)" \
+	[ "$(grep -c '<table class="sys">' "$T/summary.html")" = "$labels" ]
+check "each label's system table names its clock source" grep -q '<th>Clock source</th><td>tsc</td>' "$T/summary.html"
+
+kb summary --db "$DB" --html --json
+check "--html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
+
+# In a real browser.
+browser_setup
+if [ -z "$BROWSER" ]; then
+	skip "Chromium loads the summary page" "$BROWSER_WHY"
+	skip "no console error" "$BROWSER_WHY"
+	skip "the DOM holds the tables" "$BROWSER_WHY"
+	skip "the screenshot is not blank" "$BROWSER_WHY"
+else
+	browser_load "$T/summary.html" "$SHOTS" summary
+	check "Chromium loads the summary page" [ $? = 0 ]
+	check "no console error" [ ! -s "$SHOTS/summary.console" ]
+	check "the DOM holds the tables" [ "$(browser_count "$SHOTS/summary.dom" table.model)" = "$texttables" ]
+	if browser_blank "$SHOTS/summary.png"; then
+		notok "the screenshot is not blank ($SHOTS/summary.png)"
+	else
+		ok "the screenshot is not blank ($SHOTS/summary.png)"
+	fi
+fi
+echo "1..$n"

@@ -51,6 +51,31 @@ check "each label's system table names its clock source" grep -q '<th>Clock sour
 kb summary --db "$DB" --html --json
 check "--html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
 
+# compare --html: the text's rows, a forest plot per section and other side.
+kb compare 2.5.47 2.5.47-mm1 2.5.48 --db "$DB" --html
+check "compare --html exits 0" [ "$rc" = 0 ]
+cp "$T/out" "$T/compare.html"
+golden "compare --html of the fixture: golden" compare.html
+kb compare 2.5.47 2.5.47-mm1 2.5.48 --db "$DB"
+cp "$T/out" "$T/compare.txt"
+rows=$(grep -Ec '^[a-z0-9]+\.[a-z0-9_.-]+( [a-z]+)? ' "$T/compare.txt")
+check "compare --html: a table row per compared figure ($rows)" \
+	[ "$(grep -c '<tr class="row" data-name=' "$T/compare.html")" = "$rows" ]
+check "compare --html: a forest row per figure and other side ($((2 * rows)))" \
+	[ "$(grep -c '<g class="row"' "$T/compare.html")" = "$((2 * rows))" ]
+check "compare --html: the text's changes, cell for cell" python3 -c '
+import re, sys
+text = open(sys.argv[1]).read()
+page = open(sys.argv[2]).read()
+want = re.findall(r"(?<![+-])[+-][0-9]+\.[0-9]%", text)
+got = re.findall(r"<td class=\"num(?: sig)?\">([+-][0-9]+\.[0-9]%)</td>", page)
+sys.exit(0 if want == got and want else 1)
+' "$T/compare.txt" "$T/compare.html"
+check "compare --html: self-contained, no NaN" \
+	sh -c "! grep -Eq '(src|href)=' '$T/compare.html' && ! grep -Eiq '>(-?nan|-?inf)<' '$T/compare.html'"
+kb compare 2.5.47 2.5.48 --db "$DB" --html --json
+check "compare --html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
+
 # In a real browser.
 browser_setup
 if [ -z "$BROWSER" ]; then
@@ -58,6 +83,7 @@ if [ -z "$BROWSER" ]; then
 	skip "no console error" "$BROWSER_WHY"
 	skip "the DOM holds the tables" "$BROWSER_WHY"
 	skip "the screenshot is not blank" "$BROWSER_WHY"
+	skip "Chromium loads the compare page" "$BROWSER_WHY"
 else
 	browser_load "$T/summary.html" "$SHOTS" summary
 	check "Chromium loads the summary page" [ $? = 0 ]
@@ -67,6 +93,17 @@ else
 		notok "the screenshot is not blank ($SHOTS/summary.png)"
 	else
 		ok "the screenshot is not blank ($SHOTS/summary.png)"
+	fi
+	browser_load "$T/compare.html" "$SHOTS" compare
+	check "Chromium loads the compare page" [ $? = 0 ]
+	check "compare: no console error" [ ! -s "$SHOTS/compare.console" ]
+	check "compare: the DOM holds a forest row per figure and side" \
+		[ "$(browser_count "$SHOTS/compare.dom" g.row)" = "$((2 * rows))" ]
+	check "compare: an axis per forest plot" [ "$(browser_count "$SHOTS/compare.dom" g.axis)" -ge 2 ]
+	if browser_blank "$SHOTS/compare.png"; then
+		notok "compare: the screenshot is not blank ($SHOTS/compare.png)"
+	else
+		ok "compare: the screenshot is not blank ($SHOTS/compare.png)"
 	fi
 fi
 echo "1..$n"

@@ -19,11 +19,12 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *db = NULL;
 	double threshold = 2.0;
-	int json = 0, curves = 0;
+	int json = 0, html = 0, curves = 0;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100, 0 },
 		{ "json", OPT_FLAG, &json, NULL, "print the table as one JSON document, p-values included", 0, 0, 0 },
+		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: the tables and a forest plot per section", 0, 0, 0 },
 		{ "curves", OPT_FLAG, &curves, NULL, "also compare curves (mem.lat.curve) point by point", 0, 0, 0 },
 		{ 0 },
 	};
@@ -38,6 +39,8 @@ int cmd_compare(int argc, char **argv)
 	nsides = opt_parse(cli_find("compare"), opts, argc, argv);
 	if (nsides < 2)
 		die_usage("compare: name a base and at least one other (labels or run ids)");
+	if (json && html)
+		die_usage("compare: --json and --html: one at a time");
 	if (nsides > REPORT_CMP_MAX_SIDES)
 		die_usage("compare: at most %d sides", REPORT_CMP_MAX_SIDES);
 	for (int i = 0; i < nsides; i++)
@@ -78,6 +81,9 @@ int cmd_compare(int argc, char **argv)
 	if (json) {
 		if (report_compare_json(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
 			die("compare: cannot encode the comparison as JSON");
+	} else if (html) {
+		if (report_compare_html(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
+			die("compare: cannot write the page");
 	} else {
 		report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100);
 		if (curves && report_compare_curves(stdout, sides, (size_t)nsides, threshold / 100) < 0)

@@ -39,6 +39,8 @@
 #include <string.h>
 
 #include "config.h"
+#include "report/html.h"
+#include "report/svg.h"
 #include "core/catalog.h"
 #include "stats/stats.h"
 
@@ -635,6 +637,192 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
 				report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
 				t.geomean, t.better, t.worse, t.unchanged);
 	}
+}
+
+/*
+ * `compare --html`: the same rows as the text (report_compare_build's, the
+ * compare's one model), each cell made by the text's own functions, in a
+ * table per section, the section's change against the base drawn as a
+ * forest plot above it; the comparison embedded as its JSON.
+ */
+struct cmp_html_data {
+	const struct report_cmp_side *sides;
+	size_t nsides;
+	const struct report_cmp_row *rows;
+	size_t nrows;
+	double threshold;
+};
+
+static int cmp_html_json(FILE *out, const void *arg)
+{
+	const struct cmp_html_data *d = arg;
+
+	return report_compare_json(out, d->sides, d->nsides, d->rows, d->nrows, d->threshold);
+}
+
+static void cmp_html_td(FILE *out, const char *cls, const char *text)
+{
+	fprintf(out, "<td class=\"%s\">", cls);
+	report_html_text(out, text);
+	fputs("</td>", out);
+}
+
+/*
+ * The section's forest plot for each other side: a row per figure, its
+ * point the table's other / base, its interval the 95% interval of the
+ * ratio where the test gave one (Welch's on the logarithms; none for
+ * Mann-Whitney); significant rows filled; last the geometric mean of the
+ * rows' other / base, in the rows' direction (the line under the table
+ * turns it so that above 1 is better).
+ */
+static void cmp_html_forest(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			    const struct report_cmp_row *rows, size_t nrows, size_t sec)
+{
+	struct svg_row *fr = calloc(nrows ? nrows : 1, sizeof(*fr));
+	char (*names)[96] = calloc(nrows ? nrows : 1, sizeof(*names));
+	char title[512];
+
+	if (!fr || !names) {
+		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+		free(fr);
+		free(names);
+		return;
+	}
+	for (size_t s = 1; s < nsides; s++) {
+		struct svg_chart c = { 0 };
+		struct svg_row gm = { "geometric mean", NAN, NAN, NAN, 0, 0, NULL };
+		double logsum = 0;
+		size_t n = 0, nlog = 0;
+
+		for (size_t k = 0; k < nrows; k++) {
+			const struct report_cmp_row *row = &rows[k];
+			const struct report_cmp_cell *o = &row->cell[s];
+			struct svg_row *r = &fr[n];
+
+			if (row->section != sec || !row->common)
+				continue;
+			cmp_row_name(row, names[n], sizeof(names[n]));
+			r->name = names[n];
+			r->lo = r->hi = NAN;
+			if (!o->present) {
+				r->ratio = NAN;
+				r->note = "not measured";
+			} else {
+				/* The table's change, with the test's interval of the ratio. */
+				r->ratio = 1 + o->change;
+				if (isfinite(o->ratio_lo) && isfinite(o->ratio_hi)) {
+					r->lo = o->ratio_lo;
+					r->hi = o->ratio_hi;
+				}
+			}
+			r->signif = o->present && o->significant && !row->levels_differ;
+			r->better = !r->signif ? 0 : o->better ? 1 : -1;
+			if (o->present && 1 + o->change > 0 && isfinite(o->change)) {
+				logsum += log(1 + o->change);
+				nlog++;
+			}
+			n++;
+		}
+		if (nlog)
+			gm.ratio = exp(logsum / (double)nlog);
+		snprintf(title, sizeof(title), "%s against %s", sides[s].name, sides[0].name);
+		c.title = title;
+		c.xlabel = "other / base (log scale)";
+		c.empty = "no figure to compare";
+		if (svg_forest(out, &c, fr, n, nlog ? &gm : NULL) < 0)
+			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+	}
+	free(fr);
+	free(names);
+}
+
+static void cmp_html_section(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			     const struct report_cmp_row *rows, size_t nrows, size_t sec)
+{
+	char cell[4 * (CMP_CELL_MAX_W + 12) + 1], name[96], change[32], marks[4];
+	struct cmp_tally t;
+
+	fputs("<h2>", out);
+	report_html_text(out, cmp_section_title(sec));
+	fputs("</h2>\n", out);
+	cmp_html_forest(out, sides, nsides, rows, nrows, sec);
+	fputs("<table class=\"compare\">\n<tr><th></th>", out);
+	for (size_t s = 0; s < nsides; s++) {
+		fprintf(out, "<th%s>", s ? " colspan=\"3\"" : "");
+		report_html_text(out, sides[s].name);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t k = 0; k < nrows; k++) {
+		const struct report_cmp_row *row = &rows[k];
+
+		if (row->section != sec || !row->common)
+			continue;
+		cmp_row_name(row, name, sizeof(name));
+		fputs("<tr class=\"row\" data-name=\"", out);
+		report_html_text(out, name);
+		fputs("\">", out);
+		cmp_html_td(out, "name", name);
+		cmp_cell_text(cell, sizeof(cell), &row->cell[0]);
+		if (row->cell[0].noisy)
+			strcat(cell, " !");
+		cmp_html_td(out, "num", cell);
+		for (size_t s = 1; s < nsides; s++) {
+			const struct report_cmp_cell *o = &row->cell[s];
+
+			if (!o->present) {
+				fputs("<td class=\"num\" colspan=\"3\">-</td>", out);
+				continue;
+			}
+			cmp_cell_text(cell, sizeof(cell), o);
+			if (o->noisy)
+				strcat(cell, " !");
+			cmp_html_td(out, "num", cell);
+			snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
+			cmp_html_td(out, o->significant ? "num sig" : "num", change);
+			snprintf(marks, sizeof(marks), "%c%c",
+				 row->levels_differ ? '?' : o->significant ? '*' : ' ',
+				 o->test == CMP_TEST_MW_SAMPLES || o->test == CMP_TEST_WELCH_REPLICAS ? '~'
+												       : ' ');
+			cmp_html_td(out, "mark", marks);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	cmp_tally(rows, nrows, sec, 1, &t);
+	if (t.compared) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "%s against %s: geometric mean %.3fx (above 1 is better); "
+			 "%zu better, %zu worse, %zu unchanged", sides[1].name, sides[0].name,
+			 t.geomean, t.better, t.worse, t.unchanged);
+		fputs("<p class=\"geomean\">", out);
+		report_html_text(out, line);
+		fputs("</p>\n", out);
+	}
+}
+
+int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			const struct report_cmp_row *rows, size_t nrows, double threshold)
+{
+	struct cmp_html_data d = { sides, nsides, rows, nrows, threshold };
+	char title[512], legend[512];
+
+	snprintf(title, sizeof(title), "kbench compare: base %s", sides[0].name);
+	report_html_begin(out, title);
+	snprintf(legend, sizeof(legend), "change = other / base - 1; * = significant "
+		 "(Benjamini-Hochberg adjusted p < 0.05, at least %.0f%% and what the machine "
+		 "moved); ~ = fewer than 3 runs a side, their replicas compared (samples, for runs "
+		 "without); ! = a side missed its precision", threshold * 100);
+	fputs("<p class=\"legend\">", out);
+	report_html_text(out, legend);
+	fputs("</p>\n", out);
+	for (size_t sec = 0; sec <= cmp_section_other(); sec++)
+		if (cmp_section_used(rows, nrows, sec))
+			cmp_html_section(out, sides, nsides, rows, nrows, sec);
+	report_html_data(out, cmp_html_json, &d);
+	report_html_end(out);
+	return ferror(out) ? -1 : 0;
 }
 
 /* The "test" key's values, by CMP_TEST_*; none is null. */

@@ -348,6 +348,9 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
  * speaks of the first other only, for each.  A figure that does not exist
  * is null.  0, or -1 when the document cannot be built or written.
  */
+/* `compare --html`: the page of the same rows (report/html.h).  0, or -1. */
+int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			const struct report_cmp_row *rows, size_t nrows, double threshold);
 int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			const struct report_cmp_row *rows, size_t nrows, double threshold);
 

@@ -47,6 +47,18 @@ labels=$(sed -n '/^Basic system parameters$/,/^$/p' "$T/summary.txt" | sed '1,5d
 check "a system table per label ($labels)" \
 	[ "$(grep -c '<table class="sys">' "$T/summary.html")" = "$labels" ]
 check "each label's system table names its clock source" grep -q '<th>Clock source</th><td>tsc</td>' "$T/summary.html"
+curves=$(grep -c '^  .* mem.lat.curve: [0-9]* points' "$T/summary.txt")
+series=$(python3 -c '
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r"id=\"kbench-data\">\n(.*?)</script>", page, re.S).group(1).replace("<\\/", "</"))
+print(len({(r["label"], p["series"]) for r in data["runs"] for x in r["results"] if x["id"] == "mem.lat.curve" for p in x["points"]}))
+' "$T/summary.html")
+check "a memory-latency chart per label with a curve ($curves)" \
+	[ "$(grep -c '<svg [^>]*class="chart curve"' "$T/summary.html")" = "$curves" ]
+check "one line per series of each curve ($series)" \
+	[ "$(grep -c '<path class="series"' "$T/summary.html")" = "$series" ]
+check "the curve's size axis is labelled in binary sizes" grep -q '>4K</text>' "$T/summary.html"
 
 kb summary --db "$DB" --html --json
 check "--html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
@@ -89,6 +101,7 @@ else
 	check "Chromium loads the summary page" [ $? = 0 ]
 	check "no console error" [ ! -s "$SHOTS/summary.console" ]
 	check "the DOM holds the tables" [ "$(browser_count "$SHOTS/summary.dom" table.model)" = "$texttables" ]
+	check "the DOM holds a path per curve series" [ "$(browser_count "$SHOTS/summary.dom" path.series)" = "$series" ]
 	if browser_blank "$SHOTS/summary.png"; then
 		notok "the screenshot is not blank ($SHOTS/summary.png)"
 	else

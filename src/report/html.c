@@ -14,6 +14,7 @@
 
 #include "report/model.h"
 #include "report/report.h"
+#include "report/svg.h"
 
 /* Printed in the page and on A4: system fonts, figures in tabular digits. */
 static const char html_css[] =
@@ -261,6 +262,121 @@ void report_html_data(FILE *out, int (*write)(FILE *, const void *), const void 
 	free(json);
 }
 
+/* The curve's series, in the order first met; at most this many are drawn. */
+#define HTML_CURVE_SERIES 8
+
+/*
+ * A row's memory-latency curve (mem.lat.curve's points): a line per series,
+ * the OS's data caches as dashed lines and the levels the curve showed as
+ * dotted ones, points that missed their precision hollow.
+ */
+static void html_curve(FILE *out, const struct run_info *run, const struct result *r)
+{
+	struct svg_series ser[HTML_CURVE_SERIES];
+	double *x = calloc(r->npoints ? r->npoints : 1, 4 * sizeof(double));
+	unsigned char *missed = calloc(r->npoints ? r->npoints : 1, 1);
+	struct svg_mark marks[16];
+	char labels[16][48], title[256];
+	struct svg_chart c = { 0 };
+	size_t nser = 0, used = 0, nmarks = 0;
+	struct sysinfo si;
+
+	if (!x || !missed) {
+		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+		free(x);
+		free(missed);
+		return;
+	}
+	/* Each series' points together, in the stored (size) order. */
+	for (size_t i = 0; i < r->npoints && nser < HTML_CURVE_SERIES; i++) {
+		const char *name = r->points[i].series;
+		size_t s = 0;
+
+		while (s < nser && strcmp(ser[s].name, name) != 0)
+			s++;
+		if (s < nser)
+			continue;
+		ser[nser] = (struct svg_series){ name, 0, x + used, x + r->npoints + used,
+						 x + 2 * r->npoints + used, x + 3 * r->npoints + used,
+						 missed + used };
+		for (size_t j = i; j < r->npoints; j++) {
+			const struct result_point *p = &r->points[j];
+
+			if (strcmp(p->series, name) != 0)
+				continue;
+			((double *)ser[nser].x)[ser[nser].n] = p->x;
+			((double *)ser[nser].y)[ser[nser].n] = p->y;
+			((double *)ser[nser].lo)[ser[nser].n] = p->lo;
+			((double *)ser[nser].hi)[ser[nser].n] = p->hi;
+			((unsigned char *)ser[nser].missed)[ser[nser].n] = (unsigned char)p->noisy;
+			ser[nser].n++;
+		}
+		used += ser[nser].n;
+		nser++;
+	}
+	if (report_sysinfo_parse(run->sysinfo_json, &si) == 0)
+		for (int i = 0; i < si.ncaches && nmarks < 8; i++) {
+			char size[16];
+
+			if (strcmp(si.caches[i].type, "Instruction") == 0 || !si.caches[i].size)
+				continue;
+			report_size(size, sizeof(size), (double)si.caches[i].size, 6);
+			snprintf(labels[nmarks], sizeof(labels[nmarks]), "L%d %s", si.caches[i].level,
+				 size);
+			marks[nmarks] = (struct svg_mark){ (double)si.caches[i].size, labels[nmarks],
+							   SVG_MARK_OS };
+			nmarks++;
+		}
+	for (int l = 1; l <= 3; l++) {
+		char key[16], size[16];
+		const struct bench_value *v;
+
+		snprintf(key, sizeof(key), "l%d_detected", l);
+		if (!(v = result_value(r, key)) || !(v->num > 0))
+			continue;
+		report_size(size, sizeof(size), v->num, 6);
+		snprintf(labels[nmarks], sizeof(labels[nmarks]), "L%d found %s", l, size);
+		marks[nmarks] = (struct svg_mark){ v->num, labels[nmarks], SVG_MARK_FOUND };
+		nmarks++;
+	}
+	snprintf(title, sizeof(title), "Memory latency: %s", run->label);
+	c.title = title;
+	c.xlabel = "array size (bytes)";
+	c.ylabel = r->unit;
+	c.empty = "no points to draw";
+	/* From 1 ns in L1 to hundreds in memory: by decades, or L1 is a flat line at 0. */
+	c.flags = SVG_YLOG;
+	if (svg_curve(out, &c, ser, nser, marks, nmarks) < 0)
+		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+	free(x);
+	free(missed);
+}
+
+/* The charts of the summary: each row's memory-latency curve, when it has one. */
+static void html_summary_charts(FILE *out, const struct run_info *rows, size_t nrows)
+{
+	int header = 0;
+
+	for (size_t k = 0; k < nrows; k++)
+		for (size_t i = 0; i < rows[k].nresults; i++) {
+			const struct result *r = &rows[k].results[i];
+
+			if (strcmp(r->id, "mem.lat.curve") != 0)
+				continue;
+			if (!header++)
+				fputs("<h2 id=\"curves\">Memory latency curves</h2>\n", out);
+			if (r->npoints == 0) {
+				fputs("<p class=\"nochart\">", out);
+				report_html_text(out, rows[k].label);
+				fputs(": no curve: ", out);
+				report_html_text(out, r->reason[0] ? r->reason : result_status_name(r->status));
+				fputs("</p>\n", out);
+				continue;
+			}
+			html_curve(out, &rows[k], r);
+		}
+}
+
 struct summary_data {
 	const struct run_info *runs;
 	size_t nruns;
@@ -285,6 +401,7 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 	report_summary_model(&doc, rows, nrows);
 	report_html_tables(out, &doc);
 	rm_doc_free(&doc);
+	html_summary_charts(out, rows, nrows);
 	report_html_data(out, summary_json, &d);
 	report_html_end(out);
 	return ferror(out) ? -1 : 0;

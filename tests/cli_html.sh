@@ -88,6 +88,25 @@ check "compare --html: self-contained, no NaN" \
 kb compare 2.5.47 2.5.48 --db "$DB" --html --json
 check "compare --html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
 
+# show --html: a curve's lines, a figure's samples, a skipped figure's reason.
+kb show mem.lat.curve --db "$DB" --html
+check "show --html of a curve exits 0" [ "$rc" = 0 ]
+cp "$T/out" "$T/curve.html"
+golden "show mem.lat.curve --html of the fixture: golden" show_curve.html
+check "show of a curve: one chart, a line per series" \
+	sh -c "[ \$(grep -c '<svg [^>]*class=\"chart curve\"' '$T/curve.html') = 1 ] && [ \$(grep -c '<path class=\"series\"' '$T/curve.html') -ge 2 ]"
+check "show of a curve: the text show prints, preformatted" grep -q '<pre class="text">mem.lat.curve ' "$T/curve.html"
+kb show sys.null --db "$DB" --html
+check "show --html of a figure: its samples as a strip with the median" \
+	sh -c "[ $rc = 0 ] && grep -q 'class=\"chart strip\"' '$T/out' && grep -q '<line class=\"median\"' '$T/out'"
+cp "$T/out" "$T/strip.html"
+kb show ipc.rpc_udp.lat 7 --db "$DB" --html
+check "show --html of a skipped figure: no chart, its reason instead" \
+	sh -c "[ $rc = 0 ] && ! grep -q '<svg' '$T/out' && grep -q '<p class=\"nochart\">no RPC support' '$T/out'"
+check "show --html: no NaN" sh -c "! grep -Eiq '>(-?nan|-?inf)<' '$T/out' '$T/strip.html' '$T/curve.html'"
+kb show sys.null --db "$DB" --html --json
+check "show --html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
+
 # In a real browser.
 browser_setup
 if [ -z "$BROWSER" ]; then
@@ -107,6 +126,11 @@ else
 	else
 		ok "the screenshot is not blank ($SHOTS/summary.png)"
 	fi
+	browser_load "$T/curve.html" "$SHOTS" curve
+	check "show of a curve loads without a console error" \
+		sh -c "[ $? = 0 ] && [ ! -s '$SHOTS/curve.console' ]"
+	check "show of a curve: the DOM holds its axes and a line per series" \
+		sh -c "[ $(browser_count "$SHOTS/curve.dom" g.axis) -ge 1 ] && [ $(browser_count "$SHOTS/curve.dom" path.series) = $(grep -c '<path class="series"' "$T/curve.html") ]"
 	browser_load "$T/compare.html" "$SHOTS" compare
 	check "Chromium loads the compare page" [ $? = 0 ]
 	check "compare: no console error" [ ! -s "$SHOTS/compare.console" ]

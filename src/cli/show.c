@@ -13,6 +13,7 @@
 #include "core/catalog.h"
 #include "core/err.h"
 #include "report/report.h"
+#include "report/html.h"
 #include "store/store.h"
 
 static int run_has(const struct run_info *run, const char *id)
@@ -26,10 +27,11 @@ static int run_has(const struct run_info *run, const char *id)
 int cmd_show(int argc, char **argv)
 {
 	const char *db = NULL, *id, *sel;
-	int json = 0, npos, nruns;
+	int json = 0, html = 0, npos, nruns;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "json", OPT_FLAG, &json, NULL, "print the result as JSON, points and samples included", 0, 0, 0 },
+		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: the samples or the curve drawn", 0, 0, 0 },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
@@ -42,6 +44,8 @@ int cmd_show(int argc, char **argv)
 		die_usage("show: name the result to show, e.g. 'kbench show sys.null'");
 	if (npos > 2)
 		die_usage("show: unexpected argument '%s'", argv[2]);
+	if (json && html)
+		die_usage("show: --json and --html: one at a time");
 	id = argv[0];
 	sel = npos == 2 ? argv[1] : NULL;
 	/* Checked before the database, so a typo is named as one. */
@@ -51,7 +55,7 @@ int cmd_show(int argc, char **argv)
 	st = store_open_readonly(path, err);
 	if (!st)
 		die("%s", err);
-	nruns = store_runs_load(st, sel ? &sel : NULL, sel ? 1 : 0, json, &runs, err);
+	nruns = store_runs_load(st, sel ? &sel : NULL, sel ? 1 : 0, json || html, &runs, err);
 	store_close(st);
 	if (nruns < 0)
 		die("%s", err);
@@ -67,7 +71,12 @@ int cmd_show(int argc, char **argv)
 			die("show: no result for '%s' in run or label '%s' of db '%s'", id, sel, path);
 		die("show: '%s' was never measured in db '%s'", id, path);
 	}
-	if (strcmp(id, "sentinel") == 0 && !json) {
+	if (html) {
+		if (report_html_show(stdout, pick, id) < 0) {
+			store_runs_free(runs, (size_t)nruns);
+			die("show: cannot write the page");
+		}
+	} else if (strcmp(id, "sentinel") == 0 && !json) {
 		report_show_sentinel_text(stdout, pick);
 	} else if (json) {
 		/* For the sentinel: the run with no result and its timeline. */

@@ -9,6 +9,7 @@
  */
 #include "report/html.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -377,10 +378,88 @@ static void html_summary_charts(FILE *out, const struct run_info *rows, size_t n
 		}
 }
 
+static void html_pre(FILE *out, void (*write)(FILE *, const void *), const void *arg);
+
 struct summary_data {
 	const struct run_info *runs;
 	size_t nruns;
 };
+
+/* contest's, the timed jobs' and the clock sources' tables, as their writers print them. */
+static void summary_contest(FILE *out, const void *arg)
+{
+	const struct summary_data *d = arg;
+
+	report_contest_text(out, d->runs, d->nruns, 0.02);
+}
+
+static void summary_timed(FILE *out, const void *arg)
+{
+	const struct summary_data *d = arg;
+
+	report_timed_text(out, d->runs, d->nruns, 0);
+}
+
+static void summary_clocks(FILE *out, const void *arg)
+{
+	const struct summary_data *d = arg;
+
+	report_clocks_text(out, d->runs, d->nruns);
+}
+
+/*
+ * The rates table drawn: a chart per call, a bar per label that measured
+ * rates, each call on its own scale (getppid's millions and time()'s
+ * hundreds of millions share no axis that shows both).
+ */
+static void html_rates_chart(FILE *out, const struct run_info *rows, size_t nrows)
+{
+	struct svg_bar *bars = calloc(nrows ? nrows : 1, sizeof(*bars));
+	const char *ids[16];
+	size_t nids = 0;
+
+	if (!bars)
+		return;
+	for (size_t k = 0; k < nrows; k++)
+		for (size_t i = 0; i < rows[k].nresults && nids < 16; i++) {
+			const char *id = rows[k].results[i].id;
+			size_t j = 0;
+
+			if (strncmp(id, "rate.", 5) != 0)
+				continue;
+			while (j < nids && strcmp(ids[j], id) != 0)
+				j++;
+			if (j == nids)
+				ids[nids++] = id;
+		}
+	if (nids)
+		fputs("<h2 id=\"rates-chart\">System call rates, calls per second</h2>\n", out);
+	for (size_t j = 0; j < nids; j++) {
+		struct svg_bar_group g = { NULL, 0, bars };
+		struct svg_chart c = { ids[j] + 5, "calls per second", NULL, "no rate to draw", 0 };
+
+		for (size_t k = 0; k < nrows; k++) {
+			const struct result *r = NULL;
+
+			for (size_t i = 0; i < rows[k].nresults && !r; i++)
+				if (strcmp(rows[k].results[i].id, ids[j]) == 0)
+					r = &rows[k].results[i];
+			if (!r)
+				continue;
+			bars[g.n] = (struct svg_bar){ rows[k].label, NAN, NAN, NAN,
+						     r->status == RES_SKIP ? "skipped" : "failed" };
+			if (r->status == RES_OK || r->status == RES_NOISY) {
+				bars[g.n].value = r->median;
+				bars[g.n].lo = r->ci_low;
+				bars[g.n].hi = r->ci_high;
+			}
+			g.n++;
+		}
+		if (svg_bars(out, &c, &g, 1) < 0)
+			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+	}
+	free(bars);
+}
 
 static int summary_json(FILE *out, const void *arg)
 {
@@ -402,7 +481,133 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 	report_html_tables(out, &doc);
 	rm_doc_free(&doc);
 	html_summary_charts(out, rows, nrows);
+	html_rates_chart(out, rows, nrows);
+	if (report_contest_has(runs, nruns))
+		html_pre(out, summary_contest, &d);
+	if (report_timed_has(runs, nruns))
+		html_pre(out, summary_timed, &d);
+	if (report_clocks_has(runs, nruns))
+		html_pre(out, summary_clocks, &d);
 	report_html_data(out, summary_json, &d);
+	report_html_end(out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* What a text writer printed, as the page shows it: preformatted, escaped. */
+static void html_pre(FILE *out, void (*write)(FILE *, const void *), const void *arg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return;
+	write(mem, arg);
+	if (fclose(mem) == 0 && text && text[0]) {
+		fputs("<pre class=\"text\">", out);
+		/* Line by line: a newline would be escaped like any control character. */
+		for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+			if ((nl = strchr(line, '\n')) != NULL)
+				*nl = '\0';
+			report_html_text(out, line);
+			fputc('\n', out);
+		}
+		fputs("</pre>\n", out);
+	}
+	free(text);
+}
+
+struct show_data {
+	const struct run_info *run;
+	const char *id;
+};
+
+static void show_text(FILE *out, const void *arg)
+{
+	const struct show_data *d = arg;
+
+	if (strcmp(d->id, "sentinel") == 0)
+		report_show_sentinel_text(out, d->run);
+	else
+		report_show_text(out, d->run, d->id);
+}
+
+static int show_json(FILE *out, const void *arg)
+{
+	const struct show_data *d = arg;
+
+	return report_show_json(out, d->run, d->id);
+}
+
+/* The samples of r as a strip: each at its time, the median and its interval across. */
+static void html_strip(FILE *out, const struct result *r)
+{
+	double *x = r->n ? calloc(r->n, sizeof(double)) : NULL;
+	struct svg_samples sm = { r->n, NULL, r->samples, r->median, r->ci_low, r->ci_high };
+	struct svg_chart c = { 0 };
+	char title[160];
+
+	if (x && r->where) {
+		for (size_t i = 0; i < r->n; i++)
+			x[i] = r->where[i].t;
+		sm.x = x;
+	}
+	snprintf(title, sizeof(title), "%s: %zu samples, the median and its 95%% interval", r->id,
+		 r->n);
+	c.title = title;
+	c.xlabel = sm.x ? "time in the run (s)" : "sample";
+	c.ylabel = r->unit;
+	c.empty = r->reason[0] ? r->reason : "no samples stored";
+	if (svg_strip(out, &c, &sm) < 0)
+		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+	free(x);
+}
+
+/* The run's sentinel: one getppid through the run, where each was timed. */
+static void html_sentinel(FILE *out, const struct run_info *run)
+{
+	double *x = run->nsentinel ? calloc(2 * run->nsentinel, sizeof(double)) : NULL;
+	struct svg_samples sm = { run->nsentinel, x, x ? x + run->nsentinel : NULL, NAN, NAN, NAN };
+	struct svg_chart c = { 0 };
+
+	if (!run->nsentinel)
+		return;
+	if (!x) {
+		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+		return;
+	}
+	for (size_t i = 0; i < run->nsentinel; i++) {
+		x[i] = run->sentinel[i].t;
+		x[run->nsentinel + i] = run->sentinel[i].sys_ns;
+	}
+	c.title = "The sentinel: one getppid() around each replica, the machine's speed";
+	c.xlabel = "time in the run (s)";
+	c.ylabel = "ns";
+	c.empty = "no sentinel point to draw";
+	if (svg_strip(out, &c, &sm) < 0)
+		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+	free(x);
+}
+
+int report_html_show(FILE *out, const struct run_info *run, const char *id)
+{
+	struct show_data d = { run, id };
+	const struct result *r = NULL;
+	char title[160];
+
+	for (size_t i = 0; i < run->nresults && !r; i++)
+		if (strcmp(run->results[i].id, id) == 0)
+			r = &run->results[i];
+	snprintf(title, sizeof(title), "kbench show %s", id);
+	report_html_begin(out, title);
+	report_html_system(out, run);
+	if (r && r->npoints)
+		html_curve(out, run, r);
+	else if (r)
+		html_strip(out, r);
+	html_sentinel(out, run);
+	html_pre(out, show_text, &d);
+	report_html_data(out, show_json, &d);
 	report_html_end(out);
 	return ferror(out) ? -1 : 0;
 }

@@ -34,4 +34,12 @@ void report_html_data(FILE *out, int (*write)(FILE *, const void *), const void 
 int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 			const struct run_info *runs, size_t nruns);
 
+/*
+ * `kbench show ID --html`: the run's system table, the result's chart (a
+ * curve's lines, else its samples as a strip plot with the median and its
+ * interval), the run's sentinel timeline when it has one, the text show
+ * prints, and the result as JSON.  ID "sentinel": the timeline alone.
+ */
+int report_html_show(FILE *out, const struct run_info *run, const char *id);
+
 #endif

@@ -46,6 +46,8 @@ check "the page has a heading for each of the text's tables ($texttables)" \
 labels=$(sed -n '/^Basic system parameters$/,/^$/p' "$T/summary.txt" | sed '1,5d;/^$/d' | wc -l)
 check "a system table per label ($labels)" \
 	[ "$(grep -c '<table class="sys">' "$T/summary.html")" = "$labels" ]
+check "a noisy figure's cell is marked, the table has the marks' legend" \
+	sh -c "grep -q '<td class=\"num noisy\">[^<]*<sup class=\"mark\" title=\"noisy\">!</sup>' '$T/summary.html' && grep -q '<p class=\"legend\"><sup class=\"mark\">!</sup> noisy' '$T/summary.html'"
 check "each label's system table names its clock source" grep -q '<th>Clock source</th><td>tsc</td>' "$T/summary.html"
 curves=$(grep -c '^  .* mem.lat.curve: [0-9]* points' "$T/summary.txt")
 series=$(python3 -c '

@@ -33,6 +33,8 @@ static const char html_css[] =
 	"table.sys th{background:none;font-weight:normal;color:#555}"
 	"svg{width:100%;height:auto;max-width:60em}"
 	"p.nochart{font-style:italic;color:#555}"
+	"sup.mark{color:#b00;font-weight:bold;padding-left:.1em}td.noisy,td.missing{background:#fff4e0}"
+	"p.legend{font-size:.8em;color:#444}"
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}";
 
 void report_html_text(FILE *out, const char *s)
@@ -91,12 +93,48 @@ void report_html_end(FILE *out)
 	fputs("</body>\n</html>\n", out);
 }
 
+/* A cell's marks: what its notes below say, at a glance. */
+static void html_marks(FILE *out, unsigned f)
+{
+	if (f & RM_NOISY)
+		fputs("<sup class=\"mark\" title=\"noisy\">!</sup>", out);
+	if (f & RM_BUSY)
+		fputs("<sup class=\"mark\" title=\"busy\">b</sup>", out);
+	if (f & RM_MISSING)
+		fputs("<sup class=\"mark\" title=\"failed or skipped\">x</sup>", out);
+}
+
+static unsigned flags_of(const struct rm_line *l)
+{
+	unsigned f = 0;
+
+	for (size_t c = 0; c < l->ncells; c++)
+		f |= l->cells[c].flags;
+	return f;
+}
+
+/* The legend of the marks a table used. */
+static void html_legend(FILE *out, unsigned f)
+{
+	if (!f)
+		return;
+	fputs("<p class=\"legend\">", out);
+	if (f & RM_NOISY)
+		fputs("<sup class=\"mark\">!</sup> noisy: missed its precision ", out);
+	if (f & RM_BUSY)
+		fputs("<sup class=\"mark\">b</sup> busy: other work competed ", out);
+	if (f & RM_MISSING)
+		fputs("<sup class=\"mark\">x</sup> failed or skipped ", out);
+	fputs("(the notes above say which and why)</p>\n", out);
+}
+
 void report_html_tables(FILE *out, const struct rm_doc *doc)
 {
 	for (size_t t = 0; t < doc->ntables; t++) {
 		const struct rm_table *tb = &doc->tables[t];
 		size_t ncols = 0;
 		int notes = 0;
+		unsigned marked = 0;
 
 		size_t cells = 0;
 
@@ -132,11 +170,18 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 			case RM_ROW:
 				fputs("<tr class=\"row\">", out);
 				for (size_t c = 0; c < l->ncells; c++) {
-					fputs(l->cells[c].right ? "<td class=\"num\">" : "<td>", out);
+					unsigned f = l->cells[c].flags;
+
+					fprintf(out, "<td class=\"%s%s%s%s\">",
+						l->cells[c].right ? "num" : "text",
+						f & RM_NOISY ? " noisy" : "", f & RM_BUSY ? " busy" : "",
+						f & RM_MISSING ? " missing" : "");
 					html_trimmed(out, l->cells[c].text);
+					html_marks(out, f);
 					fputs("</td>", out);
 				}
 				fputs("</tr>\n", out);
+				marked |= flags_of(l);
 				break;
 			case RM_GROUP:
 				/* A blank one parts blocks of columns in the text; a table needs none. */
@@ -170,6 +215,7 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 		}
 		if (notes)
 			fputs("</ul>\n", out);
+		html_legend(out, marked);
 	}
 	if (doc->oom)
 		fputs("<p class=\"warn\">Some tables are not shown: out of memory.</p>\n", out);

@@ -87,10 +87,19 @@ void rm_cell(struct rm_doc *doc, int width, int right, const char *text)
 		return;
 	}
 	l->cells = more;
-	l->cells[l->ncells] = (struct rm_cell){ strdup(text), width, right };
+	l->cells[l->ncells] = (struct rm_cell){ strdup(text), width, right, 0 };
 	if (!l->cells[l->ncells].text)
 		doc->oom = 1;
 	l->ncells++;
+}
+
+void rm_flags(struct rm_doc *doc, unsigned flags)
+{
+	struct rm_table *t = last_table(doc);
+	struct rm_line *l = t && t->nlines ? &t->lines[t->nlines - 1] : NULL;
+
+	if (l && l->ncells)
+		l->cells[l->ncells - 1].flags |= flags;
 }
 
 void rm_text(struct rm_doc *doc, enum rm_kind kind, const char *text)

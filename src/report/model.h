@@ -26,10 +26,18 @@ enum rm_kind {
 	RM_CONT,	/* the row above continued on a line of its own (AIM9's unit) */
 };
 
+/* What a cell's figure is, which the text says in its notes and the HTML marks. */
+enum {
+	RM_NOISY = 1u << 0,	/* missed its precision */
+	RM_BUSY = 1u << 1,	/* other work competed */
+	RM_MISSING = 1u << 2,	/* failed or skipped */
+};
+
 struct rm_cell {
 	char *text;	/* as the text report prints it, escaped, not padded */
 	int width;	/* its column's width there */
 	int right;	/* right-aligned */
+	unsigned flags;	/* RM_NOISY, ...: the notes under the table say why */
 };
 
 struct rm_line {
@@ -64,6 +72,8 @@ void rm_plain(struct rm_doc *doc);
 void rm_line(struct rm_doc *doc, enum rm_kind kind);
 /* A cell at the end of the last line. */
 void rm_cell(struct rm_doc *doc, int width, int right, const char *text);
+/* Flags on the last cell of the last line. */
+void rm_flags(struct rm_doc *doc, unsigned flags);
 /* A GROUP, NOTE or CONT line in the last table. */
 void rm_text(struct rm_doc *doc, enum rm_kind kind, const char *text);
 /* Each line of what a function printed into a memory stream, as a NOTE line. */

@@ -807,6 +807,26 @@ static void os_cell(const struct run_info *run, char *buf, size_t size)
 	label_cell(run, OS_W, buf, size);
 }
 
+/* What the notes will say of the cell's figures: noisy, busy, missing. */
+static unsigned cell_flags(const struct table_col *c, const struct row *row)
+{
+	unsigned flags = 0;
+
+	for (size_t j = 0; j < NELEM(c->ids) && c->ids[j]; j++) {
+		const struct result *r = find_result(row, c->ids[j]);
+
+		if (!r)
+			continue;
+		if (r->status == RES_NOISY)
+			flags |= RM_NOISY;
+		if (r->status == RES_FAIL || r->status == RES_SKIP)
+			flags |= RM_MISSING;
+		if (result_busy(r))
+			flags |= RM_BUSY;
+	}
+	return flags;
+}
+
 static void table_row(struct rm_doc *doc, const struct table *t, const struct row *row)
 {
 	const struct run_info *run = row->run;
@@ -827,6 +847,7 @@ static void table_row(struct rm_doc *doc, const struct table *t, const struct ro
 		else if (c->ids[0])
 			cell_median(c, row, cell);
 		rm_cell(doc, w, !c->left, cell);
+		rm_flags(doc, cell_flags(c, row));
 	}
 }
 
@@ -1141,8 +1162,14 @@ static void rate_block(struct rm_doc *doc, const struct run_info *const *cols, s
 		rm_line(doc, RM_ROW);
 		rm_cell(doc, RATE_CALL_W, 0, ids[i] + strlen(RATE_PREFIX));
 		for (size_t c = 0; c < ncols; c++) {
-			rate_cell(cols[c], rate_find(cols[c], ids[i]), cell, sizeof(cell));
+			const struct result *r = rate_find(cols[c], ids[i]);
+
+			rate_cell(cols[c], r, cell, sizeof(cell));
 			rm_cell(doc, RATE_COL_W, 1, cell);
+			if (r)
+				rm_flags(doc, (r->status == RES_NOISY ? RM_NOISY : 0) |
+					      (result_busy(r) ? RM_BUSY : 0) |
+					      (!result_usable(r) ? RM_MISSING : 0));
 		}
 	}
 }

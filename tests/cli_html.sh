@@ -109,6 +109,23 @@ check "show --html: no NaN" sh -c "! grep -Eiq '>(-?nan|-?inf)<' '$T/out' '$T/st
 kb show sys.null --db "$DB" --html --json
 check "show --html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
 
+# The other tables and their charts: contest's Ratio, the rates per call.
+DB2="$T/more.db"
+"$KB" contest --workload 'sleep 0.2' --loads noload,tick_load --label A --db "$DB2" \
+	--settle 0.2 --load-scale 0.01 --tmpdir "$T/tmp" --quiet >/dev/null 2>&1
+"$KB" contest --workload 'sleep 0.2' --loads noload,tick_load --label B --db "$DB2" \
+	--settle 0.2 --load-scale 0.01 --tmpdir "$T/tmp" --quiet >/dev/null 2>&1
+"$KB" run --only 'rate.getppid,rate.time' --label A --db "$DB2" --max-time 0.05 --replicas 1 \
+	--tmpdir "$T/tmp" --quiet >/dev/null 2>&1
+kb summary --db "$DB2" --html
+cp "$T/out" "$T/more.html"
+check "summary --html with contest and rates exits 0" [ "$rc" = 0 ]
+check "contest: its Ratio drawn, a bar per load and label (4)" \
+	[ "$(sed -n '/<h2 id="contest">/,/<\/svg>/p' "$T/more.html" | grep -c '<rect class="bar"')" = 4 ]
+check "contest: its tables as the text prints them" grep -q '^tick_load (Loads: ticks):$' "$T/more.html"
+check "rates: a chart per call (2)" \
+	[ "$(sed -n '/<h2 id="rates-chart">/,/<h2 id="contest">/p' "$T/more.html" | grep -c '<svg ')" = 2 ]
+
 # In a real browser.
 browser_setup
 if [ -z "$BROWSER" ]; then

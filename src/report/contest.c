@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
+#include "report/svg.h"
 #include "stats/stats.h"
 
 /* A label's runs, in the order first seen. */
@@ -319,5 +320,76 @@ out:
 		free(labels[i].runs);
 	free(labels);
 	free(ids);
+	return rc;
+}
+
+/*
+ * contest's Ratio drawn (`summary --html`): a group per load, a bar per
+ * label, each the label's median Time over the first label's noload Time,
+ * its interval the Time's over the runs scaled alike.
+ */
+int report_contest_chart(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	struct ct_label *labels = calloc(nruns ? nruns : 1, sizeof(*labels));
+	const char **ids = NULL;
+	struct svg_bar_group *groups = NULL;
+	struct svg_bar *bars = NULL;
+	size_t nids = 0, maxids = 0;
+	int nl = 0, rc = 0;
+	char ref_id[96], xlabel[4 * 128 + 64], base[4 * 128];
+	double ref;
+	struct svg_chart c = { "contest: Ratio per load (Time / noload Time)", NULL, NULL,
+			       "no load's Time to draw", 0 };
+
+	for (size_t i = 0; i < nruns; i++)
+		maxids += runs[i].nresults;
+	ids = malloc((maxids ? maxids : 1) * sizeof(*ids));
+	if (!labels || !ids || (nl = ct_group(runs, nruns, labels)) < 0) {
+		rc = -1;
+		goto out;
+	}
+	nids = ct_ids(runs, nruns, ids, maxids);
+	groups = calloc(nids ? nids : 1, sizeof(*groups));
+	bars = calloc((nids ? nids : 1) * (size_t)(nl ? nl : 1), sizeof(*bars));
+	if (!groups || !bars) {
+		rc = -1;
+		goto out;
+	}
+	snprintf(ref_id, sizeof(ref_id), "%snoload", CATALOG_CONTEST);
+	ref = ct_median(&labels[0], ref_id, NULL);
+	for (size_t k = 0; k < nids; k++) {
+		groups[k] = (struct svg_bar_group){ ids[k] + strlen(CATALOG_CONTEST), 0,
+						    bars + k * (size_t)nl };
+		for (int i = 0; i < nl; i++) {
+			struct svg_bar *b = &bars[k * (size_t)nl + groups[k].n];
+			struct stats_summary ss;
+			size_t n;
+
+			if (!ct_first(&labels[i], ids[k]))
+				continue;
+			*b = (struct svg_bar){ labels[i].name, NAN, NAN, NAN, "no figure" };
+			n = ct_summary(&labels[i], ids[k], NULL, &ss);
+			if (n > 0 && isfinite(ref) && ref > 0) {
+				b->value = ss.median / ref;
+				if (n > 1) {
+					b->lo = ss.ci_low / ref;
+					b->hi = ss.ci_high / ref;
+				}
+			}
+			groups[k].n++;
+		}
+	}
+	snprintf(xlabel, sizeof(xlabel), "Ratio: Time / %s's noload Time",
+		 report_cell(base, sizeof(base), nl ? labels[0].name : "", -1, 0));
+	c.xlabel = xlabel;
+	if (nids)
+		rc = svg_bars(out, &c, groups, nids);
+out:
+	for (int i = 0; labels && i < nl; i++)
+		free(labels[i].runs);
+	free(labels);
+	free(ids);
+	free(groups);
+	free(bars);
 	return rc;
 }

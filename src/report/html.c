@@ -528,8 +528,12 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 	rm_doc_free(&doc);
 	html_summary_charts(out, rows, nrows);
 	html_rates_chart(out, rows, nrows);
-	if (report_contest_has(runs, nruns))
+	if (report_contest_has(runs, nruns)) {
+		fputs("<h2 id=\"contest\">contest</h2>\n", out);
+		if (report_contest_chart(out, runs, nruns) < 0)
+			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
 		html_pre(out, summary_contest, &d);
+	}
 	if (report_timed_has(runs, nruns))
 		html_pre(out, summary_timed, &d);
 	if (report_clocks_has(runs, nruns))

@@ -206,6 +206,8 @@ void report_merge_free(struct run_info *merged, size_t n);
 int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, double threshold);
 /* Whether the runs hold any contest result. */
 int report_contest_has(const struct run_info *runs, size_t nruns);
+/* contest's Ratio per load, grouped by label, as an SVG chart (report/svg.h).  0 or -1. */
+int report_contest_chart(FILE *out, const struct run_info *runs, size_t nruns);
 
 /* ------------------------------------------------------------------ */
 /* timed jobs (src/report/timed.c)                                     */

@@ -117,12 +117,16 @@ DB2="$T/more.db"
 	--settle 0.2 --load-scale 0.01 --tmpdir "$T/tmp" --quiet >/dev/null 2>&1
 "$KB" run --only 'rate.getppid,rate.time' --label A --db "$DB2" --max-time 0.05 --replicas 1 \
 	--tmpdir "$T/tmp" --quiet >/dev/null 2>&1
+"$KB" time --runs 2 --jobs 1,2 --name nap --db "$DB2" --tmpdir "$T/tmp" --quiet -- sh -c 'sleep 0.0{jobs}' \
+	>/dev/null 2>&1
 kb summary --db "$DB2" --html
 cp "$T/out" "$T/more.html"
 check "summary --html with contest and rates exits 0" [ "$rc" = 0 ]
 check "contest: its Ratio drawn, a bar per load and label (4)" \
 	[ "$(sed -n '/<h2 id="contest">/,/<\/svg>/p' "$T/more.html" | grep -c '<rect class="bar"')" = 4 ]
 check "contest: its tables as the text prints them" grep -q '^tick_load (Loads: ticks):$' "$T/more.html"
+check "timed jobs: the real time drawn, a bar per -j (2)" \
+	[ "$(sed -n '/<h2 id="timed">/,/<\/svg>/p' "$T/more.html" | grep -c '<rect class="bar"')" = 2 ]
 check "rates: a chart per call (2)" \
 	[ "$(sed -n '/<h2 id="rates-chart">/,/<h2 id="contest">/p' "$T/more.html" | grep -c '<svg ')" = 2 ]
 

@@ -534,8 +534,12 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
 		html_pre(out, summary_contest, &d);
 	}
-	if (report_timed_has(runs, nruns))
+	if (report_timed_has(runs, nruns)) {
+		fputs("<h2 id=\"timed\">Timed jobs</h2>\n", out);
+		if (report_timed_chart(out, runs, nruns) < 0)
+			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
 		html_pre(out, summary_timed, &d);
+	}
 	if (report_clocks_has(runs, nruns))
 		html_pre(out, summary_clocks, &d);
 	report_html_data(out, summary_json, &d);

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
+#include "report/svg.h"
 #include "stats/stats.h"
 
 /* Whether id is a timed job's, by the catalogue's prefix (a name need not be known). */
@@ -461,4 +462,65 @@ int report_timed_text(FILE *out, const struct run_info *runs, size_t nruns, int 
 	report_cpus_notes(out, runs, nruns);
 	tj_rows_free(rows, (size_t)n);
 	return 0;
+}
+
+/*
+ * The timed jobs drawn (`summary --html`): a group per job and label, a
+ * bar per configuration (-j, copies), its real time, the median over the
+ * runs with its interval, as the first table gives it.  A label's
+ * configurations are consecutive rows (tj_rows keeps the order first seen),
+ * so a group is a run of rows with the same job and label.
+ */
+int report_timed_chart(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	struct tj_row *rows = NULL;
+	int n = tj_rows(runs, nruns, &rows), rc = 0;
+	size_t m = n > 0 ? (size_t)n : 1;
+	struct svg_bar_group *groups = calloc(m, sizeof(*groups));
+	struct svg_bar *bars = calloc(m, sizeof(*bars));
+	char (*names)[4 * 40 + 64] = calloc(m, sizeof(*names));
+	char (*bnames)[32] = calloc(m, sizeof(*bnames));
+	struct svg_chart c = { "Timed jobs: real time (s), the median of the runs", "real (s)", NULL,
+			       "no real time to draw", 0 };
+	size_t ng = 0;
+
+	if (n < 0 || !groups || !bars || !names || !bnames) {
+		rc = -1;
+		goto out;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct tj_row *row = &rows[k];
+		struct stats_summary ss;
+		char lab[4 * 40 + 1];
+		size_t nr;
+
+		snprintf(names[k], sizeof(names[k]), "%s, %s", row->key->id,
+			 report_cell(lab, sizeof(lab), row->label, 40, 0));
+		if (ng == 0 || strcmp(groups[ng - 1].name, names[k]) != 0)
+			groups[ng++] = (struct svg_bar_group){ names[k], 0, bars + k };
+		if (row->key->jobs && row->key->parallel > 1)
+			snprintf(bnames[k], sizeof(bnames[k]), "-j%d x%d", row->key->jobs,
+				 row->key->parallel);
+		else if (row->key->jobs)
+			snprintf(bnames[k], sizeof(bnames[k]), "-j%d", row->key->jobs);
+		else if (row->key->parallel > 1)
+			snprintf(bnames[k], sizeof(bnames[k]), "x%d", row->key->parallel);
+		else
+			snprintf(bnames[k], sizeof(bnames[k]), "one copy");
+		nr = tj_summary(row, 0, 0, &ss);
+		bars[k] = (struct svg_bar){ bnames[k], nr ? ss.median : (double)NAN,
+					    nr > 1 ? ss.ci_low : (double)NAN,
+					    nr > 1 ? ss.ci_high : (double)NAN, "no real time" };
+		groups[ng - 1].n++;
+	}
+	if (ng)
+		rc = svg_bars(out, &c, groups, ng);
+out:
+	free(groups);
+	free(bars);
+	free(names);
+	free(bnames);
+	if (n > 0)
+		tj_rows_free(rows, (size_t)n);
+	return rc;
 }

@@ -33,6 +33,7 @@
 #include "core/result.h"
 #include "plat/plat.h"
 #include "report/report.h"
+#include "golden.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -130,49 +131,13 @@ static char *table(const struct run_info *runs, size_t n)
 	return text;
 }
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	if (!f)
-		return NULL;
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
+/* Compare text with tests/golden/NAME.txt, or rewrite it when asked to. */
 static void check_golden(const char *name, const char *text)
 {
-	char path[256];
-	const char *update = getenv("KBENCH_UPDATE_GOLDEN");
-	char *want;
+	char file[128];
 
-	snprintf(path, sizeof(path), "tests/golden/%s.txt", name);
-	if (update && strcmp(update, "1") == 0) {
-		FILE *f = fopen(path, "wb");
-
-		assert_non_null(f);
-		assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
-		assert_int_equal(fclose(f), 0);
-		return;
-	}
-	want = read_all(path);
-	if (!want)
-		fail_msg("cannot read %s (run with KBENCH_UPDATE_GOLDEN=1 to create it)", path);
-	if (strcmp(want, text) != 0) {
-		fprintf(stderr, "--- %s (expected)\n%s+++ output\n%s", path, want, text);
-		free(want);
-		fail_msg("%s differs", path);
-	}
-	free(want);
+	snprintf(file, sizeof(file), "%s.txt", name);
+	golden_check(file, text);
 }
 
 /* Two labels, the first measured twice: the golden table. */

@@ -27,72 +27,11 @@
 #include "core/err.h"
 #include "core/utf8.h"
 #include "report/report.h"
+#include "golden.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---------------------------------------------------------------- helpers */
-
-/* Output of fn(out, ...) captured in a malloc'd string. */
-struct capture {
-	char *text;
-	size_t len;
-	FILE *f;
-};
-
-static FILE *capture_start(struct capture *c)
-{
-	c->text = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->text, &c->len);
-	assert_non_null(c->f);
-	return c->f;
-}
-
-static char *capture_end(struct capture *c)
-{
-	assert_int_equal(fclose(c->f), 0);
-	return c->text;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n + 4096 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap + 1);
-			assert_non_null(buf);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* Print line `no` of text (1-based) with a prefix, as diff does. */
-static void print_line(const char *prefix, const char *text, int no)
-{
-	const char *p = text;
-
-	for (int i = 1; i < no && p; i++) {
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	if (!p || !*p) {
-		fprintf(stderr, "%s<end of file>\n", prefix);
-		return;
-	}
-	fprintf(stderr, "%s%.*s\n", prefix, (int)strcspn(p, "\n"), p);
-}
 
 static int count_lines(const char *s)
 {
@@ -107,52 +46,10 @@ static int count_lines(const char *s)
 /* Compare text with tests/golden/NAME.txt, or rewrite it when asked to. */
 static void check_golden(const char *name, const char *text)
 {
-	char path[256];
-	const char *update = getenv("KBENCH_UPDATE_GOLDEN");
-	char *want;
-	size_t wlen = 0;
+	char file[128];
 
-	snprintf(path, sizeof(path), "tests/golden/%s.txt", name);
-	if (update && strcmp(update, "1") == 0) {
-		FILE *f = fopen(path, "wb");
-		assert_non_null(f);
-		assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
-		assert_int_equal(fclose(f), 0);
-		fprintf(stderr, "updated %s\n", path);
-		return;
-	}
-	want = read_file(path, &wlen);
-	if (!want)
-		fail_msg("cannot read %s (run with KBENCH_UPDATE_GOLDEN=1 to create it)", path);
-	if (wlen != strlen(text) || memcmp(want, text, wlen) != 0) {
-		int lines = count_lines(want) > count_lines(text) ? count_lines(want)
-								    : count_lines(text);
-		int shown = 0;
-
-		fprintf(stderr, "--- %s (expected)\n+++ output\n", path);
-		for (int no = 1; no <= lines + 1 && shown < 20; no++) {
-			const char *a = want, *b = text;
-			size_t la, lb;
-
-			for (int i = 1; i < no; i++) {
-				a = strchr(a, '\n');
-				a = a ? a + 1 : "";
-				b = strchr(b, '\n');
-				b = b ? b + 1 : "";
-			}
-			la = strcspn(a, "\n");
-			lb = strcspn(b, "\n");
-			if (la == lb && memcmp(a, b, la) == 0 && (a[la] == '\n') == (b[lb] == '\n'))
-				continue;
-			fprintf(stderr, "@@ line %d\n", no);
-			print_line("-", want, no);
-			print_line("+", text, no);
-			shown++;
-		}
-		free(want);
-		fail_msg("output differs from %s", path);
-	}
-	free(want);
+	snprintf(file, sizeof(file), "%s.txt", name);
+	golden_check(file, text);
 }
 
 /* Every line of a table must fit an 80-column mail reader. */

@@ -26,108 +26,19 @@
 #include <strings.h>
 
 #include "report/svg.h"
+#include "golden.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---------------------------------------------------------------- helpers */
 
-/* Output of a writer captured in a malloc'd string. */
-struct capture {
-	char *text;
-	size_t len;
-	FILE *f;
-};
-
-static FILE *capture_start(struct capture *c)
-{
-	c->text = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->text, &c->len);
-	assert_non_null(c->f);
-	return c->f;
-}
-
-static char *capture_end(struct capture *c)
-{
-	assert_int_equal(fclose(c->f), 0);
-	return c->text;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n + 4096 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap + 1);
-			assert_non_null(buf);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* Line `no` (1-based) of text, or "" past its end, and its length. */
-static const char *line_at(const char *text, int no, size_t *len)
-{
-	const char *p = text;
-
-	for (int i = 1; i < no && *p; i++) {
-		p = strchr(p, '\n');
-		p = p ? p + 1 : "";
-	}
-	*len = strcspn(p, "\n");
-	return p;
-}
-
 /* Compare text with tests/golden/NAME.svg, or rewrite it when asked to. */
 static void check_golden(const char *name, const char *text)
 {
-	char path[256];
-	const char *update = getenv("KBENCH_UPDATE_GOLDEN");
-	char *want;
-	size_t wlen = 0;
+	char file[128];
 
-	snprintf(path, sizeof(path), "tests/golden/%s.svg", name);
-	if (update && strcmp(update, "1") == 0) {
-		FILE *f = fopen(path, "wb");
-		assert_non_null(f);
-		assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
-		assert_int_equal(fclose(f), 0);
-		fprintf(stderr, "updated %s\n", path);
-		return;
-	}
-	want = read_file(path, &wlen);
-	if (!want)
-		fail_msg("cannot read %s (run with KBENCH_UPDATE_GOLDEN=1 to create it)", path);
-	if (wlen != strlen(text) || memcmp(want, text, wlen) != 0) {
-		int shown = 0;
-
-		fprintf(stderr, "--- %s (expected)\n+++ output\n", path);
-		for (int no = 1; shown < 20; no++) {
-			size_t la, lb;
-			const char *a = line_at(want, no, &la), *b = line_at(text, no, &lb);
-
-			if (!*a && !*b)
-				break;
-			if (la == lb && memcmp(a, b, la) == 0)
-				continue;
-			fprintf(stderr, "@@ line %d\n-%.*s\n+%.*s\n", no, (int)la, a, (int)lb, b);
-			shown++;
-		}
-		free(want);
-		fail_msg("output differs from %s", path);
-	}
-	free(want);
+	snprintf(file, sizeof(file), "%s.svg", name);
+	golden_check(file, text);
 }
 
 /* How often needle occurs in text. */

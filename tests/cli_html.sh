@@ -62,6 +62,28 @@ check "one line per series of each curve ($series)" \
 	[ "$(grep -c '<path class="series"' "$T/summary.html")" = "$series" ]
 check "the curve's size axis is labelled in binary sizes" grep -q '>4K</text>' "$T/summary.html"
 
+# One model, three writers: summary --json carries the tables the text and the page show.
+kb summary --db "$DB" --json
+check "summary --json: the same tables as the page, row for row, cell for cell" python3 -c '
+import html, json, re, sys
+doc = json.load(open(sys.argv[1]))
+page = open(sys.argv[2]).read()
+want = []
+for t in doc["tables"]:
+    for r in t["rows"]:
+        if "cells" in r:
+            want.append(r["cells"])
+got = []
+for tr in re.findall(r"<tr class=\"row\">(.*?)</tr>", page):
+    got.append([html.unescape(re.sub(r"<sup.*?</sup>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr)])
+sys.exit(0 if want and want == got else 1)
+' "$T/out" "$T/summary.html"
+check "summary --json: the tables have the text's titles" python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+sys.exit(0 if all(t["title"] + "\n" in text for t in doc["tables"]) and doc["tables"] else 1)
+' "$T/out" "$T/summary.txt"
 kb summary --db "$DB" --html --json
 check "--html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
 

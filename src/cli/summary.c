@@ -12,6 +12,7 @@
 #include "core/err.h"
 #include "report/report.h"
 #include "report/html.h"
+#include "report/model.h"
 #include "store/store.h"
 
 /*
@@ -47,7 +48,7 @@ static int summary_has_benchmarks(const struct run_info *runs, size_t nruns)
 int cmd_summary(int argc, char **argv)
 {
 	const char *db = NULL;
-	int json = 0, html = 0, each = 0, nsel, nruns, nrows;
+	int json = 0, html = 0, each = 0, nsel, nruns, nrows = 0;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "each", OPT_FLAG, &each, NULL, "one row per run, not per label", 0, 0, 0 },
@@ -96,8 +97,29 @@ int cmd_summary(int argc, char **argv)
 	}
 	/* JSON is for scripts: they get the runs themselves and merge as they like. */
 	if (json) {
-		report_runs_json(stdout, summary_shared_sysinfo(runs, (size_t)nruns), runs,
-				 (size_t)nruns);
+		/* The runs, and the tables the text shows of them (of each run with --each). */
+		struct rm_doc doc = { 0 };
+		int rc;
+
+		if (each) {
+			report_summary_model(&doc, runs, (size_t)nruns);
+		} else {
+			nrows = report_merge_labels(runs, (size_t)nruns, &rows);
+			if (nrows < 0) {
+				store_runs_free(runs, (size_t)nruns);
+				die("summary: out of memory merging the runs of each label");
+			}
+			report_summary_model(&doc, rows, (size_t)nrows);
+		}
+		rc = report_summary_json(stdout, summary_shared_sysinfo(runs, (size_t)nruns), runs,
+					 (size_t)nruns, &doc);
+		rm_doc_free(&doc);
+		if (!each)
+			report_merge_free(rows, (size_t)nrows);
+		if (rc < 0) {
+			store_runs_free(runs, (size_t)nruns);
+			die("summary: cannot encode the runs as JSON");
+		}
 	} else if (!summary_has_benchmarks(runs, (size_t)nruns)) {
 		/* Only contest's or timed jobs' results: their tables alone, no empty lmbench ones. */
 	} else if (each) {

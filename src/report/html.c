@@ -429,6 +429,7 @@ static void html_pre(FILE *out, void (*write)(FILE *, const void *), const void 
 struct summary_data {
 	const struct run_info *runs;
 	size_t nruns;
+	const struct rm_doc *tables;
 };
 
 /* contest's, the timed jobs' and the clock sources' tables, as their writers print them. */
@@ -511,21 +512,20 @@ static int summary_json(FILE *out, const void *arg)
 {
 	const struct summary_data *d = arg;
 
-	return report_runs_json(out, NULL, d->runs, d->nruns);
+	return report_summary_json(out, NULL, d->runs, d->nruns, d->tables);
 }
 
 int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 			const struct run_info *runs, size_t nruns)
 {
 	struct rm_doc doc = { 0 };
-	struct summary_data d = { runs, nruns };
+	struct summary_data d = { runs, nruns, &doc };
 
 	report_html_begin(out, "kbench summary");
 	for (size_t k = 0; k < nrows; k++)
 		report_html_system(out, &rows[k]);
 	report_summary_model(&doc, rows, nrows);
 	report_html_tables(out, &doc);
-	rm_doc_free(&doc);
 	html_summary_charts(out, rows, nrows);
 	html_rates_chart(out, rows, nrows);
 	if (report_contest_has(runs, nruns)) {
@@ -544,6 +544,7 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 		html_pre(out, summary_clocks, &d);
 	report_html_data(out, summary_json, &d);
 	report_html_end(out);
+	rm_doc_free(&doc);
 	return ferror(out) ? -1 : 0;
 }
 

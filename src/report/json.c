@@ -15,6 +15,7 @@
  * valid characters ("é" elsewhere in it) are not touched.
  */
 #include "report/report.h"
+#include "report/model.h"
 #include "report/jsonw.h"
 
 #include <math.h>
@@ -581,6 +582,132 @@ int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info 
 		report_jpush(arr, run_object(&runs[i], NULL, &bad), &bad);
 	report_jset(root, "runs", arr, &bad);
 	rc = bad ? -1 : dump(out, root);
+	json_decref(root);
+	return rc;
+}
+
+/* A cell's text without the padding the text aligns it with. */
+static json_t *model_text(const char *s, int *bad)
+{
+	size_t len;
+	char *t;
+	json_t *j;
+
+	while (*s == ' ')
+		s++;
+	len = strlen(s);
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	if (!(t = strndup(s, len))) {
+		*bad = 1;
+		return NULL;
+	}
+	j = report_jstr(t);
+	free(t);
+	return j;
+}
+
+/*
+ * The table model as JSON: each table with its title, its header lines,
+ * its rows (cells as the text prints them, and what the notes say of
+ * each: noisy, busy, missing), the lines heading groups of rows, and its
+ * notes; the same the text and the HTML show.
+ */
+static json_t *model_json(const struct rm_doc *doc, int *bad)
+{
+	json_t *arr = json_array();
+
+	if (!arr) {
+		*bad = 1;
+		return NULL;
+	}
+	for (size_t t = 0; t < doc->ntables && !*bad; t++) {
+		const struct rm_table *tb = &doc->tables[t];
+		json_t *o = json_object(), *head = json_array(), *rows = json_array(),
+		       *notes = json_array();
+
+		if (!o || !head || !rows || !notes) {
+			*bad = 1;
+			json_decref(o), json_decref(head), json_decref(rows), json_decref(notes);
+			break;
+		}
+		report_jset(o, "id", report_jstr(tb->id), bad);
+		report_jset(o, "title", report_jstr(tb->title), bad);
+		for (size_t i = 0; i < tb->nlines && !*bad; i++) {
+			const struct rm_line *l = &tb->lines[i];
+			json_t *cells, *row;
+
+			switch (l->kind) {
+			case RM_HEAD:
+			case RM_ROW:
+				cells = json_array();
+				row = l->kind == RM_ROW ? json_object() : NULL;
+				if (!cells || (l->kind == RM_ROW && !row)) {
+					*bad = 1;
+					json_decref(cells);
+					json_decref(row);
+					break;
+				}
+				for (size_t c = 0; c < l->ncells; c++)
+					report_jpush(cells, model_text(l->cells[c].text, bad), bad);
+				if (l->kind == RM_HEAD) {
+					report_jpush(head, cells, bad);
+					break;
+				}
+				report_jset(row, "cells", cells, bad);
+				{
+					json_t *marks = json_array();
+
+					for (size_t c = 0; marks && c < l->ncells; c++) {
+						unsigned f = l->cells[c].flags;
+
+						report_jpush(marks, report_jstr(f & RM_MISSING ? "missing" :
+										f & RM_NOISY ? "noisy" :
+										f & RM_BUSY ? "busy" : ""), bad);
+					}
+					report_jset(row, "marks", marks ? marks : json_null(), bad);
+				}
+				report_jpush(rows, row, bad);
+				break;
+			case RM_GROUP:
+			case RM_CONT:
+				if (!l->text[0])
+					break;
+				row = json_object();
+				report_jset(row, l->kind == RM_GROUP ? "group" : "continued",
+					    model_text(l->text, bad), bad);
+				report_jpush(rows, row, bad);
+				break;
+			case RM_NOTE:
+				report_jpush(notes, model_text(l->text, bad), bad);
+				break;
+			case RM_RULE:
+				break;
+			}
+		}
+		report_jset(o, "header", head, bad);
+		report_jset(o, "rows", rows, bad);
+		report_jset(o, "notes", notes, bad);
+		report_jpush(arr, o, bad);
+	}
+	return arr;
+}
+
+int report_summary_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
+			size_t nruns, const struct rm_doc *tables)
+{
+	json_t *root = json_object(), *arr = json_array(), *si = NULL;
+	int bad = !root || !arr, rc;
+
+	if (sysinfo_json)
+		si = json_loads(sysinfo_json, 0, NULL);
+	report_jset(root, "kbench", report_jstr(KB_VERSION), &bad);
+	report_jset(root, "sysinfo", si ? si : json_null(), &bad);
+	for (size_t i = 0; i < nruns && !bad; i++)
+		report_jpush(arr, run_object(&runs[i], NULL, &bad), &bad);
+	report_jset(root, "runs", arr, &bad);
+	report_jset(root, "tables", model_json(tables, &bad), &bad);
+	rc = bad || tables->oom ? -1 : dump(out, root);
 	json_decref(root);
 	return rc;
 }

@@ -115,6 +115,14 @@ int report_list_json(FILE *out, const struct report_list_row *rows, size_t n);
  */
 int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
 		     size_t nruns);
+/*
+ * `kbench summary --json`: report_runs_json's document and "tables", the
+ * summary's tables as the table model holds them (report/model.h): each
+ * with "id", "title", "header" (its lines of labels), "rows" ({"cells",
+ * "marks"}, or {"group"} heading the rows below) and "notes".
+ */
+int report_summary_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
+			size_t nruns, const struct rm_doc *tables);
 
 struct store_run_row;
 /*

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
+#include "report/model.h"
 #include "report/svg.h"
 #include "stats/stats.h"
 
@@ -145,10 +146,10 @@ int report_contest_has(const struct run_info *runs, size_t nruns)
 }
 
 /* One row: the label, then Time and its CI, CPU%, Loads, LCPU%, Ratio, the mark. */
-static void ct_row(FILE *out, const struct ct_label *l, const char *id, double ref_noload,
+static void ct_row(struct rm_doc *doc, const struct ct_label *l, const char *id, double ref_noload,
 		   const struct report_cmp_cell *cell)
 {
-	char name[4 * 20 + 1], fig[32], ci[32], loads[32], cut[4 * 15 + 1];
+	char name[4 * 20 + 1], fig[32], ci[32], loads[32], cut[4 * 15 + 1], num[32];
 	double t, lo = NAN, hi = NAN, cpu, ld, lcpu;
 	struct stats_summary ts;
 	size_t nok;
@@ -164,13 +165,17 @@ static void ct_row(FILE *out, const struct ct_label *l, const char *id, double r
 	} else {
 		report_cell(name, sizeof(name), l->name, 20, -1);
 	}
+	rm_line(doc, RM_ROW);
+	rm_cell(doc, 20, 0, name);
 	nok = ct_summary(l, id, NULL, &ts);
 	if (nok == 0) {
-		char why[4 * sizeof(first->reason)];
+		char why[4 * sizeof(first->reason)], line[4 * sizeof(first->reason) + 32];
 
-		fprintf(out, "%s %s: %s\n", name, first ? result_status_name(first->status) : "-",
-			first && first->reason[0] ? report_cell(why, sizeof(why), first->reason, -1, 0)
-						  : "no figure");
+		snprintf(line, sizeof(line), "%s: %s", first ? result_status_name(first->status) : "-",
+			 first && first->reason[0] ? report_cell(why, sizeof(why), first->reason, -1, 0)
+						   : "no figure");
+		rm_cell(doc, -1, 0, line);
+		rm_flags(doc, RM_MISSING);
 		return;
 	}
 	t = ts.median;
@@ -191,16 +196,24 @@ static void ct_row(FILE *out, const struct ct_label *l, const char *id, double r
 		snprintf(loads, sizeof(loads), "%.0f", ld);
 	else
 		snprintf(loads, sizeof(loads), "-");
-	fprintf(out, "%s %8s %7s %5.0f %8s %6.0f", name, fig, ci, cpu, loads, lcpu);
+	rm_cell(doc, 8, 1, fig);
+	rm_cell(doc, 7, 1, ci);
+	snprintf(num, sizeof(num), "%.0f", cpu);
+	rm_cell(doc, 5, 1, num);
+	rm_cell(doc, 8, 1, loads);
+	snprintf(num, sizeof(num), "%.0f", lcpu);
+	rm_cell(doc, 6, 1, num);
 	if (isfinite(ref_noload) && ref_noload > 0)
-		fprintf(out, " %6.2f", t / ref_noload);
+		snprintf(num, sizeof(num), "%.2f", t / ref_noload);
 	else
-		fprintf(out, " %6s", "-");
+		snprintf(num, sizeof(num), "-");
+	rm_cell(doc, 6, 1, num);
 	/* The marks, as compare prints them, without trailing blanks. */
-	if (cell && cell->present && (cell->significant || cell->test == CMP_TEST_MW_SAMPLES))
-		fprintf(out, " %s%s", cell->significant ? "*" : " ",
-			cell->test == CMP_TEST_MW_SAMPLES ? "~" : "");
-	fputc('\n', out);
+	if (cell && cell->present && (cell->significant || cell->test == CMP_TEST_MW_SAMPLES)) {
+		snprintf(num, sizeof(num), "%s%s", cell->significant ? "*" : " ",
+			 cell->test == CMP_TEST_MW_SAMPLES ? "~" : "");
+		rm_cell(doc, -1, 0, num);
+	}
 }
 
 /*
@@ -210,10 +223,10 @@ static void ct_row(FILE *out, const struct ct_label *l, const char *id, double r
  * threads working for it (writeback for io_load) count as other work too,
  * so those rows get no such note.
  */
-static void ct_busy_note(FILE *out, const struct ct_label *l, const char *id)
+static void ct_busy_note(struct rm_doc *doc, const struct ct_label *l, const char *id)
 {
 	double worst = -1;
-	char name[4 * 128];
+	char name[4 * 128], line[4 * 128 + 96];
 
 	if (strcmp(id, CATALOG_CONTEST "noload") != 0 && strcmp(id, CATALOG_CONTEST "cacherun") != 0)
 		return;
@@ -224,9 +237,11 @@ static void ct_busy_note(FILE *out, const struct ct_label *l, const char *id)
 			if (strcmp(r->id, id) == 0 && r->status == RES_OK && result_busy(r))
 				worst = fmax(worst, r->interference);
 		}
-	if (worst >= 0)
-		fprintf(out, "  %s: busy: other work used up to %.0f%% of the CPUs during the job\n",
-			report_cell(name, sizeof(name), l->name, -1, 0), 100 * worst);
+	if (worst < 0)
+		return;
+	snprintf(line, sizeof(line), "  %s: busy: other work used up to %.0f%% of the CPUs during "
+		 "the job", report_cell(name, sizeof(name), l->name, -1, 0), 100 * worst);
+	rm_text(doc, RM_NOTE, line);
 }
 
 /* The cell of label s for id in the compared rows; NULL when not compared. */
@@ -241,7 +256,8 @@ static const struct report_cmp_cell *ct_cell(const struct report_cmp_row *rows, 
 	return NULL;
 }
 
-int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, double threshold)
+int report_contest_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns,
+			 double threshold)
 {
 	struct ct_label *labels = calloc(nruns ? nruns : 1, sizeof(*labels));
 	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];
@@ -249,8 +265,11 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 	const char **ids = NULL;
 	size_t nids, nrows = 0, maxids = 0, ncmp = 0;
 	int nl = 0, rc = 0;
-	char ref_id[96], base[4 * 128], first_unmarked[4 * 128];
+	char ref_id[96], base[4 * 128], first_unmarked[4 * 128], line[4 * 128 + 128];
 	double ref_noload;
+	char *cpus = NULL;
+	size_t cpus_len = 0;
+	FILE *mem;
 
 	for (size_t i = 0; i < nruns; i++)
 		maxids += runs[i].nresults;
@@ -280,46 +299,83 @@ int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, do
 	}
 	snprintf(ref_id, sizeof(ref_id), "%snoload", CATALOG_CONTEST);
 	ref_noload = ct_median(&labels[0], ref_id, NULL);
-	fprintf(out, "contest: Time is the job's elapsed seconds (median of the runs, its 95%% CI),"
-		"\nCPU%% its CPU time over Time, Loads the load's work and LCPU%% its CPU time,"
-		"\nboth counted only while the job ran; Ratio = Time / %s's noload Time",
-		report_cell(base, sizeof(base), labels[0].name, -1, 0));
-	if (nl > 1)
-		fprintf(out, ";\n* = Time significantly unlike %s's (as compare decides: at "
-			"least %.0f%%),\n~ = fewer than 3 runs a side", base, threshold * 100);
-	if (ncmp > 0 && (size_t)nl > ncmp)
-		fprintf(out, ";\nthe last %zu labels, from %s on, are not marked: compare takes %d "
-			"labels at once", (size_t)nl - ncmp,
-			report_cell(first_unmarked, sizeof(first_unmarked), labels[ncmp].name, -1, 0),
-			REPORT_CMP_MAX_SIDES);
-	fputs("\n", out);
+	/* The legend is the first table's title and notes, as the text prints it. */
+	rm_table(doc, "contest-legend", "contest: Time is the job's elapsed seconds (median of the runs, "
+		 "its 95% CI),");
+	rm_plain(doc);
+	rm_text(doc, RM_NOTE, "CPU% its CPU time over Time, Loads the load's work and LCPU% its "
+		"CPU time,");
+	snprintf(line, sizeof(line), "both counted only while the job ran; Ratio = Time / %s's "
+		 "noload Time%s", report_cell(base, sizeof(base), labels[0].name, -1, 0),
+		 nl > 1 ? ";" : "");
+	rm_text(doc, RM_NOTE, line);
+	if (nl > 1) {
+		snprintf(line, sizeof(line), "* = Time significantly unlike %s's (as compare decides: "
+			 "at least %.0f%%),", base, threshold * 100);
+		rm_text(doc, RM_NOTE, line);
+		snprintf(line, sizeof(line), "~ = fewer than 3 runs a side%s",
+			 ncmp > 0 && (size_t)nl > ncmp ? ";" : "");
+		rm_text(doc, RM_NOTE, line);
+	}
+	if (ncmp > 0 && (size_t)nl > ncmp) {
+		snprintf(line, sizeof(line), "the last %zu labels, from %s on, are not marked: compare "
+			 "takes %d labels at once", (size_t)nl - ncmp,
+			 report_cell(first_unmarked, sizeof(first_unmarked), labels[ncmp].name, -1, 0),
+			 REPORT_CMP_MAX_SIDES);
+		rm_text(doc, RM_NOTE, line);
+	}
 	for (size_t k = 0; k < nids; k++) {
+		static const char *const head[] = { "Kernel [runs]", "Time", "", "CPU%", "Loads",
+						    "LCPU%", "Ratio" };
+		static const int width[] = { 20, 8, 7, 5, 8, 6, 6 };
 		const struct result *first = NULL;
 		const struct bench_value *unit;
 
 		for (int i = 0; i < nl && !first; i++)
 			first = ct_first(&labels[i], ids[k]);
 		unit = first ? result_value(first, "load_unit") : NULL;
-		fprintf(out, "\n%s", ids[k] + strlen(CATALOG_CONTEST));
 		if (unit && unit->text[0] && strcmp(unit->text, "-") != 0)
-			fprintf(out, " (Loads: %s)", unit->text);
-		fprintf(out, ":\n%-20s %8s %7s %5s %8s %6s %6s\n", "Kernel [runs]", "Time", "", "CPU%",
-			"Loads", "LCPU%", "Ratio");
+			snprintf(line, sizeof(line), "%s (Loads: %s):", ids[k] + strlen(CATALOG_CONTEST),
+				 unit->text);
+		else
+			snprintf(line, sizeof(line), "%s:", ids[k] + strlen(CATALOG_CONTEST));
+		rm_table(doc, ids[k], line);
+		rm_plain(doc);
+		rm_lead(doc);
+		rm_line(doc, RM_HEAD);
+		for (size_t c = 0; c < sizeof(width) / sizeof(width[0]); c++)
+			rm_cell(doc, width[c], c > 0, head[c]);
 		for (int i = 0; i < nl; i++)
 			if (ct_first(&labels[i], ids[k]))
-				ct_row(out, &labels[i], ids[k], ref_noload,
+				ct_row(doc, &labels[i], ids[k], ref_noload,
 				       (size_t)i < ncmp ? ct_cell(rows, nrows, ids[k], (size_t)i) : NULL);
 		for (int i = 0; i < nl; i++)
-			ct_busy_note(out, &labels[i], ids[k]);
+			ct_busy_note(doc, &labels[i], ids[k]);
 	}
-	if (nids)
-		report_cpus_notes(out, runs, nruns);
+	/* The CPUs each label ran on, shared with the other reports: caught here. */
+	if (nids && (mem = open_memstream(&cpus, &cpus_len)) != NULL) {
+		report_cpus_notes(mem, runs, nruns);
+		if (fclose(mem) == 0)
+			rm_notes(doc, cpus);
+		free(cpus);
+	}
 out:
 	free(rows);
 	for (int i = 0; labels && i < nl; i++)
 		free(labels[i].runs);
 	free(labels);
 	free(ids);
+	return rc;
+}
+
+int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, double threshold)
+{
+	struct rm_doc doc = { 0 };
+	int rc = report_contest_model(&doc, runs, nruns, threshold);
+
+	if (rc == 0)
+		rm_write_text(out, &doc);
+	rm_doc_free(&doc);
 	return rc;
 }
 

@@ -432,14 +432,7 @@ struct summary_data {
 	const struct rm_doc *tables;
 };
 
-/* contest's, the timed jobs' and the clock sources' tables, as their writers print them. */
-static void summary_contest(FILE *out, const void *arg)
-{
-	const struct summary_data *d = arg;
-
-	report_contest_text(out, d->runs, d->nruns, 0.02);
-}
-
+/* The timed jobs' and the clock sources' tables, as their writers print them. */
 static void summary_timed(FILE *out, const void *arg)
 {
 	const struct summary_data *d = arg;
@@ -529,10 +522,16 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 	html_summary_charts(out, rows, nrows);
 	html_rates_chart(out, rows, nrows);
 	if (report_contest_has(runs, nruns)) {
+		struct rm_doc cd = { 0 };
+
 		fputs("<h2 id=\"contest\">contest</h2>\n", out);
 		if (report_contest_chart(out, runs, nruns) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-		html_pre(out, summary_contest, &d);
+		if (report_contest_model(&cd, runs, nruns, 0.02) == 0)
+			report_html_tables(out, &cd);
+		else
+			fputs("<p class=\"warn\">contest's tables are not shown: out of memory.</p>\n", out);
+		rm_doc_free(&cd);
 	}
 	if (report_timed_has(runs, nruns)) {
 		fputs("<h2 id=\"timed\">Timed jobs</h2>\n", out);

@@ -67,6 +67,14 @@ void rm_plain(struct rm_doc *doc)
 		t->plain = 1;
 }
 
+void rm_lead(struct rm_doc *doc)
+{
+	struct rm_table *t = last_table(doc);
+
+	if (t)
+		t->lead = 1;
+}
+
 void rm_line(struct rm_doc *doc, enum rm_kind kind)
 {
 	new_line(doc, kind);
@@ -177,7 +185,7 @@ void rm_write_text(FILE *out, const struct rm_doc *doc)
 		const struct rm_table *tb = &doc->tables[t];
 		size_t tl = tb->rule > 0 ? (size_t)tb->rule : strlen(tb->title);
 
-		fprintf(out, "%s\n", tb->title);
+		fprintf(out, "%s%s\n", tb->lead ? "\n" : "", tb->title);
 		for (size_t i = 0; i < tl && !tb->plain; i++)
 			fputc('-', out);
 		if (!tb->plain)

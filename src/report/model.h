@@ -54,6 +54,7 @@ struct rm_table {
 	size_t nlines;
 	int rule;		/* the dashes under the title: 0 as long as it */
 	int plain;		/* a list, not a table: no dashes, no blank line after */
+	int lead;		/* a blank line before the title (contest's blocks) */
 };
 
 struct rm_doc {
@@ -68,6 +69,8 @@ void rm_table(struct rm_doc *doc, const char *id, const char *title);
 void rm_rule(struct rm_doc *doc, int width);
 /* The last table is a plain list of lines under its title (plain 1). */
 void rm_plain(struct rm_doc *doc);
+/* The last table's title has a blank line before it in the text (lead 1). */
+void rm_lead(struct rm_doc *doc);
 /* A new line of cells (HEAD, RULE or ROW) in the last table. */
 void rm_line(struct rm_doc *doc, enum rm_kind kind);
 /* A cell at the end of the last line. */

@@ -214,6 +214,9 @@ void report_merge_free(struct run_info *merged, size_t n);
 int report_contest_text(FILE *out, const struct run_info *runs, size_t nruns, double threshold);
 /* Whether the runs hold any contest result. */
 int report_contest_has(const struct run_info *runs, size_t nruns);
+/* report_contest_text's tables as a model (report/model.h), for the text and the HTML.  0 or -1. */
+int report_contest_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns,
+			 double threshold);
 /* contest's Ratio per load, grouped by label, as an SVG chart (report/svg.h).  0 or -1. */
 int report_contest_chart(FILE *out, const struct run_info *runs, size_t nruns);
 

@@ -35,6 +35,7 @@ json.loads(m.group(1).replace("<\\/", "</"))
 check "at most 1 MB" [ "$(wc -c <"$T/summary.html")" -le 1048576 ]
 kb summary --db "$DB" --html
 check "the same database gives the same bytes" cmp -s "$T/out" "$T/summary.html"
+check "no two elements share an id" sh -c "[ -z \"\$(grep -o ' id=\"[^\"]*\"' '$T/summary.html' | sort | uniq -d)\" ]"
 check "no NaN or inf anywhere in the page" sh -c "! grep -Eiq '>(-?nan|-?inf)<|\"(-?nan|-?inf)\"' '$T/summary.html'"
 
 # The same tables as the text: every row of the text's tables is a row of the page's.
@@ -144,12 +145,17 @@ DB2="$T/more.db"
 kb summary --db "$DB2" --html
 cp "$T/out" "$T/more.html"
 check "summary --html with contest and rates exits 0" [ "$rc" = 0 ]
+check "with contest, timed jobs and rates: no two elements share an id" \
+	sh -c "[ -z \"\$(grep -o ' id=\"[^\"]*\"' '$T/more.html' | sort | uniq -d)\" ]"
 check "contest: its Ratio drawn, a bar per load and label (4)" \
 	[ "$(sed -n '/<h2 id="contest">/,/<\/svg>/p' "$T/more.html" | grep -c '<rect class="bar"')" = 4 ]
 check "contest: its tables, a row per label under each load's heading" \
 	sh -c "grep -q '<h2 id=\"contest.tick_load\">tick_load (Loads: ticks):</h2>' '$T/more.html' && [ \$(sed -n '/<h2 id=\"contest.tick_load\">/,/<\/table>/p' '$T/more.html' | grep -c '<tr class=\"row\">') = 2 ]"
 check "timed jobs: the real time drawn, a bar per -j (2)" \
-	[ "$(sed -n '/<h2 id="timed">/,/<\/svg>/p' "$T/more.html" | grep -c '<rect class="bar"')" = 2 ]
+	[ "$(sed -n '/<h2 id="timed-chart">/,/<\/svg>/p' "$T/more.html" | grep -c '<rect class="bar"')" = 2 ]
+check "timed jobs: their table, a row per -j" \
+	[ "$(sed -n '/<h2 id="timed">Timed jobs - seconds/,/<\/table>/p' "$T/more.html" | grep -c '<tr class="row">')" = 2 ]
+check "timed jobs: the -j sweep's scaling table" grep -q '<h2 id="timed-scaling">Scaling of time.nap -j1' "$T/more.html"
 check "rates: a chart per call (2)" \
 	[ "$(sed -n '/<h2 id="rates-chart">/,/<h2 id="contest">/p' "$T/more.html" | grep -c '<svg ')" = 2 ]
 

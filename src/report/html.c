@@ -143,8 +143,15 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 				ncols = tb->lines[i].ncells;
 			cells += tb->lines[i].kind == RM_ROW;
 		}
+		size_t same = 0;
+
+		/* An id a table shares with earlier ones (AIM9's, a block per label) gets -N. */
+		for (size_t u = 0; u < t; u++)
+			same += strcmp(doc->tables[u].id, tb->id) == 0;
 		fputs("<h2 id=\"", out);
 		report_html_text(out, tb->id);
+		if (same)
+			fprintf(out, "-%zu", same + 1);
 		fputs("\">", out);
 		report_html_text(out, tb->title);
 		fputs("</h2>\n", out);
@@ -432,14 +439,7 @@ struct summary_data {
 	const struct rm_doc *tables;
 };
 
-/* The timed jobs' and the clock sources' tables, as their writers print them. */
-static void summary_timed(FILE *out, const void *arg)
-{
-	const struct summary_data *d = arg;
-
-	report_timed_text(out, d->runs, d->nruns, 0);
-}
-
+/* The clock sources' tables, as their writer prints them. */
 static void summary_clocks(FILE *out, const void *arg)
 {
 	const struct summary_data *d = arg;
@@ -534,10 +534,17 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 		rm_doc_free(&cd);
 	}
 	if (report_timed_has(runs, nruns)) {
-		fputs("<h2 id=\"timed\">Timed jobs</h2>\n", out);
+		fputs("<h2 id=\"timed-chart\">Timed jobs</h2>\n", out);
+		struct rm_doc td = { 0 };
+
 		if (report_timed_chart(out, runs, nruns) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-		html_pre(out, summary_timed, &d);
+		if (report_timed_model(&td, runs, nruns, 0) == 0)
+			report_html_tables(out, &td);
+		else
+			fputs("<p class=\"warn\">The timed jobs' tables are not shown: out of memory.</p>\n",
+			      out);
+		rm_doc_free(&td);
 	}
 	if (report_clocks_has(runs, nruns))
 		html_pre(out, summary_clocks, &d);

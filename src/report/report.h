@@ -246,6 +246,9 @@ void report_time_line(char *buf, size_t len, double real, double user, double sy
 void report_cpus_notes(FILE *out, const struct run_info *runs, size_t nruns);
 /* Whether the runs hold any timed job's result. */
 int report_timed_has(const struct run_info *runs, size_t nruns);
+/* report_timed_text's tables as a model (report/model.h), for the text and the HTML.  0 or -1. */
+int report_timed_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns,
+		       int longfmt);
 /* The timed jobs' real time per configuration, grouped by job and label, as SVG.  0 or -1. */
 int report_timed_chart(FILE *out, const struct run_info *runs, size_t nruns);
 

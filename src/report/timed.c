@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
+#include "report/model.h"
 #include "report/svg.h"
 #include "stats/stats.h"
 
@@ -232,16 +233,22 @@ static void tj_title(char *buf, size_t len, const struct tj_row *row)
 }
 
 /* The first row's table: one line per label and configuration. */
-static void tj_main(FILE *out, const struct tj_row *rows, size_t n)
+static void tj_main(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 {
-	fprintf(out, "Timed jobs - seconds - smaller is better\n");
-	fprintf(out, "%-26s %-12s %6s %6s %15s %15s %15s %11s\n", "Label [runs]", "Name", "-j", "copies",
-		"real", "user", "sys", "CPU%");
+	static const char *const head[] = { "Label [runs]", "Name", "-j", "copies", "real", "user",
+					    "sys", "CPU%" };
+	static const int width[] = { 26, 12, 6, 6, 15, 15, 15, 11 };
+
+	rm_table(doc, "timed", "Timed jobs - seconds - smaller is better");
+	rm_plain(doc);
+	rm_line(doc, RM_HEAD);
+	for (size_t c = 0; c < sizeof(width) / sizeof(width[0]); c++)
+		rm_cell(doc, width[c], c > 1, head[c]);
 	for (size_t i = 0; i < n; i++) {
 		const struct tj_row *row = &rows[i];
 		struct stats_summary ss[4];
 		char lab[4 * 26 + 1], cut[4 * 20 + 1], count[4 * 20 + 32], name[4 * 12 + 1];
-		char fig[3][48], cpu[32], jobs[16];
+		char fig[3][48], cpu[32], jobs[16], copies[16];
 		size_t nruns = tj_summary(row, 0, 0, &ss[0]);
 
 		snprintf(count, sizeof(count), "%s [%zu]", report_cell(cut, sizeof(cut), row->label, 18, 0),
@@ -249,20 +256,29 @@ static void tj_main(FILE *out, const struct tj_row *rows, size_t n)
 		report_cell(lab, sizeof(lab), count, 26, -1);
 		report_cell(name, sizeof(name), row->key->id + strlen("time."), 12, -1);
 		snprintf(jobs, sizeof(jobs), row->key->jobs ? "%d" : "-", row->key->jobs);
+		snprintf(copies, sizeof(copies), "%d", row->key->parallel);
+		rm_line(doc, RM_ROW);
+		rm_cell(doc, 26, 0, lab);
+		rm_cell(doc, 12, 0, name);
+		rm_cell(doc, 6, 1, jobs);
+		rm_cell(doc, 6, 1, copies);
 		if (nruns == 0) {
 			const struct result *r = row->res[row->nres - 1];
-			char why[4 * sizeof(r->reason)];
+			char why[4 * sizeof(r->reason)], line[4 * sizeof(r->reason) + 32];
 
-			fprintf(out, "%s %s %6s %6d %s: %s\n", lab, name, jobs, row->key->parallel,
-				result_status_name(r->status),
-				r->reason[0] ? report_cell(why, sizeof(why), r->reason, -1, 0) : "no figure");
+			snprintf(line, sizeof(line), "%s: %s", result_status_name(r->status),
+				 r->reason[0] ? report_cell(why, sizeof(why), r->reason, -1, 0) : "no figure");
+			rm_cell(doc, -1, 0, line);
+			rm_flags(doc, RM_MISSING);
 			continue;
 		}
 		for (int f = 1; f < 4; f++)
 			if (!tj_summary(row, f, 0, &ss[f]))
 				ss[f].median = ss[f].ci_low = ss[f].ci_high = NAN;
-		for (int f = 0; f < 3; f++)
+		for (int f = 0; f < 3; f++) {
 			tj_fig(fig[f], sizeof(fig[f]), &ss[f], nruns);
+			rm_cell(doc, 15, 1, fig[f]);
+		}
 		/* CPU% in whole percent, its interval too: "191 +-3%". */
 		if (nruns > 1 && ss[3].median > 0)
 			snprintf(cpu, sizeof(cpu), "%.0f +-%.0f%%", ss[3].median,
@@ -270,20 +286,34 @@ static void tj_main(FILE *out, const struct tj_row *rows, size_t n)
 					 ss[3].median * 100);
 		else
 			snprintf(cpu, sizeof(cpu), "%.0f", ss[3].median);
-		fprintf(out, "%s %s %6s %6d %15s %15s %15s %11s", lab, name, jobs, row->key->parallel,
-			fig[0], fig[1], fig[2], cpu);
+		rm_cell(doc, 11, 1, cpu);
 		for (size_t k = 0; k < row->nres; k++)
 			if (result_busy(row->res[k])) {
-				fprintf(out, " busy");
+				rm_cell(doc, -1, 0, "busy");
+				rm_flags(doc, RM_BUSY);
 				break;
 			}
-		fputc('\n', out);
 	}
 }
 
-/* Where a label swept -j (at one number of copies): speedup and efficiency. */
-static void tj_scaling(FILE *out, const struct tj_row *rows, size_t n)
+/* A table of its own under the ones before, a blank line between, its labels right-aligned. */
+static void tj_table(struct rm_doc *doc, const char *id, const char *title,
+		     const char *const *head, const int *width, size_t ncols)
 {
+	rm_table(doc, id, title);
+	rm_plain(doc);
+	rm_lead(doc);
+	rm_line(doc, RM_HEAD);
+	for (size_t c = 0; c < ncols; c++)
+		rm_cell(doc, width[c], 1, head[c]);
+}
+
+/* Where a label swept -j (at one number of copies): speedup and efficiency. */
+static void tj_scaling(struct rm_doc *doc, const struct tj_row *rows, size_t n)
+{
+	static const char *const head[] = { "-j", "real", "speedup", "efficiency" };
+	static const int width[] = { 8, 10, 9, 11 };
+
 	for (size_t i = 0; i < n; i++) {
 		const struct tj_row *base = &rows[i];
 		size_t count = 0, first = 1;
@@ -313,45 +343,52 @@ static void tj_scaling(FILE *out, const struct tj_row *rows, size_t n)
 				small = &rows[k];
 		t1 = tj_median(small, 0, 0);
 		{
-			char title[256];
-			struct tj_row head = *base;
+			char title[256], line[300];
+			struct tj_row head1 = *base;
 
-			head.key = small->key;
-			tj_title(title, sizeof(title), &head);
+			head1.key = small->key;
+			tj_title(title, sizeof(title), &head1);
 			/* "time.build -j1, L": the -j of the heading is the reference's. */
-			fprintf(out, "\nScaling of %s: real against -j\n", title);
+			snprintf(line, sizeof(line), "Scaling of %s: real against -j", title);
+			tj_table(doc, "timed-scaling", line, head, width, 4);
 		}
-		fprintf(out, "%8s %10s %9s %11s\n", "-j", "real", "speedup", "efficiency");
 		for (size_t k = i; k < n; k++) {
 			const struct tj_row *r = &rows[k];
+			char f[32], num[32];
 			double t;
 
 			if (strcmp(r->label, base->label) != 0 || strcmp(r->key->id, base->key->id) != 0 ||
 			    r->key->parallel != base->key->parallel || !r->key->jobs)
 				continue;
 			t = tj_median(r, 0, 0);
+			rm_line(doc, RM_ROW);
+			snprintf(num, sizeof(num), "%d", r->key->jobs);
+			rm_cell(doc, 8, 1, num);
 			if (!isfinite(t) || !isfinite(t1) || t <= 0) {
-				fprintf(out, "%8d %10s\n", r->key->jobs, "-");
+				rm_cell(doc, 10, 1, "-");
 				continue;
 			}
-			{
-				char f[32];
-
-				report_fig(f, sizeof(f), t);
-				fprintf(out, "%8d %10s %8.2fx %10.0f%%\n", r->key->jobs, f, t1 / t,
-					100 * t1 / t / ((double)r->key->jobs / small->key->jobs));
-			}
+			report_fig(f, sizeof(f), t);
+			rm_cell(doc, 10, 1, f);
+			snprintf(num, sizeof(num), "%.2fx", t1 / t);
+			rm_cell(doc, 9, 1, num);
+			snprintf(num, sizeof(num), "%.0f%%",
+				 100 * t1 / t / ((double)r->key->jobs / small->key->jobs));
+			rm_cell(doc, 11, 1, num);
 		}
 	}
 }
 
 /* Where copies ran at once: each copy, the makespan, the ends' spread, the throughput. */
-static void tj_copies(FILE *out, const struct tj_row *rows, size_t n)
+static void tj_copies(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 {
+	static const char *const head[] = { "copy", "real", "user", "sys", "CPU%" };
+	static const int width[] = { 6, 10, 10, 10, 6 };
+
 	for (size_t i = 0; i < n; i++) {
 		const struct tj_row *row = &rows[i];
 		const struct tj_row *one = NULL;
-		char title[256];
+		char title[256], line[512];
 		double makespan, spread, t1;
 
 		if (row->key->parallel < 2 || tj_median(row, 0, 0) != tj_median(row, 0, 0))
@@ -362,35 +399,44 @@ static void tj_copies(FILE *out, const struct tj_row *rows, size_t n)
 			    rows[k].key->jobs == row->key->jobs)
 				one = &rows[k];
 		tj_title(title, sizeof(title), row);
-		fprintf(out, "\nCopies of %s: each copy, median of its runs\n", title);
-		fprintf(out, "%6s %10s %10s %10s %6s\n", "copy", "real", "user", "sys", "CPU%");
+		snprintf(line, sizeof(line), "Copies of %s: each copy, median of its runs", title);
+		tj_table(doc, "timed-copies", line, head, width, 5);
 		for (int c = 1; c <= row->key->parallel; c++) {
-			char f[3][32];
+			char f[32];
 
-			for (int k = 0; k < 3; k++)
-				report_fig(f[k], sizeof(f[k]), tj_median(row, k, c));
-			fprintf(out, "%6d %10s %10s %10s %6.0f\n", c, f[0], f[1], f[2], tj_median(row, 3, c));
+			rm_line(doc, RM_ROW);
+			snprintf(f, sizeof(f), "%d", c);
+			rm_cell(doc, 6, 1, f);
+			for (int k = 0; k < 3; k++) {
+				report_fig(f, sizeof(f), tj_median(row, k, c));
+				rm_cell(doc, 10, 1, f);
+			}
+			snprintf(f, sizeof(f), "%.0f", tj_median(row, 3, c));
+			rm_cell(doc, 6, 1, f);
 		}
 		makespan = tj_value(row, "makespan_s");
 		spread = tj_value(row, "spread_s");
 		t1 = one ? tj_median(one, 0, 0) : (double)NAN;
 		{
 			char m[32], sp[32], a[32];
+			int len;
 
 			report_fig(m, sizeof(m), makespan);
 			report_fig(sp, sizeof(sp), spread);
 			report_fig(a, sizeof(a), t1);
-			fprintf(out, "makespan %s s (first start to last end), ends spread over %s s", m, sp);
-			if (isfinite(t1) && makespan > 0)
-				fprintf(out, ", throughput %.2fx one copy (%s s alone)",
-					row->key->parallel * t1 / makespan, a);
+			len = snprintf(line, sizeof(line), "makespan %s s (first start to last end), ends "
+				       "spread over %s s", m, sp);
+			if (isfinite(t1) && makespan > 0 && len > 0 && (size_t)len < sizeof(line))
+				snprintf(line + len, sizeof(line) - (size_t)len,
+					 ", throughput %.2fx one copy (%s s alone)",
+					 row->key->parallel * t1 / makespan, a);
+			rm_text(doc, RM_NOTE, line);
 		}
-		fputc('\n', out);
 	}
 }
 
 /* BSD time -l's figures: the median over every copy of every run. */
-static void tj_long(FILE *out, const struct tj_row *rows, size_t n)
+static void tj_long(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 {
 	static const struct {
 		size_t off;
@@ -408,7 +454,7 @@ static void tj_long(FILE *out, const struct tj_row *rows, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct tj_row *row = &rows[i];
-		char title[256];
+		char title[256], line[320];
 		size_t total = 0;
 
 		for (size_t k = 0; k < row->nres; k++)
@@ -416,14 +462,20 @@ static void tj_long(FILE *out, const struct tj_row *rows, size_t n)
 		if (!total)
 			continue;
 		tj_title(title, sizeof(title), row);
-		fprintf(out, "\n%s: medians of %zu cop%s and runs\n", title, total, total == 1 ? "y" : "ies");
+		snprintf(line, sizeof(line), "%s: medians of %zu cop%s and runs", title, total,
+			 total == 1 ? "y" : "ies");
+		rm_table(doc, "timed-usage", line);
+		rm_plain(doc);
+		rm_lead(doc);
 		for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
 			double *v = malloc(total * sizeof(*v));
 			size_t m = 0;
 			struct stats_summary ss;
 
-			if (!v)
+			if (!v) {
+				doc->oom = 1;
 				return;
+			}
 			for (size_t k = 0; k < row->nres; k++)
 				for (size_t s = 0; row->res[k]->usage && s < row->res[k]->n; s++) {
 					double x = *(const double *)((const char *)&row->res[k]->usage[s] +
@@ -431,8 +483,10 @@ static void tj_long(FILE *out, const struct tj_row *rows, size_t n)
 					if (isfinite(x))
 						v[m++] = x;
 				}
-			if (m && stats_summarize(v, m, &ss) == 0)
-				fprintf(out, "%12.0f  %s\n", ss.median, fields[f].what);
+			if (m && stats_summarize(v, m, &ss) == 0) {
+				snprintf(line, sizeof(line), "%12.0f  %s", ss.median, fields[f].what);
+				rm_text(doc, RM_NOTE, line);
+			}
 			free(v);
 		}
 	}
@@ -443,10 +497,14 @@ void report_time_line(char *buf, size_t len, double real, double user, double sy
 	snprintf(buf, len, "%12.2f real %12.2f user %12.2f sys", real, user, sys);
 }
 
-int report_timed_text(FILE *out, const struct run_info *runs, size_t nruns, int longfmt)
+int report_timed_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns,
+		       int longfmt)
 {
 	struct tj_row *rows;
 	int n = tj_rows(runs, nruns, &rows);
+	char *cpus = NULL;
+	size_t len = 0;
+	FILE *mem;
 
 	if (n < 0)
 		return -1;
@@ -454,14 +512,31 @@ int report_timed_text(FILE *out, const struct run_info *runs, size_t nruns, int 
 		free(rows);
 		return 0;
 	}
-	tj_main(out, rows, (size_t)n);
-	tj_scaling(out, rows, (size_t)n);
-	tj_copies(out, rows, (size_t)n);
+	tj_main(doc, rows, (size_t)n);
+	tj_scaling(doc, rows, (size_t)n);
+	tj_copies(doc, rows, (size_t)n);
 	if (longfmt)
-		tj_long(out, rows, (size_t)n);
-	report_cpus_notes(out, runs, nruns);
+		tj_long(doc, rows, (size_t)n);
+	/* The CPUs each label ran on, shared with the other reports: caught here. */
+	if ((mem = open_memstream(&cpus, &len)) != NULL) {
+		report_cpus_notes(mem, runs, nruns);
+		if (fclose(mem) == 0)
+			rm_notes(doc, cpus);
+		free(cpus);
+	}
 	tj_rows_free(rows, (size_t)n);
-	return 0;
+	return doc->oom ? -1 : 0;
+}
+
+int report_timed_text(FILE *out, const struct run_info *runs, size_t nruns, int longfmt)
+{
+	struct rm_doc doc = { 0 };
+	int rc = report_timed_model(&doc, runs, nruns, longfmt);
+
+	if (rc == 0)
+		rm_write_text(out, &doc);
+	rm_doc_free(&doc);
+	return rc;
 }
 
 /*

@@ -132,22 +132,20 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 {
 	for (size_t t = 0; t < doc->ntables; t++) {
 		const struct rm_table *tb = &doc->tables[t];
-		size_t ncols = 0;
+		size_t ncols = 0, cells = 0, same = 0;
 		int notes = 0;
 		unsigned marked = 0;
 
-		size_t cells = 0;
-
+		if (!tb->title || !tb->id)
+			continue;
 		for (size_t i = 0; i < tb->nlines; i++) {
 			if (tb->lines[i].ncells > ncols)
 				ncols = tb->lines[i].ncells;
 			cells += tb->lines[i].kind == RM_ROW;
 		}
-		size_t same = 0;
-
 		/* An id a table shares with earlier ones (AIM9's, a block per label) gets -N. */
 		for (size_t u = 0; u < t; u++)
-			same += strcmp(doc->tables[u].id, tb->id) == 0;
+			same += doc->tables[u].id && strcmp(doc->tables[u].id, tb->id) == 0;
 		fputs("<h2 id=\"", out);
 		report_html_text(out, tb->id);
 		if (same)

@@ -183,7 +183,12 @@ void rm_write_text(FILE *out, const struct rm_doc *doc)
 {
 	for (size_t t = 0; t < doc->ntables; t++) {
 		const struct rm_table *tb = &doc->tables[t];
-		size_t tl = tb->rule > 0 ? (size_t)tb->rule : strlen(tb->title);
+		size_t tl;
+
+		/* A table whose title could not be copied is one oom says is missing. */
+		if (!tb->title || !tb->id)
+			continue;
+		tl = tb->rule > 0 ? (size_t)tb->rule : strlen(tb->title);
 
 		fprintf(out, "%s%s\n", tb->lead ? "\n" : "", tb->title);
 		for (size_t i = 0; i < tl && !tb->plain; i++)

@@ -11,7 +11,7 @@ BUILD=${1:-build}
 OPTS="--tmpdir $T/tmp --quiet"
 DB="$T/db/results.db"
 # fits FILE: no line of FILE is wider than 80 columns
-fits() { awk 'length > 80 { bad = 1 } END { exit bad }' "$1"; }
+fits() { awk 'length > 80 { print; bad = 1 } END { exit bad }' "$1"; }
 
 # --- help and usage --------------------------------------------------------
 kb show --help;			check "show --help exits 0" [ "$rc" = 0 ]

@@ -39,7 +39,13 @@ tally() { # NAME: count the TAP lines in $out, given the program's status $rc
 		f=1
 		echo "not ok - $1 ran no test"
 	fi
-	grep -E "^not ok|^# |# SKIP" "$out" | grep -v "^# ok" | sed "s|^|$1: |"
+	# A failure shows the program's whole output (its first 80 lines): cmocka
+	# prints a failed check's message on lines of its own, without the "# ".
+	if [ "$f" != 0 ]; then
+		head -80 "$out" | grep -v "^ok " | sed "s|^|$1: |"
+	else
+		grep -E "^# |# SKIP" "$out" | grep -v "^# ok" | sed "s|^|$1: |"
+	fi
 	if [ "$s" = 0 ]; then
 		echo "$1: $p passed, $f failed"
 	else

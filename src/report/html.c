@@ -62,15 +62,8 @@ void report_html_text(FILE *out, const char *s)
 /* A cell's text without the padding the text report aligns it with. */
 static void html_trimmed(FILE *out, const char *s)
 {
-	size_t len;
-	char *t;
+	char *t = rm_trimmed(s);
 
-	while (*s == ' ')
-		s++;
-	len = strlen(s);
-	while (len > 0 && s[len - 1] == ' ')
-		len--;
-	t = strndup(s, len);
 	if (!t) {
 		fputs("(out of memory)", out);
 		return;
@@ -348,22 +341,25 @@ static void html_curve(FILE *out, const struct run_info *run, const struct resul
 			s++;
 		if (s < nser)
 			continue;
-		ser[nser] = (struct svg_series){ name, 0, x + used, x + r->npoints + used,
-						 x + 2 * r->npoints + used, x + 3 * r->npoints + used,
-						 missed + used };
+		/* The four arrays of x, each as long as all the points, hold the series one after another. */
+		double *px = x + used, *py = px + r->npoints, *plo = py + r->npoints,
+		       *phi = plo + r->npoints;
+		unsigned char *pm = missed + used;
+		size_t k = 0;
+
 		for (size_t j = i; j < r->npoints; j++) {
 			const struct result_point *p = &r->points[j];
 
 			if (strcmp(p->series, name) != 0)
 				continue;
-			((double *)ser[nser].x)[ser[nser].n] = p->x;
-			((double *)ser[nser].y)[ser[nser].n] = p->y;
-			((double *)ser[nser].lo)[ser[nser].n] = p->lo;
-			((double *)ser[nser].hi)[ser[nser].n] = p->hi;
-			((unsigned char *)ser[nser].missed)[ser[nser].n] = (unsigned char)p->noisy;
-			ser[nser].n++;
+			px[k] = p->x;
+			py[k] = p->y;
+			plo[k] = p->lo;
+			phi[k] = p->hi;
+			pm[k++] = (unsigned char)p->noisy;
 		}
-		used += ser[nser].n;
+		ser[nser] = (struct svg_series){ name, k, px, py, plo, phi, pm };
+		used += k;
 		nser++;
 	}
 	if (report_sysinfo_parse(run->sysinfo_json, &si) == 0)

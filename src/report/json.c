@@ -567,20 +567,35 @@ static json_t *run_object(const struct run_info *run, const char *only_id, int *
 	return o;
 }
 
-int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
-		     size_t nruns)
+/* {"kbench", "sysinfo", "runs"}: what run --json, summary --json and the page print. */
+static json_t *runs_document(const char *sysinfo_json, const struct run_info *runs, size_t nruns,
+			     int *bad)
 {
 	json_t *root = json_object(), *arr = json_array(), *si = NULL;
-	int bad = !root || !arr, rc;
 
+	if (!root || !arr) {
+		*bad = 1;
+		json_decref(root);
+		json_decref(arr);
+		return NULL;
+	}
 	/* Stored text that no longer parses is reported as unknown, not fatal. */
 	if (sysinfo_json)
 		si = json_loads(sysinfo_json, 0, NULL);
-	report_jset(root, "kbench", report_jstr(KB_VERSION), &bad);
-	report_jset(root, "sysinfo", si ? si : json_null(), &bad);
-	for (size_t i = 0; i < nruns && !bad; i++)
-		report_jpush(arr, run_object(&runs[i], NULL, &bad), &bad);
-	report_jset(root, "runs", arr, &bad);
+	report_jset(root, "kbench", report_jstr(KB_VERSION), bad);
+	report_jset(root, "sysinfo", si ? si : json_null(), bad);
+	for (size_t i = 0; i < nruns && !*bad; i++)
+		report_jpush(arr, run_object(&runs[i], NULL, bad), bad);
+	report_jset(root, "runs", arr, bad);
+	return root;
+}
+
+int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
+		     size_t nruns)
+{
+	int bad = 0, rc;
+	json_t *root = runs_document(sysinfo_json, runs, nruns, &bad);
+
 	rc = bad ? -1 : dump(out, root);
 	json_decref(root);
 	return rc;
@@ -589,16 +604,10 @@ int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info 
 /* A cell's text without the padding the text aligns it with. */
 static json_t *model_text(const char *s, int *bad)
 {
-	size_t len;
-	char *t;
+	char *t = rm_trimmed(s);
 	json_t *j;
 
-	while (*s == ' ')
-		s++;
-	len = strlen(s);
-	while (len > 0 && s[len - 1] == ' ')
-		len--;
-	if (!(t = strndup(s, len))) {
+	if (!t) {
 		*bad = 1;
 		return NULL;
 	}
@@ -696,17 +705,11 @@ static json_t *model_json(const struct rm_doc *doc, int *bad)
 int report_summary_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
 			size_t nruns, const struct rm_doc *tables)
 {
-	json_t *root = json_object(), *arr = json_array(), *si = NULL;
-	int bad = !root || !arr, rc;
+	int bad = 0, rc;
+	json_t *root = runs_document(sysinfo_json, runs, nruns, &bad);
 
-	if (sysinfo_json)
-		si = json_loads(sysinfo_json, 0, NULL);
-	report_jset(root, "kbench", report_jstr(KB_VERSION), &bad);
-	report_jset(root, "sysinfo", si ? si : json_null(), &bad);
-	for (size_t i = 0; i < nruns && !bad; i++)
-		report_jpush(arr, run_object(&runs[i], NULL, &bad), &bad);
-	report_jset(root, "runs", arr, &bad);
-	report_jset(root, "tables", model_json(tables, &bad), &bad);
+	if (!bad)
+		report_jset(root, "tables", model_json(tables, &bad), &bad);
 	rc = bad || tables->oom ? -1 : dump(out, root);
 	json_decref(root);
 	return rc;

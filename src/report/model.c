@@ -158,6 +158,18 @@ void rm_doc_free(struct rm_doc *doc)
 	memset(doc, 0, sizeof(*doc));
 }
 
+char *rm_trimmed(const char *s)
+{
+	size_t len;
+
+	while (*s == ' ')
+		s++;
+	len = strlen(s);
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	return strndup(s, len);
+}
+
 /* A line of cells, each padded to its width, blanks at the end dropped. */
 static void write_cells(FILE *out, const struct rm_line *l)
 {

@@ -82,6 +82,8 @@ void rm_text(struct rm_doc *doc, enum rm_kind kind, const char *text);
 /* Each line of what a function printed into a memory stream, as a NOTE line. */
 void rm_notes(struct rm_doc *doc, const char *printed);
 void rm_doc_free(struct rm_doc *doc);
+/* A cell's text without the padding the text aligns it with: malloc'd, NULL without memory. */
+char *rm_trimmed(const char *s);
 
 /*
  * The text writer: each table as the summary prints it, its title

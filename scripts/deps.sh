@@ -24,6 +24,7 @@ need_pkg libgsl-dev     have_pc gsl
 need_pkg libjansson-dev have_pc jansson
 need_pkg libtirpc-dev   have_pc libtirpc
 need_pkg libcmocka-dev  have_pc cmocka
+need_pkg libpq-dev      have_pc libpq
 
 [ -z "$missing" ] && exit 0
 
@@ -48,5 +49,5 @@ fi
 
 echo "kbench: missing build dependencies (Debian names):$missing" >&2
 echo "kbench: install them with your system's package manager:" >&2
-echo "  meson, ninja, pkg-config, a C compiler, sqlite3, gsl, jansson, libtirpc, cmocka (development files)" >&2
+echo "  meson, ninja, pkg-config, a C compiler, sqlite3, gsl, jansson, libtirpc, cmocka, libpq (development files)" >&2
 exit 1

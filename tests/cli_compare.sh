@@ -42,6 +42,15 @@ check "--json: a row has an adjusted p and a significant field" \
 	sh -c "grep -Eq '\"p_adj\": [0-9]' '$T/out' && grep -Eq '\"significant\": (true|false)' '$T/out'"
 check "--json: the correction is named" grep -q '"correction": "benjamini-hochberg"' "$T/out"
 check "--json: nothing on stderr" [ ! -s "$T/err" ]
+# One model: the tables in the JSON are the text's, row for row and cell for cell.
+check "--json: its tables are the text's, row for row" python3 -c '
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+# Blanks aside: a mark is glued to its figure in the text, a cell of its own in the JSON.
+text = [re.sub(r"\s", "", l) for l in open(sys.argv[2]) if re.match(r"[a-z][a-z0-9_]*\.", l)]
+rows = [re.sub(r"\s", "", "".join(r["cells"])) for t in doc["tables"] for r in t["rows"] if "cells" in r]
+sys.exit(0 if rows == text and rows else 1)
+' "$T/out" "$T/text"
 kb compare base 2 --db "$DB" --json --threshold 10
 check "--json, a run id as a side: replicas compared, the threshold as a fraction" \
 	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' | grep -Eq ' welch 0 replicas [1-9][0-9]* mw 0 threshold 0.1$'"

@@ -85,7 +85,8 @@ int cmd_compare(int argc, char **argv)
 		if (report_compare_html(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
 			die("compare: cannot write the page");
 	} else {
-		report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100);
+		if (report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
+			die("compare: out of memory");
 		if (curves && report_compare_curves(stdout, sides, (size_t)nsides, threshold / 100) < 0)
 			die("compare: out of memory");
 	}

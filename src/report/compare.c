@@ -40,6 +40,7 @@
 
 #include "config.h"
 #include "report/html.h"
+#include "report/model.h"
 #include "report/svg.h"
 #include "core/catalog.h"
 #include "stats/stats.h"
@@ -56,23 +57,24 @@
  */
 static const struct {
 	const char *title;
+	const char *id;		/* its tables' name in the page and the JSON */
 	const char *prefixes[6];
 	/* 1: each row ends with its unit, as the AIM9 comparisons people
 	   scripted did (test, base, new, %diff, unit): its rows' units differ. */
 	int unit_column;
 } cmp_sections[] = {
-	{ "Processor clock (MHz)", { "cpu." }, 0 },
-	{ "Processor, processes (us)", { "sys.", "sig.", "proc." }, 0 },
-	{ "System call rates (calls/s)", { "rate." }, 0 },
-	{ "Context switching (us)", { "ctx." }, 0 },
-	{ "Local communication latencies (us)", { "ipc.pipe.lat", "ipc.unix.lat", "ipc.udp.lat",
+	{ "Processor clock (MHz)", "cpu", { "cpu." }, 0 },
+	{ "Processor, processes (us)", "proc", { "sys.", "sig.", "proc." }, 0 },
+	{ "System call rates (calls/s)", "rates", { "rate." }, 0 },
+	{ "Context switching (us)", "ctx", { "ctx." }, 0 },
+	{ "Local communication latencies (us)", "ipc", { "ipc.pipe.lat", "ipc.unix.lat", "ipc.udp.lat",
 						  "ipc.tcp.lat", "ipc.rpc_", "ipc.tcp.connect" }, 0 },
-	{ "File & VM latencies (us)", { "fs.create", "fs.delete", "vm.mmap", "vm.prot",
+	{ "File & VM latencies (us)", "fsvm", { "fs.create", "fs.delete", "vm.mmap", "vm.prot",
 					"vm.page" }, 0 },
 	/* Every id ending in .bw, whatever its family: see cmp_section_of. */
-	{ "Bandwidths (MB/s)", { NULL }, 0 },
-	{ "Memory latencies (ns)", { "mem.lat." }, 0 },
-	{ "AIM Suite IX (operations per second, each in its unit)", { "aim9." }, 1 },
+	{ "Bandwidths (MB/s)", "bw", { NULL }, 0 },
+	{ "Memory latencies (ns)", "memlat", { "mem.lat." }, 0 },
+	{ "AIM Suite IX (operations per second, each in its unit)", "aim9", { "aim9." }, 1 },
 };
 
 #define CMP_SECTION_BW 6
@@ -91,6 +93,18 @@ static const char *cmp_section_title(size_t sec)
 	if (sec < cmp_section_other())
 		return catalog_at(sec - NELEM(cmp_sections))->title;
 	return "Other";
+}
+
+/* A section's short name: "proc"; a kind's is its prefix without the dot. */
+static void cmp_section_id(size_t sec, char *buf, size_t size)
+{
+	if (sec < NELEM(cmp_sections))
+		snprintf(buf, size, "%s", cmp_sections[sec].id);
+	else if (sec < cmp_section_other())
+		snprintf(buf, size, "%.*s", (int)strcspn(catalog_at(sec - NELEM(cmp_sections))->prefix, "."),
+			 catalog_at(sec - NELEM(cmp_sections))->prefix);
+	else
+		snprintf(buf, size, "other");
 }
 
 static size_t cmp_section_of(const char *id)
@@ -475,25 +489,26 @@ static void cmp_cell_text(char *buf, size_t size, const struct report_cmp_cell *
  * and the base's have a timeline, how much slower (+) its machine ran, the
  * system call and the adds apart.  A shift of the adds is the machine's
  * alone and raises the bar for *; one of the system call alone may be the
- * kernel's (the sentinel's call is sys.null), so it is only said.
+ * kernel's (the sentinel's call is sys.null), so it is only said.  Each a
+ * note line of the legend.
  */
-static void cmp_machine_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			     const struct report_cmp_machine *m, double threshold)
+static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *sides,
+			      size_t nsides, const struct report_cmp_machine *m, double threshold)
 {
 	for (size_t s = 1; s < nsides; s++) {
+		char a[512], b[512], line[1280];
 		int moved;
 
 		if (!isfinite(m[s].user_shift) && !isfinite(m[s].sys_shift))
 			continue;
-		char a[512], b[512];
-
 		moved = fabs(m[s].user_shift) > threshold || fabs(m[s].sys_shift) > threshold;
-		fprintf(out, "sentinel: %s against %s: getppid %+.1f%%, adds %+.1f%%%s\n",
-			report_cell(a, sizeof(a), sides[s].name, -1, 0),
-			report_cell(b, sizeof(b), sides[0].name, -1, 0), 100 * m[s].sys_shift,
-			100 * m[s].user_shift,
-			moved ? ": the machine itself moved, and a change of that size cannot be "
-				"told from it" : "");
+		snprintf(line, sizeof(line), "sentinel: %s against %s: getppid %+.1f%%, adds %+.1f%%%s",
+			 report_cell(a, sizeof(a), sides[s].name, -1, 0),
+			 report_cell(b, sizeof(b), sides[0].name, -1, 0), 100 * m[s].sys_shift,
+			 100 * m[s].user_shift,
+			 moved ? ": the machine itself moved, and a change of that size cannot be "
+				 "told from it" : "");
+		rm_text(doc, RM_NOTE, line);
 	}
 }
 
@@ -564,86 +579,160 @@ static void cmp_cell_widths(const struct report_cmp_row *rows, size_t nrows, siz
 	}
 }
 
-void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			 const struct report_cmp_row *rows, size_t nrows, double threshold)
+/*
+ * The comparison as the table model (report/model.h), which the text, the
+ * page and the JSON render: first an untitled table of the legend's notes
+ * (and what the sentinel says of the machines), then a table per section
+ * used, its title after a blank line and no rule, a row per figure, the
+ * section's line for the first other side as its note.  A row's cells: the
+ * name; the base's figure and its noisy mark glued to it; for each other
+ * side its figure, mark, change and the marks of the test (* ? ~), or one
+ * "-" for a side that did not measure it; the unit where the section has
+ * one.  secs[t] is table t's section (secs holds cmp_section_other() + 2).
+ */
+static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_side *sides,
+		      size_t nsides, const struct report_cmp_row *rows, size_t nrows,
+		      double threshold)
 {
-	/* Side names escaped (report_cell): a label may hold anything an export did. */
-	char cell[4 * (CMP_CELL_MAX_W + 12) + 1], change[32], base[512], other[512];
-
+	/* Side names escaped by the writers (report_cell): a label may hold anything. */
+	char cell[64], change[32], legend[1024], base[512], other[512], id[32], name[96];
 	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
 	int namew = cmp_name_width(rows, nrows), basew, otherw;
 
 	/* An other's cell is followed by its noisy mark, change and marks: 12 more. */
 	cmp_cell_widths(rows, nrows, nsides, &basew, &otherw);
-
-	fprintf(out, "Base %s; change = other / base - 1; * = significant (Benjamini-Hochberg "
-		"adjusted p < 0.05,\nat least %.0f%% and what the machine moved); ~ = fewer than 3 "
-		"runs a side, their replicas\ncompared (samples, for runs without); ! = a side "
-		"missed its precision\n", report_cell(base, sizeof(base), sides[0].name, -1, 0),
-		threshold * 100);
+	rm_table(doc, "legend", "");
+	rm_plain(doc);
+	secs[0] = (size_t)-1;
+	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1; * = significant "
+		 "(Benjamini-Hochberg adjusted p < 0.05,\nat least %.0f%% and what the machine "
+		 "moved); ~ = fewer than 3 runs a side, their replicas\ncompared (samples, for runs "
+		 "without); ! = a side missed its precision",
+		 report_cell(base, sizeof(base), sides[0].name, -1, 0), threshold * 100);
+	rm_text(doc, RM_PARA, legend);
 	report_compare_machine(sides, nsides, m);
-	cmp_machine_text(out, sides, nsides, m, threshold);
+	cmp_machine_notes(doc, sides, nsides, m, threshold);
 	for (size_t k = 0; k < nrows; k++)
 		if (rows[k].levels_differ && rows[k].common) {
-			fputs("? = the runs found this cache level at sizes more than 2x apart: not "
-			      "compared\n", out);
+			rm_text(doc, RM_NOTE, "? = the runs found this cache level at sizes more than "
+				"2x apart: not compared");
 			break;
 		}
 	for (size_t sec = 0; sec <= cmp_section_other(); sec++) {
-		int header = 0;
+		int unit = sec < NELEM(cmp_sections) && cmp_sections[sec].unit_column;
 		struct cmp_tally t;
 
+		if (!cmp_section_used(rows, nrows, sec))
+			continue;
+		cmp_section_id(sec, id, sizeof(id));
+		secs[doc->ntables] = sec;
+		rm_table(doc, id, cmp_section_title(sec));
+		rm_plain(doc);
+		rm_lead(doc);
+		rm_line(doc, RM_HEAD);
+		rm_cell(doc, namew, 0, "");
+		for (size_t s = 0; s < nsides; s++) {
+			rm_cell(doc, s == 0 ? basew + 1 : otherw + 12, 1, sides[s].name);
+			if (s > 0)
+				rm_span(doc, 3);
+		}
+		if (unit) {
+			rm_cell(doc, -1, 0, "");
+			rm_gap(doc, 2);
+		}
 		for (size_t k = 0; k < nrows; k++) {
 			const struct report_cmp_row *row = &rows[k];
 
 			if (row->section != sec || !row->common)
 				continue;
-			if (!header++) {
-				fprintf(out, "\n%s\n%-*s", cmp_section_title(sec), namew, "");
-				for (size_t s = 0; s < nsides; s++)
-					fprintf(out, " %s", report_cell(cell, sizeof(cell), sides[s].name,
-									s == 0 ? basew + 1 : otherw + 12, 1));
-				fputc('\n', out);
-			}
-			char name[96];
-
+			rm_line(doc, RM_ROW);
 			cmp_row_name(row, name, sizeof(name));
-			fprintf(out, "%-*.*s", namew, namew, name);
+			rm_cell(doc, namew, 0, name);
 			cmp_cell_text(cell, sizeof(cell), &row->cell[0]);
-			fprintf(out, " %*s%s", basew, cell, row->cell[0].noisy ? "!" : " ");
+			rm_cell(doc, basew, 1, cell);
+			rm_cell(doc, 1, 0, row->cell[0].noisy ? "!" : "");
+			rm_gap(doc, 0);
 			for (size_t s = 1; s < nsides; s++) {
 				const struct report_cmp_cell *o = &row->cell[s];
+				char marks[3] = { row->levels_differ ? '?' : o->significant ? '*' : ' ',
+						  o->test == CMP_TEST_MW_SAMPLES ||
+							  o->test == CMP_TEST_WELCH_REPLICAS ? '~' : ' ',
+						  '\0' };
 
 				if (!o->present) {
-					fprintf(out, " %*s", otherw + 12, "-");
+					rm_cell(doc, otherw + 12, 1, "-");
+					rm_span(doc, 3);
 					continue;
 				}
 				cmp_cell_text(cell, sizeof(cell), o);
+				rm_cell(doc, otherw, 1, cell);
+				rm_cell(doc, 1, 0, o->noisy ? "!" : "");
+				rm_gap(doc, 0);
 				snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
-				fprintf(out, " %*s%s %7s %c%c", otherw, cell, o->noisy ? "!" : " ", change,
-					row->levels_differ ? '?' : o->significant ? '*' : ' ',
-					o->test == CMP_TEST_MW_SAMPLES ||
-					o->test == CMP_TEST_WELCH_REPLICAS ? '~' : ' ');
+				rm_cell(doc, 7, 1, change);
+				if (o->significant && !row->levels_differ)
+					rm_flags(doc, RM_SIGNIF);
+				rm_cell(doc, 2, 0, marks);
 			}
-			if (sec < NELEM(cmp_sections) && cmp_sections[sec].unit_column)
-				fprintf(out, "  %s", row->key->unit);
-			fputc('\n', out);
+			if (unit) {
+				rm_cell(doc, -1, 0, row->key->unit);
+				rm_gap(doc, 2);
+			}
 		}
 		/* The section's line speaks of the first other. */
 		cmp_tally(rows, nrows, sec, 1, &t);
-		if (t.compared)
-			fprintf(out, "  %s against %s: geometric mean %.3fx (above 1 is better); %zu "
-				"better, %zu worse, %zu unchanged\n",
-				report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
-				t.geomean, t.better, t.worse, t.unchanged);
+		if (t.compared) {
+			char line[1400];
+
+			snprintf(line, sizeof(line), "  %s against %s: geometric mean %.3fx (above 1 "
+				 "is better); %zu better, %zu worse, %zu unchanged",
+				 report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
+				 t.geomean, t.better, t.worse, t.unchanged);
+			rm_text(doc, RM_NOTE, line);
+		}
 	}
 }
 
+/* The model of a comparison into doc, with each table's section when secs is not NULL. */
+static int cmp_model_new(struct rm_doc *doc, size_t **secs, const struct report_cmp_side *sides,
+			 size_t nsides, const struct report_cmp_row *rows, size_t nrows,
+			 double threshold)
+{
+	size_t *sec = malloc((cmp_section_other() + 2) * sizeof(*sec));
+
+	memset(doc, 0, sizeof(*doc));
+	if (!sec)
+		return -1;
+	cmp_model(doc, sec, sides, nsides, rows, nrows, threshold);
+	if (doc->oom) {
+		rm_doc_free(doc);
+		free(sec);
+		return -1;
+	}
+	if (secs)
+		*secs = sec;
+	else
+		free(sec);
+	return 0;
+}
+
+int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			const struct report_cmp_row *rows, size_t nrows, double threshold)
+{
+	struct rm_doc doc;
+
+	if (cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold) < 0)
+		return -1;
+	rm_write_text(out, &doc);
+	rm_doc_free(&doc);
+	return 0;
+}
+
 /*
- * `compare --html`: the same rows as the text (report_compare_build's, the
- * compare's one model), each cell made by the text's own functions, in a
- * table per section, the section's change against the base drawn as a
- * forest plot above it; the comparison embedded as its JSON.
+ * `compare --html`: the comparison's model (cmp_model, the text's own)
+ * rendered as the page's tables, each section's change against the base
+ * drawn as a forest plot between its heading and its table; the
+ * comparison embedded as its JSON.
  */
 struct cmp_html_data {
 	const struct report_cmp_side *sides;
@@ -651,6 +740,7 @@ struct cmp_html_data {
 	const struct report_cmp_row *rows;
 	size_t nrows;
 	double threshold;
+	size_t sec;		/* the section whose chart is drawn next */
 };
 
 static int cmp_html_json(FILE *out, const void *arg)
@@ -658,13 +748,6 @@ static int cmp_html_json(FILE *out, const void *arg)
 	const struct cmp_html_data *d = arg;
 
 	return report_compare_json(out, d->sides, d->nsides, d->rows, d->nrows, d->threshold);
-}
-
-static void cmp_html_td(FILE *out, const char *cls, const char *text)
-{
-	fprintf(out, "<td class=\"%s\">", cls);
-	report_html_text(out, text);
-	fputs("</td>", out);
 }
 
 /*
@@ -675,9 +758,12 @@ static void cmp_html_td(FILE *out, const char *cls, const char *text)
  * rows' other / base, in the rows' direction (the line under the table
  * turns it so that above 1 is better).
  */
-static void cmp_html_forest(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			    const struct report_cmp_row *rows, size_t nrows, size_t sec)
+static void cmp_html_forest(FILE *out, const void *arg)
 {
+	const struct cmp_html_data *d = arg;
+	const struct report_cmp_side *sides = d->sides;
+	const struct report_cmp_row *rows = d->rows;
+	size_t nsides = d->nsides, nrows = d->nrows, sec = d->sec;
 	struct svg_row *fr = calloc(nrows ? nrows : 1, sizeof(*fr));
 	char (*names)[96] = calloc(nrows ? nrows : 1, sizeof(*names));
 	char title[512];
@@ -736,92 +822,26 @@ static void cmp_html_forest(FILE *out, const struct report_cmp_side *sides, size
 	free(names);
 }
 
-static void cmp_html_section(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			     const struct report_cmp_row *rows, size_t nrows, size_t sec)
-{
-	char cell[4 * (CMP_CELL_MAX_W + 12) + 1], name[96], change[32], marks[4];
-	struct cmp_tally t;
-
-	fputs("<h2>", out);
-	report_html_text(out, cmp_section_title(sec));
-	fputs("</h2>\n", out);
-	cmp_html_forest(out, sides, nsides, rows, nrows, sec);
-	fputs("<table class=\"compare\">\n<tr><th></th>", out);
-	for (size_t s = 0; s < nsides; s++) {
-		fprintf(out, "<th%s>", s ? " colspan=\"3\"" : "");
-		report_html_text(out, sides[s].name);
-		fputs("</th>", out);
-	}
-	fputs("</tr>\n", out);
-	for (size_t k = 0; k < nrows; k++) {
-		const struct report_cmp_row *row = &rows[k];
-
-		if (row->section != sec || !row->common)
-			continue;
-		cmp_row_name(row, name, sizeof(name));
-		fputs("<tr class=\"row\" data-name=\"", out);
-		report_html_text(out, name);
-		fputs("\">", out);
-		cmp_html_td(out, "name", name);
-		cmp_cell_text(cell, sizeof(cell), &row->cell[0]);
-		if (row->cell[0].noisy)
-			strcat(cell, " !");
-		cmp_html_td(out, "num", cell);
-		for (size_t s = 1; s < nsides; s++) {
-			const struct report_cmp_cell *o = &row->cell[s];
-
-			if (!o->present) {
-				fputs("<td class=\"num\" colspan=\"3\">-</td>", out);
-				continue;
-			}
-			cmp_cell_text(cell, sizeof(cell), o);
-			if (o->noisy)
-				strcat(cell, " !");
-			cmp_html_td(out, "num", cell);
-			snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
-			cmp_html_td(out, o->significant ? "num sig" : "num", change);
-			snprintf(marks, sizeof(marks), "%c%c",
-				 row->levels_differ ? '?' : o->significant ? '*' : ' ',
-				 o->test == CMP_TEST_MW_SAMPLES || o->test == CMP_TEST_WELCH_REPLICAS ? '~'
-												       : ' ');
-			cmp_html_td(out, "mark", marks);
-		}
-		fputs("</tr>\n", out);
-	}
-	fputs("</table>\n", out);
-	cmp_tally(rows, nrows, sec, 1, &t);
-	if (t.compared) {
-		char line[512];
-
-		snprintf(line, sizeof(line), "%s against %s: geometric mean %.3fx (above 1 is better); "
-			 "%zu better, %zu worse, %zu unchanged", sides[1].name, sides[0].name,
-			 t.geomean, t.better, t.worse, t.unchanged);
-		fputs("<p class=\"geomean\">", out);
-		report_html_text(out, line);
-		fputs("</p>\n", out);
-	}
-}
-
 int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			const struct report_cmp_row *rows, size_t nrows, double threshold)
 {
-	struct cmp_html_data d = { sides, nsides, rows, nrows, threshold };
-	char title[512], legend[512];
+	struct cmp_html_data d = { sides, nsides, rows, nrows, threshold, 0 };
+	struct rm_doc doc;
+	size_t *secs;
+	char title[512];
 
+	if (cmp_model_new(&doc, &secs, sides, nsides, rows, nrows, threshold) < 0)
+		return -1;
 	snprintf(title, sizeof(title), "kbench compare: base %s", sides[0].name);
 	report_html_begin(out, title);
-	snprintf(legend, sizeof(legend), "change = other / base - 1; * = significant "
-		 "(Benjamini-Hochberg adjusted p < 0.05, at least %.0f%% and what the machine "
-		 "moved); ~ = fewer than 3 runs a side, their replicas compared (samples, for runs "
-		 "without); ! = a side missed its precision", threshold * 100);
-	fputs("<p class=\"legend\">", out);
-	report_html_text(out, legend);
-	fputs("</p>\n", out);
-	for (size_t sec = 0; sec <= cmp_section_other(); sec++)
-		if (cmp_section_used(rows, nrows, sec))
-			cmp_html_section(out, sides, nsides, rows, nrows, sec);
+	for (size_t t = 0; t < doc.ntables; t++) {
+		d.sec = secs[t];
+		report_html_table(out, &doc, t, t ? cmp_html_forest : NULL, &d);
+	}
 	report_html_data(out, cmp_html_json, &d);
 	report_html_end(out);
+	rm_doc_free(&doc);
+	free(secs);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -911,6 +931,7 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 	json_t *root = json_object(), *jsides = json_array(), *jrows = json_array();
 	json_t *jsecs = json_array();
 	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
+	struct rm_doc doc;
 	int bad = 0, rc = -1;
 
 	report_compare_machine(sides, nsides, m);
@@ -943,6 +964,12 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 	}
 	report_jset(root, "rows", jrows, &bad);
 	report_jset(root, "sections", jsecs, &bad);
+	if (!bad && cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold) == 0) {
+		report_jset(root, "tables", report_model_json(&doc, &bad), &bad);
+		rm_doc_free(&doc);
+	} else {
+		bad = 1;
+	}
 	/*
 	 * 15 digits, not the 17 an export needs to read back the same double:
 	 * nothing reads these figures back, and 17 prints 0.05 as

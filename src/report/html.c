@@ -34,7 +34,7 @@ static const char html_css[] =
 	"svg{width:100%;height:auto;max-width:60em}"
 	"p.nochart{font-style:italic;color:#555}"
 	"sup.mark{color:#b00;font-weight:bold;padding-left:.1em}td.noisy,td.missing{background:#fff4e0}"
-	"p.legend{font-size:.8em;color:#444}"
+	"p.legend{font-size:.8em;color:#444}td.sig{font-weight:bold}"
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}";
 
 void report_html_text(FILE *out, const char *s)
@@ -121,24 +121,32 @@ static void html_legend(FILE *out, unsigned f)
 	fputs("(the notes above say which and why)</p>\n", out);
 }
 
-void report_html_tables(FILE *out, const struct rm_doc *doc)
+void report_html_table(FILE *out, const struct rm_doc *doc, size_t t,
+		       void (*chart)(FILE *, const void *), const void *arg)
 {
-	for (size_t t = 0; t < doc->ntables; t++) {
-		const struct rm_table *tb = &doc->tables[t];
-		size_t ncols = 0, cells = 0, same = 0;
-		int notes = 0;
-		unsigned marked = 0;
+	const struct rm_table *tb = &doc->tables[t];
+	size_t ncols = 0, cells = 0, same = 0;
+	int notes = 0;
+	unsigned marked = 0;
 
-		if (!tb->title || !tb->id)
-			continue;
-		for (size_t i = 0; i < tb->nlines; i++) {
-			if (tb->lines[i].ncells > ncols)
-				ncols = tb->lines[i].ncells;
-			cells += tb->lines[i].kind == RM_ROW;
-		}
-		/* An id a table shares with earlier ones (AIM9's, a block per label) gets -N. */
-		for (size_t u = 0; u < t; u++)
-			same += doc->tables[u].id && strcmp(doc->tables[u].id, tb->id) == 0;
+	if (!tb->title || !tb->id)
+		return;
+	for (size_t i = 0; i < tb->nlines; i++) {
+		size_t n = 0;
+
+		/* A cell takes span columns; a glued one is its figure's. */
+		for (size_t c = 0; c < tb->lines[i].ncells; c++)
+			if (c == 0 || tb->lines[i].cells[c].gap != 0)
+				n += (size_t)tb->lines[i].cells[c].span;
+		if (n > ncols)
+			ncols = n;
+		cells += tb->lines[i].kind == RM_ROW;
+	}
+	/* An id a table shares with earlier ones (AIM9's, a block per label) gets -N. */
+	for (size_t u = 0; u < t; u++)
+		same += doc->tables[u].id && strcmp(doc->tables[u].id, tb->id) == 0;
+	/* An untitled table (compare's legend) has no heading to anchor. */
+	if (tb->title[0]) {
 		fputs("<h2 id=\"", out);
 		report_html_text(out, tb->id);
 		if (same)
@@ -146,75 +154,107 @@ void report_html_tables(FILE *out, const struct rm_doc *doc)
 		fputs("\">", out);
 		report_html_text(out, tb->title);
 		fputs("</h2>\n", out);
-		/* A plain list (Other results) is its notes alone. */
-		for (size_t i = 0; cells && i < tb->nlines; i++) {
-			const struct rm_line *l = &tb->lines[i];
-
-			if (i == 0) {
-				fputs("<table class=\"model\" data-table=\"", out);
-				report_html_text(out, tb->id);
-				fputs("\">\n", out);
-			}
-			switch (l->kind) {
-			case RM_HEAD:
-				fputs("<tr>", out);
-				for (size_t c = 0; c < l->ncells; c++) {
-					fputs("<th>", out);
-					html_trimmed(out, l->cells[c].text);
-					fputs("</th>", out);
-				}
-				fputs("</tr>\n", out);
-				break;
-			case RM_ROW:
-				fputs("<tr class=\"row\">", out);
-				for (size_t c = 0; c < l->ncells; c++) {
-					unsigned f = l->cells[c].flags;
-
-					fprintf(out, "<td class=\"%s%s%s%s\">",
-						l->cells[c].right ? "num" : "text",
-						f & RM_NOISY ? " noisy" : "", f & RM_BUSY ? " busy" : "",
-						f & RM_MISSING ? " missing" : "");
-					html_trimmed(out, l->cells[c].text);
-					html_marks(out, f);
-					fputs("</td>", out);
-				}
-				fputs("</tr>\n", out);
-				marked |= flags_of(l);
-				break;
-			case RM_GROUP:
-				/* A blank one parts blocks of columns in the text; a table needs none. */
-				if (!l->text[0])
-					break;
-				fprintf(out, "<tr class=\"group\"><td colspan=\"%zu\">", ncols ? ncols : 1);
-				html_trimmed(out, l->text);
-				fputs("</td></tr>\n", out);
-				break;
-			case RM_CONT:
-				fprintf(out, "<tr class=\"cont\"><td></td><td colspan=\"%zu\">",
-					ncols > 1 ? ncols - 1 : 1);
-				html_trimmed(out, l->text);
-				fputs("</td></tr>\n", out);
-				break;
-			case RM_RULE:
-			case RM_NOTE:
-				break;
-			}
-		}
-		if (cells)
-			fputs("</table>\n", out);
-		for (size_t i = 0; i < tb->nlines; i++) {
-			if (tb->lines[i].kind != RM_NOTE)
-				continue;
-			if (!notes++)
-				fputs("<ul class=\"notes\">\n", out);
-			fputs("<li>", out);
-			html_trimmed(out, tb->lines[i].text);
-			fputs("</li>\n", out);
-		}
-		if (notes)
-			fputs("</ul>\n", out);
-		html_legend(out, marked);
 	}
+	if (chart)
+		chart(out, arg);
+	for (size_t i = 0; i < tb->nlines; i++) {
+		char *para;
+
+		if (tb->lines[i].kind != RM_PARA)
+			continue;
+		fputs("<p class=\"legend\">", out);
+		if ((para = rm_joined(tb->lines[i].text)) != NULL)
+			report_html_text(out, para);
+		else
+			fputs("(out of memory)", out);
+		free(para);
+		fputs("</p>\n", out);
+	}
+	/* A plain list (Other results) is its notes alone. */
+	for (size_t i = 0; cells && i < tb->nlines; i++) {
+		const struct rm_line *l = &tb->lines[i];
+
+		if (i == 0) {
+			fputs("<table class=\"model\" data-table=\"", out);
+			report_html_text(out, tb->id);
+			fputs("\">\n", out);
+		}
+		switch (l->kind) {
+		case RM_HEAD:
+			fputs("<tr>", out);
+			for (size_t c = 0; c < l->ncells; c++) {
+				if (l->cells[c].span > 1)
+					fprintf(out, "<th colspan=\"%d\">", l->cells[c].span);
+				else
+					fputs("<th>", out);
+				html_trimmed(out, l->cells[c].text);
+				fputs("</th>", out);
+			}
+			fputs("</tr>\n", out);
+			break;
+		case RM_ROW:
+			fputs("<tr class=\"row\">", out);
+			for (size_t c = 0, g; c < l->ncells; c = g) {
+				unsigned f = l->cells[c].flags;
+
+				/* A cell glued to this one in the text (its ! mark) shares its td. */
+				for (g = c + 1; g < l->ncells && l->cells[g].gap == 0; g++)
+					f |= l->cells[g].flags;
+				if (l->cells[c].span > 1)
+					fprintf(out, "<td colspan=\"%d\"", l->cells[c].span);
+				else
+					fputs("<td", out);
+				fprintf(out, " class=\"%s%s%s%s%s\">", l->cells[c].right ? "num" : "text",
+					f & RM_NOISY ? " noisy" : "", f & RM_BUSY ? " busy" : "",
+					f & RM_MISSING ? " missing" : "", f & RM_SIGNIF ? " sig" : "");
+				for (size_t k = c; k < g; k++)
+					html_trimmed(out, l->cells[k].text);
+				html_marks(out, f);
+				fputs("</td>", out);
+			}
+			fputs("</tr>\n", out);
+			marked |= flags_of(l) & (RM_NOISY | RM_BUSY | RM_MISSING);
+			break;
+		case RM_GROUP:
+			/* A blank one parts blocks of columns in the text; a table needs none. */
+			if (!l->text[0])
+				break;
+			fprintf(out, "<tr class=\"group\"><td colspan=\"%zu\">", ncols ? ncols : 1);
+			html_trimmed(out, l->text);
+			fputs("</td></tr>\n", out);
+			break;
+		case RM_CONT:
+			fprintf(out, "<tr class=\"cont\"><td></td><td colspan=\"%zu\">",
+				ncols > 1 ? ncols - 1 : 1);
+			html_trimmed(out, l->text);
+			fputs("</td></tr>\n", out);
+			break;
+		case RM_RULE:
+		case RM_NOTE:
+		case RM_PARA:
+			break;
+		}
+	}
+	if (cells)
+		fputs("</table>\n", out);
+	for (size_t i = 0; i < tb->nlines; i++) {
+		if (tb->lines[i].kind != RM_NOTE)
+			continue;
+		if (!notes++)
+			fputs("<ul class=\"notes\">\n", out);
+		fputs("<li>", out);
+		html_trimmed(out, tb->lines[i].text);
+		fputs("</li>\n", out);
+	}
+	if (notes)
+		fputs("</ul>\n", out);
+	html_legend(out, marked);
+}
+
+void report_html_tables(FILE *out, const struct rm_doc *doc)
+{
+	for (size_t t = 0; t < doc->ntables; t++)
+		report_html_table(out, doc, t, NULL, NULL);
 	if (doc->oom)
 		fputs("<p class=\"warn\">Some tables are not shown: out of memory.</p>\n", out);
 }

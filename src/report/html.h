@@ -21,6 +21,9 @@ void report_html_begin(FILE *out, const char *title);
 void report_html_end(FILE *out);
 /* Each table of the model as an HTML table, its notes in a list under it. */
 void report_html_tables(FILE *out, const struct rm_doc *doc);
+/* Table t of the model alone, chart(out, arg) (when not NULL) between its heading and it. */
+void report_html_table(FILE *out, const struct rm_doc *doc, size_t t,
+		       void (*chart)(FILE *, const void *), const void *arg);
 /* A run's system table: host, OS, CPU, MHz, clock source, ..., and its warnings. */
 void report_html_system(FILE *out, const struct run_info *run);
 /* What write(mem, arg) prints, embedded as inert JSON (id "kbench-data"). */

@@ -622,7 +622,7 @@ static json_t *model_text(const char *s, int *bad)
  * each: noisy, busy, missing), the lines heading groups of rows, and its
  * notes; the same the text and the HTML show.
  */
-static json_t *model_json(const struct rm_doc *doc, int *bad)
+json_t *report_model_json(const struct rm_doc *doc, int *bad)
 {
 	json_t *arr = json_array();
 
@@ -672,7 +672,8 @@ static json_t *model_json(const struct rm_doc *doc, int *bad)
 
 						report_jpush(marks, report_jstr(f & RM_MISSING ? "missing" :
 										f & RM_NOISY ? "noisy" :
-										f & RM_BUSY ? "busy" : ""), bad);
+										f & RM_BUSY ? "busy" :
+										f & RM_SIGNIF ? "significant" : ""), bad);
 					}
 					report_jset(row, "marks", marks ? marks : json_null(), bad);
 				}
@@ -690,6 +691,16 @@ static json_t *model_json(const struct rm_doc *doc, int *bad)
 			case RM_NOTE:
 				report_jpush(notes, model_text(l->text, bad), bad);
 				break;
+			case RM_PARA: {
+				char *para = rm_joined(l->text);
+
+				if (!para)
+					*bad = 1;
+				else
+					report_jpush(notes, model_text(para, bad), bad);
+				free(para);
+				break;
+			}
 			case RM_RULE:
 				break;
 			}
@@ -709,7 +720,7 @@ int report_summary_json(FILE *out, const char *sysinfo_json, const struct run_in
 	json_t *root = runs_document(sysinfo_json, runs, nruns, &bad);
 
 	if (!bad)
-		report_jset(root, "tables", model_json(tables, &bad), &bad);
+		report_jset(root, "tables", report_model_json(tables, &bad), &bad);
 	rc = bad || tables->oom ? -1 : dump(out, root);
 	json_decref(root);
 	return rc;

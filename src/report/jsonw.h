@@ -18,6 +18,10 @@ json_t *report_jreal(double v);
 void report_jset(json_t *obj, const char *key, json_t *val, int *bad);
 void report_jpush(json_t *arr, json_t *val, int *bad);
 
+struct rm_doc;
+/* The table model's tables as JSON (summary's and compare's "tables"): each its id, title, header, rows (cells, marks) and notes. */
+json_t *report_model_json(const struct rm_doc *doc, int *bad);
+
 /* A result's statistics (median ... p95) by their JSON names, for writing and reading. */
 #define REPORT_NSTATS 10
 struct report_stat_key {

@@ -95,19 +95,42 @@ void rm_cell(struct rm_doc *doc, int width, int right, const char *text)
 		return;
 	}
 	l->cells = more;
-	l->cells[l->ncells] = (struct rm_cell){ strdup(text), width, right, 0 };
+	l->cells[l->ncells] = (struct rm_cell){ strdup(text), width, right, 0, 1, 1 };
 	if (!l->cells[l->ncells].text)
 		doc->oom = 1;
 	l->ncells++;
 }
 
-void rm_flags(struct rm_doc *doc, unsigned flags)
+static struct rm_cell *last_cell(struct rm_doc *doc)
 {
 	struct rm_table *t = last_table(doc);
 	struct rm_line *l = t && t->nlines ? &t->lines[t->nlines - 1] : NULL;
 
-	if (l && l->ncells)
-		l->cells[l->ncells - 1].flags |= flags;
+	return l && l->ncells ? &l->cells[l->ncells - 1] : NULL;
+}
+
+void rm_gap(struct rm_doc *doc, int gap)
+{
+	struct rm_cell *c = last_cell(doc);
+
+	if (c)
+		c->gap = gap;
+}
+
+void rm_span(struct rm_doc *doc, int span)
+{
+	struct rm_cell *c = last_cell(doc);
+
+	if (c)
+		c->span = span;
+}
+
+void rm_flags(struct rm_doc *doc, unsigned flags)
+{
+	struct rm_cell *c = last_cell(doc);
+
+	if (c)
+		c->flags |= flags;
 }
 
 void rm_text(struct rm_doc *doc, enum rm_kind kind, const char *text)
@@ -170,6 +193,16 @@ char *rm_trimmed(const char *s)
 	return strndup(s, len);
 }
 
+char *rm_joined(const char *s)
+{
+	char *j = strdup(s);
+
+	for (char *p = j; p && *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return j;
+}
+
 /* A line of cells, each padded to its width, blanks at the end dropped. */
 static void write_cells(FILE *out, const struct rm_line *l)
 {
@@ -179,7 +212,7 @@ static void write_cells(FILE *out, const struct rm_line *l)
 
 	line[0] = '\0';
 	for (size_t c = 0; c < l->ncells && pos + 1 < sizeof(line); c++) {
-		if (pos > 0)
+		for (int g = 0; pos > 0 && g < l->cells[c].gap && pos + 1 < sizeof(line); g++)
 			line[pos++] = ' ';
 		report_cell(line + pos, sizeof(line) - pos, l->cells[c].text, l->cells[c].width,
 			    l->cells[c].right ? 1 : -1);
@@ -202,17 +235,21 @@ void rm_write_text(FILE *out, const struct rm_doc *doc)
 			continue;
 		tl = tb->rule > 0 ? (size_t)tb->rule : strlen(tb->title);
 
-		fprintf(out, "%s%s\n", tb->lead ? "\n" : "", tb->title);
+		if (tb->lead)
+			fputc('\n', out);
+		/* An untitled table is its lines alone. */
+		if (tb->title[0])
+			fprintf(out, "%s\n", tb->title);
 		for (size_t i = 0; i < tl && !tb->plain; i++)
 			fputc('-', out);
-		if (!tb->plain)
+		if (!tb->plain && tb->title[0])
 			fputc('\n', out);
 		for (size_t i = 0; i < tb->nlines; i++) {
 			const struct rm_line *l = &tb->lines[i];
 
 			if (l->kind == RM_GROUP || l->kind == RM_CONT)
 				fprintf(out, "%s\n", l->text);
-			else if (l->kind == RM_NOTE)
+			else if (l->kind == RM_NOTE || l->kind == RM_PARA)
 				fprintf(out, "%s\n", l->text);
 			else
 				write_cells(out, l);

@@ -24,6 +24,8 @@ enum rm_kind {
 	RM_GROUP,	/* a line heading the rows below it ("placement same: ...") */
 	RM_NOTE,	/* a note line under the table, as printed (its indent too) */
 	RM_CONT,	/* the row above continued on a line of its own (AIM9's unit) */
+	RM_PARA,	/* a paragraph, broken into lines (its '\n') where the text
+			   breaks it and joined by the page (compare's legend) */
 };
 
 /* What a cell's figure is, which the text says in its notes and the HTML marks. */
@@ -31,6 +33,7 @@ enum {
 	RM_NOISY = 1u << 0,	/* missed its precision */
 	RM_BUSY = 1u << 1,	/* other work competed */
 	RM_MISSING = 1u << 2,	/* failed or skipped */
+	RM_SIGNIF = 1u << 3,	/* a significant change (compare's *) */
 };
 
 struct rm_cell {
@@ -38,6 +41,11 @@ struct rm_cell {
 	int width;	/* its column's width there */
 	int right;	/* right-aligned */
 	unsigned flags;	/* RM_NOISY, ...: the notes under the table say why */
+	int gap;	/* the text's spaces before it: 1, 0 for a mark glued to
+			   its figure ("2.06!"), more to set a column apart */
+	int span;	/* the page's columns it takes: 1, or more (a side's
+			   heading, a "-" for a side's figure, mark, change and
+			   marks); a glued cell (gap 0) is its figure's column */
 };
 
 struct rm_line {
@@ -48,7 +56,7 @@ struct rm_line {
 };
 
 struct rm_table {
-	char *title;
+	char *title;		/* "" for none: a preamble of notes (compare's legend) */
 	char *id;		/* a short name for the writers' anchors: "proc" */
 	struct rm_line *lines;
 	size_t nlines;
@@ -75,15 +83,21 @@ void rm_lead(struct rm_doc *doc);
 void rm_line(struct rm_doc *doc, enum rm_kind kind);
 /* A cell at the end of the last line. */
 void rm_cell(struct rm_doc *doc, int width, int right, const char *text);
+/* The last cell's spaces before it in the text (1 unless said). */
+void rm_gap(struct rm_doc *doc, int gap);
+/* The page's columns the last cell takes (1 unless said). */
+void rm_span(struct rm_doc *doc, int span);
 /* Flags on the last cell of the last line. */
 void rm_flags(struct rm_doc *doc, unsigned flags);
-/* A GROUP, NOTE or CONT line in the last table. */
+/* A GROUP, NOTE, CONT or PARA line in the last table. */
 void rm_text(struct rm_doc *doc, enum rm_kind kind, const char *text);
 /* Each line of what a function printed into a memory stream, as a NOTE line. */
 void rm_notes(struct rm_doc *doc, const char *printed);
 void rm_doc_free(struct rm_doc *doc);
 /* A cell's text without the padding the text aligns it with: malloc'd, NULL without memory. */
 char *rm_trimmed(const char *s);
+/* A PARA's text as one line, its line breaks spaces: malloc'd, NULL without memory. */
+char *rm_joined(const char *s);
 
 /*
  * The text writer: each table as the summary prints it, its title

@@ -346,8 +346,13 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
  */
 int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			  double threshold);
-void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			 const struct report_cmp_row *rows, size_t nrows, double threshold);
+/*
+ * The comparison's tables (one model, compare.c's cmp_model, which the
+ * text, the page and the JSON's "tables" render): the legend, then a
+ * section at a time, a row per instance.  0, or -1 without memory.
+ */
+int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			const struct report_cmp_row *rows, size_t nrows, double threshold);
 /*
  * The same table as one JSON document, rows in the text's order and only
  * the rows the text prints (instances the base shares with some other):
@@ -357,7 +362,8 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
  *    "rows": [{"id", "placement" (null: none), "parallel", "unit", "better",
  *              "section": title, "cells": [cell, base's first]}],
  *    "sections": [{"title", "side", "compared", "geomean", "better",
- *                  "worse", "unchanged"}]}
+ *                  "worse", "unchanged"}],
+ *    "tables": the tables the text prints, as summary --json's}
  * A cell is {"side", "present", "runs", "median", "ci_low", "ci_high",
  * "noisy"}, and for an other also "change", "ratio", "ratio_ci_low",
  * "ratio_ci_high", "test" ("welch-log-runs", "welch-log-replicas",
@@ -366,7 +372,7 @@ void report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t 
  * speaks of the first other only, for each.  A figure that does not exist
  * is null.  0, or -1 when the document cannot be built or written.
  */
-/* `compare --html`: the page of the same rows (report/html.h).  0, or -1. */
+/* `compare --html`: the page of the same tables, a forest plot per section (report/html.h).  0, or -1. */
 int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			const struct report_cmp_row *rows, size_t nrows, double threshold);
 int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,

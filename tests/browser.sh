@@ -3,7 +3,10 @@
 # is missing and we may.  Sourced after lib.sh; defines
 #   browser_setup              BROWSER set to Chromium, or empty and
 #                              BROWSER_WHY saying why (for skip)
-#   browser_load FILE DIR NAME DIR/NAME.dom, .png, .console and .ms
+#   browser_load FILE DIR NAME [print]
+#                              DIR/NAME.dom, .png, .console and .ms; with
+#                              print also NAME.pdf (A4) and NAME.width
+#   browser_pdf PDF            each page's MediaBox, a line "W H" each
 #   browser_blank PNG          status 0 when the screenshot shows nothing
 #   browser_count DOM SELECTOR how many elements match (tag, tag.class,
 #                              tag[attr=value], .class, [attr=value])
@@ -105,23 +108,35 @@ browser_version() {
 	[ -n "$BROWSER" ] && "$BROWSER" --version 2>/dev/null | head -n 1
 }
 
-# browser_load FILE OUTDIR NAME: load FILE in one Chromium start, driven
-# over DevTools on a pipe, and write OUTDIR/NAME.dom (the DOM after the load
-# event), NAME.png (a 1280x2000 screenshot), NAME.console (what the page
-# logged, its uncaught errors and the resources it failed to load, a line
-# each) and NAME.ms (milliseconds from starting Chromium to the DOM in
-# hand, as long as a --dump-dom run takes).  Status non-zero when Chromium
-# could not run or the page did not load; NAME.log keeps Chromium's stderr
-# then.  Why not --dump-dom and --screenshot: they need a start each, and
-# with --enable-logging=stderr they show console calls but never a failed
-# load, which Blink reports to DevTools alone.
+# browser_load FILE OUTDIR NAME [print]: load FILE in one Chromium start,
+# driven over DevTools on a pipe, and write OUTDIR/NAME.dom (the DOM after
+# the load event), NAME.png (a 1280x2000 screenshot), NAME.console (what
+# the page logged, its uncaught errors and the resources it failed to load,
+# a line each) and NAME.ms (milliseconds from starting Chromium to the DOM
+# in hand, as long as a --dump-dom run takes).  With print, the same start
+# then prints the page as the issue says it must print, and writes
+# NAME.pdf (Page.printToPDF on A4, 0.4 in margins, backgrounds, no header
+# or footer) and NAME.width: a first line "SCROLL VIEWPORT", the page's
+# document.documentElement.scrollWidth under print media in a viewport of
+# A4's printable width (717 CSS px: 8.27 in less the margins, at 96 px an
+# inch), then the outermost elements that stick out past it, a line
+# "WHAT RIGHT" each, at most 5.  Status non-zero when Chromium could not
+# run or the page did not load; NAME.log keeps Chromium's stderr then.  Why
+# not --dump-dom and --screenshot: they need a start each, and with
+# --enable-logging=stderr they show console calls but never a failed load,
+# which Blink reports to DevTools alone.
 browser_load() {
 	[ -n "$BROWSER" ] || { echo "browser_load: no browser (browser_setup first)" >&2; return 2; }
 	[ -f "$1" ] || { echo "browser_load: no file '$1'" >&2; return 2; }
+	case ${4:-} in
+	'' | print) ;;
+	*) echo "browser_load: unknown step '$4' (print or nothing)" >&2; return 2 ;;
+	esac
 	mkdir -p "$2" || return 2
 	_bf=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 	_bo=$(cd "$2" && pwd)/$3
-	rm -f "$_bo.dom" "$_bo.png" "$_bo.console" "$_bo.ms" "$_bo.log"
+	rm -f "$_bo.dom" "$_bo.png" "$_bo.console" "$_bo.ms" "$_bo.log" \
+		"$_bo.pdf" "$_bo.width"
 	# A profile of its own each run, with HOME and the XDG directories in
 	# it, so nothing of a user's or of a previous run's is read or kept.
 	_bprof=$(mktemp -d "$(dirname "$_bo")/.chromium-$3.XXXXXX") || return 2
@@ -131,12 +146,13 @@ browser_load() {
 	# shellcheck disable=SC2086 # BROWSER_FLAGS is a list of words
 	HOME=$_bprof XDG_CONFIG_HOME=$_bprof/config XDG_CACHE_HOME=$_bprof/cache \
 		timeout -k 5 $((BROWSER_TIMEOUT + 10)) "$BROWSER_PY" - "$BROWSER_TIMEOUT" \
-		"file://$_bf" "$_bo" "$BROWSER" $BROWSER_FLAGS \
+		"file://$_bf" "$_bo" "${4:-}" "$BROWSER" $BROWSER_FLAGS \
 		"$BROWSER_NO_DNS" "--user-data-dir=$_bprof/profile" --window-size=1280,2000 \
 		--remote-debugging-pipe about:blank 2>"$_bo.log" <<'EOF' || _brc=$?
 import base64, json, os, select, signal, subprocess, sys, time
 
-limit, url, out, argv = float(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+limit, url, out, step, argv = (float(sys.argv[1]), sys.argv[2], sys.argv[3],
+                               sys.argv[4], sys.argv[5:])
 t0 = time.monotonic()
 deadline = t0 + limit
 
@@ -279,6 +295,47 @@ with open(out + ".console", "w", encoding="utf-8") as f:
     f.writelines(line + "\n" for line in console)
 with open(out + ".ms", "w") as f:
     f.write("%d\n" % ms)
+
+# A4 in inches, as Page.printToPDF takes it, and the margins all round.
+A4_W, A4_H, MARGIN = 8.27, 11.69, 0.4
+# What does not fit the printable width is cut off on paper, or shrunk
+# until unreadable, and a PDF shows neither plainly; the layout does:
+# under print media, in a viewport as wide as the paper less its margins,
+# anything wider makes the document scroll sideways.
+OVERFLOW = """(() => {
+  const vw = window.innerWidth, out = [document.documentElement.scrollWidth + " " + vw];
+  const past = e => e.getBoundingClientRect().right > vw + 0.5;
+  for (const e of document.body.querySelectorAll("*")) {
+    if (out.length > 5) break;
+    if (!past(e) || (e.parentElement !== document.body && past(e.parentElement))) continue;
+    let what = e.tagName.toLowerCase();
+    if (e.id) what += "#" + e.id;
+    const c = (e.getAttribute("class") || "").trim();
+    if (c) what += "." + c.split(/\\s+/).join(".");
+    if (e.dataset.table) what += "[data-table=" + e.dataset.table + "]";
+    out.push(what + " " + Math.ceil(e.getBoundingClientRect().right));
+  }
+  return out.join("\\n");
+})()"""
+if step == "print":
+    call("Emulation.setEmulatedMedia", s, media="print")
+    call("Emulation.setDeviceMetricsOverride", s, width=int((A4_W - 2 * MARGIN) * 96),
+         height=int((A4_H - 2 * MARGIN) * 96), deviceScaleFactor=1, mobile=False)
+    r = call("Runtime.evaluate", s, expression=OVERFLOW, returnByValue=True)
+    if "exceptionDetails" in r:
+        fail("measuring the print layout: %s" % r["exceptionDetails"].get("text"))
+    # Printing lays the page out anew on the paper; the emulation above
+    # must not be what it prints.
+    call("Emulation.clearDeviceMetricsOverride", s)
+    call("Emulation.setEmulatedMedia", s, media="")
+    pdf = base64.b64decode(call("Page.printToPDF", s, paperWidth=A4_W, paperHeight=A4_H,
+                                marginTop=MARGIN, marginBottom=MARGIN, marginLeft=MARGIN,
+                                marginRight=MARGIN, printBackground=True,
+                                displayHeaderFooter=False, preferCSSPageSize=False)["data"])
+    with open(out + ".width", "w") as f:
+        f.write(r["result"]["value"] + "\n")
+    with open(out + ".pdf", "wb") as f:
+        f.write(pdf)
 # Browser.close is answered or the pipe closes: either way Chromium is
 # on its way out, and stop() waits for it.
 os.write(to_w, json.dumps({"id": 0, "method": "Browser.close"}).encode() + b"\0")
@@ -286,7 +343,8 @@ os.close(to_w)
 stop(10)
 EOF
 	rm -rf "$_bprof"
-	if [ "$_brc" = 0 ] && [ -s "$_bo.dom" ] && [ -s "$_bo.png" ]; then
+	if [ "$_brc" = 0 ] && [ -s "$_bo.dom" ] && [ -s "$_bo.png" ] &&
+		{ [ -z "${4:-}" ] || { [ -s "$_bo.pdf" ] && [ -s "$_bo.width" ]; }; }; then
 		rm -f "$_bo.log"
 		return 0
 	fi
@@ -382,6 +440,110 @@ try:
 except (ValueError, zlib.error, struct.error) as e:
     sys.stderr.write("browser_blank: %s: %s, taken as blank\n" % (sys.argv[1], e))
     sys.exit(0)
+EOF
+}
+
+# browser_pdf PDF: print the MediaBox of each page of PDF, in page order, a
+# line "WIDTH HEIGHT" (points) each; status 2, saying why, when it is not a
+# PDF this can read.  It follows the file's own xref table from the trailer's
+# Root through the page tree, a page taking its box from the nearest node
+# that has one, as a viewer does: enough for what Chromium (Skia) writes,
+# not for xref streams or compressed object streams, which it refuses.
+browser_pdf() {
+	"$BROWSER_PY" - "$1" <<'EOF'
+import re, sys
+
+def boxes(data):
+    if not data.startswith(b"%PDF-"):
+        raise ValueError("no %PDF- header")
+    at = re.findall(rb"startxref\s+(\d+)", data[-1024:])
+    if not at:
+        raise ValueError("no startxref")
+    xref = int(at[-1])
+    m = re.match(rb"xref\s+", data[xref:])
+    if not m:
+        raise ValueError("no xref table at %d (an xref stream?)" % xref)
+    pos, where = xref + m.end(), {}
+    while True:
+        m = re.match(rb"(\d+)\s+(\d+)\s+", data[pos:])
+        if not m:
+            break
+        first, count = int(m.group(1)), int(m.group(2))
+        pos += m.end()
+        for i in range(count):
+            e = re.match(rb"(\d{10}) (\d{5}) ([nf])\s*", data[pos:])
+            if not e:
+                raise ValueError("bad xref entry at %d" % pos)
+            if e.group(3) == b"n":
+                where[first + i] = int(e.group(1))
+            pos += e.end()
+    trailer = re.match(rb"trailer\s*<<(.*?)>>\s*startxref", data[pos:], re.S)
+    if not trailer:
+        raise ValueError("no trailer after the xref table")
+    root = re.search(rb"/Root\s+(\d+)\s+\d+\s+R", trailer.group(1))
+    if not root:
+        raise ValueError("no /Root in the trailer")
+
+    def obj(num):
+        """An object's dictionary, up to its stream if it has one."""
+        if num not in where:
+            raise ValueError("object %d not in the xref table" % num)
+        m = re.match(rb"\s*%d\s+\d+\s+obj\s*(.*?)(?:\bstream\b|\bendobj\b)" % num,
+                     data[where[num]:], re.S)
+        if not m:
+            raise ValueError("object %d not at %d" % (num, where[num]))
+        return m.group(1)
+
+    def ref(d, key):
+        m = re.search(rb"/" + key + rb"\s+(\d+)\s+\d+\s+R", d)
+        return int(m.group(1)) if m else None
+
+    def box(d):
+        m = re.search(rb"/MediaBox\s*\[([^\]]*)\]", d)
+        if not m:
+            return None
+        v = [float(x) for x in m.group(1).split()]
+        if len(v) != 4:
+            raise ValueError("a MediaBox of %d numbers" % len(v))
+        return v[2] - v[0], v[3] - v[1]
+
+    pages = ref(obj(int(root.group(1))), b"Pages")
+    if pages is None:
+        raise ValueError("no /Pages in the catalogue")
+    out, seen = [], set()
+
+    def walk(num, inherited):
+        if num in seen:
+            raise ValueError("page tree loops at object %d" % num)
+        seen.add(num)
+        d = obj(num)
+        b = box(d) or inherited
+        kind = re.search(rb"/Type\s*/(\w+)", d)
+        kind = kind.group(1) if kind else b""
+        if kind == b"Page":
+            if b is None:
+                raise ValueError("page object %d has no MediaBox" % num)
+            out.append(b)
+        elif kind == b"Pages":
+            kids = re.search(rb"/Kids\s*\[([^\]]*)\]", d)
+            if not kids:
+                raise ValueError("pages object %d has no Kids" % num)
+            for k in re.findall(rb"(\d+)\s+\d+\s+R", kids.group(1)):
+                walk(int(k), b)
+        else:
+            raise ValueError("object %d in the page tree is a %s" % (num, kind.decode() or "?"))
+
+    walk(pages, None)
+    return out
+
+try:
+    with open(sys.argv[1], "rb") as f:
+        found = boxes(f.read())
+except (OSError, ValueError) as e:
+    sys.stderr.write("browser_pdf: %s: %s\n" % (sys.argv[1], e))
+    sys.exit(2)
+for w, h in found:
+    print("%g %g" % (w, h))
 EOF
 }
 

@@ -6,10 +6,13 @@
 # Chromium: a chart and a table that must draw with a silent console, a
 # blank page that must read as blank, a console.error, a missing image and
 # uncaught errors that must all be caught, and a page that never loads,
-# which must fail in time.  Without Chromium (none can be installed) the
-# loads skip, saying why.  What Chromium made stays in BUILD/html/browser/
-# for a person to look at; load times are printed, never asserted.  TAP
-# output like tests/cli.sh.
+# which must fail in time.  Then kbench's own pages of the fixture database
+# (summary, compare, show of the curve) printed as the issue says they
+# print, on A4: a PDF of A4 pages, and nothing wider than the paper under
+# print media (with a page made too wide to show that this is seen).
+# Without Chromium (none can be installed) the loads skip, saying why.  What
+# Chromium made stays in BUILD/html/browser/ for a person to look at; load
+# times are printed, never asserted.  TAP output like tests/cli.sh.
 BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/browser.sh"
@@ -73,6 +76,47 @@ check "browser_count: tag[attr=value], .class and [attr]" \
 browser_count "$FIX/ok.html" 'svg > path' >/dev/null 2>"$T/err"
 check "browser_count: a selector it cannot read is refused" [ $? = 2 ]
 
+# A PDF of two pages whose answers are known: the first takes A4 from the
+# page tree's root, the second has a Letter box of its own.  A reader that
+# took the first box it saw, or only a page's own, gets one wrong.
+"$BROWSER_PY" - "$T/two.pdf" <<'EOF'
+import sys
+objs = [b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /MediaBox [0 0 595.28 841.89] /Count 2 /Kids [3 0 R 4 0 R] >>",
+        b"<< /Type /Page /Parent 2 0 R >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"]
+out, at = b"%PDF-1.4\n", []
+for i, o in enumerate(objs):
+    at.append(len(out))
+    out += b"%d 0 obj\n%s\nendobj\n" % (i + 1, o)
+xref = len(out)
+out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+out += b"".join(b"%010d 00000 n \n" % a for a in at)
+out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%EOF\n" % (len(objs) + 1, xref)
+open(sys.argv[1], "wb").write(out)
+EOF
+check "browser_pdf: a page's box inherited from the tree, and one of its own" \
+	[ "$(browser_pdf "$T/two.pdf" | tr '\n' ,)" = "595.28 841.89,612 792," ]
+browser_pdf "$FIX/ok.html" >"$T/out" 2>"$T/err"
+check "browser_pdf: what is not a PDF is refused, saying so" \
+	sh -c "[ $? = 2 ] && [ ! -s '$T/out' ] && grep -q 'no %PDF- header' '$T/err'"
+
+# kbench's pages of the fixture database the HTML tests use (cli_html.sh),
+# for printing below.
+"$KB" import "$(dirname "$FIX")/kernels.json" --db "$T/f.db" >/dev/null 2>&1 &&
+	"$KB" summary --db "$T/f.db" --html >"$T/summary.html" 2>"$T/err" &&
+	"$KB" compare 2.5.47 2.5.47-mm1 2.5.48 --db "$T/f.db" --html >"$T/compare.html" 2>>"$T/err" &&
+	"$KB" show mem.lat.curve --db "$T/f.db" --html >"$T/show.html" 2>>"$T/err"
+check "kbench makes the fixture's summary, compare and show pages" [ $? = 0 ]
+# A page sure to be wider than A4's printable width under print media
+# alone: on screen it fits, so only a measurement under print sees it.
+cat >"$T/wide.html" <<'EOF'
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>wide</title>
+<style>@media print{table{width:900px}}</style></head>
+<body><table class="model" data-table="wide"><tr><td>x</td></tr></table></body></html>
+EOF
+
 # A browser that cannot start must fail the load, not leave empty files
 # that read as a silent page.
 (BROWSER=/bin/false; browser_load "$FIX/ok.html" "$T/false" ok 2>"$T/err")
@@ -82,6 +126,7 @@ browser_setup 2>"$T/setup"
 sed 's/^/# /' "$T/setup"
 if [ -z "$BROWSER" ]; then
 	skip "loading the fixtures in Chromium" "$BROWSER_WHY"
+	skip "printing kbench's pages on A4" "$BROWSER_WHY"
 	echo "1..$n"
 	exit 0
 fi
@@ -121,6 +166,43 @@ hangs() { BROWSER_TIMEOUT=2 browser_load "$FIX/hang.html" "$OUT" hang 2>"$T/err"
 hangs
 check "hang.html: a page that never loads fails after BROWSER_TIMEOUT" [ $? != 0 ]
 check "hang.html: ... saying so" grep -q 'no answer from chromium within 2 s' "$OUT/hang.log"
+# printed NAME FILE: FILE loaded and printed into $OUT/print-NAME.*
+printed() {
+	browser_load "$2" "$OUT" "print-$1" print 2>"$T/err" || return 1
+	echo "# print $1: DOM in $(cat "$OUT/print-$1.ms") ms" >>"$T/ptimes"
+}
+# a4 PDF: one page at least, every one A4 (595x842 points, 1 of rounding:
+# Chromium gives 595.92x841.92, whole CSS pixels)
+a4() {
+	browser_pdf "$1" >"$T/boxes" 2>"$T/err" && [ -s "$T/boxes" ] &&
+		awk '{ w = $1 - 595; h = $2 - 842
+			if (NF != 2 || w > 1 || w < -1 || h > 1 || h < -1) bad = 1 }
+			END { exit bad }' "$T/boxes"
+}
+# fits NAME: the first line of print-NAME.width, its scroll width no more
+# than the viewport's; a failure names what sticks out and how far
+fits() {
+	read -r _sw _vw <"$OUT/print-$1.width" && [ "$_sw" -le "$_vw" ] && return 0
+	notok "$2" "scrollWidth $_sw > viewport $_vw; outermost elements past it, right edge in px:" \
+		"$(sed 1d "$OUT/print-$1.width" | tr '\n' ';')"
+	return 1
+}
+for page in summary compare show; do
+	if ! printed "$page" "$T/$page.html"; then
+		notok "the $page page prints to PDF" "$(head -c 400 "$T/err")"
+		continue
+	fi
+	ok "the $page page prints to PDF"
+	pdf=$OUT/print-$page.pdf
+	check "$page: the PDF starts with %PDF-" [ "$(head -c 5 "$pdf")" = %PDF- ]
+	check "$page: every page of the PDF is A4, $(browser_pdf "$pdf" 2>/dev/null | wc -l | tr -d ' ') of them ($pdf)" a4 "$pdf"
+	name="$page: nothing wider than A4's printable width under print media"
+	fits "$page" "$name" && ok "$name ($(cut -d' ' -f2 "$OUT/print-$page.width" | head -1) px)"
+done
+cat "$T/ptimes" 2>/dev/null
+printed wide "$T/wide.html"
+check "wide.html: a table wider than A4 under print media alone is seen" \
+	sh -c "read -r sw vw <'$OUT/print-wide.width' && [ \$sw -gt \$vw ] && grep -q '^table.model\[data-table=wide\] ' '$OUT/print-wide.width'"
 check "no profile left behind" sh -c "! ls -a '$OUT' | grep -q '^\.chromium'"
 check "no Chromium left running" sh -c "! pgrep -f '$OUT/\.chromium' >/dev/null"
 

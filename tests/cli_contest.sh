@@ -31,6 +31,17 @@ check "nothing left behind after a normal end" no_leftovers "$T/tmp"
 kb summary L --db "$DB"
 check "summary prints contest's tables for contest results" sh -c "grep -q '^tick_load (Loads: ticks):' '$T/out' && ! grep -q 'Other results' '$T/out'"
 check "summary of contest results alone: no empty lmbench tables" sh -c "head -1 '$T/out' | grep -q '^contest: ' && ! grep -q 'Basic system parameters' '$T/out'"
+cp "$T/out" "$T/text"
+# One model: summary --json's tables hold contest's, row for row as the text prints them.
+kb summary L --db "$DB" --json
+check "summary --json: contest's tables, the text's rows" python3 -c '
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+ids = [t["id"] for t in doc["tables"]]
+text = [re.sub(r"\s", "", l) for l in open(sys.argv[2])]
+rows = [re.sub(r"\s", "", "".join(r["cells"])) for t in doc["tables"] for r in t["rows"] if "cells" in r]
+sys.exit(0 if "contest-legend" in ids and "contest.tick_load" in ids and rows and all(r in text for r in rows) else 1)
+' "$T/out" "$T/text"
 kb show contest.tick_load --db "$DB"
 check "stored as contest.tick_load with its values" sh -c "grep -q 'loads' '$T/out' && grep -q 'old_loads' '$T/out' && grep -q 'lcpu_pct' '$T/out'"
 

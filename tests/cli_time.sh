@@ -110,6 +110,17 @@ check "stored" [ "$rc" = 0 ]
 kb summary A B --db "$DB"
 check "summary: the Timed jobs table, a row per label" \
 	sh -c "grep -q '^Timed jobs' '$T/out' && grep -qE '^A \[3\] +job ' '$T/out' && grep -qE '^B \[3\] +job ' '$T/out'"
+cp "$T/out" "$T/text"
+# One model: summary --json's tables hold the Timed jobs', row for row as the text prints them.
+kb summary A B --db "$DB" --json
+check "summary --json: the Timed jobs' tables, the text's rows" python3 -c '
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+ids = [t["id"] for t in doc["tables"]]
+text = [re.sub(r"\s", "", l) for l in open(sys.argv[2])]
+rows = [re.sub(r"\s", "", "".join(r["cells"])) for t in doc["tables"] for r in t["rows"] if "cells" in r]
+sys.exit(0 if "timed" in ids and rows and all(r in text for r in rows) else 1)
+' "$T/out" "$T/text"
 kb compare A B --db "$DB"
 check "compare: a Timed jobs section with the configuration" grep -q 'time.job' "$T/out"
 kb show time.job B --db "$DB"

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/catalog.h"
 #include "core/err.h"
 #include "report/report.h"
 #include "report/html.h"
@@ -29,22 +28,6 @@ static const char *summary_shared_sysinfo(const struct run_info *runs, size_t nr
 	return runs[0].sysinfo_json;
 }
 
-/*
- * Whether any run holds a result for lmbench's tables or "Other results",
- * not only those of a kind with tables of its own (contest's).
- */
-static int summary_has_benchmarks(const struct run_info *runs, size_t nruns)
-{
-	for (size_t i = 0; i < nruns; i++)
-		for (size_t j = 0; j < runs[i].nresults; j++) {
-			const struct catalog_kind *k = catalog_prefixed(runs[i].results[j].id);
-
-			if (!k || !k->own_tables)
-				return 1;
-		}
-	return 0;
-}
-
 int cmd_summary(int argc, char **argv)
 {
 	const char *db = NULL;
@@ -57,7 +40,7 @@ int cmd_summary(int argc, char **argv)
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
-	struct run_info *runs, *rows;
+	struct run_info *runs, *rows = NULL;
 	struct store *st;
 
 	nsel = opt_parse(cli_find("summary"), opts, argc, argv);
@@ -101,7 +84,9 @@ int cmd_summary(int argc, char **argv)
 		struct rm_doc doc = { 0 };
 		int rc;
 
-		if (each) {
+		if (!report_summary_has(runs, (size_t)nruns)) {
+			/* Only contest's or timed jobs' results: theirs alone, as in the text. */
+		} else if (each) {
 			report_summary_model(&doc, runs, (size_t)nruns);
 		} else {
 			nrows = report_merge_labels(runs, (size_t)nruns, &rows);
@@ -111,8 +96,17 @@ int cmd_summary(int argc, char **argv)
 			}
 			report_summary_model(&doc, rows, (size_t)nrows);
 		}
-		rc = report_summary_json(stdout, summary_shared_sysinfo(runs, (size_t)nruns), runs,
-					 (size_t)nruns, &doc);
+		/* And contest's, the timed jobs' and the clock sources', as the text shows them. */
+		rc = 0;
+		if (report_contest_has(runs, (size_t)nruns))
+			rc |= report_contest_model(&doc, runs, (size_t)nruns, 0.02);
+		if (report_timed_has(runs, (size_t)nruns))
+			rc |= report_timed_model(&doc, runs, (size_t)nruns, 0);
+		if (report_clocks_has(runs, (size_t)nruns))
+			rc |= report_clocks_model(&doc, runs, (size_t)nruns);
+		if (rc == 0)
+			rc = report_summary_json(stdout, summary_shared_sysinfo(runs, (size_t)nruns),
+						 runs, (size_t)nruns, &doc);
 		rm_doc_free(&doc);
 		if (!each)
 			report_merge_free(rows, (size_t)nrows);
@@ -120,7 +114,7 @@ int cmd_summary(int argc, char **argv)
 			store_runs_free(runs, (size_t)nruns);
 			die("summary: cannot encode the runs as JSON");
 		}
-	} else if (!summary_has_benchmarks(runs, (size_t)nruns)) {
+	} else if (!report_summary_has(runs, (size_t)nruns)) {
 		/* Only contest's or timed jobs' results: their tables alone, no empty lmbench ones. */
 	} else if (each) {
 		report_summary(stdout, runs, (size_t)nruns);
@@ -135,21 +129,21 @@ int cmd_summary(int argc, char **argv)
 	}
 	/* contest's results in contest's tables: a row per label, [runs], Ratio. */
 	if (!json && report_contest_has(runs, (size_t)nruns)) {
-		if (summary_has_benchmarks(runs, (size_t)nruns))
+		if (report_summary_has(runs, (size_t)nruns))
 			fputc('\n', stdout);
 		if (report_contest_text(stdout, runs, (size_t)nruns, 0.02) < 0)
 			die("summary: out of memory");
 	}
 	/* Timed jobs: a row per label and configuration, the scaling, the copies. */
 	if (!json && report_timed_has(runs, (size_t)nruns)) {
-		if (summary_has_benchmarks(runs, (size_t)nruns) || report_contest_has(runs, (size_t)nruns))
+		if (report_summary_has(runs, (size_t)nruns) || report_contest_has(runs, (size_t)nruns))
 			fputc('\n', stdout);
 		if (report_timed_text(stdout, runs, (size_t)nruns, 0) < 0)
 			die("summary: out of memory");
 	}
 	/* Clock sources (kbench clocks): a row per source, a column per call. */
 	if (!json && report_clocks_has(runs, (size_t)nruns)) {
-		if (summary_has_benchmarks(runs, (size_t)nruns) || report_contest_has(runs, (size_t)nruns) ||
+		if (report_summary_has(runs, (size_t)nruns) || report_contest_has(runs, (size_t)nruns) ||
 		    report_timed_has(runs, (size_t)nruns))
 			fputc('\n', stdout);
 		if (report_clocks_text(stdout, runs, (size_t)nruns) < 0)

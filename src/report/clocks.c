@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
+#include "report/model.h"
 #include "core/registry.h"
 #include "stats/stats.h"
 
@@ -243,31 +244,26 @@ static size_t ck_label_runs(const struct run_info *runs, size_t nruns, const cha
 	return n;
 }
 
-static void ck_header(FILE *out, const char *const *calls, size_t ncalls)
+/* The columns' heading: Source, then each call. */
+static void ck_header(struct rm_doc *doc, const char *const *calls, size_t ncalls)
 {
-	fprintf(out, "%-*s", CK_COL, "Source");
+	rm_line(doc, RM_HEAD);
+	rm_cell(doc, CK_COL, 0, "Source");
 	for (size_t c = 0; c < ncalls; c++)
-		fprintf(out, " %*s", CK_COL, calls[c]);
-	fputc('\n', out);
-}
-
-/* The source's name as its column shows it: escaped, cut, padded. */
-static const char *ck_source_cell(char *buf, size_t len, const struct ck_row *row)
-{
-	return report_cell(buf, len, row->source, CK_COL, -1);
+		rm_cell(doc, CK_COL, 1, calls[c]);
 }
 
 /*
  * One label's block of the cost table (rows from..to share its label):
- * the figures, then a line for each call a measured source has no figure
+ * the figures, then a note for each call a measured source has no figure
  * for.  0, or -1 without memory.
  */
-static int ck_cost_block(FILE *out, const struct ck_row *rows, size_t from, size_t to,
+static int ck_cost_block(struct rm_doc *doc, const struct ck_row *rows, size_t from, size_t to,
 			 const char *const *calls, size_t ncalls)
 {
-	char src[4 * CK_COL + 1], why[4 * sizeof(rows->res[0]->reason)];
+	char why[4 * sizeof(rows->res[0]->reason)], line[8 * sizeof(rows->res[0]->reason)];
 
-	ck_header(out, calls, ncalls);
+	ck_header(doc, calls, ncalls);
 	for (size_t k = from; k < to; k++) {
 		const struct result *first, *last, *any = NULL;
 		struct stats_summary ss;
@@ -279,15 +275,19 @@ static int ck_cost_block(FILE *out, const struct ck_row *rows, size_t from, size
 			measured |= n > 0;
 			any = last ? last : any;
 		}
-		ck_source_cell(src, sizeof(src), &rows[k]);
+		rm_line(doc, RM_ROW);
+		rm_cell(doc, CK_COL, 0, rows[k].source);
 		/* Nothing measured (a source that needs root): the reason, once. */
 		if (!measured) {
-			fprintf(out, "%s %s: %s\n", src, any ? result_status_name(any->status) : "none",
-				any && any->reason[0] ? report_cell(why, sizeof(why), any->reason, -1, 0)
-						      : "no figure");
+			snprintf(line, sizeof(line), "%s: %s",
+				 any ? result_status_name(any->status) : "none",
+				 any && any->reason[0] ? report_cell(why, sizeof(why), any->reason, -1, 0)
+						       : "no figure");
+			rm_cell(doc, -1, 0, line);
+			rm_flags(doc, RM_MISSING);
+			rm_span(doc, (int)ncalls);
 			continue;
 		}
-		fputs(src, out);
 		for (size_t c = 0; c < ncalls; c++) {
 			char cell[64];
 
@@ -298,9 +298,12 @@ static int ck_cost_block(FILE *out, const struct ck_row *rows, size_t from, size
 			else
 				snprintf(cell, sizeof(cell), "%s",
 					 last ? result_status_name(last->status) : "-");
-			fprintf(out, " %*s", CK_COL, cell);
+			rm_cell(doc, CK_COL, 1, cell);
+			if (n > 0 && first->status == RES_NOISY)
+				rm_flags(doc, RM_NOISY);
+			if (n == 0 && last)
+				rm_flags(doc, RM_MISSING);
 		}
-		fputc('\n', out);
 	}
 	/* The reasons of the cells that hold none, below the table as summary's notes. */
 	for (size_t k = from; k < to; k++) {
@@ -311,12 +314,16 @@ static int ck_cost_block(FILE *out, const struct ck_row *rows, size_t from, size
 		for (size_t c = 0; c < ncalls && !measured; c++)
 			measured = ck_figure(&rows[k], calls[c], &ss, &first, &last) > 0;
 		for (size_t c = 0; c < ncalls && measured; c++)
-			if (ck_figure(&rows[k], calls[c], &ss, &first, &last) == 0 && last)
-				fprintf(out, "  %s %s: %s: %s\n",
-					report_cell(src, sizeof(src), rows[k].source, -1, 0), calls[c],
-					result_status_name(last->status),
-					last->reason[0] ? report_cell(why, sizeof(why), last->reason, -1, 0)
-							: "no reason given");
+			if (ck_figure(&rows[k], calls[c], &ss, &first, &last) == 0 && last) {
+				char src[4 * CK_COL + 1];
+
+				snprintf(line, sizeof(line), "  %s %s: %s: %s",
+					 report_cell(src, sizeof(src), rows[k].source, -1, 0), calls[c],
+					 result_status_name(last->status),
+					 last->reason[0] ? report_cell(why, sizeof(why), last->reason, -1, 0)
+							 : "no reason given");
+				rm_text(doc, RM_NOTE, line);
+			}
 	}
 	return 0;
 }
@@ -338,12 +345,10 @@ static double ck_step(const struct ck_row *row, const char *call)
 }
 
 /* One label's block of the resolution table: the sources measured.  0 or -1. */
-static int ck_res_block(FILE *out, const struct ck_row *rows, size_t from, size_t to,
+static int ck_res_block(struct rm_doc *doc, const struct ck_row *rows, size_t from, size_t to,
 			const char *const *calls, size_t ncalls)
 {
-	char src[4 * CK_COL + 1];
-
-	ck_header(out, calls, ncalls);
+	ck_header(doc, calls, ncalls);
 	for (size_t k = from; k < to; k++) {
 		char cells[CK_MAX_CALLS][48];
 		int measured = 0;
@@ -365,21 +370,24 @@ static int ck_res_block(FILE *out, const struct ck_row *rows, size_t from, size_
 		}
 		if (!measured)
 			continue;
-		fputs(ck_source_cell(src, sizeof(src), &rows[k]), out);
+		rm_line(doc, RM_ROW);
+		rm_cell(doc, CK_COL, 0, rows[k].source);
 		for (size_t c = 0; c < ncalls; c++)
-			fprintf(out, " %*s", CK_COL, cells[c]);
-		fputc('\n', out);
+			rm_cell(doc, CK_COL, 1, cells[c]);
 	}
 	return 0;
 }
 
-/* "Linux 6.18 [2]:", a label's block's heading. */
-static void ck_label(FILE *out, const struct run_info *runs, size_t nruns, const char *label)
+/* A blank line, then "Linux 6.18 [2]:", a label's block's heading. */
+static void ck_label(struct rm_doc *doc, const struct run_info *runs, size_t nruns,
+		     const char *label)
 {
-	char lab[4 * 60 + 1];
+	char lab[4 * 60 + 1], line[sizeof(lab) + 32];
 
-	fprintf(out, "%s [%zu]:\n", report_cell(lab, sizeof(lab), label, 60, 0),
-		ck_label_runs(runs, nruns, label));
+	snprintf(line, sizeof(line), "%s [%zu]:", report_cell(lab, sizeof(lab), label, 60, 0),
+		 ck_label_runs(runs, nruns, label));
+	rm_text(doc, RM_GROUP, "");
+	rm_text(doc, RM_GROUP, line);
 }
 
 /* Whether any of rows from..to has a figure: only those have a resolution. */
@@ -395,7 +403,7 @@ static int ck_any_measured(const struct ck_row *rows, size_t from, size_t to,
 	return 0;
 }
 
-int report_clocks_text(FILE *out, const struct run_info *runs, size_t nruns)
+int report_clocks_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 {
 	const char *calls[CK_MAX_CALLS];
 	size_t ncalls = ck_calls(calls, CK_MAX_CALLS);
@@ -404,28 +412,43 @@ int report_clocks_text(FILE *out, const struct run_info *runs, size_t nruns)
 
 	if (n < 0)
 		return -1;
-	if (n > 0)
-		fputs("Clock sources - ns per call - smaller is better\n"
-		      "(median +- the larger distance to an end of its 95% interval; v: answered in\n"
-		      "user space by the vDSO, k: entered the kernel)\n", out);
+	if (n > 0) {
+		rm_table(doc, "clocks", "Clock sources - ns per call - smaller is better");
+		rm_plain(doc);
+		rm_text(doc, RM_PARA, "(median +- the larger distance to an end of its 95% interval; "
+			"v: answered in\nuser space by the vDSO, k: entered the kernel)");
+	}
 	for (size_t from = 0, to; from < (size_t)n && rc == 0; from = to) {
 		for (to = from + 1; to < (size_t)n && strcmp(rows[to].label, rows[from].label) == 0;)
 			to++;
-		fputc('\n', out);
-		ck_label(out, runs, nruns, rows[from].label);
-		rc = ck_cost_block(out, rows, from, to, calls, ncalls);
+		ck_label(doc, runs, nruns, rows[from].label);
+		rc = ck_cost_block(doc, rows, from, to, calls, ncalls);
 	}
-	if (n > 0 && ck_any_measured(rows, 0, (size_t)n, calls, ncalls))
-		fputs("\nClock sources - resolution: clock_getres / the smallest step seen\n", out);
+	if (n > 0 && ck_any_measured(rows, 0, (size_t)n, calls, ncalls)) {
+		rm_table(doc, "clocks-res",
+			 "Clock sources - resolution: clock_getres / the smallest step seen");
+		rm_plain(doc);
+		rm_lead(doc);
+	}
 	for (size_t from = 0, to; from < (size_t)n && rc == 0; from = to) {
 		for (to = from + 1; to < (size_t)n && strcmp(rows[to].label, rows[from].label) == 0;)
 			to++;
 		if (!ck_any_measured(rows, from, to, calls, ncalls))
 			continue;
-		fputc('\n', out);
-		ck_label(out, runs, nruns, rows[from].label);
-		rc = ck_res_block(out, rows, from, to, calls, ncalls);
+		ck_label(doc, runs, nruns, rows[from].label);
+		rc = ck_res_block(doc, rows, from, to, calls, ncalls);
 	}
 	ck_rows_free(rows, (size_t)n);
+	return rc < 0 || doc->oom ? -1 : 0;
+}
+
+int report_clocks_text(FILE *out, const struct run_info *runs, size_t nruns)
+{
+	struct rm_doc doc = { 0 };
+	int rc = report_clocks_model(&doc, runs, nruns);
+
+	if (rc == 0)
+		rm_write_text(out, &doc);
+	rm_doc_free(&doc);
 	return rc;
 }

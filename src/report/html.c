@@ -473,14 +473,6 @@ struct summary_data {
 	const struct rm_doc *tables;
 };
 
-/* The clock sources' tables, as their writer prints them. */
-static void summary_clocks(FILE *out, const void *arg)
-{
-	const struct summary_data *d = arg;
-
-	report_clocks_text(out, d->runs, d->nruns);
-}
-
 /*
  * The rates table drawn: a chart per call, a bar per label that measured
  * rates, each call on its own scale (getppid's millions and time()'s
@@ -535,6 +527,13 @@ static void html_rates_chart(FILE *out, const struct run_info *rows, size_t nrow
 	free(bars);
 }
 
+/* The tables of doc from the one at from on. */
+static void html_tables_from(FILE *out, const struct rm_doc *doc, size_t from)
+{
+	for (size_t t = from; t < doc->ntables; t++)
+		report_html_table(out, doc, t, NULL, NULL);
+}
+
 static int summary_json(FILE *out, const void *arg)
 {
 	const struct summary_data *d = arg;
@@ -551,37 +550,45 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 	report_html_begin(out, "kbench summary");
 	for (size_t k = 0; k < nrows; k++)
 		report_html_system(out, &rows[k]);
-	report_summary_model(&doc, rows, nrows);
+	if (report_summary_has(runs, nruns))
+		report_summary_model(&doc, rows, nrows);
 	report_html_tables(out, &doc);
 	html_summary_charts(out, rows, nrows);
 	html_rates_chart(out, rows, nrows);
+	/*
+	 * contest's, the timed jobs' and the clock sources' tables go on the
+	 * same model, so that the JSON embedded holds every table shown; each
+	 * part's are drawn from where it began.
+	 */
 	if (report_contest_has(runs, nruns)) {
-		struct rm_doc cd = { 0 };
+		size_t from = doc.ntables;
 
 		fputs("<h2 id=\"contest\">contest</h2>\n", out);
 		if (report_contest_chart(out, runs, nruns) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-		if (report_contest_model(&cd, runs, nruns, 0.02) == 0)
-			report_html_tables(out, &cd);
-		else
+		if (report_contest_model(&doc, runs, nruns, 0.02) < 0)
 			fputs("<p class=\"warn\">contest's tables are not shown: out of memory.</p>\n", out);
-		rm_doc_free(&cd);
+		html_tables_from(out, &doc, from);
 	}
 	if (report_timed_has(runs, nruns)) {
-		fputs("<h2 id=\"timed-chart\">Timed jobs</h2>\n", out);
-		struct rm_doc td = { 0 };
+		size_t from = doc.ntables;
 
+		fputs("<h2 id=\"timed-chart\">Timed jobs</h2>\n", out);
 		if (report_timed_chart(out, runs, nruns) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-		if (report_timed_model(&td, runs, nruns, 0) == 0)
-			report_html_tables(out, &td);
-		else
+		if (report_timed_model(&doc, runs, nruns, 0) < 0)
 			fputs("<p class=\"warn\">The timed jobs' tables are not shown: out of memory.</p>\n",
 			      out);
-		rm_doc_free(&td);
+		html_tables_from(out, &doc, from);
 	}
-	if (report_clocks_has(runs, nruns))
-		html_pre(out, summary_clocks, &d);
+	if (report_clocks_has(runs, nruns)) {
+		size_t from = doc.ntables;
+
+		if (report_clocks_model(&doc, runs, nruns) < 0)
+			fputs("<p class=\"warn\">The clock sources' tables are not shown: out of "
+			      "memory.</p>\n", out);
+		html_tables_from(out, &doc, from);
+	}
 	report_html_data(out, summary_json, &d);
 	report_html_end(out);
 	rm_doc_free(&doc);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "report/report.h"
 
 static struct rm_table *last_table(struct rm_doc *doc)
@@ -214,7 +215,18 @@ static void write_cells(FILE *out, const struct rm_line *l)
 	for (size_t c = 0; c < l->ncells && pos + 1 < sizeof(line); c++) {
 		for (int g = 0; pos > 0 && g < l->cells[c].gap && pos + 1 < sizeof(line); g++)
 			line[pos++] = ' ';
-		report_cell(line + pos, sizeof(line) - pos, l->cells[c].text, l->cells[c].width,
+		int w = l->cells[c].width;
+
+		/*
+		 * A row's figure is never cut, since "0.0008841 +-8.9%" cut to its
+		 * column reads "+-8.9": one wider pushes the rest of its line right.
+		 */
+		if (l->kind == RM_ROW && l->cells[c].right && w >= 0) {
+			int cols = utf8_escape(line + pos, sizeof(line) - pos, l->cells[c].text, -1);
+
+			w = cols > w ? cols : w;
+		}
+		report_cell(line + pos, sizeof(line) - pos, l->cells[c].text, w,
 			    l->cells[c].right ? 1 : -1);
 		pos += strlen(line + pos);
 	}

@@ -60,6 +60,12 @@ void report_summary(FILE *out, const struct run_info *runs, size_t nruns);
 struct rm_doc;
 /* The seven tables of report_summary, with their notes, as a model (report/model.h). */
 void report_summary_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns);
+/*
+ * Whether any run holds a result for lmbench's tables or "Other results",
+ * not only those of a kind with tables of its own (contest's): without
+ * one, summary shows those kinds' tables alone, no empty lmbench ones.
+ */
+int report_summary_has(const struct run_info *runs, size_t nruns);
 
 /*
  * `kbench show`: every result of `id` in run (one per placement measured).
@@ -117,7 +123,8 @@ int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info 
 		     size_t nruns);
 /*
  * `kbench summary --json`: report_runs_json's document and "tables", the
- * summary's tables as the table model holds them (report/model.h): each
+ * summary's tables (contest's, the timed jobs' and the clock sources'
+ * too) as the table model holds them (report/model.h): each
  * with "id", "title", "header" (its lines of labels), "rows" ({"cells",
  * "marks"}, or {"group"} heading the rows below) and "notes".
  */
@@ -266,6 +273,8 @@ int report_timed_chart(FILE *out, const struct run_info *runs, size_t nruns);
  * without memory.
  */
 int report_clocks_text(FILE *out, const struct run_info *runs, size_t nruns);
+/* The same tables appended to doc (the table model, for the page and the JSON).  0 or -1. */
+int report_clocks_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns);
 /* Whether the runs hold any clock source's result. */
 int report_clocks_has(const struct run_info *runs, size_t nruns);
 

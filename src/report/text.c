@@ -1512,6 +1512,18 @@ void report_cpus_notes(FILE *out, const struct run_info *runs, size_t nruns)
 	}
 }
 
+int report_summary_has(const struct run_info *runs, size_t nruns)
+{
+	for (size_t i = 0; i < nruns; i++)
+		for (size_t j = 0; j < runs[i].nresults; j++) {
+			const struct catalog_kind *k = catalog_prefixed(runs[i].results[j].id);
+
+			if (!k || !k->own_tables)
+				return 1;
+		}
+	return 0;
+}
+
 void report_summary_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 {
 	/* Each run's machine, parsed once; without memory the tables go without it. */

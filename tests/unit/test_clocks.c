@@ -32,6 +32,8 @@
 #include "core/registry.h"
 #include "core/result.h"
 #include "plat/plat.h"
+#include "report/html.h"
+#include "report/model.h"
 #include "report/report.h"
 #include "golden.h"
 
@@ -158,6 +160,56 @@ static void test_golden(void **state)
 	free(text);
 	for (size_t i = 0; i < 3; i++)
 		run_info_free(&runs[i]);
+}
+
+/*
+ * The same runs as the table model, which the page and summary --json
+ * render: a table of costs and one of resolutions, a row per source and
+ * label, the unmeasured source's reason one cell over every call's
+ * column, marked missing; the page's tables are those.
+ */
+static void test_model(void **state)
+{
+	const struct fix *const all[] = { &tsc, &kvm, &hpet };
+	struct rm_doc doc = { 0 };
+	struct run_info run;
+	size_t rows = 0;
+	char *page = NULL;
+	size_t len = 0;
+	FILE *f;
+	(void)state;
+
+	fill_run(&run, 1, "Linux 6.18", all, 3, 1.0);
+	assert_int_equal(report_clocks_model(&doc, &run, 1), 0);
+	assert_int_equal(doc.ntables, 2);
+	assert_string_equal(doc.tables[0].id, "clocks");
+	assert_string_equal(doc.tables[1].id, "clocks-res");
+	for (size_t i = 0; i < doc.tables[0].nlines; i++) {
+		const struct rm_line *l = &doc.tables[0].lines[i];
+
+		if (l->kind != RM_ROW)
+			continue;
+		rows++;
+		if (strcmp(l->cells[0].text, "hpet") == 0) {
+			assert_int_equal(l->ncells, 2);
+			assert_string_equal(l->cells[1].text, "skip: needs root");
+			assert_true(l->cells[1].flags & RM_MISSING);
+			assert_int_equal(l->cells[1].span, (int)NELEM(calls));
+		} else {
+			assert_int_equal(l->ncells, 1 + NELEM(calls));
+		}
+	}
+	assert_int_equal(rows, 3);
+	f = open_memstream(&page, &len);
+	assert_non_null(f);
+	report_html_tables(f, &doc);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(page, "<table class=\"model\" data-table=\"clocks\">"));
+	assert_non_null(strstr(page, "<table class=\"model\" data-table=\"clocks-res\">"));
+	assert_non_null(strstr(page, "skip: needs root"));
+	free(page);
+	rm_doc_free(&doc);
+	run_info_free(&run);
 }
 
 /* No clock result: nothing printed, and has says so. */
@@ -293,6 +345,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_only_skipped),
 		cmocka_unit_test(test_probe),

@@ -110,6 +110,18 @@ sys.exit(0 if want == got and want else 1)
 ' "$T/compare.txt" "$T/compare.html"
 check "compare --html: self-contained, no NaN" \
 	sh -c "! grep -Eq '(src|href)=' '$T/compare.html' && ! grep -Eiq '>(-?nan|-?inf)<' '$T/compare.html'"
+# --curves in the page and the JSON too: the text's curve table, row for row.
+kb compare 2.5.47 2.5.48 --db "$DB" --curves
+sed -n '/^mem.lat.curve (ns): each point/,$p' "$T/out" | grep -Ec '^ +[0-9]+[KMG]? ' >"$T/npts"
+kb compare 2.5.47 2.5.48 --db "$DB" --curves --html
+check "compare --curves --html: the curve's table, a row per point ($(cat "$T/npts"))" sh -c \
+	"[ \$(sed -n '/data-table=\"curve\"/,/<\\/table>/p' '$T/out' | grep -c '<tr class=\"row\">') = $(cat "$T/npts") ] && [ $(cat "$T/npts") -gt 0 ]"
+kb compare 2.5.47 2.5.48 --db "$DB" --curves --json
+check "compare --curves --json: the curve's table among the tables" python3 -c '
+import json, sys
+t = [t for t in json.load(open(sys.argv[1]))["tables"] if t["id"] == "curve"]
+sys.exit(0 if len(t) == 1 and len(t[0]["rows"]) == int(sys.argv[2]) else 1)
+' "$T/out" "$(cat "$T/npts")"
 kb compare 2.5.47 2.5.48 --db "$DB" --html --json
 check "compare --html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
 

@@ -79,10 +79,12 @@ int cmd_compare(int argc, char **argv)
 		die("compare: '%s' and the others have no benchmark instance in common "
 		    "(same id, placement and copies)", argv[0]);
 	if (json) {
-		if (report_compare_json(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
+		if (report_compare_json(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100,
+					curves) < 0)
 			die("compare: cannot encode the comparison as JSON");
 	} else if (html) {
-		if (report_compare_html(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
+		if (report_compare_html(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100,
+					curves) < 0)
 			die("compare: cannot write the page");
 	} else {
 		if (report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)

@@ -693,18 +693,28 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 	}
 }
 
-/* The model of a comparison into doc, with each table's section when secs is not NULL. */
+/* The most curves compared (--curves): a table each. */
+#define CMP_MAX_CURVES 32
+
+static int cmp_curves_model(struct rm_doc *doc, size_t *secs, size_t nsecs,
+			    const struct report_cmp_side *sides, size_t nsides, double threshold);
+
+/*
+ * The model of a comparison into doc, and with curves the curves' tables
+ * after it; each table's section into *secs when secs is not NULL.
+ */
 static int cmp_model_new(struct rm_doc *doc, size_t **secs, const struct report_cmp_side *sides,
 			 size_t nsides, const struct report_cmp_row *rows, size_t nrows,
-			 double threshold)
+			 double threshold, int curves)
 {
-	size_t *sec = malloc((cmp_section_other() + 2) * sizeof(*sec));
+	size_t nsec = cmp_section_other() + 2 + CMP_MAX_CURVES;
+	size_t *sec = malloc(nsec * sizeof(*sec));
 
 	memset(doc, 0, sizeof(*doc));
 	if (!sec)
 		return -1;
 	cmp_model(doc, sec, sides, nsides, rows, nrows, threshold);
-	if (doc->oom) {
+	if (doc->oom || (curves && cmp_curves_model(doc, sec, nsec, sides, nsides, threshold) < 0)) {
 		rm_doc_free(doc);
 		free(sec);
 		return -1;
@@ -721,7 +731,7 @@ int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t n
 {
 	struct rm_doc doc;
 
-	if (cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold) < 0)
+	if (cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold, 0) < 0)
 		return -1;
 	rm_write_text(out, &doc);
 	rm_doc_free(&doc);
@@ -740,6 +750,7 @@ struct cmp_html_data {
 	const struct report_cmp_row *rows;
 	size_t nrows;
 	double threshold;
+	int curves;
 	size_t sec;		/* the section whose chart is drawn next */
 };
 
@@ -747,7 +758,8 @@ static int cmp_html_json(FILE *out, const void *arg)
 {
 	const struct cmp_html_data *d = arg;
 
-	return report_compare_json(out, d->sides, d->nsides, d->rows, d->nrows, d->threshold);
+	return report_compare_json(out, d->sides, d->nsides, d->rows, d->nrows, d->threshold,
+				   d->curves);
 }
 
 /*
@@ -823,20 +835,20 @@ static void cmp_html_forest(FILE *out, const void *arg)
 }
 
 int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold)
+			const struct report_cmp_row *rows, size_t nrows, double threshold, int curves)
 {
-	struct cmp_html_data d = { sides, nsides, rows, nrows, threshold, 0 };
+	struct cmp_html_data d = { sides, nsides, rows, nrows, threshold, curves, 0 };
 	struct rm_doc doc;
 	size_t *secs;
 	char title[512];
 
-	if (cmp_model_new(&doc, &secs, sides, nsides, rows, nrows, threshold) < 0)
+	if (cmp_model_new(&doc, &secs, sides, nsides, rows, nrows, threshold, curves) < 0)
 		return -1;
 	snprintf(title, sizeof(title), "kbench compare: base %s", sides[0].name);
 	report_html_begin(out, title);
 	for (size_t t = 0; t < doc.ntables; t++) {
 		d.sec = secs[t];
-		report_html_table(out, &doc, t, t ? cmp_html_forest : NULL, &d);
+		report_html_table(out, &doc, t, secs[t] != (size_t)-1 ? cmp_html_forest : NULL, &d);
 	}
 	report_html_data(out, cmp_html_json, &d);
 	report_html_end(out);
@@ -926,7 +938,7 @@ static json_t *cmp_section_json(const struct report_cmp_side *side,
 }
 
 int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold)
+			const struct report_cmp_row *rows, size_t nrows, double threshold, int curves)
 {
 	json_t *root = json_object(), *jsides = json_array(), *jrows = json_array();
 	json_t *jsecs = json_array();
@@ -964,7 +976,7 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 	}
 	report_jset(root, "rows", jrows, &bad);
 	report_jset(root, "sections", jsecs, &bad);
-	if (!bad && cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold) == 0) {
+	if (!bad && cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold, curves) == 0) {
 		report_jset(root, "tables", report_model_json(&doc, &bad), &bad);
 		rm_doc_free(&doc);
 	} else {
@@ -1023,9 +1035,10 @@ struct cmp_pt {
 	int significant;
 };
 
-static int cmp_curve(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+static int cmp_curve(struct rm_doc *doc, const struct report_cmp_side *sides, size_t nsides,
 		     const struct result *key, double threshold)
 {
+	char title[256];
 	size_t np = key->npoints, nt = 0;
 	struct cmp_pt *pt = calloc(np * nsides + 1, sizeof(*pt));
 	double *p = calloc(np * nsides + 1, sizeof(*p)), *adj = calloc(np * nsides + 1, sizeof(*adj));
@@ -1074,37 +1087,53 @@ static int cmp_curve(FILE *out, const struct report_cmp_side *sides, size_t nsid
 			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= threshold &&
 					 !o->noisy && !pt[k * nsides].noisy;
 		}
-	fprintf(out, "\n%s (%s): each point's median over the runs\n%8s %-8s", key->id, key->unit,
-		"size", "series");
+	snprintf(title, sizeof(title), "%s (%s): each point's median over the runs", key->id,
+		 key->unit);
+	rm_table(doc, "curve", title);
+	rm_plain(doc);
+	rm_lead(doc);
+	rm_line(doc, RM_HEAD);
+	rm_cell(doc, 8, 1, "size");
+	rm_cell(doc, 8, 0, "series");
 	for (size_t s = 0; s < nsides; s++) {
-		char name[4 * 18 + 1];
-
-		fprintf(out, " %s", report_cell(name, sizeof(name), sides[s].name, s == 0 ? 10 : 18, 1));
+		rm_cell(doc, s == 0 ? 10 : 18, 1, sides[s].name);
+		/* A side's columns in the page: its figure and its change (marks glued). */
+		if (s > 0)
+			rm_span(doc, 2);
 	}
-	fputc('\n', out);
 	for (size_t k = 0; k < np; k++) {
 		const struct cmp_pt *b = &pt[k * nsides];
 
 		if (!b->present)
 			continue;
+		rm_line(doc, RM_ROW);
 		report_size(size, sizeof(size), key->points[k].x, 8);
+		rm_cell(doc, 8, 1, size);
+		rm_cell(doc, 8, 0, key->points[k].series);
 		report_fig(fig, sizeof(fig), b->median);
-		fprintf(out, "%8s %-8.8s %9s%s", size, key->points[k].series, fig, b->noisy ? "!" : " ");
+		rm_cell(doc, 9, 1, fig);
+		rm_cell(doc, 1, 0, b->noisy ? "!" : "");
+		rm_gap(doc, 0);
 		for (size_t s = 1; s < nsides; s++) {
 			const struct cmp_pt *o = &pt[k * nsides + s];
 			char change[16];
 
 			if (!o->present) {
-				fprintf(out, " %18s", "-");
+				rm_cell(doc, 18, 1, "-");
+				rm_span(doc, 2);
 				continue;
 			}
 			report_fig(fig, sizeof(fig), o->median);
+			rm_cell(doc, 8, 1, fig);
+			rm_cell(doc, 1, 0, o->noisy ? "!" : "");
+			rm_gap(doc, 0);
 			snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
-			/* The mark, or a blank, except at the end of the line. */
-			fprintf(out, " %8s%s %7s%s", fig, o->noisy ? "!" : " ", change,
-				o->significant ? "*" : s + 1 < nsides ? " " : "");
+			rm_cell(doc, 7, 1, change);
+			if (o->significant)
+				rm_flags(doc, RM_SIGNIF);
+			rm_cell(doc, 1, 0, o->significant ? "*" : "");
+			rm_gap(doc, 0);
 		}
-		fputc('\n', out);
 	}
 	rc = 0;
 out:
@@ -1114,10 +1143,11 @@ out:
 	return rc;
 }
 
-int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			  double threshold)
+/* The curves' tables at the end of doc; the section of each in secs (none). */
+static int cmp_curves_model(struct rm_doc *doc, size_t *secs, size_t nsecs,
+			    const struct report_cmp_side *sides, size_t nsides, double threshold)
 {
-	const struct result *done[32];
+	const struct result *done[CMP_MAX_CURVES];
 	size_t ndone = 0;
 
 	for (size_t i = 0; i < sides[0].nruns; i++)
@@ -1137,8 +1167,25 @@ int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t
 					for (size_t q = 0; q < sides[s].runs[r].nresults && !other; q++)
 						other = result_same_instance(&sides[s].runs[r].results[q], key) &&
 							sides[s].runs[r].results[q].npoints > 0;
-			if (other && cmp_curve(out, sides, nsides, key, threshold) < 0)
+			if (other && cmp_curve(doc, sides, nsides, key, threshold) < 0)
 				return -1;
+			/* No forest plot for a curve's table. */
+			for (size_t t = 0; t < doc->ntables && t < nsecs; t++)
+				if (strcmp(doc->tables[t].id, "curve") == 0)
+					secs[t] = (size_t)-1;
 		}
-	return 0;
+	return doc->oom ? -1 : 0;
+}
+
+int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+			  double threshold)
+{
+	struct rm_doc doc = { 0 };
+	size_t secs[CMP_MAX_CURVES];
+	int rc = cmp_curves_model(&doc, secs, CMP_MAX_CURVES, sides, nsides, threshold);
+
+	if (rc == 0)
+		rm_write_text(out, &doc);
+	rm_doc_free(&doc);
+	return rc;
 }

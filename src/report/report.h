@@ -372,7 +372,8 @@ int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t n
  *              "section": title, "cells": [cell, base's first]}],
  *    "sections": [{"title", "side", "compared", "geomean", "better",
  *                  "worse", "unchanged"}],
- *    "tables": the tables the text prints, as summary --json's}
+ *    "tables": the tables the text prints, as summary --json's, with curves
+ *              (--curves) report_compare_curves' after them}
  * A cell is {"side", "present", "runs", "median", "ci_low", "ci_high",
  * "noisy"}, and for an other also "change", "ratio", "ratio_ci_low",
  * "ratio_ci_high", "test" ("welch-log-runs", "welch-log-replicas",
@@ -381,10 +382,13 @@ int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t n
  * speaks of the first other only, for each.  A figure that does not exist
  * is null.  0, or -1 when the document cannot be built or written.
  */
-/* `compare --html`: the page of the same tables, a forest plot per section (report/html.h).  0, or -1. */
+/*
+ * `compare --html`: the page of the same tables, a forest plot per
+ * section, with curves the curves' tables after them (report/html.h).  0, or -1.
+ */
 int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold);
+			const struct report_cmp_row *rows, size_t nrows, double threshold, int curves);
 int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold);
+			const struct report_cmp_row *rows, size_t nrows, double threshold, int curves);
 
 #endif

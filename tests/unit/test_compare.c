@@ -682,7 +682,7 @@ static json_t *json_of(const struct report_cmp_side *sides, size_t nsides,
 	json_t *doc;
 
 	assert_non_null(f);
-	assert_int_equal(report_compare_json(f, sides, nsides, rows, nrows, 0.02), 0);
+	assert_int_equal(report_compare_json(f, sides, nsides, rows, nrows, 0.02, 0), 0);
 	rewind(f);
 	doc = json_loadf(f, 0, &e);
 	fclose(f);

@@ -36,9 +36,9 @@ int db_ddl(struct db *db, const char *sql)
 	return db->ops->ddl(db, sql);
 }
 
-int db_begin(struct db *db, int exclusive)
+int db_begin(struct db *db, int kind)
 {
-	return db->ops->begin(db, exclusive);
+	return db->ops->begin(db, kind);
 }
 
 int db_commit(struct db *db)

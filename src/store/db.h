@@ -47,6 +47,11 @@ enum {
 struct db *db_sqlite_open(const char *name, int flags, int busy_ms, char *err);
 /* Whether SQLite opened the main file read-only (its permissions, its mount). */
 int db_sqlite_readonly(struct db *db);
+/*
+ * Whether the last failure was SQLite's read-only or cannot-open: a WAL
+ * file whose -shm this process may not make.
+ */
+int db_sqlite_cantwrite(const struct db *db);
 /* Copy everything in src into dst (an in-memory database): 0 or -1 (db_errmsg(dst)). */
 int db_sqlite_copy(struct db *dst, struct db *src);
 
@@ -72,11 +77,22 @@ int db_exec(struct db *db, const char *sql);
 int db_ddl(struct db *db, const char *sql);
 
 /*
- * A transaction.  exclusive: the one writer of the schema, so that two
- * processes creating or migrating the same database take turns (SQLite's
- * BEGIN IMMEDIATE; PostgreSQL's transaction advisory lock on kbench's key).
+ * A transaction, of one of three kinds (the values kept as they were when
+ * the second argument was "exclusive"):
+ *   DB_TX_WRITE: one that writes; SQLite takes its write lock at once
+ *     (BEGIN IMMEDIATE), so that two writers queue instead of deadlocking.
+ *   DB_TX_SCHEMA: the one writer of the schema, so that two processes
+ *     creating or migrating the same database take turns (SQLite's BEGIN
+ *     IMMEDIATE; PostgreSQL's transaction advisory lock on kbench's key).
+ *   DB_TX_READ: several reads that must see one snapshot (SQLite's BEGIN;
+ *     PostgreSQL's REPEATABLE READ, READ ONLY).
  */
-int db_begin(struct db *db, int exclusive);
+enum {
+	DB_TX_WRITE = 0,
+	DB_TX_SCHEMA = 1,
+	DB_TX_READ = 2,
+};
+int db_begin(struct db *db, int kind);
 int db_commit(struct db *db);
 /* Ends the transaction if one is open; its own failure is not reported. */
 void db_rollback(struct db *db);

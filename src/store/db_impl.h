@@ -15,7 +15,7 @@ struct db_ops {
 	int (*busy)(const struct db *db);
 	int (*exec)(struct db *db, const char *sql);
 	int (*ddl)(struct db *db, const char *sql);
-	int (*begin)(struct db *db, int exclusive);
+	int (*begin)(struct db *db, int kind);
 	int (*commit)(struct db *db);
 	void (*rollback)(struct db *db);
 	int (*version)(struct db *db, long long *version, long long *tables);

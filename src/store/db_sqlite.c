@@ -89,6 +89,11 @@ int db_sqlite_copy(struct db *dst, struct db *src)
 	return 0;
 }
 
+int db_sqlite_cantwrite(const struct db *db)
+{
+	return (SQC(db)->rc & 0xff) == SQLITE_READONLY || (SQC(db)->rc & 0xff) == SQLITE_CANTOPEN;
+}
+
 static void sq_close(struct db *db)
 {
 	/* The store finalizes its statements first, so close cannot be left busy. */
@@ -111,9 +116,9 @@ static int sq_exec(struct db *db, const char *sql)
 	return sqlite3_exec(SQ(db)->h, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(SQ(db));
 }
 
-static int sq_begin(struct db *db, int exclusive)
+static int sq_begin(struct db *db, int kind)
 {
-	return sq_exec(db, exclusive ? "BEGIN IMMEDIATE" : "BEGIN");
+	return sq_exec(db, kind == DB_TX_READ ? "BEGIN" : "BEGIN IMMEDIATE");
 }
 
 static int sq_commit(struct db *db)

@@ -1,5 +1,6 @@
 /*
- * The results database on SQLite; the only file that includes sqlite3.h.
+ * The results database, written once against db.h's SQL connection: on
+ * SQLite (db_sqlite.c) by default, on PostgreSQL (db_pg.c) for fleets.
  *
  * A run is stored as it goes: store_run_begin writes the run row, each
  * result is committed on its own (with its samples) so an interrupted run
@@ -12,6 +13,8 @@
  */
 #include "store/store.h"
 
+#include "store/db.h"
+
 #include "core/catalog.h"
 #include "core/err.h"
 #include "core/utf8.h"
@@ -19,7 +22,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,15 +39,16 @@
 #define STORE_BUSY_MS 5000
 
 struct store {
-	sqlite3 *db;			/* the connection, WAL mode, foreign keys on */
-	int rc;				/* SQLite's code for the last failure: retry when busy */
+	struct db *db;			/* the connection (SQLite's: WAL mode, foreign keys on) */
+	int busy;			/* the last failure was another connection's lock: retry */
 	int readonly;			/* opened by store_open_readonly: every write refused */
-	sqlite3_stmt *ins_result;	/* prepared once: one per result written */
-	sqlite3_stmt *ins_sample;	/* prepared once: one per sample written */
-	sqlite3_stmt *ins_value;	/* prepared once: one per result value written */
-	sqlite3_stmt *ins_point;	/* prepared once: one per curve point written */
-	sqlite3_stmt *ins_replica;	/* prepared once: one per replica written */
-	sqlite3_stmt *ins_usage;	/* prepared once: one per timed copy written */
+	struct db_stmt *ins_result;	/* prepared once: one per result written */
+	struct db_stmt *ins_result_id;	/* prepared once: one per result rewritten */
+	struct db_stmt *ins_sample;	/* prepared once: one per sample written */
+	struct db_stmt *ins_value;	/* prepared once: one per result value written */
+	struct db_stmt *ins_point;	/* prepared once: one per curve point written */
+	struct db_stmt *ins_replica;	/* prepared once: one per replica written */
+	struct db_stmt *ins_usage;	/* prepared once: one per timed copy written */
 	char path[PATH_MAX];		/* for error messages */
 };
 
@@ -260,13 +263,24 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	      STORE_SQL_RESULT_USAGE,
 };
 
-/* id NULL: a new row; a result rewritten after another replica keeps its id. */
+/*
+ * A new result row, its id made by the database (RETURNING it, which both
+ * engines take); and one rewritten after another replica, keeping its id
+ * (the 29th parameter).  PostgreSQL's identity column takes no NULL for a
+ * new id, so the two are two statements.
+ */
+#define STORE_SQL_RESULT_COLUMNS \
+	"run_id, bench_id, unit, better, status, median, ci_low, ci_high, min, max, mean," \
+	" stddev, cv, p5, p95, n, iterations, stop, interference, overhead, wall_s, reason," \
+	" placement, parallel, aggregate, drift, drifted, jobs"
+#define STORE_SQL_RESULT_PARAMS \
+	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
 static const char store_sql_result[] =
-	"INSERT INTO results (run_id, bench_id, unit, better, status, median, ci_low, ci_high,"
-	" min, max, mean, stddev, cv, p5, p95, n, iterations, stop, interference, overhead,"
-	" wall_s, reason, placement, parallel, aggregate, drift, drifted, jobs, id)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-	" ?)";
+	"INSERT INTO results (" STORE_SQL_RESULT_COLUMNS ") VALUES (" STORE_SQL_RESULT_PARAMS ")"
+	" RETURNING id";
+static const char store_sql_result_id[] =
+	"INSERT INTO results (" STORE_SQL_RESULT_COLUMNS ", id) VALUES (" STORE_SQL_RESULT_PARAMS
+	", ?) RETURNING id";
 
 static const char store_sql_sample[] =
 	"INSERT INTO samples (result_id, idx, value, t, cpu, steal, replica)"
@@ -383,36 +397,52 @@ static int store_mkdirs(const char *path, char *err)
 	}
 }
 
-/* One-row integer query, e.g. user_version; 0, or -1 with err filled and st->rc set. */
-static int store_pragma_int(struct store *st, const char *sql, long long *out, char *err)
+/* A statement of st's connection into *q: 0, or -1 with the error left in the connection. */
+static int store_prepare(struct store *st, const char *sql, struct db_stmt **q)
 {
-	sqlite3_stmt *stmt;
-	int rc;
+	*q = db_prepare(st->db, sql);
+	return *q ? 0 : -1;
+}
 
-	rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
-	if (rc != SQLITE_OK) {
-		st->rc = sqlite3_extended_errcode(st->db);
-		errbuf_set(err, "cannot open db '%s': %s", st->path, sqlite3_errmsg(st->db));
+/* Run SQL with no result rows; 0 or -1 with err filled as "WHAT db 'P': msg", st->busy set. */
+static int store_exec(struct store *st, const char *sql, const char *what, char *err)
+{
+	if (db_exec(st->db, sql) != 0) {
+		st->busy = db_busy(st->db);
+		errbuf_set(err, "%s db '%s': %s", what, st->path, db_errmsg(st->db));
 		return -1;
 	}
-	rc = sqlite3_step(stmt);
-	if (rc != SQLITE_ROW) {
-		st->rc = sqlite3_extended_errcode(st->db);
-		errbuf_set(err, "cannot open db '%s': %s", st->path, sqlite3_errmsg(st->db));
-		sqlite3_finalize(stmt);
-		return -1;
-	}
-	*out = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
 	return 0;
 }
 
-/* Run SQL with no result rows; 0 or -1 with err filled as "WHAT db 'P': msg", st->rc set. */
-static int store_exec(struct store *st, const char *sql, const char *what, char *err)
+/* A transaction of kind (db.h's DB_TX_*): as store_exec. */
+static int store_tx(struct store *st, int kind, const char *what, char *err)
 {
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		st->rc = sqlite3_extended_errcode(st->db);
-		errbuf_set(err, "%s db '%s': %s", what, st->path, sqlite3_errmsg(st->db));
+	if (db_begin(st->db, kind) != 0) {
+		st->busy = db_busy(st->db);
+		errbuf_set(err, "%s db '%s': %s", what, st->path, db_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+/* The end of one: as store_exec. */
+static int store_commit(struct store *st, const char *what, char *err)
+{
+	if (db_commit(st->db) != 0) {
+		st->busy = db_busy(st->db);
+		errbuf_set(err, "%s db '%s': %s", what, st->path, db_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+/* Schema text, in the engine's types: as store_exec. */
+static int store_ddl(struct store *st, const char *sql, const char *what, char *err)
+{
+	if (db_ddl(st->db, sql) != 0) {
+		st->busy = db_busy(st->db);
+		errbuf_set(err, "%s db '%s': %s", what, st->path, db_errmsg(st->db));
 		return -1;
 	}
 	return 0;
@@ -425,14 +455,13 @@ static int store_exec(struct store *st, const char *sql, const char *what, char 
  */
 static void store_rollback(struct store *st)
 {
-	if (sqlite3_get_autocommit(st->db) == 0)
-		(void)sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	db_rollback(st->db);
 }
 
 /* Did the last failure mean "another connection holds the lock, try later"? */
 static int store_busy(const struct store *st)
 {
-	return (st->rc & 0xff) == SQLITE_BUSY || (st->rc & 0xff) == SQLITE_LOCKED;
+	return st->busy;
 }
 
 /* One step of opening, retried whole by store_retry: 0, or -1 with err and st->rc set. */
@@ -458,7 +487,7 @@ static int store_retry(struct store *st, store_step_fn *step, void *arg, char *e
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	seed = (unsigned)getpid() ^ (unsigned)t0.tv_nsec;
 	for (;;) {
-		st->rc = SQLITE_OK;
+		st->busy = 0;
 		if (step(st, arg, err) == 0)
 			return 0;
 		if (!store_busy(st))
@@ -487,20 +516,24 @@ static int store_migrate(struct store *st, void *arg, char *err)
 	char buf[96];
 
 	(void)arg;
-	if (store_exec(st, "BEGIN IMMEDIATE", "cannot open", err) < 0)
+	if (db_begin(st->db, DB_TX_SCHEMA) < 0) {
+		st->busy = db_busy(st->db);
+		errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
 		return -1;
-	if (store_pragma_int(st, "PRAGMA user_version", &ver, err) < 0)
+	}
+	if (db_version(st->db, &ver, &ntables) < 0) {
+		st->busy = db_busy(st->db);
+		errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
 		goto fail;
+	}
 	if (ver == 0) {
-		if (store_pragma_int(st, "SELECT count(*) FROM sqlite_master", &ntables, err) < 0)
-			goto fail;
 		/* Somebody else's database: writing our tables into it would be rude. */
 		if (ntables != 0) {
 			errbuf_set(err, "cannot open db '%s': not a kbench database (no schema version)",
 				   st->path);
 			goto fail;
 		}
-		if (store_exec(st, store_schema, "cannot create schema in", err) < 0)
+		if (store_ddl(st, store_schema, "cannot create schema in", err) < 0)
 			goto fail;
 	} else if (ver > STORE_SCHEMA_VERSION || ver < 0) {
 		/* Changed since store_open_flags looked, by another kbench. */
@@ -510,20 +543,24 @@ static int store_migrate(struct store *st, void *arg, char *err)
 	} else {
 		for (long long v = ver; v < STORE_SCHEMA_VERSION; v++) {
 			snprintf(buf, sizeof(buf), "cannot migrate (schema %lld to %lld)", v, v + 1);
-			if (store_exec(st, store_migrations[v], buf, err) < 0)
+			if (store_ddl(st, store_migrations[v], buf, err) < 0)
 				goto fail;
 		}
 	}
-	if (ver != STORE_SCHEMA_VERSION) {
-		snprintf(buf, sizeof(buf), "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
-		if (store_exec(st, buf, "cannot set schema version of", err) < 0)
-			goto fail;
-	}
-	if (store_exec(st, "COMMIT", "cannot open", err) < 0)
+	if (ver != STORE_SCHEMA_VERSION && db_set_version(st->db, STORE_SCHEMA_VERSION) < 0) {
+		st->busy = db_busy(st->db);
+		errbuf_set(err, "cannot set schema version of db '%s': %s", st->path,
+			   db_errmsg(st->db));
 		goto fail;
+	}
+	if (db_commit(st->db) < 0) {
+		st->busy = db_busy(st->db);
+		errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
+		goto fail;
+	}
 	return 0;
 fail:
-	store_rollback(st);	/* leaves st->rc, the code of the failure, alone */
+	store_rollback(st);	/* leaves st->busy, of the failure, alone */
 	return -1;
 }
 
@@ -541,31 +578,18 @@ struct store_probe {
 };
 
 /*
- * A step for store_retry: read the version and count the schema's objects
- * in one statement, so both come from one snapshot -- read one after the
- * other, a file that another kbench created in between looked like version
- * 0 with tables in it, somebody else's database.  The first read of the
- * file: on text it fails with "file is not a database".
+ * A step for store_retry: read the version and count the schema's objects,
+ * from one snapshot (db_version); the first read of the file: on text it
+ * fails with "file is not a database".
  */
 static int store_probe_step(struct store *st, void *arg, char *err)
 {
 	struct store_probe *pr = arg;
-	sqlite3_stmt *stmt;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT (SELECT user_version FROM pragma_user_version),"
-			       " (SELECT count(*) FROM sqlite_master)", -1, &stmt, NULL) != SQLITE_OK)
-		goto fail;
-	if (sqlite3_step(stmt) != SQLITE_ROW) {
-		sqlite3_finalize(stmt);
-		goto fail;
-	}
-	pr->ver = sqlite3_column_int64(stmt, 0);
-	pr->ntables = sqlite3_column_int64(stmt, 1);
-	sqlite3_finalize(stmt);
-	return 0;
-fail:
-	st->rc = sqlite3_extended_errcode(st->db);
-	errbuf_set(err, "cannot open db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	if (db_version(st->db, &pr->ver, &pr->ntables) == 0)
+		return 0;
+	st->busy = db_busy(st->db);
+	errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
 	return -1;
 }
 
@@ -590,14 +614,15 @@ void store_close(struct store *st)
 {
 	if (!st)
 		return;
-	sqlite3_finalize(st->ins_result);
-	sqlite3_finalize(st->ins_sample);
-	sqlite3_finalize(st->ins_value);
-	sqlite3_finalize(st->ins_point);
-	sqlite3_finalize(st->ins_replica);
-	sqlite3_finalize(st->ins_usage);
+	db_finalize(st->ins_result);
+	db_finalize(st->ins_result_id);
+	db_finalize(st->ins_sample);
+	db_finalize(st->ins_value);
+	db_finalize(st->ins_point);
+	db_finalize(st->ins_replica);
+	db_finalize(st->ins_usage);
 	/* Statements are finalized above, so close cannot be left busy. */
-	sqlite3_close(st->db);
+	db_close(st->db);
 	free(st);
 }
 
@@ -605,7 +630,7 @@ void store_close(struct store *st)
 static struct store *store_connect(const char *path, const char *uri, int flags, char *err)
 {
 	struct store *st;
-	int rc;
+	char why[256];
 
 	st = calloc(1, sizeof(*st));
 	if (!st) {
@@ -617,21 +642,14 @@ static struct store *store_connect(const char *path, const char *uri, int flags,
 		free(st);
 		return NULL;
 	}
-	rc = sqlite3_open_v2(uri ? uri : path, &st->db, flags | (uri ? SQLITE_OPEN_URI : 0), NULL);
-	if (rc != SQLITE_OK) {
-		errbuf_set(err, "cannot open db '%s': %s", path,
-			   st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-		goto fail;
-	}
-	rc = sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
-	if (rc != SQLITE_OK) {
-		errbuf_set(err, "cannot open db '%s': %s", path, sqlite3_errmsg(st->db));
-		goto fail;
+	st->db = db_sqlite_open(uri ? uri : path, flags | (uri ? DB_SQLITE_URI : 0), STORE_BUSY_MS,
+				why);
+	if (!st->db) {
+		errbuf_set(err, "cannot open db '%s': %s", path, why);
+		free(st);
+		return NULL;
 	}
 	return st;
-fail:
-	store_close(st);
-	return NULL;
 }
 
 /*
@@ -651,7 +669,7 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 		return NULL;
 	if (store_retry(st, store_probe_step, &pr, err) < 0 || store_probe_check(st, &pr, err) < 0)
 		goto fail;
-	if (sqlite3_db_readonly(st->db, "main") == 1) {
+	if (db_sqlite_readonly(st->db)) {
 		errbuf_set(err, "cannot open db '%s': read-only", path);
 		goto fail;
 	}
@@ -664,13 +682,14 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 	    store_retry(st, store_wal, NULL, err) < 0 ||
 	    (pr.ver != STORE_SCHEMA_VERSION && store_retry(st, store_migrate, NULL, err) < 0))
 		goto fail;
-	if (sqlite3_prepare_v2(st->db, store_sql_result, -1, &st->ins_result, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_sample, -1, &st->ins_sample, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_value, -1, &st->ins_value, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_point, -1, &st->ins_point, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_replica, -1, &st->ins_replica, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_usage, -1, &st->ins_usage, NULL) != SQLITE_OK) {
-		errbuf_set(err, "cannot open db '%s': %s", path, sqlite3_errmsg(st->db));
+	if (store_prepare(st, store_sql_result, &st->ins_result) != 0 ||
+	    store_prepare(st, store_sql_result_id, &st->ins_result_id) != 0 ||
+	    store_prepare(st, store_sql_sample, &st->ins_sample) != 0 ||
+	    store_prepare(st, store_sql_value, &st->ins_value) != 0 ||
+	    store_prepare(st, store_sql_point, &st->ins_point) != 0 ||
+	    store_prepare(st, store_sql_replica, &st->ins_replica) != 0 ||
+	    store_prepare(st, store_sql_usage, &st->ins_usage) != 0) {
+		errbuf_set(err, "cannot open db '%s': %s", path, db_errmsg(st->db));
 		goto fail;
 	}
 	return st;
@@ -683,7 +702,7 @@ struct store *store_open(const char *path, char *err)
 {
 	if (store_mkdirs(path, err) < 0)
 		return NULL;
-	return store_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+	return store_open_flags(path, DB_SQLITE_READWRITE | DB_SQLITE_CREATE, err);
 }
 
 /*
@@ -716,8 +735,8 @@ struct store *store_open_existing(const char *path, char *err)
 {
 	if (store_existing(path, err) < 0)
 		return NULL;
-	/* Without SQLITE_OPEN_CREATE a file removed since the stat is not recreated. */
-	return store_open_flags(path, SQLITE_OPEN_READWRITE, err);
+	/* Without DB_SQLITE_CREATE a file removed since the stat is not recreated. */
+	return store_open_flags(path, DB_SQLITE_READWRITE, err);
 }
 
 /*
@@ -728,29 +747,22 @@ struct store *store_open_existing(const char *path, char *err)
  */
 static int store_in_memory(struct store *st, void *arg, char *err)
 {
-	sqlite3 *mem = NULL;
-	sqlite3_backup *b;
-	int rc;
+	char why[256];
+	struct db *mem = db_sqlite_open(":memory:", DB_SQLITE_READWRITE | DB_SQLITE_CREATE,
+					STORE_BUSY_MS, why);
 
 	(void)arg;
-	rc = sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-	if (rc == SQLITE_OK) {
-		b = sqlite3_backup_init(mem, "main", st->db, "main");
-		if (!b) {
-			rc = sqlite3_errcode(mem);
-		} else {
-			rc = sqlite3_backup_step(b, -1);
-			(void)sqlite3_backup_finish(b);	/* repeats step's error */
-		}
+	if (mem && db_sqlite_copy(mem, st->db) < 0) {
+		snprintf(why, sizeof(why), "%s", db_errmsg(mem));
+		db_close(mem);
+		mem = NULL;
 	}
-	if (rc != SQLITE_DONE) {
-		st->rc = rc;
+	if (!mem) {
 		errbuf_set(err, "cannot open db '%s': cannot copy it into memory to read its older "
-			   "schema: %s", st->path, sqlite3_errstr(rc));
-		sqlite3_close(mem);
+			   "schema: %s", st->path, why);
 		return -1;
 	}
-	sqlite3_close(st->db);
+	db_close(st->db);
 	st->db = mem;
 	return store_migrate(st, NULL, err);
 }
@@ -822,15 +834,15 @@ struct store *store_open_readonly(const char *path, char *err)
 	 * connection that only reads: the last one to close checkpoints and
 	 * removes the -wal and the -shm, which a read-only one leaves behind,
 	 * and an older schema is migrated for good, so that the uuids it gives
-	 * old runs stay the same.  Elsewhere SQLITE_OPEN_READONLY, which needs
+	 * old runs stay the same.  Elsewhere read-only (SQLITE_OPEN_READONLY), which needs
 	 * no write access at all.
 	 */
 	rw = store_may_write(path);
-	st = store_connect(path, NULL, rw ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, err);
+	st = store_connect(path, NULL, rw ? DB_SQLITE_READWRITE : DB_SQLITE_READONLY, err);
 	if (!st)
 		return NULL;
 	if (store_retry(st, store_probe_step, &pr, err) < 0) {
-		int shm = (st->rc & 0xff) == SQLITE_READONLY || (st->rc & 0xff) == SQLITE_CANTOPEN;
+		int shm = db_sqlite_cantwrite(st->db);
 
 		/*
 		 * A WAL database whose -shm cannot be made (a directory we may
@@ -851,7 +863,7 @@ struct store *store_open_readonly(const char *path, char *err)
 			errbuf_set(err, "cannot open db '%s': path too long", path);
 			return NULL;
 		}
-		st = store_connect(path, uri, SQLITE_OPEN_READONLY, err);
+		st = store_connect(path, uri, DB_SQLITE_READONLY, err);
 		if (!st)
 			return NULL;
 		if (store_retry(st, store_probe_step, &pr, err) < 0)
@@ -897,103 +909,127 @@ static void store_now(char *buf, size_t len)
 		snprintf(buf, len, "1970-01-01T00:00:00Z");
 }
 
-/* NaN means "no figure"; SQLite would store it as NULL anyway, say so plainly. */
-static int store_bind_real(sqlite3_stmt *stmt, int i, double v)
+/* NaN means "no figure", stored as NULL (db.h). */
+static int store_bind_real(struct db_stmt *stmt, int i, double v)
 {
-	return isnan(v) ? sqlite3_bind_null(stmt, i) : sqlite3_bind_double(stmt, i, v);
+	return db_bind_real(stmt, i, v);
 }
 
-static double store_column_real(sqlite3_stmt *stmt, int i)
+static double store_column_real(struct db_stmt *stmt, int i)
 {
-	return sqlite3_column_type(stmt, i) == SQLITE_NULL ? (double)NAN : sqlite3_column_double(stmt, i);
+	return db_column_real(stmt, i);
 }
 
-static int store_bind_text(sqlite3_stmt *stmt, int i, const char *s)
+static int store_bind_text(struct db_stmt *stmt, int i, const char *s)
 {
-	return sqlite3_bind_text(stmt, i, s, -1, SQLITE_TRANSIENT);
+	return db_bind_text(stmt, i, s);
 }
 
 /* Copy a text column into a fixed field, truncating; NULL becomes "". */
-static void store_column_copy(sqlite3_stmt *stmt, int i, char *dst, size_t len)
+static void store_column_copy(struct db_stmt *stmt, int i, char *dst, size_t len)
 {
-	const unsigned char *s = sqlite3_column_text(stmt, i);
+	const char *s = db_column_text(stmt, i);
 
-	snprintf(dst, len, "%s", s ? (const char *)s : "");
+	snprintf(dst, len, "%s", s ? s : "");
 }
 
 /* Step a statement that returns no rows, then make it reusable. */
-static int store_step_done(sqlite3_stmt *stmt)
+static int store_step_done(struct db_stmt *stmt)
 {
-	int rc = sqlite3_step(stmt);
+	int rc = db_step(stmt);
 
 	/* reset repeats step's error, already in hand; clearing bindings cannot fail. */
-	(void)sqlite3_reset(stmt);
-	(void)sqlite3_clear_bindings(stmt);
-	return rc == SQLITE_DONE ? 0 : -1;
+	db_reset(stmt);
+	return rc == DB_DONE ? 0 : -1;
+}
+
+/*
+ * Step an INSERT ... RETURNING id: the new row's id into *id, and the
+ * statement reusable.  0, or -1 with the error left in the connection.
+ */
+static int store_step_id(struct db_stmt *stmt, int64_t *id)
+{
+	int rc = db_step(stmt);
+
+	if (rc == DB_ROW)
+		*id = db_column_int64(stmt, 0);
+	db_reset(stmt);
+	return rc == DB_ROW ? 0 : -1;
+}
+
+/*
+ * A new run's uuid, 32 hex digits from the OS's random bytes, made by
+ * kbench whichever engine stores it.  0, or -1 (the message is the
+ * connection's last, so this one says nothing: /dev/urandom is always
+ * there where kbench runs).
+ */
+static int store_uuid(char *buf, size_t len)
+{
+	unsigned char b[16];
+	FILE *f = fopen("/dev/urandom", "rb");
+	size_t got = f ? fread(b, 1, sizeof(b), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (got != sizeof(b) || len < 2 * sizeof(b) + 1)
+		return -1;
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(buf + 2 * i, len - 2 * i, "%02x", b[i]);
+	return 0;
 }
 
 /*
  * Insert the host (if new) and the run row, inside the caller's
- * transaction; sets run->id.  A run without a uuid gets a new one from
- * SQLite's generator (seeded from the OS), and a run without a set is a set
- * of its own.  pid is the process measuring it, 0 for one imported.  0, or
+ * transaction; sets run->id.  A run without a uuid gets a new one
+ * (store_uuid), and a run without a set is a set of its own.  pid is the process measuring it, 0 for one imported.  0, or
  * -1 with the SQLite error left in the connection.
  */
 static int store_run_insert(struct store *st, struct run_info *run, long long pid)
 {
-	sqlite3_stmt *q = NULL;
+	struct db_stmt *q = NULL;
 	int64_t host_id;
 
-	if (!run->uuid[0]) {
-		if (sqlite3_prepare_v2(st->db, "SELECT lower(hex(randomblob(16)))", -1, &q, NULL) !=
-			    SQLITE_OK ||
-		    sqlite3_step(q) != SQLITE_ROW)
-			goto fail;
-		store_column_copy(q, 0, run->uuid, sizeof(run->uuid));
-		sqlite3_finalize(q);
-		q = NULL;
-	}
+	if (!run->uuid[0] && store_uuid(run->uuid, sizeof(run->uuid)) < 0)
+		goto fail;
 	if (!run->set_uuid[0])
 		snprintf(run->set_uuid, sizeof(run->set_uuid), "%s", run->uuid);
 	/* Insert-or-ignore then select: the same host and OS always get the same id. */
-	if (sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO hosts (hostname, os) VALUES (?, ?)",
-			       -1, &q, NULL) != SQLITE_OK ||
-	    store_bind_text(q, 1, run->host) != SQLITE_OK ||
-	    store_bind_text(q, 2, run->os) != SQLITE_OK ||
+	if (store_prepare(st, "INSERT INTO hosts (hostname, os) VALUES (?, ?) ON CONFLICT DO NOTHING",
+			  &q) != 0 ||
+	    store_bind_text(q, 1, run->host) != 0 ||
+	    store_bind_text(q, 2, run->os) != 0 ||
 	    store_step_done(q) < 0)
 		goto fail;
-	sqlite3_finalize(q);
-	if (sqlite3_prepare_v2(st->db, "SELECT id FROM hosts WHERE hostname = ? AND os = ?",
-			       -1, &q, NULL) != SQLITE_OK ||
-	    store_bind_text(q, 1, run->host) != SQLITE_OK ||
-	    store_bind_text(q, 2, run->os) != SQLITE_OK ||
-	    sqlite3_step(q) != SQLITE_ROW)
+	db_finalize(q);
+	if (store_prepare(st, "SELECT id FROM hosts WHERE hostname = ? AND os = ?", &q) != 0 ||
+	    store_bind_text(q, 1, run->host) != 0 ||
+	    store_bind_text(q, 2, run->os) != 0 ||
+	    db_step(q) != DB_ROW)
 		goto fail;
-	host_id = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO runs (host_id, label, started, finished, os, mhz,"
-			       " sysinfo, uuid, set_uuid, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_bind_int64(q, 1, host_id) != SQLITE_OK ||
-	    store_bind_text(q, 2, run->label) != SQLITE_OK ||
-	    store_bind_text(q, 3, run->started) != SQLITE_OK ||
+	host_id = db_column_int64(q, 0);
+	db_finalize(q);
+	if (store_prepare(st, "INSERT INTO runs (host_id, label, started, finished, os, mhz,"
+			  " sysinfo, uuid, set_uuid, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+			  " RETURNING id", &q) != 0 ||
+	    db_bind_int64(q, 1, host_id) != 0 ||
+	    store_bind_text(q, 2, run->label) != 0 ||
+	    store_bind_text(q, 3, run->started) != 0 ||
 	    (run->finished[0] ? store_bind_text(q, 4, run->finished)
-			      : sqlite3_bind_null(q, 4)) != SQLITE_OK ||
-	    store_bind_text(q, 5, run->os) != SQLITE_OK ||
+			      : db_bind_null(q, 4)) != 0 ||
+	    store_bind_text(q, 5, run->os) != 0 ||
 	    /* 0 is "not measured" in a run_info, NULL in the table. */
-	    store_bind_real(q, 6, run->mhz > 0 ? run->mhz : (double)NAN) != SQLITE_OK ||
+	    store_bind_real(q, 6, run->mhz > 0 ? run->mhz : (double)NAN) != 0 ||
 	    (run->sysinfo_json ? store_bind_text(q, 7, run->sysinfo_json)
-			       : sqlite3_bind_null(q, 7)) != SQLITE_OK ||
-	    store_bind_text(q, 8, run->uuid) != SQLITE_OK ||
-	    store_bind_text(q, 9, run->set_uuid) != SQLITE_OK ||
-	    (pid > 0 ? sqlite3_bind_int64(q, 10, pid) : sqlite3_bind_null(q, 10)) != SQLITE_OK ||
-	    store_step_done(q) < 0)
+			       : db_bind_null(q, 7)) != 0 ||
+	    store_bind_text(q, 8, run->uuid) != 0 ||
+	    store_bind_text(q, 9, run->set_uuid) != 0 ||
+	    (pid > 0 ? db_bind_int64(q, 10, pid) : db_bind_null(q, 10)) != 0 ||
+	    store_step_id(q, &run->id) < 0)
 		goto fail;
-	sqlite3_finalize(q);
-	run->id = sqlite3_last_insert_rowid(st->db);
+	db_finalize(q);
 	return 0;
 fail:
-	sqlite3_finalize(q);
+	db_finalize(q);
 	return -1;
 }
 
@@ -1003,13 +1039,13 @@ int store_run_begin(struct store *st, struct run_info *run, char *err)
 		return -1;
 	if (!run->started[0])
 		store_now(run->started, sizeof(run->started));
-	if (store_exec(st, "BEGIN IMMEDIATE", "cannot start run in", err) < 0)
+	if (store_tx(st, DB_TX_WRITE, "cannot start run in", err) < 0)
 		return -1;
 	if (store_run_insert(st, run, (long long)getpid()) < 0) {
-		errbuf_set(err, "cannot start run in db '%s': %s", st->path, sqlite3_errmsg(st->db));
+		errbuf_set(err, "cannot start run in db '%s': %s", st->path, db_errmsg(st->db));
 		goto fail;
 	}
-	if (store_exec(st, "COMMIT", "cannot start run in", err) < 0)
+	if (store_commit(st, "cannot start run in", err) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -1025,14 +1061,14 @@ fail:
  */
 static int store_run_gone(struct store *st, int64_t run_id)
 {
-	sqlite3_stmt *q;
+	struct db_stmt *q;
 	int rc;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM runs WHERE id = ?", -1, &q, NULL) != SQLITE_OK)
+	if (store_prepare(st, "SELECT 1 FROM runs WHERE id = ?", &q) != 0)
 		return 0;
-	rc = sqlite3_bind_int64(q, 1, run_id) == SQLITE_OK ? sqlite3_step(q) : SQLITE_ERROR;
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE;
+	rc = db_bind_int64(q, 1, run_id) == 0 ? db_step(q) : -1;
+	db_finalize(q);
+	return rc == DB_DONE;
 }
 
 /* The error of a write to a run that store_run_gone found deleted: "cannot WHAT db 'P': ...". */
@@ -1095,141 +1131,134 @@ static int store_result_check(struct store *st, const struct result *r, char *er
 static int store_result_insert(struct store *st, int64_t run_id, const struct result *r,
 			       int64_t *id)
 {
-	sqlite3_stmt *s = st->ins_result, *sv = st->ins_value;
+	struct db_stmt *s = id && *id ? st->ins_result_id : st->ins_result, *sv = st->ins_value;
 	int64_t result_id;
 
-	if (sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK ||
-	    store_bind_text(s, 2, r->id) != SQLITE_OK ||
-	    store_bind_text(s, 3, r->unit) != SQLITE_OK ||
-	    store_bind_text(s, 4, bench_better_name(r->better)) != SQLITE_OK ||
-	    store_bind_text(s, 5, result_status_name(r->status)) != SQLITE_OK ||
-	    store_bind_real(s, 6, r->median) != SQLITE_OK ||
-	    store_bind_real(s, 7, r->ci_low) != SQLITE_OK ||
-	    store_bind_real(s, 8, r->ci_high) != SQLITE_OK ||
-	    store_bind_real(s, 9, r->min) != SQLITE_OK ||
-	    store_bind_real(s, 10, r->max) != SQLITE_OK ||
-	    store_bind_real(s, 11, r->mean) != SQLITE_OK ||
-	    store_bind_real(s, 12, r->stddev) != SQLITE_OK ||
-	    store_bind_real(s, 13, r->cv) != SQLITE_OK ||
-	    store_bind_real(s, 14, r->p5) != SQLITE_OK ||
-	    store_bind_real(s, 15, r->p95) != SQLITE_OK ||
-	    sqlite3_bind_int64(s, 16, (sqlite3_int64)r->n) != SQLITE_OK ||
+	if (db_bind_int64(s, 1, run_id) != 0 ||
+	    store_bind_text(s, 2, r->id) != 0 ||
+	    store_bind_text(s, 3, r->unit) != 0 ||
+	    store_bind_text(s, 4, bench_better_name(r->better)) != 0 ||
+	    store_bind_text(s, 5, result_status_name(r->status)) != 0 ||
+	    store_bind_real(s, 6, r->median) != 0 ||
+	    store_bind_real(s, 7, r->ci_low) != 0 ||
+	    store_bind_real(s, 8, r->ci_high) != 0 ||
+	    store_bind_real(s, 9, r->min) != 0 ||
+	    store_bind_real(s, 10, r->max) != 0 ||
+	    store_bind_real(s, 11, r->mean) != 0 ||
+	    store_bind_real(s, 12, r->stddev) != 0 ||
+	    store_bind_real(s, 13, r->cv) != 0 ||
+	    store_bind_real(s, 14, r->p5) != 0 ||
+	    store_bind_real(s, 15, r->p95) != 0 ||
+	    db_bind_int64(s, 16, (int64_t)r->n) != 0 ||
 	    /* SQLite has no unsigned type; the bits survive the round trip. */
-	    sqlite3_bind_int64(s, 17, (sqlite3_int64)r->iterations) != SQLITE_OK ||
-	    store_bind_text(s, 18, result_stop_name(r->stop)) != SQLITE_OK ||
-	    store_bind_real(s, 19, r->interference) != SQLITE_OK ||
-	    store_bind_real(s, 20, r->overhead) != SQLITE_OK ||
-	    store_bind_real(s, 21, r->wall_s) != SQLITE_OK ||
+	    db_bind_int64(s, 17, (int64_t)r->iterations) != 0 ||
+	    store_bind_text(s, 18, result_stop_name(r->stop)) != 0 ||
+	    store_bind_real(s, 19, r->interference) != 0 ||
+	    store_bind_real(s, 20, r->overhead) != 0 ||
+	    store_bind_real(s, 21, r->wall_s) != 0 ||
 	    (r->reason[0] ? store_bind_text(s, 22, r->reason)
-			  : sqlite3_bind_null(s, 22)) != SQLITE_OK ||
-	    store_bind_text(s, 23, place_name(r->placement)) != SQLITE_OK ||
-	    sqlite3_bind_int(s, 24, r->parallel) != SQLITE_OK ||
-	    store_bind_real(s, 25, r->aggregate) != SQLITE_OK ||
-	    store_bind_real(s, 26, r->drift) != SQLITE_OK ||
-	    sqlite3_bind_int(s, 27, r->drifted != 0) != SQLITE_OK ||
-	    sqlite3_bind_int(s, 28, r->jobs) != SQLITE_OK ||
-	    (id && *id ? sqlite3_bind_int64(s, 29, *id) : sqlite3_bind_null(s, 29)) != SQLITE_OK ||
-	    store_step_done(s) < 0)
+			  : db_bind_null(s, 22)) != 0 ||
+	    store_bind_text(s, 23, place_name(r->placement)) != 0 ||
+	    db_bind_int64(s, 24, r->parallel) != 0 ||
+	    store_bind_real(s, 25, r->aggregate) != 0 ||
+	    store_bind_real(s, 26, r->drift) != 0 ||
+	    db_bind_int64(s, 27, r->drifted != 0) != 0 ||
+	    db_bind_int64(s, 28, r->jobs) != 0 ||
+	    (id && *id && db_bind_int64(s, 29, *id) != 0) ||
+	    store_step_id(s, &result_id) < 0)
 		goto fail;
-	result_id = sqlite3_last_insert_rowid(st->db);
 	if (id)
 		*id = result_id;
 	for (size_t i = 0; i < r->nvalues; i++) {
 		const struct bench_value *v = &r->values[i];
 
-		if (sqlite3_bind_int64(sv, 1, result_id) != SQLITE_OK ||
-		    sqlite3_bind_int64(sv, 2, (sqlite3_int64)i) != SQLITE_OK ||
-		    store_bind_text(sv, 3, v->key) != SQLITE_OK ||
-		    store_bind_real(sv, 4, v->num) != SQLITE_OK ||
+		if (db_bind_int64(sv, 1, result_id) != 0 ||
+		    db_bind_int64(sv, 2, (int64_t)i) != 0 ||
+		    store_bind_text(sv, 3, v->key) != 0 ||
+		    store_bind_real(sv, 4, v->num) != 0 ||
 		    (v->text[0] ? store_bind_text(sv, 5, v->text)
-				: sqlite3_bind_null(sv, 5)) != SQLITE_OK ||
+				: db_bind_null(sv, 5)) != 0 ||
 		    store_step_done(sv) < 0)
 			goto fail;
 	}
 	for (size_t i = 0; r->points && i < r->npoints; i++) {
 		const struct result_point *p = &r->points[i];
-		sqlite3_stmt *sp = st->ins_point;
+		struct db_stmt *sp = st->ins_point;
 
-		if (sqlite3_bind_int64(sp, 1, result_id) != SQLITE_OK ||
-		    sqlite3_bind_int64(sp, 2, (sqlite3_int64)i) != SQLITE_OK ||
-		    store_bind_text(sp, 3, p->series) != SQLITE_OK ||
-		    store_bind_real(sp, 4, p->x) != SQLITE_OK ||
-		    store_bind_real(sp, 5, p->y) != SQLITE_OK ||
-		    store_bind_real(sp, 6, p->lo) != SQLITE_OK ||
-		    store_bind_real(sp, 7, p->hi) != SQLITE_OK ||
-		    sqlite3_bind_int(sp, 8, p->noisy != 0) != SQLITE_OK ||
+		if (db_bind_int64(sp, 1, result_id) != 0 ||
+		    db_bind_int64(sp, 2, (int64_t)i) != 0 ||
+		    store_bind_text(sp, 3, p->series) != 0 ||
+		    store_bind_real(sp, 4, p->x) != 0 ||
+		    store_bind_real(sp, 5, p->y) != 0 ||
+		    store_bind_real(sp, 6, p->lo) != 0 ||
+		    store_bind_real(sp, 7, p->hi) != 0 ||
+		    db_bind_int64(sp, 8, p->noisy != 0) != 0 ||
 		    store_step_done(sp) < 0)
 			goto fail;
 	}
 	for (size_t i = 0; r->samples && i < r->n; i++) {
-		sqlite3_stmt *ss = st->ins_sample;
+		struct db_stmt *ss = st->ins_sample;
 		const struct result_sample *w = r->where ? &r->where[i] : NULL;
 
-		if (sqlite3_bind_int64(ss, 1, result_id) != SQLITE_OK ||
-		    sqlite3_bind_int64(ss, 2, (sqlite3_int64)i) != SQLITE_OK ||
-		    store_bind_real(ss, 3, r->samples[i]) != SQLITE_OK ||
-		    (w && (store_bind_real(ss, 4, w->t) != SQLITE_OK ||
-			   sqlite3_bind_int(ss, 5, w->cpu) != SQLITE_OK ||
-			   store_bind_real(ss, 6, w->steal_ns) != SQLITE_OK ||
-			   sqlite3_bind_int(ss, 7, w->replica) != SQLITE_OK)) ||
+		if (db_bind_int64(ss, 1, result_id) != 0 ||
+		    db_bind_int64(ss, 2, (int64_t)i) != 0 ||
+		    store_bind_real(ss, 3, r->samples[i]) != 0 ||
+		    (w && (store_bind_real(ss, 4, w->t) != 0 ||
+			   db_bind_int64(ss, 5, w->cpu) != 0 ||
+			   store_bind_real(ss, 6, w->steal_ns) != 0 ||
+			   db_bind_int64(ss, 7, w->replica) != 0)) ||
 		    store_step_done(ss) < 0)
 			goto fail;
 	}
 	for (size_t i = 0; r->samples && r->usage && i < r->n; i++) {
 		const struct result_usage *u = &r->usage[i];
-		sqlite3_stmt *su = st->ins_usage;
+		struct db_stmt *su = st->ins_usage;
 
-		if (sqlite3_bind_int64(su, 1, result_id) != SQLITE_OK ||
-		    sqlite3_bind_int64(su, 2, (sqlite3_int64)i) != SQLITE_OK ||
-		    sqlite3_bind_int(su, 3, u->copy) != SQLITE_OK ||
-		    sqlite3_bind_int(su, 4, u->status) != SQLITE_OK ||
-		    store_bind_real(su, 5, u->start) != SQLITE_OK ||
-		    store_bind_real(su, 6, u->user_s) != SQLITE_OK ||
-		    store_bind_real(su, 7, u->sys_s) != SQLITE_OK ||
-		    store_bind_real(su, 8, u->maxrss_kb) != SQLITE_OK ||
-		    store_bind_real(su, 9, u->minflt) != SQLITE_OK ||
-		    store_bind_real(su, 10, u->majflt) != SQLITE_OK ||
-		    store_bind_real(su, 11, u->nvcsw) != SQLITE_OK ||
-		    store_bind_real(su, 12, u->nivcsw) != SQLITE_OK ||
-		    store_bind_real(su, 13, u->inblock) != SQLITE_OK ||
-		    store_bind_real(su, 14, u->oublock) != SQLITE_OK ||
-		    store_bind_real(su, 15, u->orphans) != SQLITE_OK ||
+		if (db_bind_int64(su, 1, result_id) != 0 ||
+		    db_bind_int64(su, 2, (int64_t)i) != 0 ||
+		    db_bind_int64(su, 3, u->copy) != 0 ||
+		    db_bind_int64(su, 4, u->status) != 0 ||
+		    store_bind_real(su, 5, u->start) != 0 ||
+		    store_bind_real(su, 6, u->user_s) != 0 ||
+		    store_bind_real(su, 7, u->sys_s) != 0 ||
+		    store_bind_real(su, 8, u->maxrss_kb) != 0 ||
+		    store_bind_real(su, 9, u->minflt) != 0 ||
+		    store_bind_real(su, 10, u->majflt) != 0 ||
+		    store_bind_real(su, 11, u->nvcsw) != 0 ||
+		    store_bind_real(su, 12, u->nivcsw) != 0 ||
+		    store_bind_real(su, 13, u->inblock) != 0 ||
+		    store_bind_real(su, 14, u->oublock) != 0 ||
+		    store_bind_real(su, 15, u->orphans) != 0 ||
 		    store_step_done(su) < 0)
 			goto fail;
 	}
 	for (size_t i = 0; r->replicas && i < r->nreplicas; i++) {
 		const struct result_replica *p = &r->replicas[i];
-		sqlite3_stmt *sr = st->ins_replica;
+		struct db_stmt *sr = st->ins_replica;
 
-		if (sqlite3_bind_int64(sr, 1, result_id) != SQLITE_OK ||
-		    sqlite3_bind_int64(sr, 2, (sqlite3_int64)i) != SQLITE_OK ||
-		    store_bind_real(sr, 3, p->median) != SQLITE_OK ||
-		    store_bind_real(sr, 4, p->lo) != SQLITE_OK ||
-		    store_bind_real(sr, 5, p->hi) != SQLITE_OK ||
-		    sqlite3_bind_int64(sr, 6, (sqlite3_int64)p->n) != SQLITE_OK ||
-		    store_bind_real(sr, 7, p->t0) != SQLITE_OK ||
-		    store_bind_real(sr, 8, p->t1) != SQLITE_OK ||
-		    store_bind_text(sr, 9, result_stop_name(p->stop)) != SQLITE_OK ||
-		    store_bind_real(sr, 10, p->sentinel_sys) != SQLITE_OK ||
-		    store_bind_real(sr, 11, p->sentinel_user) != SQLITE_OK ||
+		if (db_bind_int64(sr, 1, result_id) != 0 ||
+		    db_bind_int64(sr, 2, (int64_t)i) != 0 ||
+		    store_bind_real(sr, 3, p->median) != 0 ||
+		    store_bind_real(sr, 4, p->lo) != 0 ||
+		    store_bind_real(sr, 5, p->hi) != 0 ||
+		    db_bind_int64(sr, 6, (int64_t)p->n) != 0 ||
+		    store_bind_real(sr, 7, p->t0) != 0 ||
+		    store_bind_real(sr, 8, p->t1) != 0 ||
+		    store_bind_text(sr, 9, result_stop_name(p->stop)) != 0 ||
+		    store_bind_real(sr, 10, p->sentinel_sys) != 0 ||
+		    store_bind_real(sr, 11, p->sentinel_user) != 0 ||
 		    store_step_done(sr) < 0)
 			goto fail;
 	}
 	return 0;
 fail:
 	/* Whichever statement failed must not keep its half-bound row. */
-	(void)sqlite3_reset(s);
-	(void)sqlite3_clear_bindings(s);
-	(void)sqlite3_reset(sv);
-	(void)sqlite3_clear_bindings(sv);
-	(void)sqlite3_reset(st->ins_sample);
-	(void)sqlite3_clear_bindings(st->ins_sample);
-	(void)sqlite3_reset(st->ins_point);
-	(void)sqlite3_clear_bindings(st->ins_point);
-	(void)sqlite3_reset(st->ins_replica);
-	(void)sqlite3_clear_bindings(st->ins_replica);
-	(void)sqlite3_reset(st->ins_usage);
-	(void)sqlite3_clear_bindings(st->ins_usage);
+	db_reset(s);
+	db_reset(sv);
+	db_reset(st->ins_sample);
+	db_reset(st->ins_point);
+	db_reset(st->ins_replica);
+	db_reset(st->ins_usage);
 	return -1;
 }
 
@@ -1237,14 +1266,14 @@ int store_result_add(struct store *st, int64_t run_id, const struct result *r, c
 {
 	if (store_writable(st, err) < 0 || store_result_check(st, r, err) < 0)
 		return -1;
-	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
+	if (store_tx(st, DB_TX_WRITE, "cannot add result to", err) < 0)
 		return -1;
 	if (store_result_insert(st, run_id, r, NULL) < 0) {
 		errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
-			   sqlite3_errmsg(st->db));
+			   db_errmsg(st->db));
 		goto fail;
 	}
-	if (store_exec(st, "COMMIT", "cannot add result to", err) < 0)
+	if (store_commit(st, "cannot add result to", err) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -1267,16 +1296,16 @@ static const char *const store_sql_delete_result[] = {
 /* Run each statement of a list with ?1 bound to id; 0 or -1 (error in the connection). */
 static int store_exec_id(struct store *st, const char *const *sql, size_t n, int64_t id)
 {
-	sqlite3_stmt *q;
+	struct db_stmt *q;
 
 	for (size_t k = 0; k < n; k++) {
-		if (sqlite3_prepare_v2(st->db, sql[k], -1, &q, NULL) != SQLITE_OK)
+		if (store_prepare(st, sql[k], &q) != 0)
 			return -1;
-		if (sqlite3_bind_int64(q, 1, id) != SQLITE_OK || store_step_done(q) < 0) {
-			sqlite3_finalize(q);
+		if (db_bind_int64(q, 1, id) != 0 || store_step_done(q) < 0) {
+			db_finalize(q);
 			return -1;
 		}
-		sqlite3_finalize(q);
+		db_finalize(q);
 	}
 	return 0;
 }
@@ -1286,7 +1315,7 @@ int store_result_put(struct store *st, int64_t run_id, int64_t *result_id, const
 {
 	if (store_writable(st, err) < 0 || store_result_check(st, r, err) < 0)
 		return -1;
-	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add result to", err) < 0)
+	if (store_tx(st, DB_TX_WRITE, "cannot add result to", err) < 0)
 		return -1;
 	if ((*result_id &&
 	     store_exec_id(st, store_sql_delete_result,
@@ -1294,10 +1323,10 @@ int store_result_put(struct store *st, int64_t run_id, int64_t *result_id, const
 			   *result_id) < 0) ||
 	    store_result_insert(st, run_id, r, result_id) < 0) {
 		errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
-			   sqlite3_errmsg(st->db));
+			   db_errmsg(st->db));
 		goto fail;
 	}
-	if (store_exec(st, "COMMIT", "cannot add result to", err) < 0)
+	if (store_commit(st, "cannot add result to", err) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -1311,25 +1340,25 @@ fail:
 static int store_sentinel_insert(struct store *st, int64_t run_id,
 				 const struct sentinel_point *pts, size_t n)
 {
-	sqlite3_stmt *q;
+	struct db_stmt *q;
 
 	if (n == 0)
 		return 0;
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO sentinels (run_id, idx, t, cpu, sys_ns, user_ns)"
-			       " VALUES (?, ?, ?, ?, ?, ?)", -1, &q, NULL) != SQLITE_OK)
+	if (store_prepare(st, "INSERT INTO sentinels (run_id, idx, t, cpu, sys_ns, user_ns)"
+			       " VALUES (?, ?, ?, ?, ?, ?)", &q) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (sqlite3_bind_int64(q, 1, run_id) != SQLITE_OK ||
-		    sqlite3_bind_int64(q, 2, (sqlite3_int64)i) != SQLITE_OK ||
-		    store_bind_real(q, 3, pts[i].t) != SQLITE_OK ||
-		    sqlite3_bind_int(q, 4, pts[i].cpu) != SQLITE_OK ||
-		    store_bind_real(q, 5, pts[i].sys_ns) != SQLITE_OK ||
-		    store_bind_real(q, 6, pts[i].user_ns) != SQLITE_OK ||
+		if (db_bind_int64(q, 1, run_id) != 0 ||
+		    db_bind_int64(q, 2, (int64_t)i) != 0 ||
+		    store_bind_real(q, 3, pts[i].t) != 0 ||
+		    db_bind_int64(q, 4, pts[i].cpu) != 0 ||
+		    store_bind_real(q, 5, pts[i].sys_ns) != 0 ||
+		    store_bind_real(q, 6, pts[i].user_ns) != 0 ||
 		    store_step_done(q) < 0) {
-			sqlite3_finalize(q);
+			db_finalize(q);
 			return -1;
 		}
-	sqlite3_finalize(q);
+	db_finalize(q);
 	return 0;
 }
 
@@ -1340,14 +1369,14 @@ int store_sentinel_put(struct store *st, int64_t run_id, const struct sentinel_p
 
 	if (store_writable(st, err) < 0)
 		return -1;
-	if (store_exec(st, "BEGIN IMMEDIATE", "cannot add the sentinel to", err) < 0)
+	if (store_tx(st, DB_TX_WRITE, "cannot add the sentinel to", err) < 0)
 		return -1;
 	if (store_exec_id(st, clear, 1, run_id) < 0 || store_sentinel_insert(st, run_id, pts, n) < 0) {
 		errbuf_set(err, "cannot add the sentinel of run %lld to db '%s': %s",
-			   (long long)run_id, st->path, sqlite3_errmsg(st->db));
+			   (long long)run_id, st->path, db_errmsg(st->db));
 		goto fail;
 	}
-	if (store_exec(st, "COMMIT", "cannot add the sentinel to", err) < 0)
+	if (store_commit(st, "cannot add the sentinel to", err) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -1359,28 +1388,27 @@ fail:
 
 int store_run_end(struct store *st, int64_t run_id, char *err)
 {
-	sqlite3_stmt *stmt;
+	struct db_stmt *stmt;
 	char now[32];
 
 	if (store_writable(st, err) < 0)
 		return -1;
 	store_now(now, sizeof(now));
-	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET finished = ? WHERE id = ?", -1, &stmt,
-			       NULL) != SQLITE_OK) {
+	if (store_prepare(st, "UPDATE runs SET finished = ? WHERE id = ?", &stmt) != 0) {
 		errbuf_set(err, "cannot end run %lld in db '%s': %s", (long long)run_id, st->path,
-			   sqlite3_errmsg(st->db));
+			   db_errmsg(st->db));
 		return -1;
 	}
-	if (store_bind_text(stmt, 1, now) != SQLITE_OK ||
-	    sqlite3_bind_int64(stmt, 2, run_id) != SQLITE_OK || store_step_done(stmt) < 0) {
+	if (store_bind_text(stmt, 1, now) != 0 ||
+	    db_bind_int64(stmt, 2, run_id) != 0 || store_step_done(stmt) < 0) {
 		errbuf_set(err, "cannot end run %lld in db '%s': %s", (long long)run_id, st->path,
-			   sqlite3_errmsg(st->db));
-		sqlite3_finalize(stmt);
+			   db_errmsg(st->db));
+		db_finalize(stmt);
 		return -1;
 	}
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	/* The run was begun by this process, so it can only have been deleted since. */
-	if (sqlite3_changes(st->db) != 1) {
+	if (db_changes(st->db) != 1) {
 		store_gone_error(st, run_id, "end the run in", err);
 		return -1;
 	}
@@ -1415,17 +1443,17 @@ static int store_ids_cmp(const void *a, const void *b)
 }
 
 /* Collect every id a query returns; the count added, or -1 (errmsg in db). */
-static long store_ids_query(struct store_ids *ids, sqlite3_stmt *stmt)
+static long store_ids_query(struct store_ids *ids, struct db_stmt *stmt)
 {
 	long added = 0;
 	int rc;
 
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if (store_ids_push(ids, sqlite3_column_int64(stmt, 0)) < 0)
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		if (store_ids_push(ids, db_column_int64(stmt, 0)) < 0)
 			return -1;
 		added++;
 	}
-	return rc == SQLITE_DONE ? added : -1;
+	return rc == DB_DONE ? added : -1;
 }
 
 static int store_is_digits(const char *s)
@@ -1447,25 +1475,21 @@ static int store_is_digits(const char *s)
 static int store_select(struct store *st, const char *const *sel, size_t nsel,
 			struct store_ids *ids, char *err)
 {
-	sqlite3_stmt *by_id = NULL, *by_label = NULL, *by_set = NULL, *all = NULL;
+	struct db_stmt *by_id = NULL, *by_label = NULL, *by_set = NULL, *all = NULL;
 	long got;
 	size_t k = 0;
 
 	if (nsel == 0) {
-		if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs ORDER BY id", -1, &all, NULL) !=
-			    SQLITE_OK ||
+		if (store_prepare(st, "SELECT id FROM runs ORDER BY id", &all) != 0 ||
 		    store_ids_query(ids, all) < 0)
 			goto fail;
-		sqlite3_finalize(all);
+		db_finalize(all);
 		return 0;
 	}
-	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE id = ?", -1, &by_id, NULL) !=
-		    SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE label = ? ORDER BY id", -1,
-			       &by_label, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE set_uuid ="
-			       " (SELECT set_uuid FROM runs WHERE id = ?) ORDER BY id", -1,
-			       &by_set, NULL) != SQLITE_OK)
+	if (store_prepare(st, "SELECT id FROM runs WHERE id = ?", &by_id) != 0 ||
+	    store_prepare(st, "SELECT id FROM runs WHERE label = ? ORDER BY id", &by_label) != 0 ||
+	    store_prepare(st, "SELECT id FROM runs WHERE set_uuid ="
+			       " (SELECT set_uuid FROM runs WHERE id = ?) ORDER BY id", &by_set) != 0)
 		goto fail;
 	for (size_t i = 0; i < nsel; i++) {
 		got = 0;
@@ -1473,10 +1497,10 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 			errno = 0;
 			long long id = strtoll(sel[i], NULL, 10);
 			if (errno == 0) {
-				if (sqlite3_bind_int64(by_id, 1, id) != SQLITE_OK)
+				if (db_bind_int64(by_id, 1, id) != 0)
 					goto fail;
 				got = store_ids_query(ids, by_id);
-				(void)sqlite3_reset(by_id);	/* repeats step's error, if any */
+				db_reset(by_id);	/* repeats step's error, if any */
 				if (got < 0)
 					goto fail;
 			}
@@ -1485,10 +1509,10 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 			errno = 0;
 			long long id = strtoll(sel[i] + 4, NULL, 10);
 			if (errno == 0) {
-				if (sqlite3_bind_int64(by_set, 1, id) != SQLITE_OK)
+				if (db_bind_int64(by_set, 1, id) != 0)
 					goto fail;
 				got = store_ids_query(ids, by_set);
-				(void)sqlite3_reset(by_set);
+				db_reset(by_set);
 				if (got < 0)
 					goto fail;
 				/*
@@ -1503,10 +1527,10 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 			}
 		}
 		if (got == 0) {
-			if (store_bind_text(by_label, 1, sel[i]) != SQLITE_OK)
+			if (store_bind_text(by_label, 1, sel[i]) != 0)
 				goto fail;
 			got = store_ids_query(ids, by_label);
-			(void)sqlite3_reset(by_label);
+			db_reset(by_label);
 			if (got < 0)
 				goto fail;
 		}
@@ -1523,9 +1547,9 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 			goto fail_quiet;
 		}
 	}
-	sqlite3_finalize(by_id);
-	sqlite3_finalize(by_label);
-	sqlite3_finalize(by_set);
+	db_finalize(by_id);
+	db_finalize(by_label);
+	db_finalize(by_set);
 	qsort(ids->v, ids->n, sizeof(*ids->v), store_ids_cmp);
 	for (size_t i = 0; i < ids->n; i++)
 		if (k == 0 || ids->v[k - 1] != ids->v[i])
@@ -1533,12 +1557,12 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 	ids->n = k;
 	return 0;
 fail:
-	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
 fail_quiet:
-	sqlite3_finalize(all);
-	sqlite3_finalize(by_id);
-	sqlite3_finalize(by_label);
-	sqlite3_finalize(by_set);
+	db_finalize(all);
+	db_finalize(by_id);
+	db_finalize(by_label);
+	db_finalize(by_set);
 	return -1;
 }
 
@@ -1567,7 +1591,7 @@ static int store_grow(void *arrp, size_t n, size_t *cap, size_t size, size_t fir
  * (a database from before schema 6 has NULLs there, and r->where stays
  * NULL); 0 or -1 with err filled.
  */
-static int store_load_samples(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+static int store_load_samples(struct store *st, struct db_stmt *stmt, int64_t result_id,
 			      struct result *r, char *err)
 {
 	size_t i = 0, known = 0;
@@ -1579,24 +1603,24 @@ static int store_load_samples(struct store *st, sqlite3_stmt *stmt, int64_t resu
 		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 		return -1;
 	}
-	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+	if (db_bind_int64(stmt, 1, result_id) != 0)
 		goto fail;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		if (i == r->n) {
 			i++;
 			break;
 		}
 		r->samples[i] = store_column_real(stmt, 0);
 		r->where[i].t = store_column_real(stmt, 1);
-		r->where[i].cpu = sqlite3_column_type(stmt, 2) == SQLITE_NULL ? -1 :
-				  sqlite3_column_int(stmt, 2);
+		r->where[i].cpu = db_column_null(stmt, 2) ? -1 :
+				  (int)db_column_int64(stmt, 2);
 		r->where[i].steal_ns = store_column_real(stmt, 3);
-		r->where[i].replica = sqlite3_column_int(stmt, 4);
-		known += sqlite3_column_type(stmt, 1) != SQLITE_NULL;
+		r->where[i].replica = (int)db_column_int64(stmt, 4);
+		known += !db_column_null(stmt, 1);
 		i++;
 	}
-	(void)sqlite3_reset(stmt);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
 		goto fail;
 	if (known == 0) {
 		free(r->where);
@@ -1615,7 +1639,7 @@ static int store_load_samples(struct store *st, sqlite3_stmt *stmt, int64_t resu
 	}
 	return 0;
 fail:
-	errbuf_set(err, "cannot read samples from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read samples from db '%s': %s", st->path, db_errmsg(st->db));
 	return -1;
 }
 
@@ -1625,35 +1649,35 @@ fail:
  * from before schema 8).  Rows that are not exactly one per sample are
  * refused rather than matched up by guess; 0 or -1 with err filled.
  */
-static int store_load_usage(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+static int store_load_usage(struct store *st, struct db_stmt *stmt, int64_t result_id,
 			    struct result *r, char *err)
 {
 	size_t i = 0;
 	int rc;
 
-	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+	if (db_bind_int64(stmt, 1, result_id) != 0)
 		goto fail;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct result_usage *u;
-		sqlite3_int64 copy = sqlite3_column_int64(stmt, 1);
-		sqlite3_int64 status = sqlite3_column_int64(stmt, 2);
+		int64_t copy = db_column_int64(stmt, 1);
+		int64_t status = db_column_int64(stmt, 2);
 
-		if (!r->samples || i == r->n || sqlite3_column_int64(stmt, 0) != (sqlite3_int64)i) {
-			(void)sqlite3_reset(stmt);
+		if (!r->samples || i == r->n || db_column_int64(stmt, 0) != (int64_t)i) {
+			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not "
 				   "one per sample (%zu)", st->path, (long long)result_id,
 				   r->samples ? r->n : 0);
 			return -1;
 		}
 		if (copy < 1 || copy > INT_MAX || status < INT_MIN || status > INT_MAX) {
-			(void)sqlite3_reset(stmt);
+			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': result %lld has usage %zu with copy %lld "
 				   "and status %lld", st->path, (long long)result_id, i + 1,
 				   (long long)copy, (long long)status);
 			return -1;
 		}
 		if (!r->usage && !(r->usage = calloc(r->n, sizeof(*r->usage)))) {
-			(void)sqlite3_reset(stmt);
+			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 			return -1;
 		}
@@ -1672,8 +1696,8 @@ static int store_load_usage(struct store *st, sqlite3_stmt *stmt, int64_t result
 		u->oublock = store_column_real(stmt, 12);
 		u->orphans = store_column_real(stmt, 13);
 	}
-	(void)sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		goto fail;
 	if (i != 0 && i != r->n) {
 		errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not one "
@@ -1682,25 +1706,25 @@ static int store_load_usage(struct store *st, sqlite3_stmt *stmt, int64_t result
 	}
 	return 0;
 fail:
-	errbuf_set(err, "cannot read usage from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read usage from db '%s': %s", st->path, db_errmsg(st->db));
 	return -1;
 }
 
 /* A result's replicas, in the order taken; 0 or -1 with err filled. */
-static int store_load_replicas(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+static int store_load_replicas(struct store *st, struct db_stmt *stmt, int64_t result_id,
 			       struct result *r, char *err)
 {
 	size_t cap = 0;
 	int rc;
 
-	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+	if (db_bind_int64(stmt, 1, result_id) != 0)
 		goto fail;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct result_replica *p;
-		const char *stop = (const char *)sqlite3_column_text(stmt, 6);
+		const char *stop = db_column_text(stmt, 6);
 
 		if (store_grow(&r->replicas, r->nreplicas, &cap, sizeof(*p), 8) < 0) {
-			(void)sqlite3_reset(stmt);
+			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 			return -1;
 		}
@@ -1708,11 +1732,11 @@ static int store_load_replicas(struct store *st, sqlite3_stmt *stmt, int64_t res
 		p->median = store_column_real(stmt, 0);
 		p->lo = store_column_real(stmt, 1);
 		p->hi = store_column_real(stmt, 2);
-		p->n = (size_t)sqlite3_column_int64(stmt, 3);
+		p->n = (size_t)db_column_int64(stmt, 3);
 		p->t0 = store_column_real(stmt, 4);
 		p->t1 = store_column_real(stmt, 5);
 		if (!stop || result_stop_parse(stop, &p->stop) < 0) {
-			(void)sqlite3_reset(stmt);
+			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': result %lld has a replica with a bad stop",
 				   st->path, (long long)result_id);
 			return -1;
@@ -1720,44 +1744,44 @@ static int store_load_replicas(struct store *st, sqlite3_stmt *stmt, int64_t res
 		p->sentinel_sys = store_column_real(stmt, 7);
 		p->sentinel_user = store_column_real(stmt, 8);
 	}
-	(void)sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		goto fail;
 	return 0;
 fail:
-	errbuf_set(err, "cannot read replicas from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read replicas from db '%s': %s", st->path, db_errmsg(st->db));
 	return -1;
 }
 
 /* A run's sentinel timeline; 0 or -1 with err filled. */
-static int store_load_sentinel(struct store *st, sqlite3_stmt *stmt, struct run_info *run,
+static int store_load_sentinel(struct store *st, struct db_stmt *stmt, struct run_info *run,
 			       char *err)
 {
 	size_t cap = 0;
 	int rc;
 
-	if (sqlite3_bind_int64(stmt, 1, run->id) != SQLITE_OK)
+	if (db_bind_int64(stmt, 1, run->id) != 0)
 		goto fail;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct sentinel_point *p;
 
 		if (store_grow(&run->sentinel, run->nsentinel, &cap, sizeof(*p), 64) < 0) {
-			(void)sqlite3_reset(stmt);
+			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 			return -1;
 		}
 		p = &run->sentinel[run->nsentinel++];
 		p->t = store_column_real(stmt, 0);
-		p->cpu = sqlite3_column_int(stmt, 1);
+		p->cpu = (int)db_column_int64(stmt, 1);
 		p->sys_ns = store_column_real(stmt, 2);
 		p->user_ns = store_column_real(stmt, 3);
 	}
-	(void)sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		goto fail;
 	return 0;
 fail:
-	errbuf_set(err, "cannot read the sentinel from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read the sentinel from db '%s': %s", st->path, db_errmsg(st->db));
 	return -1;
 }
 
@@ -1767,19 +1791,19 @@ fail:
  * the file was not written by this kbench, and a value silently dropped
  * would make a later comparison wrong without saying so.
  */
-static int store_load_values(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+static int store_load_values(struct store *st, struct db_stmt *stmt, int64_t result_id,
 			     struct result *r, char *err)
 {
 	int rc;
 
 	r->nvalues = 0;
-	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+	if (db_bind_int64(stmt, 1, result_id) != 0)
 		goto fail;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct bench_value *v;
 
 		if (r->nvalues == BENCH_MAX_VALUES) {
-			(void)sqlite3_reset(stmt);
+			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': result %lld has more than %d values",
 				   st->path, (long long)result_id, BENCH_MAX_VALUES);
 			return -1;
@@ -1789,35 +1813,35 @@ static int store_load_values(struct store *st, sqlite3_stmt *stmt, int64_t resul
 		v->num = store_column_real(stmt, 1);
 		store_column_copy(stmt, 2, v->text, sizeof(v->text));
 	}
-	(void)sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		goto fail;
 	return 0;
 fail:
-	errbuf_set(err, "cannot read values from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read values from db '%s': %s", st->path, db_errmsg(st->db));
 	return -1;
 }
 
 /* A curve's points, in the order measured; 0 or -1 with err filled. */
-static int store_load_points(struct store *st, sqlite3_stmt *stmt, int64_t result_id,
+static int store_load_points(struct store *st, struct db_stmt *stmt, int64_t result_id,
 			     struct result *r, char *err)
 {
 	size_t cap = 0;
 	int rc;
 
-	if (sqlite3_bind_int64(stmt, 1, result_id) != SQLITE_OK)
+	if (db_bind_int64(stmt, 1, result_id) != 0)
 		goto fail;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct result_point *p;
 
 		if (r->npoints == BENCH_MAX_POINTS) {
-			(void)sqlite3_reset(stmt);
+			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': result %lld has more than %d points",
 				   st->path, (long long)result_id, BENCH_MAX_POINTS);
 			return -1;
 		}
 		if (store_grow(&r->points, r->npoints, &cap, sizeof(*p), 32) < 0) {
-			(void)sqlite3_reset(stmt);
+			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 			return -1;
 		}
@@ -1827,34 +1851,34 @@ static int store_load_points(struct store *st, sqlite3_stmt *stmt, int64_t resul
 		p->y = store_column_real(stmt, 2);
 		p->lo = store_column_real(stmt, 3);
 		p->hi = store_column_real(stmt, 4);
-		p->noisy = sqlite3_column_int(stmt, 5) != 0;
+		p->noisy = (int)db_column_int64(stmt, 5) != 0;
 	}
-	(void)sqlite3_reset(stmt);
-	if (rc != SQLITE_DONE)
+	db_reset(stmt);
+	if (rc != DB_DONE)
 		goto fail;
 	return 0;
 fail:
-	errbuf_set(err, "cannot read points from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read points from db '%s': %s", st->path, db_errmsg(st->db));
 	return -1;
 }
 
 /* Fill one result from the current row of store_sql_load_results. */
-static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r, char *err)
+static int store_row_result(struct store *st, struct db_stmt *q, struct result *r, char *err)
 {
 	const char *better, *status, *stop, *place;
-	sqlite3_int64 n, parallel, jobs;
+	int64_t n, parallel, jobs;
 
 	memset(r, 0, sizeof(*r));
 	store_column_copy(q, 1, r->id, sizeof(r->id));
 	store_column_copy(q, 2, r->unit, sizeof(r->unit));
-	better = (const char *)sqlite3_column_text(q, 3);
-	status = (const char *)sqlite3_column_text(q, 4);
-	stop = (const char *)sqlite3_column_text(q, 17);
+	better = db_column_text(q, 3);
+	status = db_column_text(q, 4);
+	stop = db_column_text(q, 17);
 	if (!better || (strcmp(better, "lower") != 0 && strcmp(better, "higher") != 0) ||
 	    !status || result_status_parse(status, &r->status) < 0 ||
 	    !stop || result_stop_parse(stop, &r->stop) < 0) {
 		errbuf_set(err, "cannot read db '%s': result %lld has a bad better, status or stop",
-			   st->path, (long long)sqlite3_column_int64(q, 0));
+			   st->path, (long long)db_column_int64(q, 0));
 		return -1;
 	}
 	r->better = strcmp(better, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
@@ -1868,41 +1892,41 @@ static int store_row_result(struct store *st, sqlite3_stmt *q, struct result *r,
 	r->cv = store_column_real(q, 12);
 	r->p5 = store_column_real(q, 13);
 	r->p95 = store_column_real(q, 14);
-	n = sqlite3_column_int64(q, 15);
+	n = db_column_int64(q, 15);
 	if (n < 0) {
 		errbuf_set(err, "cannot read db '%s': result %lld has a negative n", st->path,
-			   (long long)sqlite3_column_int64(q, 0));
+			   (long long)db_column_int64(q, 0));
 		return -1;
 	}
 	r->n = (size_t)n;
-	r->iterations = (uint64_t)sqlite3_column_int64(q, 16);
+	r->iterations = (uint64_t)db_column_int64(q, 16);
 	r->interference = store_column_real(q, 18);
 	r->overhead = store_column_real(q, 19);
 	r->wall_s = store_column_real(q, 20);
 	store_column_copy(q, 21, r->reason, sizeof(r->reason));
 	/* "" is PLACE_NA, which place_parse does not accept as a choice. */
-	place = (const char *)sqlite3_column_text(q, 22);
+	place = db_column_text(q, 22);
 	if (place && place[0] == '\0')
 		r->placement = PLACE_NA;
 	else if (!place || place_parse(place, &r->placement) < 0) {
 		errbuf_set(err, "cannot read db '%s': result %lld has an unknown placement '%s'",
-			   st->path, (long long)sqlite3_column_int64(q, 0), place ? place : "(null)");
+			   st->path, (long long)db_column_int64(q, 0), place ? place : "(null)");
 		return -1;
 	}
-	parallel = sqlite3_column_int64(q, 23);
+	parallel = db_column_int64(q, 23);
 	if (parallel < 1 || parallel > INT_MAX) {
 		errbuf_set(err, "cannot read db '%s': result %lld has parallel %lld, not a count of copies",
-			   st->path, (long long)sqlite3_column_int64(q, 0), (long long)parallel);
+			   st->path, (long long)db_column_int64(q, 0), (long long)parallel);
 		return -1;
 	}
 	r->parallel = (int)parallel;
 	r->aggregate = store_column_real(q, 24);
 	r->drift = store_column_real(q, 25);
-	r->drifted = sqlite3_column_int(q, 26) != 0;
-	jobs = sqlite3_column_int64(q, 27);
+	r->drifted = (int)db_column_int64(q, 26) != 0;
+	jobs = db_column_int64(q, 27);
 	if (jobs < 0 || jobs > INT_MAX) {
 		errbuf_set(err, "cannot read db '%s': result %lld has jobs %lld, not a count of jobs",
-			   st->path, (long long)sqlite3_column_int64(q, 0), (long long)jobs);
+			   st->path, (long long)db_column_int64(q, 0), (long long)jobs);
 		return -1;
 	}
 	r->jobs = (int)jobs;
@@ -1919,15 +1943,15 @@ static int store_tables_need_samples(const char *id)
 }
 
 static int store_load_results(struct store *st, struct run_info *run, int want_samples,
-			      sqlite3_stmt *q, sqlite3_stmt *qs, sqlite3_stmt *qv,
-			      sqlite3_stmt *qp, sqlite3_stmt *qrep, sqlite3_stmt *qu, char *err)
+			      struct db_stmt *q, struct db_stmt *qs, struct db_stmt *qv,
+			      struct db_stmt *qp, struct db_stmt *qrep, struct db_stmt *qu, char *err)
 {
 	size_t cap = 0;
 	int rc;
 
-	if (sqlite3_bind_int64(q, 1, run->id) != SQLITE_OK)
+	if (db_bind_int64(q, 1, run->id) != 0)
 		goto fail;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+	while ((rc = db_step(q)) == DB_ROW) {
 		if (run->nresults == cap) {
 			size_t ncap = cap ? cap * 2 : 64;
 			struct result *v = realloc(run->results, ncap * sizeof(*v));
@@ -1941,27 +1965,27 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		/* Counted before filling, so run_info_free frees a half-loaded result too. */
 		struct result *r = &run->results[run->nresults++];
 		if (store_row_result(st, q, r, err) < 0 ||
-		    store_load_values(st, qv, sqlite3_column_int64(q, 0), r, err) < 0 ||
-		    store_load_points(st, qp, sqlite3_column_int64(q, 0), r, err) < 0 ||
-		    store_load_replicas(st, qrep, sqlite3_column_int64(q, 0), r, err) < 0)
+		    store_load_values(st, qv, db_column_int64(q, 0), r, err) < 0 ||
+		    store_load_points(st, qp, db_column_int64(q, 0), r, err) < 0 ||
+		    store_load_replicas(st, qrep, db_column_int64(q, 0), r, err) < 0)
 			goto fail_quiet;
 		/*
 		 * Usage is beside the samples, so it comes with them or not at all;
 		 * a kind whose tables are made from them (timed jobs) always has them.
 		 */
 		if ((want_samples || store_tables_need_samples(r->id)) &&
-		    (store_load_samples(st, qs, sqlite3_column_int64(q, 0), r, err) < 0 ||
-		     store_load_usage(st, qu, sqlite3_column_int64(q, 0), r, err) < 0))
+		    (store_load_samples(st, qs, db_column_int64(q, 0), r, err) < 0 ||
+		     store_load_usage(st, qu, db_column_int64(q, 0), r, err) < 0))
 			goto fail_quiet;
 	}
-	(void)sqlite3_reset(q);
-	if (rc != SQLITE_DONE)
+	db_reset(q);
+	if (rc != DB_DONE)
 		goto fail;
 	return 0;
 fail:
-	errbuf_set(err, "cannot read results from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read results from db '%s': %s", st->path, db_errmsg(st->db));
 fail_quiet:
-	(void)sqlite3_reset(q);
+	db_reset(q);
 	return -1;
 }
 
@@ -1970,14 +1994,14 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 {
 	struct store_ids ids = {0};
 	struct run_info *out = NULL;
-	sqlite3_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL, *qp = NULL, *qrep = NULL;
-	sqlite3_stmt *qsen = NULL, *qu = NULL;
+	struct db_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL, *qp = NULL, *qrep = NULL;
+	struct db_stmt *qsen = NULL, *qu = NULL;
 	size_t nout = 0;
 	const char *json;
 
 	*runs = NULL;
 	/* One read transaction, so a run being written meanwhile is seen whole or not at all. */
-	if (store_exec(st, "BEGIN", "cannot read", err) < 0)
+	if (store_tx(st, DB_TX_READ, "cannot read", err) < 0)
 		return -1;
 	if (store_select(st, sel, nsel, &ids, err) < 0)
 		goto fail_quiet;
@@ -1990,65 +2014,64 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 		goto fail_quiet;
 	}
-	if (sqlite3_prepare_v2(st->db, "SELECT r.label, r.started, h.hostname, r.os, r.mhz, r.sysinfo,"
-			       " r.uuid, r.set_uuid, r.finished FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.id = ?",
-			       -1, &qr, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_load_results, -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_load_samples, -1, &qs, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_load_replicas, -1, &qrep, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_load_sentinel, -1, &qsen, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_load_values, -1, &qv, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_load_points, -1, &qp, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, store_sql_load_usage, -1, &qu, NULL) != SQLITE_OK)
+	if (store_prepare(st, "SELECT r.label, r.started, h.hostname, r.os, r.mhz, r.sysinfo,"
+			       " r.uuid, r.set_uuid, r.finished FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.id = ?", &qr) != 0 ||
+	    store_prepare(st, store_sql_load_results, &q) != 0 ||
+	    store_prepare(st, store_sql_load_samples, &qs) != 0 ||
+	    store_prepare(st, store_sql_load_replicas, &qrep) != 0 ||
+	    store_prepare(st, store_sql_load_sentinel, &qsen) != 0 ||
+	    store_prepare(st, store_sql_load_values, &qv) != 0 ||
+	    store_prepare(st, store_sql_load_points, &qp) != 0 ||
+	    store_prepare(st, store_sql_load_usage, &qu) != 0)
 		goto fail;
 	for (size_t i = 0; i < ids.n; i++) {
 		struct run_info *run = &out[nout++];
 		run->id = ids.v[i];
-		if (sqlite3_bind_int64(qr, 1, run->id) != SQLITE_OK ||
-		    sqlite3_step(qr) != SQLITE_ROW)
+		if (db_bind_int64(qr, 1, run->id) != 0 ||
+		    db_step(qr) != DB_ROW)
 			goto fail;
 		store_column_copy(qr, 0, run->label, sizeof(run->label));
 		store_column_copy(qr, 1, run->started, sizeof(run->started));
 		store_column_copy(qr, 2, run->host, sizeof(run->host));
 		store_column_copy(qr, 3, run->os, sizeof(run->os));
-		run->mhz = sqlite3_column_type(qr, 4) == SQLITE_NULL ? 0 : sqlite3_column_double(qr, 4);
+		run->mhz = db_column_null(qr, 4) ? 0 : db_column_real(qr, 4);
 		store_column_copy(qr, 6, run->uuid, sizeof(run->uuid));
 		store_column_copy(qr, 7, run->set_uuid, sizeof(run->set_uuid));
 		store_column_copy(qr, 8, run->finished, sizeof(run->finished));
-		json = (const char *)sqlite3_column_text(qr, 5);
+		json = db_column_text(qr, 5);
 		if (json && !(run->sysinfo_json = strdup(json))) {
 			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 			goto fail_quiet;
 		}
-		(void)sqlite3_reset(qr);
+		db_reset(qr);
 		if (store_load_results(st, run, want_samples, q, qs, qv, qp, qrep, qu, err) < 0 ||
 		    store_load_sentinel(st, qsen, run, err) < 0)
 			goto fail_quiet;
 	}
-	sqlite3_finalize(qrep);
-	sqlite3_finalize(qsen);
-	sqlite3_finalize(qr);
-	sqlite3_finalize(q);
-	sqlite3_finalize(qs);
-	sqlite3_finalize(qv);
-	sqlite3_finalize(qp);
-	sqlite3_finalize(qu);
+	db_finalize(qrep);
+	db_finalize(qsen);
+	db_finalize(qr);
+	db_finalize(q);
+	db_finalize(qs);
+	db_finalize(qv);
+	db_finalize(qp);
+	db_finalize(qu);
 	free(ids.v);
 	/* Ending a read transaction: nothing was written, so rolling back loses nothing. */
 	store_rollback(st);
 	*runs = out;
 	return (int)nout;
 fail:
-	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
 fail_quiet:
-	sqlite3_finalize(qrep);
-	sqlite3_finalize(qsen);
-	sqlite3_finalize(qr);
-	sqlite3_finalize(q);
-	sqlite3_finalize(qs);
-	sqlite3_finalize(qv);
-	sqlite3_finalize(qp);
-	sqlite3_finalize(qu);
+	db_finalize(qrep);
+	db_finalize(qsen);
+	db_finalize(qr);
+	db_finalize(q);
+	db_finalize(qs);
+	db_finalize(qv);
+	db_finalize(qp);
+	db_finalize(qu);
 	free(ids.v);
 	store_runs_free(out, nout);
 	store_rollback(st);
@@ -2087,24 +2110,22 @@ static int store_run_alive(long long pid, const char *host)
 
 int store_runs_list(struct store *st, struct store_run_row **rows_out, char *err)
 {
-	sqlite3_stmt *q = NULL;
+	struct db_stmt *q = NULL;
 	struct store_run_row *rows = NULL;
 	size_t n = 0, cap = 0;
 	int rc;
 
 	*rows_out = NULL;
 	/* The set's number is its first run's id: the smallest id sharing its set_uuid. */
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT r.id, r.uuid, r.label, r.started, r.finished, h.hostname, r.os,"
+	if (store_prepare(st, "SELECT r.id, r.uuid, r.label, r.started, r.finished, h.hostname, r.os,"
 			       " (SELECT min(s.id) FROM runs s WHERE s.set_uuid = r.set_uuid),"
 			       " (SELECT count(*) FROM results x WHERE x.run_id = r.id),"
 			       " (SELECT count(*) FROM results x WHERE x.run_id = r.id"
 			       "  AND x.status IN ('fail', 'skip')),"
 			       " r.pid"
-			       " FROM runs r JOIN hosts h ON h.id = r.host_id ORDER BY r.id",
-			       -1, &q, NULL) != SQLITE_OK)
+			       " FROM runs r JOIN hosts h ON h.id = r.host_id ORDER BY r.id", &q) != 0)
 		goto fail;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+	while ((rc = db_step(q)) == DB_ROW) {
 		struct store_run_row *row;
 
 		if (n == cap) {
@@ -2118,27 +2139,27 @@ int store_runs_list(struct store *st, struct store_run_row **rows_out, char *err
 		}
 		row = &rows[n++];
 		memset(row, 0, sizeof(*row));
-		row->id = sqlite3_column_int64(q, 0);
+		row->id = db_column_int64(q, 0);
 		store_column_copy(q, 1, row->uuid, sizeof(row->uuid));
 		store_column_copy(q, 2, row->label, sizeof(row->label));
 		store_column_copy(q, 3, row->started, sizeof(row->started));
 		store_column_copy(q, 4, row->finished, sizeof(row->finished));
 		store_column_copy(q, 5, row->host, sizeof(row->host));
 		store_column_copy(q, 6, row->os, sizeof(row->os));
-		row->set_id = sqlite3_column_int64(q, 7);
-		row->nresults = (size_t)sqlite3_column_int64(q, 8);
-		row->nmissing = (size_t)sqlite3_column_int64(q, 9);
-		row->running = !row->finished[0] && store_run_alive(sqlite3_column_int64(q, 10), row->host);
+		row->set_id = db_column_int64(q, 7);
+		row->nresults = (size_t)db_column_int64(q, 8);
+		row->nmissing = (size_t)db_column_int64(q, 9);
+		row->running = !row->finished[0] && store_run_alive(db_column_int64(q, 10), row->host);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		goto fail;
-	sqlite3_finalize(q);
+	db_finalize(q);
 	*rows_out = rows;
 	return (int)n;
 fail:
-	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
 fail_quiet:
-	sqlite3_finalize(q);
+	db_finalize(q);
 	free(rows);
 	return -1;
 }
@@ -2162,41 +2183,40 @@ static const char *const store_sql_delete_run[] = {
  */
 static int store_ids_idle(struct store *st, const struct store_ids *ids, char *err)
 {
-	sqlite3_stmt *q;
-	int rc = SQLITE_DONE;
+	struct db_stmt *q;
+	int rc = DB_DONE;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT r.pid, h.hostname FROM runs r JOIN hosts h"
-			       " ON h.id = r.host_id WHERE r.id = ? AND r.finished IS NULL", -1, &q,
-			       NULL) != SQLITE_OK)
+	if (store_prepare(st, "SELECT r.pid, h.hostname FROM runs r JOIN hosts h"
+			       " ON h.id = r.host_id WHERE r.id = ? AND r.finished IS NULL", &q) != 0)
 		goto fail;
 	for (size_t i = 0; i < ids->n; i++) {
 		long long pid;
 
-		if (sqlite3_bind_int64(q, 1, ids->v[i]) != SQLITE_OK)
+		if (db_bind_int64(q, 1, ids->v[i]) != 0)
 			goto fail;
-		rc = sqlite3_step(q);
-		if (rc != SQLITE_ROW) {
-			(void)sqlite3_reset(q);
-			if (rc != SQLITE_DONE)
+		rc = db_step(q);
+		if (rc != DB_ROW) {
+			db_reset(q);
+			if (rc != DB_DONE)
 				goto fail;
 			continue;
 		}
-		pid = sqlite3_column_int64(q, 0);
-		if (store_run_alive(pid, (const char *)sqlite3_column_text(q, 1) ?
-				    (const char *)sqlite3_column_text(q, 1) : "")) {
+		pid = db_column_int64(q, 0);
+		if (store_run_alive(pid, db_column_text(q, 1) ?
+				    db_column_text(q, 1) : "")) {
 			errbuf_set(err, "cannot delete run %lld from db '%s': it is being measured "
 				   "(kbench pid %lld); --force deletes it anyway", (long long)ids->v[i],
 				   st->path, pid);
-			sqlite3_finalize(q);
+			db_finalize(q);
 			return -1;
 		}
-		(void)sqlite3_reset(q);
+		db_reset(q);
 	}
-	sqlite3_finalize(q);
+	db_finalize(q);
 	return 0;
 fail:
-	errbuf_set(err, "cannot delete runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
-	sqlite3_finalize(q);
+	errbuf_set(err, "cannot delete runs from db '%s': %s", st->path, db_errmsg(st->db));
+	db_finalize(q);
 	return -1;
 }
 
@@ -2209,7 +2229,7 @@ static int store_runs_change(struct store *st, const char *const *sel, size_t ns
 			     const char *new_label, int force, char *err)
 {
 	struct store_ids ids = { 0 };
-	sqlite3_stmt *q = NULL;
+	struct db_stmt *q = NULL;
 	const char *what = new_label ? "rename" : "delete";
 
 	if (nsel == 0) {
@@ -2218,7 +2238,7 @@ static int store_runs_change(struct store *st, const char *const *sel, size_t ns
 	}
 	if (store_writable(st, err) < 0)
 		return -1;
-	if (store_exec(st, "BEGIN IMMEDIATE", new_label ? "cannot rename runs in" :
+	if (store_tx(st, DB_TX_WRITE, new_label ? "cannot rename runs in" :
 			     "cannot delete runs from", err) < 0)
 		return -1;
 	if (store_select(st, sel, nsel, &ids, err) < 0)
@@ -2227,20 +2247,19 @@ static int store_runs_change(struct store *st, const char *const *sel, size_t ns
 		goto fail_quiet;
 	for (size_t i = 0; i < ids.n; i++) {
 		if (new_label) {
-			if (sqlite3_prepare_v2(st->db, "UPDATE runs SET label = ?2 WHERE id = ?1", -1,
-					       &q, NULL) != SQLITE_OK ||
-			    sqlite3_bind_int64(q, 1, ids.v[i]) != SQLITE_OK ||
-			    store_bind_text(q, 2, new_label) != SQLITE_OK || store_step_done(q) < 0)
+			if (store_prepare(st, "UPDATE runs SET label = ?2 WHERE id = ?1", &q) != 0 ||
+			    db_bind_int64(q, 1, ids.v[i]) != 0 ||
+			    store_bind_text(q, 2, new_label) != 0 || store_step_done(q) < 0)
 				goto fail;
-			sqlite3_finalize(q);
+			db_finalize(q);
 			q = NULL;
 			continue;
 		}
 		for (size_t k = 0; k < sizeof(store_sql_delete_run) / sizeof(store_sql_delete_run[0]); k++) {
-			if (sqlite3_prepare_v2(st->db, store_sql_delete_run[k], -1, &q, NULL) != SQLITE_OK ||
-			    sqlite3_bind_int64(q, 1, ids.v[i]) != SQLITE_OK || store_step_done(q) < 0)
+			if (store_prepare(st, store_sql_delete_run[k], &q) != 0 ||
+			    db_bind_int64(q, 1, ids.v[i]) != 0 || store_step_done(q) < 0)
 				goto fail;
-			sqlite3_finalize(q);
+			db_finalize(q);
 			q = NULL;
 		}
 	}
@@ -2249,15 +2268,15 @@ static int store_runs_change(struct store *st, const char *const *sel, size_t ns
 	    store_exec(st, "DELETE FROM hosts WHERE id NOT IN (SELECT host_id FROM runs)",
 		       "cannot delete runs from", err) < 0)
 		goto fail_quiet;
-	if (store_exec(st, "COMMIT", new_label ? "cannot rename runs in" : "cannot delete runs from",
+	if (store_commit(st, new_label ? "cannot rename runs in" : "cannot delete runs from",
 		       err) < 0)
 		goto fail_quiet;
 	free(ids.v);
 	return (int)ids.n;
 fail:
-	errbuf_set(err, "cannot %s runs in db '%s': %s", what, st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot %s runs in db '%s': %s", what, st->path, db_errmsg(st->db));
 fail_quiet:
-	sqlite3_finalize(q);
+	db_finalize(q);
 	free(ids.v);
 	store_rollback(st);
 	return -1;
@@ -2281,7 +2300,7 @@ int store_runs_delete_force(struct store *st, const char *const *sel, size_t nse
 
 int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *added, char *err)
 {
-	sqlite3_stmt *q = NULL;
+	struct db_stmt *q = NULL;
 
 	*added = 0;
 	if (store_writable(st, err) < 0)
@@ -2295,24 +2314,24 @@ int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *
 			if (store_result_check(st, &runs[i].results[j], err) < 0)
 				return -1;
 	}
-	if (store_exec(st, "BEGIN IMMEDIATE", "cannot import into", err) < 0)
+	if (store_tx(st, DB_TX_WRITE, "cannot import into", err) < 0)
 		return -1;
-	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE uuid = ?", -1, &q, NULL) != SQLITE_OK)
+	if (store_prepare(st, "SELECT id FROM runs WHERE uuid = ?", &q) != 0)
 		goto fail;
 	for (size_t i = 0; i < nruns; i++) {
 		struct run_info *run = &runs[i];
 		int rc;
 
 		/* Already here (imported before, or exported from here): nothing to add. */
-		if (store_bind_text(q, 1, run->uuid) != SQLITE_OK)
+		if (store_bind_text(q, 1, run->uuid) != 0)
 			goto fail;
-		rc = sqlite3_step(q);
-		(void)sqlite3_reset(q);
-		if (rc == SQLITE_ROW) {
+		rc = db_step(q);
+		db_reset(q);
+		if (rc == DB_ROW) {
 			run->id = 0;
 			continue;
 		}
-		if (rc != SQLITE_DONE || store_run_insert(st, run, 0) < 0)
+		if (rc != DB_DONE || store_run_insert(st, run, 0) < 0)
 			goto fail;
 		for (size_t j = 0; j < run->nresults; j++)
 			if (store_result_insert(st, run->id, &run->results[j], NULL) < 0)
@@ -2321,15 +2340,15 @@ int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *
 			goto fail;
 		(*added)++;
 	}
-	sqlite3_finalize(q);
+	db_finalize(q);
 	q = NULL;
-	if (store_exec(st, "COMMIT", "cannot import into", err) < 0)
+	if (store_commit(st, "cannot import into", err) < 0)
 		goto fail_quiet;
 	return 0;
 fail:
-	errbuf_set(err, "cannot import into db '%s': %s", st->path, sqlite3_errmsg(st->db));
+	errbuf_set(err, "cannot import into db '%s': %s", st->path, db_errmsg(st->db));
 fail_quiet:
-	sqlite3_finalize(q);
+	db_finalize(q);
 	store_rollback(st);
 	*added = 0;
 	return -1;
@@ -2337,22 +2356,22 @@ fail_quiet:
 
 int store_run_find(struct store *st, const char *uuid, int64_t *id, char *err)
 {
-	sqlite3_stmt *q = NULL;
+	struct db_stmt *q = NULL;
 	int rc;
 
 	*id = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT id FROM runs WHERE uuid = ?", -1, &q, NULL) != SQLITE_OK ||
-	    store_bind_text(q, 1, uuid) != SQLITE_OK)
+	if (store_prepare(st, "SELECT id FROM runs WHERE uuid = ?", &q) != 0 ||
+	    store_bind_text(q, 1, uuid) != 0)
 		goto fail;
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(q, 0);
-	else if (rc != SQLITE_DONE)
+	rc = db_step(q);
+	if (rc == DB_ROW)
+		*id = db_column_int64(q, 0);
+	else if (rc != DB_DONE)
 		goto fail;
-	sqlite3_finalize(q);
+	db_finalize(q);
 	return *id != 0;
 fail:
-	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, sqlite3_errmsg(st->db));
-	sqlite3_finalize(q);
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
+	db_finalize(q);
 	return -1;
 }

@@ -1,5 +1,6 @@
 /*
- * The results database.  The only module that includes sqlite3.h.
+ * The results database, on SQLite or PostgreSQL (store/db.h: the engines
+ * are below the store, which is written once).
  *
  * One transaction per result, so a crash or Ctrl-C loses at most the result
  * in progress; WAL and a busy timeout so two runs can write at once, and

@@ -5,7 +5,8 @@
 # test counts as one failure, so a crash can never pass silently.
 # Usage: sh tests/run.sh BUILD-DIR [TEST...]   (run from the repository root)
 # TEST names a unit test program or command-line test file to run, a glob
-# ('test_*', 'cli_ipc'); none runs them all.
+# ('test_*', 'cli_ipc'); none runs them all.  KBENCH_TEST_PG names a
+# PostgreSQL server to test against; without it one is started here.
 set -u
 BUILD=${1:-build}
 [ $# -gt 0 ] && shift
@@ -23,7 +24,38 @@ cd "$(dirname "$0")/.." || exit 1
 passed=0
 failed=0
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+
+# A PostgreSQL server for the tests that may use one (issue 18): a unit
+# test whose program names KBENCH_TEST_PG, a command-line test whose
+# script or lib.sh (which they all source) does.  Unless one is given, a
+# throwaway server (tests/pg.sh) for the whole run, exported to every test
+# and stopped at the end, interrupted or not (pg.sh's HUP, INT and TERM
+# traps exit through EXIT's).  Where none can be had, the tests run
+# without one, and their PostgreSQL parts skip saying why, from
+# KBENCH_TEST_PG_WHY.
+. tests/pg.sh
+trap 'pg_teardown; rm -f "$out"' EXIT
+uses_pg() { # NAME FILE...: whether test NAME is wanted and one of the files names the server
+	_n=$1
+	shift
+	[ -f "$1" ] && wanted "$_n" && grep -q KBENCH_TEST_PG "$@"
+}
+need_pg=0
+for t in "$BUILD"/test_*; do
+	uses_pg "$(basename "$t")" "$t" && need_pg=1
+done
+for t in tests/cli*.sh; do
+	uses_pg "$(basename "$t" .sh)" "$t" tests/lib.sh && need_pg=1
+done
+if [ "$need_pg" = 1 ] && [ -z "$KBENCH_TEST_PG" ]; then
+	if pg_setup; then
+		echo "pg: a server for the tests on 127.0.0.1:$PG_PORT, started in $PG_SETUP_MS ms"
+	else
+		KBENCH_TEST_PG_WHY="no server could be started: $PG_WHY"
+		export KBENCH_TEST_PG_WHY
+		echo "pg: no server for the tests: $PG_WHY"
+	fi
+fi
 
 tally() { # NAME: count the TAP lines in $out, given the program's status $rc
 	# A skipped test ("ok N # SKIP", or cmocka 1.1's "not ok N # SKIP") is

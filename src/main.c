@@ -29,7 +29,7 @@ static const struct cmd cmds[] = {
 	{ "show", "ID|sentinel [RUN|LABEL] [--db PATH] [--json]",
 	  "print one stored result in full, or a run's sentinel timeline",
 	  cmd_show },
-	{ "runs", "[LABEL|RUN ...] [--json] | rename LABEL|RUN NEW | delete LABEL|RUN ... [--force] [--db PATH]",
+	{ "runs", "[LABEL|RUN ...] [--host H] [--json] | rename LABEL|RUN NEW | delete LABEL|RUN ... [--force] [--db PATH]",
 	  "list the stored runs with their sets and labels; rename or delete them", cmd_runs },
 	{ "export", "[--format json|csv] [LABEL|RUN ...] [--db PATH]",
 	  "write stored runs to stdout: JSON with everything, or CSV one row per result",

@@ -5,7 +5,16 @@ set -u
 KB=$(cd "$BUILD" && pwd)/kbench
 JC=$(cd "$BUILD" && pwd)/jsoncheck
 T=$(mktemp -d "${TMPDIR:-/tmp}/kbench-cli.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+# The databases db_for made on the test server go with $T.
+lib_cleanup() {
+	if [ -s "$T/pg-databases" ]; then
+		while read -r d; do
+			psql "$KBENCH_TEST_PG" -qXc "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1
+		done <"$T/pg-databases"
+	fi
+	rm -rf "$T"
+}
+trap lib_cleanup EXIT
 mkdir "$T/tmp"
 unset KBENCH_DB KBENCH_INJECT KBENCH_INJECT_PEER KBENCH_TEST_HANG KBENCH_TEST_MEM_SKIP
 export HOME="$T/home" XDG_DATA_HOME=""
@@ -52,4 +61,27 @@ golden() { # NAME GOLDEN-FILE: compare $T/out with it (or write it when updating
 	else
 		notok "$1" "$(diff "$GOLD/$2" "$T/out" | head -20)"
 	fi
+}
+
+# db_for NAME: an empty database for this test, named for --db: a file
+# under $T, or with KBENCH_TEST_BACKEND=pg a new database on the test
+# server (KBENCH_TEST_PG, which tests/run.sh starts), by its URI, dropped
+# when the test ends; so the store's tests run on both backends with the
+# same code.  Fails, saying why on stdout, when the server cannot make one.
+db_for() {
+	if [ "${KBENCH_TEST_BACKEND:-sqlite}" != pg ]; then
+		echo "$T/$1.db"
+		return 0
+	fi
+	if [ -z "${KBENCH_TEST_PG:-}" ]; then
+		echo "no PostgreSQL server for the tests (KBENCH_TEST_PG is not set)"
+		return 1
+	fi
+	d="kbt_$$_$(echo "$1" | tr -c 'a-z0-9_\n' _)"
+	if ! psql "$KBENCH_TEST_PG" -qXc "CREATE DATABASE $d" >"$T/pg-create.err" 2>&1; then
+		echo "cannot create database $d: $(head -1 "$T/pg-create.err")"
+		return 1
+	fi
+	echo "$d" >>"$T/pg-databases"
+	echo "${KBENCH_TEST_PG%/*}/$d"
 }

@@ -1,6 +1,7 @@
 /*
  * kbench runs: what the database holds, and keeping it tidy.
- *   kbench runs [LABEL|RUN ...] [--json] one line per run: its set, label, time, results
+ *   kbench runs [LABEL|RUN ...] [--host H] [--json] one line per run: its set, label,
+ *                                        time, results, host
  *   kbench runs rename LABEL|RUN NEW     file runs under another label
  *   kbench runs delete LABEL|RUN ...     delete runs with everything they hold
  * A set is the runs of one `kbench run --runs N`, numbered by its first run;
@@ -23,95 +24,65 @@
 #include "store/store.h"
 
 /*
- * The columns of the widest label among the rows shown, at least the
- * header's, as report_cell prints it (escaped, wide characters two).
+ * The columns of the widest label among the rows, at least the header's,
+ * as report_cell prints it (escaped, wide characters two).
  */
-static int runs_label_width(const struct store_run_row *rows, const char *show, size_t n)
+static int runs_label_width(const struct store_run_row *rows, size_t n)
 {
 	int w = (int)strlen("label");
 
 	for (size_t i = 0; i < n; i++)
-		if (show[i] && utf8_width(rows[i].label) > w)
+		if (utf8_width(rows[i].label) > w)
 			w = utf8_width(rows[i].label);
 	return w > 40 ? 40 : w;
 }
 
-/* Does row match a selector: a label, a run id, or "set:N" (as store_runs_load reads them)? */
-static int runs_selected(const struct store_run_row *row, char **sel, int nsel)
+/* The runs selected (store_runs_list reads the selectors), of host H only with --host. */
+static void runs_list(struct store *st, const char *path, char **sel, int nsel, const char *host,
+		      int json)
 {
-	char id[32], set[40];
-
-	if (nsel == 0)
-		return 1;
-	snprintf(id, sizeof(id), "%lld", (long long)row->id);
-	snprintf(set, sizeof(set), "set:%lld", (long long)row->set_id);
-	for (int i = 0; i < nsel; i++)
-		if (strcmp(sel[i], row->label) == 0 || strcmp(sel[i], id) == 0 ||
-		    strcmp(sel[i], set) == 0)
-			return 1;
-	return 0;
-}
-
-static void runs_list(struct store *st, const char *path, char **sel, int nsel, int json)
-{
-	char err[ERRBUF_LEN], *show;
+	char err[ERRBUF_LEN];
 	struct store_run_row *rows;
-	size_t nshown = 0, nsets = 0, nlabels = 0;
+	size_t nsets = 0, nlabels = 0;
 	int n, lw;
 
-	n = store_runs_list(st, &rows, err);
+	n = store_runs_list(st, (const char *const *)sel, (size_t)nsel, host, &rows, err);
 	if (n < 0)
 		die("runs: %s", err);
-	show = calloc((size_t)n + 1, 1);
-	if (!show)
-		die("runs: out of memory");
-	for (int i = 0; i < n; i++)
-		nshown += show[i] = (char)runs_selected(&rows[i], sel, nsel);
-	for (int k = 0; k < nsel; k++) {
-		int found = 0;
-		for (int i = 0; i < n && !found; i++)
-			found = runs_selected(&rows[i], &sel[k], 1);
-		if (!found)
-			die("runs: no %s or label '%s' in db '%s'",
-			    strncmp(sel[k], "set:", 4) == 0 ? "set" : "run", sel[k], path);
-	}
 	if (json) {
-		if (report_runs_list_json(stdout, rows, show, (size_t)n) < 0)
+		if (report_runs_list_json(stdout, rows, (size_t)n) < 0)
 			die("runs: cannot encode the list");
-		free(show);
 		free(rows);
 		return;
 	}
-	if (nshown == 0) {
-		printf("no runs in db '%s' yet: 'kbench run' makes some\n", path);
-		free(show);
+	if (n == 0) {
+		if (host)
+			printf("no runs of host '%s' in db '%s'\n", host, path);
+		else
+			printf("no runs in db '%s' yet: 'kbench run' makes some\n", path);
 		free(rows);
 		return;
 	}
-	lw = runs_label_width(rows, show, (size_t)n);
+	lw = runs_label_width(rows, (size_t)n);
 	printf("%5s %5s  %-*s  %-20s %7s  %s\n", "run", "set", lw, "label", "started", "results",
 	       "host, os");
 	for (int i = 0; i < n; i++) {
 		int first_of_set = 1, first_of_label = 1;
 
-		if (!show[i])
-			continue;
 		for (int j = 0; j < i; j++) {
-			if (!show[j])
-				continue;
 			first_of_set &= rows[j].set_id != rows[i].set_id;
 			first_of_label &= strcmp(rows[j].label, rows[i].label) != 0;
 		}
 		nsets += first_of_set;
 		nlabels += first_of_label;
-		char label[4 * 40 + 1], started[4 * 20 + 1], host[4 * sizeof(rows[i].host)];
+		char label[4 * 40 + 1], started[4 * 20 + 1], hostc[4 * sizeof(rows[i].host)];
 		char os[4 * sizeof(rows[i].os)];
 
 		/* What another's export brought is printed escaped: one run, one line. */
 		printf("%5lld %5lld  %s  %s %7zu  %s, %s", (long long)rows[i].id,
 		       (long long)rows[i].set_id, report_cell(label, sizeof(label), rows[i].label, lw, -1),
 		       report_cell(started, sizeof(started), rows[i].started, 20, -1), rows[i].nresults,
-		       report_cell(host, sizeof(host), rows[i].host, -1, 0),
+		       report_cell(hostc, sizeof(hostc), rows[i].host, -1, 0),
 		       report_cell(os, sizeof(os), rows[i].os, -1, 0));
 		if (rows[i].nmissing)
 			printf("; %zu skipped or failed", rows[i].nmissing);
@@ -121,19 +92,19 @@ static void runs_list(struct store *st, const char *path, char **sel, int nsel, 
 			printf("; interrupted");
 		putchar('\n');
 	}
-	printf("%zu run%s in %zu set%s under %zu label%s\n", nshown, nshown == 1 ? "" : "s", nsets,
+	printf("%d run%s in %zu set%s under %zu label%s\n", n, n == 1 ? "" : "s", nsets,
 	       nsets == 1 ? "" : "s", nlabels, nlabels == 1 ? "" : "s");
-	free(show);
 	free(rows);
 }
 
 int cmd_runs(int argc, char **argv)
 {
-	const char *db = NULL;
+	const char *db = NULL, *host = NULL;
 	int json = 0, force = 0, change;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "json", OPT_FLAG, &json, NULL, "list the runs as a JSON array", 0, 0, 0 },
+		{ "host", OPT_STRING, &host, "H", "list only the runs of host H", 0, 0, 0 },
 		{ "force", OPT_FLAG, &force, NULL, "delete: even a run being measured, which then fails", 0, 0, 0 },
 		{ 0 },
 	};
@@ -151,6 +122,8 @@ int cmd_runs(int argc, char **argv)
 	}
 	if (force && !(npos > 0 && strcmp(argv[0], "delete") == 0))
 		die_usage("runs: --force is for delete only");
+	if (host && npos > 0 && (strcmp(argv[0], "rename") == 0 || strcmp(argv[0], "delete") == 0))
+		die_usage("runs: --host is for the list only (name LABEL@HOST to rename or delete)");
 	cli_db_path("runs", db, path, sizeof(path));
 	/* Listing only reads: a database someone else owns, or on a read-only mount, lists too. */
 	change = npos > 0 && (strcmp(argv[0], "rename") == 0 || strcmp(argv[0], "delete") == 0);
@@ -171,7 +144,7 @@ int cmd_runs(int argc, char **argv)
 			die("runs: %s", err);
 		printf("deleted %d run%s\n", n, n == 1 ? "" : "s");
 	} else {
-		runs_list(st, path, argv, npos, json);
+		runs_list(st, path, argv, npos, host, json);
 		store_close(st);
 	}
 	return EXIT_DONE;

@@ -54,6 +54,7 @@ int cmd_summary(int argc, char **argv)
 	store_close(st);
 	if (nruns < 0)
 		die("%s", err);
+	report_qualify_hosts(runs, (size_t)nruns);
 	if (nruns == 0) {
 		store_runs_free(runs, 0);
 		die("no runs in db '%s' yet: 'kbench run' makes some", path);

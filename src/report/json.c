@@ -860,17 +860,14 @@ int report_export_json(FILE *out, const struct run_info *runs, size_t nruns)
 	return rc;
 }
 
-int report_runs_list_json(FILE *out, const struct store_run_row *rows, const char *show, size_t n)
+int report_runs_list_json(FILE *out, const struct store_run_row *rows, size_t n)
 {
 	json_t *arr = json_array();
 	int bad = !arr, rc;
 
 	for (size_t i = 0; i < n && !bad; i++) {
-		json_t *o;
+		json_t *o = json_object();
 
-		if (!show[i])
-			continue;
-		o = json_object();
 		report_jset(o, "id", json_integer(rows[i].id), &bad);
 		report_jset(o, "set", json_integer(rows[i].set_id), &bad);
 		report_jset(o, "uuid", report_jstr(rows[i].uuid), &bad);

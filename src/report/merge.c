@@ -302,3 +302,29 @@ void report_merge_free(struct run_info *merged, size_t n)
 		run_info_free(&merged[i]);
 	free(merged);
 }
+
+void report_qualify_hosts(struct run_info *runs, size_t nruns)
+{
+	unsigned char *shared = calloc(nruns ? nruns : 1, 1);
+
+	/* Without memory the labels stay as stored: the tables merge hosts, as before. */
+	if (!shared)
+		return;
+	for (size_t i = 0; i < nruns; i++)
+		for (size_t j = i + 1; j < nruns; j++)
+			if (strcmp(runs[i].label, runs[j].label) == 0 &&
+			    strcmp(runs[i].host, runs[j].host) != 0)
+				shared[i] = shared[j] = 1;
+	for (size_t i = 0; i < nruns; i++) {
+		char q[sizeof(runs[i].label)];
+
+		if (!shared[i])
+			continue;
+		/* Cut in the label, never in the host: LABEL@HOST must select what it names. */
+		snprintf(q, sizeof(q), "%.*s@%s",
+			 (int)(sizeof(q) - 2 - strnlen(runs[i].host, sizeof(q) - 2)), runs[i].label,
+			 runs[i].host);
+		memcpy(runs[i].label, q, sizeof(q));
+	}
+	free(shared);
+}

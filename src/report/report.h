@@ -135,9 +135,9 @@ struct store_run_row;
 /*
  * `kbench runs --json`: an array of {"id", "set", "uuid", "label",
  * "started", "finished" (null if interrupted), "host", "os", "results",
- * "skipped_or_failed"}, the runs selected (show[i] non-zero).  0 or -1.
+ * "skipped_or_failed"}, one per row.  0 or -1.
  */
-int report_runs_list_json(FILE *out, const struct store_run_row *rows, const char *show, size_t n);
+int report_runs_list_json(FILE *out, const struct store_run_row *rows, size_t n);
 
 /* ------------------------------------------------------------------ */
 /* export and import (src/report/json.c, csv.c, import.c)              */
@@ -205,6 +205,13 @@ int report_run_differs(const struct run_info *a, const struct run_info *b, char 
  */
 int report_merge_labels(const struct run_info *runs, size_t nruns, struct run_info **merged);
 void report_merge_free(struct run_info *merged, size_t n);
+/*
+ * A label that runs of several hosts share becomes LABEL@HOST in each of
+ * them (in memory), so that the tables keep each host's runs apart and
+ * name them as a selector would (issue 18: "6.18@box1").  A label of one
+ * host is left as it is.
+ */
+void report_qualify_hosts(struct run_info *runs, size_t nruns);
 
 /* ------------------------------------------------------------------ */
 /* contest (src/report/contest.c)                                      */

@@ -652,6 +652,40 @@ static struct store *store_connect(const char *path, const char *uri, int flags,
 	return st;
 }
 
+/* The statements every write uses, prepared once: 0, or -1 with err filled. */
+static int store_prepare_writes(struct store *st, char *err)
+{
+	if (store_prepare(st, store_sql_result, &st->ins_result) != 0 ||
+	    store_prepare(st, store_sql_result_id, &st->ins_result_id) != 0 ||
+	    store_prepare(st, store_sql_sample, &st->ins_sample) != 0 ||
+	    store_prepare(st, store_sql_value, &st->ins_value) != 0 ||
+	    store_prepare(st, store_sql_point, &st->ins_point) != 0 ||
+	    store_prepare(st, store_sql_replica, &st->ins_replica) != 0 ||
+	    store_prepare(st, store_sql_usage, &st->ins_usage) != 0) {
+		errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A connection URI as messages show it: without the password its user
+ * part may hold ("postgresql://kb:secret@h/db" is shown "postgresql://kb@h/db").
+ */
+static void store_uri_shown(const char *uri, char *buf, size_t len)
+{
+	const char *auth = strstr(uri, "://"), *at, *colon;
+
+	auth = auth ? auth + 3 : uri;
+	at = strchr(auth, '@');
+	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	/* The user part ends at the first '/' after it: an '@' past that is the path's. */
+	if (at && colon && !memchr(auth, '/', (size_t)(at - auth)))
+		snprintf(buf, len, "%.*s%s", (int)(colon - uri), uri, at);
+	else
+		snprintf(buf, len, "%s", uri);
+}
+
 /*
  * The shared half of store_open and store_open_existing.  Order matters:
  * everything that could write (WAL, the schema) comes after user_version
@@ -682,24 +716,68 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 	    store_retry(st, store_wal, NULL, err) < 0 ||
 	    (pr.ver != STORE_SCHEMA_VERSION && store_retry(st, store_migrate, NULL, err) < 0))
 		goto fail;
-	if (store_prepare(st, store_sql_result, &st->ins_result) != 0 ||
-	    store_prepare(st, store_sql_result_id, &st->ins_result_id) != 0 ||
-	    store_prepare(st, store_sql_sample, &st->ins_sample) != 0 ||
-	    store_prepare(st, store_sql_value, &st->ins_value) != 0 ||
-	    store_prepare(st, store_sql_point, &st->ins_point) != 0 ||
-	    store_prepare(st, store_sql_replica, &st->ins_replica) != 0 ||
-	    store_prepare(st, store_sql_usage, &st->ins_usage) != 0) {
-		errbuf_set(err, "cannot open db '%s': %s", path, db_errmsg(st->db));
+	if (store_prepare_writes(st, err) < 0)
 		goto fail;
-	}
 	return st;
 fail:
 	store_close(st);
 	return NULL;
 }
 
+/*
+ * A PostgreSQL server's database, by its connection URI: opened to write
+ * (creating kbench's schema in an empty database, under the advisory lock
+ * db_begin takes, so that two hosts starting at once do not race), to
+ * write an existing kbench database (existing), or to read one (readonly:
+ * every write refused).  The URI's password is not repeated in messages.
+ */
+static struct store *store_open_pg(const char *uri, int existing, int readonly, char *err)
+{
+	struct store_probe pr;
+	struct store *st = calloc(1, sizeof(*st));
+	char why[256];
+
+	if (!st) {
+		errbuf_set(err, "cannot open db '%s': out of memory", uri);
+		return NULL;
+	}
+	store_uri_shown(uri, st->path, sizeof(st->path));
+	st->db = db_pg_open(uri, why);
+	if (!st->db) {
+		errbuf_set(err, "cannot open db '%s': %s", st->path, why);
+		free(st);
+		return NULL;
+	}
+	if (store_probe_step(st, &pr, err) < 0 || store_probe_check(st, &pr, err) < 0)
+		goto fail;
+	if (pr.ver == 0 && pr.ntables != 0) {
+		errbuf_set(err, "cannot open db '%s': not a kbench database (it holds %lld tables "
+			   "and no kbench schema)", st->path, pr.ntables);
+		goto fail;
+	}
+	if (pr.ver == 0 && (existing || readonly)) {
+		errbuf_set(err, "cannot open db '%s': empty database, not a kbench database", st->path);
+		goto fail;
+	}
+	if ((pr.ver != STORE_SCHEMA_VERSION && store_retry(st, store_migrate, NULL, err) < 0) ||
+	    (!readonly && store_prepare_writes(st, err) < 0))
+		goto fail;
+	st->readonly = readonly;
+	return st;
+fail:
+	store_close(st);
+	return NULL;
+}
+
+int store_is_uri(const char *name)
+{
+	return strncmp(name, "postgresql://", 13) == 0 || strncmp(name, "postgres://", 11) == 0;
+}
+
 struct store *store_open(const char *path, char *err)
 {
+	if (store_is_uri(path))
+		return store_open_pg(path, 0, 0, err);
 	if (store_mkdirs(path, err) < 0)
 		return NULL;
 	return store_open_flags(path, DB_SQLITE_READWRITE | DB_SQLITE_CREATE, err);
@@ -733,6 +811,8 @@ static int store_existing(const char *path, char *err)
 
 struct store *store_open_existing(const char *path, char *err)
 {
+	if (store_is_uri(path))
+		return store_open_pg(path, 1, 0, err);
 	if (store_existing(path, err) < 0)
 		return NULL;
 	/* Without DB_SQLITE_CREATE a file removed since the stat is not recreated. */
@@ -827,6 +907,8 @@ struct store *store_open_readonly(const char *path, char *err)
 	char uri[3 * PATH_MAX + 32];
 	int rw;
 
+	if (store_is_uri(path))
+		return store_open_pg(path, 1, 1, err);
 	if (store_existing(path, err) < 0)
 		return NULL;
 	/*
@@ -1285,15 +1367,15 @@ fail:
 
 /* What a result owns besides its row, so that rewriting it leaves no stale rows. */
 static const char *const store_sql_delete_result[] = {
-	"DELETE FROM samples WHERE result_id = ?1",
-	"DELETE FROM result_usage WHERE result_id = ?1",
-	"DELETE FROM result_values WHERE result_id = ?1",
-	"DELETE FROM result_points WHERE result_id = ?1",
-	"DELETE FROM result_replicas WHERE result_id = ?1",
-	"DELETE FROM results WHERE id = ?1",
+	"DELETE FROM samples WHERE result_id = ?",
+	"DELETE FROM result_usage WHERE result_id = ?",
+	"DELETE FROM result_values WHERE result_id = ?",
+	"DELETE FROM result_points WHERE result_id = ?",
+	"DELETE FROM result_replicas WHERE result_id = ?",
+	"DELETE FROM results WHERE id = ?",
 };
 
-/* Run each statement of a list with ?1 bound to id; 0 or -1 (error in the connection). */
+/* Run each statement of a list with its one parameter bound to id; 0 or -1 (error in the connection). */
 static int store_exec_id(struct store *st, const char *const *sql, size_t n, int64_t id)
 {
 	struct db_stmt *q;
@@ -1365,7 +1447,7 @@ static int store_sentinel_insert(struct store *st, int64_t run_id,
 int store_sentinel_put(struct store *st, int64_t run_id, const struct sentinel_point *pts,
 		       size_t n, char *err)
 {
-	static const char *const clear[] = { "DELETE FROM sentinels WHERE run_id = ?1" };
+	static const char *const clear[] = { "DELETE FROM sentinels WHERE run_id = ?" };
 
 	if (store_writable(st, err) < 0)
 		return -1;
@@ -1475,7 +1557,7 @@ static int store_is_digits(const char *s)
 static int store_select(struct store *st, const char *const *sel, size_t nsel,
 			struct store_ids *ids, char *err)
 {
-	struct db_stmt *by_id = NULL, *by_label = NULL, *by_set = NULL, *all = NULL;
+	struct db_stmt *by_id = NULL, *by_label = NULL, *by_set = NULL, *by_host = NULL, *all = NULL;
 	long got;
 	size_t k = 0;
 
@@ -1489,7 +1571,9 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 	if (store_prepare(st, "SELECT id FROM runs WHERE id = ?", &by_id) != 0 ||
 	    store_prepare(st, "SELECT id FROM runs WHERE label = ? ORDER BY id", &by_label) != 0 ||
 	    store_prepare(st, "SELECT id FROM runs WHERE set_uuid ="
-			       " (SELECT set_uuid FROM runs WHERE id = ?) ORDER BY id", &by_set) != 0)
+			       " (SELECT set_uuid FROM runs WHERE id = ?) ORDER BY id", &by_set) != 0 ||
+	    store_prepare(st, "SELECT r.id FROM runs r JOIN hosts h ON h.id = r.host_id"
+			      " WHERE r.label = ? AND h.hostname = ? ORDER BY r.id", &by_host) != 0)
 		goto fail;
 	for (size_t i = 0; i < nsel; i++) {
 		got = 0;
@@ -1534,6 +1618,27 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 			if (got < 0)
 				goto fail;
 		}
+		/*
+		 * LABEL@HOST: the label's runs on that host, so that two hosts
+		 * that both call their run "6.18" can be told apart.  Tried after
+		 * the label whole, since a label may hold '@' itself; the host is
+		 * after the last one, since a host name holds none.
+		 */
+		if (got == 0 && strrchr(sel[i], '@') && strrchr(sel[i], '@')[1]) {
+			const char *at = strrchr(sel[i], '@');
+			char *label = strndup(sel[i], (size_t)(at - sel[i]));
+
+			if (!label || store_bind_text(by_host, 1, label) != 0 ||
+			    store_bind_text(by_host, 2, at + 1) != 0) {
+				free(label);
+				goto fail;
+			}
+			free(label);
+			got = store_ids_query(ids, by_host);
+			db_reset(by_host);
+			if (got < 0)
+				goto fail;
+		}
 		if (got == 0) {
 			/* As typed, but escaped: the error line must stay one line (utf8_escape). */
 			char shown[128];
@@ -1550,6 +1655,7 @@ static int store_select(struct store *st, const char *const *sel, size_t nsel,
 	db_finalize(by_id);
 	db_finalize(by_label);
 	db_finalize(by_set);
+	db_finalize(by_host);
 	qsort(ids->v, ids->n, sizeof(*ids->v), store_ids_cmp);
 	for (size_t i = 0; i < ids->n; i++)
 		if (k == 0 || ids->v[k - 1] != ids->v[i])
@@ -1563,6 +1669,7 @@ fail_quiet:
 	db_finalize(by_id);
 	db_finalize(by_label);
 	db_finalize(by_set);
+	db_finalize(by_host);
 	return -1;
 }
 
@@ -2108,14 +2215,27 @@ static int store_run_alive(long long pid, const char *host)
 	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
 }
 
-int store_runs_list(struct store *st, struct store_run_row **rows_out, char *err)
+/* Whether the sorted ids hold id. */
+static int store_ids_has(const struct store_ids *ids, int64_t id)
+{
+	return bsearch(&id, ids->v, ids->n, sizeof(*ids->v), store_ids_cmp) != NULL;
+}
+
+int store_runs_list(struct store *st, const char *const *sel, size_t nsel, const char *host,
+		    struct store_run_row **rows_out, char *err)
 {
 	struct db_stmt *q = NULL;
 	struct store_run_row *rows = NULL;
+	struct store_ids ids = { 0 };
 	size_t n = 0, cap = 0;
 	int rc;
 
 	*rows_out = NULL;
+	/* The selectors as everywhere else (store_select): one that matches nothing is an error. */
+	if (nsel > 0 && store_select(st, sel, nsel, &ids, err) < 0) {
+		free(ids.v);
+		return -1;
+	}
 	/* The set's number is its first run's id: the smallest id sharing its set_uuid. */
 	if (store_prepare(st, "SELECT r.id, r.uuid, r.label, r.started, r.finished, h.hostname, r.os,"
 			       " (SELECT min(s.id) FROM runs s WHERE s.set_uuid = r.set_uuid),"
@@ -2150,10 +2270,13 @@ int store_runs_list(struct store *st, struct store_run_row **rows_out, char *err
 		row->nresults = (size_t)db_column_int64(q, 8);
 		row->nmissing = (size_t)db_column_int64(q, 9);
 		row->running = !row->finished[0] && store_run_alive(db_column_int64(q, 10), row->host);
+		if ((nsel > 0 && !store_ids_has(&ids, row->id)) || (host && strcmp(host, row->host) != 0))
+			n--;
 	}
 	if (rc != DB_DONE)
 		goto fail;
 	db_finalize(q);
+	free(ids.v);
 	*rows_out = rows;
 	return (int)n;
 fail:
@@ -2161,19 +2284,20 @@ fail:
 fail_quiet:
 	db_finalize(q);
 	free(rows);
+	free(ids.v);
 	return -1;
 }
 
 /* The statements that delete one run and everything under it, children first. */
 static const char *const store_sql_delete_run[] = {
-	"DELETE FROM samples WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
-	"DELETE FROM result_usage WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
-	"DELETE FROM result_values WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
-	"DELETE FROM result_points WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
-	"DELETE FROM result_replicas WHERE result_id IN (SELECT id FROM results WHERE run_id = ?1)",
-	"DELETE FROM sentinels WHERE run_id = ?1",
-	"DELETE FROM results WHERE run_id = ?1",
-	"DELETE FROM runs WHERE id = ?1",
+	"DELETE FROM samples WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM result_usage WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM result_values WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM result_points WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM result_replicas WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM sentinels WHERE run_id = ?",
+	"DELETE FROM results WHERE run_id = ?",
+	"DELETE FROM runs WHERE id = ?",
 };
 
 /*
@@ -2247,9 +2371,9 @@ static int store_runs_change(struct store *st, const char *const *sel, size_t ns
 		goto fail_quiet;
 	for (size_t i = 0; i < ids.n; i++) {
 		if (new_label) {
-			if (store_prepare(st, "UPDATE runs SET label = ?2 WHERE id = ?1", &q) != 0 ||
-			    db_bind_int64(q, 1, ids.v[i]) != 0 ||
-			    store_bind_text(q, 2, new_label) != 0 || store_step_done(q) < 0)
+			if (store_prepare(st, "UPDATE runs SET label = ? WHERE id = ?", &q) != 0 ||
+			    store_bind_text(q, 1, new_label) != 0 ||
+			    db_bind_int64(q, 2, ids.v[i]) != 0 || store_step_done(q) < 0)
 				goto fail;
 			db_finalize(q);
 			q = NULL;

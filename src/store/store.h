@@ -54,6 +54,12 @@ struct store *store_open_existing(const char *path, char *err);
  */
 struct store *store_open_readonly(const char *path, char *err);
 void store_close(struct store *st);
+/*
+ * Whether name is a PostgreSQL connection URI (postgresql://, postgres://)
+ * rather than a file: every opener above takes one, and what the URI
+ * leaves out comes from libpq's PG* variables and ~/.pgpass.
+ */
+int store_is_uri(const char *name);
 
 /*
  * Insert the run row (results not included); sets run->id.  The row records
@@ -106,8 +112,14 @@ struct store_run_row {
 	int running;			/* no finish time and its kbench is alive: being measured */
 };
 
-/* Every run, oldest first, malloc'd into *rows; the count or -1 with err filled. */
-int store_runs_list(struct store *st, struct store_run_row **rows, char *err);
+/*
+ * The runs selected (labels, run ids, set:N, LABEL@HOST, as
+ * store_runs_load; all when nsel is 0) and, when host is not NULL, of that
+ * host only, oldest first, malloc'd into *rows; the count or -1 with err
+ * filled (a selector that matches nothing is an error naming it).
+ */
+int store_runs_list(struct store *st, const char *const *sel, size_t nsel, const char *host,
+		    struct store_run_row **rows, char *err);
 /*
  * Give the selected runs (labels or run ids, as store_runs_load) a new
  * label, or delete them with everything they hold.  All or nothing: a

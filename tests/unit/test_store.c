@@ -1413,7 +1413,7 @@ static void test_list_rename_delete(void **state)
 	st = store_open(f->db, err);
 	assert_non_null(st);
 	store_three_runs(st, run);
-	assert_int_equal(store_runs_list(st, &rows, err), 3);
+	assert_int_equal(store_runs_list(st, NULL, 0, NULL, &rows, err), 3);
 	assert_string_equal(rows[0].label, "a");
 	assert_int_equal(rows[0].nresults, 2);
 	assert_int_equal(rows[0].nmissing, 1);
@@ -1684,7 +1684,7 @@ static int ro_reader(const char *path)
 		fprintf(stderr, "ro_reader: %s\n", err);
 		return 101;
 	}
-	m = store_runs_list(st, &rows, err);
+	m = store_runs_list(st, NULL, 0, NULL, &rows, err);
 	if (m != n) {
 		fprintf(stderr, "ro_reader: list %d, load %d: %s\n", m, n, err);
 		return 102;
@@ -2058,7 +2058,7 @@ static int listed_running(struct store *st, int64_t id)
 {
 	char err[ERRBUF_LEN] = "";
 	struct store_run_row *rows;
-	int n = store_runs_list(st, &rows, err), running = -1;
+	int n = store_runs_list(st, NULL, 0, NULL, &rows, err), running = -1;
 
 	assert_true(n >= 0);
 	for (int i = 0; i < n; i++)

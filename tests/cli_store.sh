@@ -7,7 +7,7 @@
 BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 FAST="--only sys.null --max-time 0.05 --replicas 2 --tmpdir $T/tmp --quiet"
-DB="$T/x.db"
+DB=$(db_for x) || { skip "the store's command line" "$DB"; echo "1..$n"; exit 0; }
 DEFAULT="$HOME/.local/share/kbench/results.db"
 
 # --db '' everywhere it is taken: one line and the usage hint, exit 2, and

@@ -77,8 +77,7 @@ int db_exec(struct db *db, const char *sql);
 int db_ddl(struct db *db, const char *sql);
 
 /*
- * A transaction, of one of three kinds (the values kept as they were when
- * the second argument was "exclusive"):
+ * A transaction, of one of three kinds:
  *   DB_TX_WRITE: one that writes; SQLite takes its write lock at once
  *     (BEGIN IMMEDIATE), so that two writers queue instead of deadlocking.
  *   DB_TX_SCHEMA: the one writer of the schema, so that two processes
@@ -94,7 +93,11 @@ enum {
 };
 int db_begin(struct db *db, int kind);
 int db_commit(struct db *db);
-/* Ends the transaction if one is open; its own failure is not reported. */
+/*
+ * Ends the transaction if one is open; its own failure is not reported.
+ * After any failure inside a transaction roll it back: PostgreSQL fails
+ * every later statement of it, where SQLite would carry on.
+ */
 void db_rollback(struct db *db);
 
 /*

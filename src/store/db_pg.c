@@ -513,20 +513,24 @@ static int pg_ddl(struct db *d, const char *sql)
 
 /*
  * As SQLite's, a transaction cannot begin within one nor commit outside
- * one (PostgreSQL would only warn).  exclusive: the advisory lock on
- * kbench's key, held to the end of the transaction, which is how two
- * hosts creating or migrating one schema take turns.
+ * one (PostgreSQL would only warn).  db.h's kinds: a write, BEGIN; a read,
+ * one snapshot for all its statements (REPEATABLE READ, READ ONLY: a
+ * store reading a run's results while another host adds to it sees them
+ * as they were when it began); the schema's one writer, BEGIN and the
+ * advisory lock on kbench's key, held to the end of the transaction, which
+ * is how two hosts creating or migrating one schema take turns.
  */
-static int pg_begin(struct db *d, int exclusive)
+static int pg_begin(struct db *d, int kind)
 {
 	struct pg *db = PG(d);
 	char sql[64];
 
 	if (PQstatus(db->h) == CONNECTION_OK && PQtransactionStatus(db->h) != PQTRANS_IDLE)
 		return pg_fail_msg(db, "cannot start a transaction within a transaction");
-	if (pg_cmd(db, "BEGIN") < 0)
+	if (pg_cmd(db, kind == DB_TX_READ ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+					  : "BEGIN") < 0)
 		return -1;
-	if (!exclusive)
+	if (kind != DB_TX_SCHEMA)
 		return 0;
 	snprintf(sql, sizeof(sql), "SELECT pg_advisory_xact_lock(%lld)", PG_LOCK_KEY);
 	if (pg_cmd(db, sql) < 0) {
@@ -628,7 +632,7 @@ static int pg_version_read(struct pg *db, long long *version, long long *tables)
  * reason: another kbench creating the schema in between must not make
  * the database look like version 0 with tables in it.  Outside a
  * transaction that takes one of REPEATABLE READ; inside one (the
- * store's exclusive one, after the lock) each read sees what was
+ * store's DB_TX_SCHEMA one, after the lock) each read sees what was
  * committed before it, which is what the lock's holder needs.
  */
 static int pg_version(struct db *d, long long *version, long long *tables)

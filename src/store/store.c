@@ -2438,7 +2438,14 @@ int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *
 			if (store_result_check(st, &runs[i].results[j], err) < 0)
 				return -1;
 	}
-	if (store_tx(st, DB_TX_WRITE, "cannot import into", err) < 0)
+	/*
+	 * The one writer of its kind, as the schema's is: two importers of one
+	 * export at once would both find a run missing and both add it, the
+	 * second failing on the uuid's index (PostgreSQL reads what was
+	 * committed before each statement; SQLite's write lock already queued
+	 * them).  The second waits, then finds the runs there.
+	 */
+	if (store_tx(st, DB_TX_SCHEMA, "cannot import into", err) < 0)
 		return -1;
 	if (store_prepare(st, "SELECT id FROM runs WHERE uuid = ?", &q) != 0)
 		goto fail;

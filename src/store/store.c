@@ -751,8 +751,8 @@ static struct store *store_open_pg(const char *uri, int existing, int readonly, 
 	if (store_probe_step(st, &pr, err) < 0 || store_probe_check(st, &pr, err) < 0)
 		goto fail;
 	if (pr.ver == 0 && pr.ntables != 0) {
-		errbuf_set(err, "cannot open db '%s': not a kbench database (it holds %lld tables "
-			   "and no kbench schema)", st->path, pr.ntables);
+		errbuf_set(err, "cannot open db '%s': not a kbench database (it has tables, and no "
+			   "kbench schema)", st->path);
 		goto fail;
 	}
 	if (pr.ver == 0 && (existing || readonly)) {

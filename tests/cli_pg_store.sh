@@ -1,0 +1,105 @@
+#!/bin/sh
+# Command-line tests of kbench's store on a PostgreSQL server that fails
+# (issue 18): unreachable, refusing the password, stopped in the middle of
+# a run, holding a schema from a newer kbench or another program's tables.
+# Each gives one clear line and exit status 1, within 5 s where the
+# network is what fails, and nothing half-written: a run stopped by its
+# store keeps the results it finished.  A server of this file's own
+# (tests/pg.sh), since the tests stop it and change who it lets in.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pg.sh"
+FAST="--max-time 0.05 --replicas 2 --tmpdir $T/tmp --quiet"
+# elapsed_ms CMD...: run kbench as kb does, the milliseconds it took in $ms.
+elapsed() {
+	t0=$(date +%s%N)
+	kb "$@"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+}
+
+KBENCH_TEST_PG=
+if ! pg_setup; then
+	skip "kbench on a PostgreSQL server" "$PG_WHY"
+	echo "1..$n"
+	exit 0
+fi
+URI=$KBENCH_TEST_PG
+BASE=${URI%/*}
+
+# Nobody listens: refused at once, one line.
+elapsed runs --db "postgresql://kb@127.0.0.1:1/kbench"
+check "a port nobody listens on: one line, exit 1, at once (${ms} ms)" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q \"cannot open db 'postgresql://kb@127.0.0.1:1/kbench'\" '$T/err' && [ $ms -lt 5000 ]"
+# An address nothing answers (packets dropped, or no route): given up within 5 s.
+elapsed runs --db "postgresql://kb@10.255.255.1/kbench"
+check "an address nothing answers: one line, exit 1, within 6 s (${ms} ms)" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && [ $ms -lt 6000 ]"
+
+# A role with a password, the server asking for it on 127.0.0.1.
+pg_psql "create role kbpw login password 'right'; grant all on database kbench to kbpw" >/dev/null
+pg_psql "alter database kbench owner to kbpw" >/dev/null
+{ echo "host all kbpw 127.0.0.1/32 scram-sha-256"; cat "$PG_DIR/data/pg_hba.conf"; } >"$T/hba"
+cat "$T/hba" >"$PG_DIR/data/pg_hba.conf"
+pg_psql "select pg_reload_conf()" >/dev/null
+PW_URI="postgresql://kbpw:wrong@127.0.0.1:$PG_PORT/kbench"
+kb import "$(dirname "$0")/fixtures/kernels.json" --db "$PW_URI"
+check "a refused password: one line, exit 1, that says so" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'password authentication failed' '$T/err'"
+check "and the password is not in the message" sh -c "! grep -q wrong '$T/err'"
+PGPASSWORD=right kb import "$(dirname "$0")/fixtures/kernels.json" --db "postgresql://kbpw@127.0.0.1:$PG_PORT/kbench"
+check "the password from PGPASSWORD, as libpq reads it: the fixture imports" [ "$rc" = 0 ]
+PGPASSWORD=right kb summary 2.5.47 --db "postgresql://kbpw@127.0.0.1:$PG_PORT/kbench"
+check "and reads back" sh -c "[ $rc = 0 ] && grep -q '^testbox ' '$T/out'"
+
+# A schema from a newer kbench: refused by readers and writers, left as it is.
+pg_psql "update kbench_schema set version = 99" >/dev/null
+kb summary --db "$URI"
+check "a newer kbench's schema: summary refuses it in one line" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'made by a newer kbench (schema 99' '$T/err'"
+kb run --only sys.null $FAST --db "$URI"
+check "run refuses it before measuring" sh -c \
+	"[ $rc = 1 ] && grep -q 'newer kbench' '$T/err' && ! grep -q 'sys.null' '$T/out'"
+check "and it is left as it was" [ "$(pg_psql 'select version from kbench_schema')" = 99 ]
+pg_psql "update kbench_schema set version = (select max(version) from kbench_schema) - 91" >/dev/null
+
+# Another program's tables and no kbench schema: not kbench's to write into.
+pg_psql "create database other" >/dev/null
+KBENCH_TEST_PG="$BASE/other" pg_psql "create table accounts (id int)" >/dev/null
+kb run --only sys.null $FAST --db "$BASE/other"
+tables=$(KBENCH_TEST_PG="$BASE/other" pg_psql "select count(*) from pg_tables where schemaname = 'public'")
+check "a database of another program's: refused in one line, untouched" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'not a kbench database' '$T/err' && [ '$tables' = 1 ]"
+
+# The server stopped in the middle of a run: the run stops at its next
+# write, saying so in one line, and what it finished is there when the
+# server is back.
+pg_psql "create database live" >/dev/null
+LIVE="$BASE/live"
+"$KB" run --only 'sys.null,sys.read,sys.write,sys.stat,sys.fstat,sys.open_close' --max-time 0.5 \
+	--replicas 2 --tmpdir "$T/tmp" --quiet --label live --db "$LIVE" >"$T/live.out" 2>"$T/live.err" &
+pid=$!
+i=0
+while [ "$i" -lt 100 ]; do
+	got=$(KBENCH_TEST_PG=$LIVE pg_psql "select count(*) from results" 2>/dev/null)
+	[ "${got:-0}" -ge 1 ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+pg_stop
+t0=$(date +%s%N)
+wait "$pid"
+live_rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "a run whose server stops: exit 1 within 5 s of the stop (${ms} ms)" sh -c \
+	"[ $live_rc = 1 ] && [ $ms -lt 5000 ]"
+check "and its store's failure in one line, then how much was stored" sh -c \
+	"grep -q \"cannot .* db '$LIVE'\" '$T/live.err' && grep -q 'run stopped' '$T/live.err'"
+pg_start
+kb runs live --db "$LIVE"
+check "the server back: the run is there, interrupted" sh -c "[ $rc = 0 ] && grep -q '; interrupted' '$T/out'"
+check "each result it kept is whole: its samples all there" \
+	[ "$(KBENCH_TEST_PG=$LIVE pg_psql 'select count(*) from results r where n <> (select count(*) from samples s where s.result_id = r.id)')" = 0 ]
+check "and at least the one finished before the stop" \
+	[ "$(KBENCH_TEST_PG=$LIVE pg_psql 'select count(*) from results')" -ge 1 ]
+pg_teardown
+echo "1..$n"

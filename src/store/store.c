@@ -45,6 +45,7 @@ struct store {
 	struct db_stmt *ins_result;	/* prepared once: one per result written */
 	struct db_stmt *ins_result_id;	/* prepared once: one per result rewritten */
 	struct db_stmt *ins_sample;	/* prepared once: one per sample written */
+	struct db_stmt *ins_samples;	/* prepared once: STORE_SAMPLE_ROWS samples at a time */
 	struct db_stmt *ins_value;	/* prepared once: one per result value written */
 	struct db_stmt *ins_point;	/* prepared once: one per curve point written */
 	struct db_stmt *ins_replica;	/* prepared once: one per replica written */
@@ -285,6 +286,14 @@ static const char store_sql_result_id[] =
 static const char store_sql_sample[] =
 	"INSERT INTO samples (result_id, idx, value, t, cpu, steal, replica)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?)";
+/*
+ * The samples in bulk: STORE_SAMPLE_ROWS rows of store_sql_sample's
+ * columns in one statement (store_sql_samples makes it), one round trip
+ * to a PostgreSQL server for that many samples instead of one each: a
+ * standard run's 5000 samples were 5000 of them.
+ */
+#define STORE_SAMPLE_COLS 7
+#define STORE_SAMPLE_ROWS 64
 
 static const char store_sql_usage[] =
 	"INSERT INTO result_usage (result_id, idx, copy, status, start, user_s, sys_s, maxrss_kb,"
@@ -617,6 +626,7 @@ void store_close(struct store *st)
 	db_finalize(st->ins_result);
 	db_finalize(st->ins_result_id);
 	db_finalize(st->ins_sample);
+	db_finalize(st->ins_samples);
 	db_finalize(st->ins_value);
 	db_finalize(st->ins_point);
 	db_finalize(st->ins_replica);
@@ -652,9 +662,33 @@ static struct store *store_connect(const char *path, const char *uri, int flags,
 	return st;
 }
 
+/* store_sql_sample with STORE_SAMPLE_ROWS rows of parameters: malloc'd, NULL without memory. */
+static char *store_sql_samples(void)
+{
+	const char *row = ", (?, ?, ?, ?, ?, ?, ?)";
+	size_t len = strlen(store_sql_sample) + STORE_SAMPLE_ROWS * strlen(row) + 1;
+	char *sql = malloc(len);
+
+	if (!sql)
+		return NULL;
+	snprintf(sql, len, "%s", store_sql_sample);
+	for (int k = 1; k < STORE_SAMPLE_ROWS; k++)
+		strcat(sql, row);
+	return sql;
+}
+
 /* The statements every write uses, prepared once: 0, or -1 with err filled. */
 static int store_prepare_writes(struct store *st, char *err)
 {
+	char *bulk = store_sql_samples();
+	int made = bulk != NULL, rc = made ? store_prepare(st, bulk, &st->ins_samples) : -1;
+
+	free(bulk);
+	if (rc != 0) {
+		errbuf_set(err, "cannot open db '%s': %s", st->path,
+			   made ? db_errmsg(st->db) : "out of memory");
+		return -1;
+	}
 	if (store_prepare(st, store_sql_result, &st->ins_result) != 0 ||
 	    store_prepare(st, store_sql_result_id, &st->ins_result_id) != 0 ||
 	    store_prepare(st, store_sql_sample, &st->ins_sample) != 0 ||
@@ -1206,6 +1240,28 @@ static int store_result_check(struct store *st, const struct result *r, char *er
 }
 
 /*
+ * Sample i of r as the STORE_SAMPLE_COLS parameters after the first base
+ * of a statement of store_sql_samples' rows; where it ran unbound (NULL)
+ * when the result does not say.  0, or -1.
+ */
+static int store_bind_sample(struct db_stmt *ss, int base, int64_t result_id,
+			     const struct result *r, size_t i)
+{
+	const struct result_sample *w = r->where ? &r->where[i] : NULL;
+
+	if (db_bind_int64(ss, base + 1, result_id) != 0 ||
+	    db_bind_int64(ss, base + 2, (int64_t)i) != 0 ||
+	    store_bind_real(ss, base + 3, r->samples[i]) != 0)
+		return -1;
+	if (w && (store_bind_real(ss, base + 4, w->t) != 0 ||
+		  db_bind_int64(ss, base + 5, w->cpu) != 0 ||
+		  store_bind_real(ss, base + 6, w->steal_ns) != 0 ||
+		  db_bind_int64(ss, base + 7, w->replica) != 0))
+		return -1;
+	return 0;
+}
+
+/*
  * Insert one result with its values, points and samples, inside the
  * caller's transaction.  0, or -1 with the SQLite error left in the
  * connection and every prepared statement reset.
@@ -1278,19 +1334,18 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 		    store_step_done(sp) < 0)
 			goto fail;
 	}
-	for (size_t i = 0; r->samples && i < r->n; i++) {
-		struct db_stmt *ss = st->ins_sample;
-		const struct result_sample *w = r->where ? &r->where[i] : NULL;
+	/* The samples in bulk, STORE_SAMPLE_ROWS to a statement, the rest one by one. */
+	for (size_t i = 0; r->samples && i < r->n;) {
+		int bulk = r->n - i >= STORE_SAMPLE_ROWS;
+		struct db_stmt *ss = bulk ? st->ins_samples : st->ins_sample;
+		size_t rows = bulk ? STORE_SAMPLE_ROWS : 1;
 
-		if (db_bind_int64(ss, 1, result_id) != 0 ||
-		    db_bind_int64(ss, 2, (int64_t)i) != 0 ||
-		    store_bind_real(ss, 3, r->samples[i]) != 0 ||
-		    (w && (store_bind_real(ss, 4, w->t) != 0 ||
-			   db_bind_int64(ss, 5, w->cpu) != 0 ||
-			   store_bind_real(ss, 6, w->steal_ns) != 0 ||
-			   db_bind_int64(ss, 7, w->replica) != 0)) ||
-		    store_step_done(ss) < 0)
+		for (size_t k = 0; k < rows; k++)
+			if (store_bind_sample(ss, (int)(k * STORE_SAMPLE_COLS), result_id, r, i + k) < 0)
+				goto fail;
+		if (store_step_done(ss) < 0)
 			goto fail;
+		i += rows;
 	}
 	for (size_t i = 0; r->samples && r->usage && i < r->n; i++) {
 		const struct result_usage *u = &r->usage[i];
@@ -1338,6 +1393,7 @@ fail:
 	db_reset(s);
 	db_reset(sv);
 	db_reset(st->ins_sample);
+	db_reset(st->ins_samples);
 	db_reset(st->ins_point);
 	db_reset(st->ins_replica);
 	db_reset(st->ins_usage);

@@ -36,6 +36,13 @@ ms_of() { # CMD...: its wall time in ms
 	echo $((($(date +%s%N) - t0) / 1000000))
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# table SQLITE-FILE PG-FILE TARGET: the two stores' rounds, a Markdown table.
+table() {
+	echo "| store | median (ms) | rounds (ms) | target |"
+	echo "|---|---|---|---|"
+	echo "| SQLite file | $(median <"$1") | $(tr '\n' ' ' <"$1")| (the reference) |"
+	echo "| PostgreSQL, loopback | $(median <"$2") | $(tr '\n' ' ' <"$2")| at most $3 |"
+}
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(pg_psql 'select version()' | cut -d' ' -f1-2); $ROUNDS rounds, alternating"
 echo
@@ -52,10 +59,7 @@ for k in $(seq "$ROUNDS"); do
 done
 echo "Storing one standard run ($results results, $samples samples), each result its own transaction:"
 echo
-echo "| store | median (ms) | rounds (ms) | target |"
-echo "|---|---|---|---|"
-echo "| SQLite file | $(median <"$WORK/sqlite.ms") | $(tr '\n' ' ' <"$WORK/sqlite.ms")| (the reference) |"
-echo "| PostgreSQL, loopback | $(median <"$WORK/pg.ms") | $(tr '\n' ' ' <"$WORK/pg.ms")| at most 1000 |"
+table "$WORK/sqlite.ms" "$WORK/pg.ms" 1000
 
 # 100 runs: the standard run under 100 new uuids, imported into both.
 python3 - "$EXPORT" "$WORK/hundred.json" <<'PY'
@@ -84,9 +88,6 @@ n=$("$KBENCH" runs --db "$BASE/hundred" | tail -n 1)
 echo
 echo "\`kbench summary\` of 100 runs ($n):"
 echo
-echo "| store | median (ms) | rounds (ms) | target |"
-echo "|---|---|---|---|"
-echo "| SQLite file | $(median <"$WORK/sum.sqlite") | $(tr '\n' ' ' <"$WORK/sum.sqlite")| (the reference) |"
-echo "| PostgreSQL, loopback | $(median <"$WORK/sum.pg") | $(tr '\n' ' ' <"$WORK/sum.pg")| at most 2000 |"
+table "$WORK/sum.sqlite" "$WORK/sum.pg" 2000
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -309,9 +309,16 @@ static const char store_sql_replica[] =
 	"INSERT INTO result_replicas (result_id, idx, median, ci_low, ci_high, n, t0, t1, stop,"
 	" sentinel_sys, sentinel_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
+/*
+ * The children every reader loads (replicas, points, values) are read a
+ * run at a time, ordered by result, not a query per result (store_rows):
+ * on PostgreSQL each query is a round trip, and summary of 100 standard
+ * runs made 18,000 of them.  Each starts with the result's id.
+ */
 static const char store_sql_load_replicas[] =
-	"SELECT median, ci_low, ci_high, n, t0, t1, stop, sentinel_sys, sentinel_user"
-	" FROM result_replicas WHERE result_id = ? ORDER BY idx";
+	"SELECT p.result_id, p.median, p.ci_low, p.ci_high, p.n, p.t0, p.t1, p.stop,"
+	" p.sentinel_sys, p.sentinel_user FROM result_replicas p JOIN results r"
+	" ON r.id = p.result_id WHERE r.run_id = ? ORDER BY p.result_id, p.idx";
 
 static const char store_sql_load_samples[] =
 	"SELECT value, t, cpu, steal, replica FROM samples WHERE result_id = ? ORDER BY idx";
@@ -327,7 +334,8 @@ static const char store_sql_point[] =
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
 static const char store_sql_load_points[] =
-	"SELECT series, x, y, lo, hi, noisy FROM result_points WHERE result_id = ? ORDER BY idx";
+	"SELECT p.result_id, p.series, p.x, p.y, p.lo, p.hi, p.noisy FROM result_points p"
+	" JOIN results r ON r.id = p.result_id WHERE r.run_id = ? ORDER BY p.result_id, p.idx";
 
 /* The columns store_load_results reads, in the order it reads them. */
 static const char store_sql_load_results[] =
@@ -336,9 +344,10 @@ static const char store_sql_load_results[] =
 	" placement, parallel, aggregate, drift, drifted, jobs"
 	" FROM results WHERE run_id = ? ORDER BY id";
 
-/* A result's values, the columns in the order store_load_values reads them. */
+/* A run's results' values, the columns in the order store_load_values reads them. */
 static const char store_sql_load_values[] =
-	"SELECT key, num, text FROM result_values WHERE result_id = ? ORDER BY idx";
+	"SELECT v.result_id, v.key, v.num, v.text FROM result_values v JOIN results r"
+	" ON r.id = v.result_id WHERE r.run_id = ? ORDER BY v.result_id, v.idx";
 
 /* strerror starts with a capital; kbench's messages do not (err_errno_text). */
 static void store_errno_text(int errnum, char *buf, size_t len)
@@ -1754,6 +1763,39 @@ static int store_grow(void *arrp, size_t n, size_t *cap, size_t size, size_t fir
  * (a database from before schema 6 has NULLs there, and r->where stays
  * NULL); 0 or -1 with err filled.
  */
+/*
+ * A run's rows of one child table, read in one query (column 0 the
+ * result's id, in the order of the results), each result taking its own
+ * while they last; rc is the last step's: DB_ROW while a row is current.
+ */
+struct store_rows {
+	struct db_stmt *stmt;
+	int rc;
+};
+
+/* The rows of run_id's results: 0, or -1 with the error in the connection. */
+static int store_rows_open(struct store_rows *c, int64_t run_id)
+{
+	db_reset(c->stmt);
+	if (db_bind_int64(c->stmt, 1, run_id) != 0)
+		return c->rc = -1;
+	c->rc = db_step(c->stmt);
+	return c->rc < 0 ? -1 : 0;
+}
+
+/* Whether the current row is result_id's; those of results before it are passed over. */
+static int store_rows_at(struct store_rows *c, int64_t result_id)
+{
+	while (c->rc == DB_ROW && db_column_int64(c->stmt, 0) < result_id)
+		c->rc = db_step(c->stmt);
+	return c->rc == DB_ROW && db_column_int64(c->stmt, 0) == result_id;
+}
+
+static void store_rows_next(struct store_rows *c)
+{
+	c->rc = db_step(c->stmt);
+}
+
 static int store_load_samples(struct store *st, struct db_stmt *stmt, int64_t result_id,
 			      struct result *r, char *err)
 {
@@ -1874,41 +1916,36 @@ fail:
 }
 
 /* A result's replicas, in the order taken; 0 or -1 with err filled. */
-static int store_load_replicas(struct store *st, struct db_stmt *stmt, int64_t result_id,
+static int store_load_replicas(struct store *st, struct store_rows *c, int64_t result_id,
 			       struct result *r, char *err)
 {
+	struct db_stmt *stmt = c->stmt;
 	size_t cap = 0;
-	int rc;
 
-	if (db_bind_int64(stmt, 1, result_id) != 0)
-		goto fail;
-	while ((rc = db_step(stmt)) == DB_ROW) {
+	for (; store_rows_at(c, result_id); store_rows_next(c)) {
 		struct result_replica *p;
-		const char *stop = db_column_text(stmt, 6);
+		const char *stop = db_column_text(stmt, 7);
 
 		if (store_grow(&r->replicas, r->nreplicas, &cap, sizeof(*p), 8) < 0) {
-			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 			return -1;
 		}
 		p = &r->replicas[r->nreplicas++];
-		p->median = store_column_real(stmt, 0);
-		p->lo = store_column_real(stmt, 1);
-		p->hi = store_column_real(stmt, 2);
-		p->n = (size_t)db_column_int64(stmt, 3);
-		p->t0 = store_column_real(stmt, 4);
-		p->t1 = store_column_real(stmt, 5);
+		p->median = store_column_real(stmt, 1);
+		p->lo = store_column_real(stmt, 2);
+		p->hi = store_column_real(stmt, 3);
+		p->n = (size_t)db_column_int64(stmt, 4);
+		p->t0 = store_column_real(stmt, 5);
+		p->t1 = store_column_real(stmt, 6);
 		if (!stop || result_stop_parse(stop, &p->stop) < 0) {
-			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': result %lld has a replica with a bad stop",
 				   st->path, (long long)result_id);
 			return -1;
 		}
-		p->sentinel_sys = store_column_real(stmt, 7);
-		p->sentinel_user = store_column_real(stmt, 8);
+		p->sentinel_sys = store_column_real(stmt, 8);
+		p->sentinel_user = store_column_real(stmt, 9);
 	}
-	db_reset(stmt);
-	if (rc != DB_DONE)
+	if (c->rc < 0)
 		goto fail;
 	return 0;
 fail:
@@ -1954,30 +1991,26 @@ fail:
  * the file was not written by this kbench, and a value silently dropped
  * would make a later comparison wrong without saying so.
  */
-static int store_load_values(struct store *st, struct db_stmt *stmt, int64_t result_id,
+static int store_load_values(struct store *st, struct store_rows *c, int64_t result_id,
 			     struct result *r, char *err)
 {
-	int rc;
+	struct db_stmt *stmt = c->stmt;
 
 	r->nvalues = 0;
-	if (db_bind_int64(stmt, 1, result_id) != 0)
-		goto fail;
-	while ((rc = db_step(stmt)) == DB_ROW) {
+	for (; store_rows_at(c, result_id); store_rows_next(c)) {
 		struct bench_value *v;
 
 		if (r->nvalues == BENCH_MAX_VALUES) {
-			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': result %lld has more than %d values",
 				   st->path, (long long)result_id, BENCH_MAX_VALUES);
 			return -1;
 		}
 		v = &r->values[r->nvalues++];
-		store_column_copy(stmt, 0, v->key, sizeof(v->key));
-		v->num = store_column_real(stmt, 1);
-		store_column_copy(stmt, 2, v->text, sizeof(v->text));
+		store_column_copy(stmt, 1, v->key, sizeof(v->key));
+		v->num = store_column_real(stmt, 2);
+		store_column_copy(stmt, 3, v->text, sizeof(v->text));
 	}
-	db_reset(stmt);
-	if (rc != DB_DONE)
+	if (c->rc < 0)
 		goto fail;
 	return 0;
 fail:
@@ -1986,38 +2019,33 @@ fail:
 }
 
 /* A curve's points, in the order measured; 0 or -1 with err filled. */
-static int store_load_points(struct store *st, struct db_stmt *stmt, int64_t result_id,
+static int store_load_points(struct store *st, struct store_rows *c, int64_t result_id,
 			     struct result *r, char *err)
 {
+	struct db_stmt *stmt = c->stmt;
 	size_t cap = 0;
-	int rc;
 
-	if (db_bind_int64(stmt, 1, result_id) != 0)
-		goto fail;
-	while ((rc = db_step(stmt)) == DB_ROW) {
+	for (; store_rows_at(c, result_id); store_rows_next(c)) {
 		struct result_point *p;
 
 		if (r->npoints == BENCH_MAX_POINTS) {
-			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': result %lld has more than %d points",
 				   st->path, (long long)result_id, BENCH_MAX_POINTS);
 			return -1;
 		}
 		if (store_grow(&r->points, r->npoints, &cap, sizeof(*p), 32) < 0) {
-			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 			return -1;
 		}
 		p = &r->points[r->npoints++];
-		store_column_copy(stmt, 0, p->series, sizeof(p->series));
-		p->x = store_column_real(stmt, 1);
-		p->y = store_column_real(stmt, 2);
-		p->lo = store_column_real(stmt, 3);
-		p->hi = store_column_real(stmt, 4);
-		p->noisy = (int)db_column_int64(stmt, 5) != 0;
+		store_column_copy(stmt, 1, p->series, sizeof(p->series));
+		p->x = store_column_real(stmt, 2);
+		p->y = store_column_real(stmt, 3);
+		p->lo = store_column_real(stmt, 4);
+		p->hi = store_column_real(stmt, 5);
+		p->noisy = (int)db_column_int64(stmt, 6) != 0;
 	}
-	db_reset(stmt);
-	if (rc != DB_DONE)
+	if (c->rc < 0)
 		goto fail;
 	return 0;
 fail:
@@ -2109,10 +2137,12 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 			      struct db_stmt *q, struct db_stmt *qs, struct db_stmt *qv,
 			      struct db_stmt *qp, struct db_stmt *qrep, struct db_stmt *qu, char *err)
 {
+	struct store_rows cv = { qv, 0 }, cp = { qp, 0 }, crep = { qrep, 0 };
 	size_t cap = 0;
 	int rc;
 
-	if (db_bind_int64(q, 1, run->id) != 0)
+	if (store_rows_open(&cv, run->id) < 0 || store_rows_open(&cp, run->id) < 0 ||
+	    store_rows_open(&crep, run->id) < 0 || db_bind_int64(q, 1, run->id) != 0)
 		goto fail;
 	while ((rc = db_step(q)) == DB_ROW) {
 		if (run->nresults == cap) {
@@ -2128,9 +2158,9 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		/* Counted before filling, so run_info_free frees a half-loaded result too. */
 		struct result *r = &run->results[run->nresults++];
 		if (store_row_result(st, q, r, err) < 0 ||
-		    store_load_values(st, qv, db_column_int64(q, 0), r, err) < 0 ||
-		    store_load_points(st, qp, db_column_int64(q, 0), r, err) < 0 ||
-		    store_load_replicas(st, qrep, db_column_int64(q, 0), r, err) < 0)
+		    store_load_values(st, &cv, db_column_int64(q, 0), r, err) < 0 ||
+		    store_load_points(st, &cp, db_column_int64(q, 0), r, err) < 0 ||
+		    store_load_replicas(st, &crep, db_column_int64(q, 0), r, err) < 0)
 			goto fail_quiet;
 		/*
 		 * Usage is beside the samples, so it comes with them or not at all;
@@ -2142,6 +2172,9 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 			goto fail_quiet;
 	}
 	db_reset(q);
+	db_reset(qv);
+	db_reset(qp);
+	db_reset(qrep);
 	if (rc != DB_DONE)
 		goto fail;
 	return 0;
@@ -2149,6 +2182,9 @@ fail:
 	errbuf_set(err, "cannot read results from db '%s': %s", st->path, db_errmsg(st->db));
 fail_quiet:
 	db_reset(q);
+	db_reset(qv);
+	db_reset(qp);
+	db_reset(qrep);
 	return -1;
 }
 

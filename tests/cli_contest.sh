@@ -42,6 +42,11 @@ text = [re.sub(r"\s", "", l) for l in open(sys.argv[2])]
 rows = [re.sub(r"\s", "", "".join(r["cells"])) for t in doc["tables"] for r in t["rows"] if "cells" in r]
 sys.exit(0 if "contest-legend" in ids and "contest.tick_load" in ids and rows and all(r in text for r in rows) else 1)
 ' "$T/out" "$T/text"
+# A label of other results first (a timed job's) is none of contest's: L is the reference.
+"$KB" time --runs 2 --label T --name job --db "$DB" -- sh -c 'exit 0' >/dev/null 2>&1
+kb summary T L --db "$DB"
+check "summary of a timed label then a contest one: Ratio against the contest label's noload" sh -c \
+	"[ $rc = 0 ] && grep -q \"Ratio = Time / L's noload Time\" '$T/out' && grep -A2 '^noload:' '$T/out' | grep -Eq '^L .* 1\.00 *\$'"
 kb show contest.tick_load --db "$DB"
 check "stored as contest.tick_load with its values" sh -c "grep -q 'loads' '$T/out' && grep -q 'old_loads' '$T/out' && grep -q 'lcpu_pct' '$T/out'"
 

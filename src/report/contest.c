@@ -87,9 +87,20 @@ static const struct result *ct_first(const struct ct_label *l, const char *id)
 	return NULL;
 }
 
+/* Whether a run holds any of contest's results. */
+static int ct_has(const struct run_info *run)
+{
+	for (size_t j = 0; j < run->nresults; j++)
+		if (strncmp(run->results[j].id, CATALOG_CONTEST, strlen(CATALOG_CONTEST)) == 0)
+			return 1;
+	return 0;
+}
+
 /*
- * Group the runs by label into labels (room for nruns of them, zeroed); the
- * count of labels, or -1 without memory.
+ * Group the runs that hold contest's results by label into labels (room
+ * for nruns of them, zeroed): a label of other results alone (a timed job's,
+ * shown beside) is none of contest's, and would be its reference with no
+ * noload Time.  The count of labels, or -1 without memory.
  */
 static int ct_group(const struct run_info *runs, size_t nruns, struct ct_label *labels)
 {
@@ -97,6 +108,9 @@ static int ct_group(const struct run_info *runs, size_t nruns, struct ct_label *
 
 	for (size_t i = 0; i < nruns; i++) {
 		size_t k;
+
+		if (!ct_has(&runs[i]))
+			continue;
 
 		for (k = 0; k < n && strcmp(labels[k].name, runs[i].label) != 0; k++)
 			;

@@ -52,10 +52,10 @@ struct pg_stmt {
 #define ST(s) ((struct pg_stmt *)(s))
 
 /*
- * The key of the transaction advisory lock db_begin(db, 1) takes: the
- * bytes of "kbench" in ASCII, a number no other program is likely to
- * pick.  Fixed forever: two kbench versions migrating one database must
- * take the same lock.
+ * The key of the transaction advisory lock db_begin(db, DB_TX_SCHEMA)
+ * takes: the bytes of "kbench" in ASCII, a number no other program is
+ * likely to pick.  Fixed forever: two kbench versions migrating one
+ * database must take the same lock.
  */
 #define PG_LOCK_KEY 0x6b62656e6368LL
 

@@ -5,12 +5,14 @@
  * bytes, tried on a database made once with seven runs whose labels are
  * the hard cases: a label shared by a set's two runs, labels of digits
  * ("2024", "3") and one that looks like a set ("set:1"), as an old
- * database or an import can hold them, and a UTF-8 one.
+ * database or an import can hold them, a UTF-8 one, and one that looks
+ * like LABEL@HOST ("x@fuzzbox"); the last run is another host's.
  *
  * The grammar, as the manual states it: digits are a run id (a number, so
  * "007" is run 7) and then, when no run has that id, a label; "set:N" is
  * every run of the set whose first run is N, and then a label; anything
- * else is a label.  A selector that selects nothing is an error, one line.
+ * else is a label, and when no run has that label, LABEL@HOST (split at the
+ * last '@') is the runs of that label on that host.  A selector that selects nothing is an error, one line.
  * The harness holds a model of that grammar and checks the store against
  * it: the same runs, each once, oldest first, or an error exactly when
  * some selector selects nothing.
@@ -31,9 +33,11 @@
 static const struct {
 	const char *label;
 	int set;		/* the id of the first run of its set */
+	const char *host;
 } fz_runs[] = {
-	{ "base", 1 }, { "base", 1 }, { "2024", 3 }, { "set:1", 4 },
-	{ "other", 5 }, { "3", 5 }, { "noyau-\xc3\xa9", 7 },
+	{ "base", 1, "fuzzbox" }, { "base", 1, "fuzzbox" }, { "2024", 3, "fuzzbox" },
+	{ "set:1", 4, "fuzzbox" }, { "x@fuzzbox", 5, "fuzzbox" }, { "3", 5, "fuzzbox" },
+	{ "noyau-\xc3\xa9", 7, "box2" },
 };
 #define FZ_NRUNS (sizeof(fz_runs) / sizeof(fz_runs[0]))
 
@@ -78,6 +82,15 @@ static unsigned fz_model(const char *sel)
 	for (size_t i = 0; i < FZ_NRUNS; i++)
 		if (strcmp(sel, fz_runs[i].label) == 0)
 			m |= 1u << i;
+	if (m == 0 && strrchr(sel, '@') && strrchr(sel, '@')[1]) {
+		const char *at = strrchr(sel, '@');
+
+		for (size_t i = 0; i < FZ_NRUNS; i++)
+			if (strlen(fz_runs[i].label) == (size_t)(at - sel) &&
+			    strncmp(sel, fz_runs[i].label, (size_t)(at - sel)) == 0 &&
+			    strcmp(at + 1, fz_runs[i].host) == 0)
+				m |= 1u << i;
+	}
 	return m;
 }
 
@@ -97,7 +110,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		snprintf(runs[i].label, sizeof(runs[i].label), "%s", fz_runs[i].label);
 		snprintf(runs[i].started, sizeof(runs[i].started), "2026-12-01T10:00:0%zuZ", i);
 		snprintf(runs[i].finished, sizeof(runs[i].finished), "2026-12-01T10:01:0%zuZ", i);
-		snprintf(runs[i].host, sizeof(runs[i].host), "fuzzbox");
+		snprintf(runs[i].host, sizeof(runs[i].host), "%s", fz_runs[i].host);
 		snprintf(runs[i].os, sizeof(runs[i].os), "Linux 6.18");
 	}
 	fz_unlink_db(db);

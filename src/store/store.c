@@ -422,48 +422,39 @@ static int store_prepare(struct store *st, const char *sql, struct db_stmt **q)
 	return *q ? 0 : -1;
 }
 
-/* Run SQL with no result rows; 0 or -1 with err filled as "WHAT db 'P': msg", st->busy set. */
+/*
+ * The connection's last failure into err as "WHAT db 'P': msg", and
+ * whether it was busy into st->busy, for store_retry: -1.
+ */
+static int store_failed(struct store *st, const char *what, char *err)
+{
+	st->busy = db_busy(st->db);
+	errbuf_set(err, "%s db '%s': %s", what, st->path, db_errmsg(st->db));
+	return -1;
+}
+
+/* Run SQL with no result rows; 0, or -1 with err filled (store_failed). */
 static int store_exec(struct store *st, const char *sql, const char *what, char *err)
 {
-	if (db_exec(st->db, sql) != 0) {
-		st->busy = db_busy(st->db);
-		errbuf_set(err, "%s db '%s': %s", what, st->path, db_errmsg(st->db));
-		return -1;
-	}
-	return 0;
+	return db_exec(st->db, sql) == 0 ? 0 : store_failed(st, what, err);
 }
 
 /* A transaction of kind (db.h's DB_TX_*): as store_exec. */
 static int store_tx(struct store *st, int kind, const char *what, char *err)
 {
-	if (db_begin(st->db, kind) != 0) {
-		st->busy = db_busy(st->db);
-		errbuf_set(err, "%s db '%s': %s", what, st->path, db_errmsg(st->db));
-		return -1;
-	}
-	return 0;
+	return db_begin(st->db, kind) == 0 ? 0 : store_failed(st, what, err);
 }
 
 /* The end of one: as store_exec. */
 static int store_commit(struct store *st, const char *what, char *err)
 {
-	if (db_commit(st->db) != 0) {
-		st->busy = db_busy(st->db);
-		errbuf_set(err, "%s db '%s': %s", what, st->path, db_errmsg(st->db));
-		return -1;
-	}
-	return 0;
+	return db_commit(st->db) == 0 ? 0 : store_failed(st, what, err);
 }
 
 /* Schema text, in the engine's types: as store_exec. */
 static int store_ddl(struct store *st, const char *sql, const char *what, char *err)
 {
-	if (db_ddl(st->db, sql) != 0) {
-		st->busy = db_busy(st->db);
-		errbuf_set(err, "%s db '%s': %s", what, st->path, db_errmsg(st->db));
-		return -1;
-	}
-	return 0;
+	return db_ddl(st->db, sql) == 0 ? 0 : store_failed(st, what, err);
 }
 
 /*
@@ -534,14 +525,10 @@ static int store_migrate(struct store *st, void *arg, char *err)
 	char buf[96];
 
 	(void)arg;
-	if (db_begin(st->db, DB_TX_SCHEMA) < 0) {
-		st->busy = db_busy(st->db);
-		errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
+	if (store_tx(st, DB_TX_SCHEMA, "cannot open", err) < 0)
 		return -1;
-	}
 	if (db_version(st->db, &ver, &ntables) < 0) {
-		st->busy = db_busy(st->db);
-		errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
+		store_failed(st, "cannot open", err);
 		goto fail;
 	}
 	if (ver == 0) {
@@ -566,16 +553,11 @@ static int store_migrate(struct store *st, void *arg, char *err)
 		}
 	}
 	if (ver != STORE_SCHEMA_VERSION && db_set_version(st->db, STORE_SCHEMA_VERSION) < 0) {
-		st->busy = db_busy(st->db);
-		errbuf_set(err, "cannot set schema version of db '%s': %s", st->path,
-			   db_errmsg(st->db));
+		store_failed(st, "cannot set schema version of", err);
 		goto fail;
 	}
-	if (db_commit(st->db) < 0) {
-		st->busy = db_busy(st->db);
-		errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
+	if (store_commit(st, "cannot open", err) < 0)
 		goto fail;
-	}
 	return 0;
 fail:
 	store_rollback(st);	/* leaves st->busy, of the failure, alone */
@@ -604,11 +586,8 @@ static int store_probe_step(struct store *st, void *arg, char *err)
 {
 	struct store_probe *pr = arg;
 
-	if (db_version(st->db, &pr->ver, &pr->ntables) == 0)
-		return 0;
-	st->busy = db_busy(st->db);
-	errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
-	return -1;
+	return db_version(st->db, &pr->ver, &pr->ntables) == 0 ? 0
+								: store_failed(st, "cannot open", err);
 }
 
 /* The refusals every opener shares: a version kbench never wrote. */

@@ -11,7 +11,10 @@
  * already.  Schema text goes through db_ddl, which turns SQLite's column
  * types into PostgreSQL's (INTEGER PRIMARY KEY an identity, INTEGER
  * BIGINT, REAL DOUBLE PRECISION).  A NaN is stored as NULL and NULL read
- * back as NaN, as the store has always done.
+ * back as NaN, as the store has always done.  What PostgreSQL refuses and
+ * SQLite takes: a parameter whose type nothing around it gives ("? IS
+ * NULL": CAST it), an integer as a condition ("WHERE noisy": write
+ * "noisy <> 0"), ids assumed without gaps (a sequence has them).
  *
  * Failures return -1 (or NULL); db_errmsg says why, in the engine's words
  * without a trailing newline, and db_busy whether it was contention with

@@ -36,7 +36,7 @@ check "an address nothing answers: one line, exit 1, within 6 s (${ms} ms)" sh -
 	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && [ $ms -lt 6000 ]"
 
 # A role with a password, the server asking for it on 127.0.0.1.
-pg_psql "create role kbpw login password 'right'; grant all on database kbench to kbpw" >/dev/null
+pg_psql "create role kbpw login password 's3cret'; grant all on database kbench to kbpw" >/dev/null
 pg_psql "alter database kbench owner to kbpw" >/dev/null
 { echo "host all kbpw 127.0.0.1/32 scram-sha-256"; cat "$PG_DIR/data/pg_hba.conf"; } >"$T/hba"
 cat "$T/hba" >"$PG_DIR/data/pg_hba.conf"
@@ -46,10 +46,16 @@ kb import "$(dirname "$0")/fixtures/kernels.json" --db "$PW_URI"
 check "a refused password: one line, exit 1, that says so" sh -c \
 	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'password authentication failed' '$T/err'"
 check "and the password is not in the message" sh -c "! grep -q wrong '$T/err'"
-PGPASSWORD=right kb import "$(dirname "$0")/fixtures/kernels.json" --db "postgresql://kbpw@127.0.0.1:$PG_PORT/kbench"
+PGPASSWORD=s3cret kb import "$(dirname "$0")/fixtures/kernels.json" --db "postgresql://kbpw@127.0.0.1:$PG_PORT/kbench"
 check "the password from PGPASSWORD, as libpq reads it: the fixture imports" [ "$rc" = 0 ]
-PGPASSWORD=right kb summary 2.5.47 --db "postgresql://kbpw@127.0.0.1:$PG_PORT/kbench"
+PGPASSWORD=s3cret kb summary 2.5.47 --db "postgresql://kbpw@127.0.0.1:$PG_PORT/kbench"
 check "and reads back" sh -c "[ $rc = 0 ] && grep -q '^testbox ' '$T/out'"
+
+kb import "$(dirname "$0")/fixtures/kernels.json" --db "postgresql://kbpw:s3cret@127.0.0.1:$PG_PORT/kbench"
+check "the password in the URI: it connects, and no line repeats it" sh -c \
+	"[ $rc = 0 ] && grep -q 'added to postgresql://kbpw@127.0.0.1:$PG_PORT/kbench' '$T/err' && ! grep -q s3cret '$T/err' '$T/out'"
+kb summary nosuch --db "postgresql://kbpw:s3cret@127.0.0.1:$PG_PORT/kbench"
+check "nor an error's line" sh -c "[ $rc = 1 ] && grep -q 'nosuch' '$T/err' && ! grep -q s3cret '$T/err'"
 
 # A schema from a newer kbench: refused by readers and writers, left as it is.
 pg_psql "update kbench_schema set version = 99" >/dev/null

@@ -57,6 +57,8 @@ void cli_stdout_check(void);
  * default database; dies on a path that cannot be made.
  */
 void cli_db_path(const char *cmd, const char *db, char *path, size_t len);
+/* The database's name for a message (store_shown: no password); valid until the next call. */
+const char *cli_db_shown(const char *path);
 
 struct run_info;
 struct store;

@@ -39,7 +39,7 @@ int cmd_export(int argc, char **argv)
 		die("export: %s", err);
 	if (nruns == 0) {
 		store_runs_free(runs, 0);
-		die("export: no runs in db '%s' yet: 'kbench run' makes some", path);
+		die("export: no runs in db '%s' yet: 'kbench run' makes some", cli_db_shown(path));
 	}
 	rc = csv ? report_export_csv(stdout, runs, (size_t)nruns)
 		 : report_export_json(stdout, runs, (size_t)nruns);

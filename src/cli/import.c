@@ -120,7 +120,7 @@ static void imp_check_uuids(struct store *st, const char *path, char **files, in
 			j++;
 		if (j == (size_t)n || c > 0)
 			continue;
-		snprintf(other, sizeof(other), "run %" PRId64 " of db '%.200s'", stored[j].id, path);
+		snprintf(other, sizeof(other), "run %" PRId64 " of db '%.200s'", stored[j].id, cli_db_shown(path));
 		imp_same_or_die(&stored[j], refs[k].run, files[refs[k].file], refs[k].idx, other);
 	}
 	store_runs_free(stored, (size_t)n);
@@ -180,6 +180,6 @@ int cmd_import(int argc, char **argv)
 	store_close(st);
 	free(runs);
 	free(nruns);
-	fprintf(stderr, "kbench: %zu run%s added to %s\n", total, total == 1 ? "" : "s", path);
+	fprintf(stderr, "kbench: %zu run%s added to %s\n", total, total == 1 ? "" : "s", cli_db_shown(path));
 	return EXIT_DONE;
 }

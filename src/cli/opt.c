@@ -265,11 +265,19 @@ void cli_run_begin(struct store *st, struct run_info *run, const char *label,
 		die("%s", err);
 }
 
+const char *cli_db_shown(const char *path)
+{
+	static char shown[PATH_MAX];
+
+	store_shown(path, shown, sizeof(shown));
+	return shown;
+}
+
 void cli_run_stored(size_t nstored, const struct run_info *runs, size_t nruns, const char *path)
 {
 	fprintf(stderr, "kbench: stored %zu result%s as run%s %lld%s in %s\n", nstored,
 		nstored == 1 ? "" : "s", nruns > 1 ? "s" : "", (long long)runs[0].id,
-		nruns > 1 ? "..." : "", path);
+		nruns > 1 ? "..." : "", cli_db_shown(path));
 }
 
 void cli_now_iso(char *buf, size_t len)

@@ -57,9 +57,9 @@ static void runs_list(struct store *st, const char *path, char **sel, int nsel, 
 	}
 	if (n == 0) {
 		if (host)
-			printf("no runs of host '%s' in db '%s'\n", host, path);
+			printf("no runs of host '%s' in db '%s'\n", host, cli_db_shown(path));
 		else
-			printf("no runs in db '%s' yet: 'kbench run' makes some\n", path);
+			printf("no runs in db '%s' yet: 'kbench run' makes some\n", cli_db_shown(path));
 		free(rows);
 		return;
 	}

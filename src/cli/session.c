@@ -124,7 +124,7 @@ int session_finish(struct session *s, size_t nfail, const char *more, int quiet)
 		fprintf(stderr, "kbench: %s\n", s->err);
 		fprintf(stderr, "kbench: %s stopped: %zu result%s stored in %s; the figures above were "
 			"measured but not all stored\n", s->cmd, s->nstored, s->nstored == 1 ? "" : "s",
-			s->path);
+			cli_db_shown(s->path));
 		rc = EXIT_FAIL;
 	} else if (s->state == SESSION_STOPPED) {
 		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored%s\n",

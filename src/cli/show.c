@@ -68,8 +68,8 @@ int cmd_show(int argc, char **argv)
 	if (!pick) {
 		store_runs_free(runs, (size_t)nruns);
 		if (sel)
-			die("show: no result for '%s' in run or label '%s' of db '%s'", id, sel, path);
-		die("show: '%s' was never measured in db '%s'", id, path);
+			die("show: no result for '%s' in run or label '%s' of db '%s'", id, sel, cli_db_shown(path));
+		die("show: '%s' was never measured in db '%s'", id, cli_db_shown(path));
 	}
 	if (html) {
 		if (report_html_show(stdout, pick, id) < 0) {

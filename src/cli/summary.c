@@ -57,7 +57,7 @@ int cmd_summary(int argc, char **argv)
 	report_qualify_hosts(runs, (size_t)nruns);
 	if (nruns == 0) {
 		store_runs_free(runs, 0);
-		die("no runs in db '%s' yet: 'kbench run' makes some", path);
+		die("no runs in db '%s' yet: 'kbench run' makes some", cli_db_shown(path));
 	}
 	/* The page is the whole report: the summary's tables, the others', the charts. */
 	if (html) {

@@ -690,11 +690,7 @@ static int store_prepare_writes(struct store *st, char *err)
 	return 0;
 }
 
-/*
- * A connection URI as messages show it: without the password its user
- * part may hold ("postgresql://kb:secret@h/db" is shown "postgresql://kb@h/db").
- */
-static void store_uri_shown(const char *uri, char *buf, size_t len)
+void store_shown(const char *uri, char *buf, size_t len)
 {
 	const char *auth = strstr(uri, "://"), *at, *colon;
 
@@ -760,10 +756,13 @@ static struct store *store_open_pg(const char *uri, int existing, int readonly, 
 	char why[256];
 
 	if (!st) {
-		errbuf_set(err, "cannot open db '%s': out of memory", uri);
+		char shown[PATH_MAX];
+
+		store_shown(uri, shown, sizeof(shown));
+		errbuf_set(err, "cannot open db '%s': out of memory", shown);
 		return NULL;
 	}
-	store_uri_shown(uri, st->path, sizeof(st->path));
+	store_shown(uri, st->path, sizeof(st->path));
 	st->db = db_pg_open(uri, why);
 	if (!st->db) {
 		errbuf_set(err, "cannot open db '%s': %s", st->path, why);

@@ -60,6 +60,12 @@ void store_close(struct store *st);
  * leaves out comes from libpq's PG* variables and ~/.pgpass.
  */
 int store_is_uri(const char *name);
+/*
+ * A database's name as messages show it, into buf: a URI without the
+ * password its user part may hold ("postgresql://kb:secret@h/db" is shown
+ * "postgresql://kb@h/db"), a file's path as it is.
+ */
+void store_shown(const char *name, char *buf, size_t len);
 
 /*
  * Insert the run row (results not included); sets run->id.  The row records

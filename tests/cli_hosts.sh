@@ -48,6 +48,16 @@ check "compare LABEL@HOST LABEL@HOST: the two hosts' runs, nothing changed" sh -
 kb summary 2.5.47 --db "$DB"
 check "summary of a label two hosts share: a row for each, LABEL@HOST" sh -c \
 	"[ $rc = 0 ] && grep -q '2.5.47@testbox' '$T/out' && grep -q '2.5.47@box2' '$T/out'"
+kb summary 2.5.47 --db "$DB" --json
+check "summary --json: the tables' rows LABEL@HOST, the runs' labels as stored" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+labels = {r["label"] for r in d["runs"]}
+# A row per host: its host, and the label qualified (cut to its column, as in the text).
+rows = [r["cells"][:2] for t in d["tables"] if t["id"] == "basic" for r in t["rows"] if "cells" in r]
+hosts = sorted(c[0] for c in rows)
+sys.exit(0 if labels == {"2.5.47"} and hosts == ["box2", "testbox"] and all(c[1].startswith("2.5.47@") for c in rows) else 1)
+' "$T/out"
 kb summary 2.5.47-mm1 --db "$DB"
 check "summary of a label of one host: as it was" sh -c "[ $rc = 0 ] && ! grep -q '@' '$T/out'"
 kb import "$T/box2.json" --db "$DB"

@@ -5,6 +5,7 @@
  * never leaves a file behind and a database someone else owns is readable.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -41,6 +42,7 @@ int cmd_summary(int argc, char **argv)
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
 	struct run_info *runs, *rows = NULL;
+	char (*stored_labels)[sizeof(runs->label)] = NULL;
 	struct store *st;
 
 	nsel = opt_parse(cli_find("summary"), opts, argc, argv);
@@ -54,6 +56,12 @@ int cmd_summary(int argc, char **argv)
 	store_close(st);
 	if (nruns < 0)
 		die("%s", err);
+	/* Each run's label as stored, for the JSON's runs: the tables' are qualified below. */
+	if (json && nruns > 0 && (stored_labels = malloc((size_t)nruns * sizeof(*stored_labels))))
+		for (int i = 0; i < nruns; i++)
+			memcpy(stored_labels[i], runs[i].label, sizeof(runs[i].label));
+	if (json && nruns > 0 && !stored_labels)
+		die("summary: out of memory");
 	report_qualify_hosts(runs, (size_t)nruns);
 	if (nruns == 0) {
 		store_runs_free(runs, 0);
@@ -105,6 +113,9 @@ int cmd_summary(int argc, char **argv)
 			rc |= report_timed_model(&doc, runs, (size_t)nruns, 0);
 		if (report_clocks_has(runs, (size_t)nruns))
 			rc |= report_clocks_model(&doc, runs, (size_t)nruns);
+		/* The tables name a shared label LABEL@HOST; the runs keep the label they have. */
+		for (int i = 0; i < nruns && stored_labels; i++)
+			memcpy(runs[i].label, stored_labels[i], sizeof(runs[i].label));
 		if (rc == 0)
 			rc = report_summary_json(stdout, summary_shared_sysinfo(runs, (size_t)nruns),
 						 runs, (size_t)nruns, &doc);
@@ -151,5 +162,6 @@ int cmd_summary(int argc, char **argv)
 			die("summary: out of memory");
 	}
 	store_runs_free(runs, (size_t)nruns);
+	free(stored_labels);
 	return EXIT_DONE;
 }

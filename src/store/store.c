@@ -17,6 +17,7 @@
 
 #include "core/catalog.h"
 #include "core/err.h"
+#include "core/fields.h"
 #include "core/utf8.h"
 
 #include <errno.h>
@@ -265,23 +266,13 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 };
 
 /*
- * A new result row, its id made by the database (RETURNING it, which both
- * engines take); and one rewritten after another replica, keeping its id
- * (the 29th parameter).  PostgreSQL's identity column takes no NULL for a
- * new id, so the two are two statements.
+ * The results table's statements are made from core/fields.h's table
+ * (store_sql_results): a new result row, its id made by the database
+ * (RETURNING it, which both engines take); one rewritten after another
+ * replica, keeping its id (the last parameter), since PostgreSQL's
+ * identity column takes no NULL for a new id; and the reading of a run's.
  */
-#define STORE_SQL_RESULT_COLUMNS \
-	"run_id, bench_id, unit, better, status, median, ci_low, ci_high, min, max, mean," \
-	" stddev, cv, p5, p95, n, iterations, stop, interference, overhead, wall_s, reason," \
-	" placement, parallel, aggregate, drift, drifted, jobs"
-#define STORE_SQL_RESULT_PARAMS \
-	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
-static const char store_sql_result[] =
-	"INSERT INTO results (" STORE_SQL_RESULT_COLUMNS ") VALUES (" STORE_SQL_RESULT_PARAMS ")"
-	" RETURNING id";
-static const char store_sql_result_id[] =
-	"INSERT INTO results (" STORE_SQL_RESULT_COLUMNS ", id) VALUES (" STORE_SQL_RESULT_PARAMS
-	", ?) RETURNING id";
+enum { STORE_SQL_INSERT, STORE_SQL_INSERT_ID, STORE_SQL_SELECT };
 
 static const char store_sql_sample[] =
 	"INSERT INTO samples (result_id, idx, value, t, cpu, steal, replica)"
@@ -337,12 +328,48 @@ static const char store_sql_load_points[] =
 	"SELECT p.result_id, p.series, p.x, p.y, p.lo, p.hi, p.noisy FROM result_points p"
 	" JOIN results r ON r.id = p.result_id WHERE r.run_id = ? ORDER BY p.result_id, p.idx";
 
-/* The columns store_load_results reads, in the order it reads them. */
-static const char store_sql_load_results[] =
-	"SELECT id, bench_id, unit, better, status, median, ci_low, ci_high, min, max, mean,"
-	" stddev, cv, p5, p95, n, iterations, stop, interference, overhead, wall_s, reason,"
-	" placement, parallel, aggregate, drift, drifted, jobs"
-	" FROM results WHERE run_id = ? ORDER BY id";
+/*
+ * One of the results table's statements (STORE_SQL_*), its columns the
+ * stored fields of field_result in their order: malloc'd, NULL without memory.
+ */
+static char *store_sql_results(int which)
+{
+	size_t len = 128, n = 0;
+	char *sql;
+
+	for (size_t k = 0; k < field_nresult; k++)
+		len += field_result[k].column ? strlen(field_result[k].column) + 5 : 0;
+	if (!(sql = malloc(len)))
+		return NULL;
+	snprintf(sql, len, which == STORE_SQL_SELECT ? "SELECT id" : "INSERT INTO results (run_id");
+	for (size_t k = 0; k < field_nresult; k++)
+		if (field_result[k].column) {
+			strcat(strcat(sql, ", "), field_result[k].column);
+			n++;
+		}
+	if (which == STORE_SQL_SELECT) {
+		strcat(sql, " FROM results WHERE run_id = ? ORDER BY id");
+		return sql;
+	}
+	strcat(sql, which == STORE_SQL_INSERT_ID ? ", id) VALUES (?" : ") VALUES (?");
+	for (size_t k = 0; k < n + (which == STORE_SQL_INSERT_ID); k++)
+		strcat(sql, ", ?");
+	strcat(sql, ") RETURNING id");
+	return sql;
+}
+
+/* A statement of store_sql_results into *q: 0, or -1 (no memory: a message of its own). */
+static int store_prepare_results(struct store *st, int which, struct db_stmt **q, char *err)
+{
+	char *sql = store_sql_results(which);
+	int rc = sql ? (*q = db_prepare(st->db, sql)) != NULL ? 0 : -1 : -1;
+
+	if (rc < 0)
+		errbuf_set(err, "cannot open db '%s': %s", st->path, sql ? db_errmsg(st->db)
+									 : "out of memory");
+	free(sql);
+	return rc;
+}
 
 /* A run's results' values, the columns in the order store_load_values reads them. */
 static const char store_sql_load_values[] =
@@ -677,9 +704,10 @@ static int store_prepare_writes(struct store *st, char *err)
 			   made ? db_errmsg(st->db) : "out of memory");
 		return -1;
 	}
-	if (store_prepare(st, store_sql_result, &st->ins_result) != 0 ||
-	    store_prepare(st, store_sql_result_id, &st->ins_result_id) != 0 ||
-	    store_prepare(st, store_sql_sample, &st->ins_sample) != 0 ||
+	if (store_prepare_results(st, STORE_SQL_INSERT, &st->ins_result, err) < 0 ||
+	    store_prepare_results(st, STORE_SQL_INSERT_ID, &st->ins_result_id, err) < 0)
+		return -1;
+	if (store_prepare(st, store_sql_sample, &st->ins_sample) != 0 ||
 	    store_prepare(st, store_sql_value, &st->ins_value) != 0 ||
 	    store_prepare(st, store_sql_point, &st->ins_point) != 0 ||
 	    store_prepare(st, store_sql_replica, &st->ins_replica) != 0 ||
@@ -1227,6 +1255,64 @@ static int store_result_check(struct store *st, const struct result *r, char *er
 }
 
 /*
+ * r's stored fields (field_result's with a column) as the parameters from
+ * the first'th on, in the table's order, as store_sql_results lists their
+ * columns; *next is the parameter after them.  0, or -1.
+ */
+static int store_bind_fields(struct db_stmt *s, int first, const struct result *r, int *next)
+{
+	int i = first;
+
+	for (size_t k = 0; k < field_nresult; k++) {
+		const struct field *f = &field_result[k];
+		const char *p = (const char *)r + f->off;
+		int rc = 0;
+
+		if (!f->column)
+			continue;
+		switch (f->type) {
+		case FIELD_TEXT:
+			rc = (f->flags & FIELD_EMPTY_NONE) && !p[0] ? db_bind_null(s, i)
+								     : store_bind_text(s, i, p);
+			break;
+		case FIELD_REAL:
+			rc = store_bind_real(s, i, *(const double *)(const void *)p);
+			break;
+		case FIELD_SIZE:
+			rc = db_bind_int64(s, i, (int64_t)*(const size_t *)(const void *)p);
+			break;
+		case FIELD_U64:
+			/* SQL has no unsigned type; the bits survive the round trip. */
+			rc = db_bind_int64(s, i, (int64_t)*(const uint64_t *)(const void *)p);
+			break;
+		case FIELD_INT:
+			rc = db_bind_int64(s, i, *(const int *)(const void *)p);
+			break;
+		case FIELD_BOOL:
+			rc = db_bind_int64(s, i, *(const int *)(const void *)p != 0);
+			break;
+		case FIELD_BETTER:
+			rc = store_bind_text(s, i, bench_better_name(r->better));
+			break;
+		case FIELD_STATUS:
+			rc = store_bind_text(s, i, result_status_name(r->status));
+			break;
+		case FIELD_STOP:
+			rc = store_bind_text(s, i, result_stop_name(r->stop));
+			break;
+		case FIELD_PLACE:
+			rc = store_bind_text(s, i, place_name(r->placement));
+			break;
+		}
+		if (rc != 0)
+			return -1;
+		i++;
+	}
+	*next = i;
+	return 0;
+}
+
+/*
  * Sample i of r as the STORE_SAMPLE_COLS parameters after the first base
  * of a statement of store_sql_samples' rows; where it ran unbound (NULL)
  * when the result does not say.  0, or -1.
@@ -1258,38 +1344,10 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 {
 	struct db_stmt *s = id && *id ? st->ins_result_id : st->ins_result, *sv = st->ins_value;
 	int64_t result_id;
+	int next;
 
-	if (db_bind_int64(s, 1, run_id) != 0 ||
-	    store_bind_text(s, 2, r->id) != 0 ||
-	    store_bind_text(s, 3, r->unit) != 0 ||
-	    store_bind_text(s, 4, bench_better_name(r->better)) != 0 ||
-	    store_bind_text(s, 5, result_status_name(r->status)) != 0 ||
-	    store_bind_real(s, 6, r->median) != 0 ||
-	    store_bind_real(s, 7, r->ci_low) != 0 ||
-	    store_bind_real(s, 8, r->ci_high) != 0 ||
-	    store_bind_real(s, 9, r->min) != 0 ||
-	    store_bind_real(s, 10, r->max) != 0 ||
-	    store_bind_real(s, 11, r->mean) != 0 ||
-	    store_bind_real(s, 12, r->stddev) != 0 ||
-	    store_bind_real(s, 13, r->cv) != 0 ||
-	    store_bind_real(s, 14, r->p5) != 0 ||
-	    store_bind_real(s, 15, r->p95) != 0 ||
-	    db_bind_int64(s, 16, (int64_t)r->n) != 0 ||
-	    /* SQLite has no unsigned type; the bits survive the round trip. */
-	    db_bind_int64(s, 17, (int64_t)r->iterations) != 0 ||
-	    store_bind_text(s, 18, result_stop_name(r->stop)) != 0 ||
-	    store_bind_real(s, 19, r->interference) != 0 ||
-	    store_bind_real(s, 20, r->overhead) != 0 ||
-	    store_bind_real(s, 21, r->wall_s) != 0 ||
-	    (r->reason[0] ? store_bind_text(s, 22, r->reason)
-			  : db_bind_null(s, 22)) != 0 ||
-	    store_bind_text(s, 23, place_name(r->placement)) != 0 ||
-	    db_bind_int64(s, 24, r->parallel) != 0 ||
-	    store_bind_real(s, 25, r->aggregate) != 0 ||
-	    store_bind_real(s, 26, r->drift) != 0 ||
-	    db_bind_int64(s, 27, r->drifted != 0) != 0 ||
-	    db_bind_int64(s, 28, r->jobs) != 0 ||
-	    (id && *id && db_bind_int64(s, 29, *id) != 0) ||
+	if (db_bind_int64(s, 1, run_id) != 0 || store_bind_fields(s, 2, r, &next) < 0 ||
+	    (id && *id && db_bind_int64(s, next, *id) != 0) ||
 	    store_step_id(s, &result_id) < 0)
 		goto fail;
 	if (id)
@@ -2031,74 +2089,80 @@ fail:
 	return -1;
 }
 
-/* Fill one result from the current row of store_sql_load_results. */
+/*
+ * Fill one result from the current row of store_sql_results(STORE_SQL_SELECT):
+ * the id, then the fields in field_result's order.
+ */
 static int store_row_result(struct store *st, struct db_stmt *q, struct result *r, char *err)
 {
-	const char *better, *status, *stop, *place;
-	int64_t n, parallel, jobs;
+	long long rid = (long long)db_column_int64(q, 0);
+	int c = 1;
 
 	memset(r, 0, sizeof(*r));
-	store_column_copy(q, 1, r->id, sizeof(r->id));
-	store_column_copy(q, 2, r->unit, sizeof(r->unit));
-	better = db_column_text(q, 3);
-	status = db_column_text(q, 4);
-	stop = db_column_text(q, 17);
-	if (!better || (strcmp(better, "lower") != 0 && strcmp(better, "higher") != 0) ||
-	    !status || result_status_parse(status, &r->status) < 0 ||
-	    !stop || result_stop_parse(stop, &r->stop) < 0) {
-		errbuf_set(err, "cannot read db '%s': result %lld has a bad better, status or stop",
-			   st->path, (long long)db_column_int64(q, 0));
-		return -1;
+	for (size_t k = 0; k < field_nresult; k++) {
+		const struct field *f = &field_result[k];
+		char *p = (char *)r + f->off;
+		const char *t;
+		int64_t v;
+		int bad = 0;
+
+		if (!f->column)
+			continue;
+		switch (f->type) {
+		case FIELD_TEXT:
+			store_column_copy(q, c, p, f->size);
+			break;
+		case FIELD_REAL:
+			*(double *)(void *)p = store_column_real(q, c);
+			break;
+		case FIELD_SIZE:
+		case FIELD_U64:
+		case FIELD_INT:
+		case FIELD_BOOL:
+			v = db_column_int64(q, c);
+			/* A count out of its range (a hand edit, another program's write). */
+			if (f->type != FIELD_U64 && (v < f->lo || v > f->hi) &&
+			    !((f->flags & FIELD_ZERO_NONE) && v == 0)) {
+				errbuf_set(err, "cannot read db '%s': result %lld has %s %lld, out of "
+					   "its range", st->path, rid, f->key, (long long)v);
+				return -1;
+			}
+			if (f->type == FIELD_SIZE)
+				*(size_t *)(void *)p = (size_t)v;
+			else if (f->type == FIELD_U64)
+				*(uint64_t *)(void *)p = (uint64_t)v;
+			else
+				*(int *)(void *)p = (int)v;
+			break;
+		case FIELD_BETTER:
+			t = db_column_text(q, c);
+			bad = !t || (strcmp(t, "lower") != 0 && strcmp(t, "higher") != 0);
+			r->better = t && strcmp(t, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
+			break;
+		case FIELD_STATUS:
+			t = db_column_text(q, c);
+			bad = !t || result_status_parse(t, &r->status) < 0;
+			break;
+		case FIELD_STOP:
+			t = db_column_text(q, c);
+			bad = !t || result_stop_parse(t, &r->stop) < 0;
+			break;
+		case FIELD_PLACE:
+			/* "" is PLACE_NA, which place_parse does not accept as a choice. */
+			t = db_column_text(q, c);
+			if (t && t[0] == '\0')
+				r->placement = PLACE_NA;
+			else
+				bad = !t || place_parse(t, &r->placement) < 0;
+			break;
+		}
+		if (bad) {
+			errbuf_set(err, "cannot read db '%s': result %lld has an unknown %s '%s'",
+				   st->path, rid, f->key, t ? t : "(null)");
+			return -1;
+		}
+		c++;
 	}
-	r->better = strcmp(better, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
-	r->median = store_column_real(q, 5);
-	r->ci_low = store_column_real(q, 6);
-	r->ci_high = store_column_real(q, 7);
-	r->min = store_column_real(q, 8);
-	r->max = store_column_real(q, 9);
-	r->mean = store_column_real(q, 10);
-	r->stddev = store_column_real(q, 11);
-	r->cv = store_column_real(q, 12);
-	r->p5 = store_column_real(q, 13);
-	r->p95 = store_column_real(q, 14);
-	n = db_column_int64(q, 15);
-	if (n < 0) {
-		errbuf_set(err, "cannot read db '%s': result %lld has a negative n", st->path,
-			   (long long)db_column_int64(q, 0));
-		return -1;
-	}
-	r->n = (size_t)n;
-	r->iterations = (uint64_t)db_column_int64(q, 16);
-	r->interference = store_column_real(q, 18);
-	r->overhead = store_column_real(q, 19);
-	r->wall_s = store_column_real(q, 20);
-	store_column_copy(q, 21, r->reason, sizeof(r->reason));
-	/* "" is PLACE_NA, which place_parse does not accept as a choice. */
-	place = db_column_text(q, 22);
-	if (place && place[0] == '\0')
-		r->placement = PLACE_NA;
-	else if (!place || place_parse(place, &r->placement) < 0) {
-		errbuf_set(err, "cannot read db '%s': result %lld has an unknown placement '%s'",
-			   st->path, (long long)db_column_int64(q, 0), place ? place : "(null)");
-		return -1;
-	}
-	parallel = db_column_int64(q, 23);
-	if (parallel < 1 || parallel > INT_MAX) {
-		errbuf_set(err, "cannot read db '%s': result %lld has parallel %lld, not a count of copies",
-			   st->path, (long long)db_column_int64(q, 0), (long long)parallel);
-		return -1;
-	}
-	r->parallel = (int)parallel;
-	r->aggregate = store_column_real(q, 24);
-	r->drift = store_column_real(q, 25);
-	r->drifted = (int)db_column_int64(q, 26) != 0;
-	jobs = db_column_int64(q, 27);
-	if (jobs < 0 || jobs > INT_MAX) {
-		errbuf_set(err, "cannot read db '%s': result %lld has jobs %lld, not a count of jobs",
-			   st->path, (long long)db_column_int64(q, 0), (long long)jobs);
-		return -1;
-	}
-	r->jobs = (int)jobs;
 	return 0;
 }
 
@@ -2193,7 +2257,7 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 	}
 	if (store_prepare(st, "SELECT r.label, r.started, h.hostname, r.os, r.mhz, r.sysinfo,"
 			       " r.uuid, r.set_uuid, r.finished FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.id = ?", &qr) != 0 ||
-	    store_prepare(st, store_sql_load_results, &q) != 0 ||
+	    store_prepare_results(st, STORE_SQL_SELECT, &q, err) < 0 ||
 	    store_prepare(st, store_sql_load_samples, &qs) != 0 ||
 	    store_prepare(st, store_sql_load_replicas, &qrep) != 0 ||
 	    store_prepare(st, store_sql_load_sentinel, &qsen) != 0 ||

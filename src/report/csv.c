@@ -10,17 +10,16 @@
 #include "report/report.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fields.h"
 #include "core/utf8.h"
 
-/* The columns, in order; the header row is this list. */
-static const char *const csv_columns[] = {
-	"run_uuid", "set_uuid", "label", "host", "os", "started", "id", "unit", "better", "status",
-	"placement", "parallel", "jobs", "median", "ci_low", "ci_high", "min", "max", "mean", "stddev",
-	"cv", "p5", "p95", "n", "iterations", "stop", "interference", "overhead", "wall_s",
-	"aggregate", "replicas", "drift", "drifted", "reason",
+/* The run's columns; the result's after them are core/fields.h's, in its order. */
+static const char *const csv_run_columns[] = {
+	"run_uuid", "set_uuid", "label", "host", "os", "started",
 };
 
 /*
@@ -59,15 +58,61 @@ static void csv_num(FILE *out, double v)
 		fprintf(out, "%.17g", v);
 }
 
+/* One of r's fields, after a comma: empty where it says none. */
+static void csv_field(FILE *out, const struct field *f, const struct result *r)
+{
+	const char *p = (const char *)r + f->off;
+	double d;
+	int i;
+
+	switch (f->type) {
+	case FIELD_TEXT:
+		csv_text(out, p, 0);
+		break;
+	case FIELD_REAL:
+		d = *(const double *)(const void *)p;
+		csv_num(out, (f->flags & FIELD_NEG_NONE) && d < 0 ? (double)NAN : d);
+		break;
+	case FIELD_SIZE:
+		fprintf(out, ",%zu", *(const size_t *)(const void *)p);
+		break;
+	case FIELD_U64:
+		fprintf(out, ",%llu", (unsigned long long)*(const uint64_t *)(const void *)p);
+		break;
+	case FIELD_INT:
+	case FIELD_BOOL:
+		i = *(const int *)(const void *)p;
+		if ((f->flags & FIELD_ZERO_NONE) && i == 0)
+			fputc(',', out);
+		else
+			fprintf(out, ",%d", f->type == FIELD_BOOL ? i != 0 : i);
+		break;
+	case FIELD_BETTER:
+		csv_text(out, bench_better_name(r->better), 0);
+		break;
+	case FIELD_STATUS:
+		csv_text(out, result_status_name(r->status), 0);
+		break;
+	case FIELD_STOP:
+		csv_text(out, result_stop_name(r->stop), 0);
+		break;
+	case FIELD_PLACE:
+		/* place_name(PLACE_NA) is "": empty, as a missing figure is. */
+		csv_text(out, place_name(r->placement), 0);
+		break;
+	}
+}
+
 int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns)
 {
-	for (size_t i = 0; i < sizeof(csv_columns) / sizeof(csv_columns[0]); i++)
-		csv_text(out, csv_columns[i], i == 0);
+	for (size_t i = 0; i < sizeof(csv_run_columns) / sizeof(csv_run_columns[0]); i++)
+		csv_text(out, csv_run_columns[i], i == 0);
+	for (size_t k = 0; k < field_nresult; k++)
+		csv_text(out, field_result[k].key, 0);
 	fputc('\n', out);
 	for (size_t i = 0; i < nruns; i++)
 		for (size_t j = 0; j < runs[i].nresults; j++) {
 			const struct run_info *run = &runs[i];
-			const struct result *r = &run->results[j];
 
 			csv_text(out, run->uuid, 1);
 			csv_text(out, run->set_uuid, 0);
@@ -75,37 +120,8 @@ int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns)
 			csv_text(out, run->host, 0);
 			csv_text(out, run->os, 0);
 			csv_text(out, run->started, 0);
-			csv_text(out, r->id, 0);
-			csv_text(out, r->unit, 0);
-			csv_text(out, bench_better_name(r->better), 0);
-			csv_text(out, result_status_name(r->status), 0);
-			csv_text(out, r->placement == PLACE_NA ? "" : place_name(r->placement), 0);
-			fprintf(out, ",%d", r->parallel);
-			/* Empty, as a missing figure is, for a result that is not one of a -j sweep. */
-			if (r->jobs > 0)
-				fprintf(out, ",%d", r->jobs);
-			else
-				fputc(',', out);
-			csv_num(out, r->median);
-			csv_num(out, r->ci_low);
-			csv_num(out, r->ci_high);
-			csv_num(out, r->min);
-			csv_num(out, r->max);
-			csv_num(out, r->mean);
-			csv_num(out, r->stddev);
-			csv_num(out, r->cv);
-			csv_num(out, r->p5);
-			csv_num(out, r->p95);
-			fprintf(out, ",%zu,%llu", r->n, (unsigned long long)r->iterations);
-			csv_text(out, result_stop_name(r->stop), 0);
-			csv_num(out, r->interference < 0 ? (double)NAN : r->interference);
-			csv_num(out, r->overhead);
-			csv_num(out, r->wall_s);
-			csv_num(out, r->aggregate);
-			fprintf(out, ",%zu", r->nreplicas);
-			csv_num(out, r->drift);
-			fprintf(out, ",%d", r->drifted != 0);
-			csv_text(out, r->reason, 0);
+			for (size_t k = 0; k < field_nresult; k++)
+				csv_field(out, &field_result[k], &run->results[j]);
 			fputc('\n', out);
 		}
 	return ferror(out) ? -1 : 0;

@@ -15,6 +15,7 @@
  * valid characters ("é" elsewhere in it) are not touched.
  */
 #include "report/report.h"
+#include "core/fields.h"
 #include "report/model.h"
 #include "report/jsonw.h"
 
@@ -469,6 +470,62 @@ static json_t *sentinel_array(const struct run_info *run, int *bad)
 	return a;
 }
 
+/*
+ * One of r's fields as the export writes it: null where it says none, and
+ * a figure of the measurement null when the result measured nothing.
+ */
+static json_t *field_json(const struct field *f, const struct result *r, int measured)
+{
+	const char *p = (const char *)r + f->off;
+	double d;
+	int i;
+
+	switch (f->type) {
+	case FIELD_TEXT:
+		return (f->flags & FIELD_EMPTY_NONE) ? jstr_or_null(p) : report_jstr(p);
+	case FIELD_REAL:
+		d = *(const double *)(const void *)p;
+		if (((f->flags & FIELD_MEASURED) && !measured) || ((f->flags & FIELD_NEG_NONE) && d < 0))
+			return json_null();
+		return report_jreal(d);
+	case FIELD_SIZE:
+		return juint(*(const size_t *)(const void *)p);
+	case FIELD_U64:
+		return juint(*(const uint64_t *)(const void *)p);
+	case FIELD_INT:
+		i = *(const int *)(const void *)p;
+		return (f->flags & FIELD_ZERO_NONE) && i == 0 ? json_null() : json_integer(i);
+	case FIELD_BOOL:
+		return json_boolean(*(const int *)(const void *)p);
+	case FIELD_BETTER:
+		return report_jstr(bench_better_name(r->better));
+	case FIELD_STATUS:
+		return report_jstr(result_status_name(r->status));
+	case FIELD_STOP:
+		return report_jstr(result_stop_name(r->stop));
+	case FIELD_PLACE:
+		/* null, not "", for a benchmark that takes no placement at all. */
+		return r->placement == PLACE_NA ? json_null() : report_jstr(place_name(r->placement));
+	}
+	return json_null();
+}
+
+/* A result's lists: values, points, replicas, samples, where each ran, a timed job's usage. */
+static void result_lists(json_t *o, const struct result *r, int measured, json_t *samples, int *bad)
+{
+	report_jset(o, "values", values_object(r, bad), bad);
+	report_jset(o, "points", points_array(r, bad), bad);
+	report_jset(o, "replicas", replicas_array(r, bad), bad);
+	if (measured && r->samples)
+		for (size_t i = 0; i < r->n; i++)
+			report_jpush(samples, report_jreal(r->samples[i]), bad);
+	report_jset(o, "samples", samples, bad);
+	report_jset(o, "where", measured ? where_object(r, bad) : json_null(), bad);
+	/* Only a timed job has it, and only beside the samples written above. */
+	if (measured && r->samples && r->usage)
+		report_jset(o, "usage", usage_array(r, bad), bad);
+}
+
 static json_t *result_object(const struct result *r, int *bad)
 {
 	/* Skipped and failed results measured nothing: null, not a zero. */
@@ -481,43 +538,14 @@ static json_t *result_object(const struct result *r, int *bad)
 		*bad = 1;
 		return NULL;
 	}
-	report_jset(o, "id", report_jstr(r->id), bad);
-	report_jset(o, "unit", report_jstr(r->unit), bad);
-	report_jset(o, "better", report_jstr(bench_better_name(r->better)), bad);
-	report_jset(o, "status", report_jstr(result_status_name(r->status)), bad);
-	for (size_t i = 0; i < REPORT_NSTATS; i++) {
-		double v;
-
-		memcpy(&v, (const char *)r + report_stat_keys[i].off, sizeof(v));
-		report_jset(o, report_stat_keys[i].key, measured ? report_jreal(v) : json_null(), bad);
+	/* The fields, with the lists before the last (the reason), where they have always been. */
+	for (size_t k = 0; k < field_nresult; k++) {
+		if (k + 1 == field_nresult)
+			result_lists(o, r, measured, samples, bad);
+		if (!(field_result[k].flags & FIELD_DERIVED))
+			report_jset(o, field_result[k].key, field_json(&field_result[k], r, measured),
+				    bad);
 	}
-	report_jset(o, "n", juint(r->n), bad);
-	report_jset(o, "iterations", juint(r->iterations), bad);
-	report_jset(o, "stop", report_jstr(result_stop_name(r->stop)), bad);
-	report_jset(o, "interference", r->interference < 0 ? json_null() : report_jreal(r->interference), bad);
-	report_jset(o, "overhead", measured ? report_jreal(r->overhead) : json_null(), bad);
-	report_jset(o, "wall_s", report_jreal(r->wall_s), bad);
-	/* null, not "", for a benchmark that takes no placement at all. */
-	report_jset(o, "placement", r->placement == PLACE_NA ? json_null() : report_jstr(place_name(r->placement)),
-	    bad);
-	report_jset(o, "parallel", json_integer(r->parallel), bad);
-	/* null, as placement is, for a result that is not one of a -j sweep. */
-	report_jset(o, "jobs", r->jobs > 0 ? json_integer(r->jobs) : json_null(), bad);
-	report_jset(o, "aggregate", report_jreal(r->aggregate), bad);
-	report_jset(o, "drift", report_jreal(r->drift), bad);
-	report_jset(o, "drifted", json_boolean(r->drifted), bad);
-	report_jset(o, "values", values_object(r, bad), bad);
-	report_jset(o, "points", points_array(r, bad), bad);
-	report_jset(o, "replicas", replicas_array(r, bad), bad);
-	if (measured && r->samples)
-		for (size_t i = 0; i < r->n; i++)
-			report_jpush(samples, report_jreal(r->samples[i]), bad);
-	report_jset(o, "samples", samples, bad);
-	report_jset(o, "where", measured ? where_object(r, bad) : json_null(), bad);
-	/* Only a timed job has it, and only beside the samples written above. */
-	if (measured && r->samples && r->usage)
-		report_jset(o, "usage", usage_array(r, bad), bad);
-	report_jset(o, "reason", jstr_or_null(r->reason), bad);
 	return o;
 }
 

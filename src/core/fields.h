@@ -32,6 +32,9 @@ enum {
 	FIELD_EMPTY_NONE = 1u << 3,	/* "" is none (reason) */
 	FIELD_DERIVED = 1u << 4,	/* counted from the result's lists (replicas): the
 					   CSV's only, the store and the export keep the list */
+	FIELD_OPTIONAL = 1u << 5,	/* an older kbench's export may leave it out: none */
+	FIELD_NOT_EMPTY = 1u << 6,	/* never "" (the id) */
+	FIELD_NONNEG = 1u << 7,		/* never below zero (a time, a rate, a spread) */
 };
 
 struct field {

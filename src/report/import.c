@@ -36,6 +36,7 @@
 
 #include "core/catalog.h"
 #include "core/err.h"
+#include "core/fields.h"
 #include "core/utf8.h"
 #include "report/jsonw.h"
 
@@ -575,18 +576,17 @@ static void imp_consistent(struct imp *im, const struct result *r)
 	int measured = r->status == RES_OK || r->status == RES_NOISY;
 
 	/* Times, rates, spreads and their ratios: none of them can be below zero. */
-	for (size_t i = 0; i < REPORT_NSTATS; i++) {
+	for (size_t k = 0; k < field_nresult; k++) {
+		const struct field *f = &field_result[k];
 		double v;
 
-		memcpy(&v, (const char *)r + report_stat_keys[i].off, sizeof(v));
+		if (f->type != FIELD_REAL || !(f->flags & FIELD_NONNEG))
+			continue;
+		memcpy(&v, (const char *)r + f->off, sizeof(v));
 		if (v < 0) {
-			imp_fail(im, "\"%s\" is %g, negative", report_stat_keys[i].key, v);
+			imp_fail(im, "\"%s\" is %g, negative", f->key, v);
 			return;
 		}
-	}
-	if (r->wall_s < 0) {
-		imp_fail(im, "\"wall_s\" is %g, negative", r->wall_s);
-		return;
 	}
 	if (!measured)
 		return;
@@ -623,66 +623,86 @@ static void imp_known(struct imp *im, const struct result *r)
 			 r->id, bench_better_name(better));
 }
 
+/*
+ * One of a result's fields (core/fields.h) from its key: null or, for one
+ * an older kbench left out, absence where the field may say none.
+ */
+static void imp_field(struct imp *im, json_t *o, const struct field *f, struct result *r)
+{
+	char *p = (char *)r + f->off, name[32];
+	json_t *v = json_object_get(o, f->key);
+	double d;
+
+	if ((f->flags & FIELD_OPTIONAL) && !v && f->type != FIELD_REAL)
+		return;
+	switch (f->type) {
+	case FIELD_TEXT:
+		imp_str(im, o, f->key, p, f->size, (f->flags & FIELD_EMPTY_NONE) != 0);
+		if (!im->bad && (f->flags & FIELD_NOT_EMPTY) && !p[0])
+			imp_fail(im, "\"%s\" is empty", f->key);
+		break;
+	case FIELD_REAL:
+		d = (f->flags & FIELD_OPTIONAL) && !imp_has(o, f->key) ? (double)NAN
+								   : imp_num(im, o, f->key, 1);
+		/* null: not known (-1), as run --json writes it. */
+		*(double *)(void *)p = (f->flags & FIELD_NEG_NONE) && isnan(d) ? -1 : d;
+		break;
+	case FIELD_SIZE:
+		*(size_t *)(void *)p = (size_t)imp_int(im, o, f->key, f->lo, f->hi);
+		break;
+	case FIELD_U64:
+		*(uint64_t *)(void *)p = (uint64_t)imp_int(im, o, f->key, f->lo, f->hi);
+		break;
+	case FIELD_INT:
+		if ((f->flags & FIELD_ZERO_NONE) && !imp_has(o, f->key))
+			return;
+		*(int *)(void *)p = (int)imp_int(im, o, f->key, f->lo, f->hi);
+		break;
+	case FIELD_BOOL:
+		if (!json_is_boolean(v))
+			imp_fail(im, "\"%s\" is not true or false", f->key);
+		*(int *)(void *)p = json_is_true(v);
+		break;
+	case FIELD_BETTER:
+		imp_str(im, o, f->key, name, sizeof(name), 0);
+		if (!im->bad && strcmp(name, "lower") != 0 && strcmp(name, "higher") != 0)
+			imp_fail(im, "\"better\" is \"%s\", not lower or higher", name);
+		r->better = strcmp(name, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
+		break;
+	case FIELD_STATUS:
+		imp_str(im, o, f->key, name, sizeof(name), 0);
+		if (!im->bad && result_status_parse(name, &r->status) < 0)
+			imp_fail(im, "unknown status \"%s\"", name);
+		break;
+	case FIELD_STOP:
+		imp_str(im, o, f->key, name, sizeof(name), 0);
+		if (!im->bad && result_stop_parse(name, &r->stop) < 0)
+			imp_fail(im, "unknown stop \"%s\"", name);
+		break;
+	case FIELD_PLACE:
+		r->placement = PLACE_NA;
+		if (json_is_null(v))
+			break;
+		imp_str(im, o, f->key, name, sizeof(name), 0);
+		if (!im->bad && place_parse(name, &r->placement) < 0)
+			imp_fail(im, "unknown placement \"%s\"", name);
+		break;
+	}
+}
+
 static void imp_result(struct imp *im, json_t *o, struct result *r)
 {
-	char better[16], status[16], stop[16], place[16];
-	json_t *pl;
-
 	memset(r, 0, sizeof(*r));
 	if (!json_is_object(o)) {
 		imp_fail(im, "not an object");
 		return;
 	}
-	imp_str(im, o, "id", r->id, sizeof(r->id), 0);
-	if (!im->bad && !r->id[0])
-		imp_fail(im, "\"id\" is empty");
-	imp_str(im, o, "unit", r->unit, sizeof(r->unit), 0);
-	imp_str(im, o, "better", better, sizeof(better), 0);
-	imp_str(im, o, "status", status, sizeof(status), 0);
-	imp_str(im, o, "stop", stop, sizeof(stop), 0);
+	for (size_t k = 0; k < field_nresult && !im->bad; k++)
+		if (!(field_result[k].flags & FIELD_DERIVED))
+			imp_field(im, o, &field_result[k], r);
 	if (im->bad)
 		return;
-	if (strcmp(better, "lower") != 0 && strcmp(better, "higher") != 0)
-		imp_fail(im, "\"better\" is \"%s\", not lower or higher", better);
-	r->better = strcmp(better, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
-	if (result_status_parse(status, &r->status) < 0)
-		imp_fail(im, "unknown status \"%s\"", status);
-	if (result_stop_parse(stop, &r->stop) < 0)
-		imp_fail(im, "unknown stop \"%s\"", stop);
 	imp_known(im, r);
-	for (size_t i = 0; i < REPORT_NSTATS; i++) {
-		double v = imp_num(im, o, report_stat_keys[i].key, 1);
-
-		memcpy((char *)r + report_stat_keys[i].off, &v, sizeof(v));
-	}
-	/* n bounds what is allocated for the samples; a billion is far past any run. */
-	r->n = (size_t)imp_int(im, o, "n", 0, 1000000000);
-	r->iterations = (uint64_t)imp_int(im, o, "iterations", 0, INT64_MAX);
-	/* null: not known (-1), as run --json writes it. */
-	r->interference = imp_num(im, o, "interference", 1);
-	if (isnan(r->interference))
-		r->interference = -1;
-	r->overhead = imp_num(im, o, "overhead", 1);
-	r->wall_s = imp_num(im, o, "wall_s", 1);
-	pl = json_object_get(o, "placement");
-	r->placement = PLACE_NA;
-	if (!json_is_null(pl)) {
-		imp_str(im, o, "placement", place, sizeof(place), 0);
-		if (!im->bad && place_parse(place, &r->placement) < 0)
-			imp_fail(im, "unknown placement \"%s\"", place);
-	}
-	r->parallel = (int)imp_int(im, o, "parallel", 1, INT_MAX);
-	/* Absent (an older kbench) or null: not one of a -j sweep. */
-	if (imp_has(o, "jobs"))
-		r->jobs = (int)imp_int(im, o, "jobs", 1, 1000000);
-	r->aggregate = imp_num(im, o, "aggregate", 1);
-	r->drift = imp_has(o, "drift") ? imp_num(im, o, "drift", 1) : (double)NAN;
-	if (json_object_get(o, "drifted")) {
-		if (!json_is_boolean(json_object_get(o, "drifted")))
-			imp_fail(im, "\"drifted\" is not true or false");
-		r->drifted = json_is_true(json_object_get(o, "drifted"));
-	}
-	imp_str(im, o, "reason", r->reason, sizeof(r->reason), 1);
 	if (im->bad)
 		return;
 	imp_values(im, o, r);

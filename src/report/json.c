@@ -308,20 +308,6 @@ static json_t *points_array(const struct result *r, int *bad)
 	return a;
 }
 
-/* A result's statistics by their JSON names, in the order written (jsonw.h). */
-const struct report_stat_key report_stat_keys[REPORT_NSTATS] = {
-	{ "median", offsetof(struct result, median) },
-	{ "ci_low", offsetof(struct result, ci_low) },
-	{ "ci_high", offsetof(struct result, ci_high) },
-	{ "min", offsetof(struct result, min) },
-	{ "max", offsetof(struct result, max) },
-	{ "mean", offsetof(struct result, mean) },
-	{ "stddev", offsetof(struct result, stddev) },
-	{ "cv", offsetof(struct result, cv) },
-	{ "p5", offsetof(struct result, p5) },
-	{ "p95", offsetof(struct result, p95) },
-};
-
 /* A timed copy's figures by their JSON names, in the order written (jsonw.h). */
 const struct report_stat_key report_usage_keys[REPORT_NUSAGE] = {
 	{ "start", offsetof(struct result_usage, start) },

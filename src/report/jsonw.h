@@ -19,16 +19,17 @@ void report_jset(json_t *obj, const char *key, json_t *val, int *bad);
 void report_jpush(json_t *arr, json_t *val, int *bad);
 
 struct rm_doc;
-/* The table model's tables as JSON (summary's and compare's "tables"): each its id, title, header, rows (cells, marks) and notes. */
+/*
+ * The table model's tables as JSON (summary's and compare's "tables"):
+ * each its id, title, header, rows (cells, marks) and notes.
+ */
 json_t *report_model_json(const struct rm_doc *doc, int *bad);
 
-/* A result's statistics (median ... p95) by their JSON names, for writing and reading. */
-#define REPORT_NSTATS 10
+/* A name and where its double is in a struct (a result's own fields are core/fields.h's). */
 struct report_stat_key {
-	const char *key;		/* "ci_low" */
-	size_t off;			/* offsetof(struct result, ci_low) */
+	const char *key;		/* "start" */
+	size_t off;			/* offsetof(struct result_usage, start) */
 };
-extern const struct report_stat_key report_stat_keys[REPORT_NSTATS];
 /*
  * A timed copy's figures (the doubles of struct result_usage, start to
  * orphans, off their offsets in it) by their JSON names, for writing and

@@ -1112,8 +1112,9 @@ static int store_uuid(char *buf, size_t len)
 /*
  * Insert the host (if new) and the run row, inside the caller's
  * transaction; sets run->id.  A run without a uuid gets a new one
- * (store_uuid), and a run without a set is a set of its own.  pid is the process measuring it, 0 for one imported.  0, or
- * -1 with the SQLite error left in the connection.
+ * (store_uuid), and a run without a set is a set of its own.  pid is the
+ * process measuring it, 0 for one imported.  0, or -1 with the error left
+ * in the connection.
  */
 static int store_run_insert(struct store *st, struct run_info *run, long long pid)
 {
@@ -1476,7 +1477,7 @@ static const char *const store_sql_delete_result[] = {
 	"DELETE FROM results WHERE id = ?",
 };
 
-/* Run each statement of a list with its one parameter bound to id; 0 or -1 (error in the connection). */
+/* Each statement of a list, its one parameter bound to id: 0, or -1 (error in the connection). */
 static int store_exec_id(struct store *st, const char *const *sql, size_t n, int64_t id)
 {
 	struct db_stmt *q;

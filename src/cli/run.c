@@ -271,14 +271,18 @@ static void run_summary(const struct run_info *runs, size_t nruns)
 
 /*
  * Merge a job's replicas into the run's result for it and store that,
- * rewriting what an earlier round stored.  -1 when the store fails: a run
- * that cannot keep its results must not go on measuring for nothing, but
- * what it measured is still merged and printed.
+ * rewriting what an earlier round stored; its interval takes in the
+ * machine's movement over the run so far (tl), the whole run's in the
+ * last round.  -1 when the store fails: a run that cannot keep its
+ * results must not go on measuring for nothing, but what it measured is
+ * still merged and printed.
  */
 static int job_merge(const struct job *job, struct job_reps *jr, const struct run_opts *o,
-		     struct session *ses, struct run_info *run, struct result *slot)
+		     const struct timeline *tl, struct session *ses, struct run_info *run,
+		     struct result *slot)
 {
-	struct replica_cfg cfg = { .precision = o->precision / 100.0 };
+	struct replica_cfg cfg = { .precision = o->precision / 100.0, .timeline = tl->pts,
+				   .ntimeline = tl->n };
 	struct result merged;
 
 	if (replica_merge(job->b, jr->reps, jr->n, &cfg, &merged) < 0)
@@ -369,7 +373,7 @@ static void run_rounds(const struct run_opts *o, const struct job *jobs, size_t 
 		/* After the store failed, the rest is still merged, to be printed. */
 		for (size_t i = 0; i < njobs; i++)
 			if (jr[i].n > jr[i].merged)
-				(void)job_merge(&jobs[i], &jr[i], o, ses, run, &run->results[i]);
+				(void)job_merge(&jobs[i], &jr[i], o, &tl, ses, run, &run->results[i]);
 		if (ses->st && ses->state != SESSION_UNSTORED &&
 		    store_sentinel_put(ses->st, run->id, tl.pts, tl.n, ses->err) < 0)
 			ses->state = SESSION_UNSTORED;

@@ -55,6 +55,68 @@ static double replica_spread(double *v, size_t n)
 	return (stats_quantile_sorted(v, k, 0.75) - stats_quantile_sorted(v, k, 0.25)) / ss.median;
 }
 
+/*
+ * The machine's spread over the run, relative: REPLICA_MACHINE_Z standard
+ * deviations (from the interquartile range) of the timeline's operation
+ * that moved more; 0 without a timeline of a few points.  -1 without
+ * memory.
+ */
+static int replica_machine(const struct replica_cfg *cfg, double *w)
+{
+	size_t n = cfg->ntimeline;
+	double *v, sys, user;
+
+	*w = 0;
+	if (n < 4)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i] = cfg->timeline[i].sys_ns;
+	sys = replica_spread(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = cfg->timeline[i].user_ns;
+	user = replica_spread(v, n);
+	free(v);
+	/* fmax ignores a NaN: one operation's spread stands when the other is unknown. */
+	if (isfinite(fmax(sys, user)))
+		*w = REPLICA_MACHINE_Z * fmax(sys, user);
+	return 0;
+}
+
+/*
+ * The interval [*lo, *hi] around m made at least w (relative) wide on
+ * each side: on the logarithm where it can be, so that a positive
+ * figure's bound never goes below zero.  A floor, not a sum: replicas that
+ * already disagree by more than the machine moved have taken its movement
+ * in (a two-state machine's replicas span both states), the tight ones
+ * are those that missed the next run.
+ */
+static void replica_widen(double m, double w, double *lo, double *hi)
+{
+	if (w <= 0)
+		return;
+	if (m > 0 && *lo > 0) {
+		*lo = m * exp(-fmax(log(m / *lo), w));
+		*hi = m * exp(fmax(log(*hi / m), w));
+	} else {
+		*lo = m - fmax(m - *lo, w * fabs(m));
+		*hi = m + fmax(*hi - m, w * fabs(m));
+	}
+}
+
+/* A side figure into a result's values, as a benchmark's own would be. */
+static void replica_value(struct result *out, const char *key, double num)
+{
+	struct bench_ctx ctx = { .nvalues = out->nvalues };
+
+	memcpy(ctx.values, out->values, sizeof(ctx.values));
+	bench_value(&ctx, key, num);
+	out->nvalues = ctx.nvalues;
+	memcpy(out->values, ctx.values, sizeof(out->values));
+}
+
 /* A failure or skip as the result: the replica's reason, naming it when there were several. */
 static void replica_outcome(const struct result *rep, size_t k, size_t n, struct result *out)
 {
@@ -208,7 +270,7 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		  const struct replica_cfg *cfg, struct result *out)
 {
 	const struct result *miss;
-	double *scratch, best = INFINITY;
+	double *scratch, best = INFINITY, w;
 	size_t near = 0, which = 0;
 	struct stats_summary ss, all;
 
@@ -254,8 +316,13 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		free(scratch);
 		return 0;	/* one replica: its own figure, CI and stop, as measured */
 	}
-	if (stats_summarize(out->samples, out->n, &all) < 0)
+	if (stats_summarize(out->samples, out->n, &all) < 0 || replica_machine(cfg, &w) < 0)
 		goto fail;
+	/* The interval for the next run: the replicas' own, at least the machine's movement. */
+	if (cfg->ntimeline) {
+		replica_widen(ss.median, w, &ss.ci_low, &ss.ci_high);
+		replica_value(out, "machine_pct", 100 * w);
+	}
 	out->median = ss.median;
 	out->ci_low = ss.ci_low;
 	out->ci_high = ss.ci_high;

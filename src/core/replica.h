@@ -37,8 +37,25 @@
  * other rows: its 40 points each cost what ten instances do. */
 #define REPLICA_CURVE 3
 
+/*
+ * A figure's interval is never narrower than the machine's own spread over
+ * the run: 1.96 standard deviations of the run's sentinel timeline on each
+ * side, the standard deviation taken from the interquartile range (/1.349)
+ * so that a probe an interrupt hit does not count.  Why: on a shared
+ * machine the next invocation sits at another level, which one run's
+ * replicas cannot see, and here that level moves between invocations about
+ * as much as the sentinel moves within one; the figures whose replicas
+ * agreed more closely than that were the ones the next run's median missed
+ * (doc/performance.md).  A steady machine's sentinel hardly moves, and its
+ * intervals keep their width.
+ */
+#define REPLICA_MACHINE_Z (1.96 / 1.349)
+
 struct replica_cfg {
 	double precision;			/* wanted CI half-width / median */
+	/* The run's sentinel so far (or none): how far the machine moves. */
+	const struct sentinel_point *timeline;
+	size_t ntimeline;
 };
 
 /*
@@ -49,8 +66,9 @@ struct replica_cfg {
  *   not happen once, and a figure made of the others would hide it.  A
  *   first replica that skipped makes the result a skip.
  * - Otherwise: the median of the replicas' medians, its 95% CI from order
- *   statistics over them (their whole range below 6 replicas), noisy when
- *   that CI is wider than the precision; the spread fields (min to p95) and
+ *   statistics over them (their whole range below 6 replicas), at least
+ *   the machine's spread wide (REPLICA_MACHINE_Z, recorded as the value
+ *   machine_pct), noisy when that interval is wider than the precision; the spread fields (min to p95) and
  *   samples are every replica's samples; a curve's points are merged point
  *   by point the same way and its levels found again (b->curve_done); the
  *   values are those of the replica nearest the median.  One replica is

@@ -9,10 +9,13 @@
  * the 95% CI of that median (order statistics, so with fewer than 6 runs
  * it is their whole range), or with one run that run's own CI.
  *
- * Which test: with 3 runs or more a side, Welch's t on the logarithms of
- * the run medians (runs are the independent repetitions: samples within
- * one run share its warm caches and its neighbours, and would call every
- * difference real); with fewer, Welch's t on the logarithms of the
+ * Which test: with 3 runs or more a side, the logarithms of the run
+ * medians (runs are the independent repetitions: samples within one run
+ * share its warm caches and its neighbours, and would call every
+ * difference real), by analysis of covariance on each run's sentinel adds
+ * where every run has a timeline (a run's figures follow the machine's
+ * level during it, which the adds measured and no kernel change touches;
+ * the difference is taken at equal adds), else by Welch's t; with fewer, Welch's t on the logarithms of the
  * replicas' medians of all its runs (each replica is a fresh process at
  * another moment of its run, the level where a shared machine's variation
  * is: issue 12), marked ~ as the weaker evidence it is; for runs measured
@@ -134,13 +137,6 @@ static int cmp_usable(const struct result *r)
 	       r->median > 0 && r->npoints == 0;
 }
 
-/*
- * Gather one side's figures for the instance of `key`: the run medians into
- * *meds and the samples of all runs into *samples, both malloc'd for the
- * caller to free, even on failure.  A figure the side does not have stays
- * NaN, so that a reader of an absent cell finds no number rather than a
- * zero.  0, or -1 without memory.
- */
 /* Appending to a growing array of doubles; 0, or -1 without memory. */
 static int cmp_push(double **v, size_t *n, size_t *cap, const double *add, size_t nadd)
 {
@@ -158,9 +154,36 @@ static int cmp_push(double **v, size_t *n, size_t *cap, const double *add, size_
 	return 0;
 }
 
+/*
+ * The median of the finite positive values of one operation (user: the
+ * adds, else getppid) over the timelines of runs[0..n-1]; NaN with none.
+ */
+static double cmp_timeline_median(const struct run_info *runs, size_t n, int user)
+{
+	size_t nv = 0, cap = 0;
+	double *v = NULL, med = (double)NAN;
+	struct stats_summary ss;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; runs[i].sentinel && k < runs[i].nsentinel; k++) {
+			const struct sentinel_point *p = &runs[i].sentinel[k];
+			double x = user ? p->user_ns : p->sys_ns;
+
+			if (isfinite(x) && x > 0 && cmp_push(&v, &nv, &cap, &x, 1) < 0) {
+				free(v);
+				return (double)NAN;
+			}
+		}
+	if (nv && stats_summarize(v, nv, &ss) == 0)
+		med = ss.median;
+	free(v);
+	return med;
+}
+
 /* A side's figures for one instance, gathered over its runs. */
 struct cmp_data {
 	double *meds;			/* the runs' medians, c->nruns of them */
+	double *adds;			/* each run's sentinel adds (median), NaN none */
 	double *samples, *reps;		/* every run's samples, every run's replica medians */
 	size_t ns, nreps, scap, rcap;
 };
@@ -168,10 +191,18 @@ struct cmp_data {
 static void cmp_data_free(struct cmp_data *d)
 {
 	free(d->meds);
+	free(d->adds);
 	free(d->samples);
 	free(d->reps);
 }
 
+/*
+ * Gather one side's figures for the instance of `key` into d: the run
+ * medians and each run's sentinel adds, the samples and the replica
+ * medians of all runs, malloc'd for the caller to free, even on failure.  A figure the side does not have stays
+ * NaN, so that a reader of an absent cell finds no number rather than a
+ * zero.  0, or -1 without memory.
+ */
 static int cmp_gather(const struct report_cmp_side *side, const struct result *key,
 		      struct report_cmp_cell *c, struct cmp_data *d)
 {
@@ -189,9 +220,13 @@ static int cmp_gather(const struct report_cmp_side *side, const struct result *k
 			if (!result_same_instance(r, key) || !cmp_usable(r))
 				continue;
 			double *m = realloc(*meds, (c->nruns + 1) * sizeof(*m));
-			if (!m)
+			if (m)
+				*meds = m;
+			double *a = m ? realloc(d->adds, (c->nruns + 1) * sizeof(*a)) : NULL;
+			if (!a)
 				return -1;
-			*meds = m;
+			d->adds = a;
+			a[c->nruns] = cmp_timeline_median(&side->runs[i], 1, 1);
 			m[c->nruns++] = r->median;
 			c->noisy |= r->status == RES_NOISY;
 			c->lo = r->ci_low;
@@ -233,8 +268,12 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 
 	o->p = o->ratio = o->ratio_lo = o->ratio_hi = (double)NAN;
 	o->test = CMP_TEST_NONE;
+	/* stats_ancova_log refuses a run without adds (NaN): Welch's then. */
 	if (base->nruns >= 3 && o->nruns >= 3 &&
-	    stats_welch_log(b->meds, base->nruns, d->meds, o->nruns, &w) == 0)
+	    stats_ancova_log(b->meds, b->adds, base->nruns, d->meds, d->adds, o->nruns, &w) == 0)
+		test = CMP_TEST_ANCOVA_RUNS;
+	else if (base->nruns >= 3 && o->nruns >= 3 &&
+		 stats_welch_log(b->meds, base->nruns, d->meds, o->nruns, &w) == 0)
 		test = CMP_TEST_WELCH_RUNS;
 	else if (b->nreps >= 3 && d->nreps >= 3 &&
 		 stats_welch_log(b->reps, b->nreps, d->reps, d->nreps, &w) == 0)
@@ -252,35 +291,12 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	}
 }
 
-/* The median of the finite positive values of one operation over a side's timelines. */
-static double cmp_sentinel_median(const struct report_cmp_side *side, int user)
-{
-	size_t n = 0, cap = 0;
-	double *v = NULL, med = (double)NAN;
-	struct stats_summary ss;
-
-	for (size_t i = 0; i < side->nruns; i++)
-		for (size_t k = 0; side->runs[i].sentinel && k < side->runs[i].nsentinel; k++) {
-			const struct sentinel_point *p = &side->runs[i].sentinel[k];
-			double x = user ? p->user_ns : p->sys_ns;
-
-			if (isfinite(x) && x > 0 && cmp_push(&v, &n, &cap, &x, 1) < 0) {
-				free(v);
-				return (double)NAN;
-			}
-		}
-	if (n && stats_summarize(v, n, &ss) == 0)
-		med = ss.median;
-	free(v);
-	return med;
-}
-
 void report_compare_machine(const struct report_cmp_side *sides, size_t nsides,
 			    struct report_cmp_machine *m)
 {
 	for (size_t s = 0; s < nsides; s++) {
-		m[s].sys_ns = cmp_sentinel_median(&sides[s], 0);
-		m[s].user_ns = cmp_sentinel_median(&sides[s], 1);
+		m[s].sys_ns = cmp_timeline_median(sides[s].runs, sides[s].nruns, 0);
+		m[s].user_ns = cmp_timeline_median(sides[s].runs, sides[s].nruns, 1);
 		m[s].sys_shift = m[s].sys_ns / m[0].sys_ns - 1;
 		m[s].user_shift = m[s].user_ns / m[0].user_ns - 1;
 	}
@@ -513,6 +529,15 @@ static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *
 }
 
 /* A row's instance in full: a placement, and a timed job's -j and copies, are part of it. */
+/* Whether a row's other sides were tested by `test` (CMP_TEST_*), any of them. */
+static int cmp_row_tested(const struct report_cmp_row *row, size_t nsides, int test)
+{
+	for (size_t s = 1; s < nsides; s++)
+		if (row->cell[s].present && row->cell[s].test == test)
+			return 1;
+	return 0;
+}
+
 static void cmp_row_name(const struct report_cmp_row *row, char *buf, size_t size)
 {
 	char jobs[16] = "", copies[16] = "";
@@ -612,6 +637,12 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 	rm_text(doc, RM_PARA, legend);
 	report_compare_machine(sides, nsides, m);
 	cmp_machine_notes(doc, sides, nsides, m, threshold);
+	for (size_t k = 0; k < nrows; k++)
+		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {
+			rm_text(doc, RM_NOTE, "runs compared at equal machine speed: their figures "
+				"against each run's sentinel adds");
+			break;
+		}
 	for (size_t k = 0; k < nrows; k++)
 		if (rows[k].levels_differ && rows[k].common) {
 			rm_text(doc, RM_NOTE, "? = the runs found this cache level at sizes more than "
@@ -863,6 +894,7 @@ static const char *const cmp_test_names[] = {
 	[CMP_TEST_WELCH_RUNS] = "welch-log-runs",
 	[CMP_TEST_MW_SAMPLES] = "mann-whitney-samples",
 	[CMP_TEST_WELCH_REPLICAS] = "welch-log-replicas",
+	[CMP_TEST_ANCOVA_RUNS] = "ancova-log-runs",
 };
 
 /* One cell; the keys after "noisy" only for an other side (other = 1). */

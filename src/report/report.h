@@ -298,7 +298,8 @@ struct report_cmp_side {
 	size_t nruns;
 };
 
-enum { CMP_TEST_NONE = 0, CMP_TEST_WELCH_RUNS, CMP_TEST_MW_SAMPLES, CMP_TEST_WELCH_REPLICAS };
+enum { CMP_TEST_NONE = 0, CMP_TEST_WELCH_RUNS, CMP_TEST_MW_SAMPLES, CMP_TEST_WELCH_REPLICAS,
+       CMP_TEST_ANCOVA_RUNS };
 
 /*
  * A side's machine as its sentinel saw it (issue 12): the median of each
@@ -325,7 +326,8 @@ struct report_cmp_cell {
 	/* Others only: */
 	double change;			/* median / base median - 1 */
 	double ratio;			/* ratio of the geometric means of the run
-					   (or replica) medians, Welch, else NaN */
+					   (or replica) medians, Welch (with ANCOVA at
+					   equal sentinel adds), else NaN */
 	double ratio_lo, ratio_hi;	/* its 95% CI, else NaN */
 	int test;			/* CMP_TEST_* */
 	double p, p_adj;		/* two-sided; adjusted over the table */

@@ -59,6 +59,16 @@ struct stats_welch {
 int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct stats_welch *w);
 int stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
 		    struct stats_welch *w);
+/*
+ * The difference of the logs' means adjusted for a covariate measured with
+ * each value (ca[i] with a[i], cb with b; positive): analysis of
+ * covariance on the logarithms, one slope for both sides, the sides'
+ * difference taken at equal covariates, the residuals' pooled variance on
+ * na + nb - 3 degrees of freedom.  3 values a side, the covariate varying;
+ * 0 or -1.
+ */
+int stats_ancova_log(const double *a, const double *ca, size_t na, const double *b,
+		     const double *cb, size_t nb, struct stats_welch *w);
 
 /*
  * Mann-Whitney U: u counts the (a, b) pairs with a above b (ties a half);

@@ -24,9 +24,10 @@
  *                      (ci_low <= median <= ci_high, the ratio inside its
  *                      CI, p <= p_adj <= 1, significant only with a test),
  *                      a section entry per printed section and other side;
- *                      prints "base B sides S rows R significant K welch W
- *                      replicas P mw M threshold X" (Welch on runs, on
- *                      replicas, Mann-Whitney on samples)
+ *                      prints "base B sides S rows R significant K ancova A
+ *                      welch W replicas P mw M threshold X" (covariance
+ *                      analysis and Welch on runs, Welch on replicas,
+ *                      Mann-Whitney on samples)
  * Exits 1 with one line naming the first problem.
  */
 #include <jansson.h>
@@ -326,9 +327,9 @@ static double num_or_null(json_t *obj, const char *key, const char *id)
 
 /*
  * One cell of a compare row; counts a significant change and the test
- * used into k[0..3].  A side without the instance has no figure at all.
+ * used into k[0..4].  A side without the instance has no figure at all.
  */
-static void check_cmp_cell(json_t *c, const char *side, int other, const char *id, size_t k[4])
+static void check_cmp_cell(json_t *c, const char *side, int other, const char *id, size_t k[5])
 {
 	int present, sig;
 	double med, lo, hi, ratio, rlo, rhi, p, padj;
@@ -371,10 +372,11 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 	sig = json_is_true(json_object_get(c, "significant"));
 	if (present && !json_is_boolean(json_object_get(c, "better")))
 		bad("a present cell's better is not a boolean", id);
-	if (test && (!strcmp(test, "welch-log-runs") || !strcmp(test, "welch-log-replicas"))) {
+	if (test && (!strcmp(test, "welch-log-runs") || !strcmp(test, "welch-log-replicas") ||
+		     !strcmp(test, "ancova-log-runs"))) {
 		if (!(rlo <= ratio && ratio <= rhi))
 			bad("ratio_ci_low <= ratio <= ratio_ci_high does not hold", id);
-		k[strcmp(test, "welch-log-runs") ? 3 : 1]++;
+		k[!strcmp(test, "welch-log-replicas") ? 3 : !strcmp(test, "ancova-log-runs") ? 4 : 1]++;
 	} else if (test && !strcmp(test, "mann-whitney-samples")) {
 		if (!isnan(ratio))
 			bad("a ratio without Welch", id);
@@ -395,7 +397,7 @@ static void check_compare(json_t *doc)
 {
 	json_t *sides = need(doc, "sides", JSON_ARRAY, NULL), *row, *cell, *sec;
 	const char *base = json_string_value(need(doc, "base", JSON_STRING, NULL));
-	size_t nsides = json_array_size(sides), i, j, k[4] = { 0, 0, 0, 0 };
+	size_t nsides = json_array_size(sides), i, j, k[5] = { 0, 0, 0, 0, 0 };
 
 	need(doc, "kbench", JSON_STRING, NULL);
 	if (strcmp(json_string_value(need(doc, "correction", JSON_STRING, NULL)),
@@ -444,9 +446,9 @@ static void check_compare(json_t *doc)
 		    num(sec, "unchanged", title) != n || (n > 0) != (g > 0))
 			bad("a section's counts do not add up, or its geometric mean is missing", title);
 	}
-	printf("base %s sides %zu rows %zu significant %zu welch %zu replicas %zu mw %zu "
+	printf("base %s sides %zu rows %zu significant %zu ancova %zu welch %zu replicas %zu mw %zu "
 	       "threshold %g\n", base, nsides, json_array_size(json_object_get(doc, "rows")), k[0],
-	       k[1], k[3], k[2], num(doc, "threshold", NULL));
+	       k[4], k[1], k[3], k[2], num(doc, "threshold", NULL));
 }
 
 int main(int argc, char **argv)

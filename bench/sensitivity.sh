@@ -42,21 +42,7 @@ fi
 cp "$DB" "$OUT/scaled.db"
 # Every figure of B, 5% larger: what a kernel that is 5% slower (or, for a
 # rate, faster) at everything would have given on the same machine.
-python3 - "$OUT/scaled.db" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-b = "(SELECT r.id FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'B')"
-db.execute("UPDATE results SET median = median * 1.05, ci_low = ci_low * 1.05, ci_high = ci_high * 1.05,"
-           " min = min * 1.05, max = max * 1.05, mean = mean * 1.05, stddev = stddev * 1.05,"
-           " p5 = p5 * 1.05, p95 = p95 * 1.05, aggregate = aggregate * 1.05 WHERE id IN " + b)
-db.execute("UPDATE samples SET value = value * 1.05 WHERE result_id IN " + b)
-cols = [r[1] for r in db.execute("PRAGMA table_info(result_replicas)")]
-if cols:
-    db.execute("UPDATE result_replicas SET median = median * 1.05, ci_low = ci_low * 1.05,"
-               " ci_high = ci_high * 1.05 WHERE result_id IN " + b)
-db.execute("UPDATE result_points SET y = y * 1.05, lo = lo * 1.05, hi = hi * 1.05 WHERE result_id IN " + b)
-db.commit()
-PY
+python3 "$ROOT/bench/scale_side.py" "$OUT/scaled.db" B 1.05
 "$KBENCH" compare A B --db "$DB" --json >"$OUT/aa.json"
 "$KBENCH" compare A B --db "$OUT/scaled.db" --json >"$OUT/scaled.json"
 "$KBENCH" compare A B --db "$DB" >"$OUT/aa.txt" || true

@@ -90,8 +90,8 @@ static int replica_machine(const struct replica_cfg *cfg, double *w)
  * each side: on the logarithm where it can be, so that a positive
  * figure's bound never goes below zero.  A floor, not a sum: replicas that
  * already disagree by more than the machine moved have taken its movement
- * in (a two-state machine's replicas span both states), the tight ones
- * are those that missed the next run.
+ * in and keep their interval; the tight ones are those that missed the
+ * next run (doc/performance.md).
  */
 static void replica_widen(double m, double w, double *lo, double *hi)
 {

@@ -24,12 +24,10 @@
 /*
  * Replicas a run takes of each instance unless told otherwise (--replicas).
  * Their interval is the order-statistic 95% CI of the median, which up to
- * 8 replicas is their range.  The next invocation's median, itself the
- * median of as many, falls in it 90% of the time with 6 only in theory
- * (0.89 to 0.90 in tests/unit/test_replica.c), 93% with 7 (89% measured
- * here on a calm day, doc/performance.md), 96% with 8.  So 8: a standard
- * run of about 4 minutes here.  The quick suite's 4 give their range, an
- * 87.5% interval that holds the next median about 76% of the time.
+ * 8 replicas is their range, with the machine's floor below.  8: the next
+ * invocation's median falls in it 92% of the time here (doc/performance.md,
+ * 2026-12-02; 78% without the floor), a standard run of about 4 minutes.
+ * The quick suite's 4 give their range, an 87.5% interval before the floor.
  */
 #define REPLICA_DEFAULT 8
 #define REPLICA_QUICK 4

@@ -15,11 +15,14 @@
  * difference real), by analysis of covariance on each run's sentinel adds
  * where every run has a timeline (a run's figures follow the machine's
  * level during it, which the adds measured and no kernel change touches;
- * the difference is taken at equal adds), else by Welch's t; with fewer, Welch's t on the logarithms of the
- * replicas' medians of all its runs (each replica is a fresh process at
- * another moment of its run, the level where a shared machine's variation
- * is: issue 12), marked ~ as the weaker evidence it is; for runs measured
- * before replicas, Mann-Whitney on the samples, marked ~ too.  The p-values
+ * the difference is taken at equal adds), else by Welch's t; with fewer,
+ * Welch's t on the logarithms of the replicas' medians of all its runs
+ * (each replica is a fresh process at another moment of its run, the
+ * level where a shared machine's variation is: issue 12), marked ~ as the
+ * weaker evidence it is (not adjusted: the replicas' sentinels say how the
+ * machine moved within a run, not how far one run's level sits from the
+ * other's, which only more runs show); for runs measured before
+ * replicas, Mann-Whitney on the samples, marked ~ too.  The p-values
  * of one table are adjusted together (Benjamini-Hochberg: a table of fifty
  * rows corrected with Holm would need p < 0.001 a row, which 3 runs a side
  * almost never give, see tests/unit/test_signif.c).  A change is marked
@@ -199,9 +202,9 @@ static void cmp_data_free(struct cmp_data *d)
 /*
  * Gather one side's figures for the instance of `key` into d: the run
  * medians and each run's sentinel adds, the samples and the replica
- * medians of all runs, malloc'd for the caller to free, even on failure.  A figure the side does not have stays
- * NaN, so that a reader of an absent cell finds no number rather than a
- * zero.  0, or -1 without memory.
+ * medians of all runs, malloc'd for the caller to free, even on failure.
+ * A figure the side does not have stays NaN, so that a reader of an absent
+ * cell finds no number rather than a zero.  0, or -1 without memory.
  */
 static int cmp_gather(const struct report_cmp_side *side, const struct result *key,
 		      struct report_cmp_cell *c, struct cmp_data *d)
@@ -223,9 +226,10 @@ static int cmp_gather(const struct report_cmp_side *side, const struct result *k
 			if (m)
 				*meds = m;
 			double *a = m ? realloc(d->adds, (c->nruns + 1) * sizeof(*a)) : NULL;
-			if (!a)
+			if (a)
+				d->adds = a;
+			if (!m || !a)
 				return -1;
-			d->adds = a;
 			a[c->nruns] = cmp_timeline_median(&side->runs[i], 1, 1);
 			m[c->nruns++] = r->median;
 			c->noisy |= r->status == RES_NOISY;

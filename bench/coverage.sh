@@ -42,8 +42,10 @@ for i in $(seq 1 "$ROUNDS"); do
 	[ "$i" = "$ROUNDS" ] || sleep "$GAP"
 done
 
-python3 - "$OUT" "$ROUNDS" <<'PY'
-import json, statistics, sys
+BENCH_DIR="$ROOT/bench" python3 - "$OUT" "$ROUNDS" <<'PY'
+import json, os, statistics, sys
+sys.path.insert(0, os.environ["BENCH_DIR"])
+from kbstats import ranks
 from collections import OrderedDict
 out, rounds = sys.argv[1], int(sys.argv[2])
 med = statistics.median
@@ -64,18 +66,6 @@ for i in range(1, rounds + 1):
             if r.get("drift"):
                 flags.append("drift")
             figs.setdefault(key, {}).setdefault(i, []).append((r["median"], r["ci_low"], r["ci_high"], flags))
-
-def ranks(n):
-    # kbench's stats_median_ci_ranks: the tightest symmetric order-statistic
-    # interval holding the median with 95%, else the whole range.
-    from math import comb
-    cdf = lambda j: sum(comb(n, k) for k in range(j + 1)) / 2.0 ** n
-    if cdf(0) > 0.025:
-        return 0, n - 1
-    j = 1
-    while j < n // 2 and cdf(j) <= 0.025:
-        j += 1
-    return j - 1, n - j
 
 # Several runs in one invocation (--runs N, as a stand-in for replicas): the
 # median of their medians and its order-statistic interval, as summary does.

@@ -24,7 +24,9 @@ import math
 import os
 import statistics
 import sys
-from math import comb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kbstats import ranks  # noqa: E402
 
 med = statistics.median
 T975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
@@ -39,16 +41,6 @@ def q(xs, p):
     return xs[f] + (xs[c] - xs[f]) * (k - f)
 
 
-def ranks(n):
-    # kbench's stats_median_ci_ranks: the tightest symmetric order-statistic
-    # interval holding the median with 95%, else the whole range.
-    cdf = lambda j: sum(comb(n, k) for k in range(j + 1)) / 2.0 ** n
-    if cdf(0) > 0.025:
-        return 0, n - 1
-    j = 1
-    while j < n // 2 and cdf(j) <= 0.025:
-        j += 1
-    return j - 1, n - j
 
 
 def load(path):

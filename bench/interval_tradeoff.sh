@@ -17,19 +17,12 @@ set -eu
 DB=$1
 KMAX=${2:-3}
 "$KBENCH" export --db "$DB" >"$WORK/runs.json"
-python3 - "$WORK/runs.json" "$KMAX" <<'PY'
-import json, statistics, sys
-from math import comb
+BENCH_DIR="$ROOT/bench" python3 - "$WORK/runs.json" "$KMAX" <<'PY'
+import json, os, statistics, sys
+sys.path.insert(0, os.environ["BENCH_DIR"])
+from kbstats import ranks
 doc = json.load(open(sys.argv[1])); kmax = int(sys.argv[2])
 runs = doc["runs"]
-def ranks(n):
-    cdf = lambda j: sum(comb(n, k) for k in range(j + 1)) / 2.0 ** n
-    if cdf(0) > 0.025:
-        return 0, n - 1
-    j = 1
-    while j < n // 2 and cdf(j) <= 0.025:
-        j += 1
-    return j - 1, n - j
 def wall(run):
     return sum(r.get("wall_s") or 0 for r in run["results"])
 keys = []

@@ -129,6 +129,18 @@ static double os_cache_bytes(const struct sysinfo *si, int level)
 }
 
 /* " [same]" after an id measured under a placement; "" otherwise. */
+/*
+ * Whether a result's interval is the machine's floor (core/replica.h, the
+ * value machine_pct) rather than its replicas' range: hw, its half-width,
+ * no wider than the floor.
+ */
+static int text_floored(const struct result *r, double hw)
+{
+	const struct bench_value *v = result_value(r, "machine_pct");
+
+	return v && v->num > 0 && hw <= expm1(v->num / 100) * fabs(r->median) * (1 + 1e-9);
+}
+
 static const char *place_tag(const struct result *r)
 {
 	switch (r->placement) {
@@ -885,6 +897,11 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 			/* One line for both: the machine moving is why the replicas disagree. */
 			fprintf(out, "  %s %s%s: noisy: +-%.1f%% over %zu replicas; drift %.1f%%\n", name,
 				r->id, place_tag(r), 100.0 * hw / r->median, r->nreplicas, 100.0 * r->drift);
+		else if (r->nreplicas > 1 && r->median > 0 && isfinite(hw / r->median) &&
+			 text_floored(r, hw))
+			/* The machine's spread set it: no confidence level to claim. */
+			fprintf(out, "  %s %s%s: noisy: +-%.1f%%, the machine's spread (%zu replicas)\n",
+				name, r->id, place_tag(r), 100.0 * hw / r->median, r->nreplicas);
 		else if (r->nreplicas > 1 && r->median > 0 && isfinite(hw / r->median))
 			/* Below six replicas the interval is their range: say what it holds. */
 			fprintf(out, "  %s %s%s: noisy: %.*f%% CI +-%.1f%% over %zu replicas\n", name,

@@ -1230,6 +1230,25 @@ static void test_replicas_drift(void **state)
 	assert_non_null(strstr(text, "  run 4 sys.null: noisy: 95% CI +-36.2% over 7 replicas\n"));
 	assert_null(strstr(text, "drift"));
 	free(text);
+	/*
+	 * The machine's floor (machine_pct) set the interval: no confidence level
+	 * claimed for it; a floor narrower than the replicas' range changes nothing.
+	 */
+	r->values[r->nvalues] = (struct bench_value){ .key = "machine_pct",
+						      .num = 100 * log(0.192 / 0.141) };
+	r->nvalues++;
+	report_summary(capture_start(&c), &run, 1);
+	text = capture_end(&c);
+	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, "  run 4 sys.null: noisy: +-36.2%, the machine's spread "
+				     "(7 replicas)\n"));
+	free(text);
+	r->values[r->nvalues - 1].num = 5;
+	report_summary(capture_start(&c), &run, 1);
+	text = capture_end(&c);
+	assert_non_null(strstr(text, "  run 4 sys.null: noisy: 95% CI +-36.2% over 7 replicas\n"));
+	free(text);
+	r->nvalues--;
 	r->drifted = 1;
 	r->status = RES_OK;
 	report_summary(capture_start(&c), &run, 1);

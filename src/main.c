@@ -14,6 +14,7 @@
 #include "core/err.h"
 #include "core/catalog.h"
 #include "core/registry.h"
+#include "core/runner.h"
 
 /* The subcommands, in the order `kbench --help` lists them. */
 static const struct cmd cmds[] = {
@@ -73,6 +74,10 @@ int main(int argc, char **argv)
 	const struct cmd *cmd;
 	int rc;
 
+	/* A replica's own process (core/runner.c): no command of kbench's. */
+	if (runner_is_worker(argc, argv))
+		return runner_worker_main(argc, argv);
+	runner_remember_argv(argv);
 	registry_check();
 	catalog_check();
 	/*

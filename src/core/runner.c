@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/registry.h"
 #include "core/timer.h"
 #include "plat/plat.h"
 
@@ -110,28 +111,23 @@ int runner_rmtree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static _Noreturn void child_main(const struct bench *b, const struct runner_cfg *cfg,
-				 const char *tmpdir, int fd, pid_t parent)
+/*
+ * What an instance's process does once it is set up: measure, send the
+ * result, exit.  The same in a freshly executed worker and in the forked
+ * child that could not execute one.
+ */
+static _Noreturn void child_measure(const struct bench *b, const struct harness_cfg *hc, int fd)
 {
-	struct harness_cfg hc = cfg->harness;
 	struct result r;
 	const char *hang = getenv("KBENCH_TEST_HANG");
 	int code = 0;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_IGN);
-	/* If kbench died before the request took effect, nobody will reap us. */
-	if (plat_die_with_parent(SIGKILL) == 0 && getppid() != parent)
-		_exit(1);
 	plat_inject_from_env();
 	/* Test hook: make one benchmark hang so the watchdog can be seen at work. */
 	if (hang && strcmp(hang, b->id) == 0)
 		for (;;)
 			pause();
-	hc.tmpdir = tmpdir;
-	if (harness_run(b, &hc, &r) < 0)
+	if (harness_run(b, hc, &r) < 0)
 		_exit(3);
 	if (plat_full_io(fd, &r, sizeof(r), 1) < 0 ||
 	    (r.n && plat_full_io(fd, r.samples, r.n * sizeof(*r.samples), 1) < 0) ||
@@ -140,6 +136,220 @@ static _Noreturn void child_main(const struct bench *b, const struct runner_cfg 
 		code = 4;
 	result_free(&r);
 	_exit(code);
+}
+
+static void child_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/*
+ * A fresh process for every replica.  A forked child carries kbench's heap,
+ * which grows with every result the run keeps, and copying an address
+ * space costs ~65 us a MiB here: fork, and the exec and shell rows that
+ * fork, got slower pass after pass of --runs (proc.fork 460 us in a
+ * set's first run, 630 us in its fifth, back to 453 in the next set's
+ * first).  So the child writes what the instance needs into an unlinked
+ * file and executes kbench's own file with --kbench-worker; the new image
+ * rebuilds the configuration and measures, the same process every time.
+ * Only what makes sense in another image crosses: the bench and the
+ * sentinel's rows by id (they must be the registry's own), the prior
+ * results' figures and curve points (not their samples), the real clock.
+ * Anything else, or a system that cannot exec kbench again, and the child
+ * measures in place as before.
+ */
+#define WORKER_ARG "--kbench-worker"
+#define WORKER_MAGIC 0x6b627731u	/* "kbw1" */
+
+struct worker_head {
+	uint32_t magic;
+	uint32_t cfg_size, result_size, point_size;	/* both ends the same binary */
+	char id[sizeof(((struct result *)0)->id)];
+	char sentinel_sys[sizeof(((struct result *)0)->id)];
+	char sentinel_user[sizeof(((struct result *)0)->id)];
+	char tmpdir[PATH_MAX];
+	struct harness_cfg hc;		/* its pointers are rebuilt from the above */
+	size_t nprior;			/* then each: struct result, its points */
+};
+
+static const char **saved_argv;
+
+void runner_remember_argv(char **argv)
+{
+	saved_argv = (const char **)argv;
+}
+
+static int worker_exportable(const struct bench *b, const struct harness_cfg *hc)
+{
+	if (hc->clock.now != timer_monotonic.now || registry_find(b->id) != b)
+		return 0;
+	if (hc->sentinel_sys && registry_find(hc->sentinel_sys->id) != hc->sentinel_sys)
+		return 0;
+	if (hc->sentinel_user && registry_find(hc->sentinel_user->id) != hc->sentinel_user)
+		return 0;
+	return strlen(b->id) < sizeof(((struct worker_head *)0)->id);
+}
+
+static void worker_name(char *dst, size_t len, const struct bench *b)
+{
+	snprintf(dst, len, "%s", b ? b->id : "");
+}
+
+/* The request, into an unlinked file in the instance's directory: its descriptor, or -1. */
+static int worker_request(const struct bench *b, const struct harness_cfg *hc)
+{
+	struct worker_head *h = calloc(1, sizeof(*h));
+	char path[PATH_MAX];
+	int fd = -1, ok;
+
+	if (!h || snprintf(path, sizeof(path), "%s/.worker.XXXXXX", hc->tmpdir) >= (int)sizeof(path) ||
+	    snprintf(h->tmpdir, sizeof(h->tmpdir), "%s", hc->tmpdir) >= (int)sizeof(h->tmpdir) ||
+	    (fd = mkstemp(path)) < 0) {
+		free(h);
+		return -1;
+	}
+	unlink(path);
+	h->magic = WORKER_MAGIC;
+	h->cfg_size = sizeof(h->hc);
+	h->result_size = sizeof(struct result);
+	h->point_size = sizeof(struct result_point);
+	worker_name(h->id, sizeof(h->id), b);
+	worker_name(h->sentinel_sys, sizeof(h->sentinel_sys), hc->sentinel_sys);
+	worker_name(h->sentinel_user, sizeof(h->sentinel_user), hc->sentinel_user);
+	h->hc = *hc;
+	h->nprior = hc->nprior;
+	ok = plat_full_io(fd, h, sizeof(*h), 1) == 0;
+	for (size_t i = 0; ok && i < hc->nprior; i++) {
+		const struct result *p = &hc->prior[i];
+
+		ok = plat_full_io(fd, (void *)p, sizeof(*p), 1) == 0 &&
+		     (!p->npoints || plat_full_io(fd, p->points, p->npoints * sizeof(*p->points), 1) == 0);
+	}
+	free(h);
+	if (!ok || lseek(fd, 0, SEEK_SET) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * In the forked child: execute a worker, or return (the child then measures
+ * in place).  The lifeline must cross the exec, so it loses close-on-exec
+ * until the worker has it back.
+ */
+static void worker_exec(const struct bench *b, const struct harness_cfg *hc, int fd, int lifeline,
+			pid_t parent)
+{
+	char sreq[16], sfd[16], slife[16], sparent[24];
+	const char *argv[64] = { "kbench", WORKER_ARG, sreq, sfd, slife, sparent, "--" };
+	size_t n = 7;
+	int req;
+
+	if (!worker_exportable(b, hc) || (req = worker_request(b, hc)) < 0)
+		return;
+	/* After the fixed ones, kbench's own command line, for ps and for the tests' leftover checks. */
+	for (size_t i = 1; saved_argv && saved_argv[i] && n < sizeof(argv) / sizeof(*argv) - 1; i++)
+		argv[n++] = saved_argv[i];
+	argv[n] = NULL;
+	snprintf(sreq, sizeof(sreq), "%d", req);
+	snprintf(sfd, sizeof(sfd), "%d", fd);
+	snprintf(slife, sizeof(slife), "%d", lifeline);
+	snprintf(sparent, sizeof(sparent), "%ld", (long)parent);
+	if (lifeline >= 0)
+		fcntl(lifeline, F_SETFD, 0);
+	plat_exec_self((char *const *)argv);
+	if (lifeline >= 0)
+		fcntl(lifeline, F_SETFD, FD_CLOEXEC);
+	close(req);
+}
+
+static int worker_number(const char *s, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+int runner_is_worker(int argc, char **argv)
+{
+	return argc > 1 && strcmp(argv[1], WORKER_ARG) == 0;
+}
+
+int runner_worker_main(int argc, char **argv)
+{
+	struct worker_head *h = calloc(1, sizeof(*h));
+	struct result *prior = NULL;
+	const struct bench *b;
+	long req, fd, life, parent;
+	int ok;
+
+	child_signals();
+	if (argc < 6 || !h || worker_number(argv[2], &req) < 0 || worker_number(argv[3], &fd) < 0 ||
+	    worker_number(argv[4], &life) < 0 || worker_number(argv[5], &parent) < 0) {
+		fprintf(stderr, "kbench: %s is kbench's own, not to be run by hand\n", WORKER_ARG);
+		return 2;
+	}
+	/* The parent-death signal survived the exec; kbench may have died before it. */
+	if (getppid() != (pid_t)parent)
+		_exit(1);
+	if (life >= 0)
+		fcntl((int)life, F_SETFD, FD_CLOEXEC);
+	ok = plat_full_io((int)req, h, sizeof(*h), 0) == 0 && h->magic == WORKER_MAGIC &&
+	     h->cfg_size == sizeof(h->hc) && h->result_size == sizeof(struct result) &&
+	     h->point_size == sizeof(struct result_point) && h->nprior <= 4096 &&
+	     memchr(h->id, 0, sizeof(h->id)) && memchr(h->tmpdir, 0, sizeof(h->tmpdir)) &&
+	     memchr(h->sentinel_sys, 0, sizeof(h->sentinel_sys)) &&
+	     memchr(h->sentinel_user, 0, sizeof(h->sentinel_user));
+	if (ok && h->nprior)
+		ok = (prior = calloc(h->nprior, sizeof(*prior))) != NULL;
+	for (size_t i = 0; ok && i < h->nprior; i++) {
+		struct result *p = &prior[i];
+
+		ok = plat_full_io((int)req, p, sizeof(*p), 0) == 0 && p->npoints <= BENCH_MAX_POINTS;
+		/* What another image's pointers pointed to: only the points came. */
+		p->samples = NULL;
+		p->n = 0;
+		p->where = NULL;
+		p->usage = NULL;
+		p->replicas = NULL;
+		p->nreplicas = 0;
+		p->points = NULL;
+		if (ok && p->npoints) {
+			p->points = malloc(p->npoints * sizeof(*p->points));
+			ok = p->points &&
+			     plat_full_io((int)req, p->points, p->npoints * sizeof(*p->points), 0) == 0;
+		}
+	}
+	close((int)req);
+	b = ok ? registry_find(h->id) : NULL;
+	if (!b)
+		_exit(5);
+	h->hc.clock = timer_monotonic;
+	h->hc.tmpdir = h->tmpdir;
+	h->hc.prior = prior;
+	h->hc.sentinel_sys = h->sentinel_sys[0] ? registry_find(h->sentinel_sys) : NULL;
+	h->hc.sentinel_user = h->sentinel_user[0] ? registry_find(h->sentinel_user) : NULL;
+	child_measure(b, &h->hc, (int)fd);
+}
+
+static _Noreturn void child_main(const struct bench *b, const struct runner_cfg *cfg,
+				 const char *tmpdir, int fd, int lifeline, pid_t parent)
+{
+	struct harness_cfg hc = cfg->harness;
+
+	child_signals();
+	/* If kbench died before the request took effect, nobody will reap us. */
+	if (plat_die_with_parent(SIGKILL) == 0 && getppid() != parent)
+		_exit(1);
+	hc.tmpdir = tmpdir;
+	worker_exec(b, &hc, fd, lifeline, parent);
+	child_measure(b, &hc, fd);
 }
 
 /*
@@ -556,7 +766,7 @@ static int runner_run_once(const struct bench *b, const struct runner_cfg *cfg, 
 		if (jan.ctl >= 0)
 			close(jan.ctl);
 		setpgid(0, 0);
-		child_main(b, cfg, tmpdir, fds[1], parent);
+		child_main(b, cfg, tmpdir, fds[1], jan.lifeline, parent);
 	}
 	/* Both sides set the group, so a kill right after fork still reaches it. */
 	setpgid(pid, pid);

@@ -40,6 +40,15 @@ uint64_t runner_stop_group(pid_t pgid);
 int runner_stop_pending(void);
 
 /*
+ * Each replica is measured in kbench executed afresh (runner.c says why):
+ * main() hands its argv over first, and gives a process started as a
+ * worker to runner_worker_main, which measures and never returns.
+ */
+void runner_remember_argv(char **argv);
+int runner_is_worker(int argc, char **argv);
+int runner_worker_main(int argc, char **argv);
+
+/*
  * Measure b in a child.  Returns 0 with r filled (any status, a watchdog
  * kill or crash as fail), or -1 when interrupted (r is then empty).
  */

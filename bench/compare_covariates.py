@@ -21,53 +21,8 @@ import json
 import math
 import statistics as st
 import sys
-from math import lgamma
 
-
-def betai(a, b, x):
-    # The regularised incomplete beta function (Numerical Recipes' continued fraction).
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * math.log(x) + b * math.log(1 - x)
-
-    def cf(a, b, x):
-        qab, qap, qam = a + b, a + 1, a - 1
-        c, d = 1.0, 1 - qab * x / qap
-        d = 1 / d if abs(d) > 1e-30 else 1e30
-        h = d
-        for m in range(1, 300):
-            m2 = 2 * m
-            aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-            d = 1 + aa * d
-            d = 1 / d if abs(d) > 1e-30 else 1e30
-            c = 1 + aa / c
-            h *= d * c
-            aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-            d = 1 + aa * d
-            d = 1 / d if abs(d) > 1e-30 else 1e30
-            c = 1 + aa / c
-            h *= d * c
-            if abs(d * c - 1) < 1e-12:
-                break
-        return h
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(lbt) * cf(a, b, x) / a
-    return 1 - math.exp(lbt) * cf(b, a, 1 - x) / b
-
-
-def t_p(t, df):
-    return betai(df / 2, 0.5, df / (df + t * t))
-
-
-def welch(a, b, dfloss=0):
-    va, vb = st.variance(a) / len(a), st.variance(b) / len(b)
-    se, d = math.sqrt(va + vb), st.mean(b) - st.mean(a)
-    if se == 0:
-        return d, 0.0 if d else 1.0
-    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1)) - dfloss
-    return d, t_p(d / se, max(df, 1))
+from kbstats import ancova, bh, welch
 
 
 def centred(y, A, B, c, clip):
@@ -82,30 +37,6 @@ def centred(y, A, B, c, clip):
         be = min(max(be, 0), 1)
     adj = [[y[i] - be * (c[i] - st.mean(c[j] for j in idx)) for i in idx] for idx in (A, B)]
     return welch(adj[0], adj[1], 1)
-
-
-def ancova(y, A, B, c):
-    ya, yb, ca, cb = [y[i] for i in A], [y[i] for i in B], [c[i] for i in A], [c[i] for i in B]
-    ma, mb, mca, mcb = st.mean(ya), st.mean(yb), st.mean(ca), st.mean(cb)
-    sxx = sum((x - mca) ** 2 for x in ca) + sum((x - mcb) ** 2 for x in cb)
-    sxy = sum((x - mca) * (v - ma) for x, v in zip(ca, ya)) + sum((x - mcb) * (v - mb) for x, v in zip(cb, yb))
-    be = sxy / sxx
-    res = sum((v - ma - be * (x - mca)) ** 2 for v, x in zip(ya, ca)) + \
-        sum((v - mb - be * (x - mcb)) ** 2 for v, x in zip(yb, cb))
-    df = len(A) + len(B) - 3
-    d = (mb - ma) - be * (mcb - mca)
-    se = math.sqrt(res / df * (1 / len(A) + 1 / len(B) + (mcb - mca) ** 2 / sxx))
-    return d, t_p(d / se, df) if se > 0 else (0.0 if d else 1.0)
-
-
-def bh(ps):
-    n = len(ps)
-    order = sorted(range(n), key=lambda i: ps[i])
-    adj, m = [0] * n, 1
-    for r in range(n - 1, -1, -1):
-        m = min(m, ps[order[r]] * n / (r + 1))
-        adj[order[r]] = m
-    return adj
 
 
 runs = json.load(open(sys.argv[1]))["runs"]

@@ -25,7 +25,7 @@ check "one line per instance, with a signed change" grep -Eq '^sys\.null +[0-9.]
 check "an instance only in other tables' sections is absent" sh -c "! grep -q 'ipc.pipe.lat' '$T/out'"
 check "3 runs a side: runs compared, not samples (no ~)" sh -c "! grep -q '~\$' '$T/out'"
 check "... at equal machine speed, and the notes say so" \
-	grep -q '^runs compared at equal machine speed: their figures against each run.s sentinel adds$' "$T/out"
+	grep -q '^runs compared at equal machine speed: their figures against each run.s sentinel adds, the change at equal adds$' "$T/out"
 check "the section closes with a geometric mean and counts" \
 	grep -Eq '^  other against base: geometric mean [0-9.]+x .* [0-9]+ better, [0-9]+ worse, [0-9]+ unchanged' "$T/out"
 cp "$T/out" "$T/text"
@@ -36,7 +36,7 @@ kb compare base other --db "$DB" --json
 check "--json exits 0 with a document jsoncheck accepts" \
 	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' >'$T/jc'"
 check "--json: the base named, 3 runs a side compared at equal sentinel adds (ANCOVA)" \
-	grep -Eq '^base base sides 2 rows [1-9][0-9]* significant [0-9]+ ancova [1-9][0-9]* welch 0 replicas 0 mw 0 threshold 0.02$' "$T/jc"
+	grep -Eq '^base base sides 2 rows [1-9][0-9]* significant [0-9]+ ancova [1-9][0-9]* welch 0 replicas 0 mw 0 state [0-9]+ threshold 0.02$' "$T/jc"
 # A text row starts with its id (family, dot); jsoncheck's sixth word counts the rows.
 check "--json: the text's rows, no more, no fewer" \
 	[ "$(grep -c '^[a-z][a-z0-9_]*\.' "$T/text")" = "$(awk '{ print $6 }' "$T/jc")" ]
@@ -55,7 +55,7 @@ sys.exit(0 if rows == text and rows else 1)
 ' "$T/out" "$T/text"
 kb compare base 2 --db "$DB" --json --threshold 10
 check "--json, a run id as a side: replicas compared, the threshold as a fraction" \
-	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' | grep -Eq ' welch 0 replicas [1-9][0-9]* mw 0 threshold 0.1$'"
+	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' | grep -Eq ' welch 0 replicas [1-9][0-9]* mw 0 state 0 threshold 0.1$'"
 check "--json: Welch on the replicas gives a ratio" grep -Eq '"ratio": [0-9]' "$T/out"
 check "--json: each side's sentinel" grep -Eq '"sentinel_user_ns": [0-9]' "$T/out"
 

@@ -46,4 +46,23 @@ kb summary 2.5.47 --each --db "$DB"
 check "summary --each: one row per run" sh -c \
 	"[ \$(sed -n '/^Processor, Processes/,/^\$/p' '$T/out' | grep -c '^testbox          2.5.47 ') = 3 ]"
 
+# --- the machine's states (tests/fixtures/states.json, see make_states.py) ---
+SDB="$T/s.db"
+kb import "$(dirname "$0")/fixtures/states.json" --db "$SDB"
+check "the states fixture imports" sh -c "[ $rc = 0 ] && grep -q 'imported 8 runs' '$T/err'"
+kb compare A B --db "$SDB"
+check "compare of the states fixture exits 0" [ "$rc" = 0 ]
+golden "compare in the machine's states is the golden text" compare_states.txt
+check "a 5% change hidden by the states' mix is found in the state both share" \
+	grep -Eq '^ipc\.pipe\.lat none .* \+5\.0% \*' "$T/out"
+check "the same states without a change are not called one" \
+	sh -c "grep '^ctx\.2p\.0k' '$T/out' | grep -vq '\*'"
+check "a figure without states keeps the plain test: +10%" grep -Eq '^sys\.null .* \+10\.[0-9]% \*' "$T/out"
+check "the note says how many figures were compared in a common state" \
+	grep -q "^2 figures with replicas beyond 15% of a level both sides share (the machine's states, outliers):$" "$T/out"
+kb compare A B --db "$SDB" --json
+"$JC" compare <"$T/out" >"$T/jc" 2>&1
+check "compare --json: two rows in the common state, the same verdicts as the text" \
+	grep -q '^base A sides 2 rows 3 significant 2 ancova 0 welch 3 replicas 0 mw 0 state 2 ' "$T/jc"
+
 echo "1..$n"

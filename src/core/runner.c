@@ -293,6 +293,7 @@ int runner_worker_main(int argc, char **argv)
 	if (argc < 6 || !h || worker_number(argv[2], &req) < 0 || worker_number(argv[3], &fd) < 0 ||
 	    worker_number(argv[4], &life) < 0 || worker_number(argv[5], &parent) < 0) {
 		fprintf(stderr, "kbench: %s is kbench's own, not to be run by hand\n", WORKER_ARG);
+		free(h);
 		return 2;
 	}
 	/* The parent-death signal survived the exec; kbench may have died before it. */

@@ -15,7 +15,15 @@
  * difference real), by analysis of covariance on each run's sentinel adds
  * where every run has a timeline (a run's figures follow the machine's
  * level during it, which the adds measured and no kernel change touches;
- * the difference is taken at equal adds), else by Welch's t; with fewer,
+ * the difference and the change printed are at equal adds), else by
+ * Welch's t.  A run's level is the median of its replicas within 15% of
+ * one level both sides share (stats_common_state), which for most figures
+ * is all of them (the run's median): where a figure's replicas fall in
+ * states far apart (the machine's: on this VM every figure between two
+ * processes runs ~40% slower for tens of seconds at a time, all of them
+ * together, and a run's median then depends on how many of its replicas
+ * fell in each, 5-12% run to run), the runs are compared in the state both
+ * sides share, and the change printed is that state's.  With fewer,
  * Welch's t on the logarithms of the replicas' medians of all its runs
  * (each replica is a fresh process at another moment of its run, the
  * level where a shared machine's variation is: issue 12), marked ~ as the
@@ -27,8 +35,9 @@
  * rows corrected with Holm would need p < 0.001 a row, which 3 runs a side
  * almost never give, see tests/unit/test_signif.c).  A change is marked
  * significant when its adjusted p is below 0.05 and it is at least
- * --threshold plus how far the machine itself moved between the sides
- * (the sentinel's dependent adds, which no kernel change touches); on
+ * --threshold plus, unless it was taken at equal adds, how far the
+ * machine itself moved between the sides (the sentinel's dependent adds,
+ * which no kernel change touches); on
  * samples, also only when neither side missed its precision, since samples
  * of one block understate the variation a noisy figure has.
  *
@@ -188,6 +197,7 @@ struct cmp_data {
 	double *meds;			/* the runs' medians, c->nruns of them */
 	double *adds;			/* each run's sentinel adds (median), NaN none */
 	double *samples, *reps;		/* every run's samples, every run's replica medians */
+	size_t *repk;			/* how many of reps each run has, in order */
 	size_t ns, nreps, scap, rcap;
 };
 
@@ -195,6 +205,7 @@ static void cmp_data_free(struct cmp_data *d)
 {
 	free(d->meds);
 	free(d->adds);
+	free(d->repk);
 	free(d->samples);
 	free(d->reps);
 }
@@ -228,9 +239,13 @@ static int cmp_gather(const struct report_cmp_side *side, const struct result *k
 			double *a = m ? realloc(d->adds, (c->nruns + 1) * sizeof(*a)) : NULL;
 			if (a)
 				d->adds = a;
-			if (!m || !a)
+			size_t *nk = a ? realloc(d->repk, (c->nruns + 1) * sizeof(*nk)) : NULL;
+			if (nk)
+				d->repk = nk;
+			if (!m || !a || !nk)
 				return -1;
 			a[c->nruns] = cmp_timeline_median(&side->runs[i], 1, 1);
+			nk[c->nruns] = r->replicas ? r->nreplicas : 0;
 			m[c->nruns++] = r->median;
 			c->noisy |= r->status == RES_NOISY;
 			c->lo = r->ci_low;
@@ -259,39 +274,120 @@ static int cmp_gather(const struct report_cmp_side *side, const struct result *k
 }
 
 /*
+ * The window of the machine's states (stats_common_state): 15%, because
+ * here they are 35-45% apart and each a few % wide, and a 5-10% change
+ * must stay inside it.
+ */
+#define CMP_STATE_WIDTH 0.15
+
+/* The runs' levels a test takes, a side each; with cmp_state, those in the common state. */
+struct cmp_levels {
+	const double *meds[2], *adds[2];
+	size_t n[2];
+	double *buf;			/* cmp_state's, to free */
+};
+
+/*
+ * The runs compared in the common state (report/compare.c's top says
+ * why), when their replicas say there are states: every run has replicas,
+ * some lie outside the window (else each level is the run's median and the
+ * test the plain one), 3 runs a side have a level inside, and the medians
+ * moved by less than twice the window (a change that large would put one
+ * side's fast state where the other's slow one is; the medians' test sees
+ * it plainly).  1 with lv and the cell's counts set, else 0.
+ */
+static int cmp_state(const struct report_cmp_cell *base, const struct cmp_data *b,
+		     struct report_cmp_cell *o, const struct cmp_data *d, int lower,
+		     struct cmp_levels *lv)
+{
+	const struct report_cmp_cell *cell[2] = { base, o };
+	const struct cmp_data *data[2] = { b, d };
+	struct stats_state st;
+	int used = 0;
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < cell[s]->nruns; i++)
+			if (!data[s]->repk[i])
+				return 0;
+	if (!(fabs(log(o->median / base->median)) < log1p(2 * CMP_STATE_WIDTH)) ||
+	    stats_common_state(b->reps, b->repk, base->nruns, d->reps, d->repk, o->nruns, lower,
+			       CMP_STATE_WIDTH, &st) < 0)
+		return 0;
+	if (st.in < st.all && st.ha >= 3 && st.hb >= 3 &&
+	    (lv->buf = malloc(2 * (st.ha + st.hb) * sizeof(*lv->buf))) != NULL) {
+		double *lev = lv->buf, *adds = lv->buf + st.ha + st.hb;
+		const double *from[2] = { st.la, st.lb };
+
+		for (int s = 0; s < 2; s++) {
+			lv->meds[s] = lev;
+			lv->adds[s] = adds;
+			lv->n[s] = 0;
+			for (size_t i = 0; i < cell[s]->nruns; i++)
+				if (isfinite(from[s][i])) {
+					*lev++ = from[s][i];
+					*adds++ = data[s]->adds[i];
+					lv->n[s]++;
+				}
+		}
+		o->state_in = st.in;
+		o->state_all = st.all;
+		used = 1;
+	}
+	stats_state_free(&st);
+	return used;
+}
+
+/*
  * The test of other against base for one instance: fills test and p, and
  * with Welch the ratio of geometric means and its 95% CI (no ratio comes
  * from Mann-Whitney, whose U says which side is larger, not by how much).
+ * lower: the unit's better direction, for the states' window.
  */
 static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
-		     struct report_cmp_cell *o, const struct cmp_data *d)
+		     struct report_cmp_cell *o, const struct cmp_data *d, int lower)
 {
+	struct cmp_levels lv = { { b->meds, d->meds }, { b->adds, d->adds },
+				 { base->nruns, o->nruns }, NULL };
 	struct stats_welch w;
 	struct stats_mw mw;
-	int test = CMP_TEST_NONE;
+	int test = CMP_TEST_NONE, state = 0;
 
 	o->p = o->ratio = o->ratio_lo = o->ratio_hi = (double)NAN;
 	o->test = CMP_TEST_NONE;
+	o->state_in = o->state_all = 0;
+	if (base->nruns >= 3 && o->nruns >= 3)
+		state = cmp_state(base, b, o, d, lower, &lv);
 	/* stats_ancova_log refuses a run without adds (NaN): Welch's then. */
-	if (base->nruns >= 3 && o->nruns >= 3 &&
-	    stats_ancova_log(b->meds, b->adds, base->nruns, d->meds, d->adds, o->nruns, &w) == 0)
+	if (lv.n[0] >= 3 && lv.n[1] >= 3 &&
+	    stats_ancova_log(lv.meds[0], lv.adds[0], lv.n[0], lv.meds[1], lv.adds[1], lv.n[1], &w) == 0)
 		test = CMP_TEST_ANCOVA_RUNS;
-	else if (base->nruns >= 3 && o->nruns >= 3 &&
-		 stats_welch_log(b->meds, base->nruns, d->meds, o->nruns, &w) == 0)
+	else if (lv.n[0] >= 3 && lv.n[1] >= 3 &&
+		 stats_welch_log(lv.meds[0], lv.n[0], lv.meds[1], lv.n[1], &w) == 0)
 		test = CMP_TEST_WELCH_RUNS;
 	else if (b->nreps >= 3 && d->nreps >= 3 &&
 		 stats_welch_log(b->reps, b->nreps, d->reps, d->nreps, &w) == 0)
 		test = CMP_TEST_WELCH_REPLICAS;
+	free(lv.buf);
 	if (test != CMP_TEST_NONE) {
 		o->p = w.p;
 		o->test = test;
 		o->ratio = exp(w.diff);
 		o->ratio_lo = exp(w.diff_lo);
 		o->ratio_hi = exp(w.diff_hi);
+		/*
+		 * The change is the test's own estimate where the medians' is not
+		 * the one tested: in the common state (the medians mix two states)
+		 * and at equal machine speed (the medians' includes the machine's move).
+		 */
+		if (!state || test == CMP_TEST_WELCH_REPLICAS)
+			o->state_in = o->state_all = 0;
+		if (o->state_all || test == CMP_TEST_ANCOVA_RUNS)
+			o->change = o->ratio - 1;
 	} else if (b->ns >= 2 && d->ns >= 2 &&
 		   stats_mann_whitney(b->samples, b->ns, d->samples, d->ns, &mw) == 0) {
 		o->p = mw.p;
 		o->test = CMP_TEST_MW_SAMPLES;
+		o->state_in = o->state_all = 0;
 	}
 }
 
@@ -381,7 +477,7 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			if (!bad && o->present) {
 				common++;
 				o->change = o->median / row->cell[0].median - 1;
-				cmp_test(&row->cell[0], &b, o, &d);
+				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER);
 			}
 			cmp_data_free(&d);
 		}
@@ -425,8 +521,12 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			if (!isfinite(o->p))
 				continue;
 			o->p_adj = adj[np++];
-			/* What the machine moved by is not the kernel's (see the top of the file). */
-			bar = threshold + (isfinite(machine[s].user_shift) ? fabs(machine[s].user_shift) : 0);
+			/*
+			 * What the machine moved by is not the kernel's (see the top of
+			 * the file); at equal machine speed it is out of the change already.
+			 */
+			bar = threshold + (o->test != CMP_TEST_ANCOVA_RUNS && isfinite(machine[s].user_shift) ?
+					   fabs(machine[s].user_shift) : 0);
 			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= bar &&
 					 (o->test != CMP_TEST_MW_SAMPLES ||
 					  (!o->noisy && !rows[k].cell[0].noisy));
@@ -627,6 +727,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 	char cell[64], change[32], legend[1024], base[512], other[512], id[32], name[96];
 	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
 	int namew = cmp_name_width(rows, nrows), basew, otherw;
+	size_t nstate;
 
 	/* An other's cell is followed by its noisy mark, change and marks: 12 more. */
 	cmp_cell_widths(rows, nrows, nsides, &basew, &otherw);
@@ -644,9 +745,23 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 	for (size_t k = 0; k < nrows; k++)
 		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {
 			rm_text(doc, RM_NOTE, "runs compared at equal machine speed: their figures "
-				"against each run's sentinel adds");
+				"against each run's sentinel adds, the change at equal adds");
 			break;
 		}
+	nstate = 0;
+	for (size_t k = 0; k < nrows; k++)
+		for (size_t s = 1; s < nsides; s++)
+			if (rows[k].cell[s].present && rows[k].cell[s].state_all) {
+				nstate++;
+				break;
+			}
+	if (nstate) {
+		snprintf(legend, sizeof(legend), "%zu figure%s with replicas beyond %.0f%% of a level both "
+			 "sides share (the machine's states, outliers):\nruns compared on their replicas "
+			 "within it, the change that level's", nstate, nstate == 1 ? "" : "s",
+			 CMP_STATE_WIDTH * 100);
+		rm_notes(doc, legend);
+	}
 	for (size_t k = 0; k < nrows; k++)
 		if (rows[k].levels_differ && rows[k].common) {
 			rm_text(doc, RM_NOTE, "? = the runs found this cache level at sizes more than "
@@ -923,6 +1038,17 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 	report_jset(o, "ratio_ci_low", report_jreal(c->ratio_lo), bad);
 	report_jset(o, "ratio_ci_high", report_jreal(c->ratio_hi), bad);
 	report_jset(o, "test", test ? json_string(test) : json_null(), bad);
+	/* The runs compared in the machine's common state: how many replicas it held. */
+	if (c->state_all) {
+		json_t *st = json_object();
+
+		report_jset(st, "replicas_in", json_integer((json_int_t)c->state_in), bad);
+		report_jset(st, "replicas", json_integer((json_int_t)c->state_all), bad);
+		report_jset(st, "width", json_real(CMP_STATE_WIDTH), bad);
+		report_jset(o, "state", st, bad);
+	} else {
+		report_jset(o, "state", json_null(), bad);
+	}
 	report_jset(o, "p", report_jreal(c->p), bad);
 	report_jset(o, "p_adj", report_jreal(c->p_adj), bad);
 	report_jset(o, "significant", json_boolean(c->significant), bad);

@@ -324,12 +324,16 @@ struct report_cmp_cell {
 	double median, lo, hi;		/* median of run medians and its 95% CI */
 	int noisy;			/* a run missed its precision */
 	/* Others only: */
-	double change;			/* median / base median - 1 */
+	double change;			/* median / base median - 1; in the common
+					   state (state_all > 0), ratio - 1 */
 	double ratio;			/* ratio of the geometric means of the run
 					   (or replica) medians, Welch (with ANCOVA at
 					   equal sentinel adds), else NaN */
 	double ratio_lo, ratio_hi;	/* its 95% CI, else NaN */
 	int test;			/* CMP_TEST_* */
+	/* With states (compare.c): the runs compared in the state both sides
+	   share, change then that state's; the replicas inside it, of all. 0: not. */
+	size_t state_in, state_all;
 	double p, p_adj;		/* two-sided; adjusted over the table */
 	int significant;		/* p_adj < 0.05, |change| >= threshold + the machine's
 					   shift; on samples also neither side noisy */

@@ -71,6 +71,29 @@ int stats_ancova_log(const double *a, const double *ca, size_t na, const double 
 		     const double *cb, size_t nb, struct stats_welch *w);
 
 /*
+ * The machine's states (issue 12): where a figure's replicas fall in states
+ * far apart (on this VM every figure between two processes runs ~40% slower
+ * for tens of seconds at a time), a run's median depends on how many fell
+ * in each.  This finds, for two sides' replica values grouped by run (a[]
+ * holds run 0's ka[0] values, then run 1's...), the window of +-width
+ * (0.15: 15%) around a common level, halfway (logarithms) between the
+ * sides' better quartiles of replicas (lower: the 25th percentile, else
+ * the 75th: the state every run visits), and each run's level there: the
+ * median of its replicas inside, NaN with none.  Values positive.  0 or -1;
+ * free with stats_state_free.
+ */
+struct stats_state {
+	double center;			/* the window's centre, a logarithm */
+	double *la, *lb;		/* each run's level, NaN where it had none inside */
+	size_t ha, hb;			/* runs a side with a level */
+	size_t in, all;			/* replicas inside, of all, both sides */
+};
+int stats_common_state(const double *a, const size_t *ka, size_t nra, const double *b,
+		       const size_t *kb, size_t nrb, int lower, double width,
+		       struct stats_state *out);
+void stats_state_free(struct stats_state *s);
+
+/*
  * Mann-Whitney U: u counts the (a, b) pairs with a above b (ties a half);
  * p is two-sided, exact without ties up to 20 values a side (exact = 1),
  * else from the normal approximation with the tie correction.  0 or -1.

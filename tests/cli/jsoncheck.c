@@ -25,9 +25,10 @@
  *                      CI, p <= p_adj <= 1, significant only with a test),
  *                      a section entry per printed section and other side;
  *                      prints "base B sides S rows R significant K ancova A
- *                      welch W replicas P mw M threshold X" (covariance
- *                      analysis and Welch on runs, Welch on replicas,
- *                      Mann-Whitney on samples)
+ *                      welch W replicas P mw M state C threshold X"
+ *                      (covariance analysis and Welch on runs, Welch on
+ *                      replicas, Mann-Whitney on samples; of the tests of
+ *                      runs, those in the machine's common state)
  * Exits 1 with one line naming the first problem.
  */
 #include <jansson.h>
@@ -327,14 +328,14 @@ static double num_or_null(json_t *obj, const char *key, const char *id)
 
 /*
  * One cell of a compare row; counts a significant change and the test
- * used into k[0..4].  A side without the instance has no figure at all.
+ * used into k[0..4], and one in the common state into k[5].  A side without the instance has no figure at all.
  */
-static void check_cmp_cell(json_t *c, const char *side, int other, const char *id, size_t k[5])
+static void check_cmp_cell(json_t *c, const char *side, int other, const char *id, size_t k[6])
 {
 	int present, sig;
-	double med, lo, hi, ratio, rlo, rhi, p, padj;
+	double med, lo, hi, ratio, rlo, rhi, p, padj, change;
 	const char *test;
-	json_t *t;
+	json_t *t, *st;
 
 	if (strcmp(json_string_value(need(c, "side", JSON_STRING, id)), side))
 		bad("a cell's side is not the side in that place", id);
@@ -357,7 +358,7 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 			bad("the base's cell has a test", id);
 		return;
 	}
-	num_or_null(c, "change", id);
+	change = num_or_null(c, "change", id);
 	ratio = num_or_null(c, "ratio", id);
 	rlo = num_or_null(c, "ratio_ci_low", id);
 	rhi = num_or_null(c, "ratio_ci_high", id);
@@ -389,6 +390,21 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 		bad("0 <= p <= p_adj <= 1 does not hold", id);
 	if (!test && (sig || !isnan(p)))
 		bad("a p or a significant change without a test", id);
+	/* The common state: only for runs' tests, its replicas counted, its change the ratio's. */
+	st = json_object_get(c, "state");
+	if (!st || !(json_is_null(st) || json_is_object(st)))
+		bad("state missing, or neither an object nor null", id);
+	if (json_is_object(st)) {
+		double in = num(st, "replicas_in", id), all = num(st, "replicas", id);
+
+		if (!test || (strcmp(test, "welch-log-runs") && strcmp(test, "ancova-log-runs")))
+			bad("a common state without a test of runs", id);
+		if (!(in >= 6 && in < all) || !(num(st, "width", id) > 0))
+			bad("the state's replicas are not 6 <= in < all, or its width is not positive", id);
+		if (!(fabs(change - (ratio - 1)) <= 1e-9 * fabs(ratio)))
+			bad("in the common state the change is not the ratio's", id);
+		k[5]++;
+	}
 	k[0] += (size_t)sig;
 }
 
@@ -397,7 +413,7 @@ static void check_compare(json_t *doc)
 {
 	json_t *sides = need(doc, "sides", JSON_ARRAY, NULL), *row, *cell, *sec;
 	const char *base = json_string_value(need(doc, "base", JSON_STRING, NULL));
-	size_t nsides = json_array_size(sides), i, j, k[5] = { 0, 0, 0, 0, 0 };
+	size_t nsides = json_array_size(sides), i, j, k[6] = { 0, 0, 0, 0, 0, 0 };
 
 	need(doc, "kbench", JSON_STRING, NULL);
 	if (strcmp(json_string_value(need(doc, "correction", JSON_STRING, NULL)),
@@ -447,8 +463,8 @@ static void check_compare(json_t *doc)
 			bad("a section's counts do not add up, or its geometric mean is missing", title);
 	}
 	printf("base %s sides %zu rows %zu significant %zu ancova %zu welch %zu replicas %zu mw %zu "
-	       "threshold %g\n", base, nsides, json_array_size(json_object_get(doc, "rows")), k[0],
-	       k[4], k[1], k[3], k[2], num(doc, "threshold", NULL));
+	       "state %zu threshold %g\n", base, nsides, json_array_size(json_object_get(doc, "rows")),
+	       k[0], k[4], k[1], k[3], k[2], k[5], num(doc, "threshold", NULL));
 }
 
 int main(int argc, char **argv)

@@ -20,6 +20,8 @@
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 
 #include "stats/stats.h"
@@ -329,6 +331,120 @@ static void test_ancova_simulation(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * The common state, by hand: side A's replicas at 10 (fast) and 14 (slow),
+ * B's at 10.5 and 14.7 (5% slower in both states).  The lower quartiles
+ * are 10 and 10.5, the window +-15% around their geometric midpoint
+ * (10.247: 8.91 to 11.78), so the fast replicas are in, the slow ones out,
+ * and each run's level is its fast replicas' median; a run with none has
+ * NaN and is not counted.
+ */
+static void test_common_state_known(void **state)
+{
+	const double a[] = { 10, 10, 14, 10, 14, 14, 10, 10, 10, 14, 14, 14 };
+	const size_t ka[] = { 3, 3, 3, 3 };
+	const double b[] = { 10.5, 14.7, 10.5, 10.5, 10.5, 14.7, 10.5, 10.5, 14.7 };
+	const size_t kb[] = { 3, 3, 3 };
+	const double hi[] = { 2, 2, 1, 1 }, hi2[] = { 1.9, 1.9, 1 };
+	const size_t k2[] = { 2, 2 }, k1[] = { 2, 1 };
+	struct stats_state st;
+
+	(void)state;
+	assert_int_equal(stats_common_state(a, ka, 4, b, kb, 3, 1, 0.15, &st), 0);
+	assert_float_equal(st.center, (log(10) + log(10.5)) / 2, 1e-12);
+	assert_float_equal(st.la[0], 10, 1e-12);
+	assert_float_equal(st.la[1], 10, 1e-12);
+	assert_float_equal(st.la[2], 10, 1e-12);
+	assert_true(isnan(st.la[3]));
+	assert_float_equal(st.lb[0], 10.5, 1e-12);
+	assert_float_equal(st.lb[1], 10.5, 1e-12);
+	assert_float_equal(st.lb[2], 10.5, 1e-12);
+	assert_int_equal(st.ha, 3);
+	assert_int_equal(st.hb, 3);
+	assert_int_equal(st.in, 12);	/* 6 fast of A's 12, 6 of B's 9 */
+	assert_int_equal(st.all, 21);
+	stats_state_free(&st);
+	/* Higher is better: the upper quartiles (2 and 1.9) and the state at 2. */
+	assert_int_equal(stats_common_state(hi, k2, 2, hi2, k1, 2, 0, 0.15, &st), 0);
+	assert_float_equal(st.center, (log(2) + log(1.9)) / 2, 1e-12);
+	assert_float_equal(st.la[0], 2, 1e-12);
+	assert_true(isnan(st.la[1]));
+	assert_float_equal(st.lb[0], 1.9, 1e-12);
+	assert_true(isnan(st.lb[1]));
+	assert_int_equal(st.in, 4);
+	stats_state_free(&st);
+	assert_int_equal(stats_common_state(a, ka, 4, b, kb, 3, 1, 0, &st), -1);
+	assert_int_equal(stats_common_state(a, ka, 0, b, kb, 3, 1, 0.15, &st), -1);
+}
+
+/*
+ * A simulated two-state machine, like this VM's wakeups: each replica
+ * (8 a run, 5 runs a side) is 40% slower when it falls in the slow state,
+ * which each run visits for its own share of the time (0 to 60%), with
+ * 1.5% noise.  The runs' medians swing with those shares; the levels in
+ * the common state do not.  Welch's t on either, at p < 0.05: with no
+ * change neither may call more than its 5%; a 5% change the common state
+ * finds nearly always, the medians in fewer than half.
+ */
+static void state_rates(gsl_rng *rng, double shift, int n, double *med, double *common)
+{
+	int hm = 0, hc = 0;
+
+	for (int k = 0; k < n; k++) {
+		double v[2][40], meds[2][5], lev[2][5];
+		size_t kk[5] = { 8, 8, 8, 8, 8 }, nl[2] = { 0, 0 };
+		struct stats_state st;
+		struct stats_welch w;
+
+		for (int s = 0; s < 2; s++)
+			for (int i = 0; i < 5; i++) {
+				double slow = gsl_rng_uniform(rng) * 0.6, sorted[8];
+
+				for (int j = 0; j < 8; j++) {
+					double x = (s ? shift : 1) * exp(gsl_ran_gaussian(rng, 0.015));
+
+					v[s][i * 8 + j] = gsl_rng_uniform(rng) < slow ? 1.4 * x : x;
+					sorted[j] = v[s][i * 8 + j];
+				}
+				gsl_sort(sorted, 1, 8);
+				meds[s][i] = gsl_stats_median_from_sorted_data(sorted, 1, 8);
+			}
+		assert_int_equal(stats_welch_log(meds[0], 5, meds[1], 5, &w), 0);
+		hm += w.p < 0.05;
+		assert_int_equal(stats_common_state(v[0], kk, 5, v[1], kk, 5, 1, 0.15, &st), 0);
+		for (int i = 0; i < 5; i++) {
+			if (isfinite(st.la[i]))
+				lev[0][nl[0]++] = st.la[i];
+			if (isfinite(st.lb[i]))
+				lev[1][nl[1]++] = st.lb[i];
+		}
+		stats_state_free(&st);
+		if (nl[0] >= 2 && nl[1] >= 2 &&
+		    stats_welch_log(lev[0], nl[0], lev[1], nl[1], &w) == 0)
+			hc += w.p < 0.05;
+	}
+	*med = (double)hm / n;
+	*common = (double)hc / n;
+}
+
+static void test_common_state_simulation(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double m, c;
+
+	(void)state;
+	assert_non_null(rng);
+	gsl_rng_set(rng, 20261203);
+	state_rates(rng, 1.0, 4000, &m, &c);
+	print_message("A/A: medians %.3f, common state %.3f called a change\n", m, c);
+	assert_true(m <= 0.065 && c <= 0.065);
+	state_rates(rng, 1.05, 2000, &m, &c);
+	print_message("5%% change: medians %.3f, common state %.3f found it\n", m, c);
+	assert_true(m < 0.5);
+	assert_true(c >= 0.95);
+	gsl_rng_free(rng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +460,8 @@ int main(void)
 		cmocka_unit_test(test_simulation),
 		cmocka_unit_test(test_ancova_known),
 		cmocka_unit_test(test_ancova_simulation),
+		cmocka_unit_test(test_common_state_known),
+		cmocka_unit_test(test_common_state_simulation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -324,8 +324,9 @@ struct report_cmp_cell {
 	double median, lo, hi;		/* median of run medians and its 95% CI */
 	int noisy;			/* a run missed its precision */
 	/* Others only: */
-	double change;			/* median / base median - 1; in the common
-					   state (state_all > 0), ratio - 1 */
+	double change;			/* median / base median - 1; ratio - 1 where
+					   the test's level is not the medians' (the
+					   common state, state_all > 0; ANCOVA) */
 	double ratio;			/* ratio of the geometric means of the run
 					   (or replica) medians, Welch (with ANCOVA at
 					   equal sentinel adds), else NaN */

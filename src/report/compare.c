@@ -217,8 +217,8 @@ static void cmp_data_free(struct cmp_data *d)
  * A figure the side does not have stays NaN, so that a reader of an absent
  * cell finds no number rather than a zero.  0, or -1 without memory.
  */
-static int cmp_gather(const struct report_cmp_side *side, const struct result *key,
-		      struct report_cmp_cell *c, struct cmp_data *d)
+static int cmp_gather(const struct report_cmp_side *side, const double *run_adds,
+		      const struct result *key, struct report_cmp_cell *c, struct cmp_data *d)
 {
 	const double none = (double)NAN;
 	double **meds = &d->meds;
@@ -244,7 +244,7 @@ static int cmp_gather(const struct report_cmp_side *side, const struct result *k
 				d->repk = nk;
 			if (!m || !a || !nk)
 				return -1;
-			a[c->nruns] = cmp_timeline_median(&side->runs[i], 1, 1);
+			a[c->nruns] = run_adds[i];
 			nk[c->nruns] = r->replicas ? r->nreplicas : 0;
 			m[c->nruns++] = r->median;
 			c->noisy |= r->status == RES_NOISY;
@@ -437,12 +437,20 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 	struct report_cmp_row *rows = NULL;
 	struct report_cmp_machine machine[REPORT_CMP_MAX_SIDES];
 	size_t nrows = 0, np = 0;
-	double *p = NULL, *adj = NULL, bar;
+	double *p = NULL, *adj = NULL, bar, *adds[REPORT_CMP_MAX_SIDES] = { NULL };
 
 	*rows_out = NULL;
 	*nrows_out = 0;
 	if (nsides < 2 || nsides > REPORT_CMP_MAX_SIDES)
 		return -1;
+	/* Each run's median sentinel adds, once: every instance of the run shares it. */
+	for (size_t s = 0; s < nsides; s++) {
+		adds[s] = malloc((sides[s].nruns ? sides[s].nruns : 1) * sizeof(*adds[s]));
+		if (!adds[s])
+			goto fail;
+		for (size_t i = 0; i < sides[s].nruns; i++)
+			adds[s][i] = cmp_timeline_median(&sides[s].runs[i], 1, 1);
+	}
 	/* Every instance the base has, in the order it was measured, once. */
 	for (size_t i = 0; i < sides[0].nruns; i++)
 		for (size_t j = 0; j < sides[0].runs[i].nresults; j++) {
@@ -468,12 +476,12 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 		struct cmp_data b, d;
 		size_t common = 0;
 		struct report_cmp_row *row = &rows[k];
-		int bad = cmp_gather(&sides[0], row->key, &row->cell[0], &b) < 0;
+		int bad = cmp_gather(&sides[0], adds[0], row->key, &row->cell[0], &b) < 0;
 
 		for (size_t s = 1; s < nsides && !bad; s++) {
 			struct report_cmp_cell *o = &row->cell[s];
 
-			bad = cmp_gather(&sides[s], row->key, o, &d) < 0;
+			bad = cmp_gather(&sides[s], adds[s], row->key, o, &d) < 0;
 			if (!bad && o->present) {
 				common++;
 				o->change = o->median / row->cell[0].median - 1;
@@ -533,12 +541,16 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 		}
 	free(p);
 	free(adj);
+	for (size_t s = 0; s < nsides; s++)
+		free(adds[s]);
 	*rows_out = rows;
 	*nrows_out = nrows;
 	return 0;
 fail:
 	free(p);
 	free(adj);
+	for (size_t s = 0; s < nsides; s++)
+		free(adds[s]);
 	free(rows);
 	return -1;
 }

@@ -342,9 +342,12 @@ static size_t stats_state_side(const double *v, const size_t *k, size_t nruns, d
 	for (size_t i = 0, at = 0; i < nruns; at += k[i], i++) {
 		size_t m = 0;
 
-		for (size_t j = 0; j < k[i]; j++)
-			if (log(v[at + j]) >= lo && log(v[at + j]) <= hi)
+		for (size_t j = 0; j < k[i]; j++) {
+			double l = log(v[at + j]);
+
+			if (l >= lo && l <= hi)
 				scratch[m++] = v[at + j];
+		}
 		*in += m;
 		lev[i] = (double)NAN;
 		if (m) {

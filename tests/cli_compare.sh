@@ -24,8 +24,8 @@ check "a section in lmbench's order" grep -q '^Processor, processes (us)' "$T/ou
 check "one line per instance, with a signed change" grep -Eq '^sys\.null +[0-9.]+ \+-[0-9.]+%.* [-+][0-9.]+%' "$T/out"
 check "an instance only in other tables' sections is absent" sh -c "! grep -q 'ipc.pipe.lat' '$T/out'"
 check "3 runs a side: runs compared, not samples (no ~)" sh -c "! grep -q '~\$' '$T/out'"
-check "... at equal machine speed, and the notes say so" \
-	grep -q '^runs compared at equal machine speed: their figures against each run.s sentinel adds, the change at equal adds$' "$T/out"
+check "... each replica at equal machine speed, and the notes say so" \
+	grep -q '^replicas compared at equal machine speed: each moved along how its figure follows the sentinel adds$' "$T/out"
 check "the section closes with a geometric mean and counts" \
 	grep -Eq '^  other against base: geometric mean [0-9.]+x .* [0-9]+ better, [0-9]+ worse, [0-9]+ unchanged' "$T/out"
 cp "$T/out" "$T/text"
@@ -35,8 +35,9 @@ check "a run id as a side: its replicas compared, marked ~" grep -Eq '^sys\.null
 kb compare base other --db "$DB" --json
 check "--json exits 0 with a document jsoncheck accepts" \
 	sh -c "[ $rc = 0 ] && '$JC' compare <'$T/out' >'$T/jc'"
-check "--json: the base named, 3 runs a side compared at equal sentinel adds (ANCOVA)" \
-	grep -Eq '^base base sides 2 rows [1-9][0-9]* significant [0-9]+ ancova [1-9][0-9]* welch 0 replicas 0 mw 0 state [0-9]+ threshold 0.02$' "$T/jc"
+check "--json: the base named, 3 runs a side compared with their replicas at equal adds" \
+	grep -Eq '^base base sides 2 rows [1-9][0-9]* significant [0-9]+ ancova 0 adjusted [1-9][0-9]* welch 0 replicas 0 mw 0 state [0-9]+ threshold 0.02$' "$T/jc"
+check "--json: the slope they were moved along" grep -Eq '"slope": -?[0-9]' "$T/out"
 # A text row starts with its id (family, dot); jsoncheck's sixth word counts the rows.
 check "--json: the text's rows, no more, no fewer" \
 	[ "$(grep -c '^[a-z][a-z0-9_]*\.' "$T/text")" = "$(awk '{ print $6 }' "$T/jc")" ]

@@ -34,7 +34,7 @@ check "compare --curves: the latency curve point by point, all 38 points" sh -c 
 kb compare 2.5.47 2.5.47-mm1 --json --db "$DB"
 "$JC" compare <"$T/out" >"$T/jc" 2>&1
 check "compare --json of the fixture: the same verdicts as the text" \
-	grep -q '^base 2.5.47 sides 2 rows 27 significant 4 ancova 0 welch 27 replicas 0 mw 0' "$T/jc"
+	grep -q '^base 2.5.47 sides 2 rows 27 significant 4 ancova 0 adjusted 0 welch 27 replicas 0 mw 0' "$T/jc"
 
 kb summary --db "$DB"
 check "summary of the fixture exits 0" [ "$rc" = 0 ]
@@ -63,6 +63,6 @@ check "the note says how many figures were compared in a common state" \
 kb compare A B --db "$SDB" --json
 "$JC" compare <"$T/out" >"$T/jc" 2>&1
 check "compare --json: two rows in the common state, the same verdicts as the text" \
-	grep -q '^base A sides 2 rows 3 significant 2 ancova 0 welch 3 replicas 0 mw 0 state 2 ' "$T/jc"
+	grep -q '^base A sides 2 rows 3 significant 2 ancova 0 adjusted 0 welch 3 replicas 0 mw 0 state 2 ' "$T/jc"
 
 echo "1..$n"

@@ -10,15 +10,20 @@
  * it is their whole range), or with one run that run's own CI.
  *
  * Which test: with 3 runs or more a side, the logarithms of the run
- * medians (runs are the independent repetitions: samples within one run
+ * levels (runs are the independent repetitions: samples within one run
  * share its warm caches and its neighbours, and would call every
- * difference real), by analysis of covariance on each run's sentinel adds
- * where every run has a timeline (a run's figures follow the machine's
- * level during it, which the adds measured and no kernel change touches;
- * the difference and the change printed are at equal adds), else by
- * Welch's t.  A run's level is the median of its replicas within 15% of
- * one level both sides share (stats_common_state), which for most figures
- * is all of them (the run's median): where a figure's replicas fall in
+ * difference real), by Welch's t.  Where every replica has the sentinel's
+ * adds measured around it, each replica is first moved to equal adds
+ * along the slope its figure follows them within runs (cmp_adjust: a
+ * replica's figure follows the machine's clock, which the adds measured
+ * and no kernel change touches, and the machine's speed moves between
+ * the sides), and a run's level is the median of its replicas moved;
+ * else, where every run has a timeline, by analysis of covariance on each
+ * run's median adds, else on the run medians as they are.  At equal adds,
+ * the difference and the change printed are those.  A run's level is the
+ * median of its replicas within 15% of one level both sides share
+ * (stats_common_state), which for most figures is all of them (the run's
+ * median): where a figure's replicas fall in
  * states far apart (the machine's: on this VM every figure between two
  * processes runs ~40% slower for tens of seconds at a time, all of them
  * together, and a run's median then depends on how many of its replicas
@@ -197,8 +202,9 @@ struct cmp_data {
 	double *meds;			/* the runs' medians, c->nruns of them */
 	double *adds;			/* each run's sentinel adds (median), NaN none */
 	double *samples, *reps;		/* every run's samples, every run's replica medians */
+	double *repx;			/* beside reps, each replica's sentinel adds, NaN none */
 	size_t *repk;			/* how many of reps each run has, in order */
-	size_t ns, nreps, scap, rcap;
+	size_t ns, nreps, scap, rcap, nrepx, xcap;
 };
 
 static void cmp_data_free(struct cmp_data *d)
@@ -208,6 +214,7 @@ static void cmp_data_free(struct cmp_data *d)
 	free(d->repk);
 	free(d->samples);
 	free(d->reps);
+	free(d->repx);
 }
 
 /*
@@ -225,7 +232,7 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 
 	*c = (struct report_cmp_cell){ .median = none, .lo = none, .hi = none, .change = none,
 				       .ratio = none, .ratio_lo = none, .ratio_hi = none,
-				       .p = none, .p_adj = none };
+				       .p = none, .p_adj = none, .slope = none };
 	memset(d, 0, sizeof(*d));
 	for (size_t i = 0; i < side->nruns; i++)
 		for (size_t j = 0; j < side->runs[i].nresults; j++) {
@@ -254,7 +261,9 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 			    cmp_push(&d->samples, &d->ns, &d->scap, r->samples, r->n) < 0)
 				return -1;
 			for (size_t k = 0; r->replicas && k < r->nreplicas; k++)
-				if (cmp_push(&d->reps, &d->nreps, &d->rcap, &r->replicas[k].median, 1) < 0)
+				if (cmp_push(&d->reps, &d->nreps, &d->rcap, &r->replicas[k].median, 1) < 0 ||
+				    cmp_push(&d->repx, &d->nrepx, &d->xcap, &r->replicas[k].sentinel_user,
+					     1) < 0)
 					return -1;
 		}
 	if (c->nruns == 0)
@@ -337,6 +346,87 @@ static int cmp_state(const struct report_cmp_cell *base, const struct cmp_data *
 	return used;
 }
 
+/* Both sides' figures with every replica taken at equal adds (cmp_adjust). */
+struct cmp_adjusted {
+	struct cmp_data side[2];	/* shallow copies, reps and meds adjusted */
+	double slope;
+	double *buf;			/* cmp_adjust's, to free */
+};
+
+/*
+ * Every replica's figure taken at equal machine speed (the top of the file
+ * says why): on a shared machine a replica's figure follows the clock the
+ * sentinel's adds measured around it (r 0.6 to 0.9 within a run here for
+ * the system calls, the signals, the rates), and the machine's speed moves
+ * between one side's runs and the other's.  The slope is the one within
+ * runs, both sides pooled (stats_within_slope), so that neither a side's
+ * change nor a run's own level shapes it, and sides with nothing between
+ * them stay exchangeable; a replica's figure is moved along it to the
+ * median adds of all, and a run's level is the median of its replicas
+ * moved.  Only where every replica has its adds and every run at least 3
+ * replicas (else 0, nothing changed); 1 with adj filled.
+ */
+static int cmp_adjust(const struct report_cmp_cell *base, const struct cmp_data *b,
+		      const struct report_cmp_cell *o, const struct cmp_data *d,
+		      struct cmp_adjusted *adj)
+{
+	const struct report_cmp_cell *cell[2] = { base, o };
+	const struct cmp_data *data[2] = { b, d };
+	size_t n = b->nreps + d->nreps, nr = base->nruns + o->nruns, at = 0, r = 0;
+	double *ly, *lx, *moved, *meds, *scratch, x0;
+	size_t *k;
+
+	memset(adj, 0, sizeof(*adj));
+	if (base->nruns < 3 || o->nruns < 3 || b->nrepx != b->nreps || d->nrepx != d->nreps)
+		return 0;
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < cell[s]->nruns; i++)
+			if (data[s]->repk[i] < 3)
+				return 0;
+		for (size_t j = 0; j < data[s]->nreps; j++)
+			if (!(data[s]->reps[j] > 0 && isfinite(data[s]->reps[j]) &&
+			      data[s]->repx[j] > 0 && isfinite(data[s]->repx[j])))
+				return 0;
+	}
+	adj->buf = malloc((4 * n + nr) * sizeof(*adj->buf) + nr * sizeof(*k));
+	if (!adj->buf)
+		return 0;
+	ly = adj->buf;
+	lx = ly + n;
+	moved = lx + n;
+	scratch = moved + n;
+	meds = scratch + n;
+	k = (size_t *)(meds + nr);
+	for (int s = 0; s < 2; s++) {
+		for (size_t j = 0; j < data[s]->nreps; j++, at++) {
+			ly[at] = log(data[s]->reps[j]);
+			lx[at] = log(data[s]->repx[j]);
+		}
+		for (size_t i = 0; i < cell[s]->nruns; i++)
+			k[r++] = data[s]->repk[i];
+	}
+	if (stats_within_slope(ly, lx, k, nr, &adj->slope) < 0) {
+		free(adj->buf);
+		adj->buf = NULL;
+		return 0;
+	}
+	memcpy(scratch, lx, n * sizeof(*scratch));
+	x0 = stats_median_sort(scratch, n);
+	for (size_t j = 0; j < n; j++)
+		moved[j] = exp(ly[j] - adj->slope * (lx[j] - x0));
+	at = 0;
+	for (size_t i = 0; i < nr; at += k[i++]) {
+		memcpy(scratch, moved + at, k[i] * sizeof(*scratch));
+		meds[i] = stats_median_sort(scratch, k[i]);
+	}
+	for (int s = 0; s < 2; s++) {
+		adj->side[s] = *data[s];
+		adj->side[s].reps = moved + (s ? b->nreps : 0);
+		adj->side[s].meds = meds + (s ? base->nruns : 0);
+	}
+	return 1;
+}
+
 /*
  * The test of other against base for one instance: fills test and p, and
  * with Welch the ratio of geometric means and its 95% CI (no ratio comes
@@ -346,19 +436,32 @@ static int cmp_state(const struct report_cmp_cell *base, const struct cmp_data *
 static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 		     struct report_cmp_cell *o, const struct cmp_data *d, int lower)
 {
-	struct cmp_levels lv = { { b->meds, d->meds }, { b->adds, d->adds },
+	struct cmp_adjusted adj;
+	int adjusted = cmp_adjust(base, b, o, d, &adj);
+	const struct cmp_data *tb = adjusted ? &adj.side[0] : b, *td = adjusted ? &adj.side[1] : d;
+	struct cmp_levels lv = { { tb->meds, td->meds }, { b->adds, d->adds },
 				 { base->nruns, o->nruns }, NULL };
 	struct stats_welch w;
 	struct stats_mw mw;
 	int test = CMP_TEST_NONE, state = 0;
 
-	o->p = o->ratio = o->ratio_lo = o->ratio_hi = (double)NAN;
+	o->p = o->ratio = o->ratio_lo = o->ratio_hi = o->slope = (double)NAN;
 	o->test = CMP_TEST_NONE;
 	o->state_in = o->state_all = 0;
 	if (base->nruns >= 3 && o->nruns >= 3)
-		state = cmp_state(base, b, o, d, lower, &lv);
-	/* stats_ancova_log refuses a run without adds (NaN): Welch's then. */
-	if (lv.n[0] >= 3 && lv.n[1] >= 3 &&
+		state = cmp_state(base, tb, o, td, lower, &lv);
+	/*
+	 * Replicas at equal adds: Welch's on their runs' levels, not the
+	 * covariance analysis on top, whose slope between runs would be taken
+	 * where the machine's move and the sides' difference coincide (every
+	 * run of one side after the other's), and cost it most of its power.
+	 * stats_ancova_log refuses a run without adds (NaN): Welch's then.
+	 */
+	if (adjusted && lv.n[0] >= 3 && lv.n[1] >= 3 &&
+	    stats_welch_log(lv.meds[0], lv.n[0], lv.meds[1], lv.n[1], &w) == 0) {
+		test = CMP_TEST_WELCH_ADJUSTED;
+		o->slope = adj.slope;
+	} else if (lv.n[0] >= 3 && lv.n[1] >= 3 &&
 	    stats_ancova_log(lv.meds[0], lv.adds[0], lv.n[0], lv.meds[1], lv.adds[1], lv.n[1], &w) == 0)
 		test = CMP_TEST_ANCOVA_RUNS;
 	else if (lv.n[0] >= 3 && lv.n[1] >= 3 &&
@@ -368,6 +471,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 		 stats_welch_log(b->reps, b->nreps, d->reps, d->nreps, &w) == 0)
 		test = CMP_TEST_WELCH_REPLICAS;
 	free(lv.buf);
+	free(adj.buf);
 	if (test != CMP_TEST_NONE) {
 		o->p = w.p;
 		o->test = test;
@@ -381,7 +485,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 		 */
 		if (!state || test == CMP_TEST_WELCH_REPLICAS)
 			o->state_in = o->state_all = 0;
-		if (o->state_all || test == CMP_TEST_ANCOVA_RUNS)
+		if (o->state_all || test == CMP_TEST_ANCOVA_RUNS || test == CMP_TEST_WELCH_ADJUSTED)
 			o->change = o->ratio - 1;
 	} else if (b->ns >= 2 && d->ns >= 2 &&
 		   stats_mann_whitney(b->samples, b->ns, d->samples, d->ns, &mw) == 0) {
@@ -499,6 +603,8 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			row->cell[s].p = NAN;
 			row->cell[s].test = CMP_TEST_NONE;
 			row->cell[s].ratio = row->cell[s].ratio_lo = row->cell[s].ratio_hi = NAN;
+			row->cell[s].slope = NAN;
+			row->cell[s].state_in = row->cell[s].state_all = 0;
 		}
 	}
 	/*
@@ -533,7 +639,9 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			 * What the machine moved by is not the kernel's (see the top of
 			 * the file); at equal machine speed it is out of the change already.
 			 */
-			bar = threshold + (o->test != CMP_TEST_ANCOVA_RUNS && isfinite(machine[s].user_shift) ?
+			bar = threshold + (o->test != CMP_TEST_ANCOVA_RUNS &&
+					   o->test != CMP_TEST_WELCH_ADJUSTED &&
+					   isfinite(machine[s].user_shift) ?
 					   fabs(machine[s].user_shift) : 0);
 			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= bar &&
 					 (o->test != CMP_TEST_MW_SAMPLES ||
@@ -639,7 +747,7 @@ static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *
 			 report_cell(b, sizeof(b), sides[0].name, -1, 0), 100 * m[s].sys_shift,
 			 100 * m[s].user_shift,
 			 moved ? ": the machine itself moved, and a change of that size cannot be "
-				 "told from it" : "");
+				 "told from it\nbut at equal adds" : "");
 		rm_text(doc, RM_NOTE, line);
 	}
 }
@@ -754,6 +862,13 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 	rm_text(doc, RM_PARA, legend);
 	report_compare_machine(sides, nsides, m);
 	cmp_machine_notes(doc, sides, nsides, m, threshold);
+	for (size_t k = 0; k < nrows; k++)
+		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_WELCH_ADJUSTED)) {
+			rm_text(doc, RM_NOTE, "replicas compared at equal machine speed: each moved "
+				"along how its figure follows the sentinel adds\nwithin runs, to the adds "
+				"of all; the change at equal adds");
+			break;
+		}
 	for (size_t k = 0; k < nrows; k++)
 		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {
 			rm_text(doc, RM_NOTE, "runs compared at equal machine speed: their figures "
@@ -1026,6 +1141,7 @@ static const char *const cmp_test_names[] = {
 	[CMP_TEST_MW_SAMPLES] = "mann-whitney-samples",
 	[CMP_TEST_WELCH_REPLICAS] = "welch-log-replicas",
 	[CMP_TEST_ANCOVA_RUNS] = "ancova-log-runs",
+	[CMP_TEST_WELCH_ADJUSTED] = "welch-log-runs-adjusted",
 };
 
 /* One cell; the keys after "noisy" only for an other side (other = 1). */
@@ -1061,6 +1177,8 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 	} else {
 		report_jset(o, "state", json_null(), bad);
 	}
+	/* Replicas taken at equal adds: the slope they were moved along. */
+	report_jset(o, "slope", report_jreal(c->slope), bad);
 	report_jset(o, "p", report_jreal(c->p), bad);
 	report_jset(o, "p_adj", report_jreal(c->p_adj), bad);
 	report_jset(o, "significant", json_boolean(c->significant), bad);

@@ -299,7 +299,7 @@ struct report_cmp_side {
 };
 
 enum { CMP_TEST_NONE = 0, CMP_TEST_WELCH_RUNS, CMP_TEST_MW_SAMPLES, CMP_TEST_WELCH_REPLICAS,
-       CMP_TEST_ANCOVA_RUNS };
+       CMP_TEST_ANCOVA_RUNS, CMP_TEST_WELCH_ADJUSTED };
 
 /*
  * A side's machine as its sentinel saw it (issue 12): the median of each
@@ -326,7 +326,8 @@ struct report_cmp_cell {
 	/* Others only: */
 	double change;			/* median / base median - 1; ratio - 1 where
 					   the test's level is not the medians' (the
-					   common state, state_all > 0; ANCOVA) */
+					   common state, state_all > 0; ANCOVA; replicas
+					   adjusted) */
 	double ratio;			/* ratio of the geometric means of the run
 					   (or replica) medians, Welch (with ANCOVA at
 					   equal sentinel adds), else NaN */
@@ -335,6 +336,9 @@ struct report_cmp_cell {
 	/* With states (compare.c): the runs compared in the state both sides
 	   share, change then that state's; the replicas inside it, of all. 0: not. */
 	size_t state_in, state_all;
+	/* CMP_TEST_WELCH_ADJUSTED: how the figure's logarithm follows its replicas'
+	   sentinel adds' within runs, each replica taken at the adds of all; else NaN */
+	double slope;
 	double p, p_adj;		/* two-sided; adjusted over the table */
 	int significant;		/* p_adj < 0.05, |change| >= threshold + the machine's
 					   shift; on samples also neither side noisy */

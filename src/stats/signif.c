@@ -409,3 +409,56 @@ void stats_state_free(struct stats_state *s)
 	free(s->la);
 	s->la = s->lb = NULL;
 }
+
+/*
+ * Why Theil-Sen and not least squares: a replica that another program hit,
+ * or that fell in the machine's other state, lies far off the line, and
+ * one such point in eighty moves a least-squares slope by more than the
+ * relation itself (the figures between processes here).
+ */
+int stats_within_slope(const double *y, const double *x, const size_t *k, size_t ngroups,
+		       double *slope)
+{
+	size_t n = 0, most = 1, step, m = 0, np = 0;
+	double *dx, *dy, *s, *scratch;
+
+	for (size_t g = 0; g < ngroups; g++) {
+		n += k[g];
+		most = k[g] > most ? k[g] : most;
+	}
+	step = n > 1000 ? (n + 999) / 1000 : 1;
+	dx = malloc((2 * n + most + 1) * sizeof(*dx));
+	if (!dx)
+		return -1;
+	dy = dx + n;
+	scratch = dy + n;
+	for (size_t g = 0, at = 0; g < ngroups; at += k[g++]) {
+		double mx, my;
+
+		if (!k[g])
+			continue;
+		memcpy(scratch, x + at, k[g] * sizeof(*scratch));
+		mx = stats_median_sort(scratch, k[g]);
+		memcpy(scratch, y + at, k[g] * sizeof(*scratch));
+		my = stats_median_sort(scratch, k[g]);
+		for (size_t i = 0; i < k[g]; i++, m++)
+			if (m % step == 0) {
+				dx[np] = x[at + i] - mx;
+				dy[np++] = y[at + i] - my;
+			}
+	}
+	s = np > 1 ? malloc(np * (np - 1) / 2 * sizeof(*s)) : NULL;
+	m = 0;
+	for (size_t i = 0; s && i < np; i++)
+		for (size_t j = i + 1; j < np; j++)
+			if (dx[j] != dx[i])
+				s[m++] = (dy[j] - dy[i]) / (dx[j] - dx[i]);
+	free(dx);
+	if (!s || m < 10) {
+		free(s);
+		return -1;
+	}
+	*slope = stats_median_sort(s, m);
+	free(s);
+	return 0;
+}

@@ -47,6 +47,12 @@ double stats_quantile_sorted(const double *sorted, size_t n, double q)
 	return gsl_stats_quantile_from_sorted_data(sorted, 1, n, q);
 }
 
+double stats_median_sort(double *v, size_t n)
+{
+	gsl_sort(v, 1, n);
+	return stats_quantile_sorted(v, n, 0.5);
+}
+
 int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 {
 	double *s;

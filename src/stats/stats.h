@@ -45,6 +45,8 @@ double stats_rel_halfwidth(const struct stats_summary *s);
 
 /* Percentile q in [0,1] of sorted data, linear interpolation. */
 double stats_quantile_sorted(const double *sorted, size_t n, double q);
+/* The median of v[0..n), n > 0, sorting v in place. */
+double stats_median_sort(double *v, size_t n);
 
 /*
  * Comparing two sets of measurements (src/stats/signif.c).  Welch's t:
@@ -92,6 +94,20 @@ int stats_common_state(const double *a, const size_t *ka, size_t nra, const doub
 		       const size_t *kb, size_t nrb, int lower, double width,
 		       struct stats_state *out);
 void stats_state_free(struct stats_state *s);
+
+/*
+ * The slope of y on x within groups (issue 12): each group's points (y[]
+ * holds group 0's k[0] values, then group 1's...; x[] beside them) taken
+ * as deviations from their group's medians, pooled, and the Theil-Sen
+ * slope of those (the median of the pairwise slopes), so that a replica
+ * hit by another program or a state flip does not pull it.  Within
+ * groups, because what differs between groups (a kernel's change, a run's
+ * own level) must not be mistaken for the relation.  Over 1000 points
+ * every so many is taken (the pairs grow with the square).  0, or -1 with
+ * fewer than 10 pairs whose x differ or without memory.
+ */
+int stats_within_slope(const double *y, const double *x, const size_t *k, size_t ngroups,
+		       double *slope);
 
 /*
  * Mann-Whitney U: u counts the (a, b) pairs with a above b (ties a half);

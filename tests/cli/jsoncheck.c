@@ -25,10 +25,11 @@
  *                      CI, p <= p_adj <= 1, significant only with a test),
  *                      a section entry per printed section and other side;
  *                      prints "base B sides S rows R significant K ancova A
- *                      welch W replicas P mw M state C threshold X"
- *                      (covariance analysis and Welch on runs, Welch on
- *                      replicas, Mann-Whitney on samples; of the tests of
- *                      runs, those in the machine's common state)
+ *                      adjusted J welch W replicas P mw M state C threshold X"
+ *                      (covariance analysis, Welch on runs of replicas at
+ *                      equal adds and on runs, Welch on replicas,
+ *                      Mann-Whitney on samples; of the tests of runs,
+ *                      those in the machine's common state)
  * Exits 1 with one line naming the first problem.
  */
 #include <jansson.h>
@@ -328,12 +329,13 @@ static double num_or_null(json_t *obj, const char *key, const char *id)
 
 /*
  * One cell of a compare row; counts a significant change and the test
- * used into k[0..4], and one in the common state into k[5].  A side without the instance has no figure at all.
+ * used into k[0..4] and k[6], and one in the common state into k[5].  A
+ * side without the instance has no figure at all.
  */
-static void check_cmp_cell(json_t *c, const char *side, int other, const char *id, size_t k[6])
+static void check_cmp_cell(json_t *c, const char *side, int other, const char *id, size_t k[7])
 {
-	int present, sig;
-	double med, lo, hi, ratio, rlo, rhi, p, padj, change;
+	int present, sig, adjusted;
+	double med, lo, hi, ratio, rlo, rhi, p, padj, change, slope;
 	const char *test;
 	json_t *t, *st;
 
@@ -373,11 +375,13 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 	sig = json_is_true(json_object_get(c, "significant"));
 	if (present && !json_is_boolean(json_object_get(c, "better")))
 		bad("a present cell's better is not a boolean", id);
+	adjusted = test && !strcmp(test, "welch-log-runs-adjusted");
 	if (test && (!strcmp(test, "welch-log-runs") || !strcmp(test, "welch-log-replicas") ||
-		     !strcmp(test, "ancova-log-runs"))) {
+		     !strcmp(test, "ancova-log-runs") || adjusted)) {
 		if (!(rlo <= ratio && ratio <= rhi))
 			bad("ratio_ci_low <= ratio <= ratio_ci_high does not hold", id);
-		k[!strcmp(test, "welch-log-replicas") ? 3 : !strcmp(test, "ancova-log-runs") ? 4 : 1]++;
+		k[!strcmp(test, "welch-log-replicas") ? 3 : !strcmp(test, "ancova-log-runs") ? 4 :
+		  adjusted ? 6 : 1]++;
 	} else if (test && !strcmp(test, "mann-whitney-samples")) {
 		if (!isnan(ratio))
 			bad("a ratio without Welch", id);
@@ -390,6 +394,12 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 		bad("0 <= p <= p_adj <= 1 does not hold", id);
 	if (!test && (sig || !isnan(p)))
 		bad("a p or a significant change without a test", id);
+	/* Replicas at equal adds: a slope, and the change the ratio's; else no slope. */
+	slope = num_or_null(c, "slope", id);
+	if (adjusted != isfinite(slope))
+		bad("a slope without replicas at equal adds, or none with them", id);
+	if (adjusted && !(fabs(change - (ratio - 1)) <= 1e-9 * fabs(ratio)))
+		bad("at equal adds the change is not the ratio's", id);
 	/* The common state: only for runs' tests, its replicas counted, its change the ratio's. */
 	st = json_object_get(c, "state");
 	if (!st || !(json_is_null(st) || json_is_object(st)))
@@ -397,7 +407,8 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 	if (json_is_object(st)) {
 		double in = num(st, "replicas_in", id), all = num(st, "replicas", id);
 
-		if (!test || (strcmp(test, "welch-log-runs") && strcmp(test, "ancova-log-runs")))
+		if (!test || (strcmp(test, "welch-log-runs") && strcmp(test, "ancova-log-runs") &&
+			      !adjusted))
 			bad("a common state without a test of runs", id);
 		if (!(in >= 6 && in < all) || !(num(st, "width", id) > 0))
 			bad("the state's replicas are not 6 <= in < all, or its width is not positive", id);
@@ -413,7 +424,7 @@ static void check_compare(json_t *doc)
 {
 	json_t *sides = need(doc, "sides", JSON_ARRAY, NULL), *row, *cell, *sec;
 	const char *base = json_string_value(need(doc, "base", JSON_STRING, NULL));
-	size_t nsides = json_array_size(sides), i, j, k[6] = { 0, 0, 0, 0, 0, 0 };
+	size_t nsides = json_array_size(sides), i, j, k[7] = { 0, 0, 0, 0, 0, 0, 0 };
 
 	need(doc, "kbench", JSON_STRING, NULL);
 	if (strcmp(json_string_value(need(doc, "correction", JSON_STRING, NULL)),
@@ -462,9 +473,10 @@ static void check_compare(json_t *doc)
 		    num(sec, "unchanged", title) != n || (n > 0) != (g > 0))
 			bad("a section's counts do not add up, or its geometric mean is missing", title);
 	}
-	printf("base %s sides %zu rows %zu significant %zu ancova %zu welch %zu replicas %zu mw %zu "
-	       "state %zu threshold %g\n", base, nsides, json_array_size(json_object_get(doc, "rows")),
-	       k[0], k[4], k[1], k[3], k[2], k[5], num(doc, "threshold", NULL));
+	printf("base %s sides %zu rows %zu significant %zu ancova %zu adjusted %zu welch %zu "
+	       "replicas %zu mw %zu state %zu threshold %g\n", base, nsides,
+	       json_array_size(json_object_get(doc, "rows")), k[0], k[4], k[6], k[1], k[3], k[2],
+	       k[5], num(doc, "threshold", NULL));
 }
 
 int main(int argc, char **argv)

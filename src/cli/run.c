@@ -328,8 +328,8 @@ static void run_rounds(const struct run_opts *o, const struct job *jobs, size_t 
 
 	if (!jr || !firsts)
 		die("run: out of memory");
-	rc->harness.sentinel_sys = registry_find("sys.null");
-	rc->harness.sentinel_user = registry_find("cpu.mhz");
+	rc->harness.sentinel_sys = registry_find(SENTINEL_SYS_ID);
+	rc->harness.sentinel_user = registry_find(SENTINEL_USER_ID);
 	if (!rc->harness.sentinel_sys || !rc->harness.sentinel_user)
 		BUG("the sentinel's rows sys.null and cpu.mhz are missing");
 	rc->harness.run_start_ns = timer_now();

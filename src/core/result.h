@@ -71,6 +71,8 @@ struct result_replica {
  * on shared machines move one and not the other: a system call (getppid)
  * and a chain of dependent adds, which no kernel change touches.
  */
+#define SENTINEL_SYS_ID "sys.null"	/* the rows timed: getppid */
+#define SENTINEL_USER_ID "cpu.mhz"	/* and the adds */
 struct sentinel_point {
 	double t;			/* seconds from the run's start */
 	int cpu;			/* where it was measured, -1 unknown */

@@ -434,10 +434,10 @@ static int cmp_adjust(const struct report_cmp_cell *base, const struct cmp_data 
  * lower: the unit's better direction, for the states' window.
  */
 static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
-		     struct report_cmp_cell *o, const struct cmp_data *d, int lower)
+		     struct report_cmp_cell *o, const struct cmp_data *d, int lower, int sentinel)
 {
-	struct cmp_adjusted adj;
-	int adjusted = cmp_adjust(base, b, o, d, &adj);
+	struct cmp_adjusted adj = { .buf = NULL };
+	int adjusted = !sentinel && cmp_adjust(base, b, o, d, &adj);
 	const struct cmp_data *tb = adjusted ? &adj.side[0] : b, *td = adjusted ? &adj.side[1] : d;
 	struct cmp_levels lv = { { tb->meds, td->meds }, { b->adds, d->adds },
 				 { base->nruns, o->nruns }, NULL };
@@ -461,7 +461,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	    stats_welch_log(lv.meds[0], lv.n[0], lv.meds[1], lv.n[1], &w) == 0) {
 		test = CMP_TEST_WELCH_ADJUSTED;
 		o->slope = adj.slope;
-	} else if (lv.n[0] >= 3 && lv.n[1] >= 3 &&
+	} else if (!sentinel && lv.n[0] >= 3 && lv.n[1] >= 3 &&
 	    stats_ancova_log(lv.meds[0], lv.adds[0], lv.n[0], lv.meds[1], lv.adds[1], lv.n[1], &w) == 0)
 		test = CMP_TEST_ANCOVA_RUNS;
 	else if (lv.n[0] >= 3 && lv.n[1] >= 3 &&
@@ -574,6 +574,7 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			memset(&rows[nrows], 0, sizeof(rows[nrows]));
 			rows[nrows].key = key;
 			rows[nrows].section = cmp_section_of(key->id);
+			rows[nrows].sentinel = !strcmp(key->id, SENTINEL_USER_ID);
 			nrows++;
 		}
 	for (size_t k = 0; k < nrows; k++) {
@@ -589,7 +590,8 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			if (!bad && o->present) {
 				common++;
 				o->change = o->median / row->cell[0].median - 1;
-				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER);
+				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER,
+					 row->sentinel);
 			}
 			cmp_data_free(&d);
 		}

@@ -353,6 +353,11 @@ struct report_cmp_row {
 	int levels_differ;		/* a cache-level figure (mem.lat.l2) whose runs found
 					   that level at sizes more than 2x apart: the
 					   runs measured different things, so no test */
+	int sentinel;			/* the sentinel adds' own row (cpu.mhz): the
+					   machine's speed is its figure, so it is never
+					   taken at equal adds (its change there would be
+					   nothing); its move is held to the bar as the
+					   machine's */
 	struct report_cmp_cell cell[REPORT_CMP_MAX_SIDES];
 };
 

@@ -396,6 +396,36 @@ static void test_drift_adjusted(void **state)
 	assert_int_equal(c.worse, c.flagged);
 }
 
+/*
+ * The adds' own row, cpu.mhz, is the machine's speed: taken at equal adds
+ * its change would be nothing, so it is compared as measured, while the
+ * rows beside it are taken at equal adds.
+ */
+static void test_drift_sentinel_row(void **state)
+{
+	struct sim_side base, other;
+	struct report_cmp_row *rows;
+	size_t nrows;
+
+	sim_drift(*state, &base, 1.0, 1.0, 1);
+	sim_drift(*state, &other, 1.0, 1.04, 1);
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(base.runs[i].results[0].id, sizeof(base.runs[i].results[0].id), "cpu.mhz");
+		snprintf(other.runs[i].results[0].id, sizeof(other.runs[i].results[0].id), "cpu.mhz");
+	}
+	sim_build(&base, &other, 0.02, &rows, &nrows);
+	assert_int_equal(nrows, SIM_ROWS);
+	assert_true(rows[0].sentinel && !rows[1].sentinel);
+	assert_int_equal(rows[0].cell[1].test, CMP_TEST_WELCH_RUNS);
+	assert_true(isnan(rows[0].cell[1].slope));
+	/* As measured: the machine's 4% (to the power 1.3) is in its change. */
+	assert_true(rows[0].cell[1].change > 0.03);
+	assert_int_equal(rows[1].cell[1].test, CMP_TEST_WELCH_ADJUSTED);
+	free(rows);
+	sim_free(&base);
+	sim_free(&other);
+}
+
 static void test_threshold(void **state)
 {
 	struct sim_side base, other;
@@ -879,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_shift_welch),
 		cmocka_unit_test(test_same_mw),
 		cmocka_unit_test(test_drift_adjusted),
+		cmocka_unit_test(test_drift_sentinel_row),
 		cmocka_unit_test(test_noisy_runs_and_samples),
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_instances),

@@ -22,20 +22,12 @@
 # as compare, the medians where they moved by twice the window or more.
 #
 # usage: python3 bench/compare_states.py aa-export.json [W ...]   (W: 0.15)
-import itertools
 import json
 import math
 import statistics as st
 import sys
 
-from kbstats import ancova, bh
-
-
-def quantile(v, f):
-    v = sorted(v)
-    x = f * (len(v) - 1)
-    i = int(x)
-    return v[i] if i + 1 >= len(v) else v[i] + (x - i) * (v[i + 1] - v[i])
+from kbstats import aa_splits, ancova, marked, quantile, window_levels
 
 
 runs = json.load(open(sys.argv[1]))["runs"]
@@ -66,16 +58,8 @@ def levels(k, A, B, s, kind, w):
         return meds
     qa = quantile([a for i in A for a in val(i)], 0.25)
     qb = quantile([a for i in B for a in val(i)], 0.25)
-    out = {}
-    for side, centre in ((A, qa if kind == "own" else (qa + qb) / 2),
-                         (B, qb if kind == "own" else (qa + qb) / 2)):
-        for i in side:
-            inside = [a for a in val(i) if abs(a - centre) <= math.log1p(w)]
-            if inside:
-                out[i] = st.median(inside)
-    if sum(1 for i in A if i in out) < 3 or sum(1 for i in B if i in out) < 3:
-        return meds
-    return out
+    return window_levels(val, ((A, qa if kind == "own" else (qa + qb) / 2),
+                               (B, qb if kind == "own" else (qa + qb) / 2)), meds, w)
 
 
 def marks(A, B, scale, kind, w):
@@ -88,12 +72,10 @@ def marks(A, B, scale, kind, w):
         ps.append(p)
         ds.append(d)
         ks.append(k)
-    return {k for k, q, d in zip(ks, bh(ps), ds) if q < 0.05 and abs(d) >= math.log(1.02)}
+    return marked(ks, ps, ds)
 
 
-real = (list(range(half)), list(range(half, n)))
-splits = [(list(c), [i for i in range(n) if i not in c])
-          for c in itertools.combinations(range(n), half) if 0 in c]
+real, splits = aa_splits(n)
 scales = (1.03, 1.05, 1.1, 1.2, 1.3, 1.4, 1.5, 2.0)
 print("%d runs, %d figures; B's replicas scaled on the real split (A: runs 1-%d), figures marked:"
       % (n, len(reps), half))

@@ -1,6 +1,7 @@
 # What bench/'s Python needs of kbench's statistics, written once (imported
 # by bench/coverage.sh, interval_tradeoff.sh, interval_rules.py,
-# compare_covariates.py and compare_states.py).
+# compare_covariates.py, compare_states.py and compare_adjust.py).
+import itertools
 import math
 import statistics as st
 from math import comb, lgamma
@@ -87,3 +88,41 @@ def bh(ps):
         m = min(m, ps[order[r]] * n / (r + 1))
         adj[order[r]] = m
     return adj
+
+
+def quantile(v, f):
+    """Linear interpolation between order statistics, as gsl's quantile."""
+    v = sorted(v)
+    x = f * (len(v) - 1)
+    i = int(x)
+    return v[i] if i + 1 >= len(v) else v[i] + (x - i) * (v[i + 1] - v[i])
+
+
+def aa_splits(n):
+    """An A/A set of n runs (A first, then B): its real split, and every split
+    of the runs into two halves with run 0 in the first (each split once)."""
+    half = n // 2
+    real = (list(range(half)), list(range(half, n)))
+    return real, [(list(c), [i for i in range(n) if i not in c])
+                  for c in itertools.combinations(range(n), half) if 0 in c]
+
+
+def marked(keys, ps, ds):
+    """compare's marks: Benjamini-Hochberg p_adj < 0.05 over the table and a
+    change (a logarithm) of at least 2%, without the machine-shift term."""
+    return {k for k, q, d in zip(keys, bh(ps), ds) if q < 0.05 and abs(d) >= math.log(1.02)}
+
+
+def window_levels(val, sides, meds, w):
+    """Each run's level in a window: the median of its values (val(i), logs)
+    within +-w of its side's centre; sides is [(runs, centre), ...].  Where a
+    side has fewer than 3 runs with a value inside, meds (the medians) instead."""
+    out = {}
+    for runs, centre in sides:
+        for i in runs:
+            inside = [a for a in val(i) if abs(a - centre) <= math.log1p(w)]
+            if inside:
+                out[i] = st.median(inside)
+    if any(sum(1 for i in runs if i in out) < 3 for runs, _ in sides):
+        return meds
+    return out

@@ -748,8 +748,8 @@ static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *
 			 report_cell(a, sizeof(a), sides[s].name, -1, 0),
 			 report_cell(b, sizeof(b), sides[0].name, -1, 0), 100 * m[s].sys_shift,
 			 100 * m[s].user_shift,
-			 moved ? ": the machine itself moved, and a change of that size cannot be "
-				 "told from it\nbut at equal adds" : "");
+			 moved ? ": the machine itself moved, and only at equal adds\ncan a change "
+				 "of that size be told from it" : "");
 		rm_text(doc, RM_NOTE, line);
 	}
 }

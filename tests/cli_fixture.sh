@@ -65,4 +65,22 @@ kb compare A B --db "$SDB" --json
 check "compare --json: two rows in the common state, the same verdicts as the text" \
 	grep -q '^base A sides 2 rows 3 significant 2 ancova 0 adjusted 0 welch 3 replicas 0 mw 0 state 2 ' "$T/jc"
 
+# --- a machine whose clock moves (tests/fixtures/drift.json, see make_drift.py) ---
+DDB="$T/d.db"
+kb import "$(dirname "$0")/fixtures/drift.json" --db "$DDB"
+check "the drift fixture imports" sh -c "[ $rc = 0 ] && grep -q 'imported 10 runs' '$T/err'"
+kb compare A B --db "$DDB"
+check "compare of the drift fixture exits 0" [ "$rc" = 0 ]
+golden "compare at equal machine speed is the golden text" compare_drift.txt
+check "a 5% slower kernel on a 4% faster machine: found at equal adds" \
+	grep -Eq '^sys\.read .* \+5\.3% \*' "$T/out"
+check "the machine's move alone is not called a change" \
+	sh -c "grep '^sys\.null' '$T/out' | grep -Eq ' -0\.0% *\$'"
+check "cpu.mhz, the adds' own row, keeps its change as measured, not marked" \
+	sh -c "grep '^cpu\.mhz' '$T/out' | grep -Eq ' \+3\.3% *\$'"
+kb compare A B --db "$DDB" --json
+"$JC" compare <"$T/out" >"$T/jc" 2>&1
+check "compare --json: two rows at equal adds with their slopes, cpu.mhz by Welch" \
+	grep -q '^base A sides 2 rows 3 significant 1 ancova 0 adjusted 2 welch 1 replicas 0 mw 0 state 0 ' "$T/jc"
+
 echo "1..$n"

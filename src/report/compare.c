@@ -738,16 +738,20 @@ static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *
 			      size_t nsides, const struct report_cmp_machine *m, double threshold)
 {
 	for (size_t s = 1; s < nsides; s++) {
-		char a[512], b[512], line[1280];
+		char a[512], b[512], line[1280], sys[32] = "?", user[32] = "?";
 		int moved;
 
 		if (!isfinite(m[s].user_shift) && !isfinite(m[s].sys_shift))
 			continue;
+		/* A side measured without one of the operations (an import): unknown, not nan. */
+		if (isfinite(m[s].sys_shift))
+			snprintf(sys, sizeof(sys), "%+.1f%%", 100 * m[s].sys_shift);
+		if (isfinite(m[s].user_shift))
+			snprintf(user, sizeof(user), "%+.1f%%", 100 * m[s].user_shift);
 		moved = fabs(m[s].user_shift) > threshold || fabs(m[s].sys_shift) > threshold;
-		snprintf(line, sizeof(line), "sentinel: %s against %s: getppid %+.1f%%, adds %+.1f%%%s",
+		snprintf(line, sizeof(line), "sentinel: %s against %s: getppid %s, adds %s%s",
 			 report_cell(a, sizeof(a), sides[s].name, -1, 0),
-			 report_cell(b, sizeof(b), sides[0].name, -1, 0), 100 * m[s].sys_shift,
-			 100 * m[s].user_shift,
+			 report_cell(b, sizeof(b), sides[0].name, -1, 0), sys, user,
 			 moved ? ": the machine itself moved, and only at equal adds\ncan a change "
 				 "of that size be told from it" : "");
 		rm_text(doc, RM_NOTE, line);

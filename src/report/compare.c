@@ -356,8 +356,8 @@ struct cmp_adjusted {
 /*
  * Every replica's figure taken at equal machine speed (the top of the file
  * says why): on a shared machine a replica's figure follows the clock the
- * sentinel's adds measured around it (r 0.6 to 0.9 within a run here for
- * the system calls, the signals, the rates), and the machine's speed moves
+ * sentinel's adds measured around it (r 0.5 to 0.85 within a run here for
+ * the system calls, the signals, the rates: bench/replica_adds.py), and the machine's speed moves
  * between one side's runs and the other's.  The slope is the one within
  * runs, both sides pooled (stats_within_slope), so that neither a side's
  * change nor a run's own level shapes it, and sides with nothing between

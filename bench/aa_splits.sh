@@ -54,5 +54,5 @@ print("|---|---|---|---|")
 print("| %d | %d (%.1f%%) | %d | %s |" % (len(marks), sum(1 for _, k in marks if k),
       100.0 * sum(1 for _, k in marks if k) / len(marks), sum(k for _, k in marks),
       real[0] if real else "-"))
-print("\ntests used: " + ", ".join("%s %d" % kv for kv in sorted(tests.items())))
+print("\ntests used: " + ", ".join("%s %d" % kv for kv in sorted(tests.items(), key=lambda kv: str(kv[0]))))
 PY

@@ -138,8 +138,15 @@ int cmd_import(int argc, char **argv)
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
-	struct run_info **runs;
-	size_t *nruns, total = 0, added;
+	/*
+	 * Static: a refusal found deep in imp_check_uuids exits with the files'
+	 * runs still held, and only from a root that LeakSanitizer always scans
+	 * are they held rather than leaked (from the stack it saw them one exit
+	 * in three).
+	 */
+	static struct run_info **runs;
+	static size_t *nruns;
+	size_t total = 0, added;
 	struct store *st;
 	int nfiles;
 

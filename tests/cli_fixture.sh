@@ -46,13 +46,19 @@ kb summary 2.5.47 --each --db "$DB"
 check "summary --each: one row per run" sh -c \
 	"[ \$(sed -n '/^Processor, Processes/,/^\$/p' '$T/out' | grep -c '^testbox          2.5.47 ') = 3 ]"
 
+# fixture_compare NAME RUNS GOLDEN WHAT: tests/fixtures/NAME.json imported into
+# $T/NAME.db (RUNS runs), and `compare A B` of it the golden text GOLDEN.
+fixture_compare() {
+	kb import "$(dirname "$0")/fixtures/$1.json" --db "$T/$1.db"
+	check "the $1 fixture imports" sh -c "[ $rc = 0 ] && grep -q 'imported $2 runs' '$T/err'"
+	kb compare A B --db "$T/$1.db"
+	check "compare of the $1 fixture exits 0" [ "$rc" = 0 ]
+	golden "$4 is the golden text" "$3"
+}
+
 # --- the machine's states (tests/fixtures/states.json, see make_states.py) ---
-SDB="$T/s.db"
-kb import "$(dirname "$0")/fixtures/states.json" --db "$SDB"
-check "the states fixture imports" sh -c "[ $rc = 0 ] && grep -q 'imported 8 runs' '$T/err'"
-kb compare A B --db "$SDB"
-check "compare of the states fixture exits 0" [ "$rc" = 0 ]
-golden "compare in the machine's states is the golden text" compare_states.txt
+SDB="$T/states.db"
+fixture_compare states 8 compare_states.txt "compare in the machine's states"
 check "a 5% change hidden by the states' mix is found in the state both share" \
 	grep -Eq '^ipc\.pipe\.lat none .* \+5\.0% \*' "$T/out"
 check "the same states without a change are not called one" \
@@ -66,12 +72,8 @@ check "compare --json: two rows in the common state, the same verdicts as the te
 	grep -q '^base A sides 2 rows 3 significant 2 ancova 0 adjusted 0 welch 3 replicas 0 mw 0 state 2 ' "$T/jc"
 
 # --- a machine whose clock moves (tests/fixtures/drift.json, see make_drift.py) ---
-DDB="$T/d.db"
-kb import "$(dirname "$0")/fixtures/drift.json" --db "$DDB"
-check "the drift fixture imports" sh -c "[ $rc = 0 ] && grep -q 'imported 10 runs' '$T/err'"
-kb compare A B --db "$DDB"
-check "compare of the drift fixture exits 0" [ "$rc" = 0 ]
-golden "compare at equal machine speed is the golden text" compare_drift.txt
+DDB="$T/drift.db"
+fixture_compare drift 10 compare_drift.txt "compare at equal machine speed"
 check "a 5% slower kernel on a 4% faster machine: found at equal adds" \
 	grep -Eq '^sys\.read .* \+5\.3% \*' "$T/out"
 check "the machine's move alone is not called a change" \

@@ -17,7 +17,10 @@
 # at least 2% (without the machine-shift term, which compare adds only
 # where the figures are not at equal adds).  Prints the marks on the real
 # split as measured (A/A), with B's replicas x 1.05, and over the first
-# SPLITS splits of the 2N runs into two sets of N, those with any mark.
+# SPLITS splits of the 2N runs into two sets of N, those with any mark.  Then,
+# at equal adds in the common state with Welch's t (compare now), a run's
+# level taken as the median, the mean without its lowest and highest
+# replica, the mean, or the Hodges-Lehmann estimate of its replicas.
 #
 # usage: python3 bench/compare_adjust.py aa-export.json [SPLITS]   (126)
 import itertools
@@ -26,7 +29,7 @@ import math
 import statistics as st
 import sys
 
-from kbstats import aa_splits, ancova, marked, quantile, welch, window_levels
+from kbstats import LEVELS, aa_splits, ancova, marked, quantile, welch, window_levels
 
 W = 0.15
 runs = json.load(open(sys.argv[1]))["runs"]
@@ -59,26 +62,27 @@ def slope(k, idx):
     return st.median(s) if len(s) >= 10 else None
 
 
-def levels(k, A, B, s, adjust, state):
-    """Figure k's run levels, B's replicas scaled by exp(s), as bench/scale_side.py does."""
+def levels(k, A, B, s, adjust, state, level=st.median):
+    """Figure k's run levels (level of its replicas, the median by default), B's
+    replicas scaled by exp(s), as bench/scale_side.py does."""
     be = slope(k, A + B) if adjust else None
     x0 = st.median(x for i in A + B for _, x in reps[k][i]) if be is not None else 0
     val = lambda i: [y + (s if i in B else 0) - (be * (x - x0) if be is not None else 0)
                      for y, x in reps[k][i]]
-    meds = {i: st.median(val(i)) for i in A + B}
+    meds = {i: level(val(i)) for i in A + B}
     if not state or abs(st.median([meds[i] for i in B]) -
                         st.median([meds[i] for i in A])) >= math.log1p(2 * W):
         return meds
     # The better quartile: the state every run visits.
     q = 0.75 if higher[k] else 0.25
     c = (quantile([a for i in A for a in val(i)], q) + quantile([a for i in B for a in val(i)], q)) / 2
-    return window_levels(val, ((A, c), (B, c)), meds, W)
+    return window_levels(val, ((A, c), (B, c)), meds, W, level)
 
 
-def marks(A, B, scale, adjust, state, test):
+def marks(A, B, scale, adjust, state, test, level=st.median):
     ps, ds, ks = [], [], []
     for k in reps:
-        lv = levels(k, A, B, math.log(scale), adjust, state)
+        lv = levels(k, A, B, math.log(scale), adjust, state, level)
         AA, BB = [i for i in A if i in lv], [i for i in B if i in lv]
         if test == "ancova":
             d, p = ancova([lv.get(i) for i in range(n)], AA, BB, cov)
@@ -105,6 +109,14 @@ for adjust, state, test in ((0, 0, "welch"), (0, 1, "ancova"), (1, 0, "welch"), 
     print("| %s | %s | %d | %d | %d |" % (name, test, len(marks(*real, 1.0, adjust, state, test)),
                                          len(sc), sum(1 for A, B in splits
                                                       if marks(A, B, 1.0, adjust, state, test))))
+print()
+# The run's level from its replicas (at equal adds, common state, Welch: compare now).
+for lname, level in LEVELS.items():
+    sc = marks(*real, 1.05, 1, 1, "welch", level)
+    missed[("level " + lname, "welch")] = sorted(set(reps) - sc)
+    print("| at equal adds, common state, run level the %s | welch | %d | %d | %d |" %
+          (lname, len(marks(*real, 1.0, 1, 1, "welch", level)), len(sc),
+           sum(1 for A, B in splits if marks(A, B, 1.0, 1, 1, "welch", level))))
 print()
 for (name, test), m in missed.items():
     print("- %s, %s, misses the 5%% change in: %s" % (name, test, ", ".join(m) or "none"))

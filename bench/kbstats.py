@@ -113,16 +113,33 @@ def marked(keys, ps, ds):
     return {k for k, q, d in zip(keys, bh(ps), ds) if q < 0.05 and abs(d) >= math.log(1.02)}
 
 
-def window_levels(val, sides, meds, w):
-    """Each run's level in a window: the median of its values (val(i), logs)
-    within +-w of its side's centre; sides is [(runs, centre), ...].  Where a
-    side has fewer than 3 runs with a value inside, meds (the medians) instead."""
+def trimmed_mean(v):
+    """The mean without the lowest and the highest value (from 5 values), else the median."""
+    v = sorted(v)
+    return st.mean(v[1:-1]) if len(v) >= 5 else st.median(v)
+
+
+def hodges_lehmann(v):
+    """The median of the Walsh averages (every pair's mean, each value with itself too)."""
+    return st.median((a + b) / 2 for i, a in enumerate(v) for b in v[i:])
+
+
+# A run's level from its replicas, by name: what compare_adjust.py tries.
+LEVELS = {"median": st.median, "trimmed mean": trimmed_mean, "mean": st.mean,
+          "hodges-lehmann": hodges_lehmann}
+
+
+def window_levels(val, sides, meds, w, level=st.median):
+    """Each run's level in a window: level (the median) of its values (val(i),
+    logs) within +-w of its side's centre; sides is [(runs, centre), ...].
+    Where a side has fewer than 3 runs with a value inside, meds (the
+    medians) instead."""
     out = {}
     for runs, centre in sides:
         for i in runs:
             inside = [a for a in val(i) if abs(a - centre) <= math.log1p(w)]
             if inside:
-                out[i] = st.median(inside)
+                out[i] = level(inside)
     if any(sum(1 for i in runs if i in out) < 3 for runs, _ in sides):
         return meds
     return out

@@ -72,17 +72,40 @@ check "compare --json: two rows in the common state, the same verdicts as the te
 	grep -q '^base A sides 2 rows 3 significant 2 ancova 0 adjusted 0 welch 3 replicas 0 mw 0 state 2 ' "$T/jc"
 
 # --- a machine whose clock moves (tests/fixtures/drift.json, see make_drift.py) ---
+# A change's 95% interval, the last column: "+3.1..+7.6".
+CI='[-+][0-9]+\.[0-9]\.\.[-+][0-9]+\.[0-9]'
+# ci_holds ROW V [around]: the row's interval (in $T/out) holds V, and lies
+# on one side of 0 (or, with around, on both).
+ci_holds() {
+	grep "^$1 " "$T/out" | awk -v v="$2" -v around="${3:-}" '{
+		n = split($NF, a, /\.\./); lo = a[1] + 0; hi = a[2] + 0
+		exit !(n == 2 && lo < v && hi > v && (around ? lo < 0 && hi > 0 : lo * hi > 0)) }'
+}
 DDB="$T/drift.db"
 fixture_compare drift 10 compare_drift.txt "compare at equal machine speed"
 check "a 5% slower kernel on a 4% faster machine: found at equal adds" \
 	grep -Eq '^sys\.read .* \+5\.3% \*' "$T/out"
 check "the machine's move alone is not called a change" \
-	sh -c "grep '^sys\.null' '$T/out' | grep -Eq ' -0\.0% *\$'"
+	sh -c "grep '^sys\.null' '$T/out' | grep -Eq ' -0\.0%  +$CI\$'"
 check "cpu.mhz, the adds' own row, keeps its change as measured, not marked" \
-	sh -c "grep '^cpu\.mhz' '$T/out' | grep -Eq ' \+3\.3% *\$'"
+	sh -c "grep '^cpu\.mhz' '$T/out' | grep -Eq ' \+3\.3%  +$CI\$'"
+check "the change's interval holds the +5.3% found, and not 0" ci_holds 'sys\.read' 5.3
+check "the machine's move alone: an interval about 0" ci_holds 'sys\.null' 0 around
 kb compare A B --db "$DDB" --json
 "$JC" compare <"$T/out" >"$T/jc" 2>&1
 check "compare --json: two rows at equal adds with their slopes, cpu.mhz by Welch" \
 	grep -q '^base A sides 2 rows 3 significant 1 ancova 0 adjusted 2 welch 1 replicas 0 mw 0 state 0 ' "$T/jc"
+# As measured, for a machine whose clock the kernel sets: the adds' move is the change.
+kb compare A B --db "$DDB" --as-measured
+check "compare --as-measured exits 0" [ "$rc" = 0 ]
+golden "compare --as-measured is the golden text" compare_drift_measured.txt
+check "as measured, the 4% faster machine hides most of the kernel's 5%: +1.5%, not marked" \
+	sh -c "grep '^sys\.read' '$T/out' | grep -Eq ' \+1\.5%  +$CI\$'"
+check "as measured, nothing says the figures were moved to equal adds" \
+	sh -c "! grep -q 'equal machine speed' '$T/out'"
+kb compare A B --db "$DDB" --as-measured --json
+"$JC" compare <"$T/out" >"$T/jc" 2>&1
+check "compare --as-measured --json: no row at equal adds, and says so" \
+	sh -c "grep -q ' adjusted 0 ' '$T/jc' && grep -q '\"as_measured\": true' '$T/out'"
 
 echo "1..$n"

@@ -55,7 +55,7 @@ check "show sentinel of an unknown run: one line, exit 1" sh -c "[ $rc = 1 ] && 
 "$KB" run --only sys.fstat --label A --db "$DB" $FAST >/dev/null 2>&1
 "$KB" run --only sys.fstat --label B --db "$DB" $FAST >/dev/null 2>&1
 kb compare A B --db "$DB"
-check "one run a side: the replicas compared, marked ~" grep -Eq '^sys\.fstat .*~$' "$T/out"
+check "one run a side: the replicas compared, marked ~, the change's interval after" grep -Eq '^sys\.fstat .*~ +[-+][0-9.]+\.\.[-+][0-9.]+$' "$T/out"
 check "compare says how far the machine moved" grep -Eq '^sentinel: B against A: getppid [-+][0-9.]+%, adds [-+][0-9.]+%' "$T/out"
 
 # --- Ctrl-C between rounds ----------------------------------------------------

@@ -19,13 +19,14 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *db = NULL;
 	double threshold = 2.0;
-	int json = 0, html = 0, curves = 0;
+	int json = 0, html = 0, curves = 0, measured = 0;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100, 0 },
 		{ "json", OPT_FLAG, &json, NULL, "print the table as one JSON document, p-values included", 0, 0, 0 },
 		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: the tables and a forest plot per section", 0, 0, 0 },
 		{ "curves", OPT_FLAG, &curves, NULL, "also compare curves (mem.lat.curve) point by point", 0, 0, 0 },
+		{ "as-measured", OPT_FLAG, &measured, NULL, "never at equal machine speed: where the kernel sets the clock (bare metal), its move is the kernel's", 0, 0, 0 },
 		{ 0 },
 	};
 	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];
@@ -34,6 +35,7 @@ int cmd_compare(int argc, char **argv)
 	char path[PATH_MAX], err[ERRBUF_LEN];
 	size_t nrows = 0, common = 0;
 	struct store *st;
+	unsigned flags;
 	int nsides;
 
 	nsides = opt_parse(cli_find("compare"), opts, argc, argv);
@@ -71,7 +73,8 @@ int cmd_compare(int argc, char **argv)
 							  (long long)runs[i][a].id, argv[j], argv[i]);
 	}
 	store_close(st);
-	if (report_compare_build(sides, (size_t)nsides, threshold / 100, &rows, &nrows) < 0)
+	flags = measured ? REPORT_CMP_AS_MEASURED : 0;
+	if (report_compare_build(sides, (size_t)nsides, threshold / 100, flags, &rows, &nrows) < 0)
 		die("compare: out of memory");
 	for (size_t k = 0; k < nrows; k++)
 		common += rows[k].common;
@@ -80,14 +83,15 @@ int cmd_compare(int argc, char **argv)
 		    "(same id, placement and copies)", argv[0]);
 	if (json) {
 		if (report_compare_json(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100,
-					curves) < 0)
+					flags, curves) < 0)
 			die("compare: cannot encode the comparison as JSON");
 	} else if (html) {
 		if (report_compare_html(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100,
-					curves) < 0)
+					flags, curves) < 0)
 			die("compare: cannot write the page");
 	} else {
-		if (report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100) < 0)
+		if (report_compare_text(stdout, sides, (size_t)nsides, rows, nrows, threshold / 100,
+					flags) < 0)
 			die("compare: out of memory");
 		if (curves && report_compare_curves(stdout, sides, (size_t)nsides, threshold / 100) < 0)
 			die("compare: out of memory");

@@ -42,7 +42,9 @@
  * significant when its adjusted p is below 0.05 and it is at least
  * --threshold plus, unless it was taken at equal adds, how far the
  * machine itself moved between the sides (the sentinel's dependent adds,
- * which no kernel change touches); on
+ * which no kernel change touches); with --as-measured (a machine whose
+ * clock the kernel sets) nothing is taken at equal adds nor the machine's
+ * move added to the bar; on
  * samples, also only when neither side missed its precision, since samples
  * of one block understate the variation a noisy figure has.
  *
@@ -432,13 +434,15 @@ static int cmp_adjust(const struct report_cmp_cell *base, const struct cmp_data 
  * The test of other against base for one instance: fills test and p, and
  * with Welch the ratio of geometric means and its 95% CI (no ratio comes
  * from Mann-Whitney, whose U says which side is larger, not by how much).
- * lower: the unit's better direction, for the states' window.
+ * lower: the unit's better direction, for the states' window; measured:
+ * the figures as they are, never at equal adds (the adds' own row, or
+ * --as-measured).
  */
 static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
-		     struct report_cmp_cell *o, const struct cmp_data *d, int lower, int sentinel)
+		     struct report_cmp_cell *o, const struct cmp_data *d, int lower, int measured)
 {
 	struct cmp_adjusted adj = { .buf = NULL };
-	int adjusted = !sentinel && cmp_adjust(base, b, o, d, &adj);
+	int adjusted = !measured && cmp_adjust(base, b, o, d, &adj);
 	const struct cmp_data *tb = adjusted ? &adj.side[0] : b, *td = adjusted ? &adj.side[1] : d;
 	struct cmp_levels lv = { { tb->meds, td->meds }, { b->adds, d->adds },
 				 { base->nruns, o->nruns }, NULL };
@@ -462,7 +466,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	    stats_welch_log(lv.meds[0], lv.n[0], lv.meds[1], lv.n[1], &w) == 0) {
 		test = CMP_TEST_WELCH_ADJUSTED;
 		o->slope = adj.slope;
-	} else if (!sentinel && lv.n[0] >= 3 && lv.n[1] >= 3 &&
+	} else if (!measured && lv.n[0] >= 3 && lv.n[1] >= 3 &&
 	    stats_ancova_log(lv.meds[0], lv.adds[0], lv.n[0], lv.meds[1], lv.adds[1], lv.n[1], &w) == 0)
 		test = CMP_TEST_ANCOVA_RUNS;
 	else if (lv.n[0] >= 3 && lv.n[1] >= 3 &&
@@ -537,7 +541,7 @@ static int cmp_levels_differ(const struct report_cmp_side *sides, size_t nsides,
 }
 
 int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
-			 struct report_cmp_row **rows_out, size_t *nrows_out)
+			 unsigned flags, struct report_cmp_row **rows_out, size_t *nrows_out)
 {
 	struct report_cmp_row *rows = NULL;
 	struct report_cmp_machine machine[REPORT_CMP_MAX_SIDES];
@@ -592,7 +596,7 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 				common++;
 				o->change = o->median / row->cell[0].median - 1;
 				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER,
-					 row->sentinel);
+					 row->sentinel || (flags & REPORT_CMP_AS_MEASURED));
 			}
 			cmp_data_free(&d);
 		}
@@ -640,9 +644,11 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			o->p_adj = adj[np++];
 			/*
 			 * What the machine moved by is not the kernel's (see the top of
-			 * the file); at equal machine speed it is out of the change already.
+			 * the file); at equal machine speed it is out of the change
+			 * already, and as measured the user counts it as the kernel's.
 			 */
-			bar = threshold + (o->test != CMP_TEST_ANCOVA_RUNS &&
+			bar = threshold + (!(flags & REPORT_CMP_AS_MEASURED) &&
+					   o->test != CMP_TEST_ANCOVA_RUNS &&
 					   o->test != CMP_TEST_WELCH_ADJUSTED &&
 					   isfinite(machine[s].user_shift) ?
 					   fabs(machine[s].user_shift) : 0);
@@ -736,8 +742,15 @@ static void cmp_cell_text(char *buf, size_t size, const struct report_cmp_cell *
  * note line of the legend.
  */
 static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *sides,
-			      size_t nsides, const struct report_cmp_machine *m, double threshold)
+			      size_t nsides, const struct report_cmp_machine *m, double threshold,
+			      unsigned flags)
 {
+	const char *why = flags & REPORT_CMP_AS_MEASURED ?
+		": the machine itself moved, and as measured\n(--as-measured) its move is "
+		"counted in every figure's change" :
+		": the machine itself moved, and only at equal adds\ncan a change of that size be "
+		"told from it";
+
 	for (size_t s = 1; s < nsides; s++) {
 		char a[512], b[512], line[1280], sys[32] = "?", user[32] = "?";
 		int moved;
@@ -752,14 +765,11 @@ static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *
 		moved = fabs(m[s].user_shift) > threshold || fabs(m[s].sys_shift) > threshold;
 		snprintf(line, sizeof(line), "sentinel: %s against %s: getppid %s, adds %s%s",
 			 report_cell(a, sizeof(a), sides[s].name, -1, 0),
-			 report_cell(b, sizeof(b), sides[0].name, -1, 0), sys, user,
-			 moved ? ": the machine itself moved, and only at equal adds\ncan a change "
-				 "of that size be told from it" : "");
+			 report_cell(b, sizeof(b), sides[0].name, -1, 0), sys, user, moved ? why : "");
 		rm_text(doc, RM_NOTE, line);
 	}
 }
 
-/* A row's instance in full: a placement, and a timed job's -j and copies, are part of it. */
 /* Whether a row's other sides were tested by `test` (CMP_TEST_*), any of them. */
 static int cmp_row_tested(const struct report_cmp_row *row, size_t nsides, int test)
 {
@@ -769,6 +779,7 @@ static int cmp_row_tested(const struct report_cmp_row *row, size_t nsides, int t
 	return 0;
 }
 
+/* A row's instance in full: a placement, and a timed job's -j and copies, are part of it. */
 static void cmp_row_name(const struct report_cmp_row *row, char *buf, size_t size)
 {
 	char jobs[16] = "", copies[16] = "";
@@ -801,23 +812,41 @@ static int cmp_name_width(const struct report_cmp_row *rows, size_t nrows)
 	return w;
 }
 
-/* The cells' widths: the base's 15, the others' 14, more for a wider figure. */
+/*
+ * The change's 95% interval, from the test's ratio ("+3.1..+7.6"): what the
+ * runs allow the change to be, so that "unchanged" says how closely (a
+ * change outside it would have been seen) and a reader can tell a row that
+ * cannot see 5% from one that saw nothing.  "" where the test gives no
+ * ratio (Mann-Whitney says which side is larger, not by how much) or the
+ * row is not compared (?: report_compare_build leaves it no ratio).
+ */
+static void cmp_change_ci(char *buf, size_t len, const struct report_cmp_cell *o)
+{
+	buf[0] = '\0';
+	if (isfinite(o->ratio_lo) && isfinite(o->ratio_hi))
+		snprintf(buf, len, "%+.1f..%+.1f", (o->ratio_lo - 1) * 100, (o->ratio_hi - 1) * 100);
+}
+
+/* The cells' widths: the base's 15, the others' 14, the interval's 11, more for a wider one. */
 #define CMP_BASE_W 15
 #define CMP_OTHER_W 14
+#define CMP_CI_W 11
 #define CMP_CELL_MAX_W 40
 
 /*
- * The widest figure cell of the base (side 0) and of the others, at least
- * the usual widths: a rate of hundreds of millions with its interval
- * ("168170891 +-27.9%") is wider than the times the table was laid out for.
+ * The widest figure cell of the base (side 0), of the others and of the
+ * change's interval, at least the usual widths: a rate of hundreds of
+ * millions with its interval ("168170891 +-27.9%") is wider than the times
+ * the table was laid out for, and so is a change of +260%'s.
  */
 static void cmp_cell_widths(const struct report_cmp_row *rows, size_t nrows, size_t nsides,
-			    int *basew, int *otherw)
+			    int *basew, int *otherw, int *ciw)
 {
 	char cell[64];
 
 	*basew = CMP_BASE_W;
 	*otherw = CMP_OTHER_W;
+	*ciw = CMP_CI_W;
 	for (size_t k = 0; k < nrows; k++) {
 		if (!rows[k].common)
 			continue;
@@ -831,6 +860,12 @@ static void cmp_cell_widths(const struct report_cmp_row *rows, size_t nrows, siz
 			len = (int)strlen(cell);
 			if (len > *w)
 				*w = len < CMP_CELL_MAX_W ? len : CMP_CELL_MAX_W;
+			if (s > 0) {
+				cmp_change_ci(cell, sizeof(cell), &rows[k].cell[s]);
+				len = (int)strlen(cell);
+				if (len > *ciw)
+					*ciw = len < CMP_CELL_MAX_W ? len : CMP_CELL_MAX_W;
+			}
 		}
 	}
 }
@@ -842,33 +877,34 @@ static void cmp_cell_widths(const struct report_cmp_row *rows, size_t nrows, siz
  * used, its title after a blank line and no rule, a row per figure, the
  * section's line for the first other side as its note.  A row's cells: the
  * name; the base's figure and its noisy mark glued to it; for each other
- * side its figure, mark, change and the marks of the test (* ? ~), or one
+ * side its figure, mark, change, the marks of the test (* ? ~) and the
+ * change's interval, or one
  * "-" for a side that did not measure it; the unit where the section has
  * one.  secs[t] is table t's section (secs holds cmp_section_other() + 2).
  */
 static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_side *sides,
 		      size_t nsides, const struct report_cmp_row *rows, size_t nrows,
-		      double threshold)
+		      double threshold, unsigned flags)
 {
 	/* Side names escaped by the writers (report_cell): a label may hold anything. */
 	char cell[64], change[32], legend[1024], base[512], other[512], id[32], name[96];
 	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
-	int namew = cmp_name_width(rows, nrows), basew, otherw;
+	int namew = cmp_name_width(rows, nrows), basew, otherw, ciw;
 	size_t nstate;
 
-	/* An other's cell is followed by its noisy mark, change and marks: 12 more. */
-	cmp_cell_widths(rows, nrows, nsides, &basew, &otherw);
+	cmp_cell_widths(rows, nrows, nsides, &basew, &otherw, &ciw);
 	rm_table(doc, "legend", "");
 	rm_plain(doc);
 	secs[0] = (size_t)-1;
-	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1; * = significant "
-		 "(Benjamini-Hochberg adjusted p < 0.05,\nat least %.0f%% and what the machine "
-		 "moved); ~ = fewer than 3 runs a side, their replicas\ncompared (samples, for runs "
-		 "without); ! = a side missed its precision",
-		 report_cell(base, sizeof(base), sides[0].name, -1, 0), threshold * 100);
+	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1, then its 95%% "
+		 "interval (a..b, in %%); * = significant\n(Benjamini-Hochberg adjusted p < 0.05, "
+		 "at least %.0f%%%s); ~ = fewer\nthan 3 runs a side, their "
+		 "replicas compared (samples, for runs without); ! = a side\nmissed its precision",
+		 report_cell(base, sizeof(base), sides[0].name, -1, 0), threshold * 100,
+		 flags & REPORT_CMP_AS_MEASURED ? "" : " and what the machine moved");
 	rm_text(doc, RM_PARA, legend);
 	report_compare_machine(sides, nsides, m);
-	cmp_machine_notes(doc, sides, nsides, m, threshold);
+	cmp_machine_notes(doc, sides, nsides, m, threshold, flags);
 	for (size_t k = 0; k < nrows; k++)
 		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_WELCH_ADJUSTED)) {
 			rm_text(doc, RM_NOTE, "replicas compared at equal machine speed: each moved "
@@ -917,8 +953,11 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 		rm_cell(doc, namew, 0, "");
 		for (size_t s = 0; s < nsides; s++) {
 			rm_cell(doc, s == 0 ? basew + 1 : otherw + 12, 1, sides[s].name);
-			if (s > 0)
+			if (s > 0) {
+				/* The name over the figure and its change; the interval's column unnamed. */
 				rm_span(doc, 3);
+				rm_cell(doc, ciw, 0, "");
+			}
 		}
 		if (unit) {
 			rm_cell(doc, -1, 0, "");
@@ -944,8 +983,8 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 						  '\0' };
 
 				if (!o->present) {
-					rm_cell(doc, otherw + 12, 1, "-");
-					rm_span(doc, 3);
+					rm_cell(doc, otherw + 13 + ciw, 1, "-");
+					rm_span(doc, 4);
 					continue;
 				}
 				cmp_cell_text(cell, sizeof(cell), o);
@@ -957,6 +996,8 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 				if (o->significant && !row->levels_differ)
 					rm_flags(doc, RM_SIGNIF);
 				rm_cell(doc, 2, 0, marks);
+				cmp_change_ci(change, sizeof(change), o);
+				rm_cell(doc, ciw, 1, change);
 			}
 			if (unit) {
 				rm_cell(doc, -1, 0, row->key->unit);
@@ -989,7 +1030,7 @@ static int cmp_curves_model(struct rm_doc *doc, size_t *secs, size_t nsecs,
  */
 static int cmp_model_new(struct rm_doc *doc, size_t **secs, const struct report_cmp_side *sides,
 			 size_t nsides, const struct report_cmp_row *rows, size_t nrows,
-			 double threshold, int curves)
+			 double threshold, unsigned flags, int curves)
 {
 	size_t nsec = cmp_section_other() + 2 + CMP_MAX_CURVES;
 	size_t *sec = malloc(nsec * sizeof(*sec));
@@ -997,7 +1038,7 @@ static int cmp_model_new(struct rm_doc *doc, size_t **secs, const struct report_
 	memset(doc, 0, sizeof(*doc));
 	if (!sec)
 		return -1;
-	cmp_model(doc, sec, sides, nsides, rows, nrows, threshold);
+	cmp_model(doc, sec, sides, nsides, rows, nrows, threshold, flags);
 	if (doc->oom || (curves && cmp_curves_model(doc, sec, nsec, sides, nsides, threshold) < 0)) {
 		rm_doc_free(doc);
 		free(sec);
@@ -1011,11 +1052,12 @@ static int cmp_model_new(struct rm_doc *doc, size_t **secs, const struct report_
 }
 
 int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold)
+			const struct report_cmp_row *rows, size_t nrows, double threshold,
+			unsigned flags)
 {
 	struct rm_doc doc;
 
-	if (cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold, 0) < 0)
+	if (cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold, flags, 0) < 0)
 		return -1;
 	rm_write_text(out, &doc);
 	rm_doc_free(&doc);
@@ -1034,6 +1076,7 @@ struct cmp_html_data {
 	const struct report_cmp_row *rows;
 	size_t nrows;
 	double threshold;
+	unsigned flags;
 	int curves;
 	size_t sec;		/* the section whose chart is drawn next */
 };
@@ -1042,7 +1085,7 @@ static int cmp_html_json(FILE *out, const void *arg)
 {
 	const struct cmp_html_data *d = arg;
 
-	return report_compare_json(out, d->sides, d->nsides, d->rows, d->nrows, d->threshold,
+	return report_compare_json(out, d->sides, d->nsides, d->rows, d->nrows, d->threshold, d->flags,
 				   d->curves);
 }
 
@@ -1119,14 +1162,15 @@ static void cmp_html_forest(FILE *out, const void *arg)
 }
 
 int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold, int curves)
+			const struct report_cmp_row *rows, size_t nrows, double threshold,
+			unsigned flags, int curves)
 {
-	struct cmp_html_data d = { sides, nsides, rows, nrows, threshold, curves, 0 };
+	struct cmp_html_data d = { sides, nsides, rows, nrows, threshold, flags, curves, 0 };
 	struct rm_doc doc;
 	size_t *secs;
 	char title[512];
 
-	if (cmp_model_new(&doc, &secs, sides, nsides, rows, nrows, threshold, curves) < 0)
+	if (cmp_model_new(&doc, &secs, sides, nsides, rows, nrows, threshold, flags, curves) < 0)
 		return -1;
 	snprintf(title, sizeof(title), "kbench compare: base %s", sides[0].name);
 	report_html_begin(out, title);
@@ -1237,7 +1281,8 @@ static json_t *cmp_section_json(const struct report_cmp_side *side,
 }
 
 int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold, int curves)
+			const struct report_cmp_row *rows, size_t nrows, double threshold,
+			unsigned flags, int curves)
 {
 	json_t *root = json_object(), *jsides = json_array(), *jrows = json_array();
 	json_t *jsecs = json_array();
@@ -1261,6 +1306,7 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 	}
 	report_jset(root, "sides", jsides, &bad);
 	report_jset(root, "threshold", json_real(threshold), &bad);
+	report_jset(root, "as_measured", json_boolean(flags & REPORT_CMP_AS_MEASURED), &bad);
 	report_jset(root, "correction", json_string("benjamini-hochberg"), &bad);
 	report_jset(root, "alpha", json_real(CMP_ALPHA), &bad);
 	/* The text's rows in the text's order: section by section, as the base measured them. */
@@ -1275,7 +1321,8 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 	}
 	report_jset(root, "rows", jrows, &bad);
 	report_jset(root, "sections", jsecs, &bad);
-	if (!bad && cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold, curves) == 0) {
+	if (!bad && cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold, flags,
+				  curves) == 0) {
 		report_jset(root, "tables", report_model_json(&doc, &bad), &bad);
 		rm_doc_free(&doc);
 	} else {

@@ -306,7 +306,7 @@ int report_contest_model(struct rm_doc *doc, const struct run_info *runs, size_t
 		for (size_t i = 0; i < ncmp; i++)
 			sides[i] = (struct report_cmp_side){ labels[i].name, labels[i].runs,
 							     labels[i].nruns };
-		if (report_compare_build(sides, ncmp, threshold, &rows, &nrows) < 0) {
+		if (report_compare_build(sides, ncmp, threshold, 0, &rows, &nrows) < 0) {
 			rc = -1;
 			goto out;
 		}

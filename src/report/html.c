@@ -35,7 +35,9 @@ static const char html_css[] =
 	"p.nochart{font-style:italic;color:#555}"
 	"sup.mark{color:#b00;font-weight:bold;padding-left:.1em}td.noisy,td.missing{background:#fff4e0}"
 	"p.legend{font-size:.8em;color:#444}td.sig{font-weight:bold}"
-	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}";
+	/* Print: compare's three sides with their changes' intervals must fit A4's width. */
+	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}"
+	"table.model{font-size:.75em}table.model th,table.model td{padding:.15em .25em}}";
 
 void report_html_text(FILE *out, const char *s)
 {

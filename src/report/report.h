@@ -362,12 +362,21 @@ struct report_cmp_row {
 };
 
 /*
+ * Figures compared as measured (compare --as-measured): never moved to
+ * equal sentinel adds, nor the machine's move added to the bar.  For a
+ * machine whose clock the kernel sets (bare metal, a frequency governor):
+ * there the adds' move may be the kernel's own doing, and at equal adds it
+ * would be taken out with the machine.
+ */
+#define REPORT_CMP_AS_MEASURED 1u
+
+/*
  * Compare sides[1..] against sides[0]: rows malloc'd.  threshold is the
- * smallest change called significant (0.02).  0, or -1 without memory or
- * with a bad number of sides.
+ * smallest change called significant (0.02); flags REPORT_CMP_* or 0.  0,
+ * or -1 without memory or with a bad number of sides.
  */
 int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
-			 struct report_cmp_row **rows, size_t *nrows);
+			 unsigned flags, struct report_cmp_row **rows, size_t *nrows);
 /*
  * `compare --curves`: each curve the base and another side measured
  * (mem.lat.curve), point by point: the median of the runs' y at each size
@@ -384,13 +393,14 @@ int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t
  * section at a time, a row per instance.  0, or -1 without memory.
  */
 int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold);
+			const struct report_cmp_row *rows, size_t nrows, double threshold,
+			unsigned flags);
 /*
  * The same table as one JSON document, rows in the text's order and only
  * the rows the text prints (instances the base shares with some other):
  *   {"kbench": version, "base": name, "sides": [{"name", "runs", "sentinel_sys_ns",
  *    "sentinel_user_ns", "sentinel_sys_shift", "sentinel_user_shift"}],
- *    "threshold": 0.02, "correction": "benjamini-hochberg", "alpha": 0.05,
+ *    "threshold": 0.02, "as_measured": false, "correction": "benjamini-hochberg", "alpha": 0.05,
  *    "rows": [{"id", "placement" (null: none), "parallel", "unit", "better",
  *              "section": title, "cells": [cell, base's first]}],
  *    "sections": [{"title", "side", "compared", "geomean", "better",
@@ -410,8 +420,10 @@ int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t n
  * section, with curves the curves' tables after them (report/html.h).  0, or -1.
  */
 int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold, int curves);
+			const struct report_cmp_row *rows, size_t nrows, double threshold,
+			unsigned flags, int curves);
 int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold, int curves);
+			const struct report_cmp_row *rows, size_t nrows, double threshold,
+			unsigned flags, int curves);
 
 #endif

@@ -432,6 +432,8 @@ static void check_compare(json_t *doc)
 		bad("the correction is not benjamini-hochberg", NULL);
 	if (!(num(doc, "threshold", NULL) >= 0) || !(num(doc, "alpha", NULL) > 0))
 		bad("threshold or alpha out of range", NULL);
+	if (!json_is_boolean(json_object_get(doc, "as_measured")))
+		bad("as_measured is not a boolean", NULL);
 	if (nsides < 2 || strcmp(json_string_value(need(json_array_get(sides, 0), "name",
 							JSON_STRING, NULL)), base))
 		bad("fewer than 2 sides, or the first is not the base", NULL);
@@ -473,10 +475,13 @@ static void check_compare(json_t *doc)
 		    num(sec, "unchanged", title) != n || (n > 0) != (g > 0))
 			bad("a section's counts do not add up, or its geometric mean is missing", title);
 	}
+	/* As measured, nothing is taken at equal adds, by either test. */
+	if (json_is_true(json_object_get(doc, "as_measured")) && (k[4] || k[6]))
+		bad("as measured, yet a row was taken at equal adds", NULL);
 	printf("base %s sides %zu rows %zu significant %zu ancova %zu adjusted %zu welch %zu "
-	       "replicas %zu mw %zu state %zu threshold %g\n", base, nsides,
+	       "replicas %zu mw %zu state %zu threshold %g as_measured %d\n", base, nsides,
 	       json_array_size(json_object_get(doc, "rows")), k[0], k[4], k[6], k[1], k[3], k[2],
-	       k[5], num(doc, "threshold", NULL));
+	       k[5], num(doc, "threshold", NULL), json_is_true(json_object_get(doc, "as_measured")));
 }
 
 int main(int argc, char **argv)

@@ -241,11 +241,11 @@ static void test_compare_sections(void **state)
 		cmp_result(&base[i], cmp_ids[i].id, 1);
 		cmp_result(&other[i], cmp_ids[i].id, 1.5);
 	}
-	assert_int_equal(report_compare_build(sides, 2, 0.02, &rows, &nrows), 0);
+	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, NCMP);
 	out = open_memstream(&text, &len);
 	assert_non_null(out);
-	assert_int_equal(report_compare_text(out, sides, 2, rows, nrows, 0.02), 0);
+	assert_int_equal(report_compare_text(out, sides, 2, rows, nrows, 0.02, 0), 0);
 	assert_int_equal(fclose(out), 0);
 	/* Each id under its section's title, the titles in the order of cmp_ids. */
 	for (size_t i = 0; i < NCMP; i++) {

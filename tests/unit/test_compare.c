@@ -126,14 +126,14 @@ static void sim_noisy(struct sim_side *sd)
 }
 
 static void sim_build(struct sim_side *base, struct sim_side *other, double threshold,
-		      struct report_cmp_row **rows, size_t *nrows)
+		      unsigned flags, struct report_cmp_row **rows, size_t *nrows)
 {
 	const struct report_cmp_side sides[2] = {
 		{ "base", base->runs, base->nruns },
 		{ "other", other->runs, other->nruns },
 	};
 
-	assert_int_equal(report_compare_build(sides, 2, threshold, rows, nrows), 0);
+	assert_int_equal(report_compare_build(sides, 2, threshold, flags, rows, nrows), 0);
 }
 
 /* What a simulated table says of other against base. */
@@ -169,7 +169,7 @@ static void sim_table(gsl_rng *rng, size_t base_runs, size_t other_runs, enum be
 
 	sim_make(rng, &base, base_runs, SIM_ROWS, better, 1.0, run_noise, sample_noise);
 	sim_make(rng, &other, other_runs, SIM_ROWS, better, shift, run_noise, sample_noise);
-	sim_build(&base, &other, threshold, &rows, &nrows);
+	sim_build(&base, &other, threshold, 0, &rows, &nrows);
 	sim_count(rows, nrows, c);
 	free(rows);
 	sim_free(&base);
@@ -247,7 +247,7 @@ static void test_same_mw(void **state)
 
 	sim_make(*state, &base, 2, SIM_ROWS, BETTER_LOWER, 1.0, 0, 0.02);
 	sim_make(*state, &other, 1, SIM_ROWS, BETTER_LOWER, 1.0, 0, 0.02);
-	sim_build(&base, &other, 0.02, &rows, &nrows);
+	sim_build(&base, &other, 0.02, 0, &rows, &nrows);
 	sim_count(rows, nrows, &c);
 	assert_int_equal(c.mw, SIM_ROWS);
 	assert_true(c.flagged <= SIM_ROWS / 20);
@@ -283,7 +283,7 @@ static void test_noisy_runs_and_samples(void **state)
 			sim_make(*state, &base, nruns, SIM_ROWS, BETTER_LOWER, 1.0, 0.02, 0.01);
 			sim_make(*state, &other, nruns, SIM_ROWS, BETTER_LOWER, 1.5, 0.02, 0.01);
 			sim_noisy(noisy_side == 0 ? &base : &other);
-			sim_build(&base, &other, 0.02, &rows, &nrows);
+			sim_build(&base, &other, 0.02, 0, &rows, &nrows);
 			sim_count(rows, nrows, &c);
 			assert_int_equal(c.below, SIM_ROWS);
 			assert_int_equal(nruns == 1 ? c.mw : c.welch, SIM_ROWS);
@@ -352,7 +352,7 @@ static void sim_drift_table(gsl_rng *rng, double shift, int with_adds, struct si
 
 	sim_drift(rng, &base, 1.0, 1.0, with_adds);
 	sim_drift(rng, &other, shift, 1.04, with_adds);
-	sim_build(&base, &other, 0.02, &rows, &nrows);
+	sim_build(&base, &other, 0.02, 0, &rows, &nrows);
 	sim_count(rows, nrows, c);
 	*adjusted = 0;
 	for (size_t k = 0; k < nrows; k++) {
@@ -413,7 +413,7 @@ static void test_drift_sentinel_row(void **state)
 		snprintf(base.runs[i].results[0].id, sizeof(base.runs[i].results[0].id), "cpu.mhz");
 		snprintf(other.runs[i].results[0].id, sizeof(other.runs[i].results[0].id), "cpu.mhz");
 	}
-	sim_build(&base, &other, 0.02, &rows, &nrows);
+	sim_build(&base, &other, 0.02, 0, &rows, &nrows);
 	assert_int_equal(nrows, SIM_ROWS);
 	assert_true(rows[0].sentinel && !rows[1].sentinel);
 	assert_int_equal(rows[0].cell[1].test, CMP_TEST_WELCH_RUNS);
@@ -421,6 +421,35 @@ static void test_drift_sentinel_row(void **state)
 	/* As measured: the machine's 4% (to the power 1.3) is in its change. */
 	assert_true(rows[0].cell[1].change > 0.03);
 	assert_int_equal(rows[1].cell[1].test, CMP_TEST_WELCH_ADJUSTED);
+	free(rows);
+	sim_free(&base);
+	sim_free(&other);
+}
+
+/*
+ * --as-measured on the same machine, 4% slower on the other side and no
+ * kernel change: nothing is taken at equal adds, and the machine's move
+ * (4% to the power 1.3) is each figure's change, held to the threshold
+ * alone, so nearly every row is marked worse; at equal adds the same rows
+ * are unchanged (test_drift_adjusted).
+ */
+static void test_as_measured(void **state)
+{
+	struct sim_side base, other;
+	struct report_cmp_row *rows;
+	struct sim_count c;
+	size_t nrows;
+
+	sim_drift(*state, &base, 1.0, 1.0, 1);
+	sim_drift(*state, &other, 1.0, 1.04, 1);
+	sim_build(&base, &other, 0.02, REPORT_CMP_AS_MEASURED, &rows, &nrows);
+	sim_count(rows, nrows, &c);
+	for (size_t k = 0; k < nrows; k++) {
+		assert_int_equal(rows[k].cell[1].test, CMP_TEST_WELCH_RUNS);
+		assert_true(isnan(rows[k].cell[1].slope));
+	}
+	assert_true(c.flagged >= SIM_ROWS * 9 / 10);
+	assert_int_equal(c.worse, c.flagged);
 	free(rows);
 	sim_free(&base);
 	sim_free(&other);
@@ -435,12 +464,12 @@ static void test_threshold(void **state)
 
 	sim_make(*state, &base, 5, SIM_ROWS, BETTER_LOWER, 1.0, 0.001, 0.001);
 	sim_make(*state, &other, 5, SIM_ROWS, BETTER_LOWER, 1.01, 0.001, 0.001);
-	sim_build(&base, &other, 0.02, &rows, &nrows);
+	sim_build(&base, &other, 0.02, 0, &rows, &nrows);
 	sim_count(rows, nrows, &c);
 	free(rows);
 	assert_int_equal(c.below, SIM_ROWS);
 	assert_int_equal(c.flagged, 0);
-	sim_build(&base, &other, 0.005, &rows, &nrows);
+	sim_build(&base, &other, 0.005, 0, &rows, &nrows);
 	sim_count(rows, nrows, &c);
 	free(rows);
 	assert_int_equal(c.flagged, SIM_ROWS);
@@ -483,7 +512,7 @@ static void test_levels_differ(void **state)
 			br[i] = (struct run_info){ .results = &b[i], .nresults = 1 };
 			orun[i] = (struct run_info){ .results = &o[i], .nresults = 1 };
 		}
-		assert_int_equal(report_compare_build(sides, 2, 0.02, &rows, &nrows), 0);
+		assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 		assert_int_equal(nrows, 1);
 		assert_int_equal(rows[0].levels_differ, pass == 1);
 		assert_int_equal(rows[0].cell[1].significant, pass == 0);
@@ -582,7 +611,7 @@ static void test_instances(void **state)
 	one_result(&o[1], "ipc.pipe.lat", PLACE_SPREAD, 3);
 	one_result(&o[2], "ctx.2p.0k", PLACE_NONE, 4);
 	one_result(&o[3], "sys.read", PLACE_NA, 5);
-	assert_int_equal(report_compare_build(sides, 2, 0.02, &rows, &nrows), 0);
+	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, 4);
 	for (size_t k = 0; k < nrows; k++) {
 		const struct report_cmp_cell *c = &rows[k].cell[1];
@@ -647,7 +676,7 @@ static void test_known_welch(void **state)
 	(void)state;
 
 	known_make(&kn);
-	assert_int_equal(report_compare_build(sides, 2, 0.02, &rows, &nrows), 0);
+	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, 1);
 	assert_int_equal(rows[0].section, 1);	/* Processor, processes: sys.* */
 	assert_true(rows[0].common);
@@ -687,7 +716,7 @@ static void test_known_mw(void **state)
 
 	fill_result(&b, "mem.bcopy_libc.bw", BETTER_HIGHER, x, 3);
 	fill_result(&o, "mem.bcopy_libc.bw", BETTER_HIGHER, y, 3);
-	assert_int_equal(report_compare_build(sides, 2, 0.02, &rows, &nrows), 0);
+	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, 1);
 	const struct report_cmp_cell *c0 = &rows[0].cell[0], *c = &rows[0].cell[1];
 	assert_true(c0->median == 2 && c0->lo == b.ci_low && c0->hi == b.ci_high);
@@ -749,7 +778,7 @@ static void test_rates_section(void **state)
 		br[i] = (struct run_info){ .results = b[i], .nresults = NF };
 		orun[i] = (struct run_info){ .results = o[i], .nresults = NF };
 	}
-	assert_int_equal(report_compare_build(sides, 2, 0.02, &rows, &nrows), 0);
+	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, NF);
 	for (size_t k = 0; k < nrows; k++) {
 		const struct report_cmp_cell *c = &rows[k].cell[1];
@@ -763,7 +792,7 @@ static void test_rates_section(void **state)
 	}
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
-	assert_int_equal(report_compare_text(f, sides, 2, rows, nrows, 0.02), 0);
+	assert_int_equal(report_compare_text(f, sides, 2, rows, nrows, 0.02, 0), 0);
 	assert_int_equal(fclose(f), 0);
 	if (getenv("KBENCH_TEST_VERBOSE"))
 		print_message("%s", text);
@@ -811,7 +840,7 @@ static json_t *json_of(const struct report_cmp_side *sides, size_t nsides,
 	json_t *doc;
 
 	assert_non_null(f);
-	assert_int_equal(report_compare_json(f, sides, nsides, rows, nrows, 0.02, 0), 0);
+	assert_int_equal(report_compare_json(f, sides, nsides, rows, nrows, 0.02, 0, 0), 0);
 	rewind(f);
 	doc = json_loadf(f, 0, &e);
 	fclose(f);
@@ -848,7 +877,7 @@ static void test_json(void **state)
 
 	known_make(&kn);
 	fill_result(&none, "sys.read", BETTER_LOWER, &x, 1);
-	assert_int_equal(report_compare_build(sides, 3, 0.02, &rows, &nrows), 0);
+	assert_int_equal(report_compare_build(sides, 3, 0.02, 0, &rows, &nrows), 0);
 	doc = json_of(sides, 3, rows, nrows);
 	assert_string_equal(json_string_value(json_object_get(doc, "base")), "base");
 	assert_string_equal(json_string_value(json_object_get(doc, "correction")),
@@ -910,6 +939,7 @@ int main(void)
 		cmocka_unit_test(test_same_mw),
 		cmocka_unit_test(test_drift_adjusted),
 		cmocka_unit_test(test_drift_sentinel_row),
+		cmocka_unit_test(test_as_measured),
 		cmocka_unit_test(test_noisy_runs_and_samples),
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_instances),

@@ -25,7 +25,7 @@ static const struct cmd cmds[] = {
 	  "measure the selected benchmarks, store and print the results", cmd_run },
 	{ "summary", "[LABEL|RUN ...] [--each] [--db PATH] [--json]",
 	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary },
-	{ "compare", "BASE OTHER ... [--threshold PCT] [--curves] [--db PATH] [--json]",
+	{ "compare", "BASE OTHER ... [--threshold PCT] [--as-measured] [--curves] [--db PATH] [--json]",
 	  "compare labels or runs instance by instance: change and significance", cmd_compare },
 	{ "show", "ID|sentinel [RUN|LABEL] [--db PATH] [--json]",
 	  "print one stored result in full, or a run's sentinel timeline",

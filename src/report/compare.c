@@ -878,9 +878,8 @@ static void cmp_cell_widths(const struct report_cmp_row *rows, size_t nrows, siz
  * section's line for the first other side as its note.  A row's cells: the
  * name; the base's figure and its noisy mark glued to it; for each other
  * side its figure, mark, change, the marks of the test (* ? ~) and the
- * change's interval, or one
- * "-" for a side that did not measure it; the unit where the section has
- * one.  secs[t] is table t's section (secs holds cmp_section_other() + 2).
+ * change's interval, or one "-" for a side that did not measure it; the
+ * unit where the section has one.  secs[t] is table t's section (secs holds cmp_section_other() + 2).
  */
 static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_side *sides,
 		      size_t nsides, const struct report_cmp_row *rows, size_t nrows,

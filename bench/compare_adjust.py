@@ -23,13 +23,12 @@
 # replica, the mean, or the Hodges-Lehmann estimate of its replicas.
 #
 # usage: python3 bench/compare_adjust.py aa-export.json [SPLITS]   (126)
-import itertools
 import json
 import math
 import statistics as st
 import sys
 
-from kbstats import LEVELS, aa_splits, ancova, marked, quantile, welch, window_levels
+from kbstats import LEVELS, aa_splits, ancova, marked, quantile, theil_sen, welch, window_levels
 
 W = 0.15
 runs = json.load(open(sys.argv[1]))["runs"]
@@ -58,8 +57,7 @@ def slope(k, idx):
             return None
         my, mx = st.median(y for y, _ in v), st.median(x for _, x in v)
         pts += [(x - mx, y - my) for y, x in v]
-    s = [(b[1] - a[1]) / (b[0] - a[0]) for a, b in itertools.combinations(pts, 2) if b[0] != a[0]]
-    return st.median(s) if len(s) >= 10 else None
+    return theil_sen(pts, 10)
 
 
 def levels(k, A, B, s, adjust, state, level=st.median):

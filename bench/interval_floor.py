@@ -9,12 +9,20 @@
 # printed, as a check that the rebuilding matches it.  Prints Markdown.
 #
 # usage: python3 bench/interval_floor.py dir/inv1.json dir/inv2.json ...
-import json, sys, math, statistics as st
-Z = 1.96 / 1.349
+import json
+import math
+import statistics as st
+import sys
+
+from kbstats import quantile
+
+Z = 1.96 / 1.349   # REPLICA_MACHINE_Z
+
+
 def spread(v):
-    v = sorted(x for x in v if x and x > 0)
-    qs = st.quantiles(v, n=4, method='inclusive')
-    return (qs[2] - qs[0]) / st.median(v)
+    """replica.c's replica_spread: the interquartile range over the median."""
+    v = [x for x in v if x and x > 0]
+    return (quantile(v, 0.75) - quantile(v, 0.25)) / st.median(v)
 invs = []
 for f in sys.argv[1:]:
     d = json.load(open(f))

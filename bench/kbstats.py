@@ -1,6 +1,7 @@
 # What bench/'s Python needs of kbench's statistics, written once (imported
 # by bench/coverage.sh, interval_tradeoff.sh, interval_rules.py,
-# compare_covariates.py, compare_states.py and compare_adjust.py).
+# compare_covariates.py, compare_states.py, compare_adjust.py, replica_adds.py,
+# level_variance.py and interval_floor.py).
 import itertools
 import math
 import statistics as st
@@ -111,6 +112,14 @@ def marked(keys, ps, ds):
     """compare's marks: Benjamini-Hochberg p_adj < 0.05 over the table and a
     change (a logarithm) of at least 2%, without the machine-shift term."""
     return {k for k, q, d in zip(keys, bh(ps), ds) if q < 0.05 and abs(d) >= math.log(1.02)}
+
+
+def theil_sen(points, least=1):
+    """The median of the pairwise slopes of points [(x, y)] whose x differ
+    (stats_within_slope's estimate, on deviations already taken); None with
+    fewer than `least` such pairs."""
+    s = [(b[1] - a[1]) / (b[0] - a[0]) for a, b in itertools.combinations(points, 2) if b[0] != a[0]]
+    return st.median(s) if len(s) >= max(least, 1) else None
 
 
 def trimmed_mean(v):

@@ -17,10 +17,13 @@
 # narrow a comparison.
 #
 # usage: python3 bench/level_variance.py export.json ...
-import json, sys, math, statistics as st
-def ts(pairs):
-    s = sorted((b2 - b1) / (a2 - a1) for i, (a1, b1) in enumerate(pairs) for (a2, b2) in pairs[i+1:] if a2 != a1)
-    return st.median(s) if s else 0.0
+import json
+import math
+import statistics as st
+import sys
+
+from kbstats import theil_sen
+
 runs = []
 for f in sys.argv[1:]:
     runs += json.load(open(f))['runs']
@@ -40,7 +43,8 @@ for key, rr in figs.items():
     for reps in rr:
         mx = st.median([a for a, _ in reps]); my = st.median([b for _, b in reps])
         dev += [(a - mx, b - my) for a, b in reps]
-    slope = ts(dev[::max(1, len(dev)//60)]) if key != 'cpu.mhz' else 0.0
+    # Every so many points: the pairs grow with the square (as stats_within_slope).
+    slope = (theil_sen(dev[::max(1, len(dev) // 60)]) or 0.0) if key != 'cpu.mhz' else 0.0
     x0 = st.median([a for reps in rr for a, _ in reps])
     lev, within, within0 = [], [], []
     for reps in rr:

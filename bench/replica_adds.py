@@ -10,11 +10,12 @@
 # correlation is negative: more calls a second where an add takes less time.
 #
 # usage: python3 bench/replica_adds.py export.json
-import itertools
 import json
 import math
 import statistics as st
 import sys
+
+from kbstats import theil_sen
 
 figs = {}
 for run in json.load(open(sys.argv[1]))["runs"]:
@@ -42,7 +43,6 @@ for key, runs in figs.items():
         my, mx = st.median(y for y, _ in v), st.median(x for _, x in v)
         py += [y - my for y, _ in v]
         px += [x - mx for _, x in v]
-    s = [(py[j] - py[i]) / (px[j] - px[i]) for i, j in itertools.combinations(range(len(px)), 2)
-         if px[j] != px[i]]
+    b = theil_sen(list(zip(px, py)))
     print("| %s | %d | %.1f%% | %+.2f | %+.2f |" % (key, len(runs), 100 * math.sqrt(st.mean(y * y for y in dy)),
-                                                  corr(dy, dx), st.median(s) if s else float("nan")))
+                                                  corr(dy, dx), b if b is not None else float("nan")))

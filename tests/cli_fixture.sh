@@ -101,6 +101,8 @@ check "compare --as-measured exits 0" [ "$rc" = 0 ]
 golden "compare --as-measured is the golden text" compare_drift_measured.txt
 check "as measured, the 4% faster machine hides most of the kernel's 5%: +1.5%, not marked" \
 	sh -c "grep '^sys\.read' '$T/out' | grep -Eq ' \+1\.5%  +$CI\$'"
+check "as measured, the machine's -3.5% is counted: sys.null's -3.8% marked (at equal adds -0.0%)" \
+	grep -Eq '^sys\.null .* -3\.8% \*' "$T/out"
 check "as measured, nothing says the figures were moved to equal adds" \
 	sh -c "! grep -q 'equal machine speed' '$T/out'"
 kb compare A B --db "$DDB" --as-measured --json

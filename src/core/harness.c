@@ -652,8 +652,18 @@ static enum bench_status copies_start(const struct bench *b, const struct harnes
  * on a share of the instance's time budget, so that a curve of 40 points
  * costs what about 10 instances do.  The benchmark's own overhead is the
  * same at every point and is measured at the first.
+ *
+ * A point's samples are half an instance's long: the ten a point takes at
+ * least (min_samples) at full length were 120 ms against its 94 ms share,
+ * and the curve was the standard suite's longest row (doc/performance.md).
+ * And a point discards at most two samples warming up, as a later replica
+ * does: its array was just laid, one sample warms what can be warmed, the
+ * second is there to agree; noisy points seldom agree within 5%, and
+ * took all five an instance may.
  */
 #define CURVE_POINT_SHARE 0.25
+#define CURVE_SAMPLE_SHARE 0.5
+#define CURVE_WARMUP_MAX 2
 
 static enum bench_status curve_point(struct sampler *s, struct result *r, size_t i,
 				     double target)
@@ -715,6 +725,10 @@ static enum bench_status measure_curve(struct sampler *s, struct result *r,
 	if (!r->points)
 		return bench_fail(s->ctx, 0, "out of memory for the curve");
 	pcfg.max_time_ns = cfg->max_time_ns * CURVE_POINT_SHARE;
+	if (pcfg.warmup_max > CURVE_WARMUP_MAX)
+		pcfg.warmup_max = CURVE_WARMUP_MAX;
+	/* As harness_run's target: never so short that the clock's steps show. */
+	target = fmax(target * CURVE_SAMPLE_SHARE, 1000 * cfg->granularity_ns);
 	s->cfg = &pcfg;
 	for (size_t i = 0; i < np && st == BENCH_OK; i++) {
 		s->ctx->point = &pts[i];

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/harness.h"
@@ -114,6 +115,7 @@ static int reset(void **state)
 	fake_bench.metric = METRIC_US;
 	fake_bench.better = BETTER_LOWER;
 	fake_bench.unsupported = NULL;
+	fake_bench.points = NULL;
 	harness_defaults(&cfg);
 	cfg.clock = (struct timer_clock){ fake_now, NULL };
 	cfg.max_time_ns = 1e9;
@@ -287,6 +289,47 @@ static void test_granularity_sets_target(void **state)
 	result_free(&r);
 }
 
+/* One point, so that the result's samples are its own. */
+static size_t fake_one_point(struct bench_ctx *ctx, struct bench_point *pts, size_t max)
+{
+	(void)ctx;
+	if (max < 1)
+		return 0;
+	snprintf(pts[0].series, sizeof(pts[0].series), "%s", "s");
+	pts[0].x = 4096;
+	return 1;
+}
+
+/*
+ * A curve's point samples half as long as an instance: 6 ms here (the
+ * instance's 12 ms of test_constant_cost), calibrated from a 5 ms target.
+ * And it discards at most two samples warming up: with the cold start of
+ * test_warmup_discarded (calibration takes calls 1-3, warm-up 4 and 5),
+ * call 6, at twice the cost, is the point's first sample; an instance
+ * would have gone on to two that agree.
+ */
+static void test_curve_point_samples(void **state)
+{
+	struct result r;
+	(void)state;
+	fake_bench.points = fake_one_point;
+	assert_int_equal(harness_run(&fake_bench, &cfg, &r), 0);
+	assert_int_equal(r.status, RES_OK);
+	assert_int_equal(r.npoints, 1);
+	assert_true((double)r.iterations * 250 >= 5e6);
+	assert_true((double)r.iterations * 250 < 7.5e6);
+	result_free(&r);
+
+	fake.calls = 0;
+	fake.slow_calls = 6;
+	assert_int_equal(harness_run(&fake_bench, &cfg, &r), 0);
+	assert_int_equal(r.status, RES_OK);
+	assert_near(r.max, 0.5, 1e-9);
+	assert_near(r.min, 0.25, 1e-9);
+	assert_near(r.points[0].y, 0.25, 1e-9);
+	result_free(&r);
+}
+
 static void test_failure_reported(void **state)
 {
 	struct result r;
@@ -344,6 +387,7 @@ int main(void)
 		cmocka_unit_test_setup(test_bandwidth_units, reset),
 		cmocka_unit_test_setup(test_granularity_sets_target, reset),
 		cmocka_unit_test_setup(test_failure_reported, reset),
+		cmocka_unit_test_setup(test_curve_point_samples, reset),
 		cmocka_unit_test_setup(test_skip_and_unsupported, reset),
 		cmocka_unit_test_setup(test_setup_failure, reset),
 		cmocka_unit_test_setup(test_overhead_loop_subtracted, reset),

@@ -58,6 +58,18 @@ def t_p(t, df):
     return betai(df / 2, 0.5, df / (df + t * t))
 
 
+def t_quantile(p, df):
+    """The t at which the two-sided p-value is p (bisection on t_p)."""
+    lo, hi = 0.0, 1000.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if t_p(mid, df) > p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
 def welch(a, b, dfloss=0):
     va, vb = st.variance(a) / len(a), st.variance(b) / len(b)
     se, d = math.sqrt(va + vb), st.mean(b) - st.mean(a)

@@ -16,13 +16,21 @@
 # (logarithms, in %).  Where sb is 0, more replicas, not more runs, would
 # narrow a comparison.
 #
+# Then what 5 runs a side could see at best: the smallest change Welch's t
+# (5%, two-sided) finds 80% of the time between two sides whose run levels
+# vary as lev% does, with nothing else between them (no machine move from
+# one side to the other, no correction for the table's many figures):
+# (t_.975 + t_.80 at 2n - 2 degrees of freedom) x lev% x sqrt(2 / n).  How
+# many figures a 5% change is within for n runs a side, and the runs a
+# side at which 80% of the figures are.
+#
 # usage: python3 bench/level_variance.py export.json ...
 import json
 import math
 import statistics as st
 import sys
 
-from kbstats import theil_sen
+from kbstats import t_quantile, theil_sen
 
 runs = []
 for f in sys.argv[1:]:
@@ -61,3 +69,21 @@ for key, rr in figs.items():
     out.append((key, slope, sw0, sw, sl, expct, sb))
 for key, slope, sw0, sw, sl, e, sb in out:
     print("%-26s %5.2f %6.1f %6.1f %6.1f %6.1f %6.1f" % (key, slope, 100*sw0, 100*sw, 100*sl, 100*e, 100*sb))
+
+
+def mde(sl, n):
+    """The change found 80% of the time with n runs a side, as a fraction."""
+    df = 2 * n - 2
+    return (t_quantile(0.05, df) + t_quantile(0.40, df)) * sl * math.sqrt(2 / n)
+
+
+levs = sorted((sl, key) for key, _, _, _, sl, _, _ in out)
+for n in (5, 8, 10, 15, 20):
+    seen = sum(1 for sl, _ in levs if mde(sl, n) <= 0.05)
+    print("%2d runs a side: a 5%% change within reach of %d of %d figures (%.0f%%)"
+          % (n, seen, len(levs), 100 * seen / len(levs)))
+need = next((n for n in range(3, 200)
+             if sum(1 for sl, _ in levs if mde(sl, n) <= 0.05) >= 0.8 * len(levs)), None)
+print("runs a side for 80%% of the figures: %s" % need)
+print("out of reach at 5 runs: " + ", ".join("%s (%.1f%%)" % (k, 100 * sl) for sl, k in levs
+                                              if mde(sl, 5) > 0.05))

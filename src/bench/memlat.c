@@ -220,16 +220,6 @@ static enum bench_status memlat_build(struct bench_ctx *ctx, size_t bytes, size_
 		return st;
 	}
 #endif
-#ifdef MADV_POPULATE_WRITE
-	/*
-	 * Every page in one call, not one fault each as the laying reaches it
-	 * in random order: over 1 GiB that was a second of each replica of
-	 * mem.lat.main, a tenth of the standard suite (doc/performance.md).
-	 * Ignored when it fails (before Linux 5.14, say): the laying then
-	 * faults the same pages in, only more slowly.
-	 */
-	(void)plat_madvise(m->base, bytes, MADV_POPULATE_WRITE);
-#endif
 	m->order = malloc(m->nel * sizeof(*m->order));
 	if (!m->order) {
 		st = bench_fail(ctx, ENOMEM, "the chain's order (%zu elements)", m->nel);

@@ -29,6 +29,18 @@
 #define CAL_MAX_GROWTH 100.0
 /* Two warm-up samples within this relative distance count as agreeing. */
 #define WARMUP_AGREE 0.05
+/*
+ * Warm-up samples discarded at most where the start is known to be warm
+ * enough (a later replica, a curve's point): one sample pays the cold
+ * start, a second is there to agree.
+ */
+#define WARMUP_KNOWN 2
+
+/* A sample's length: a share of the one asked for, never so short that the clock's steps show. */
+static double sample_target(const struct harness_cfg *cfg, double share)
+{
+	return fmax(cfg->sample_target_ns * share, 1000 * cfg->granularity_ns);
+}
 
 void harness_defaults(struct harness_cfg *cfg)
 {
@@ -265,11 +277,9 @@ static enum bench_status warm_up(struct sampler *s)
 {
 	double prev = -1, ns;
 	enum bench_status st;
-	/*
-	 * A later replica runs at the first one's n, found warm: one sample
-	 * pays its fresh process's cold start, a second is there to agree.
-	 */
-	size_t cap = s->cfg->iterations && s->cfg->warmup_max > 2 ? 2 : s->cfg->warmup_max;
+	/* A later replica runs at the first one's n, found warm. */
+	size_t cap = s->cfg->iterations && s->cfg->warmup_max > WARMUP_KNOWN ? WARMUP_KNOWN
+									      : s->cfg->warmup_max;
 
 	for (size_t i = 0; i < cap; i++) {
 		st = sample_once(s, s->n, &ns);
@@ -656,14 +666,12 @@ static enum bench_status copies_start(const struct bench *b, const struct harnes
  * A point's samples are half an instance's long: the ten a point takes at
  * least (min_samples) at full length were 120 ms against its 94 ms share,
  * and the curve was the standard suite's longest row (doc/performance.md).
- * And a point discards at most two samples warming up, as a later replica
- * does: its array was just laid, one sample warms what can be warmed, the
- * second is there to agree; noisy points seldom agree within 5%, and
- * took all five an instance may.
+ * And a point discards at most WARMUP_KNOWN samples warming up, as a later
+ * replica does, its array just laid: noisy points seldom agree within 5%,
+ * and took all five an instance may.
  */
 #define CURVE_POINT_SHARE 0.25
 #define CURVE_SAMPLE_SHARE 0.5
-#define CURVE_WARMUP_MAX 2
 
 static enum bench_status curve_point(struct sampler *s, struct result *r, size_t i,
 				     double target)
@@ -714,10 +722,11 @@ static enum bench_status curve_point(struct sampler *s, struct result *r, size_t
 }
 
 static enum bench_status measure_curve(struct sampler *s, struct result *r,
-				       const struct bench_point *pts, size_t np, double target)
+				       const struct bench_point *pts, size_t np)
 {
 	struct harness_cfg pcfg = *s->cfg;
 	const struct harness_cfg *cfg = s->cfg;
+	double target = sample_target(cfg, CURVE_SAMPLE_SHARE);
 	size_t noisy = 0;
 	enum bench_status st = BENCH_OK;
 
@@ -725,10 +734,8 @@ static enum bench_status measure_curve(struct sampler *s, struct result *r,
 	if (!r->points)
 		return bench_fail(s->ctx, 0, "out of memory for the curve");
 	pcfg.max_time_ns = cfg->max_time_ns * CURVE_POINT_SHARE;
-	if (pcfg.warmup_max > CURVE_WARMUP_MAX)
-		pcfg.warmup_max = CURVE_WARMUP_MAX;
-	/* As harness_run's target: never so short that the clock's steps show. */
-	target = fmax(target * CURVE_SAMPLE_SHARE, 1000 * cfg->granularity_ns);
+	if (pcfg.warmup_max > WARMUP_KNOWN)
+		pcfg.warmup_max = WARMUP_KNOWN;
 	s->cfg = &pcfg;
 	for (size_t i = 0; i < np && st == BENCH_OK; i++) {
 		s->ctx->point = &pts[i];
@@ -828,7 +835,7 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	struct bench_point *pts = NULL;
 	size_t np = 0;
 	uint64_t t0 = now(cfg);
-	double target = fmax(cfg->sample_target_ns, 1000 * cfg->granularity_ns);
+	double target = sample_target(cfg, 1);
 	int have_snap = 0, set_up = 0, parallel = cfg->parallel > 1 ? cfg->parallel : 1;
 	enum bench_status st;
 
@@ -859,7 +866,7 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		} else {
 			have_snap = cfg->interference && snap(&before) == 0;
 			sentinel_around(cfg, r, 0);
-			st = measure_curve(&s, r, pts, np, target);
+			st = measure_curve(&s, r, pts, np);
 			sentinel_around(cfg, r, 1);
 			if (have_snap && snap(&after) == 0)
 				r->interference = interference(&before, &after);

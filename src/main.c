@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "build_id.h"
 #include "cli/cli.h"
 #include "config.h"
 #include "core/err.h"
@@ -74,9 +75,7 @@ int main(int argc, char **argv)
 	const struct cmd *cmd;
 	int rc;
 
-	/* A replica's own process (core/runner.c): no command of kbench's. */
-	if (runner_is_worker(argc, argv))
-		return runner_worker_main(argc, argv);
+	runner_set_build_id(KB_BUILD_ID);
 	runner_remember_argv(argv);
 	registry_check();
 	catalog_check();

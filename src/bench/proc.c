@@ -15,6 +15,7 @@
 #include "bench/families.h"
 #include "bench/proc.h"
 #include "config.h"
+#include "core/companion.h"
 #include "plat/plat.h"
 
 /*
@@ -64,29 +65,6 @@ enum bench_status proc_forks(struct bench_ctx *ctx, uint64_t n)
 	return BENCH_OK;
 }
 
-/*
- * Find kbench-tiny: $KBENCH_TINY, next to the kbench binary (the build
- * tree), then the installed libexec directory.
- */
-static int find_tiny(char *buf, size_t len)
-{
-	const char *env = getenv("KBENCH_TINY");
-	char self[PATH_MAX];
-	char *slash;
-
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return access(buf, X_OK);
-	}
-	if (plat_self_exe(self, sizeof(self)) == 0 && (slash = strrchr(self, '/')) != NULL) {
-		*slash = '\0';
-		if (snprintf(buf, len, "%s/kbench-tiny", self) < (int)len && access(buf, X_OK) == 0)
-			return 0;
-	}
-	snprintf(buf, len, "%s/kbench-tiny", KB_LIBEXECDIR);
-	return access(buf, X_OK);
-}
-
 enum bench_status proc_tiny_setup(struct bench_ctx *ctx)
 {
 	struct proc_tiny *t = malloc(sizeof(*t));
@@ -95,7 +73,7 @@ enum bench_status proc_tiny_setup(struct bench_ctx *ctx)
 
 	if (!t)
 		return bench_fail(ctx, ENOMEM, "setup");
-	found = find_tiny(t->path, sizeof(t->path));
+	found = companion_find("kbench-tiny", "KBENCH_TINY", t->path, sizeof(t->path));
 	/* A tiny the user named and got wrong is their mistake, not a missing part. */
 	if (found != 0 && env && *env) {
 		int e = errno;

@@ -50,6 +50,25 @@ const char *cli_tmpdir(const char *cmd, const char *dir);
 /* Flush stdout and die with one line if anything written to it was lost. */
 void cli_stdout_check(void);
 
+struct engine;
+struct runner_cfg;
+struct cli_cpus;
+/*
+ * engine_open for command cmd: the worker found, checked and its prelude
+ * measured, or one line and exit 1 (exit 130 after a signal), nothing
+ * measured or stored, the CPUs that --offline-cpus took (cpus, or NULL)
+ * back online first.  Called before the store is opened, so that a
+ * worker that cannot be had leaves no database behind.
+ */
+void cli_engine_open(struct engine *e, const char *cmd, const struct runner_cfg *rc, int sentinel,
+		     struct cli_cpus *cpus);
+/*
+ * The prelude alone (the clock and the MHz, measured by the worker with a
+ * private directory in tmpdir), for a command that measures no rows.
+ */
+struct wire_prelude;
+void cli_prelude(const char *cmd, const char *tmpdir, struct cli_cpus *cpus, struct wire_prelude *pre);
+
 /*
  * The database a command uses: --db (db, NULL when not given), else the
  * default place (store_default_path).  Dies with one line, exit 2, on an

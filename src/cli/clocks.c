@@ -31,6 +31,7 @@
 #include "cli/label.h"
 #include "cli/session.h"
 #include "core/catalog.h"
+#include "core/engine.h"
 #include "core/err.h"
 #include "core/guard.h"
 #include "core/registry.h"
@@ -161,21 +162,16 @@ static int clocks_switchable(char *file, size_t len, char *why, size_t whylen)
 	return 0;
 }
 
-/* The harness's settings, as run's runner_setup makes them, with the clock of ti. */
-static void clocks_runner(const struct clocks_opts *o, const struct timer_info *ti,
-			  struct runner_cfg *rc)
+/* The harness's settings, as run's runner_setup makes them (the engine adds the clock's). */
+static void clocks_runner(const struct clocks_opts *o, struct runner_cfg *rc)
 {
+	memset(rc, 0, sizeof(*rc));
 	harness_defaults(&rc->harness);
 	rc->harness.max_time_ns = o->max_time * 1e9 / o->replicas;
 	/* As run: each replica only needs a median and its own interval. */
 	if (o->replicas > 1)
 		rc->harness.min_samples = 6;
-	rc->harness.granularity_ns = ti->granularity_ns;
-	rc->harness.loop_ns = ti->loop_ns;
-	rc->harness.clock_cost_ns = ti->cost_ns;
 	rc->harness.suite = SUITE_CLOCKS;
-	rc->tmproot = o->tmpdir;
-	rc->watchdog_s = 10 * o->max_time + 30;
 }
 
 /* Set r's value key to num, replacing the one a replica gave. */
@@ -240,59 +236,48 @@ static void clocks_skip(struct session *ses, struct run_info *run, const char *s
 }
 
 /*
- * Measure the calls under the source now current: --replicas rounds over
- * the calls, each call's merged result stored after every round (a later
- * round rewrites it), so that Ctrl-C keeps what finished.  A call that
- * skipped or failed takes no more replicas.  The results go to the end of
- * run->results, those of calls never reached left out.
+ * Measure the calls under the source now current: the engine's rounds
+ * over the calls, each call's merged result stored after every round it
+ * took a replica in (a later round rewrites it), so that Ctrl-C keeps
+ * what finished.  The results go to the end of run->results, those of
+ * calls never reached left out.
  */
 static void clocks_measure(const struct clocks_opts *o, const char *source,
-			   const struct bench **calls, size_t ncalls, struct runner_cfg *rc,
+			   const struct bench **calls, size_t ncalls, struct engine *e,
 			   struct session *ses, struct run_info *run)
 {
-	struct result *reps = calloc(ncalls * (size_t)o->replicas, sizeof(*reps));
+	struct engine_job *jobs = calloc(ncalls, sizeof(*jobs));
 	struct result *merged = calloc(ncalls, sizeof(*merged));
-	size_t *nreps = calloc(ncalls, sizeof(*nreps));
 	int64_t *stored = calloc(ncalls, sizeof(*stored));
+	enum engine_state st = ENGINE_MORE;
 	int stop = 0;
 
-	if (!reps || !merged || !nreps || !stored)
+	if (!jobs || !merged || !stored)
 		die("clocks: out of memory");
-	for (int round = 0; round < o->replicas && !stop; round++) {
-		for (size_t c = 0; c < ncalls && !stop; c++) {
-			struct result *mine = &reps[c * (size_t)o->replicas];
-
-			if (nreps[c] && (mine[nreps[c] - 1].status == RES_SKIP ||
-					 mine[nreps[c] - 1].status == RES_FAIL))
-				continue;
-			rc->harness.iterations = nreps[c] ? mine[0].iterations : 0;
-			rc->harness.replica = round;
-			if (runner_run(calls[c], rc, &mine[nreps[c]]) < 0) {
-				session_stop(ses);
-				stop = 1;
-				break;
-			}
-			nreps[c]++;
+	for (size_t c = 0; c < ncalls; c++)
+		jobs[c] = (struct engine_job){ calls[c], PLACE_NA };
+	engine_begin(e, jobs, ncalls, o->replicas);
+	while (st == ENGINE_MORE && !stop) {
+		st = engine_round(e, NULL, NULL);
+		if (st == ENGINE_INTERRUPTED) {
+			session_stop(ses);
+			stop = 1;
 		}
 		for (size_t c = 0; c < ncalls; c++) {
-			if (!nreps[c])
+			if (!engine_fresh(e, c))
 				continue;
 			result_free(&merged[c]);
-			clocks_merge(calls[c], &reps[c * (size_t)o->replicas], nreps[c], source,
-				     &merged[c]);
+			clocks_merge(calls[c], e->jr[c].reps, e->jr[c].n, source, &merged[c]);
 			if (session_put(ses, run, &stored[c], &merged[c]) < 0)
 				stop = 1;
 		}
 	}
-	for (size_t c = 0; c < ncalls; c++) {
-		if (nreps[c])
+	for (size_t c = 0; c < ncalls; c++)
+		if (e->jr[c].n)
 			run->results[run->nresults++] = merged[c];
-		for (size_t k = 0; k < nreps[c]; k++)
-			result_free(&reps[c * (size_t)o->replicas + k]);
-	}
-	free(reps);
+	engine_end(e, NULL, NULL);
+	free(jobs);
 	free(merged);
-	free(nreps);
 	free(stored);
 }
 
@@ -334,7 +319,7 @@ int cmd_clocks(int argc, char **argv)
 	size_t ncalls, noffered, nsrc, nfail = 0;
 	struct guard guard = { .pid = -1, .ctl = -1 };
 	struct session ses;
-	struct timer_info ti;
+	struct engine eng;
 	struct runner_cfg rc;
 	struct run_info *run;
 	int can_switch, need_switch = 0, guarded = 0, restore_failed = 0;
@@ -368,8 +353,11 @@ int cmd_clocks(int argc, char **argv)
 		}
 
 	/* Everything that can refuse has, before anything is switched. */
-	timer_measure(&ti);
-	session_open(&ses, "clocks", o.db, o.no_store, o.label, &ti, !o.quiet, 1);
+	clocks_runner(&o, &rc);
+	rc.tmproot = o.tmpdir;
+	rc.watchdog_s = 10 * o.max_time + 30;
+	cli_engine_open(&eng, "clocks", &rc, 0, NULL);
+	session_open(&ses, "clocks", o.db, o.no_store, o.label, &eng.pre, !o.quiet, 1);
 	if (need_switch) {
 		if (guard_start(&guard) < 0 || guard_add(&guard, file, original) < 0) {
 			snprintf(why, sizeof(why), "not switched: the guard that puts the clock source "
@@ -415,9 +403,15 @@ int cmd_clocks(int argc, char **argv)
 		if (!o.quiet && isatty(STDERR_FILENO))
 			fprintf(stderr, "kbench: clocks: %s (%zu of %zu)...\n", src[i].name, i + 1, nsrc);
 		/* The harness's clock is read from this source now: its cost and step anew. */
-		timer_measure(&ti);
-		clocks_runner(&o, &ti, &rc);
-		clocks_measure(&o, src[i].name, calls, ncalls, &rc, &ses, run);
+		if (engine_reclock(&eng, err) < 0) {
+			if (runner_interrupted()) {
+				session_stop(&ses);
+				break;
+			}
+			clocks_skip(&ses, run, src[i].name, err, calls, ncalls);
+			continue;
+		}
+		clocks_measure(&o, src[i].name, calls, ncalls, &eng, &ses, run);
 	}
 	if (guarded) {
 		restore_failed = clocks_restore(original, current) < 0;

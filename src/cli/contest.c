@@ -27,6 +27,7 @@
 #include "cli/cpus.h"
 #include "cli/label.h"
 #include "cli/session.h"
+#include "core/wire.h"
 #include "core/catalog.h"
 #include "core/err.h"
 #include "core/result.h"
@@ -177,6 +178,7 @@ int cmd_contest(int argc, char **argv)
 	char err[ERRBUF_LEN];
 	struct contest_cfg cfg = { 0 };
 	struct session ses;
+	struct wire_prelude pre;
 	struct cli_cpus cpus;
 	size_t nloads, nfail = 0;
 	uint64_t total, avail;
@@ -199,7 +201,8 @@ int cmd_contest(int argc, char **argv)
 	runner_catch_signals();
 	runner_catch_stop();
 	cli_cpus_apply("contest", o.cpus, o.offline_cpus, &cpus);
-	session_open(&ses, "contest", o.db, o.no_store, o.label, NULL, 0, (size_t)o.runs);
+	cli_prelude("contest", o.tmpdir, &cpus, &pre);
+	session_open(&ses, "contest", o.db, o.no_store, o.label, &pre, 0, (size_t)o.runs);
 	cfg.workload = o.workload;
 	cfg.size = o.size;
 	cfg.ncpu = cli_cpus_count();

@@ -21,10 +21,10 @@
 #include "cli/cpus.h"
 #include "cli/label.h"
 #include "cli/session.h"
+#include "core/engine.h"
 #include "core/err.h"
 #include "core/registry.h"
 #include "core/replica.h"
-#include "core/runner.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
 #include "plat/plat.h"
@@ -42,30 +42,6 @@ struct run_opts {
 	int nplaces;
 };
 
-/* One thing to measure: an instance, under one placement when it has ends. */
-struct job {
-	const struct bench *b;
-	enum placement place;
-};
-
-/* A job's replicas in the run being measured. */
-struct job_reps {
-	struct result *reps;	/* as the runner returned them, in order */
-	size_t n;
-	size_t merged;		/* replicas in the result last merged and stored */
-	int64_t stored;		/* its result row, 0 before it was first stored */
-};
-
-/*
- * The run's sentinel timeline (issue 12): every replica's harness times
- * sys.null and cpu.mhz just before and after its samples (harness_sentinel),
- * and the points are gathered here in the order taken.
- */
-struct timeline {
-	struct sentinel_point *pts;
-	size_t n, cap;
-};
-
 /* The largest --msg-size and --size accepted before memory is even looked at. */
 #define MSG_SIZE_MAX (1024.0 * 1024 * 1024)
 #define SIZE_MAX_BYTES (1024.0 * 1024 * 1024 * 1024)
@@ -78,14 +54,22 @@ struct progress {
 	double per_instance_s;	/* guess for the ETA before anything finished */
 };
 
-static void progress_show(struct progress *p, const char *id, enum placement place)
+static void progress_show(void *arg, const struct engine_job *job, int measured)
 {
+	struct progress *p = arg;
+	const char *id = job->b->id;
+	enum placement place = job->place;
 	char what[96];
-
 	double elapsed, eta;
 
-	if (!p->on)
+	if (!measured) {
+		p->done++;
 		return;
+	}
+	if (!p->on) {
+		p->done++;
+		return;
+	}
 	elapsed = (double)(timer_now() - p->start) / 1e9;
 	eta = p->done ? elapsed / (double)p->done * (double)(p->total - p->done)
 		      : p->per_instance_s * (double)p->total;
@@ -93,29 +77,13 @@ static void progress_show(struct progress *p, const char *id, enum placement pla
 	fprintf(stderr, "\r\033[K[%zu/%zu] %-22s elapsed %.0f s, about %.0f s to go",
 		p->done + 1, p->total, what, elapsed, eta);
 	fflush(stderr);
+	p->done++;
 }
 
 static void progress_clear(const struct progress *p)
 {
 	if (p->on)
 		fputs("\r\033[K", stderr);
-}
-
-/* Add a point of the timeline, when one was taken. */
-static void timeline_add(struct timeline *tl, const struct sentinel_point *p)
-{
-	if (!isfinite(p->t))
-		return;
-	if (tl->n == tl->cap) {
-		size_t cap = tl->cap ? 2 * tl->cap : 256;
-		struct sentinel_point *more = realloc(tl->pts, cap * sizeof(*more));
-
-		if (!more)
-			die("run: out of memory for the sentinel");
-		tl->pts = more;
-		tl->cap = cap;
-	}
-	tl->pts[tl->n++] = *p;
 }
 
 /*
@@ -203,8 +171,7 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 	check_fits(o, "size", o->size, 2);
 }
 
-static void runner_setup(const struct run_opts *o, unsigned suite_bits,
-			 const struct timer_info *ti, struct runner_cfg *rc)
+static void runner_setup(const struct run_opts *o, unsigned suite_bits, struct runner_cfg *rc)
 {
 	harness_defaults(&rc->harness);
 	rc->harness.precision = o->precision / 100.0;
@@ -218,9 +185,6 @@ static void runner_setup(const struct run_opts *o, unsigned suite_bits,
 	if (o->replicas > 1)
 		rc->harness.min_samples = 6;
 	rc->harness.sample_target_ns = o->sample_ms * 1e6;
-	rc->harness.granularity_ns = ti->granularity_ns;
-	rc->harness.loop_ns = ti->loop_ns;
-	rc->harness.clock_cost_ns = ti->cost_ns;
 	rc->harness.parallel = o->parallel;
 	rc->harness.msg_size = o->msg_size;
 	rc->harness.size = o->size;
@@ -229,7 +193,7 @@ static void runner_setup(const struct run_opts *o, unsigned suite_bits,
 	rc->watchdog_s = o->watchdog;
 }
 
-static int job_listed(const struct job *jobs, size_t njobs, const struct bench *b)
+static int job_listed(const struct engine_job *jobs, size_t njobs, const struct bench *b)
 {
 	for (size_t i = 0; i < njobs; i++)
 		if (jobs[i].b == b)
@@ -242,10 +206,10 @@ static int job_listed(const struct job *jobs, size_t njobs, const struct bench *
  * placement.  A row that needs another's result (the cache levels need
  * the latency curve) gets that row measured just before it, once.
  */
-static struct job *make_jobs(const struct run_opts *o, const struct bench **sel, size_t nsel,
+static struct engine_job *make_jobs(const struct run_opts *o, const struct bench **sel, size_t nsel,
 			     size_t *njobs)
 {
-	struct job *jobs = calloc(nsel * 4 + 1, sizeof(*jobs));
+	struct engine_job *jobs = calloc(nsel * 4 + 1, sizeof(*jobs));
 
 	if (!jobs)
 		die("run: out of memory");
@@ -254,14 +218,14 @@ static struct job *make_jobs(const struct run_opts *o, const struct bench **sel,
 		const struct bench *need = sel[i]->needs ? registry_find(sel[i]->needs) : NULL;
 
 		if (need && !job_listed(jobs, *njobs, need))
-			jobs[(*njobs)++] = (struct job){ need, PLACE_NA };
+			jobs[(*njobs)++] = (struct engine_job){ need, PLACE_NA };
 		if (!(sel[i]->flags & BENCH_PLACED)) {
 			if (!job_listed(jobs, *njobs, sel[i]))
-				jobs[(*njobs)++] = (struct job){ sel[i], PLACE_NA };
+				jobs[(*njobs)++] = (struct engine_job){ sel[i], PLACE_NA };
 			continue;
 		}
 		for (int k = 0; k < o->nplaces; k++)
-			jobs[(*njobs)++] = (struct job){ sel[i], o->places[k] };
+			jobs[(*njobs)++] = (struct engine_job){ sel[i], o->places[k] };
 	}
 	return jobs;
 }
@@ -279,128 +243,63 @@ static void run_summary(const struct run_info *runs, size_t nruns)
 }
 
 /*
- * Merge a job's replicas into the run's result for it and store that,
- * rewriting what an earlier round stored; its interval takes in the
- * machine's movement over the run so far (tl), the whole run's in the
- * last round.  -1 when the store fails: a run that cannot keep its
- * results must not go on measuring for nothing, but what it measured is
- * still merged and printed.
+ * Merge job i's replicas into the run's result for it and store that,
+ * rewriting what an earlier round stored (stored[i]); its interval takes
+ * in the machine's movement over the run so far (the engine's timeline),
+ * the whole run's in the last round.  -1 when the store fails: a run that
+ * cannot keep its results must not go on measuring for nothing, but what
+ * it measured is still merged and printed.
  */
-static int job_merge(const struct job *job, struct job_reps *jr, const struct run_opts *o,
-		     const struct timeline *tl, struct session *ses, struct run_info *run,
-		     struct result *slot)
+static int run_merge(const struct engine *e, size_t i, const struct run_opts *o,
+		     struct session *ses, struct run_info *run, int64_t *stored)
 {
-	struct replica_cfg cfg = { .precision = o->precision / 100.0, .timeline = tl->pts,
-				   .ntimeline = tl->n };
-	struct result merged;
+	struct replica_cfg cfg = { .precision = o->precision / 100.0, .timeline = e->tl,
+				   .ntimeline = e->ntl };
+	struct result merged, *slot = &run->results[i];
 
-	if (replica_merge(job->b, jr->reps, jr->n, &cfg, &merged) < 0)
-		die("run: out of memory merging the replicas of %s", job->b->id);
+	if (replica_merge(e->jobs[i].b, e->jr[i].reps, e->jr[i].n, &cfg, &merged) < 0)
+		die("run: out of memory merging the replicas of %s", e->jobs[i].b->id);
 	result_free(slot);
 	*slot = merged;
-	jr->merged = jr->n;
-	return session_put(ses, run, &jr->stored, slot);
+	return session_put(ses, run, &stored[i], slot);
 }
 
 /*
- * Whether a job takes no replica this round: it skipped, or failed in a
- * replica; or it is a curve (its first replica measured points), which
- * costs what ten instances do and takes half as many replicas (at most
- * REPLICA_CURVE) spread over the rounds.
+ * One run: the engine's rounds over the jobs, each job's result merged and
+ * stored after every round it took a replica in, with the sentinel's
+ * timeline so far.  A signal stops it (session_stop) after storing what
+ * was measured; a failed store stops it after merging what was measured,
+ * to be printed.
  */
-static int job_rests(const struct job_reps *jr, int round, int rounds)
+static void run_rounds(const struct run_opts *o, struct engine *e, const struct engine_job *jobs,
+		       size_t njobs, struct session *ses, struct run_info *run, struct progress *prog)
 {
-	int k = rounds / 2 < REPLICA_CURVE ? (rounds + 1) / 2 : REPLICA_CURVE;
+	int64_t *stored = calloc(njobs ? njobs : 1, sizeof(*stored));
+	enum engine_state st = ENGINE_MORE;
 
-	if (!jr->n)
-		return 0;
-	if (jr->reps[jr->n - 1].status == RES_SKIP || jr->reps[jr->n - 1].status == RES_FAIL)
-		return 1;
-	/* Rounds 0, then those where round * k / rounds steps up: evenly spread. */
-	return jr->reps[0].npoints && round * k / rounds == (round - 1) * k / rounds;
-}
-
-/*
- * One run: --replicas rounds over the jobs, each job's result merged and
- * stored after every round, with the sentinel's timeline so far.  A signal
- * stops it (session_stop) after storing what was measured; a failed store
- * stops it after merging what was measured, to be printed.
- */
-static void run_rounds(const struct run_opts *o, const struct job *jobs, size_t njobs,
-		       struct runner_cfg *rc, struct session *ses, struct run_info *run,
-		       struct progress *prog)
-{
-	struct job_reps *jr = calloc(njobs ? njobs : 1, sizeof(*jr));
-	struct result *firsts = calloc(njobs ? njobs : 1, sizeof(*firsts));
-	struct timeline tl = { 0 };
-	struct sentinel_point first;
-
-	if (!jr || !firsts)
+	if (!stored)
 		die("run: out of memory");
-	rc->harness.sentinel_sys = registry_find(SENTINEL_SYS_ID);
-	rc->harness.sentinel_user = registry_find(SENTINEL_USER_ID);
-	if (!rc->harness.sentinel_sys || !rc->harness.sentinel_user)
-		BUG("the sentinel's rows sys.null and cpu.mhz are missing");
-	rc->harness.run_start_ns = timer_now();
-	/* Here, once: the iterations every replica's sentinel then uses, and the first point. */
-	rc->harness.sentinel_nsys = rc->harness.sentinel_nuser = 0;
-	harness_sentinel(&rc->harness, &rc->harness.sentinel_nsys, &rc->harness.sentinel_nuser,
-			 &first);
-	timeline_add(&tl, &first);
-	for (int round = 0; round < o->replicas && ses->state == SESSION_GOING; round++) {
-		for (size_t i = 0; i < njobs; i++) {
-			struct job_reps *j = &jr[i];
-			struct result *more;
-
-			if (job_rests(j, round, o->replicas)) {
-				prog->done++;
-				continue;
-			}
-			progress_show(prog, jobs[i].b->id, jobs[i].place);
-			rc->harness.placement = jobs[i].place;
-			/* A later row reads an earlier one's first replica (ctx->prior): the cache
-			 * levels of mem.lat.l* are the ones found at the start, in every round. */
-			rc->harness.prior = firsts;
-			rc->harness.nprior = i;
-			rc->harness.iterations = j->n ? j->reps[0].iterations : 0;
-			rc->harness.replica = round;
-			more = realloc(j->reps, (j->n + 1) * sizeof(*more));
-			if (!more)
-				die("run: out of memory");
-			j->reps = more;
-			if (runner_run(jobs[i].b, rc, &j->reps[j->n]) < 0) {
-				session_stop(ses);
-				break;
-			}
-			timeline_add(&tl, &j->reps[j->n].around[0]);
-			timeline_add(&tl, &j->reps[j->n].around[1]);
-			if (j->n++ == 0)
-				firsts[i] = j->reps[0];
-			prog->done++;
-		}
+	engine_begin(e, jobs, njobs, o->replicas);
+	while (st == ENGINE_MORE && ses->state == SESSION_GOING) {
+		st = engine_round(e, progress_show, prog);
+		if (st == ENGINE_INTERRUPTED)
+			session_stop(ses);
 		/* Only what took a replica this round: a rested job's result stands. */
 		/* After the store failed, the rest is still merged, to be printed. */
 		for (size_t i = 0; i < njobs; i++)
-			if (jr[i].n > jr[i].merged)
-				(void)job_merge(&jobs[i], &jr[i], o, &tl, ses, run, &run->results[i]);
+			if (engine_fresh(e, i))
+				(void)run_merge(e, i, o, ses, run, stored);
 		if (ses->st && ses->state != SESSION_UNSTORED &&
-		    store_sentinel_put(ses->st, run->id, tl.pts, tl.n, ses->err) < 0)
+		    store_sentinel_put(ses->st, run->id, e->tl, e->ntl, ses->err) < 0)
 			ses->state = SESSION_UNSTORED;
 	}
 	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
 	run->nresults = 0;
 	for (size_t i = 0; i < njobs; i++)
-		if (jr[i].n)
+		if (e->jr[i].n)
 			run->results[run->nresults++] = run->results[i];
-	run->sentinel = tl.pts;
-	run->nsentinel = tl.n;
-	for (size_t i = 0; i < njobs; i++) {
-		for (size_t k = 0; k < jr[i].n; k++)
-			result_free(&jr[i].reps[k]);
-		free(jr[i].reps);
-	}
-	free(jr);
-	free(firsts);
+	engine_end(e, &run->sentinel, &run->nsentinel);
+	free(stored);
 }
 
 int cmd_run(int argc, char **argv)
@@ -432,11 +331,11 @@ int cmd_run(int argc, char **argv)
 	};
 	unsigned suite_bits;
 	size_t nsel, njobs, nfail = 0;
-	struct job *jobs;
+	struct engine_job *jobs;
 	char err[ERRBUF_LEN], more[96];
 	struct session ses;
 	struct cli_cpus cpus;
-	struct timer_info ti;
+	struct engine eng;
 	struct runner_cfg rc;
 	struct progress prog = { 0 };
 	const struct bench **sel;
@@ -462,26 +361,21 @@ int cmd_run(int argc, char **argv)
 	runner_catch_signals();
 	runner_catch_stop();
 	cli_cpus_apply("run", o.cpus, o.offline_cpus, &cpus);
-	/* Measured once: the clock cost subtracted is the one recorded. */
-	timer_measure(&ti);
-	session_open(&ses, "run", o.db, o.no_store, o.label, &ti, !o.quiet, (size_t)o.runs);
-	runner_setup(&o, suite_bits, &ti, &rc);
+	/* Measured once, by the worker: the clock cost subtracted is the one recorded. */
+	runner_setup(&o, suite_bits, &rc);
+	cli_engine_open(&eng, "run", &rc, 1, &cpus);
+	session_open(&ses, "run", o.db, o.no_store, o.label, &eng.pre, !o.quiet, (size_t)o.runs);
 
 	prog.on = !o.quiet && isatty(STDERR_FILENO);
 	prog.total = njobs * (size_t)o.runs * (size_t)o.replicas;
 	prog.start = timer_now();
 	prog.per_instance_s = o.max_time / o.replicas + 0.1;
 
-	/*
-	 * Repetitions outside, then rounds, instances inside: every round
-	 * takes one replica of every instance, so each instance's replicas are
-	 * spread over the whole run and a slow spell of the machine hits all
-	 * of them alike instead of a few whole figures.
-	 */
+	/* Repetitions outside, then the engine's rounds, instances inside. */
 	for (int rep = 0; rep < o.runs && ses.state == SESSION_GOING; rep++) {
 		struct run_info *run = session_begin(&ses, njobs);
 
-		run_rounds(&o, jobs, njobs, &rc, &ses, run, &prog);
+		run_rounds(&o, &eng, jobs, njobs, &ses, run, &prog);
 		for (size_t i = 0; i < run->nresults; i++)
 			nfail += run->results[i].status == RES_FAIL;
 		session_end(&ses, run);

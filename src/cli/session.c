@@ -14,7 +14,7 @@
 #include "store/store.h"
 
 void session_open(struct session *s, const char *cmd, const char *db, int no_store,
-		  const char *label, const struct timer_info *ti, int warn, size_t cap)
+		  const char *label, const struct wire_prelude *pre, int warn, size_t cap)
 {
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
@@ -25,7 +25,7 @@ void session_open(struct session *s, const char *cmd, const char *db, int no_sto
 			die("%s", s->err);
 		s->stores = 1;
 	}
-	sysinfo_collect(&s->si, ti);
+	sysinfo_collect(&s->si, &pre->ti, pre->mhz);
 	if (warn)
 		sysinfo_warn(&s->si, stderr);
 	s->si_json = report_sysinfo_json(&s->si);

@@ -23,7 +23,7 @@
 #include "core/sysinfo.h"
 
 struct store;
-struct timer_info;
+struct wire_prelude;
 
 enum session_state {
 	SESSION_GOING = 0,	/* measuring, or done with every result stored */
@@ -49,13 +49,13 @@ struct session {
 
 /*
  * Open the database (db as --db gave it, NULL for the default; none when
- * no_store), describe the machine (with ti's clock, when measured; warn
- * about its noisy settings on stderr when asked), name the runs label or,
+ * no_store), describe the machine (with the clock and MHz the worker's
+ * prelude measured; warn about its noisy settings on stderr when asked), name the runs label or,
  * when NULL, the OS and release.  Room for cap runs.  Dies on failure:
  * everything that can refuse is refused before measuring starts.
  */
 void session_open(struct session *s, const char *cmd, const char *db, int no_store,
-		  const char *label, const struct timer_info *ti, int warn, size_t cap);
+		  const char *label, const struct wire_prelude *pre, int warn, size_t cap);
 /*
  * Begin the next run with room for nresults results (the runs after the
  * first are one set with it).  Its id is the store's, or its number in

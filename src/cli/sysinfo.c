@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "core/sysinfo.h"
+#include "core/wire.h"
 #include "report/report.h"
 
 int cmd_sysinfo(int argc, char **argv)
@@ -16,10 +17,12 @@ int cmd_sysinfo(int argc, char **argv)
 		{ 0 },
 	};
 	struct sysinfo si;
+	struct wire_prelude pre;
 
 	if (opt_parse(cli_find("sysinfo"), opts, argc, argv) > 0)
 		die_usage("sysinfo: takes no arguments");
-	sysinfo_collect(&si, NULL);
+	cli_prelude("sysinfo", cli_tmpdir("sysinfo", NULL), NULL, &pre);
+	sysinfo_collect(&si, &pre.ti, pre.mhz);
 	if (json) {
 		char *text = report_sysinfo_json(&si);
 		if (!text)

@@ -34,6 +34,7 @@
 #include "cli/cpus.h"
 #include "cli/label.h"
 #include "cli/session.h"
+#include "core/wire.h"
 #include "core/catalog.h"
 #include "core/err.h"
 #include "core/result.h"
@@ -287,6 +288,7 @@ int cmd_time(int argc, char **argv)
 	struct cli_cpus cpus;
 	struct time_conf *confs;
 	struct session ses;
+	struct wire_prelude pre;
 	struct run_info *run;
 	size_t nconfs, nfail = 0;
 	double t0;
@@ -357,7 +359,8 @@ int cmd_time(int argc, char **argv)
 	time_name(&o, cmd, tree ? 0 : nargs, name, sizeof(name));
 	snprintf(id, sizeof(id), "%s%s", CATALOG_TIME, name);
 	o.tmpdir = cli_tmpdir("time", o.tmpdir);
-	session_open(&ses, "time", o.db, o.no_store, o.label, NULL, 0, 1);
+	cli_prelude("time", o.tmpdir, &cpus, &pre);
+	session_open(&ses, "time", o.db, o.no_store, o.label, &pre, 0, 1);
 
 	/* The configurations, -j outside, copies inside; run in this order in every round. */
 	nconfs = (size_t)njobs * (size_t)ncopies;

@@ -1,12 +1,12 @@
 /*
- * One instance, one child process.  The parent waits on a pipe for the
- * child's result with the watchdog's deadline; on a timeout or Ctrl-C it
- * kills the child's whole process group (the benchmark's own children
- * included) and reaps it.  The child dies with the parent if kbench itself
- * is killed (plat_die_with_parent).
- *
- * The child sends its result as the raw struct followed by the samples and
- * a curve's points: both ends are the same binary.
+ * One replica, one worker process (kbench-worker, core/worker.h).  kbench
+ * writes the request into a file of the replica's private directory,
+ * forks, and the child executes the worker; kbench waits on a pipe for the
+ * reply with the watchdog's deadline, and on a timeout or Ctrl-C kills the
+ * worker's whole process group (the benchmark's own children included) and
+ * reaps it.  The worker dies with kbench if kbench itself is killed
+ * (plat_die_with_parent, and the janitor).  kbench never measures in its
+ * own process: what it cannot have the worker measure fails, saying why.
  */
 #include "core/runner.h"
 
@@ -24,8 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/registry.h"
+#include "config.h"
+#include "core/companion.h"
+#include "core/err.h"
 #include "core/timer.h"
+#include "core/wire.h"
 #include "plat/plat.h"
 
 static volatile sig_atomic_t interrupted;
@@ -111,33 +114,6 @@ int runner_rmtree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/*
- * What an instance's process does once it is set up: measure, send the
- * result, exit.  The same in a freshly executed worker and in the forked
- * child that could not execute one.
- */
-static _Noreturn void child_measure(const struct bench *b, const struct harness_cfg *hc, int fd)
-{
-	struct result r;
-	const char *hang = getenv("KBENCH_TEST_HANG");
-	int code = 0;
-
-	plat_inject_from_env();
-	/* Test hook: make one benchmark hang so the watchdog can be seen at work. */
-	if (hang && strcmp(hang, b->id) == 0)
-		for (;;)
-			pause();
-	if (harness_run(b, hc, &r) < 0)
-		_exit(3);
-	if (plat_full_io(fd, &r, sizeof(r), 1) < 0 ||
-	    (r.n && plat_full_io(fd, r.samples, r.n * sizeof(*r.samples), 1) < 0) ||
-	    (r.npoints && plat_full_io(fd, r.points, r.npoints * sizeof(*r.points), 1) < 0) ||
-	    (r.n && r.where && plat_full_io(fd, r.where, r.n * sizeof(*r.where), 1) < 0))
-		code = 4;
-	result_free(&r);
-	_exit(code);
-}
-
 static void child_signals(void)
 {
 	signal(SIGINT, SIG_DFL);
@@ -147,34 +123,17 @@ static void child_signals(void)
 }
 
 /*
- * A fresh process for every replica.  A forked child carries kbench's heap,
- * which grows with every result the run keeps, and copying an address
- * space costs ~65 us a MiB here: fork, and the exec and shell rows that
- * fork, got slower pass after pass of --runs (proc.fork 460 us in a
- * set's first run, 630 us in its fifth, back to 453 in the next set's
- * first).  So the child writes what the instance needs into an unlinked
- * file and executes kbench's own file with --kbench-worker; the new image
- * rebuilds the configuration and measures, the same process every time.
- * Only what makes sense in another image crosses: the bench and the
- * sentinel's rows by id (they must be the registry's own), the prior
- * results' figures and curve points (not their samples), the real clock.
- * Anything else, or a system that cannot exec kbench again, and the child
- * measures in place as before.
+ * The worker (core/worker.h): kbench-worker, found once, as kbench-tiny is
+ * (companion.h), and executed afresh for every replica.  A fresh process
+ * every time, rather than a child forked from kbench: a forked child
+ * carries kbench's heap, which grows with every result a run keeps, and
+ * proc.fork got slower pass after pass of --runs (460 us in a set's first
+ * run, 630 us in its fifth); and a fresh image of a program that maps
+ * only the C library and libm, rather than kbench's own, since a fork or
+ * an exec costs more the more the process has mapped (kbench's 26 shared
+ * libraries took proc.fork to 2.3 times a plain program's).
  */
-#define WORKER_ARG "--kbench-worker"
-#define WORKER_MAGIC 0x6b627731u	/* "kbw1" */
-
-struct worker_head {
-	uint32_t magic;
-	uint32_t cfg_size, result_size, point_size;	/* both ends the same binary */
-	char id[sizeof(((struct result *)0)->id)];
-	char sentinel_sys[sizeof(((struct result *)0)->id)];
-	char sentinel_user[sizeof(((struct result *)0)->id)];
-	char tmpdir[PATH_MAX];
-	struct harness_cfg hc;		/* its pointers are rebuilt from the above */
-	size_t nprior;			/* then each: struct result, its points */
-};
-
+static const char *runner_build_id = "";
 static const char **saved_argv;
 
 void runner_remember_argv(char **argv)
@@ -182,75 +141,51 @@ void runner_remember_argv(char **argv)
 	saved_argv = (const char **)argv;
 }
 
-static int worker_exportable(const struct bench *b, const struct harness_cfg *hc)
+static char runner_worker_path[PATH_MAX];
+
+void runner_set_build_id(const char *id)
 {
-	if (hc->clock.now != timer_monotonic.now || registry_find(b->id) != b)
-		return 0;
-	if (hc->sentinel_sys && registry_find(hc->sentinel_sys->id) != hc->sentinel_sys)
-		return 0;
-	if (hc->sentinel_user && registry_find(hc->sentinel_user->id) != hc->sentinel_user)
-		return 0;
-	return strlen(b->id) < sizeof(((struct worker_head *)0)->id);
+	runner_build_id = id;
 }
 
-static void worker_name(char *dst, size_t len, const struct bench *b)
+static int runner_worker_find(char *err, size_t len)
 {
-	snprintf(dst, len, "%s", b ? b->id : "");
+	const char *env = getenv(RUNNER_WORKER_ENV);
+
+	if (runner_worker_path[0])
+		return 0;
+	if (companion_find(RUNNER_WORKER, RUNNER_WORKER_ENV, runner_worker_path,
+			   sizeof(runner_worker_path)) == 0)
+		return 0;
+	if (env && *env)
+		snprintf(err, len, "%s '%.160s': %s", RUNNER_WORKER_ENV, env, strerror(errno));
+	else
+		snprintf(err, len, "%s not found next to kbench nor in %s (it is built and "
+			 "installed with kbench)", RUNNER_WORKER, KB_LIBEXECDIR);
+	runner_worker_path[0] = '\0';
+	return -1;
 }
 
-/* The request, into an unlinked file in the instance's directory: its descriptor, or -1. */
-static int worker_request(const struct bench *b, const struct harness_cfg *hc)
+const char *runner_worker(void)
 {
-	struct worker_head *h = calloc(1, sizeof(*h));
-	char path[PATH_MAX];
-	int fd = -1, ok;
-
-	if (!h || snprintf(path, sizeof(path), "%s/.worker.XXXXXX", hc->tmpdir) >= (int)sizeof(path) ||
-	    snprintf(h->tmpdir, sizeof(h->tmpdir), "%s", hc->tmpdir) >= (int)sizeof(h->tmpdir) ||
-	    (fd = mkstemp(path)) < 0) {
-		free(h);
-		return -1;
-	}
-	unlink(path);
-	h->magic = WORKER_MAGIC;
-	h->cfg_size = sizeof(h->hc);
-	h->result_size = sizeof(struct result);
-	h->point_size = sizeof(struct result_point);
-	worker_name(h->id, sizeof(h->id), b);
-	worker_name(h->sentinel_sys, sizeof(h->sentinel_sys), hc->sentinel_sys);
-	worker_name(h->sentinel_user, sizeof(h->sentinel_user), hc->sentinel_user);
-	h->hc = *hc;
-	h->nprior = hc->nprior;
-	ok = plat_full_io(fd, h, sizeof(*h), 1) == 0;
-	for (size_t i = 0; ok && i < hc->nprior; i++) {
-		const struct result *p = &hc->prior[i];
-
-		ok = plat_full_io(fd, (void *)p, sizeof(*p), 1) == 0 &&
-		     (!p->npoints || plat_full_io(fd, p->points, p->npoints * sizeof(*p->points), 1) == 0);
-	}
-	free(h);
-	if (!ok || lseek(fd, 0, SEEK_SET) != 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return runner_worker_path;
 }
 
 /*
- * In the forked child: execute a worker, or return (the child then measures
- * in place).  The lifeline must cross the exec, so it loses close-on-exec
- * until the worker has it back.
+ * In the forked child: execute the worker with the request, or exit 127.
+ * The lifeline must cross the exec, so it loses close-on-exec (the worker
+ * gives it back).
  */
-static void worker_exec(const struct bench *b, const struct harness_cfg *hc, int fd, int lifeline,
-			pid_t parent)
+static _Noreturn void child_main(int req, int fd, int lifeline, pid_t parent)
 {
 	char sreq[16], sfd[16], slife[16], sparent[24];
-	const char *argv[64] = { "kbench", WORKER_ARG, sreq, sfd, slife, sparent, "--" };
+	const char *argv[64] = { RUNNER_WORKER, WIRE_ARG, sreq, sfd, slife, sparent, "--" };
 	size_t n = 7;
-	int req;
 
-	if (!worker_exportable(b, hc) || (req = worker_request(b, hc)) < 0)
-		return;
+	child_signals();
+	/* If kbench died before the request took effect, nobody will reap us. */
+	if (plat_die_with_parent(SIGKILL) == 0 && getppid() != parent)
+		_exit(1);
 	/* After the fixed ones, kbench's own command line, for ps and for the tests' leftover checks. */
 	for (size_t i = 1; saved_argv && saved_argv[i] && n < sizeof(argv) / sizeof(*argv) - 1; i++)
 		argv[n++] = saved_argv[i];
@@ -261,96 +196,9 @@ static void worker_exec(const struct bench *b, const struct harness_cfg *hc, int
 	snprintf(sparent, sizeof(sparent), "%ld", (long)parent);
 	if (lifeline >= 0)
 		fcntl(lifeline, F_SETFD, 0);
-	plat_exec_self((char *const *)argv);
-	if (lifeline >= 0)
-		fcntl(lifeline, F_SETFD, FD_CLOEXEC);
-	close(req);
-}
-
-static int worker_number(const char *s, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return errno || end == s || *end ? -1 : 0;
-}
-
-int runner_is_worker(int argc, char **argv)
-{
-	return argc > 1 && strcmp(argv[1], WORKER_ARG) == 0;
-}
-
-int runner_worker_main(int argc, char **argv)
-{
-	struct worker_head *h = calloc(1, sizeof(*h));
-	struct result *prior = NULL;
-	const struct bench *b;
-	long req, fd, life, parent;
-	int ok;
-
-	child_signals();
-	if (argc < 6 || !h || worker_number(argv[2], &req) < 0 || worker_number(argv[3], &fd) < 0 ||
-	    worker_number(argv[4], &life) < 0 || worker_number(argv[5], &parent) < 0) {
-		fprintf(stderr, "kbench: %s is kbench's own, not to be run by hand\n", WORKER_ARG);
-		free(h);
-		return 2;
-	}
-	/* The parent-death signal survived the exec; kbench may have died before it. */
-	if (getppid() != (pid_t)parent)
-		_exit(1);
-	if (life >= 0)
-		fcntl((int)life, F_SETFD, FD_CLOEXEC);
-	ok = plat_full_io((int)req, h, sizeof(*h), 0) == 0 && h->magic == WORKER_MAGIC &&
-	     h->cfg_size == sizeof(h->hc) && h->result_size == sizeof(struct result) &&
-	     h->point_size == sizeof(struct result_point) && h->nprior <= 4096 &&
-	     memchr(h->id, 0, sizeof(h->id)) && memchr(h->tmpdir, 0, sizeof(h->tmpdir)) &&
-	     memchr(h->sentinel_sys, 0, sizeof(h->sentinel_sys)) &&
-	     memchr(h->sentinel_user, 0, sizeof(h->sentinel_user));
-	if (ok && h->nprior)
-		ok = (prior = calloc(h->nprior, sizeof(*prior))) != NULL;
-	for (size_t i = 0; ok && i < h->nprior; i++) {
-		struct result *p = &prior[i];
-
-		ok = plat_full_io((int)req, p, sizeof(*p), 0) == 0 && p->npoints <= BENCH_MAX_POINTS;
-		/* What another image's pointers pointed to: only the points came. */
-		p->samples = NULL;
-		p->n = 0;
-		p->where = NULL;
-		p->usage = NULL;
-		p->replicas = NULL;
-		p->nreplicas = 0;
-		p->points = NULL;
-		if (ok && p->npoints) {
-			p->points = malloc(p->npoints * sizeof(*p->points));
-			ok = p->points &&
-			     plat_full_io((int)req, p->points, p->npoints * sizeof(*p->points), 0) == 0;
-		}
-	}
-	close((int)req);
-	b = ok ? registry_find(h->id) : NULL;
-	if (!b)
-		_exit(5);
-	h->hc.clock = timer_monotonic;
-	h->hc.tmpdir = h->tmpdir;
-	h->hc.prior = prior;
-	h->hc.sentinel_sys = h->sentinel_sys[0] ? registry_find(h->sentinel_sys) : NULL;
-	h->hc.sentinel_user = h->sentinel_user[0] ? registry_find(h->sentinel_user) : NULL;
-	child_measure(b, &h->hc, (int)fd);
-}
-
-static _Noreturn void child_main(const struct bench *b, const struct runner_cfg *cfg,
-				 const char *tmpdir, int fd, int lifeline, pid_t parent)
-{
-	struct harness_cfg hc = cfg->harness;
-
-	child_signals();
-	/* If kbench died before the request took effect, nobody will reap us. */
-	if (plat_die_with_parent(SIGKILL) == 0 && getppid() != parent)
-		_exit(1);
-	hc.tmpdir = tmpdir;
-	worker_exec(b, &hc, fd, lifeline, parent);
-	child_measure(b, &hc, fd);
+	fcntl(req, F_SETFD, 0);
+	execv(runner_worker_path, (char *const *)argv);
+	_exit(RUNNER_EXIT_NOEXEC);
 }
 
 /*
@@ -636,52 +484,6 @@ static void failed(struct result *r, const struct bench *b, const char *fmt, ...
 	va_end(ap);
 }
 
-/*
- * Turn the child's bytes into a result; 0 when they hold one whole result:
- * the struct, its samples, a curve's points, and where each sample ran
- * (sent when the struct's pointer to them was set; its value means
- * nothing here).
- */
-static int decode(const char *buf, size_t len, struct result *r)
-{
-	size_t nwhere;
-
-	if (len < sizeof(*r))
-		return -1;
-	memcpy(r, buf, sizeof(*r));
-	nwhere = r->where ? r->n : 0;
-	r->samples = NULL;
-	r->points = NULL;
-	r->where = NULL;
-	r->usage = NULL;	/* a benchmark has none; never the child's pointer */
-	r->replicas = NULL;
-	r->nreplicas = 0;
-	if (r->npoints > BENCH_MAX_POINTS ||
-	    len != sizeof(*r) + r->n * sizeof(double) + r->npoints * sizeof(*r->points) +
-			   nwhere * sizeof(*r->where))
-		return -1;
-	if (nwhere) {
-		r->where = malloc(nwhere * sizeof(*r->where));
-		if (!r->where)
-			return -1;
-		memcpy(r->where, buf + len - nwhere * sizeof(*r->where), nwhere * sizeof(*r->where));
-	}
-	if (r->n) {
-		r->samples = malloc(r->n * sizeof(double));
-		if (!r->samples)
-			return -1;
-		memcpy(r->samples, buf + sizeof(*r), r->n * sizeof(double));
-	}
-	if (r->npoints) {
-		r->points = malloc(r->npoints * sizeof(*r->points));
-		if (!r->points)
-			return -1;
-		memcpy(r->points, buf + sizeof(*r) + r->n * sizeof(double),
-		       r->npoints * sizeof(*r->points));
-	}
-	return 0;
-}
-
 static void describe_exit(int status, char *buf, size_t len)
 {
 	if (WIFSIGNALED(status))
@@ -715,51 +517,73 @@ static double runner_limit_s(const struct bench *b, const struct runner_cfg *cfg
 	return cfg->watchdog_s * (1 + (double)np / 4);
 }
 
-/* One replica in a fresh child; *paused when a Ctrl-Z stopped it meanwhile. */
-static int runner_run_once(const struct bench *b, const struct runner_cfg *cfg, struct result *r,
-			   int *paused)
+/* What one exchange with a worker came to. */
+struct exchange {
+	enum wait_outcome out;
+	int status;			/* the worker's wait status */
+	char *buf;			/* everything it wrote, malloc'd */
+	size_t len;
+	int paused;			/* a Ctrl-Z stopped it meanwhile */
+	int err;			/* errno of a set-up that failed (out WAIT_ERROR) */
+	const char *what;		/* what failed, "" when none did */
+};
+
+/*
+ * One request (kind, b under hc) in a fresh worker, in its own process
+ * group and private directory, within limit_s: everything it wrote, and
+ * how it ended.  Whatever happens, every process of it is killed and
+ * reaped and the directory removed before this returns.
+ */
+static void runner_exchange(enum wire_kind kind, const struct bench *b, const struct harness_cfg *tmpl,
+			    const struct runner_cfg *cfg, double limit_s, struct exchange *x)
 {
 	struct runner_janitor jan;
-	char tmpdir[PATH_MAX], how[128];
-	int fds[2], status = 0, rc = 0;
-	char *buf = NULL;
-	size_t len = 0;
+	struct harness_cfg hc = *tmpl;
+	char tmpdir[PATH_MAX];
+	int fds[2], req;
 	uint64_t start = timer_now();
-	double limit_s;
 	pid_t pid, parent;
-	enum wait_outcome out;
 
-	memset(r, 0, sizeof(*r));
-	*paused = 0;
-	if (stop_asked)
-		runner_stop_group(0);
-	if (interrupted)
-		return -1;
+	memset(x, 0, sizeof(*x));
+	x->what = "";
+	x->out = WAIT_ERROR;
 	if (snprintf(tmpdir, sizeof(tmpdir), "%s/kbench.XXXXXX", cfg->tmproot) >= (int)sizeof(tmpdir)) {
-		failed(r, b, "temporary directory path too long");
-		return 0;
+		x->err = ENAMETOOLONG;
+		x->what = "temporary directory";
+		return;
 	}
 	if (!mkdtemp(tmpdir)) {
-		failed(r, b, "cannot make a temporary directory in '%s': %s", cfg->tmproot,
-		       strerror(errno));
-		return 0;
+		x->err = errno;
+		x->what = "cannot make a temporary directory";
+		return;
+	}
+	hc.tmpdir = tmpdir;
+	if ((req = wire_request_write(tmpdir, kind, runner_build_id, b, &hc)) < 0) {
+		x->err = errno;
+		x->what = "cannot write the worker's request";
+		runner_rmtree(tmpdir);
+		return;
 	}
 	/* Before the result pipe, so the janitor does not hold its write end. */
 	fflush(NULL);
 	runner_janitor_start(tmpdir, &jan);
 	if (pipe(fds) < 0) {
-		failed(r, b, "pipe: %s", strerror(errno));
+		x->err = errno;
+		x->what = "pipe";
+		close(req);
 		runner_janitor_wait(&jan, tmpdir);
-		return 0;
+		return;
 	}
 	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
-		failed(r, b, "fork: %s", strerror(errno));
+		x->err = errno;
+		x->what = "fork";
+		close(req);
 		close(fds[0]);
 		close(fds[1]);
 		runner_janitor_wait(&jan, tmpdir);
-		return 0;
+		return;
 	}
 	if (pid == 0) {
 		close(fds[0]);
@@ -767,29 +591,76 @@ static int runner_run_once(const struct bench *b, const struct runner_cfg *cfg, 
 		if (jan.ctl >= 0)
 			close(jan.ctl);
 		setpgid(0, 0);
-		child_main(b, cfg, tmpdir, fds[1], jan.lifeline, parent);
+		child_main(req, fds[1], jan.lifeline, parent);
 	}
 	/* Both sides set the group, so a kill right after fork still reaches it. */
 	setpgid(pid, pid);
+	close(req);
 	close(fds[1]);
 	janitor_tell(&jan, 'G', pid);
 	/* The instance holds it now; -1, so janitor_wait does not close a reused number. */
 	if (jan.lifeline >= 0)
 		close(jan.lifeline);
 	jan.lifeline = -1;
-	jan.lifeline = -1;
-	limit_s = runner_limit_s(b, cfg);
-	out = collect(fds[0], start + (uint64_t)(limit_s * 1e9), pid, paused, &buf, &len);
+	x->out = collect(fds[0], start + (uint64_t)(limit_s * 1e9), pid, &x->paused, &x->buf, &x->len);
+	x->err = errno;
 	close(fds[0]);
-	if (out != WAIT_EOF)
+	if (x->out != WAIT_EOF)
 		kill(-pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(pid, &x->status, 0) < 0 && errno == EINTR)
 		;
 	/* Anything the benchmark left behind in its group goes too. */
 	kill(-pid, SIGKILL);
 	runner_janitor_wait(&jan, tmpdir);
+}
 
-	switch (out) {
+/*
+ * Why an exchange that ended at end of file brought no reply of this
+ * build's worker: into why (len bytes).  0 when it did.
+ */
+static int runner_reply(const struct exchange *x, char *why, size_t len)
+{
+	char how[128], whose[192];
+
+	if (WIFEXITED(x->status) && WEXITSTATUS(x->status) == RUNNER_EXIT_NOEXEC) {
+		snprintf(why, len, "cannot execute %s '%.160s'", RUNNER_WORKER, runner_worker_path);
+		return -1;
+	}
+	if (wire_reply_check(x->buf, x->len, runner_build_id, whose, sizeof(whose)) < 0) {
+		if (x->len >= sizeof(struct wire_reply)) {
+			snprintf(why, len, "%s '%.160s': %s", RUNNER_WORKER, runner_worker_path, whose);
+			return -1;
+		}
+		describe_exit(x->status, how, sizeof(how));
+		snprintf(why, len, "%s '%.160s' %s before reporting a result", RUNNER_WORKER,
+			 runner_worker_path, how);
+		return -1;
+	}
+	return 0;
+}
+
+/* One replica in a fresh worker; *paused when a Ctrl-Z stopped it meanwhile. */
+static int runner_run_once(const struct bench *b, const struct runner_cfg *cfg, struct result *r,
+			   int *paused)
+{
+	struct exchange x;
+	char how[128], why[2 * ERRBUF_LEN], e[128];
+	double limit_s = runner_limit_s(b, cfg);
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	*paused = 0;
+	if (stop_asked)
+		runner_stop_group(0);
+	if (interrupted)
+		return -1;
+	if (runner_worker_find(why, sizeof(why)) < 0) {
+		failed(r, b, "%s", why);
+		return 0;
+	}
+	runner_exchange(WIRE_MEASURE, b, &cfg->harness, cfg, limit_s, &x);
+	*paused = x.paused;
+	switch (x.out) {
 	case WAIT_SIGNAL:
 		rc = -1;
 		break;
@@ -797,17 +668,77 @@ static int runner_run_once(const struct bench *b, const struct runner_cfg *cfg, 
 		failed(r, b, "watchdog: still running after %.0f s, killed", limit_s);
 		break;
 	case WAIT_ERROR:
-		failed(r, b, "lost contact with the benchmark process: %s", strerror(errno));
+		if (x.what[0])
+			failed(r, b, "%s: %s", x.what, err_errno_text(x.err, e, sizeof(e)));
+		else
+			failed(r, b, "lost contact with the benchmark process: %s",
+			       err_errno_text(x.err, e, sizeof(e)));
 		break;
 	case WAIT_EOF:
-		if (decode(buf, len, r) == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		if (runner_reply(&x, why, sizeof(why)) < 0) {
+			failed(r, b, "%s", why);
+			break;
+		}
+		if (wire_result_decode(x.buf + sizeof(struct wire_reply),
+				       x.len - sizeof(struct wire_reply), r) == 0 &&
+		    WIFEXITED(x.status) && WEXITSTATUS(x.status) == 0)
 			break;
 		result_free(r);
-		describe_exit(status, how, sizeof(how));
+		describe_exit(x.status, how, sizeof(how));
 		failed(r, b, "benchmark process %s before reporting a result", how);
 		break;
 	}
-	free(buf);
+	free(x.buf);
+	return rc;
+}
+
+int runner_prelude(const struct runner_cfg *cfg, enum wire_kind kind, const struct harness_cfg *hc,
+		   struct wire_prelude *p, char *err)
+{
+	struct exchange x;
+	char why[2 * ERRBUF_LEN], e[128];
+	int rc = -1;
+
+	if (runner_worker_find(err, ERRBUF_LEN) < 0)
+		return -1;
+	do {
+		if (stop_asked)
+			runner_stop_group(0);
+		if (interrupted) {
+			errbuf_set(err, "interrupted by signal %d", (int)interrupted);
+			return -1;
+		}
+		runner_exchange(kind, NULL, hc, cfg, cfg->watchdog_s, &x);
+		if (x.paused)
+			free(x.buf);
+	} while (x.paused);
+	switch (x.out) {
+	case WAIT_SIGNAL:
+		errbuf_set(err, "interrupted by signal %d", (int)interrupted);
+		break;
+	case WAIT_TIMEOUT:
+		errbuf_set(err, "%s '%.160s' did not answer within %.0f s", RUNNER_WORKER,
+			   runner_worker_path, cfg->watchdog_s);
+		break;
+	case WAIT_ERROR:
+		errbuf_set(err, "%s: %s", x.what[0] ? x.what : "lost contact with the worker",
+			   err_errno_text(x.err, e, sizeof(e)));
+		break;
+	case WAIT_EOF:
+		if (runner_reply(&x, why, sizeof(why)) < 0) {
+			errbuf_set(err, "%s", why);
+			break;
+		}
+		if (x.len != sizeof(struct wire_reply) + sizeof(*p) || !WIFEXITED(x.status) ||
+		    WEXITSTATUS(x.status) != 0) {
+			errbuf_set(err, "%s '%.160s' sent a broken reply", RUNNER_WORKER, runner_worker_path);
+			break;
+		}
+		memcpy(p, x.buf + sizeof(struct wire_reply), sizeof(*p));
+		rc = 0;
+		break;
+	}
+	free(x.buf);
 	return rc;
 }
 

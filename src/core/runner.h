@@ -1,8 +1,10 @@
 /*
- * Runs one instance in a child process, so that a benchmark that hangs,
- * crashes or leaks cannot take the run with it.  The child gets its own
- * process group and a private temporary directory; whatever happens, the
- * runner kills the group and removes the directory before returning.
+ * Runs one replica in a worker process (kbench-worker, core/worker.h), so
+ * that a benchmark that hangs, crashes or leaks cannot take the run with
+ * it, and so that what is measured runs in a small process of its own,
+ * not in kbench.  The worker gets its own process group and a private
+ * temporary directory; whatever happens, the runner kills the group and
+ * removes the directory before returning.
  */
 #ifndef KB_RUNNER_H
 #define KB_RUNNER_H
@@ -12,6 +14,8 @@
 #include "core/bench.h"
 #include "core/harness.h"
 #include "core/result.h"
+
+#include "core/wire.h"
 
 struct runner_cfg {
 	struct harness_cfg harness;	/* template; tmpdir is set per instance */
@@ -40,17 +44,37 @@ uint64_t runner_stop_group(pid_t pgid);
 int runner_stop_pending(void);
 
 /*
- * Each replica is measured in kbench executed afresh (runner.c says why):
- * main() hands its argv over first, and gives a process started as a
- * worker to runner_worker_main, which measures and never returns.
+ * The worker: kbench-worker, found as kbench-tiny is (companion.h), from
+ * $KBENCH_WORKER, next to kbench, or in the libexec directory.  main()
+ * gives the runner its build id (build_id.h), which every request carries
+ * and a worker of another build refuses, and its argv, which the worker's
+ * command line repeats for ps.
  */
+#define RUNNER_WORKER "kbench-worker"
+#define RUNNER_WORKER_ENV "KBENCH_WORKER"
+/* The child's status when the worker could not be executed. */
+#define RUNNER_EXIT_NOEXEC 127
+void runner_set_build_id(const char *id);
 void runner_remember_argv(char **argv);
-int runner_is_worker(int argc, char **argv);
-int runner_worker_main(int argc, char **argv);
+/* The worker's path once one was found, else "". */
+const char *runner_worker(void);
 
 /*
- * Measure b in a child.  Returns 0 with r filled (any status, a watchdog
- * kill or crash as fail), or -1 when interrupted (r is then empty).
+ * A prelude in a fresh worker (kind WIRE_PRELUDE: the clock's cost and
+ * step and the machine's MHz; WIRE_SENTINEL: the sentinel's iterations
+ * and first point, under hc).  A session's first exchange with the worker,
+ * so it is also where a missing worker, or one of another build, is
+ * found: 0, or -1 with err (ERRBUF_LEN) saying what is wrong, nothing
+ * measured; -1 as well when a signal came first (runner_interrupted then
+ * says which).
+ */
+int runner_prelude(const struct runner_cfg *cfg, enum wire_kind kind, const struct harness_cfg *hc,
+		   struct wire_prelude *p, char *err);
+
+/*
+ * Measure b in a worker.  Returns 0 with r filled (any status; a watchdog
+ * kill, a crash or a worker that cannot be had as fail), or -1 when
+ * interrupted (r is then empty).
  */
 int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct result *r);
 

@@ -10,6 +10,7 @@
 #include "core/timer.h"
 #include "plat/plat.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -69,9 +70,8 @@ static void sysinfo_cpus(struct sysinfo *si)
 		SYSINFO_SET(si->cpus_mode, "all");
 }
 
-void sysinfo_collect(struct sysinfo *si, const struct timer_info *given)
+void sysinfo_collect(struct sysinfo *si, const struct timer_info *ti, double mhz)
 {
-	struct timer_info ti;
 	struct utsname u;
 
 	memset(si, 0, sizeof(*si));
@@ -90,21 +90,16 @@ void sysinfo_collect(struct sysinfo *si, const struct timer_info *given)
 	si->ncpu_online = plat_ncpu_online();
 	sysinfo_cpus(si);
 	plat_boot_cmdline(si->cmdline, sizeof(si->cmdline));
-	si->mhz = sysinfo_measure_mhz();
+	si->mhz = isfinite(mhz) ? mhz : 0;
 	plat_clocksource(si->clocksource, sizeof(si->clocksource));
 	if (plat_clocksources(si->clocksources, sizeof(si->clocksources)) < 0)
 		si->clocksources[0] = '\0';
 	/* sysfs ends the list with a blank. */
 	for (size_t l = strlen(si->clocksources); l && si->clocksources[l - 1] == ' ';)
 		si->clocksources[--l] = '\0';
-	memset(&ti, 0, sizeof(ti));
-	if (given)
-		ti = *given;
-	else
-		timer_measure(&ti);
-	si->clock_cost_ns = ti.cost_ns;
-	si->clock_res_ns = ti.granularity_ns;
-	si->loop_ns = ti.loop_ns;
+	si->clock_cost_ns = ti->cost_ns;
+	si->clock_res_ns = ti->granularity_ns;
+	si->loop_ns = ti->loop_ns;
 	plat_governor(si->governor, sizeof(si->governor));
 	plat_smt(si->smt, sizeof(si->smt));
 	plat_mitigations(si->mitigations, sizeof(si->mitigations));

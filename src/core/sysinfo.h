@@ -59,11 +59,12 @@ struct sysinfo {
 
 /*
  * Fill everything that can be found; never fails, leaves unknowns empty/0.
- * ti is the clock's cost as the run measured it and subtracts it, so that
- * the figure recorded is the figure used; NULL measures it here.
+ * It reads, and measures nothing: ti is the clock's cost as the worker
+ * measured it and the harness subtracts it, so that the figure recorded is
+ * the figure used, and mhz the worker's sysinfo_measure_mhz (NaN unknown).
  */
 struct timer_info;
-void sysinfo_collect(struct sysinfo *si, const struct timer_info *ti);
+void sysinfo_collect(struct sysinfo *si, const struct timer_info *ti, double mhz);
 /* n CPUs (ascending) as a list of ranges, "0-3,6"; "" for none. */
 void sysinfo_cpus_text(const int *cpus, int n, char *buf, size_t len);
 /* "Linux 6.18.44": the default run label. */

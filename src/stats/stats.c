@@ -1,20 +1,52 @@
 /*
- * Statistics of one instance's samples, on GSL.  Kept apart so that the
- * rest of kbench never sees a GSL type, and so that the numbers can be
- * tested against data with known answers (tests/unit/test_stats.c).
+ * Statistics of one instance's samples: the median, its interval from
+ * order statistics, the moments.  Written on the C library and libm alone,
+ * without GSL, since the measuring process (kbench-worker) summarises its
+ * samples as it takes them and must map nothing beyond those two; the
+ * figures are GSL's to the last bit, which tests/unit/test_stats.c checks
+ * against GSL itself.  The comparisons (signif.c) are GSL's.
  */
 #include "stats/stats.h"
 
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * P(B <= j) for B ~ binomial(n, 1/2), for j = 0, 1, ... in turn: the terms
+ * C(n,k) / 2^n summed in order.  Each term comes from its logarithm
+ * (lgamma), since 2^-n underflows past n = 1074.  Terms further than 20
+ * standard deviations below n/2 are under 1e-86 each and are left out:
+ * the sum starts at k0, where they end.
+ */
+struct stats_binom {
+	size_t n, k;			/* the next term to add is k's */
+	double cdf;			/* P(B <= k - 1) */
+};
+
+static void stats_binom_start(struct stats_binom *b, size_t n)
+{
+	double skip = (double)n / 2 - 10 * sqrt((double)n);
+
+	b->n = n;
+	b->k = skip > 0 ? (size_t)skip : 0;
+	b->cdf = 0;
+}
+
+/* P(B <= j), j >= every j asked before. */
+static double stats_binom_cdf(struct stats_binom *b, size_t j)
+{
+	double ln2n = (double)b->n * M_LN2, lgn = lgamma((double)b->n + 1);
+
+	for (; b->k <= j; b->k++)
+		b->cdf += exp(lgn - lgamma((double)b->k + 1) - lgamma((double)(b->n - b->k) + 1) - ln2n);
+	return b->cdf;
+}
+
 int stats_median_ci_ranks(size_t n, double conf, size_t *lo, size_t *hi)
 {
 	double tail = (1.0 - conf) / 2.0;
+	struct stats_binom b;
 	size_t j;
 
 	/*
@@ -22,9 +54,10 @@ int stats_median_ci_ranks(size_t n, double conf, size_t *lo, size_t *hi)
 	 * 1 - 2 P(B <= j-1), B ~ binomial(n, 1/2).  The largest j that keeps
 	 * the tail within (1-conf)/2 gives the tightest such interval.
 	 */
-	if (n == 0 || gsl_cdf_binomial_P(0, 0.5, (unsigned)n) > tail)
+	if (n == 0 || ldexp(1.0, -(int)(n < 2000 ? n : 2000)) > tail)
 		return -1;
-	for (j = 1; j < n / 2 && gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) <= tail; j++)
+	stats_binom_start(&b, n);
+	for (j = 1; j < n / 2 && stats_binom_cdf(&b, j) <= tail; j++)
 		;
 	*lo = j - 1;
 	*hi = n - j;
@@ -33,24 +66,78 @@ int stats_median_ci_ranks(size_t n, double conf, size_t *lo, size_t *hi)
 
 double stats_median_ci_level(size_t n)
 {
+	struct stats_binom b;
 	size_t lo, hi;
 
 	if (n < 2)
 		return 0;
 	if (stats_median_ci_ranks(n, 0.95, &lo, &hi) < 0)
-		return 1.0 - 2.0 * gsl_cdf_binomial_P(0, 0.5, (unsigned)n);
-	return 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)lo, 0.5, (unsigned)n);
+		return 1.0 - 2.0 * ldexp(1.0, -(int)n);
+	stats_binom_start(&b, n);
+	return 1.0 - 2.0 * stats_binom_cdf(&b, lo);
 }
 
+/* GSL's definition: linear between the two ranks around q (n - 1). */
 double stats_quantile_sorted(const double *sorted, size_t n, double q)
 {
-	return gsl_stats_quantile_from_sorted_data(sorted, 1, n, q);
+	double index = q * (double)(n - 1), delta;
+	size_t lhs;
+
+	if (n == 0)
+		return 0.0;
+	lhs = (size_t)index;
+	delta = index - (double)lhs;
+	if (lhs >= n - 1)
+		return sorted[n - 1];
+	return (1 - delta) * sorted[lhs] + delta * sorted[lhs + 1];
+}
+
+static int stats_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double stats_median_sorted(const double *s, size_t n)
+{
+	size_t lhs = (n - 1) / 2, rhs = n / 2;
+
+	return lhs == rhs ? s[lhs] : (s[lhs] + s[rhs]) / 2.0;
 }
 
 double stats_median_sort(double *v, size_t n)
 {
-	gsl_sort(v, 1, n);
+	qsort(v, n, sizeof(*v), stats_cmp);
 	return stats_quantile_sorted(v, n, 0.5);
+}
+
+/*
+ * The mean and the sample standard deviation as GSL computes them: running
+ * recurrences in long double, so that a summary's figures do not depend on
+ * which of the two computed it.
+ */
+static double stats_mean(const double *x, size_t n)
+{
+	long double mean = 0;
+
+	for (size_t i = 0; i < n; i++)
+		mean += (x[i] - mean) / (long double)(i + 1);
+	return (double)mean;
+}
+
+static double stats_sd(const double *x, size_t n, double mean)
+{
+	long double var = 0;
+	double v;
+
+	for (size_t i = 0; i < n; i++) {
+		long double d = x[i] - mean;
+
+		var += (d * d - var) / (long double)(i + 1);
+	}
+	v = (double)var;
+	return sqrt(v * ((double)n / (double)(n - 1)));
 }
 
 int stats_summarize(const double *x, size_t n, struct stats_summary *out)
@@ -64,15 +151,15 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	if (!s)
 		return -1;
 	memcpy(s, x, n * sizeof(*s));
-	gsl_sort(s, 1, n);
+	qsort(s, n, sizeof(*s), stats_cmp);
 
 	memset(out, 0, sizeof(*out));
 	out->n = n;
-	out->median = gsl_stats_median_from_sorted_data(s, 1, n);
+	out->median = stats_median_sorted(s, n);
 	out->min = s[0];
 	out->max = s[n - 1];
-	out->mean = gsl_stats_mean(s, 1, n);
-	out->stddev = n > 1 ? gsl_stats_sd_m(s, 1, n, out->mean) : 0.0;
+	out->mean = stats_mean(s, n);
+	out->stddev = n > 1 ? stats_sd(s, n, out->mean) : 0.0;
 	out->cv = out->mean != 0.0 ? out->stddev / fabs(out->mean) : 0.0;
 	out->p5 = stats_quantile_sorted(s, n, 0.05);
 	out->p95 = stats_quantile_sorted(s, n, 0.95);

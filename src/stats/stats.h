@@ -1,5 +1,7 @@
 /*
- * Statistics of one instance's samples.  The only module that includes GSL.
+ * Statistics of one instance's samples (stats.c, on libm alone: the
+ * measuring process summarises with it) and of comparisons (signif.c, on
+ * GSL).  src/stats/ is the only module that includes GSL.
  *
  * The figure quoted is the median, not the minimum or the mean: on a shared
  * machine the distribution has a long right tail (interrupts, a neighbour

@@ -644,10 +644,12 @@ static void test_measure_mhz(void **state)
 static void test_collect(void **state)
 {
 	struct sysinfo si;
+	struct timer_info ti;
 	char label[256];
 
 	(void)state;
-	sysinfo_collect(&si, NULL);
+	timer_measure(&ti);
+	sysinfo_collect(&si, &ti, sysinfo_measure_mhz());
 	assert_true(si.os[0] != '\0');
 	assert_true(si.release[0] != '\0');
 	assert_true(si.arch[0] != '\0');

@@ -1,7 +1,10 @@
 /*
  * Statistics against data with known answers: the median and its
  * order-statistic confidence interval (ranks from published binomial
- * tables), mean, sample standard deviation, CV and percentiles.
+ * tables), mean, sample standard deviation, CV and percentiles; and,
+ * since stats.c is written without GSL (the measuring process maps no
+ * more than the C library and libm), against GSL itself: the same ranks
+ * for every n to 3000 and beyond, and the same summary to the last bit.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +12,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "stats/stats.h"
 
@@ -104,6 +113,96 @@ static void test_quantile_interpolates(void **state)
 	assert_near(stats_quantile_sorted(x, 4, 1.0), 40, 1e-12);
 }
 
+/* The ranks as GSL's binomial distribution gives them (what stats.c once used). */
+static int gsl_ranks(size_t n, double conf, size_t *lo, size_t *hi)
+{
+	double tail = (1.0 - conf) / 2.0;
+	size_t j;
+
+	if (n == 0 || gsl_cdf_binomial_P(0, 0.5, (unsigned)n) > tail)
+		return -1;
+	for (j = 1; j < n / 2 && gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) <= tail; j++)
+		;
+	*lo = j - 1;
+	*hi = n - j;
+	return 0;
+}
+
+static void test_ranks_as_gsl(void **state)
+{
+	static const size_t big[] = { 4000, 5001, 7777, 10000 };
+	static const double confs[] = { 0.95, 0.99, 0.9, 0.8 };
+	(void)state;
+	for (size_t c = 0; c < sizeof(confs) / sizeof(*confs); c++)
+		for (size_t n = 0; n < 3000 + sizeof(big) / sizeof(*big); n++) {
+			size_t m = n < 3000 ? n : big[n - 3000], lo = 0, hi = 0, glo = 0, ghi = 0;
+			int rc = stats_median_ci_ranks(m, confs[c], &lo, &hi);
+
+			if (rc != gsl_ranks(m, confs[c], &glo, &ghi))
+				fail_msg("n %zu conf %g: rc %d", m, confs[c], rc);
+			if (rc == 0 && (lo != glo || hi != ghi))
+				fail_msg("n %zu conf %g: ranks (%zu, %zu), GSL's (%zu, %zu)", m, confs[c],
+					 lo, hi, glo, ghi);
+		}
+	/*
+	 * Where the tail is exactly a binomial probability (2 values, 50%:
+	 * 1/4 each side), the interval exists; GSL's incomplete beta function
+	 * rounds it a hair above and says none does.
+	 */
+	{
+		size_t lo, hi;
+
+		assert_int_equal(stats_median_ci_ranks(2, 0.5, &lo, &hi), 0);
+		assert_true(lo == 0 && hi == 1);
+	}
+	for (size_t n = 2; n < 400; n++) {
+		size_t lo, hi;
+		double want = gsl_ranks(n, 0.95, &lo, &hi) < 0
+				      ? 1.0 - 2.0 * gsl_cdf_binomial_P(0, 0.5, (unsigned)n)
+				      : 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)lo, 0.5, (unsigned)n);
+
+		assert_true(fabs(stats_median_ci_level(n) - want) <= 1e-12);
+	}
+}
+
+/* Skewed data with ties, as a machine's samples are: every field as GSL gives it, bit for bit. */
+static void test_summary_as_gsl(void **state)
+{
+	static const size_t sizes[] = { 1, 2, 3, 6, 7, 10, 33, 100, 999, 4096 };
+	double *x = malloc(4096 * sizeof(*x)), *s = malloc(4096 * sizeof(*s));
+	uint64_t seed = 42;
+	(void)state;
+	assert_non_null(x);
+	assert_non_null(s);
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
+		size_t n = sizes[k], lo, hi;
+		struct stats_summary sum;
+
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			x[i] = 1.5 + (double)(seed >> 40 & 0xff) / 64.0 +
+			       ((seed >> 20 & 0xf) == 0 ? (double)(seed >> 48) / 1e3 : 0);
+		}
+		assert_int_equal(stats_summarize(x, n, &sum), 0);
+		memcpy(s, x, n * sizeof(*s));
+		gsl_sort(s, 1, n);
+		assert_true(sum.median == gsl_stats_median_from_sorted_data(s, 1, n));
+		assert_true(sum.mean == gsl_stats_mean(s, 1, n));
+		if (n > 1)
+			assert_true(sum.stddev == gsl_stats_sd_m(s, 1, n, sum.mean));
+		assert_true(sum.p5 == gsl_stats_quantile_from_sorted_data(s, 1, n, 0.05));
+		assert_true(sum.p95 == gsl_stats_quantile_from_sorted_data(s, 1, n, 0.95));
+		assert_true(sum.min == s[0] && sum.max == s[n - 1]);
+		if (gsl_ranks(n, 0.95, &lo, &hi) == 0)
+			assert_true(sum.ci_low == s[lo] && sum.ci_high == s[hi]);
+		for (size_t i = 0; i < n; i++)
+			assert_true(stats_quantile_sorted(s, n, (double)i / 7.0 - (double)(i / 7)) ==
+				    gsl_stats_quantile_from_sorted_data(s, 1, n, (double)i / 7.0 - (double)(i / 7)));
+	}
+	free(x);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -113,6 +212,8 @@ int main(void)
 		cmocka_unit_test(test_percentiles_and_ci),
 		cmocka_unit_test(test_single_and_constant),
 		cmocka_unit_test(test_quantile_interpolates),
+		cmocka_unit_test(test_ranks_as_gsl),
+		cmocka_unit_test(test_summary_as_gsl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

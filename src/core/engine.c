@@ -1,0 +1,188 @@
+/*
+ * The schedule of a measuring command (engine.h).  Repetitions outside,
+ * then rounds, jobs inside; each replica in a fresh worker.
+ */
+#include "core/engine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/registry.h"
+#include "core/replica.h"
+#include "core/timer.h"
+
+/* The harness's clock figures: the prelude's. */
+static void engine_clock(struct engine *e)
+{
+	e->rc.harness.granularity_ns = e->pre.ti.granularity_ns;
+	e->rc.harness.loop_ns = e->pre.ti.loop_ns;
+	e->rc.harness.clock_cost_ns = e->pre.ti.cost_ns;
+}
+
+int engine_open(struct engine *e, const char *cmd, const struct runner_cfg *rc, int sentinel,
+		char *err)
+{
+	memset(e, 0, sizeof(*e));
+	e->cmd = cmd;
+	e->rc = *rc;
+	e->sentinel = sentinel;
+	if (runner_prelude(&e->rc, WIRE_PRELUDE, &e->rc.harness, &e->pre, err) < 0)
+		return -1;
+	engine_clock(e);
+	return 0;
+}
+
+int engine_reclock(struct engine *e, char *err)
+{
+	if (runner_prelude(&e->rc, WIRE_PRELUDE, &e->rc.harness, &e->pre, err) < 0)
+		return -1;
+	engine_clock(e);
+	return 0;
+}
+
+/* Add a point of the timeline, when one was taken. */
+static void engine_timeline_add(struct engine *e, const struct sentinel_point *p)
+{
+	if (!isfinite(p->t))
+		return;
+	if (e->ntl == e->captl) {
+		size_t cap = e->captl ? 2 * e->captl : 256;
+		struct sentinel_point *more = realloc(e->tl, cap * sizeof(*more));
+
+		if (!more)
+			die("%s: out of memory for the sentinel", e->cmd);
+		e->tl = more;
+		e->captl = cap;
+	}
+	e->tl[e->ntl++] = *p;
+}
+
+void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs, int rounds)
+{
+	struct harness_cfg *hc = &e->rc.harness;
+	struct wire_prelude first;
+	char err[ERRBUF_LEN];
+
+	e->jobs = jobs;
+	e->njobs = njobs;
+	e->rounds = rounds;
+	e->round = 0;
+	e->skipped = 0;
+	e->tl = NULL;
+	e->ntl = e->captl = 0;
+	e->jr = calloc(njobs ? njobs : 1, sizeof(*e->jr));
+	e->firsts = calloc(njobs ? njobs : 1, sizeof(*e->firsts));
+	if (!e->jr || !e->firsts)
+		die("%s: out of memory", e->cmd);
+	hc->sentinel_sys = hc->sentinel_user = NULL;
+	hc->sentinel_nsys = hc->sentinel_nuser = 0;
+	hc->run_start_ns = timer_now();
+	if (!e->sentinel)
+		return;
+	hc->sentinel_sys = registry_find(SENTINEL_SYS_ID);
+	hc->sentinel_user = registry_find(SENTINEL_USER_ID);
+	if (!hc->sentinel_sys || !hc->sentinel_user)
+		BUG("the sentinel's rows sys.null and cpu.mhz are missing");
+	/*
+	 * Once a run, in a worker: the iterations every replica's sentinel
+	 * then uses, and the first point.  Without them (the worker failed,
+	 * a signal) the replicas calibrate their own, and the timeline
+	 * starts at the first replica.
+	 */
+	if (runner_prelude(&e->rc, WIRE_SENTINEL, hc, &first, err) == 0) {
+		hc->sentinel_nsys = first.nsys;
+		hc->sentinel_nuser = first.nuser;
+		engine_timeline_add(e, &first.first);
+	}
+}
+
+/*
+ * Whether a job takes no replica this round: it skipped, or failed in a
+ * replica; or it is a curve (its first replica measured points), which
+ * costs what ten instances do and takes half as many replicas (at most
+ * REPLICA_CURVE) spread over the rounds.
+ */
+static int engine_rests(const struct engine_reps *jr, int round, int rounds)
+{
+	int k = rounds / 2 < REPLICA_CURVE ? (rounds + 1) / 2 : REPLICA_CURVE;
+
+	if (!jr->n)
+		return 0;
+	if (jr->reps[jr->n - 1].status == RES_SKIP || jr->reps[jr->n - 1].status == RES_FAIL)
+		return 1;
+	/* Rounds 0, then those where round * k / rounds steps up: evenly spread. */
+	return jr->reps[0].npoints && round * k / rounds == (round - 1) * k / rounds;
+}
+
+enum engine_state engine_round(struct engine *e,
+			       void (*progress)(void *arg, const struct engine_job *job, int measured),
+			       void *arg)
+{
+	struct harness_cfg *hc = &e->rc.harness;
+
+	if (e->round >= e->rounds)
+		return ENGINE_DONE;
+	for (size_t i = 0; i < e->njobs; i++) {
+		struct engine_reps *j = &e->jr[i];
+		struct result *more;
+
+		if (engine_rests(j, e->round, e->rounds)) {
+			e->skipped++;
+			if (progress)
+				progress(arg, &e->jobs[i], 0);
+			continue;
+		}
+		if (progress)
+			progress(arg, &e->jobs[i], 1);
+		hc->placement = e->jobs[i].place;
+		/* A later row reads an earlier one's first replica (ctx->prior): the cache
+		 * levels of mem.lat.l* are the ones found at the start, in every round. */
+		hc->prior = e->firsts;
+		hc->nprior = i;
+		hc->iterations = j->n ? j->reps[0].iterations : 0;
+		hc->replica = e->round;
+		more = realloc(j->reps, (j->n + 1) * sizeof(*more));
+		if (!more)
+			die("%s: out of memory", e->cmd);
+		j->reps = more;
+		if (runner_run(e->jobs[i].b, &e->rc, &j->reps[j->n]) < 0)
+			return ENGINE_INTERRUPTED;
+		engine_timeline_add(e, &j->reps[j->n].around[0]);
+		engine_timeline_add(e, &j->reps[j->n].around[1]);
+		if (j->n++ == 0)
+			e->firsts[i] = j->reps[0];
+	}
+	e->round++;
+	return e->round < e->rounds ? ENGINE_MORE : ENGINE_DONE;
+}
+
+int engine_fresh(struct engine *e, size_t i)
+{
+	if (e->jr[i].n <= e->jr[i].merged)
+		return 0;
+	e->jr[i].merged = e->jr[i].n;
+	return 1;
+}
+
+void engine_end(struct engine *e, struct sentinel_point **tl, size_t *ntl)
+{
+	for (size_t i = 0; i < e->njobs; i++) {
+		for (size_t k = 0; k < e->jr[i].n; k++)
+			result_free(&e->jr[i].reps[k]);
+		free(e->jr[i].reps);
+	}
+	free(e->jr);
+	free(e->firsts);
+	e->jr = NULL;
+	e->firsts = NULL;
+	if (tl) {
+		*tl = e->tl;
+		*ntl = e->ntl;
+	} else {
+		free(e->tl);
+	}
+	e->tl = NULL;
+	e->ntl = e->captl = 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * The measuring engine: the one place that decides what is measured when.
+ * A command (run, clocks) names its jobs and stores what they give; the
+ * engine runs the session's prelude in the worker (the clock, the MHz),
+ * then, run by run, the rounds: every round takes one replica of every
+ * job in a fresh worker (core/runner.h), so that each job's replicas are
+ * spread over the whole run and a slow spell of the machine hits all of
+ * them alike instead of a few whole figures; the sentinel is measured
+ * around every replica, in its worker, and gathered into the run's
+ * timeline.  It never stores or prints: after each round the command
+ * merges and stores the jobs that took a replica in it.
+ */
+#ifndef KB_ENGINE_H
+#define KB_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/runner.h"
+#include "core/wire.h"
+
+/* One thing to measure: an instance, under one placement when it has ends. */
+struct engine_job {
+	const struct bench *b;
+	enum placement place;
+};
+
+/* A job's replicas in the run being measured. */
+struct engine_reps {
+	struct result *reps;		/* as the runner returned them, in order */
+	size_t n;
+	size_t merged;			/* replicas the command last merged (engine_merged) */
+};
+
+struct engine {
+	const char *cmd;		/* names it in messages: "run", "clocks" */
+	struct runner_cfg rc;		/* the harness's template, where, the watchdog */
+	struct wire_prelude pre;	/* the session's prelude, measured by the worker */
+	int sentinel;			/* take the sentinel around every replica */
+	/* The run being measured (engine_begin .. engine_end). */
+	const struct engine_job *jobs;
+	size_t njobs;
+	int rounds, round;		/* replicas a job takes, the round next measured */
+	struct engine_reps *jr;		/* njobs */
+	struct result *firsts;		/* each job's first replica, for the rows after it */
+	struct sentinel_point *tl;	/* the run's timeline, in the order taken */
+	size_t ntl, captl;
+	size_t skipped;			/* replicas not taken: a job that rests, or was cut */
+};
+
+/* What a round came to. */
+enum engine_state {
+	ENGINE_MORE = 0,		/* measured; more rounds to go */
+	ENGINE_DONE,			/* the last round is measured */
+	ENGINE_INTERRUPTED,		/* a signal stopped it: what finished is kept */
+};
+
+/*
+ * The session's prelude, before anything is stored or measured: find the
+ * worker and check it is this build's, and have it measure the clock and
+ * the MHz (e->pre), which rc's harness then uses.  rc is the command's
+ * template (clock figures are filled here); sentinel: take the sentinel
+ * in the runs.  0, or -1 with err (ERRBUF_LEN) when the worker cannot be
+ * had or a signal came first (runner_interrupted says which).
+ */
+int engine_open(struct engine *e, const char *cmd, const struct runner_cfg *rc, int sentinel,
+		char *err);
+/*
+ * Measure the clock again (after a clock source switch): e->pre.ti and
+ * the harness's clock figures.  0, or -1 with err.
+ */
+int engine_reclock(struct engine *e, char *err);
+
+/*
+ * Begin a run of njobs jobs, rounds replicas each: with the sentinel, its
+ * iterations are calibrated and its first point taken, in a worker.
+ */
+void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs, int rounds);
+/*
+ * Measure the next round: one replica of every job that takes one
+ * (a job that skipped or failed takes no more; a curve, which costs what
+ * ten rows do, takes at most REPLICA_CURVE, spread over the rounds).
+ * progress, when given, is called before each replica and for each one
+ * skipped (measured 0), with arg.
+ */
+enum engine_state engine_round(struct engine *e, void (*progress)(void *arg, const struct engine_job *job, int measured),
+			       void *arg);
+/* Whether job i took a replica since the command last merged it; then marks it merged. */
+int engine_fresh(struct engine *e, size_t i);
+/* End the run: free its replicas (the timeline is handed over: *tl, *ntl, malloc'd). */
+void engine_end(struct engine *e, struct sentinel_point **tl, size_t *ntl);
+
+#endif

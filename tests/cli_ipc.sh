@@ -13,19 +13,23 @@ FAST="--max-time 0.2 --tmpdir $T/tmp --quiet --no-store"
 sane() { "$JC" run <"$T/out" 2>/dev/null | grep -q "results $1 ok $1\$"; }
 nprocs() { pgrep -f "$1" 2>/dev/null | wc -l | tr -d ' '; }
 NCPU=$(nproc)
+# The placements a run measures unless told (run.c's default_placements):
+# same and spread where two CPUs can be pinned, the scheduler's alone where
+# the platform pins nothing.
+if [ "$PLATFORM" = posix ]; then NPL=1; elif [ "$NCPU" -ge 2 ]; then NPL=2; else NPL=1; fi
 
 # --- every benchmark, small, validated -----------------------------------
 kb run --only 'ctx.2p.0k,ctx.2p.16k,ctx.8p.64k,ctx.16p.0k' --json $FAST
-check "ctx rings run and are sane" sane 4
+check "ctx rings run and are sane" sane $((4 * NPL))
 check "ctx stores the raw figure and its overhead" grep -q '"raw":' "$T/out"
 check "ctx records ring size" grep -q '"procs": 16' "$T/out"
 kb run --only 'ipc.*.lat,ipc.tcp.connect' --json $FAST
-check "latency benchmarks run and are sane" sane 7
+check "latency benchmarks run and are sane" sane $((7 * NPL))
 kb run --only 'ipc.*.bw' --msg-size 16k --json $FAST
-check "bandwidth benchmarks run with a 16 KiB chunk" sane 3
+check "bandwidth benchmarks run with a 16 KiB chunk" sane $((3 * NPL))
 check "the chunk size is recorded" grep -q '"msg_size": 16384' "$T/out"
 kb run --only 'ipc.unix.lat,ipc.tcp.lat' --msg-size 3000 --json $FAST
-check "latency with a 3000-byte message" sane 2
+check "latency with a 3000-byte message" sane $((2 * NPL))
 
 # --- injected faults through the platform layer ---------------------------
 # KBENCH_INJECT arms a fault in the timed process, KBENCH_INJECT_PEER in its
@@ -74,6 +78,47 @@ kb run --only sys.null --placement same --json $FAST
 check "a single-process benchmark has no placement" grep -q '"placement": null' "$T/out"
 kb run --only ipc.pipe.lat --placement same,none $FAST
 check "the table groups rows by placement" sh -c "grep -q '^placement same' '$T/out' && grep -q '^placement none' '$T/out'"
+kb run --only ipc.pipe.lat --json $FAST
+if [ "$NPL" = 2 ]; then
+	check "by default both ends pinned: on one CPU and on two, each once" \
+		sh -c "[ \$(grep -c '\"placement\": \"same\"' '$T/out') = 1 ] && [ \$(grep -c '\"placement\": \"spread\"' '$T/out') = 1 ] && ! grep -q '\"placement\": \"none\"' '$T/out'"
+else
+	check "by default the one placement this machine can honour" sh -c "[ \$(grep -c '\"placement\":' '$T/out') = 1 ]"
+fi
+kb run --suite quick --only ipc.pipe.lat --json $FAST
+needs "CPU affinity" check "the quick suite measures same alone" \
+	sh -c "[ \$(grep -c '\"placement\":' '$T/out') = 1 ] && grep -q '\"placement\": \"same\"' '$T/out'"
+
+# Where the ends ran, read around every sample: pinned, the record must say
+# what the pinning did; left to the scheduler, the modes are given.
+aparts() { # PLACEMENT: the distinct apart of every replica under it, in $T/out
+	python3 -c "import json, sys
+doc = json.load(open(sys.argv[1]))
+print(sorted(set(p['apart'] for r in doc['runs'][0]['results'] if r['placement'] == sys.argv[2]
+                 for p in r['replicas'])))" "$T/out" "$1"
+}
+if [ "$PLATFORM" != posix ] && [ "$NCPU" -ge 2 ]; then
+	kb run --only ipc.pipe.lat,ctx.2p.0k --placement same,spread --replicas 3 --json $FAST
+	got=$(aparts same)
+	check "same: every sample's ends on one CPU, replica by replica (apart $got)" [ "$got" = "[0.0]" ]
+	got=$(aparts spread)
+	check "spread: every sample's ends on two (apart $got)" [ "$got" = "[1.0]" ]
+	kb run --only sys.null --json $FAST
+	check "a single-process row knows no ends (apart null)" grep -q '"apart": null' "$T/out"
+	kb run --only ipc.pipe.lat --placement none --replicas 3 --json $FAST
+	check "placement none: the modes are given (null when one), and each replica's ends" \
+		sh -c "grep -Eq '\"modes\": (null|\\[)' '$T/out' && [ \$(grep -Ec '\"apart\": [0-9]' '$T/out') -ge 4 ]"
+	DB=$(db_for ends) || DB="$T/ends.db"
+	"$KB" run --only ipc.pipe.lat --placement spread --replicas 2 --db "$DB" --max-time 0.2 --tmpdir "$T/tmp" --quiet >/dev/null 2>&1
+	kb show ipc.pipe.lat --db "$DB"
+	check "show says where each replica's ends ran" grep -q '^ends on several CPUs in replicas 1 2$' "$T/out"
+else
+	skip "where the ends ran" "needs Linux's /proc and two CPUs"
+	skip "where the ends ran (spread)" "as above"
+	skip "a single-process row knows no ends" "as above"
+	skip "placement none: the modes" "as above"
+	skip "show says where each replica's ends ran" "as above"
+fi
 
 # Read the affinity back from the live processes while a ring runs.
 affinities() { # MARK PID: the Cpus_allowed_list of the instance's processes,
@@ -109,7 +154,7 @@ needs "CPU affinity" check "spread on a one-CPU mask says why" grep -q 'placemen
 
 # --- parallel copies --------------------------------------------------------
 kb run --only ipc.pipe.lat,ipc.pipe.bw --parallel 2 --json $FAST
-check "--parallel 2 runs" sane 2
+check "--parallel 2 runs" sane $((2 * NPL))
 check "--parallel 2 is recorded" grep -q '"parallel": 2' "$T/out"
 check "--parallel 2 gives an aggregate" grep -q '"aggregate": [0-9]' "$T/out"
 kb run --only ipc.pipe.bw --parallel 2 $FAST

@@ -22,8 +22,11 @@ pid_t peer_start(struct bench_ctx *ctx, int end, peer_fn fn, void *arg)
 		bench_fail(ctx, errno, "cannot fork process %d", end);
 		return -1;
 	}
-	if (pid > 0)
+	if (pid > 0) {
+		if (ctx->npeers < BENCH_MAX_PEERS)
+			ctx->peers[ctx->npeers++] = pid;
 		return pid;
+	}
 	/*
 	 * If the timed side (and so the runner) dies, so do we: nothing else
 	 * would stop an echo server blocked in read.  A kill between fork and

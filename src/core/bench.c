@@ -116,6 +116,7 @@ void result_init(struct result *r, const struct bench *b)
 	r->parallel = 1;
 	r->aggregate = NAN;
 	r->drift = NAN;
+	r->apart = NAN;
 	for (int i = 0; i < 2; i++)
 		r->around[i] = (struct sentinel_point){ .t = NAN, .cpu = -1, .sys_ns = NAN,
 							.user_ns = NAN };

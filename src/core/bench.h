@@ -10,6 +10,7 @@
 #define KB_BENCH_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/err.h"
 #include "core/metric.h"
@@ -64,6 +65,8 @@ enum placement {
 
 /* CPUs a placement chooses from; the first this many allowed ones. */
 #define BENCH_MAX_CPUS 256
+/* The other ends a copy's processes may have: a ring of 16 has 15. */
+#define BENCH_MAX_PEERS 16
 /* Parameters and side figures a benchmark stores with its result. */
 #define BENCH_MAX_VALUES 12
 
@@ -107,6 +110,13 @@ struct bench_ctx {
 	enum placement placement;
 	int copy;		/* which of the --parallel copies, from 0 */
 	int nends;		/* processes per copy, set in setup (for the record) */
+	/*
+	 * The other ends' processes, as peer_start made them: where each
+	 * ran is read around every sample, so that a figure between
+	 * processes says whether its ends shared a CPU (core/harness.c).
+	 */
+	pid_t peers[BENCH_MAX_PEERS];
+	int npeers;
 	int ncpus;		/* CPUs the placement maps ends onto */
 	int cpus[BENCH_MAX_CPUS];
 	size_t nvalues;

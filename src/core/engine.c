@@ -26,9 +26,10 @@ int engine_open(struct engine *e, const char *cmd, const struct runner_cfg *rc, 
 {
 	memset(e, 0, sizeof(*e));
 	e->cmd = cmd;
+	e->ops = (struct engine_ops){ runner_run, runner_prelude };
 	e->rc = *rc;
 	e->sentinel = sentinel;
-	if (runner_prelude(&e->rc, WIRE_PRELUDE, &e->rc.harness, &e->pre, err) < 0)
+	if (e->ops.prelude(&e->rc, WIRE_PRELUDE, &e->rc.harness, &e->pre, err) < 0)
 		return -1;
 	engine_clock(e);
 	return 0;
@@ -36,7 +37,7 @@ int engine_open(struct engine *e, const char *cmd, const struct runner_cfg *rc, 
 
 int engine_reclock(struct engine *e, char *err)
 {
-	if (runner_prelude(&e->rc, WIRE_PRELUDE, &e->rc.harness, &e->pre, err) < 0)
+	if (e->ops.prelude(&e->rc, WIRE_PRELUDE, &e->rc.harness, &e->pre, err) < 0)
 		return -1;
 	engine_clock(e);
 	return 0;
@@ -91,7 +92,7 @@ void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs,
 	 * a signal) the replicas calibrate their own, and the timeline
 	 * starts at the first replica.
 	 */
-	if (runner_prelude(&e->rc, WIRE_SENTINEL, hc, &first, err) == 0) {
+	if (e->ops.prelude(&e->rc, WIRE_SENTINEL, hc, &first, err) == 0) {
 		hc->sentinel_nsys = first.nsys;
 		hc->sentinel_nuser = first.nuser;
 		engine_timeline_add(e, &first.first);
@@ -147,7 +148,7 @@ enum engine_state engine_round(struct engine *e,
 		if (!more)
 			die("%s: out of memory", e->cmd);
 		j->reps = more;
-		if (runner_run(e->jobs[i].b, &e->rc, &j->reps[j->n]) < 0)
+		if (e->ops.measure(e->jobs[i].b, &e->rc, &j->reps[j->n]) < 0)
 			return ENGINE_INTERRUPTED;
 		engine_timeline_add(e, &j->reps[j->n].around[0]);
 		engine_timeline_add(e, &j->reps[j->n].around[1]);

@@ -32,8 +32,19 @@ struct engine_reps {
 	size_t merged;			/* replicas the command last merged (engine_merged) */
 };
 
+/*
+ * How the engine measures: runner_run and runner_prelude, in a fresh
+ * worker (engine_open sets them); a test gives its own, on a fake clock.
+ */
+struct engine_ops {
+	int (*measure)(const struct bench *b, const struct runner_cfg *cfg, struct result *r);
+	int (*prelude)(const struct runner_cfg *cfg, enum wire_kind kind, const struct harness_cfg *hc,
+		       struct wire_prelude *p, char *err);
+};
+
 struct engine {
 	const char *cmd;		/* names it in messages: "run", "clocks" */
+	struct engine_ops ops;		/* how it measures */
 	struct runner_cfg rc;		/* the harness's template, where, the watchdog */
 	struct wire_prelude pre;	/* the session's prelude, measured by the worker */
 	int sentinel;			/* take the sentinel around every replica */

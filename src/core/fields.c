@@ -37,6 +37,8 @@ const struct field field_result[] = {
 	F("replicas", NULL, FIELD_SIZE, nreplicas, FIELD_DERIVED, 0, 0),
 	F("drift", "drift", FIELD_REAL, drift, FIELD_OPTIONAL, 0, 0),
 	F("drifted", "drifted", FIELD_BOOL, drifted, FIELD_OPTIONAL, 0, 1),
+	/* A share from 0 to 1; absent (an older kbench) or null: not known. */
+	F("apart", "apart", FIELD_REAL, apart, FIELD_OPTIONAL | FIELD_NONNEG, 0, 0),
 	F("reason", "reason", FIELD_TEXT, reason, FIELD_EMPTY_NONE, 0, 0),
 };
 

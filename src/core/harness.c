@@ -90,6 +90,7 @@ struct sampler {
 	uint64_t run_start;	/* the run's start, for the samples' times */
 	int nsteal;		/* CPUs in steal, 0: steal time unknown here */
 	uint64_t steal[BENCH_MAX_CPUS];	/* each CPU's steal time at the last sample */
+	size_t nends, napart;	/* samples whose ends' CPUs are known; of them, apart */
 };
 
 static uint64_t now(const struct harness_cfg *cfg)
@@ -359,6 +360,34 @@ static void where(struct sampler *s, struct result_sample *w)
 	s->nsteal = n;
 }
 
+/*
+ * Whether the ends of a benchmark between processes (this process and its
+ * peers) are on more than one CPU: each end's CPU (its last, the
+ * scheduler's record) compared with *cpu, the first seen around this
+ * sample (-1 before any).  1 or 0; -1 unknown: no peers, a copy (whose
+ * peers are its own), or a CPU that could not be read.  Read just before
+ * and just after the timed call, outside it: for a 16-process ring 32
+ * reads of /proc, about 0.3 ms a sample.
+ */
+static int ends_apart(const struct sampler *s, int *cpu)
+{
+	int apart = 0;
+
+	if (s->cp || s->ctx->npeers == 0)
+		return -1;
+	for (int i = -1; i < s->ctx->npeers; i++) {
+		int c = i < 0 ? plat_current_cpu() : plat_task_cpu(s->ctx->peers[i]);
+
+		if (c < 0)
+			return -1;
+		if (*cpu < 0)
+			*cpu = c;
+		else if (c != *cpu)
+			apart = 1;
+	}
+	return apart;
+}
+
 static void where_start(struct sampler *s)
 {
 	int n = plat_steal_ns(s->steal, BENCH_MAX_CPUS);
@@ -406,9 +435,16 @@ static enum bench_status sample(struct sampler *s, struct result *r, double **ag
 		return bench_fail(s->ctx, 0, "out of memory for samples");
 	where_start(s);
 	for (;;) {
+		int cpu = -1, before = ends_apart(s, &cpu), after;
+
 		st = sample_once(s, s->n, &ns);
 		if (st != BENCH_OK)
 			return st;
+		after = ends_apart(s, &cpu);
+		if (before >= 0 && after >= 0) {
+			s->nends++;
+			s->napart += before || after;
+		}
 		if (r->n == cap) {
 			double *more = realloc(r->samples, 2 * cap * sizeof(*more));
 			struct result_sample *w;
@@ -447,14 +483,21 @@ static enum bench_status sample(struct sampler *s, struct result *r, double **ag
 			break;
 		}
 	}
+	if (s->nends)
+		r->apart = (double)s->napart / (double)s->nends;
 	return BENCH_OK;
 }
 
 /*
  * The benchmark's overhead loop, timed like the operation: calibrated, one
- * sample discarded, then the median of OVH_SAMPLES samples per iteration.
+ * sample discarded, then the median of OVH_SAMPLES samples per iteration,
+ * each OVH_SHARE of a sample's target long.  A quarter: the loop is
+ * measured in every replica, and at a whole target it took 1.4-1.8 s of
+ * each ctx.* instance's 5 in the standard suite (32 s of it), for a
+ * median that shorter samples give as well (doc/performance.md).
  */
 #define OVH_SAMPLES 11
+#define OVH_SHARE 0.25
 
 static enum bench_status measure_overhead(struct sampler *s, double target)
 {
@@ -821,6 +864,40 @@ double harness_probe(const struct bench *b, const struct harness_cfg *cfg, doubl
 	return st == BENCH_OK && s.n ? per_op_ns(&s, ns) : -1;
 }
 
+/*
+ * Where a replica's time goes, for bench/suite_time.sh: with
+ * $KBENCH_PHASES naming a file, a line is appended to it per replica:
+ * id, placement, replica, then the seconds of each phase (setup, the
+ * benchmark's overhead loop, calibration, warm-up, the sentinel, the
+ * samples, teardown).  Written after the last sample; nothing when unset.
+ */
+enum harness_phase { PH_SETUP, PH_OVERHEAD, PH_CALIBRATE, PH_WARMUP, PH_SENTINEL, PH_SAMPLE,
+		     PH_TEARDOWN, PH_N };
+
+static void phase_mark(const struct harness_cfg *cfg, uint64_t *last, double *acc, enum harness_phase p)
+{
+	uint64_t t = now(cfg);
+
+	acc[p] += (double)(t - *last) / 1e9;
+	*last = t;
+}
+
+static void phase_log(const struct bench *b, const struct harness_cfg *cfg, const struct result *r,
+		      const double *acc)
+{
+	const char *path = getenv("KBENCH_PHASES");
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "%s %s %d", b->id, r->placement == PLACE_NA ? "-" : place_name(r->placement),
+		cfg->replica);
+	for (int p = 0; p < PH_N; p++)
+		fprintf(f, " %.6f", acc[p]);
+	fputc('\n', f);
+	fclose(f);
+}
+
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r)
 {
 	struct bench_ctx ctx = { .tmpdir = cfg->tmpdir, .arg = b->arg, .suite = cfg->suite,
@@ -834,8 +911,8 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	double *agg = NULL;
 	struct bench_point *pts = NULL;
 	size_t np = 0;
-	uint64_t t0 = now(cfg);
-	double target = sample_target(cfg, 1);
+	uint64_t t0 = now(cfg), tp = t0;
+	double target = sample_target(cfg, 1), phase[PH_N] = { 0 };
 	int have_snap = 0, set_up = 0, parallel = cfg->parallel > 1 ? cfg->parallel : 1;
 	enum bench_status st;
 
@@ -865,9 +942,13 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 					"--parallel %d", parallel);
 		} else {
 			have_snap = cfg->interference && snap(&before) == 0;
+			phase_mark(cfg, &tp, phase, PH_SETUP);
 			sentinel_around(cfg, r, 0);
+			phase_mark(cfg, &tp, phase, PH_SENTINEL);
 			st = measure_curve(&s, r, pts, np);
+			phase_mark(cfg, &tp, phase, PH_SAMPLE);
 			sentinel_around(cfg, r, 1);
+			phase_mark(cfg, &tp, phase, PH_SENTINEL);
 			if (have_snap && snap(&after) == 0)
 				r->interference = interference(&before, &after);
 		}
@@ -884,20 +965,28 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	free(pts);
 	if (st == BENCH_OK && !np)
 		record_cpus(&ctx);
+	if (!np)
+		phase_mark(cfg, &tp, phase, PH_SETUP);
 	if (st == BENCH_OK && !np && b->overhead)
-		st = measure_overhead(&s, target);
+		st = measure_overhead(&s, sample_target(cfg, OVH_SHARE));
+	phase_mark(cfg, &tp, phase, PH_OVERHEAD);
 	/* A later replica keeps the first one's n, so that all replicas measure the same thing. */
 	if (st == BENCH_OK && !np && cfg->iterations)
 		s.n = cfg->iterations;
 	else if (st == BENCH_OK && !np)
 		st = calibrate(&s, KIND_RUN, target, &s.n);
+	phase_mark(cfg, &tp, phase, PH_CALIBRATE);
 	if (st == BENCH_OK && !np)
 		st = warm_up(&s);
+	phase_mark(cfg, &tp, phase, PH_WARMUP);
 	if (st == BENCH_OK && !np) {
 		have_snap = cfg->interference && snap(&before) == 0;
 		sentinel_around(cfg, r, 0);
+		phase_mark(cfg, &tp, phase, PH_SENTINEL);
 		st = sample(&s, r, &agg);
+		phase_mark(cfg, &tp, phase, PH_SAMPLE);
 		sentinel_around(cfg, r, 1);
+		phase_mark(cfg, &tp, phase, PH_SENTINEL);
 		if (have_snap && snap(&after) == 0)
 			r->interference = interference(&before, &after);
 	}
@@ -906,9 +995,11 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		copies_stop(&cp);
 	else if (b->teardown && set_up)
 		b->teardown(&ctx);
+	phase_mark(cfg, &tp, phase, PH_TEARDOWN);
 	r->iterations = s.n;
 	r->wall_s = (double)(now(cfg) - t0) / 1e9;
 	take_values(r, &ctx);
+	phase_log(b, cfg, r, phase);
 	if (st != BENCH_OK) {
 		free(r->samples);
 		free(r->where);

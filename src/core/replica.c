@@ -239,6 +239,7 @@ static void replica_records(const struct result *reps, size_t n, const struct re
 		rr->stop = r->stop;
 		rr->t0 = r->where && r->n ? r->where[0].t : (double)NAN;
 		rr->t1 = r->where && r->n ? r->where[r->n - 1].t : (double)NAN;
+		rr->apart = r->apart;
 		replica_sentinel(r, &rr->sentinel_sys, &rr->sentinel_user);
 		sys[k] = rr->sentinel_sys;
 		user[k] = rr->sentinel_user;
@@ -255,6 +256,66 @@ static void replica_records(const struct result *reps, size_t n, const struct re
 	out->drifted = isfinite(out->drift) && out->drift > cfg->precision;
 }
 
+const char *replica_ends_name(enum replica_ends e)
+{
+	return e == REPLICA_ONE_CPU ? "one CPU" : "several CPUs";
+}
+
+/*
+ * The modes of n replicas, from each one's median and apart (as
+ * replica_modes says): 2 with out filled, out[0] the figure's, and in[k]
+ * whether replica k is in it; else 0.  scratch holds n doubles.
+ */
+static size_t replica_split(const double *median, const double *apart, size_t n, double *scratch,
+			    struct replica_mode out[2], unsigned char *in)
+{
+	size_t count[2] = { 0, 0 };
+	struct stats_summary ss;
+
+	for (size_t k = 0; k < n; k++)
+		if (isfinite(apart[k]))
+			count[apart[k] >= REPLICA_APART]++;
+	if (!count[0] || !count[1])
+		return 0;
+	out[0].ends = count[1] > count[0] ? REPLICA_SEVERAL_CPUS : REPLICA_ONE_CPU;
+	out[1].ends = out[0].ends == REPLICA_ONE_CPU ? REPLICA_SEVERAL_CPUS : REPLICA_ONE_CPU;
+	for (int m = 0; m < 2; m++) {
+		size_t got = 0;
+
+		for (size_t k = 0; k < n; k++) {
+			int mine = isfinite(apart[k]) && (apart[k] >= REPLICA_APART) == (int)out[m].ends;
+
+			if (m == 0 && in)
+				in[k] = (unsigned char)mine;
+			if (mine)
+				scratch[got++] = median[k];
+		}
+		if (stats_summarize(scratch, got, &ss) < 0)
+			return 0;
+		out[m].n = got;
+		out[m].median = ss.median;
+		out[m].lo = ss.ci_low;
+		out[m].hi = ss.ci_high;
+	}
+	return 2;
+}
+
+size_t replica_modes(const struct result *r, struct replica_mode out[2])
+{
+	double *v;
+	size_t n = r->nreplicas, got;
+
+	if (n < 2 || !r->replicas || r->placement == PLACE_NA || !(v = malloc(3 * n * sizeof(*v))))
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		v[k] = r->replicas[k].median;
+		v[n + k] = r->replicas[k].apart;
+	}
+	got = replica_split(v, v + n, n, v + 2 * n, out, NULL);
+	free(v);
+	return got;
+}
+
 /* The failure, or the skip, that decides the result; NULL when all replicas measured. */
 static const struct result *replica_missing(const struct result *reps, size_t n, size_t *which)
 {
@@ -266,13 +327,51 @@ static const struct result *replica_missing(const struct result *reps, size_t n,
 	return NULL;
 }
 
+/*
+ * The spread fields of the figure's replicas (in[k]): over their samples
+ * alone, so that another mode's do not stretch them.
+ */
+static int replica_spread_of(const struct result *reps, size_t n, const unsigned char *in,
+			     struct stats_summary *all)
+{
+	size_t total = 0, at = 0;
+	double *v;
+	int rc;
+
+	for (size_t k = 0; k < n; k++)
+		total += in[k] ? reps[k].n : 0;
+	if (!(v = malloc((total ? total : 1) * sizeof(*v))))
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; in[k] && i < reps[k].n; i++)
+			v[at++] = reps[k].samples[i];
+	rc = stats_summarize(v, total, all);
+	free(v);
+	return rc;
+}
+
+/* The share of every replica's samples whose ends were apart, weighted by samples. */
+static double replica_apart(const struct result *reps, size_t n)
+{
+	double sum = 0, weight = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (isfinite(reps[k].apart) && reps[k].n) {
+			sum += reps[k].apart * (double)reps[k].n;
+			weight += (double)reps[k].n;
+		}
+	return weight > 0 ? sum / weight : (double)NAN;
+}
+
 int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		  const struct replica_cfg *cfg, struct result *out)
 {
 	const struct result *miss;
 	double *scratch, best = INFINITY, w;
-	size_t near = 0, which = 0;
+	size_t near = 0, which = 0, m = 0;
 	struct stats_summary ss, all;
+	struct replica_mode modes[2];
+	unsigned char *in;
 
 	if (n == 0)
 		BUG("replica_merge of no replicas");
@@ -286,16 +385,26 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		}
 		return 0;
 	}
-	scratch = malloc(2 * n * sizeof(*scratch));
-	if (!scratch)
-		return -1;
+	scratch = malloc(4 * n * sizeof(*scratch));
+	in = malloc(n);
+	if (!scratch || !in)
+		goto fail_scratch;
+	/* The replicas of the figure: every one, or those of its mode when they split. */
+	for (size_t k = 0; k < n; k++) {
+		scratch[2 * n + k] = reps[k].median;
+		scratch[3 * n + k] = reps[k].apart;
+		in[k] = 1;
+	}
+	if (reps[0].placement != PLACE_NA)
+		(void)replica_split(scratch + 2 * n, scratch + 3 * n, n, scratch, modes, in);
 	for (size_t k = 0; k < n; k++)
-		scratch[k] = reps[k].median;
-	if (stats_summarize(scratch, n, &ss) < 0)
+		if (in[k])
+			scratch[m++] = reps[k].median;
+	if (stats_summarize(scratch, m, &ss) < 0)
 		goto fail_scratch;
 	/* The values of the replica nearest the figure, as for a label's runs. */
 	for (size_t k = 0; k < n; k++)
-		if (fabs(reps[k].median - ss.median) < best) {
+		if (in[k] && fabs(reps[k].median - ss.median) < best) {
 			best = fabs(reps[k].median - ss.median);
 			near = k;
 		}
@@ -306,6 +415,7 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 	out->points = NULL;
 	out->npoints = 0;
 	out->iterations = reps[0].iterations;
+	out->apart = replica_apart(reps, n);
 	out->replicas = calloc(n, sizeof(*out->replicas));
 	if (!out->replicas || replica_samples(reps, n, out) < 0 ||
 	    (reps[0].npoints && replica_points(reps, n, cfg->precision, scratch, out) < 0))
@@ -314,9 +424,10 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 	replica_levels(b, out);
 	if (n == 1) {
 		free(scratch);
+		free(in);
 		return 0;	/* one replica: its own figure, CI and stop, as measured */
 	}
-	if (stats_summarize(out->samples, out->n, &all) < 0 || replica_machine(cfg, &w) < 0)
+	if (replica_spread_of(reps, n, in, &all) < 0 || replica_machine(cfg, &w) < 0)
 		goto fail;
 	/* The interval for the next run: the replicas' own, at least the machine's movement. */
 	if (cfg->ntimeline) {
@@ -333,17 +444,21 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 	out->cv = all.cv;
 	out->p5 = all.p5;
 	out->p95 = all.p95;
+	m = 0;
 	for (size_t k = 0; k < n; k++)
-		scratch[k] = reps[k].aggregate;
-	if (reps[0].parallel > 1 && stats_summarize(scratch, n, &all) == 0)
+		if (in[k])
+			scratch[m++] = reps[k].aggregate;
+	if (reps[0].parallel > 1 && stats_summarize(scratch, m, &all) == 0)
 		out->aggregate = all.median;
 	out->stop = stats_rel_halfwidth(&ss) <= cfg->precision ? STOP_PRECISION : STOP_MAX_TIME;
 	out->status = out->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
 	free(scratch);
+	free(in);
 	return 0;
 fail:
 	result_free(out);
 fail_scratch:
 	free(scratch);
+	free(in);
 	return -1;
 }

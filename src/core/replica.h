@@ -71,6 +71,9 @@ struct replica_cfg {
  *   by point the same way and its levels found again (b->curve_done); the
  *   values are those of the replica nearest the median.  One replica is
  *   kept as measured.
+ * - When the replicas split between ends on one CPU and on several (a
+ *   benchmark between processes left to the scheduler), everything above
+ *   is of the replicas of the figure's mode alone (replica_modes).
  * - drift is how far the sentinel moved between the replicas, relative:
  *   the interquartile range over the median of the replicas' own
  *   sentinels, the larger of its two operations; drifted when above the
@@ -80,6 +83,37 @@ struct replica_cfg {
  */
 int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		  const struct replica_cfg *cfg, struct result *out);
+
+/*
+ * Where the ends of a benchmark between processes ran.  Left to the
+ * scheduler (placement none), they run on one CPU or on several, and on a
+ * VM those are two figures (a pipe round trip of 2.4 us or of 25 to 75 us,
+ * depending on what else the machine did at that moment): a replica is in
+ * the mode most of its samples were in (apart, REPLICA_APART), and when a
+ * result's replicas fall in both, a median between the two would mean
+ * neither.  Its figure is then the mode of most replicas (on a tie the
+ * one-CPU mode, the scheduler's cheaper path), with its interval over
+ * those replicas alone, and the reports give both modes, each with its
+ * level and its share of the replicas.
+ */
+#define REPLICA_APART 0.5
+enum replica_ends {
+	REPLICA_ONE_CPU = 0,		/* every end on one CPU */
+	REPLICA_SEVERAL_CPUS,		/* the ends on more than one */
+};
+struct replica_mode {
+	enum replica_ends ends;
+	double median, lo, hi;		/* the median of its replicas' medians, its 95% CI */
+	size_t n;			/* its replicas */
+};
+/*
+ * The modes of r's replicas (r->replicas): 2 when they split, out[0] the
+ * mode of r's figure; 0 when they do not, when nothing is known of where
+ * the ends ran, or when r is not between processes (placement PLACE_NA).
+ */
+size_t replica_modes(const struct result *r, struct replica_mode out[2]);
+/* "one CPU", "several CPUs" */
+const char *replica_ends_name(enum replica_ends e);
 
 /*
  * The sentinel around a replica (its around points, before and after its

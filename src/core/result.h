@@ -61,6 +61,9 @@ struct result_replica {
 	double sentinel_sys;		/* the sentinel around it: the mean of the points */
 	double sentinel_user;		/* before and after, each operation in ns; NaN unknown */
 	enum stop_reason stop;		/* how its sampling ended */
+	double apart;			/* the share of its samples whose ends (a benchmark
+					   between processes) ran on more than one CPU;
+					   NaN unknown or not between processes */
 };
 
 /*
@@ -143,6 +146,10 @@ struct result {
 					   sampled, relative; NaN unknown */
 	int drifted;			/* drift above the precision asked for: the
 					   machine, not only the figure, moved */
+	double apart;			/* a benchmark between processes: the share of its
+					   samples whose ends were seen on more than one
+					   CPU (this process and every peer, just before
+					   and just after the sample); NaN unknown */
 	int64_t from_run;		/* in a label's merged row (report_merge_labels):
 					   the stored run whose values and points it shows;
 					   0 otherwise (never stored) */

@@ -124,6 +124,34 @@ int plat_current_cpu(void)
 	return cpu >= 0 ? cpu : -1;
 }
 
+int plat_task_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int fd, field = 3;
+	ssize_t got;
+	long cpu;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return -1;
+	buf[got] = '\0';
+	/* The name (field 2) may hold anything, spaces and ')' included: after its last ')'. */
+	if (!(p = strrchr(buf, ')')))
+		return -1;
+	for (p++; *p && field < 39; field++) {
+		p += strspn(p, " ");
+		p += strcspn(p, " ");
+	}
+	if (field != 39 || *p != ' ')
+		return -1;
+	cpu = strtol(p + 1, NULL, 10);
+	return cpu >= 0 && cpu < 1 << 20 ? (int)cpu : -1;
+}
+
 /*
  * One pread of /proc/stat (about 6 us here) per call, from a descriptor
  * kept open: the harness calls this after every sample.  The descriptor is

@@ -37,6 +37,11 @@ int plat_group_cpu_ns(uint64_t *ns);
  * keeps steal in clock ticks (10 ms), so a short sample reads 0 or a tick.
  */
 int plat_current_cpu(void);
+/*
+ * The CPU process pid last ran on (the scheduler's own record: Linux's
+ * /proc/PID/stat), or -1 when unknown: where a benchmark's other end was.
+ */
+int plat_task_cpu(pid_t pid);
 int plat_steal_ns(uint64_t *steal_ns, int max);
 
 /* Ask the kernel to kill this process when its parent dies. */

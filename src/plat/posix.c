@@ -48,6 +48,14 @@ int plat_current_cpu(void)
 	return -1;
 }
 
+/* POSIX says nothing of where another process ran. */
+int plat_task_cpu(pid_t pid)
+{
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+}
+
 /* Steal time is a hypervisor's figure that POSIX does not carry. */
 int plat_steal_ns(uint64_t *steal_ns, int max)
 {

@@ -383,6 +383,10 @@ static void imp_replicas(struct imp *im, json_t *o, struct result *r)
 		rp->t1 = imp_num(im, p, "t1", 1);
 		rp->sentinel_sys = imp_num(im, p, "sentinel_sys_ns", 1);
 		rp->sentinel_user = imp_num(im, p, "sentinel_user_ns", 1);
+		/* An older kbench's export has none: not known. */
+		rp->apart = json_object_get(p, "apart") ? imp_num(im, p, "apart", 1) : (double)NAN;
+		if (!im->bad && isfinite(rp->apart) && (rp->apart < 0 || rp->apart > 1))
+			imp_fail(im, "replica %zu: \"apart\" is %g, not a share from 0 to 1", i + 1, rp->apart);
 		imp_str(im, p, "stop", stop, sizeof(stop), 0);
 		if (!im->bad && result_stop_parse(stop, &rp->stop) < 0)
 			imp_fail(im, "replica %zu: unknown stop \"%s\"", i + 1, stop);

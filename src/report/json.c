@@ -16,6 +16,7 @@
  */
 #include "report/report.h"
 #include "core/fields.h"
+#include "core/replica.h"
 #include "report/model.h"
 #include "report/jsonw.h"
 
@@ -387,6 +388,7 @@ static json_t *replicas_array(const struct result *r, int *bad)
 		report_jset(o, "stop", report_jstr(result_stop_name(p->stop)), bad);
 		report_jset(o, "sentinel_sys_ns", report_jreal(p->sentinel_sys), bad);
 		report_jset(o, "sentinel_user_ns", report_jreal(p->sentinel_user), bad);
+		report_jset(o, "apart", report_jreal(p->apart), bad);
 		report_jpush(a, o, bad);
 	}
 	return a;
@@ -496,12 +498,46 @@ static json_t *field_json(const struct field *f, const struct result *r, int mea
 	return json_null();
 }
 
+/*
+ * The modes of a result whose replicas split between ends on one CPU and
+ * on several (replica_modes), the figure's first; null when they do not.
+ * Derived from the replicas, so an import needs none.
+ */
+static json_t *modes_array(const struct result *r, int *bad)
+{
+	struct replica_mode m[2];
+	json_t *a;
+
+	if (replica_modes(r, m) != 2)
+		return json_null();
+	if (!(a = json_array())) {
+		*bad = 1;
+		return NULL;
+	}
+	for (int k = 0; k < 2; k++) {
+		json_t *o = json_object();
+
+		if (!o) {
+			*bad = 1;
+			break;
+		}
+		report_jset(o, "ends", report_jstr(replica_ends_name(m[k].ends)), bad);
+		report_jset(o, "median", report_jreal(m[k].median), bad);
+		report_jset(o, "ci_low", report_jreal(m[k].lo), bad);
+		report_jset(o, "ci_high", report_jreal(m[k].hi), bad);
+		report_jset(o, "replicas", juint(m[k].n), bad);
+		report_jpush(a, o, bad);
+	}
+	return a;
+}
+
 /* A result's lists: values, points, replicas, samples, where each ran, a timed job's usage. */
 static void result_lists(json_t *o, const struct result *r, int measured, json_t *samples, int *bad)
 {
 	report_jset(o, "values", values_object(r, bad), bad);
 	report_jset(o, "points", points_array(r, bad), bad);
 	report_jset(o, "replicas", replicas_array(r, bad), bad);
+	report_jset(o, "modes", measured ? modes_array(r, bad) : json_null(), bad);
 	if (measured && r->samples)
 		for (size_t i = 0; i < r->n; i++)
 			report_jpush(samples, report_jreal(r->samples[i]), bad);

@@ -9,6 +9,7 @@
 #include "report/model.h"
 #include "core/catalog.h"
 #include "core/registry.h"
+#include "core/replica.h"
 #include "core/utf8.h"
 #include "stats/stats.h"
 
@@ -251,13 +252,29 @@ static const struct result *find_result(const struct row *row, const char *id)
 	return find_exact(&na, id);
 }
 
+/*
+ * The mark of a figure whose replicas split between their ends on one CPU
+ * and on several (replica_modes): the figure is the mode of most replicas,
+ * and a note gives both.
+ */
+#define MODES_MARK "^"
+
 static void cell_median(const struct table_col *col, const struct row *row, char *buf)
 {
 	const struct result *r = find_result(row, col->ids[0]);
+	struct replica_mode modes[2];
+	int w = col->numw ? col->numw : col->width;
 
 	buf[0] = '\0';
-	if (result_usable(r))
-		report_num(buf, col->numw ? col->numw : col->width, r->median);
+	if (!result_usable(r))
+		return;
+	if (replica_modes(r, modes) == 2) {
+		report_num(buf, w - (int)strlen(MODES_MARK), r->median);
+		if (buf[0])
+			strcat(buf, MODES_MARK);
+		return;
+	}
+	report_num(buf, w, r->median);
 }
 
 /* The mean of the medians of all ids, blank unless every one is usable. */
@@ -931,6 +948,26 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 }
 
 /*
+ * A figure whose replicas split between ends on one CPU and on several
+ * (its cell marked MODES_MARK): both modes, each with its level and its
+ * replicas, the figure's first.
+ */
+static void note_modes(FILE *out, const struct run_info *run, const struct result *r)
+{
+	struct replica_mode m[2];
+	char name[160], a[32], b[32];
+
+	if (!result_usable(r) || replica_modes(r, m) != 2)
+		return;
+	run_name(run, name, sizeof(name));
+	report_fig(a, sizeof(a), m[0].median);
+	report_fig(b, sizeof(b), m[1].median);
+	fprintf(out, "  %s %s%s" MODES_MARK ": two modes: ends on %s %s (%zu of %zu replicas), "
+		"on %s %s (%zu)\n", name, r->id, place_tag(r), replica_ends_name(m[0].ends), a,
+		m[0].n, r->nreplicas, replica_ends_name(m[1].ends), b, m[1].n);
+}
+
+/*
  * With --parallel the table shows the figure per copy; the note gives all
  * copies together, so contention between copies can be read off.
  */
@@ -1012,6 +1049,7 @@ static void table_notes(FILE *out, const struct table *t, const struct row *row)
 		const struct result *r = find_exact(row, id);
 		if (r) {
 			note_result(out, row->run, r);
+			note_modes(out, row->run, r);
 			note_parallel(out, row->run, r);
 		}
 	}
@@ -2092,6 +2130,35 @@ static void show_figure(FILE *out, const struct result *r)
 }
 
 /*
+ * Where each replica's ends ran, for a figure between processes whose
+ * replicas know: "ends on one CPU in replicas 1 2 5; on several CPUs in 3 4".
+ */
+static void show_ends(FILE *out, const struct result *r)
+{
+	const char *sep = "\nends";
+
+	if (r->placement == PLACE_NA)
+		return;
+	for (int e = REPLICA_ONE_CPU; e <= REPLICA_SEVERAL_CPUS; e++) {
+		int any = 0;
+
+		for (size_t k = 0; k < r->nreplicas; k++) {
+			double a = r->replicas[k].apart;
+
+			if (!isfinite(a) || (a >= REPLICA_APART) != (e == REPLICA_SEVERAL_CPUS))
+				continue;
+			if (!any++)
+				fprintf(out, "%s on %s in replicas", sep,
+					replica_ends_name((enum replica_ends)e));
+			fprintf(out, " %zu", k + 1);
+			sep = ";";
+		}
+	}
+	if (strcmp(sep, ";") == 0)
+		fputc('\n', out);
+}
+
+/*
  * The replicas behind a figure, one a line, in the order taken: when each
  * ran, its median and CI, its samples, and the sentinel around it, so a
  * replica that sat in a slow spell of the machine can be seen as one.
@@ -2126,6 +2193,7 @@ static void show_replicas(FILE *out, const struct result *r)
 		fprintf(out, "%7zu  %-11s %8s %9s to %-9s %7zu  %7s %10s\n", k + 1, at, m, lo, hi,
 			p->n, sys, user);
 	}
+	show_ends(out, r);
 }
 
 /* Bins of the sentinel's timeline that `show sentinel` prints at most. */

@@ -103,6 +103,12 @@ struct store {
  * timeline of the machine's speed.  Spelt once for store_schema and
  * migration 5.
  */
+/*
+ * Where a replica's ends ran (version 9): the share of its samples whose
+ * ends were on more than one CPU.  Added by ALTER TABLE in a fresh
+ * database too, so that it comes last as in a migrated one.
+ */
+#define STORE_SQL_REPLICAS_APART "ALTER TABLE result_replicas ADD COLUMN apart REAL;\n"
 #define STORE_SQL_REPLICAS \
 	"CREATE TABLE result_replicas (\n" \
 	"  result_id INTEGER NOT NULL REFERENCES results(id),\n" \
@@ -204,7 +210,8 @@ static const char store_schema[] =
 	"  aggregate REAL,\n"
 	"  drift REAL,\n"
 	"  drifted INTEGER NOT NULL DEFAULT 0,\n"
-	"  jobs INTEGER NOT NULL DEFAULT 0\n"
+	"  jobs INTEGER NOT NULL DEFAULT 0,\n"
+	"  apart REAL\n"
 	");\n"
 	"CREATE TABLE samples (\n"
 	"  result_id INTEGER NOT NULL REFERENCES results(id),\n"
@@ -222,6 +229,7 @@ static const char store_schema[] =
 	STORE_SQL_RESULT_POINTS
 	STORE_SQL_RUNS_UUID
 	STORE_SQL_REPLICAS
+	STORE_SQL_REPLICAS_APART
 	STORE_SQL_RESULT_USAGE;
 
 /*
@@ -237,7 +245,9 @@ static const char store_schema[] =
  * one block of samples, so no replicas, no drift (NULL), no sentinel and
  * nothing known of where a sample ran; version 6 did not record which
  * process measured a run (pid NULL), so none of its runs reads as being
- * measured; version 7 timed no jobs, so jobs 0 (none) and no usage.
+ * measured; version 7 timed no jobs, so jobs 0 (none) and no usage;
+ * version 8 did not see where the ends of a benchmark between processes
+ * ran, so apart NULL (unknown) for its results and replicas.
  */
 static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
@@ -263,6 +273,8 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[6] = "ALTER TABLE runs ADD COLUMN pid INTEGER;\n",
 	[7] = "ALTER TABLE results ADD COLUMN jobs INTEGER NOT NULL DEFAULT 0;\n"
 	      STORE_SQL_RESULT_USAGE,
+	[8] = "ALTER TABLE results ADD COLUMN apart REAL;\n"
+	      STORE_SQL_REPLICAS_APART,
 };
 
 /*
@@ -298,7 +310,7 @@ static const char store_sql_load_usage[] =
 
 static const char store_sql_replica[] =
 	"INSERT INTO result_replicas (result_id, idx, median, ci_low, ci_high, n, t0, t1, stop,"
-	" sentinel_sys, sentinel_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" sentinel_sys, sentinel_user, apart) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 /*
  * The children every reader loads (replicas, points, values) are read a
@@ -308,7 +320,7 @@ static const char store_sql_replica[] =
  */
 static const char store_sql_load_replicas[] =
 	"SELECT p.result_id, p.median, p.ci_low, p.ci_high, p.n, p.t0, p.t1, p.stop,"
-	" p.sentinel_sys, p.sentinel_user FROM result_replicas p JOIN results r"
+	" p.sentinel_sys, p.sentinel_user, p.apart FROM result_replicas p JOIN results r"
 	" ON r.id = p.result_id WHERE r.run_id = ? ORDER BY p.result_id, p.idx";
 
 static const char store_sql_load_samples[] =
@@ -1430,6 +1442,7 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 		    store_bind_text(sr, 9, result_stop_name(p->stop)) != 0 ||
 		    store_bind_real(sr, 10, p->sentinel_sys) != 0 ||
 		    store_bind_real(sr, 11, p->sentinel_user) != 0 ||
+		    store_bind_real(sr, 12, p->apart) != 0 ||
 		    store_step_done(sr) < 0)
 			goto fail;
 	}
@@ -1981,6 +1994,7 @@ static int store_load_replicas(struct store *st, struct store_rows *c, int64_t r
 		}
 		p->sentinel_sys = store_column_real(stmt, 8);
 		p->sentinel_user = store_column_real(stmt, 9);
+		p->apart = store_column_real(stmt, 10);
 	}
 	if (c->rc < 0)
 		goto fail;

@@ -18,7 +18,7 @@
 
 #include "core/result.h"
 
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 
 struct store;
 

@@ -152,7 +152,46 @@ static size_t min_replicas = (size_t)-1, nwhere, ndrifted;
  * range.  Where each sample ran: four arrays of n, times not decreasing
  * within a replica, CPUs -1 or more, steal null or >= 0, replicas in
  * range.  drift a number or null, drifted a boolean, true only with a drift.
+ * apart (the result's and each replica's) a share from 0 to 1 or null;
+ * modes null, or two modes, one CPU and several, each inside its own CI,
+ * counting no more replicas than there are, the first the figure's.
  */
+static void check_apart(json_t *o, const char *id)
+{
+	json_t *a = json_object_get(o, "apart");
+
+	if (!a || !(json_is_null(a) || (json_is_number(a) && json_number_value(a) >= 0 &&
+					 json_number_value(a) <= 1)))
+		bad("apart missing, or not a share from 0 to 1 or null", id);
+}
+
+static void check_modes(json_t *r, const char *id, size_t nrep)
+{
+	json_t *m = json_object_get(r, "modes"), *p;
+	double counted = 0;
+	size_t i;
+
+	if (!m || json_is_null(m))
+		return;
+	if (!json_is_array(m) || json_array_size(m) != 2)
+		bad("modes is neither null nor two modes", id);
+	json_array_foreach(m, i, p) {
+		double med = num(p, "median", id);
+		const char *ends = json_string_value(json_object_get(p, "ends"));
+
+		if (!ends || (strcmp(ends, "one CPU") && strcmp(ends, "several CPUs")))
+			bad("a mode's ends are neither one CPU nor several CPUs", id);
+		if (!(num(p, "ci_low", id) <= med && med <= num(p, "ci_high", id)))
+			bad("a mode's median is outside its CI", id);
+		counted += num(p, "replicas", id);
+	}
+	if (counted > (double)nrep || num(json_array_get(m, 0), "replicas", id) < num(json_array_get(m, 1), "replicas", id))
+		bad("the modes count more replicas than there are, or the figure's is not the larger", id);
+	if (fabs(num(json_array_get(m, 0), "median", id) - num(r, "median", id)) >
+	    1e-9 * fabs(num(r, "median", id)))
+		bad("the figure is not its mode's median", id);
+}
+
 static void check_replicas(json_t *r, const char *id, int measured)
 {
 	json_t *reps = need(r, "replicas", JSON_ARRAY, id), *w = json_object_get(r, "where"), *p;
@@ -177,6 +216,7 @@ static void check_replicas(json_t *r, const char *id, int measured)
 		num_or_null(p, "t1", id);
 		num_or_null(p, "sentinel_sys_ns", id);
 		num_or_null(p, "sentinel_user_ns", id);
+		check_apart(p, id);
 		lo = fmin(lo, m);
 		hi = fmax(hi, m);
 	}
@@ -184,6 +224,8 @@ static void check_replicas(json_t *r, const char *id, int measured)
 		min_replicas = nrep;
 	if (nrep >= 2 && !(lo <= num(r, "median", id) && num(r, "median", id) <= hi))
 		bad("the median is outside its replicas' range", id);
+	check_apart(r, id);
+	check_modes(r, id, nrep);
 	if (!w || json_is_null(w))
 		return;
 	size_t n = json_array_size(need(r, "samples", JSON_ARRAY, id));

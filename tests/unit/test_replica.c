@@ -15,6 +15,10 @@
  *   interval stays within the precision asked for.
  * - The merge's rules: a failed replica fails the result, a first skip
  *   skips it, a curve is merged point by point.
+ * - Placement modes: replicas whose ends ran on one CPU and replicas whose
+ *   ends ran on several are two figures; the merged figure is the mode of
+ *   most replicas, its interval and spread over them alone, and both
+ *   modes are reported with their levels and counts.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -563,6 +567,93 @@ static void test_merge_curve(void **state)
 		result_free(&reps[k]);
 }
 
+/* A replica of 5 samples at level x (+-1%), its ends apart in a share `apart` of them. */
+static void mode_replica(struct result *r, double x, double apart)
+{
+	static const double d[5] = { 0.99, 0.995, 1.0, 1.005, 1.01 };
+	const struct bench b = { .id = "sim.pipe", .run = op_run, .flags = BENCH_PLACED };
+	struct stats_summary ss;
+
+	result_init(r, &b);
+	r->samples = malloc(5 * sizeof(*r->samples));
+	assert_non_null(r->samples);
+	for (int i = 0; i < 5; i++)
+		r->samples[i] = x * d[i];
+	r->n = 5;
+	stats_summarize(r->samples, 5, &ss);
+	r->median = ss.median;
+	r->ci_low = ss.ci_low;
+	r->ci_high = ss.ci_high;
+	r->status = RES_OK;
+	r->stop = STOP_PRECISION;
+	r->apart = apart;
+}
+
+static void test_merge_modes(void **state)
+{
+	/* Five replicas with both ends on one CPU (2.4 us), three across two (38 us). */
+	static const double level[8] = { 2.4, 38, 2.41, 2.39, 37, 2.42, 39, 2.38 };
+	static const double apart[8] = { 0, 1, 0, 0.1, 0.9, 0, 1, 0.2 };
+	struct result reps[8], out;
+	struct replica_cfg cfg = { .precision = 0.05 };
+	const struct bench b = { .id = "sim.pipe", .run = op_run, .flags = BENCH_PLACED };
+	struct replica_mode md[2];
+
+	(void)state;
+	for (int k = 0; k < 8; k++)
+		mode_replica(&reps[k], level[k], apart[k]);
+	assert_int_equal(replica_merge(&b, reps, 8, &cfg, &out), 0);
+	/* The figure is the one-CPU mode's: neither a median between the two nor an interval across both. */
+	assert_near(out.median, 2.4, 1e-9);
+	assert_true(out.ci_low >= 2.38 * 0.99 && out.ci_high <= 2.42 * 1.01);
+	assert_true(out.max < 3 && out.min > 2);
+	assert_near(out.apart, (0 + 1 + 0 + 0.1 + 0.9 + 0 + 1 + 0.2) / 8, 1e-12);
+	assert_int_equal(replica_modes(&out, md), 2);
+	assert_int_equal(md[0].ends, REPLICA_ONE_CPU);
+	assert_int_equal(md[0].n, 5);
+	assert_near(md[0].median, 2.4, 1e-9);
+	assert_int_equal(md[1].ends, REPLICA_SEVERAL_CPUS);
+	assert_int_equal(md[1].n, 3);
+	assert_near(md[1].median, 38, 1e-9);
+	assert_true(md[1].lo >= 37 * 0.99 && md[1].hi <= 39 * 1.01);
+	/* Every replica is still recorded, with where its ends ran. */
+	assert_int_equal(out.nreplicas, 8);
+	assert_near(out.replicas[4].apart, 0.9, 1e-12);
+	result_free(&out);
+
+	/* Most replicas across CPUs: that mode is the figure. */
+	for (int k = 0; k < 8; k++)
+		reps[k].apart = k < 2 ? 0 : 1;
+	assert_int_equal(replica_merge(&b, reps, 8, &cfg, &out), 0);
+	assert_int_equal(replica_modes(&out, md), 2);
+	assert_int_equal(md[0].ends, REPLICA_SEVERAL_CPUS);
+	assert_int_equal(md[0].n, 6);
+	assert_near(out.median, md[0].median, 1e-12);
+	result_free(&out);
+
+	/* A tie: the one-CPU mode, the scheduler's cheaper path. */
+	for (int k = 0; k < 8; k++)
+		reps[k].apart = k % 2;
+	assert_int_equal(replica_merge(&b, reps, 8, &cfg, &out), 0);
+	assert_int_equal(replica_modes(&out, md), 2);
+	assert_int_equal(md[0].ends, REPLICA_ONE_CPU);
+	assert_int_equal(md[0].n, 4);
+	result_free(&out);
+
+	/* One mode, or nothing known of the ends: no modes, every replica in the figure. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int k = 0; k < 8; k++)
+			reps[k].apart = pass ? (double)NAN : 1;
+		assert_int_equal(replica_merge(&b, reps, 8, &cfg, &out), 0);
+		assert_int_equal(replica_modes(&out, md), 0);
+		assert_true(out.max > 30 && out.min < 3);
+		assert_true(pass ? isnan(out.apart) : out.apart == 1);
+		result_free(&out);
+	}
+	for (int k = 0; k < 8; k++)
+		result_free(&reps[k]);
+}
+
 static int setup_rng(void **state)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -588,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_steady_not_widened),
 		cmocka_unit_test(test_merge_outcomes),
 		cmocka_unit_test(test_merge_curve),
+		cmocka_unit_test(test_merge_modes),
 	};
 
 	return cmocka_run_group_tests(tests, setup_rng, teardown_rng);

@@ -230,6 +230,7 @@ static void set_result(struct result *r, const char *id, double median)
 	r->parallel = 1;
 	r->aggregate = NAN;
 	r->drift = NAN;
+	r->apart = NAN;
 }
 
 static void set_run(struct run_info *run, int64_t id, const char *host, const char *label,
@@ -747,7 +748,10 @@ static void test_runs_json(void **state)
 	/* Not a timed job: no jobs (null, as placement) and no usage at all. */
 	assert_true(json_is_null(json_object_get(r, "jobs")));
 	assert_null(json_object_get(r, "usage"));
-	assert_int_equal(json_object_size(r), 32);
+	/* Not between processes: nothing known of where ends ran, no modes. */
+	assert_true(json_is_null(json_object_get(r, "apart")));
+	assert_true(json_is_null(json_object_get(r, "modes")));
+	assert_int_equal(json_object_size(r), 34);
 
 	/* Noisy stays measured. */
 	r = result_by_id(run, "sys.stat");

@@ -1,0 +1,154 @@
+#!/bin/sh
+# Does each kbench figure equal what a small plain program doing the same
+# operation gets on this machine, at the same placement, in the same minutes?
+# For every figure with a plain reference in bench/ref/, ROUNDS rounds (3):
+# in each, kbench measures the figure alone (`run --only ID --placement P`,
+# its default replicas) and the reference measures the same operation, in
+# alternating order from round to round, so that a slow spell of the machine
+# falls on both alike.  Prints each round's two figures and, per figure, the
+# median of the rounds' ratios kbench / plain (for MB/s, plain / kbench, so
+# that above 1 always means kbench reads the operation as costlier).
+# Where lmbench 3's binaries are given (LMBENCH=its bin directory, built
+# outside this repository), their figure is printed beside, unpinned as
+# lmbench runs.
+#   sh bench/fidelity.sh [ROUNDS] [GLOB]    KBENCH=... LMBENCH=... MAXTIME=2.5
+# GLOB picks figures by kbench id ('proc.*'), default all.  The target
+# (issue 29): every ratio within 0.85 to 1.2.
+. "$(dirname "$0")/lib.sh"
+ROUNDS=${1:-3}
+GLOB=${2:-*}
+MAXTIME=${MAXTIME:-2.5}
+TINY=$(dirname "$KBENCH")/kbench-tiny
+TMPD=${TMPDIR:-/tmp}
+for r in fork_loop exec_loop pingpong ring faults files stream_bw getppid_loop mem_bw; do
+	build_ref "$r" || exit 1
+done
+
+# The figures: kbench id, placement (- for none given), unit kind (t: a
+# time, higher worse; b: a bandwidth), the reference's command; its output's
+# field (1 unless said) is converted by the factor (ns to us: 0.001).
+FIGS="$WORK/figs"
+cat >"$FIGS" <<EOF
+sys.null - t 0.001 1 $WORK/getppid_loop
+proc.fork - t 1 1 $WORK/fork_loop
+proc.exec - t 1 1 $WORK/exec_loop exec $TINY
+proc.shell - t 1 1 $WORK/exec_loop sh $TINY
+ctx.2p.0k same t 1 1 $WORK/ring 2 same
+ctx.2p.0k spread t 1 1 $WORK/ring 2 spread
+ipc.pipe.lat same t 1 1 $WORK/pingpong pipe same
+ipc.pipe.lat spread t 1 1 $WORK/pingpong pipe spread
+ipc.unix.lat same t 1 1 $WORK/pingpong unix same
+ipc.unix.lat spread t 1 1 $WORK/pingpong unix spread
+ipc.udp.lat same t 1 1 $WORK/pingpong udp same
+ipc.udp.lat spread t 1 1 $WORK/pingpong udp spread
+ipc.tcp.lat same t 1 1 $WORK/pingpong tcp same
+ipc.tcp.lat spread t 1 1 $WORK/pingpong tcp spread
+ipc.pipe.bw same b 1 1 $WORK/stream_bw -s pipe 2000 64 0 0
+ipc.pipe.bw spread b 1 1 $WORK/stream_bw -s pipe 2000 64 0 1
+ipc.unix.bw same b 1 1 $WORK/stream_bw -s unix 2000 64 0 0
+ipc.unix.bw spread b 1 1 $WORK/stream_bw -s unix 2000 64 0 1
+ipc.tcp.bw same b 1 1 $WORK/stream_bw -s tcp 2000 64 0 0
+ipc.tcp.bw spread b 1 1 $WORK/stream_bw -s tcp 2000 64 0 1
+vm.page_fault_anon - t 1 1 $WORK/faults anon 4096 11 $TMPD
+vm.page_fault - t 1 1 $WORK/faults file 4096 11 $TMPD
+vm.prot_fault - t 1 1 $WORK/faults prot 100000 11 $TMPD
+vm.mmap - t 1 1 $WORK/faults mmap 200 11 $TMPD
+fs.create.0k - t 1 1 $WORK/files 0 1000 11 $TMPD
+fs.delete.0k - t 1 2 $WORK/files 0 1000 11 $TMPD
+fs.create.10k - t 1 1 $WORK/files 10240 1000 11 $TMPD
+fs.delete.10k - t 1 2 $WORK/files 10240 1000 11 $TMPD
+mem.read.bw - b 1 1 $WORK/mem_bw read
+mem.bcopy_libc.bw - b 1 1 $WORK/mem_bw copy
+mem.write.bw - b 1 1 $WORK/mem_bw write
+EOF
+
+# kbench's median of ID under placement P (- for the default) on stdout.
+kb_fig() {
+	if [ "$2" = - ]; then
+		"$KBENCH" run --only "$1" --no-store --quiet --json --max-time "$MAXTIME" --tmpdir "$TMPD"
+	else
+		"$KBENCH" run --only "$1" --placement "$2" --no-store --quiet --json --max-time "$MAXTIME" \
+			--tmpdir "$TMPD"
+	fi | kbench_results | awk -v id="$1" '$1 == id && ($5 == "ok" || $5 == "noisy") { print $2; exit }'
+}
+
+# The reference's figure: field F of its output times FACTOR.
+ref_fig() {
+	factor=$1 field=$2
+	shift 2
+	"$@" | awk -v f="$factor" -v k="$field" 'NF { printf "%.6g\n", $k * f; exit }'
+}
+
+echo "fidelity: $ROUNDS rounds, $(date -u +%Y-%m-%dT%H:%MZ), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(loadavg)"
+RES="$WORK/res"
+: >"$RES"
+round=0
+while [ $round -lt "$ROUNDS" ]; do
+	while read -r id place kind factor field cmd; do
+		case $id in $GLOB) ;; *) continue ;; esac
+		# Alternate who goes first: kbench in even rounds, the reference in odd ones.
+		if [ $((round % 2)) = 0 ]; then
+			k=$(kb_fig "$id" "$place")
+			p=$(ref_fig "$factor" "$field" $cmd)
+		else
+			p=$(ref_fig "$factor" "$field" $cmd)
+			k=$(kb_fig "$id" "$place")
+		fi
+		echo "$id $place $kind $round ${k:-nan} ${p:-nan}" >>"$RES"
+		printf '  round %d %-20s %-6s kbench %-10s plain %s\n' "$round" "$id" "$place" "${k:-failed}" "${p:-failed}"
+	done <"$FIGS"
+	round=$((round + 1))
+done
+
+# lmbench 3 beside, when its binaries are given (lat_proc, lat_pipe, lat_ctx, lat_syscall).
+lmb() { # NAME ARGS...: lmbench's figure (the number on its last line)
+	[ -n "${LMBENCH:-}" ] && [ -x "$LMBENCH/$1" ] || return 0
+	b=$1
+	shift
+	"$LMBENCH/$b" "$@" 2>&1 | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+$/) v = $i } END { if (v != "") print v }'
+}
+if [ -n "${LMBENCH:-}" ]; then
+	# lat_proc exec and shell start /tmp/hello, which lmbench's build makes (static here).
+	[ -x "$LMBENCH/hello" ] && cp "$LMBENCH/hello" /tmp/hello
+	{
+		echo "sys.null $(lmb lat_syscall null)"
+		echo "proc.fork $(lmb lat_proc fork)"
+		echo "proc.exec $(lmb lat_proc exec)"
+		echo "proc.shell $(lmb lat_proc shell)"
+		echo "ipc.pipe.lat $(lmb lat_pipe)"
+		echo "ipc.unix.lat $(lmb lat_unix)"
+		echo "ctx.2p.0k $(lmb lat_ctx -s 0 2)"
+		echo "vm.prot_fault $(lmb lat_sig prot "$WORK/fork_loop")"
+	} >"$WORK/lmb"
+fi
+
+echo
+echo "figure               placement  kbench     plain      kbench/plain (rounds)   lmbench"
+python3 - "$RES" "$WORK/lmb" <<'EOF'
+import os, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    id, place, kind, rnd, k, p = line.split()
+    rows.setdefault((id, place, kind), []).append((float(k), float(p)))
+lmb = {}
+if os.path.exists(sys.argv[2]):
+    for line in open(sys.argv[2]):
+        f = line.split()
+        if len(f) == 2:
+            lmb[f[0]] = f[1]
+inside = outside = 0
+for (id, place, kind), v in rows.items():
+    ok = [(k, p) for k, p in v if k == k and p == p and k > 0 and p > 0]
+    if not ok:
+        print("%-20s %-10s failed" % (id, place))
+        continue
+    ratios = [k / p if kind == 't' else p / k for k, p in ok]
+    r = statistics.median(ratios)
+    fine = 0.85 <= r <= 1.2
+    inside += fine
+    outside += not fine
+    print("%-20s %-10s %-10.4g %-10.4g %5.2f%s (%s)   %s" % (
+        id, place, statistics.median(k for k, _ in ok), statistics.median(p for _, p in ok), r,
+        "" if fine else " !", " ".join("%.2f" % x for x in ratios), lmb.get(id, "")))
+print("\n%d of %d figures within 0.85-1.2 of their plain reference (! marks the others)" % (inside, inside + outside))
+EOF

@@ -1,0 +1,98 @@
+/*
+ * Plain reference for kbench's fs.create.0k, fs.delete.0k, fs.create.10k
+ * and fs.delete.10k: in a fresh directory under DIR, create N files of
+ * SIZE bytes (open O_CREAT|O_EXCL, write, close), then remove them in the
+ * order made; each of the two timed with clock_gettime(CLOCK_MONOTONIC),
+ * repeated R times in a new directory each time; prints the medians of the
+ * R figures in microseconds per file, create then delete, on one line.
+ * The first repetition is not kept.  DIR should be on the file system
+ * kbench's --tmpdir is.
+ *
+ * usage: files SIZE [N [R [DIR]]]   (defaults N=1000, R=11, DIR=/tmp)
+ * build: cc -O2 -o files files.c
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	size_t size;
+	int n, r;
+	const char *root;
+	double *c, *d;
+	char *data;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: files SIZE [N [R [DIR]]]\n");
+		return 2;
+	}
+	size = strtoul(argv[1], NULL, 10);
+	n = argc > 2 ? atoi(argv[2]) : 1000;
+	r = argc > 3 ? atoi(argv[3]) : 11;
+	root = argc > 4 ? argv[4] : "/tmp";
+	if (n < 1 || r < 1 || !(c = malloc(r * sizeof(*c))) || !(d = malloc(r * sizeof(*d))) ||
+	    !(data = calloc(1, size ? size : 1)))
+		return 2;
+	for (int k = -1; k < r; k++) {
+		char dir[4096], name[64];
+		int dfd;
+		double t0;
+
+		snprintf(dir, sizeof(dir), "%s/files.XXXXXX", root);
+		if (!mkdtemp(dir) || (dfd = open(dir, O_RDONLY | O_DIRECTORY)) < 0)
+			die("mkdtemp");
+		t0 = now_ns();
+		for (int i = 0; i < n; i++) {
+			int fd;
+
+			snprintf(name, sizeof(name), "f%d", i);
+			fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY, 0600);
+			if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size) || close(fd) != 0)
+				die("create");
+		}
+		if (k >= 0)
+			c[k] = (now_ns() - t0) / n / 1e3;
+		t0 = now_ns();
+		for (int i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "f%d", i);
+			if (unlinkat(dfd, name, 0) != 0)
+				die("unlink");
+		}
+		if (k >= 0)
+			d[k] = (now_ns() - t0) / n / 1e3;
+		close(dfd);
+		if (rmdir(dir) != 0)
+			die("rmdir");
+	}
+	qsort(c, r, sizeof(*c), cmp);
+	qsort(d, r, sizeof(*d), cmp);
+	printf("%.3f %.3f\n", c[r / 2], d[r / 2]);
+	return 0;
+}

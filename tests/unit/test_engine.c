@@ -1,0 +1,276 @@
+/*
+ * The measuring engine's schedule (core/engine.c), on a fake clock and a
+ * fake runner that logs every replica it is asked for instead of starting
+ * a worker: the rounds (every job once a round, in order), the replicas a
+ * job takes (a curve's spread over the rounds, none after a skip or a
+ * failure), what each replica is given (its round, its placement, the
+ * first replica's iterations, the rows before it), the sentinel's
+ * timeline (the prelude's point, then each replica's two in the order
+ * taken), and a signal in the middle of a round.  run and clocks measure
+ * through this engine alone, so what is checked here is their schedule.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/engine.h"
+#include "core/registry.h"
+#include "core/replica.h"
+
+static enum bench_status noop_run(struct bench_ctx *ctx, uint64_t n)
+{
+	(void)ctx;
+	(void)n;
+	return BENCH_OK;
+}
+
+static const struct bench row_a = { .id = "fake.a", .run = noop_run };
+static const struct bench row_pipe = { .id = "fake.pipe", .run = noop_run, .flags = BENCH_PLACED };
+static const struct bench row_curve = { .id = "fake.curve", .run = noop_run };
+static const struct bench row_skip = { .id = "fake.skip", .run = noop_run };
+static const struct bench row_fail = { .id = "fake.fail", .run = noop_run };
+
+/* One replica the engine asked for, as the fake runner saw it. */
+struct call {
+	const struct bench *b;
+	enum placement place;
+	int replica;
+	uint64_t iterations;
+	size_t nprior;
+	const char *prior_last;		/* the id of the last row before it, "" for none */
+	uint64_t nsys;			/* the sentinel's iterations it was given */
+	uint64_t run_start;
+};
+
+static struct {
+	uint64_t clock_ns;		/* the fake clock, 1 ms a replica */
+	struct call calls[256];
+	size_t ncalls;
+	size_t interrupt_at;		/* the call that returns -1 (a signal); 0: none */
+	int preludes;
+} fake;
+
+static struct sentinel_point point_at(double t)
+{
+	return (struct sentinel_point){ .t = t, .cpu = 0, .sys_ns = 80, .user_ns = 0.3 };
+}
+
+static int fake_measure(const struct bench *b, const struct runner_cfg *cfg, struct result *r)
+{
+	struct call *c = &fake.calls[fake.ncalls++];
+	const struct harness_cfg *hc = &cfg->harness;
+
+	*c = (struct call){ b, hc->placement, hc->replica, hc->iterations, hc->nprior,
+			    hc->nprior ? hc->prior[hc->nprior - 1].id : "", hc->sentinel_nsys,
+			    hc->run_start_ns };
+	if (fake.interrupt_at && fake.ncalls == fake.interrupt_at) {
+		memset(r, 0, sizeof(*r));
+		return -1;
+	}
+	result_init(r, b);
+	r->around[0] = point_at((double)fake.clock_ns / 1e9);
+	fake.clock_ns += 1000000;
+	r->around[1] = point_at((double)fake.clock_ns / 1e9);
+	r->status = RES_OK;
+	r->median = 1;
+	/* What calibration would have found: a number of its own for each row. */
+	r->iterations = hc->iterations ? hc->iterations : 1000 + strlen(b->id);
+	if (b == &row_skip) {
+		r->status = RES_SKIP;
+		snprintf(r->reason, sizeof(r->reason), "cannot run here");
+	}
+	if (b == &row_fail && hc->replica == 1) {
+		r->status = RES_FAIL;
+		snprintf(r->reason, sizeof(r->reason), "lost a message");
+	}
+	if (b == &row_curve) {
+		r->points = calloc(2, sizeof(*r->points));
+		assert_non_null(r->points);
+		r->npoints = 2;
+	}
+	return 0;
+}
+
+static int fake_prelude(const struct runner_cfg *cfg, enum wire_kind kind, const struct harness_cfg *hc,
+			struct wire_prelude *p, char *err)
+{
+	(void)cfg;
+	(void)hc;
+	(void)err;
+	fake.preludes++;
+	memset(p, 0, sizeof(*p));
+	if (kind == WIRE_SENTINEL) {
+		p->nsys = 100;
+		p->nuser = 200;
+		p->first = point_at(0);
+	}
+	return 0;
+}
+
+static void engine_fake(struct engine *e, int sentinel)
+{
+	memset(&fake, 0, sizeof(fake));
+	memset(e, 0, sizeof(*e));
+	e->cmd = "test";
+	e->ops = (struct engine_ops){ fake_measure, fake_prelude };
+	harness_defaults(&e->rc.harness);
+	e->sentinel = sentinel;
+}
+
+/* The calls made for job b, in order. */
+static size_t calls_of(const struct bench *b, enum placement place, const struct call **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fake.ncalls; i++)
+		if (fake.calls[i].b == b && fake.calls[i].place == place)
+			out[n++] = &fake.calls[i];
+	return n;
+}
+
+static void test_rounds(void **state)
+{
+	const struct engine_job jobs[] = {
+		{ &row_a, PLACE_NA }, { &row_pipe, PLACE_SAME }, { &row_pipe, PLACE_SPREAD },
+	};
+	struct engine e;
+	struct sentinel_point *tl;
+	const struct call *c[32];
+	size_t ntl;
+	int rounds = 0;
+	enum engine_state st;
+
+	(void)state;
+	engine_fake(&e, 1);
+	engine_begin(&e, jobs, 3, 4);
+	/* The sentinel: its iterations calibrated once, in a prelude of the run's. */
+	assert_int_equal(fake.preludes, 1);
+	do {
+		st = engine_round(&e, NULL, NULL);
+		rounds++;
+		/* Every job took this round's replica, each merged once. */
+		for (size_t i = 0; i < 3; i++) {
+			assert_true(engine_fresh(&e, i));
+			assert_false(engine_fresh(&e, i));
+		}
+	} while (st == ENGINE_MORE);
+	assert_int_equal(st, ENGINE_DONE);
+	assert_int_equal(rounds, 4);
+	assert_int_equal(engine_round(&e, NULL, NULL), ENGINE_DONE);
+	/* Rounds outside, jobs inside, in the order given. */
+	assert_int_equal(fake.ncalls, 12);
+	for (size_t i = 0; i < 12; i++) {
+		assert_ptr_equal(fake.calls[i].b, jobs[i % 3].b);
+		assert_int_equal(fake.calls[i].place, jobs[i % 3].place);
+		assert_int_equal(fake.calls[i].replica, (int)(i / 3));
+		/* The rows before it: their first replicas, for a row that needs one. */
+		assert_int_equal(fake.calls[i].nprior, i % 3);
+		assert_string_equal(fake.calls[i].prior_last, i % 3 ? jobs[i % 3 - 1].b->id : "");
+		assert_int_equal(fake.calls[i].nsys, 100);
+		assert_true(fake.calls[i].run_start == fake.calls[0].run_start);
+	}
+	/* The first replica calibrates; the others run at its iterations. */
+	assert_int_equal(calls_of(&row_pipe, PLACE_SPREAD, c), 4);
+	assert_int_equal(c[0]->iterations, 0);
+	for (int k = 1; k < 4; k++)
+		assert_int_equal(c[k]->iterations, 1000 + strlen("fake.pipe"));
+	assert_int_equal(e.jr[2].n, 4);
+	/* The timeline: the prelude's point, then before and after every replica, in time order. */
+	engine_end(&e, &tl, &ntl);
+	assert_int_equal(ntl, 1 + 2 * 12);
+	assert_true(tl[0].t == 0);
+	for (size_t i = 1; i < ntl; i++)
+		assert_true(tl[i].t >= tl[i - 1].t);
+	free(tl);
+}
+
+static void test_resting(void **state)
+{
+	const struct engine_job jobs[] = {
+		{ &row_curve, PLACE_NA }, { &row_skip, PLACE_NA }, { &row_fail, PLACE_NA }, { &row_a, PLACE_NA },
+	};
+	const struct call *c[32];
+	struct engine e;
+	size_t n;
+
+	(void)state;
+	engine_fake(&e, 0);
+	engine_begin(&e, jobs, 4, 8);
+	/* Without the sentinel, no prelude and no timeline. */
+	assert_int_equal(fake.preludes, 0);
+	for (int round = 0; round < 8; round++) {
+		assert_int_equal(engine_round(&e, NULL, NULL), round < 7 ? ENGINE_MORE : ENGINE_DONE);
+		/* A curve rests between its replicas: not merged again. */
+		assert_int_equal(engine_fresh(&e, 0), round == 0 || round == 3 || round == 6);
+		assert_int_equal(engine_fresh(&e, 1), round == 0);
+		assert_int_equal(engine_fresh(&e, 2), round <= 1);
+		assert_true(engine_fresh(&e, 3));
+	}
+	/* A curve costs what ten rows do: REPLICA_CURVE replicas, spread over the run. */
+	n = calls_of(&row_curve, PLACE_NA, c);
+	assert_int_equal(n, REPLICA_CURVE);
+	assert_int_equal(c[0]->replica, 0);
+	assert_int_equal(c[1]->replica, 3);
+	assert_int_equal(c[2]->replica, 6);
+	/* A skip takes no second replica, a failure no third. */
+	assert_int_equal(calls_of(&row_skip, PLACE_NA, c), 1);
+	assert_int_equal(calls_of(&row_fail, PLACE_NA, c), 2);
+	assert_int_equal(calls_of(&row_a, PLACE_NA, c), 8);
+	assert_int_equal(e.skipped, (8 - 3) + 7 + 6);
+	engine_end(&e, NULL, NULL);
+}
+
+static int progressed, measured;
+
+static void count_progress(void *arg, const struct engine_job *job, int took)
+{
+	(void)arg;
+	(void)job;
+	progressed++;
+	measured += took;
+}
+
+static void test_interrupted(void **state)
+{
+	const struct engine_job jobs[] = { { &row_a, PLACE_NA }, { &row_pipe, PLACE_SAME }, { &row_curve, PLACE_NA } };
+	struct engine e;
+
+	(void)state;
+	engine_fake(&e, 0);
+	/* The fifth replica asked for is where the signal comes: round 1, job 1. */
+	fake.interrupt_at = 5;
+	progressed = measured = 0;
+	engine_begin(&e, jobs, 3, 4);
+	assert_int_equal(engine_round(&e, count_progress, NULL), ENGINE_MORE);
+	for (size_t i = 0; i < 3; i++)
+		assert_true(engine_fresh(&e, i));
+	assert_int_equal(engine_round(&e, count_progress, NULL), ENGINE_INTERRUPTED);
+	/* What finished before the signal is kept and merged; the rest is not measured. */
+	assert_true(engine_fresh(&e, 0));
+	assert_false(engine_fresh(&e, 1));
+	assert_false(engine_fresh(&e, 2));
+	assert_int_equal(e.jr[0].n, 2);
+	assert_int_equal(e.jr[1].n, 1);
+	/* Progress heard of every replica begun. */
+	assert_int_equal(progressed, 5);
+	assert_int_equal(measured, 5);
+	engine_end(&e, NULL, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_resting),
+		cmocka_unit_test(test_interrupted),
+	};
+
+	registry_check();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

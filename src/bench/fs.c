@@ -452,7 +452,7 @@ static const struct fs_param fs_create_10k = { 10240, 0 }, fs_delete_10k = { 102
  */
 const struct bench fs_benches[] = {
 	{ .id = "fs.create.0k", .metric = METRIC_US, .better = BETTER_LOWER,
-	  .suites = SUITE_SUMMARY, .summary = "creating an empty file in a fresh directory, per file",
+	  .suites = SUITE_SUMMARY, .summary = "creating an empty file in a fresh directory far from recent deletes, per file",
 	  .setup = fs_setup, .prepare = fs_prepare, .run = fs_create_run,
 	  .teardown = fs_teardown, .arg = &fs_create_0k },
 	{ .id = "fs.delete.0k", .metric = METRIC_US, .better = BETTER_LOWER,
@@ -461,7 +461,7 @@ const struct bench fs_benches[] = {
 	  .teardown = fs_teardown, .arg = &fs_delete_0k },
 	{ .id = "fs.create.10k", .metric = METRIC_US, .better = BETTER_LOWER,
 	  .suites = SUITE_SUMMARY,
-	  .summary = "creating a file of 10 KiB in a fresh directory, per file",
+	  .summary = "creating a file of 10 KiB in a fresh directory far from recent deletes, per file",
 	  .setup = fs_setup, .prepare = fs_prepare, .run = fs_create_run,
 	  .teardown = fs_teardown, .arg = &fs_create_10k },
 	{ .id = "fs.delete.10k", .metric = METRIC_US, .better = BETTER_LOWER,

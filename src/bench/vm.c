@@ -703,7 +703,7 @@ const struct bench vm_benches[] = {
 	  .setup = vm_prot_setup, .run = vm_prot_run, .teardown = vm_prot_teardown },
 	{ .id = "vm.page_fault", .metric = METRIC_US, .better = BETTER_LOWER,
 	  .suites = SUITE_SUMMARY,
-	  .summary = "first read of cached file pages through a mapping, per real fault (fault-around on)",
+	  .summary = "first read of every page of a cached 64 MiB file through a mapping, per real fault (fault-around on)",
 	  .setup = vm_fault_setup, .prepare = vm_fault_prepare, .run = vm_fault_file_run,
 	  .teardown = vm_fault_teardown, .arg = &vm_fault_normal },
 	{ .id = "vm.page_fault_random", .metric = METRIC_US, .better = BETTER_LOWER,

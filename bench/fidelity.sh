@@ -20,6 +20,11 @@ GLOB=${2:-*}
 MAXTIME=${MAXTIME:-2.5}
 TINY=$(dirname "$KBENCH")/kbench-tiny
 TMPD=${TMPDIR:-/tmp}
+# The file rows' directory: a tmpfs (/dev/shm) unless FSDIR names another.
+# On ext4 a create costs several times more where many files were deleted
+# in the last minute (kbench's fs.c), and alternating kbench with a
+# reference on one file system makes each pay for the other's deletes.
+FSDIR=${FSDIR:-$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo "$TMPD")}
 for r in fork_loop exec_loop pingpong ring faults files stream_bw getppid_loop; do
 	build_ref "$r" || exit 1
 done
@@ -30,14 +35,18 @@ MEMMB=$("$KBENCH" run --only mem.read.bw --replicas 1 --max-time 0.05 --no-store
 	python3 -c 'import json, sys; print(int(json.load(sys.stdin)["runs"][0]["results"][0]["values"]["size"]) >> 20)')
 
 # The figures: kbench id, placement (- for none given), unit kind (t: a
-# time, higher worse; b: a bandwidth), the reference's command; its output's
-# field (1 unless said) is converted by the factor (ns to us: 0.001).
+# time, higher worse; b: a bandwidth or a rate), the factor, the field of
+# the reference's output, the reference's command.  The field is multiplied
+# by the factor (ns to us: 0.001), or, for a factor /X, X is divided by it
+# (a time in us into a rate: /1e6).
 FIGS="$WORK/figs"
 cat >"$FIGS" <<EOF
 sys.null - t 0.001 1 $WORK/getppid_loop
 proc.fork - t 1 1 $WORK/fork_loop
 proc.exec - t 1 1 $WORK/exec_loop exec $TINY
 proc.shell - t 1 1 $WORK/exec_loop sh $TINY
+aim9.fork_test - b /1e6 1 $WORK/fork_loop
+aim9.exec_test - b /1e6 1 $WORK/exec_loop exec $TINY
 ctx.2p.0k same t 1 1 $WORK/ring 2 same
 ctx.2p.0k spread t 1 1 $WORK/ring 2 spread
 ipc.pipe.lat same t 1 1 $WORK/pingpong pipe same
@@ -58,22 +67,23 @@ vm.page_fault_anon - t 1 1 $WORK/faults anon 4096 11 $TMPD
 vm.page_fault - t 1 1 $WORK/faults file 16384 11 $TMPD
 vm.prot_fault - t 1 1 $WORK/faults prot 100000 11 $TMPD
 vm.mmap - t 1 1 $WORK/faults mmap 200 11 $TMPD
-fs.create.0k - t 1 1 $WORK/files 0 1000 11 $TMPD
-fs.delete.0k - t 1 2 $WORK/files 0 1000 11 $TMPD
-fs.create.10k - t 1 1 $WORK/files 10240 1000 11 $TMPD
-fs.delete.10k - t 1 2 $WORK/files 10240 1000 11 $TMPD
-mem.read.bw - b 1 1 $WORK/mem_bw -H read $MEMMB
+fs.create.0k - t 1 1 $WORK/files 0 1000 11 $FSDIR
+fs.delete.0k - t 1 2 $WORK/files 0 1000 11 $FSDIR
+fs.create.10k - t 1 1 $WORK/files 10240 1000 11 $FSDIR
+fs.delete.10k - t 1 2 $WORK/files 10240 1000 11 $FSDIR
+mem.read.bw - b 1 1 $WORK/mem_bw -H -8 read $MEMMB
 mem.bcopy_libc.bw - b 1 1 $WORK/mem_bw -H copy $MEMMB
-mem.write.bw - b 1 1 $WORK/mem_bw -H write $MEMMB
+mem.write.bw - b 1 1 $WORK/mem_bw -H -8 write $MEMMB
 EOF
 
 # kbench's median of ID under placement P (- for the default) on stdout.
 kb_fig() {
+	case $1 in fs.*) dir=$FSDIR ;; *) dir=$TMPD ;; esac
 	if [ "$2" = - ]; then
-		"$KBENCH" run --only "$1" --no-store --quiet --json --max-time "$MAXTIME" --tmpdir "$TMPD"
+		"$KBENCH" run --only "$1" --no-store --quiet --json --max-time "$MAXTIME" --tmpdir "$dir"
 	else
 		"$KBENCH" run --only "$1" --placement "$2" --no-store --quiet --json --max-time "$MAXTIME" \
-			--tmpdir "$TMPD"
+			--tmpdir "$dir"
 	fi | kbench_results | awk -v id="$1" '$1 == id && ($5 == "ok" || $5 == "noisy") { print $2; exit }'
 }
 
@@ -81,10 +91,11 @@ kb_fig() {
 ref_fig() {
 	factor=$1 field=$2
 	shift 2
-	"$@" | awk -v f="$factor" -v k="$field" 'NF { printf "%.6g\n", $k * f; exit }'
+	"$@" | awk -v f="$factor" -v k="$field" \
+		'NF { if (f ~ /^\//) printf "%.6g\n", substr(f, 2) / $k; else printf "%.6g\n", $k * f; exit }'
 }
 
-echo "fidelity: $ROUNDS rounds, $(date -u +%Y-%m-%dT%H:%MZ), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(loadavg)"
+echo "fidelity: $ROUNDS rounds, $(date -u +%Y-%m-%dT%H:%MZ), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(loadavg), files in $FSDIR"
 RES="$WORK/res"
 : >"$RES"
 round=0

@@ -514,8 +514,8 @@ const struct bench mem_benches[] = {
 	MEM_ROW(bcopy_hand, mem_bcopy_run,
 		"the same copy with an unrolled loop of 64-bit words (lmbench's bcopy hand)"),
 	MEM_ROW(read, mem_read_run,
-		"sum of the 64-bit words of a buffer far above the caches (--size)"),
+		"sum of the 64-bit words of a buffer far above the caches (--size), 8 streams side by side"),
 	MEM_ROW(write, mem_write_run,
-		"store of a 64-bit word over a buffer far above the caches (--size)"),
+		"store of a 64-bit word over a buffer far above the caches (--size), 8 streams side by side"),
 };
 const size_t mem_nbenches = sizeof(mem_benches) / sizeof(mem_benches[0]);

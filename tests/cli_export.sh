@@ -52,6 +52,23 @@ check "import from stdin with --label files the runs under it" sh -c "[ $rc = 0 
 kb export --format csv --db "$A"
 check "csv: a header and a row per result (6)" sh -c "[ $rc = 0 ] && [ \$(wc -l <'$T/out') = 7 ] && head -1 '$T/out' | grep -q '^run_uuid,set_uuid,label,'"
 check "csv: a label with a comma is quoted" grep -q '^[0-9a-f]*,[0-9a-f]*,"base, one",' "$T/out"
+# Texts a spreadsheet would run as formulas (OWASP's CSV injection): a quote
+# before them, in a quoted cell; numbers keep their sign.
+INJ=$(db_for inj) || INJ="$T/inj.db"
+for l in '=HYPERLINK("http://x","y")' "+1+cmd|'/C calc'!A0" '-2+3' '@SUM(1)'; do
+	"$KB" run --only sys.null --replicas 1 --label "$l" --db "$INJ" --max-time 0.05 \
+		--tmpdir "$T/tmp" --quiet >/dev/null 2>&1
+done
+kb export --format csv --db "$INJ"
+check "csv: labels that start as formulas are quoted with a ' before them" sh -c \
+	"grep -q '^[0-9a-f]*,[0-9a-f]*,\"'\''=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",' '$T/out' && grep -q ',\"'\''+1+cmd|'\''/C calc'\''!A0\",' '$T/out' && grep -q ',\"'\''-2+3\",' '$T/out' && grep -q ',\"'\''@SUM(1)\",' '$T/out'"
+check "csv: no cell of it starts as a formula" python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) == 5, len(rows)
+bad = [c for r in rows[1:] for c in r if c[:1] in ("=", "+", "@") or (c[:1] == "-" and not c[1:2].isdigit())]
+assert not bad, bad
+' "$T/out"
 kb export --format xml --db "$A"
 check "an unknown format is a usage error" sh -c "[ $rc = 2 ] && grep -q 'json or csv' '$T/err'"
 kb export nosuch --db "$A"

@@ -33,6 +33,22 @@ m = re.search(r"<script type=\"application/json\" id=\"kbench-data\">\n(.*?)</sc
 json.loads(m.group(1).replace("<\\/", "</"))
 ' "$T/summary.html"
 check "at most 1 MB" [ "$(wc -c <"$T/summary.html")" -le 1048576 ]
+# Text that would end the data block early, or keep it from ending: a
+# label holding "<!--<script>" once did (the HTML parser's escaped script
+# state, in which "</script>" no longer closes it); every "<" in the block
+# is written \u003c, which JSON reads back as the same character.
+BADDB="$T/bad.db"
+kb import "$(dirname "$0")/fixtures/kernels.json" --label '<!--<script></script>--><b>' --db "$BADDB"
+kb summary --db "$BADDB" --html
+check "a label with <!--<script>: the block holds no '<', and parses back to the label" python3 -c '
+import json, re, sys
+page = open(sys.argv[1]).read()
+m = re.search(r"<script type=\"application/json\" id=\"kbench-data\">\n(.*?)</script>", page, re.S)
+block = m.group(1)
+assert "<" not in block, "a < in the data block"
+labels = {r["label"] for r in json.loads(block)["runs"]}
+assert labels == {"<!--<script></script>--><b>"}, labels
+' "$T/out"
 kb summary --db "$DB" --html
 check "the same database gives the same bytes" cmp -s "$T/out" "$T/summary.html"
 check "no two elements share an id" sh -c "[ -z \"\$(grep -o ' id=\"[^\"]*\"' '$T/summary.html' | sort | uniq -d)\" ]"

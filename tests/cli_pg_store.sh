@@ -56,6 +56,16 @@ check "the password in the URI: it connects, and no line repeats it" sh -c \
 	"[ $rc = 0 ] && grep -q 'added to postgresql://kbpw@127.0.0.1:$PG_PORT/kbench' '$T/err' && ! grep -q s3cret '$T/err' '$T/out'"
 kb summary nosuch --db "postgresql://kbpw:s3cret@127.0.0.1:$PG_PORT/kbench"
 check "nor an error's line" sh -c "[ $rc = 1 ] && grep -q 'nosuch' '$T/err' && ! grep -q s3cret '$T/err'"
+# A password among the URI's parameters, as libpq takes one too: the
+# parameters are not shown at all ("?..."), a passfile's path neither.
+kb import "$(dirname "$0")/fixtures/kernels.json" --db "postgresql://kbpw@127.0.0.1:$PG_PORT/kbench?connect_timeout=5&password=s3cret"
+check "a password in the URI's parameters: it connects, and no line repeats it" sh -c \
+	"[ $rc = 0 ] && grep -q 'postgresql://kbpw@127.0.0.1:$PG_PORT/kbench?\.\.\.' '$T/err' && ! grep -q 's3cret\|connect_timeout' '$T/err' '$T/out'"
+kb summary nosuch --db "postgresql://kbpw@127.0.0.1:$PG_PORT/kbench?password=s3cret"
+check "nor an error's line" sh -c "[ $rc = 1 ] && grep -q 'nosuch' '$T/err' && ! grep -q s3cret '$T/err'"
+kb summary --db "postgresql://kbpw:x@127.0.0.1:$PG_PORT/kbench?password=wrong&passfile=$T/no/such/pgpass"
+check "nor a refused connection's, the passfile's path neither" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && ! grep -q 'wrong\|pgpass' '$T/err'"
 
 # A schema from a newer kbench: refused by readers and writers, left as it is.
 pg_psql "update kbench_schema set version = 99" >/dev/null

@@ -84,6 +84,13 @@ check "the result is a failure, not a figure" grep -qE 'sh +- +1 fail: run 1: ex
 check "no BSD line for it" sh -c "! grep -qE '$BSD' '$T/out'"
 kb show time.sh --db "$DB" --json
 check "it is stored as failed" grep -q '"status": "fail"' "$T/out"
+# The last lines as they were, a NUL in one, and escapes that must not reach a terminal.
+kb time --no-store $TK --runs 1 -- sh -c 'printf "line1\nA\000B\nerror: the real reason\n"; exit 3'
+check "a NUL in the output: the lines after it are still said" sh -c \
+	"grep -q '^A\\\\x00B\$' '$T/err' && grep -q '^error: the real reason\$' '$T/err'"
+kb time --no-store $TK --runs 1 -- sh -c 'printf "\033[2J\033]0;owned\007gone\n"; exit 3'
+check "escape sequences in the output are shown escaped, never sent to the terminal" sh -c \
+	"grep -q '^\\\\x1b\\[2J\\\\x1b\\]0;owned\\\\x07gone\$' '$T/err' && ! grep -q \"\$(printf '\\033')\" '$T/err' '$T/out'"
 
 kb time --no-store $TK --runs 2 --jobs 1,2 --keep-going -- sh -c 'test {jobs} = 1'
 check "--keep-going: the other configuration goes on" [ "$(grep -cE "${BSD}-j1 run [12]/2\$" "$T/out")" = 2 ]

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/runner.h"
+#include "core/utf8.h"
 
 double group_now(void)
 {
@@ -146,11 +147,11 @@ void group_child_signals(void)
 
 void group_log_tail(const char *log, int nlines, char *buf, size_t len)
 {
-	char text[4096];
-	char *end, *start;
+	char text[4096], piece[4096];
+	size_t start, used = 0;
 	off_t size;
 	ssize_t n;
-	int fd;
+	int fd, k = 0;
 
 	buf[0] = '\0';
 	fd = open(log, O_RDONLY);
@@ -158,19 +159,35 @@ void group_log_tail(const char *log, int nlines, char *buf, size_t len)
 		return;
 	/* Only the end matters: a compile's log can be long. */
 	size = lseek(fd, 0, SEEK_END);
-	n = size < 0 ? -1 : pread(fd, text, sizeof(text) - 1,
-				 size > (off_t)sizeof(text) - 1 ? size - (off_t)sizeof(text) + 1 : 0);
+	n = size < 0 ? -1 : pread(fd, text, sizeof(text),
+				 size > (off_t)sizeof(text) ? size - (off_t)sizeof(text) : 0);
 	close(fd);
 	if (n <= 0)
 		return;
-	text[n] = '\0';
-	end = text + strlen(text);
-	while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
-		*--end = '\0';
+	/* Bytes, not a string: a NUL may be anywhere in them. */
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' ' || text[n - 1] == '\r'))
+		n--;
 	/* Back from the end over nlines newlines: start is then the first of the last lines. */
-	start = end;
-	for (int k = 0; start > text; start--)
-		if (start[-1] == '\n' && ++k == nlines)
+	for (start = (size_t)n; start > 0; start--)
+		if (text[start - 1] == '\n' && ++k == nlines)
 			break;
-	snprintf(buf, len, "%s", start);
+	for (size_t i = start; i < (size_t)n && used + 1 < len;) {
+		size_t j = i;
+		const char *sep;
+
+		while (j < (size_t)n && text[j] != '\0' && text[j] != '\n')
+			j++;
+		memcpy(piece, text + i, j - i);
+		piece[j - i] = '\0';
+		utf8_escape(buf + used, len - used, piece, -1);
+		used += strlen(buf + used);
+		if (j >= (size_t)n)
+			break;
+		sep = text[j] == '\n' ? "\n" : "\\x00";
+		if (used + strlen(sep) >= len)
+			break;
+		memcpy(buf + used, sep, strlen(sep) + 1);
+		used += strlen(sep);
+		i = j + 1;
+	}
 }

@@ -54,7 +54,10 @@ void group_redirect(const char *log);
 void group_child_signals(void);
 /*
  * The last lines (at most nlines, at most len bytes) of a job's log, for a
- * message; "" when there are none.  Lines are joined by "\n".
+ * message; "" when there are none.  Lines are joined by "\n", each
+ * escaped as labels are (utf8_escape: an escape sequence never reaches
+ * the terminal), and a NUL byte in one is written \x00, so that a line
+ * after it is not lost.
  */
 void group_log_tail(const char *log, int nlines, char *buf, size_t len);
 /* Add b's user and system time, faults, blocks and switches to a; max RSS the larger. */

@@ -25,11 +25,17 @@ static const char *const csv_run_columns[] = {
 /*
  * A text field.  A byte that is not UTF-8 (a host name from the OS, a label
  * an older kbench stored) is written as U+FFFD, as the JSON export does, so
- * a spreadsheet reading UTF-8 never refuses the file.
+ * a spreadsheet reading UTF-8 never refuses the file.  A text that starts
+ * as a spreadsheet's formula does (=, +, -, @, a tab or a carriage return:
+ * a label "=HYPERLINK(...)" would run when the file is opened) gets a
+ * quote before it, in a quoted field, as OWASP's advice on CSV injection
+ * says: the cell then reads as text, the quote shown.  Numbers are never
+ * texts here (csv_num), so a negative figure keeps its sign.
  */
 static void csv_text(FILE *out, const char *s, int first)
 {
 	char fixed[3 * 256 + 1];
+	int formula;
 
 	if (!first)
 		fputc(',', out);
@@ -37,11 +43,14 @@ static void csv_text(FILE *out, const char *s, int first)
 		utf8_repair(fixed, sizeof(fixed), s);
 		s = fixed;
 	}
-	if (!strpbrk(s, ",\"\r\n")) {
+	formula = s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);

@@ -337,11 +337,17 @@ void report_html_data(FILE *out, int (*write)(FILE *, const void *), const void 
 			free(json);
 		return;
 	}
-	/* Inert data, not a script; "</" would end the element early. */
+	/*
+	 * Inert data, not a script, but the HTML parser still reads it: "</"
+	 * would end the element early, and "<!--" followed by "<script" puts
+	 * the parser in a state where "</script>" no longer ends it, so the
+	 * page's data is lost.  JSON has '<' only inside strings, where
+	 * \u003c means the same character: every one is written so.
+	 */
 	fputs("<script type=\"application/json\" id=\"kbench-data\">\n", out);
 	for (const char *p = json; p && *p; p++) {
-		if (p[0] == '<' && p[1] == '/')
-			fputs("<\\", out);
+		if (*p == '<')
+			fputs("\\u003c", out);
 		else
 			fputc(*p, out);
 	}

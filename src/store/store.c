@@ -732,16 +732,24 @@ static int store_prepare_writes(struct store *st, char *err)
 
 void store_shown(const char *uri, char *buf, size_t len)
 {
-	const char *auth = strstr(uri, "://"), *at, *colon;
+	const char *auth = strstr(uri, "://"), *at, *colon, *query;
+	int end;
 
+	if (!store_is_uri(uri)) {
+		snprintf(buf, len, "%s", uri);
+		return;
+	}
 	auth = auth ? auth + 3 : uri;
-	at = strchr(auth, '@');
+	query = strchr(auth, '?');
+	end = query ? (int)(query - uri) : (int)strlen(uri);
+	at = memchr(auth, '@', (size_t)(uri + end - auth));
 	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
 	/* The user part ends at the first '/' after it: an '@' past that is the path's. */
 	if (at && colon && !memchr(auth, '/', (size_t)(at - auth)))
-		snprintf(buf, len, "%.*s%s", (int)(colon - uri), uri, at);
+		snprintf(buf, len, "%.*s%.*s%s", (int)(colon - uri), uri, (int)(uri + end - at), at,
+			 query ? "?..." : "");
 	else
-		snprintf(buf, len, "%s", uri);
+		snprintf(buf, len, "%.*s%s", end, uri, query ? "?..." : "");
 }
 
 /*

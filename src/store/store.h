@@ -63,7 +63,10 @@ int store_is_uri(const char *name);
 /*
  * A database's name as messages show it, into buf: a URI without the
  * password its user part may hold ("postgresql://kb:secret@h/db" is shown
- * "postgresql://kb@h/db"), a file's path as it is.
+ * "postgresql://kb@h/db") and without its parameters, which may hold one
+ * too ("?password=...", a passfile's path, an SSL key's passphrase) and
+ * say nothing of which database it is ("postgresql://h/db?..."); a file's
+ * path as it is.
  */
 void store_shown(const char *name, char *buf, size_t len);
 

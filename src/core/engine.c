@@ -77,6 +77,12 @@ void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs,
 	e->firsts = calloc(njobs ? njobs : 1, sizeof(*e->firsts));
 	if (!e->jr || !e->firsts)
 		die("%s: out of memory", e->cmd);
+	/* Nothing of an earlier run crosses into this one's requests: its rows are freed. */
+	hc->prior = NULL;
+	hc->nprior = 0;
+	hc->iterations = 0;
+	hc->replica = 0;
+	hc->placement = PLACE_NA;
 	hc->sentinel_sys = hc->sentinel_user = NULL;
 	hc->sentinel_nsys = hc->sentinel_nuser = 0;
 	hc->run_start_ns = timer_now();
@@ -178,6 +184,8 @@ void engine_end(struct engine *e, struct sentinel_point **tl, size_t *ntl)
 	free(e->firsts);
 	e->jr = NULL;
 	e->firsts = NULL;
+	e->rc.harness.prior = NULL;
+	e->rc.harness.nprior = 0;
 	if (tl) {
 		*tl = e->tl;
 		*ntl = e->ntl;

@@ -54,6 +54,7 @@ static struct {
 	size_t ncalls;
 	size_t interrupt_at;		/* the call that returns -1 (a signal); 0: none */
 	int preludes;
+	size_t prelude_nprior;		/* the rows before it the last prelude was given */
 } fake;
 
 static struct sentinel_point point_at(double t)
@@ -101,9 +102,12 @@ static int fake_prelude(const struct runner_cfg *cfg, enum wire_kind kind, const
 			struct wire_prelude *p, char *err)
 {
 	(void)cfg;
-	(void)hc;
 	(void)err;
 	fake.preludes++;
+	fake.prelude_nprior = hc->nprior;
+	/* Every row it is given must be readable: the request writes them whole. */
+	for (size_t i = 0; i < hc->nprior; i++)
+		assert_non_null(hc->prior[i].id);
 	memset(p, 0, sizeof(*p));
 	if (kind == WIRE_SENTINEL) {
 		p->nsys = 100;
@@ -188,6 +192,14 @@ static void test_rounds(void **state)
 	for (size_t i = 1; i < ntl; i++)
 		assert_true(tl[i].t >= tl[i - 1].t);
 	free(tl);
+	/* The next run of a --runs set: its prelude is given none of the freed rows. */
+	engine_begin(&e, jobs, 3, 1);
+	assert_int_equal(fake.preludes, 2);
+	assert_int_equal(fake.prelude_nprior, 0);
+	assert_int_equal(engine_round(&e, NULL, NULL), ENGINE_DONE);
+	assert_int_equal(fake.calls[12].nprior, 0);
+	assert_int_equal(fake.calls[12].iterations, 0);
+	engine_end(&e, NULL, NULL);
 }
 
 static void test_resting(void **state)

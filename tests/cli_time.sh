@@ -197,6 +197,13 @@ bad "no such command" 1 -- no-such-command-here
 check "it names the command and the reason" grep -q "no such command 'no-such-command-here': not found in PATH" "$T/err"
 bad "not executable" 1 -- "$T/steps"
 check "it says permission denied" grep -q 'permission denied' "$T/err"
+# Found and executable, but its exec fails (its interpreter is missing): said by
+# the launcher that was to run it, one line.
+printf '#!/no/such/interpreter\n' >"$T/badinterp"
+chmod +x "$T/badinterp"
+kb time --no-store $TK --runs 1 -- "$T/badinterp"
+check "an exec that fails when the job starts: exit 1, the job and the reason" sh -c \
+	"[ $rc = 1 ] && grep -q \"^kbench: time: cannot run '$T/badinterp': no such file or directory\$\" '$T/err'"
 bad "--runs 0" 2 --runs 0 -- true
 bad "--copies 0" 2 --copies 0 -- true
 bad "--jobs a,b" 2 --jobs a,b -- sh -c 'echo {jobs}'

@@ -70,7 +70,6 @@ void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs,
 	e->njobs = njobs;
 	e->rounds = rounds;
 	e->round = 0;
-	e->skipped = 0;
 	e->tl = NULL;
 	e->ntl = e->captl = 0;
 	e->jr = calloc(njobs ? njobs : 1, sizeof(*e->jr));
@@ -136,7 +135,6 @@ enum engine_state engine_round(struct engine *e,
 		struct result *more;
 
 		if (engine_rests(j, e->round, e->rounds)) {
-			e->skipped++;
 			if (progress)
 				progress(arg, &e->jobs[i], 0);
 			continue;

@@ -56,7 +56,6 @@ struct engine {
 	struct result *firsts;		/* each job's first replica, for the rows after it */
 	struct sentinel_point *tl;	/* the run's timeline, in the order taken */
 	size_t ntl, captl;
-	size_t skipped;			/* replicas not taken: a job that rests, or was cut */
 };
 
 /* What a round came to. */

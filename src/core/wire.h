@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "core/harness.h"
 #include "core/result.h"
@@ -23,6 +24,29 @@
 
 /* The argument that starts a worker; anything else and it refuses. */
 #define WIRE_ARG "--kbench-worker"
+
+/*
+ * kbench-worker as the launcher of a timed job (kbench time):
+ * `kbench-worker --kbench-launch COPY BARRIER REPORT -- PROGRAM ARG...`.
+ * A copy forked from kbench sets itself up (its group, its output, its
+ * directory) and executes the launcher before the barrier; the launcher
+ * waits on BARRIER (end of file: the release), writes a wire_launch to
+ * REPORT with the time it got through, and executes the job.  So the exec
+ * inside the timed window replaces a process mapping the C library and
+ * libm, not one that holds kbench's 26 libraries.  REPORT is made
+ * close-on-exec before the job's exec, so that its end of file says every
+ * copy has executed its job; a job that cannot be executed is reported on
+ * it with its errno.
+ */
+#define WIRE_LAUNCH_ARG "--kbench-launch"
+struct wire_launch {
+	int copy;			/* from 0 */
+	int err;			/* 0: got through the barrier at start; else the exec's errno */
+	double start;			/* CLOCK_MONOTONIC, seconds */
+	struct rusage before;		/* what the process used before the job's exec (its
+					   set-up, the launcher's start): not the job's,
+					   though wait4 counts it */
+};
 /* The build's id: 64 hex digits of scripts/build_id.py, and a NUL. */
 #define WIRE_ID_LEN 65
 

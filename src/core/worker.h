@@ -19,7 +19,9 @@
 /*
  * The worker's main: `kbench-worker --build-id` prints the build's id;
  * `kbench-worker --kbench-worker REQ RES LIFELINE PARENT [-- ...]` (what
- * kbench runs) measures.  build_id is the one the program was built with.
+ * kbench runs) measures; `kbench-worker --kbench-launch ...` starts a copy
+ * of a timed job at kbench time's barrier (core/wire.h).  build_id is the
+ * one the program was built with.
  */
 int worker_main(int argc, char **argv, const char *build_id);
 

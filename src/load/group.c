@@ -56,6 +56,31 @@ void group_rusage_add(struct rusage *a, const struct rusage *b)
 	a->ru_nivcsw += b->ru_nivcsw;
 }
 
+static void group_tv_sub(struct timeval *a, const struct timeval *b)
+{
+	long long us = ((long long)a->tv_sec - b->tv_sec) * 1000000 + (a->tv_usec - b->tv_usec);
+
+	if (us < 0)
+		us = 0;
+	a->tv_sec = (time_t)(us / 1000000);
+	a->tv_usec = (suseconds_t)(us % 1000000);
+}
+
+/* b's counts out of a's, none below zero (a clock tick's rounding). */
+#define GROUP_SUB(f) (a->f = a->f > b->f ? a->f - b->f : 0)
+
+void group_rusage_sub(struct rusage *a, const struct rusage *b)
+{
+	group_tv_sub(&a->ru_utime, &b->ru_utime);
+	group_tv_sub(&a->ru_stime, &b->ru_stime);
+	GROUP_SUB(ru_minflt);
+	GROUP_SUB(ru_majflt);
+	GROUP_SUB(ru_inblock);
+	GROUP_SUB(ru_oublock);
+	GROUP_SUB(ru_nvcsw);
+	GROUP_SUB(ru_nivcsw);
+}
+
 /*
  * Reap the members of the group that have exited (block: wait for one
  * first), their rusage kept.  The count, or -1 when the group has no

@@ -62,5 +62,10 @@ void group_child_signals(void);
 void group_log_tail(const char *log, int nlines, char *buf, size_t len);
 /* Add b's user and system time, faults, blocks and switches to a; max RSS the larger. */
 void group_rusage_add(struct rusage *a, const struct rusage *b);
+/*
+ * b's times and counts out of a's, none below zero: what a copy used
+ * before its job's exec, out of the copy's whole rusage (maxrss kept).
+ */
+void group_rusage_sub(struct rusage *a, const struct rusage *b);
 
 #endif

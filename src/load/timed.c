@@ -7,8 +7,13 @@
  *      janitor, its output and directory set up, blocked reading the
  *      barrier pipe: all the costs of starting are paid before the clock
  *   2. the machine's CPU counters read, the clock read, the barrier's write
- *      end closed: every copy's read returns at once, it notes when it got
- *      through (shared memory) and execs the command
+ *      end closed: every copy's read returns at once, it reports when it
+ *      got through and execs the command.  The copy waiting there is
+ *      kbench-worker, the launcher (core/wire.h), which the child forked
+ *      from kbench has executed before the barrier: the exec in the timed
+ *      window then replaces a process that maps the C library and libm,
+ *      not a copy of kbench with its 26 libraries.  Without a worker the
+ *      child waits and execs itself.
  *   3. kbench sleeps in poll on a pipe its SIGCHLD handler writes, so a
  *      copy's end is seen within microseconds rather than at the next tick
  *      of a polling loop (which would add up to its period to /bin/true's
@@ -18,8 +23,10 @@
  *      killed and reaped with their rusage (group_kill); after the last
  *      copy, the children that left their group (setsid) are found and
  *      killed too
- * An exec that fails is reported through a close-on-exec pipe: the child
- * writes its errno there, which a successful exec closes unwritten.
+ * The report pipe is close-on-exec: the copy writes its start there (a
+ * struct wire_launch), and an exec that fails writes its errno; a
+ * successful exec of the job closes it, so its end of file says every copy
+ * is running its job.
  */
 #include "load/timed.h"
 
@@ -31,13 +38,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/result.h"
 #include "core/runner.h"
+#include "core/wire.h"
 #include "load/group.h"
 #include "plat/plat.h"
 #include "stats/stats.h"
@@ -59,18 +66,49 @@ static void timed_on_chld(int sig)
 	errno = saved;
 }
 
-/* What a child that could not exec tells its parent. */
-struct timed_exec_err {
-	int copy;
-	int err;
-};
-
-static _Noreturn void timed_child(const struct timed_cfg *cfg, size_t k, int barrier, int errw,
-				  double *start)
+/*
+ * The copy, once it is set up: executes the launcher with the barrier and
+ * the report pipe, which lose close-on-exec for it (it gives the report's
+ * back); should that fail, waits and execs the job itself.
+ */
+static void timed_launch(const struct timed_cfg *cfg, size_t k, int barrier, int report)
 {
-	struct timed_exec_err e = { (int)k, 0 };
+	const char *worker = runner_worker();
+	char scopy[24], sbar[16], srep[16];
+	const char **argv;
+	size_t n = 0;
+
+	if (!worker[0])
+		return;
+	for (n = 0; cfg->job[k].argv[n]; n++)
+		;
+	argv = calloc(n + 7, sizeof(*argv));
+	if (!argv)
+		return;
+	snprintf(scopy, sizeof(scopy), "%zu", k);
+	snprintf(sbar, sizeof(sbar), "%d", barrier);
+	snprintf(srep, sizeof(srep), "%d", report);
+	argv[0] = RUNNER_WORKER;
+	argv[1] = WIRE_LAUNCH_ARG;
+	argv[2] = scopy;
+	argv[3] = sbar;
+	argv[4] = srep;
+	argv[5] = "--";
+	memcpy(argv + 6, cfg->job[k].argv, (n + 1) * sizeof(*argv));
+	(void)fcntl(barrier, F_SETFD, 0);
+	(void)fcntl(report, F_SETFD, 0);
+	execv(worker, (char *const *)argv);
+	(void)fcntl(report, F_SETFD, FD_CLOEXEC);
+	free(argv);
+}
+
+static _Noreturn void timed_child(const struct timed_cfg *cfg, size_t k, int barrier, int report)
+{
+	struct wire_launch m;
 	char c;
 
+	memset(&m, 0, sizeof(m));
+	m.copy = (int)k;
 	(void)setpgid(0, 0);
 	group_child_signals();
 	if (cfg->job[k].log) {
@@ -90,19 +128,57 @@ static _Noreturn void timed_child(const struct timed_cfg *cfg, size_t k, int bar
 	if (cfg->tmp && setenv("TMPDIR", cfg->tmp, 1) != 0)
 		_exit(126);
 	if (cfg->job[k].dir && chdir(cfg->job[k].dir) != 0) {
-		e.err = errno;
-		(void)write(errw, &e, sizeof(e));
+		m.err = errno;
+		(void)write(report, &m, sizeof(m));
 		_exit(126);
 	}
+	timed_launch(cfg, k, barrier, report);
 	/* The barrier: end of file once kbench closes its end, for every copy at once. */
 	while (read(barrier, &c, 1) < 0 && errno == EINTR)
 		;
-	start[k] = group_now();
+	m.start = group_now();
 	close(barrier);
+	(void)getrusage(RUSAGE_SELF, &m.before);
+	if (write(report, &m, sizeof(m)) != (ssize_t)sizeof(m))
+		_exit(126);
 	execvp(cfg->job[k].argv[0], cfg->job[k].argv);
-	e.err = errno;
-	(void)write(errw, &e, sizeof(e));
+	m.err = errno;
+	(void)write(report, &m, sizeof(m));
 	_exit(127);
+}
+
+/*
+ * Read what the copies reported so far: their starts into start[] and
+ * what each used before its job into before[], and the first exec that
+ * failed into err (1 then; 0 otherwise).  At end of file (every copy
+ * executed its job, or ended) *fd becomes -1.
+ */
+static int timed_reports(int *fd, const struct timed_cfg *cfg, double *start,
+			 struct rusage *before, char *err)
+{
+	struct wire_launch m;
+	char text[128];
+	ssize_t got;
+
+	while (*fd >= 0 && (got = read(*fd, &m, sizeof(m))) != 0) {
+		if (got < 0)
+			return 0;	/* nothing more for now (non-blocking) */
+		if (got != (ssize_t)sizeof(m) || m.copy < 0 || (size_t)m.copy >= cfg->copies)
+			continue;
+		if (m.err == 0) {
+			start[m.copy] = m.start;
+			before[m.copy] = m.before;
+			continue;
+		}
+		errbuf_set(err, "cannot run '%s': %s", cfg->job[m.copy].argv[0],
+			   err_errno_text(m.err, text, sizeof(text)));
+		return 1;
+	}
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	return 0;
 }
 
 /* Stop every copy's group and kbench (Ctrl-Z); go on together once continued. */
@@ -182,8 +258,8 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 {
 	size_t n = cfg->copies, ended = 0;
 	struct group *g = calloc(n, sizeof(*g));
-	double *start = mmap(NULL, n * sizeof(double), PROT_READ | PROT_WRITE,
-			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	double *start = calloc(n, sizeof(*start));
+	struct rusage *before_ru = calloc(n, sizeof(*before_ru));
 	int barrier[2] = { -1, -1 }, errp[2] = { -1, -1 }, chld[2] = { -1, -1 };
 	struct sigaction sa, old_sa;
 	struct plat_cpu_times cpu0, cpu1;
@@ -198,8 +274,10 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 	*interference = -1;
 	*release_at = group_now();
 	err[0] = '\0';
-	if (!g || start == MAP_FAILED) {
+	if (!g || !start || !before_ru) {
 		free(g);
+		free(start);
+		free(before_ru);
 		errbuf_set(err, "out of memory for %zu copies", n);
 		return TIMED_ERROR;
 	}
@@ -234,7 +312,7 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 			close(errp[0]);
 			if (cfg->jan && cfg->jan->ctl >= 0)
 				close(cfg->jan->ctl);
-			timed_child(cfg, k, barrier[0], errp[1], start);
+			timed_child(cfg, k, barrier[0], errp[1]);
 		}
 		(void)setpgid(pid, pid);	/* both sides, so no signal can come before it */
 		g[k].pid = pid;
@@ -253,32 +331,25 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 	while (ended < n) {
 		struct pollfd p[2] = { { .fd = chld[0], .events = POLLIN },
 				       { .fd = errp[0], .events = POLLIN } };
-		struct timed_exec_err e;
 		char drain[64];
 		double now;
 
 		(void)poll(p, 2, 50);
 		while (read(chld[0], drain, sizeof(drain)) > 0)
 			;
-		if (errp[0] >= 0) {
-			ssize_t got = read(errp[0], &e, sizeof(e));
-
-			if (got == (ssize_t)sizeof(e)) {
-				errbuf_set(err, "cannot run '%s': %s", cfg->job[e.copy].argv[0],
-					   strerror(e.err));
-				err_lower(err);
-				rc = TIMED_ERROR;
-				break;
-			}
-			if (got == 0) {
-				close(errp[0]);	/* every copy has exec'd or ended */
-				errp[0] = -1;
-			}
+		if (timed_reports(&errp[0], cfg, start, before_ru, err)) {
+			rc = TIMED_ERROR;
+			break;
 		}
 		now = group_now();
 		for (size_t k = 0; k < n; k++) {
 			if (g[k].pid <= 0 || g[k].reaped || !group_poll(&g[k]))
 				continue;
+			/* Its start was reported before it could end: read it now if it came since. */
+			if (timed_reports(&errp[0], cfg, start, before_ru, err)) {
+				rc = TIMED_ERROR;
+				break;
+			}
 			/*
 			 * From the moment it passed the barrier: the wake-up of a copy
 			 * blocked on the pipe (tens of microseconds in a VM, where it is
@@ -289,7 +360,7 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 			/* What it left running goes now, counted with it. */
 			group_kill(&g[k], cfg->jan);
 		}
-		if (ended == n)
+		if (ended == n || rc != TIMED_OK)
 			break;
 		if (runner_interrupted()) {
 			errbuf_set(err, "interrupted by signal %d", runner_interrupted());
@@ -310,15 +381,8 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 	}
 	have_cpu = have_cpu && plat_cpu_times(&cpu1) == 0;
 	/* A copy that could not exec may end before its errno was read: it is there. */
-	if (rc == TIMED_OK && errp[0] >= 0) {
-		struct timed_exec_err e;
-
-		if (read(errp[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-			errbuf_set(err, "cannot run '%s': %s", cfg->job[e.copy].argv[0], strerror(e.err));
-			err_lower(err);
-			rc = TIMED_ERROR;
-		}
-	}
+	if (rc == TIMED_OK && timed_reports(&errp[0], cfg, start, before_ru, err))
+		rc = TIMED_ERROR;
 kill:
 	for (size_t k = 0; k < n; k++)
 		group_kill(&g[k], cfg->jan);
@@ -330,6 +394,8 @@ kill:
 
 		for (size_t k = 0; k < n; k++) {
 			out[k].ru = g[k].ru;
+			/* The copy's set-up and the launcher's start are not the job's. */
+			group_rusage_sub(&out[k].ru, &before_ru[k]);
 			group_rusage_add(&out[k].ru, &g[k].orphans_ru);
 			/* One copy: whatever escaped its group is its own. */
 			if (n == 1 && escaped) {
@@ -362,7 +428,8 @@ out:
 		if (chld[i] >= 0)
 			close(chld[i]);
 	}
-	munmap(start, n * sizeof(double));
+	free(start);
+	free(before_ru);
 	free(g);
 	return rc;
 }

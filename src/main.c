@@ -14,6 +14,7 @@
 #include "config.h"
 #include "core/err.h"
 #include "core/catalog.h"
+#include "core/companion.h"
 #include "core/registry.h"
 #include "core/runner.h"
 
@@ -77,6 +78,7 @@ int main(int argc, char **argv)
 
 	runner_set_build_id(KB_BUILD_ID);
 	runner_remember_argv(argv);
+	companion_remember(argv[0]);
 	registry_check();
 	catalog_check();
 	/*

@@ -17,5 +17,12 @@
  * looked at.  -1 with errno otherwise (buf then holds the last path tried).
  */
 int companion_find(const char *name, const char *env, char *buf, size_t len);
+/*
+ * Where the running program is, for a platform that cannot say
+ * (plat_self_exe: the BSDs' and macOS's posix.c): from argv[0], a path
+ * with a slash in it, or the first executable of that name on $PATH.
+ * main() gives it; companion_find falls back on it.
+ */
+void companion_remember(const char *argv0);
 
 #endif

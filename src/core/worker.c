@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/companion.h"
 #include "core/err.h"
 #include "core/sysinfo.h"
 #include "core/wire.h"
@@ -135,6 +136,7 @@ int worker_main(int argc, char **argv, const char *build_id)
 	}
 	if (argc > 1 && strcmp(argv[1], WIRE_LAUNCH_ARG) == 0)
 		return worker_launch(argc, argv);
+	companion_remember(argv[0]);
 	if (argc < 6 || strcmp(argv[1], WIRE_ARG) != 0 || worker_number(argv[2], &req) < 0 ||
 	    worker_number(argv[3], &fd) < 0 || worker_number(argv[4], &life) < 0 ||
 	    worker_number(argv[5], &parent) < 0) {

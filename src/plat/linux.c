@@ -313,11 +313,6 @@ int plat_die_with_parent(int sig)
 	return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0, 0, 0) < 0 ? -1 : 0;
 }
 
-int plat_exec_self(char *const argv[])
-{
-	return execv("/proc/self/exe", argv);
-}
-
 int plat_self_exe(char *buf, size_t len)
 {
 	ssize_t n;

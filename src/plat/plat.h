@@ -49,12 +49,6 @@ int plat_die_with_parent(int sig);
 
 /* Absolute path of the running executable. */
 int plat_self_exe(char *buf, size_t len);
-/*
- * Execute the running executable's own file again (the file, not the path:
- * a kbench rebuilt meanwhile is not the one exec'd).  Returns -1 with errno
- * only when it could not (ENOSYS where the OS cannot name that file).
- */
-int plat_exec_self(char *const argv[]);
 
 int plat_ncpu_online(void);
 

@@ -72,13 +72,6 @@ int plat_die_with_parent(int sig)
 	return -1;
 }
 
-int plat_exec_self(char *const argv[])
-{
-	(void)argv;
-	errno = ENOSYS;
-	return -1;
-}
-
 int plat_self_exe(char *buf, size_t len)
 {
 	if (len > 0)

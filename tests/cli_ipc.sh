@@ -108,7 +108,7 @@ if [ "$PLATFORM" != posix ] && [ "$NCPU" -ge 2 ]; then
 	kb run --only ipc.pipe.lat --placement none --replicas 3 --json $FAST
 	check "placement none: the modes are given (null when one), and each replica's ends" \
 		sh -c "grep -Eq '\"modes\": (null|\\[)' '$T/out' && [ \$(grep -Ec '\"apart\": [0-9]' '$T/out') -ge 4 ]"
-	DB=$(db_for ends) || DB="$T/ends.db"
+	DB="$T/ends.db"
 	"$KB" run --only ipc.pipe.lat --placement spread --replicas 2 --db "$DB" --max-time 0.2 --tmpdir "$T/tmp" --quiet >/dev/null 2>&1
 	kb show ipc.pipe.lat --db "$DB"
 	check "show says where each replica's ends ran" grep -q '^ends on several CPUs in replicas 1 2$' "$T/out"

@@ -14,8 +14,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cpus.h"
-#include "core/engine.h"
 #include "core/err.h"
 #include "core/result.h"
 #include "core/sysinfo.h"
@@ -199,39 +197,6 @@ int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
  * (absent, not a directory, read-only, no permission, full) is one line
  * here rather than a failure in every file benchmark later.
  */
-void cli_engine_open(struct engine *e, const char *cmd, const struct runner_cfg *rc, int sentinel,
-		     struct cli_cpus *cpus)
-{
-	char err[ERRBUF_LEN];
-
-	if (engine_open(e, cmd, rc, sentinel, err) == 0)
-		return;
-	if (cpus)
-		cli_cpus_restore(cpus);
-	if (runner_interrupted()) {
-		fprintf(stderr, "kbench: %s: interrupted by signal %d: nothing measured\n", cmd,
-			runner_interrupted());
-		exit(EXIT_INTERRUPTED);
-	}
-	die("%s: %s", cmd, err);
-}
-
-/* The prelude's own watchdog: it measures for a few milliseconds. */
-#define CLI_PRELUDE_WATCHDOG 30
-
-void cli_prelude(const char *cmd, const char *tmpdir, struct cli_cpus *cpus, struct wire_prelude *pre)
-{
-	struct runner_cfg rc;
-	struct engine e;
-
-	memset(&rc, 0, sizeof(rc));
-	harness_defaults(&rc.harness);
-	rc.tmproot = tmpdir;
-	rc.watchdog_s = CLI_PRELUDE_WATCHDOG;
-	cli_engine_open(&e, cmd, &rc, 0, cpus);
-	*pre = e.pre;
-}
-
 const char *cli_tmpdir(const char *cmd, const char *dir)
 {
 	char probe[PATH_MAX];

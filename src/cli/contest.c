@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -29,6 +28,7 @@
 #include "cli/session.h"
 #include "core/wire.h"
 #include "core/catalog.h"
+#include "core/engine.h"
 #include "core/err.h"
 #include "core/result.h"
 #include "core/runner.h"
@@ -98,7 +98,7 @@ static size_t contest_pick(const char *list, const struct load **out)
 /* The stored form of one measurement: contest.<load>, a Time and its side figures. */
 static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 			   const struct contest_measure *m, enum contest_status st,
-			   const char *why, double wall_s, struct result *r)
+			   const char *why, struct result *r)
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->id, sizeof(r->id), "%s%s", CATALOG_CONTEST, ld->name);
@@ -108,7 +108,7 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 	r->placement = PLACE_NA;
 	r->parallel = 1;
 	r->aggregate = NAN;
-	r->wall_s = wall_s;
+	r->wall_s = m->wall_s;
 	if (st != CONTEST_OK) {
 		r->status = RES_FAIL;
 		r->median = r->ci_low = r->ci_high = r->min = r->max = r->mean = NAN;
@@ -152,6 +152,56 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 	}
 }
 
+/* What a repetition's steps share: a step measures one load and stores it. */
+struct contest_step {
+	const struct contest_opts *o;
+	struct contest_cfg *cfg;
+	const struct load *const *loads;
+	struct session *ses;
+	struct run_info *run;
+	int rep;
+	size_t *nfail;
+	double *first_noload;
+};
+
+static enum engine_step contest_step(void *arg, size_t i, int round)
+{
+	struct contest_step *a = arg;
+	const struct load *ld = a->loads[i];
+	struct result *r = &a->run->results[a->run->nresults];
+	struct contest_measure m;
+	enum contest_status cs;
+	char err[ERRBUF_LEN];
+
+	(void)round;
+	/* Progress only on a terminal, as for run; a job takes a minute. */
+	if (!a->o->quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "kbench: contest run %d/%d: %s...\n", a->rep + 1, a->o->runs, ld->name);
+	while ((cs = contest_measure(a->cfg, ld, &m, err)) == CONTEST_SUSPENDED)
+		if (!a->o->quiet)
+			fprintf(stderr, "kbench: contest %s: %s: measured again\n", ld->name, err);
+	if (cs == CONTEST_INTERRUPTED) {
+		session_stop(a->ses);
+		return ENGINE_STEP_INTERRUPTED;
+	}
+	if (cs == CONTEST_ERROR) {
+		session_close(a->ses);
+		die("contest: %s: %s", ld->name, err);
+	}
+	contest_result(ld, a->cfg, &m, cs, err, r);
+	a->run->nresults++;
+	*a->nfail += cs != CONTEST_OK;
+	if (cs == CONTEST_OK && strcmp(ld->name, "noload") == 0 && *a->first_noload == 0) {
+		*a->first_noload = m.time_s;
+		if (a->o->timeout == 0)
+			a->cfg->timeout_s = 10 * *a->first_noload;
+	}
+	if (cs != CONTEST_OK && !a->o->quiet)
+		fprintf(stderr, "kbench: contest %s failed: %s\n", ld->name, err);
+	(void)session_put(a->ses, a->run, NULL, r);
+	return a->ses->state == SESSION_GOING ? ENGINE_STEP_OK : ENGINE_STEP_STOP;
+}
+
 int cmd_contest(int argc, char **argv)
 {
 	struct contest_opts o = { .runs = 1, .size = 1.0, .settle = 1.0, .scale = 1.0 };
@@ -175,7 +225,6 @@ int cmd_contest(int argc, char **argv)
 		{ 0 },
 	};
 	const struct load *loads[CONTEST_MAX_LOADS];
-	char err[ERRBUF_LEN];
 	struct contest_cfg cfg = { 0 };
 	struct session ses;
 	struct wire_prelude pre;
@@ -215,52 +264,12 @@ int cmd_contest(int argc, char **argv)
 		cfg.mem_available = avail;
 
 	for (int rep = 0; rep < o.runs && ses.state == SESSION_GOING; rep++) {
-		struct run_info *run = session_begin(&ses, nloads);
+		struct contest_step cs = { &o, &cfg, loads, &ses, session_begin(&ses, nloads), rep, &nfail,
+					   &first_noload };
+		struct engine_steps sch = { nloads, 0, 1, contest_step, &cs };
 
-		for (size_t i = 0; i < nloads && ses.state == SESSION_GOING; i++) {
-			struct contest_measure m;
-			struct result *r = &run->results[run->nresults];
-			struct timespec t0, t1;
-			enum contest_status cs;
-
-			/* Between two measurements nothing polls: a Ctrl-Z is acted on here. */
-			if (runner_stop_pending())
-				(void)runner_stop_group(0);
-			/* Progress only on a terminal, as for run; a job takes a minute. */
-			if (!o.quiet && isatty(STDERR_FILENO))
-				fprintf(stderr, "kbench: contest run %d/%d: %s...\n", rep + 1, o.runs,
-					loads[i]->name);
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			while ((cs = contest_measure(&cfg, loads[i], &m, err)) == CONTEST_SUSPENDED) {
-				if (!o.quiet)
-					fprintf(stderr, "kbench: contest %s: %s: measured again\n",
-						loads[i]->name, err);
-				clock_gettime(CLOCK_MONOTONIC, &t0);
-			}
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			if (cs == CONTEST_INTERRUPTED) {
-				session_stop(&ses);
-				break;
-			}
-			if (cs == CONTEST_ERROR) {
-				session_close(&ses);
-				die("contest: %s: %s", loads[i]->name, err);
-			}
-			contest_result(loads[i], &cfg, &m, cs, err,
-				       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
-				       r);
-			run->nresults++;
-			nfail += cs != CONTEST_OK;
-			if (cs == CONTEST_OK && strcmp(loads[i]->name, "noload") == 0 && first_noload == 0) {
-				first_noload = m.time_s;
-				if (o.timeout == 0)
-					cfg.timeout_s = 10 * first_noload;
-			}
-			if (cs != CONTEST_OK && !o.quiet)
-				fprintf(stderr, "kbench: contest %s failed: %s\n", loads[i]->name, err);
-			(void)session_put(&ses, run, NULL, r);
-		}
-		session_end(&ses, run);
+		(void)engine_steps(&sch);
+		session_end(&ses, cs.run);
 	}
 	cli_cpus_restore(&cpus);
 	session_close(&ses);

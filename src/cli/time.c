@@ -36,6 +36,7 @@
 #include "cli/session.h"
 #include "core/wire.h"
 #include "core/catalog.h"
+#include "core/engine.h"
 #include "core/err.h"
 #include "core/result.h"
 #include "core/runner.h"
@@ -249,6 +250,145 @@ static int time_untimed(struct session *ses, const char *what, const char *cmd, 
 	return -1;
 }
 
+/* The generated build's words: make -s -j{jobs} -C tree{copy} all, and clean. */
+static char time_make[] = "make", time_silent[] = "-s", time_j[] = "-j" TIME_JOBS,
+	    time_dash_c[] = "-C", time_treedir[] = "tree" TIME_COPY, time_all[] = "all",
+	    time_clean_word[] = "clean";
+
+/* What time's steps share: a step is one run of one configuration, all its copies at once. */
+struct time_step {
+	const struct time_opts *o;
+	struct time_conf *confs;
+	const char *root, *tmp, *id, *cmdline;
+	int tree, show_copies;
+	struct runner_janitor *jan;
+	struct session *ses;
+	struct run_info *run;
+	double t0;			/* the first run's start: release times count from it */
+	size_t nfail;			/* configurations that failed */
+};
+
+/*
+ * The generated trees of c's copies made clean, untimed: 0; 1 when a
+ * signal stopped it (the session is stopped); -1 when make failed, said.
+ */
+static int time_clean(struct time_step *a, const struct time_conf *c)
+{
+	for (int k = 0; k < c->s.copies; k++) {
+		char tdir[32], *clean_argv[] = { time_make, time_silent, time_dash_c, tdir, time_clean_word, NULL };
+		struct timed_job cj = { clean_argv, a->root, c->job[0].log };
+		struct timed_cfg cc = { 1, &cj, a->tmp, 0, a->jan };
+		struct timed_copy ct;
+		enum timed_status st;
+		double rel, busy;
+		char why[ERRBUF_LEN];
+
+		snprintf(tdir, sizeof(tdir), "tree%d", k + 1);
+		st = timed_run(&cc, &ct, &rel, &busy, why);
+		if (st == TIMED_INTERRUPTED) {
+			session_stop(a->ses);
+			return 1;
+		}
+		if (st != TIMED_OK) {
+			error("time: make clean in the generated tree failed: %s", why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One run of configuration i (a warm-up when round < 0): its copies
+ * started together, each line printed as it ends, and the configuration's
+ * result stored again, so that Ctrl-C loses only the run in progress.
+ */
+static enum engine_step time_step(void *arg, size_t i, int round)
+{
+	struct time_step *a = arg;
+	const struct time_opts *o = a->o;
+	struct time_conf *c = &a->confs[i];
+	struct timed_cfg tc = { (size_t)c->s.copies, c->job, a->tmp, o->timeout, a->jan };
+	struct timed_copy *t;
+	enum timed_status st;
+	enum engine_step next = ENGINE_STEP_OK;
+	double busy, rel, w0 = group_now();
+	char why[ERRBUF_LEN], conf[48];
+	int stop;
+
+	time_conf_name(c, a->show_copies, conf, sizeof(conf));
+	/* The generated tree starts clean every run; then the user's --prepare. */
+	stop = a->tree ? time_clean(a, c) : 0;
+	if (!stop && o->prepare)
+		stop = time_untimed(a->ses, "prepare", o->prepare, c->job[0].log, a->tmp, o->show_output,
+				    a->jan);
+	if (stop)
+		return stop > 0 ? ENGINE_STEP_INTERRUPTED : ENGINE_STEP_STOP;
+	if (!o->quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "kbench: time: %s%s%s...\n", round < 0 ? "warm-up " : "", conf,
+			conf[0] ? " " : "");
+	t = round < 0 ? calloc((size_t)c->s.copies, sizeof(*t)) : &c->s.done[c->s.nruns * (size_t)c->s.copies];
+	if (!t)
+		die("time: out of memory");
+	while ((st = timed_run(&tc, t, &rel, &busy, why)) == TIMED_SUSPENDED)
+		if (!o->quiet)
+			fprintf(stderr, "kbench: time: %s: %s: run again\n", a->id, why);
+	if (round < 0) {
+		free(t);
+		t = NULL;
+		if (st == TIMED_OK)
+			return ENGINE_STEP_OK;
+	}
+	if (st == TIMED_INTERRUPTED) {
+		session_stop(a->ses);
+		return ENGINE_STEP_INTERRUPTED;
+	}
+	if (st == TIMED_ERROR) {
+		error("time: %s", why);
+		return ENGINE_STEP_STOP;
+	}
+	if (st != TIMED_OK) {
+		/* The run failed or ran too long: no figure; the configuration fails. */
+		if (round < 0)
+			fprintf(stderr, "kbench: time: warm-up of %s%s%s failed: %s\n", a->id, conf[0] ? " " : "",
+				conf, why);
+		else
+			fprintf(stderr, "kbench: time: %s%s%s run %zu failed: %s\n", a->id, conf[0] ? " " : "",
+				conf, c->s.nruns + 1, why);
+		/* The table's reason is one line: the log's tail was said above. */
+		if (!c->s.failed) {
+			snprintf(c->why, sizeof(c->why), "run %zu: %s", c->s.nruns + 1, why);
+			c->why[strcspn(c->why, "\n")] = '\0';
+			if (strstr(c->why, "; its last output:"))
+				*strstr(c->why, "; its last output:") = '\0';
+		}
+		c->s.failed = 1;
+		a->nfail++;
+		next = o->keep_going ? ENGINE_STEP_RETIRE : ENGINE_STEP_STOP;
+	} else {
+		c->s.release[c->s.nruns] = rel - a->t0;
+		c->s.wall[c->s.nruns] = group_now() - w0;
+		if (busy > c->s.interference)
+			c->s.interference = busy;
+		if (!o->json)
+			for (int k = 0; k < c->s.copies; k++)
+				time_line(stdout, c, &t[k], conf, c->s.nruns + 1, o->runs);
+		c->s.nruns++;
+	}
+	/* Stored again after each of its runs; a warm-up that failed is stored too, as the failure. */
+	if (round >= 0 || c->s.failed) {
+		struct run_info *run = a->run;
+
+		result_free(&run->results[c->slot]);
+		c->s.why = c->why;
+		timed_result(&c->s, a->id, a->cmdline, &run->results[c->slot]);
+		if (run->nresults < c->slot + 1)
+			run->nresults = c->slot + 1;
+		if (session_put(a->ses, run, &c->row, &run->results[c->slot]) < 0)
+			return ENGINE_STEP_STOP;
+	}
+	return next;
+}
+
 int cmd_time(int argc, char **argv)
 {
 	struct time_opts o = { .runs = 5 };
@@ -280,9 +420,7 @@ int cmd_time(int argc, char **argv)
 	int tree, ncpu, show_copies;
 	char name[41], id[64], err[ERRBUF_LEN], root[PATH_MAX], tmp[PATH_MAX + 8];
 	char cmdline[256] = "", path[PATH_MAX], conf[48];
-	static char make[] = "make", silent[] = "-s", j[] = "-j" TIME_JOBS, dash_c[] = "-C",
-		    treedir[] = "tree" TIME_COPY, all[] = "all", clean[] = "clean";
-	char *tree_argv[] = { make, silent, j, dash_c, treedir, all, NULL };
+	char *tree_argv[] = { time_make, time_silent, time_j, time_dash_c, time_treedir, time_all, NULL };
 	char **cmd;
 	struct runner_janitor jan;
 	struct cli_cpus cpus;
@@ -291,7 +429,6 @@ int cmd_time(int argc, char **argv)
 	struct wire_prelude pre;
 	struct run_info *run;
 	size_t nconfs, nfail = 0;
-	double t0;
 	int rc_exit, stop = 0;
 
 	o.size = TIME_TREE_SIZE;
@@ -448,118 +585,14 @@ int cmd_time(int argc, char **argv)
 	}
 	/* The run begins once everything before the first timed run has worked. */
 	run = stop ? NULL : session_begin(&ses, nconfs);
-	t0 = group_now();
-	for (int round = -o.warmup; round < o.runs && !stop; round++) {
-		for (size_t i = 0; i < nconfs && !stop; i++) {
-			struct time_conf *c = &confs[i];
-			struct timed_cfg tc = { (size_t)c->s.copies, c->job, tmp, o.timeout, &jan };
-			struct timed_copy *t = round < 0 ? calloc((size_t)c->s.copies, sizeof(*t))
-							 : &c->s.done[c->s.nruns * (size_t)c->s.copies];
-			enum timed_status st;
-			double busy, rel, w0 = group_now();
-			char why[ERRBUF_LEN];
+	if (!stop) {
+		struct time_step ts = { &o, confs, root, tmp, id, cmdline, tree, show_copies, &jan, &ses, run,
+					group_now(), 0 };
+		struct engine_steps sch = { nconfs, o.warmup, o.runs, time_step, &ts };
+		enum engine_state st = engine_steps(&sch);
 
-			if (!t)
-				die("time: out of memory");
-			time_conf_name(c, show_copies, conf, sizeof(conf));
-			if (c->s.failed && o.keep_going) {
-				if (round < 0)
-					free(t);
-				continue;
-			}
-			if (runner_stop_pending())
-				(void)runner_stop_group(0);
-			/* The generated tree starts clean every run; then the user's --prepare. */
-			if (tree) {
-				for (int k = 0; k < c->s.copies && !stop; k++) {
-					char tdir[32], *clean_argv[] = { make, silent, dash_c, tdir, clean, NULL };
-					struct timed_job cj = { clean_argv, root, c->job[0].log };
-					struct timed_cfg cc = { 1, &cj, tmp, 0, &jan };
-					struct timed_copy ct;
-
-					snprintf(tdir, sizeof(tdir), "tree%d", k + 1);
-					st = timed_run(&cc, &ct, &rel, &busy, why);
-					if (st == TIMED_INTERRUPTED) {
-						session_stop(&ses);
-						stop = 1;
-					} else if (st != TIMED_OK) {
-						error("time: make clean in the generated tree failed: %s", why);
-						stop = -1;
-					}
-				}
-			}
-			if (!stop && o.prepare)
-				stop = time_untimed(&ses, "prepare", o.prepare, c->job[0].log, tmp,
-						    o.show_output, &jan);
-			if (stop) {
-				if (round < 0)
-					free(t);
-				break;
-			}
-			if (!o.quiet && isatty(STDERR_FILENO))
-				fprintf(stderr, "kbench: time: %s%s%s...\n", round < 0 ? "warm-up " : "",
-					conf, conf[0] ? " " : "");
-			while ((st = timed_run(&tc, t, &rel, &busy, why)) == TIMED_SUSPENDED)
-				if (!o.quiet)
-					fprintf(stderr, "kbench: time: %s: %s: run again\n", id, why);
-			if (round < 0) {
-				free(t);
-				if (st == TIMED_OK)
-					continue;
-			}
-			if (st == TIMED_INTERRUPTED) {
-				session_stop(&ses);
-				stop = 1;
-				break;
-			}
-			if (st == TIMED_ERROR) {
-				error("time: %s", why);
-				stop = -1;
-				break;
-			}
-			if (st != TIMED_OK) {
-				/* The run failed or ran too long: no figure; the configuration fails. */
-				if (round < 0)
-					fprintf(stderr, "kbench: time: warm-up of %s%s%s failed: %s\n", id,
-						conf[0] ? " " : "", conf, why);
-				else
-					fprintf(stderr, "kbench: time: %s%s%s run %zu failed: %s\n", id,
-						conf[0] ? " " : "", conf, c->s.nruns + 1, why);
-				/* The table's reason is one line: the log's tail was said above. */
-				if (!c->s.failed) {
-					snprintf(c->why, sizeof(c->why), "run %zu: %s", c->s.nruns + 1, why);
-					c->why[strcspn(c->why, "\n")] = '\0';
-					if (strstr(c->why, "; its last output:"))
-						*strstr(c->why, "; its last output:") = '\0';
-				}
-				c->s.failed = 1;
-				nfail++;
-				if (!o.keep_going)
-					stop = -1;
-			} else {
-				c->s.release[c->s.nruns] = rel - t0;
-				c->s.wall[c->s.nruns] = group_now() - w0;
-				if (busy > c->s.interference)
-					c->s.interference = busy;
-				if (!o.json)
-					for (int k = 0; k < c->s.copies; k++)
-						time_line(stdout, c, &t[k], conf, c->s.nruns + 1, o.runs);
-				c->s.nruns++;
-			}
-			/*
-			 * Stored again after each of its runs: Ctrl-C loses only the one
-			 * in progress.  A warm-up that failed is stored too, as the failure.
-			 */
-			if (round >= 0 || c->s.failed) {
-				result_free(&run->results[c->slot]);
-				c->s.why = c->why;
-				timed_result(&c->s, id, cmdline, &run->results[c->slot]);
-				if (run->nresults < c->slot + 1)
-					run->nresults = c->slot + 1;
-				if (session_put(&ses, run, &c->row, &run->results[c->slot]) < 0)
-					stop = -1;
-			}
-		}
+		stop = st == ENGINE_STOPPED ? -1 : st == ENGINE_INTERRUPTED;
+		nfail = ts.nfail;
 	}
 	if (stop <= 0 && o.cleanup && !runner_interrupted() &&
 	    time_untimed(&ses, "cleanup", o.cleanup, confs[0].job[0].log, tmp, o.show_output, &jan) < 0)

@@ -1,6 +1,7 @@
 /*
  * The schedule of a measuring command (engine.h).  Repetitions outside,
- * then rounds, jobs inside; each replica in a fresh worker.
+ * then rounds, jobs inside; each replica in a fresh worker, each step of
+ * time and contest where the command's step puts it.
  */
 #include "core/engine.h"
 
@@ -122,45 +123,106 @@ static int engine_rests(const struct engine_reps *jr, int round, int rounds)
 	return jr->reps[0].npoints && round * k / rounds == (round - 1) * k / rounds;
 }
 
+/*
+ * One round of a schedule: every job that has not retired takes its step.
+ * Between two steps nothing polls, so a Ctrl-Z caught meanwhile is acted
+ * on here: kbench stops, and goes on with the next step once continued.
+ */
+static enum engine_state engine_sweep(size_t njobs, int round, unsigned char *retired,
+				      enum engine_step (*step)(void *arg, size_t job, int round),
+				      void *arg)
+{
+	for (size_t i = 0; i < njobs; i++) {
+		if (retired && retired[i])
+			continue;
+		if (runner_stop_pending())
+			(void)runner_stop_group(0);
+		switch (step(arg, i, round)) {
+		case ENGINE_STEP_OK:
+			break;
+		case ENGINE_STEP_RETIRE:
+			if (retired)
+				retired[i] = 1;
+			break;
+		case ENGINE_STEP_STOP:
+			return ENGINE_STOPPED;
+		case ENGINE_STEP_INTERRUPTED:
+			return ENGINE_INTERRUPTED;
+		}
+	}
+	return ENGINE_MORE;
+}
+
+/* engine_round's step: one replica of job i, unless it rests this round. */
+struct engine_replica_arg {
+	struct engine *e;
+	void (*progress)(void *arg, const struct engine_job *job, int measured);
+	void *parg;
+};
+
+static enum engine_step engine_replica(void *arg, size_t i, int round)
+{
+	struct engine_replica_arg *a = arg;
+	struct engine *e = a->e;
+	struct harness_cfg *hc = &e->rc.harness;
+	struct engine_reps *j = &e->jr[i];
+	struct result *more;
+
+	if (engine_rests(j, round, e->rounds)) {
+		if (a->progress)
+			a->progress(a->parg, &e->jobs[i], 0);
+		return ENGINE_STEP_OK;
+	}
+	if (a->progress)
+		a->progress(a->parg, &e->jobs[i], 1);
+	hc->placement = e->jobs[i].place;
+	/* A later row reads an earlier one's first replica (ctx->prior): the cache
+	 * levels of mem.lat.l* are the ones found at the start, in every round. */
+	hc->prior = e->firsts;
+	hc->nprior = i;
+	hc->iterations = j->n ? j->reps[0].iterations : 0;
+	hc->replica = round;
+	more = realloc(j->reps, (j->n + 1) * sizeof(*more));
+	if (!more)
+		die("%s: out of memory", e->cmd);
+	j->reps = more;
+	if (e->ops.measure(e->jobs[i].b, &e->rc, &j->reps[j->n]) < 0)
+		return ENGINE_STEP_INTERRUPTED;
+	engine_timeline_add(e, &j->reps[j->n].around[0]);
+	engine_timeline_add(e, &j->reps[j->n].around[1]);
+	if (j->n++ == 0)
+		e->firsts[i] = j->reps[0];
+	return ENGINE_STEP_OK;
+}
+
 enum engine_state engine_round(struct engine *e,
 			       void (*progress)(void *arg, const struct engine_job *job, int measured),
 			       void *arg)
 {
-	struct harness_cfg *hc = &e->rc.harness;
+	struct engine_replica_arg a = { e, progress, arg };
+	enum engine_state st;
 
 	if (e->round >= e->rounds)
 		return ENGINE_DONE;
-	for (size_t i = 0; i < e->njobs; i++) {
-		struct engine_reps *j = &e->jr[i];
-		struct result *more;
-
-		if (engine_rests(j, e->round, e->rounds)) {
-			if (progress)
-				progress(arg, &e->jobs[i], 0);
-			continue;
-		}
-		if (progress)
-			progress(arg, &e->jobs[i], 1);
-		hc->placement = e->jobs[i].place;
-		/* A later row reads an earlier one's first replica (ctx->prior): the cache
-		 * levels of mem.lat.l* are the ones found at the start, in every round. */
-		hc->prior = e->firsts;
-		hc->nprior = i;
-		hc->iterations = j->n ? j->reps[0].iterations : 0;
-		hc->replica = e->round;
-		more = realloc(j->reps, (j->n + 1) * sizeof(*more));
-		if (!more)
-			die("%s: out of memory", e->cmd);
-		j->reps = more;
-		if (e->ops.measure(e->jobs[i].b, &e->rc, &j->reps[j->n]) < 0)
-			return ENGINE_INTERRUPTED;
-		engine_timeline_add(e, &j->reps[j->n].around[0]);
-		engine_timeline_add(e, &j->reps[j->n].around[1]);
-		if (j->n++ == 0)
-			e->firsts[i] = j->reps[0];
-	}
+	/* No job retires: one that skipped or failed rests in every round (engine_rests). */
+	st = engine_sweep(e->njobs, e->round, NULL, engine_replica, &a);
+	if (st != ENGINE_MORE)
+		return st;
 	e->round++;
 	return e->round < e->rounds ? ENGINE_MORE : ENGINE_DONE;
+}
+
+enum engine_state engine_steps(const struct engine_steps *s)
+{
+	unsigned char *retired = calloc(s->njobs ? s->njobs : 1, 1);
+	enum engine_state st = ENGINE_MORE;
+
+	if (!retired)
+		die("out of memory for a schedule of %zu jobs", s->njobs);
+	for (int round = -s->warmup; round < s->rounds && st == ENGINE_MORE; round++)
+		st = engine_sweep(s->njobs, round, retired, s->step, s->arg);
+	free(retired);
+	return st == ENGINE_MORE ? ENGINE_DONE : st;
 }
 
 int engine_fresh(struct engine *e, size_t i)

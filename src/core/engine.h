@@ -8,7 +8,11 @@
  * them alike instead of a few whole figures; the sentinel is measured
  * around every replica, in its worker, and gathered into the run's
  * timeline.  It never stores or prints: after each round the command
- * merges and stores the jobs that took a replica in it.
+ * merges and stores the jobs that took a replica in it.  time and
+ * contest, whose jobs are a user's command and a load rather than
+ * instances, give the engine a step instead (engine_steps): the same
+ * rounds, warm-up first, the same Ctrl-Z between steps, while the step
+ * runs, stores and prints its job.
  */
 #ifndef KB_ENGINE_H
 #define KB_ENGINE_H
@@ -63,6 +67,33 @@ enum engine_state {
 	ENGINE_MORE = 0,		/* measured; more rounds to go */
 	ENGINE_DONE,			/* the last round is measured */
 	ENGINE_INTERRUPTED,		/* a signal stopped it: what finished is kept */
+	ENGINE_STOPPED,			/* a step stopped it (an error, said by the step) */
+};
+
+/*
+ * What one step came to.  A step measures one job once in one round: a
+ * replica of an instance (engine_round's), a timed command's run, a
+ * contest load's measurement (engine_steps').
+ */
+enum engine_step {
+	ENGINE_STEP_OK = 0,		/* measured, or failed and the job goes on */
+	ENGINE_STEP_RETIRE,		/* the job takes no more steps (it failed, --keep-going) */
+	ENGINE_STEP_STOP,		/* the command stops: the step said why */
+	ENGINE_STEP_INTERRUPTED,	/* a signal: what finished is kept */
+};
+
+/*
+ * A schedule of steps, for the commands whose jobs are not the registry's
+ * instances measured in a worker (time's commands, contest's loads): the
+ * warm-up rounds (numbered -warmup..-1), then the rounds (0..rounds-1),
+ * every job that has not retired once in each, in order, so that the
+ * jobs are interleaved against the machine's drift.
+ */
+struct engine_steps {
+	size_t njobs;
+	int warmup, rounds;
+	enum engine_step (*step)(void *arg, size_t job, int round);
+	void *arg;
 };
 
 /*
@@ -95,6 +126,12 @@ void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs,
  */
 enum engine_state engine_round(struct engine *e, void (*progress)(void *arg, const struct engine_job *job, int measured),
 			       void *arg);
+/*
+ * Take the schedule's steps; between two of them (where nothing polls) a
+ * Ctrl-Z is acted on, as it is between two replicas of a run.
+ * ENGINE_DONE, ENGINE_INTERRUPTED or ENGINE_STOPPED.
+ */
+enum engine_state engine_steps(const struct engine_steps *s);
 /* Whether job i took a replica since the command last merged it; then marks it merged. */
 int engine_fresh(struct engine *e, size_t i);
 /* End the run: free its replicas (the timeline is handed over: *tl, *ntl, malloc'd). */

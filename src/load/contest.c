@@ -348,6 +348,7 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 	uint64_t w[2] = { 0, 0 }, c[2] = { 0, 0 }, wend, cend;
 	double load_start = 0;
 	int is_cache = strcmp(ld->name, "cacherun") == 0;
+	double start = group_now();
 
 	memset(m, 0, sizeof(*m));
 	(void)plat_subreaper();	/* orphaned workers come back here to be reaped */
@@ -426,5 +427,6 @@ out:
 		errbuf_set(err, "cannot remove '%s'", root);
 		rc = CONTEST_ERROR;
 	}
+	m->wall_s = group_now() - start;
 	return rc;
 }

@@ -158,6 +158,8 @@ struct contest_measure {
 					   the job nor the load used (other programs, kernel
 					   threads, a VM's steal), over all CPUs' time; -1
 					   unknown */
+	double wall_s;			/* the whole measurement: set-up, the load's start,
+					   the job, the cleaning up */
 };
 
 enum contest_status {

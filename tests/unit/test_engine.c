@@ -7,7 +7,10 @@
  * first replica's iterations, the rows before it), the sentinel's
  * timeline (the prelude's point, then each replica's two in the order
  * taken), and a signal in the middle of a round.  run and clocks measure
- * through this engine alone, so what is checked here is their schedule.
+ * through this engine alone, so what is checked here is their schedule;
+ * time's runs and contest's loads go through engine_steps, checked here
+ * on a scripted step: warm-up rounds first, every job once a round in
+ * order, a retired job passed over, a stop or a signal ending it there.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -278,12 +281,77 @@ static void test_interrupted(void **state)
 	engine_end(&e, NULL, NULL);
 }
 
+/* A scripted step: logs (job, round) and answers what the script says for that step. */
+struct script {
+	size_t calls;
+	size_t job[64];
+	int round[64];
+	size_t at;			/* the call (from 1) that answers what */
+	enum engine_step what;
+	size_t retire_job;		/* a job that retires at its first step (or njobs: none) */
+};
+
+static enum engine_step scripted(void *arg, size_t job, int round)
+{
+	struct script *s = arg;
+
+	assert_true(s->calls < 64);
+	s->job[s->calls] = job;
+	s->round[s->calls] = round;
+	s->calls++;
+	if (s->calls == s->at)
+		return s->what;
+	return job == s->retire_job ? ENGINE_STEP_RETIRE : ENGINE_STEP_OK;
+}
+
+static void test_steps(void **state)
+{
+	struct script s = { .retire_job = 3 };
+	struct engine_steps sch = { 3, 2, 3, scripted, &s };
+
+	(void)state;
+	/* Two warm-up rounds, then three: every job in order each time, the rounds numbered from -2. */
+	assert_int_equal(engine_steps(&sch), ENGINE_DONE);
+	assert_int_equal(s.calls, 15);
+	for (size_t k = 0; k < 15; k++) {
+		assert_int_equal(s.job[k], k % 3);
+		assert_int_equal(s.round[k], (int)(k / 3) - 2);
+	}
+	/* A job that retires in its first step is not asked again; the others go on. */
+	memset(&s, 0, sizeof(s));
+	s.retire_job = 1;
+	sch.warmup = 0;
+	assert_int_equal(engine_steps(&sch), ENGINE_DONE);
+	assert_int_equal(s.calls, 3 + 2 + 2);
+	for (size_t k = 3; k < s.calls; k++)
+		assert_true(s.job[k] != 1);
+	/* A stop ends the schedule at that step, a signal too: nothing after it is asked. */
+	memset(&s, 0, sizeof(s));
+	s.retire_job = 3;
+	s.at = 5;
+	s.what = ENGINE_STEP_STOP;
+	assert_int_equal(engine_steps(&sch), ENGINE_STOPPED);
+	assert_int_equal(s.calls, 5);
+	memset(&s, 0, sizeof(s));
+	s.retire_job = 3;
+	s.at = 1;
+	s.what = ENGINE_STEP_INTERRUPTED;
+	assert_int_equal(engine_steps(&sch), ENGINE_INTERRUPTED);
+	assert_int_equal(s.calls, 1);
+	/* No rounds: nothing asked, done. */
+	memset(&s, 0, sizeof(s));
+	sch.rounds = 0;
+	assert_int_equal(engine_steps(&sch), ENGINE_DONE);
+	assert_int_equal(s.calls, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_resting),
 		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_steps),
 	};
 
 	registry_check();

@@ -65,6 +65,11 @@ kb contest --workload 'sleep 0.2' --loads noload,tick_load --json --no-store $FA
 check "contest --json: a run --json document, every result whole" grep -q '^runs 1 results 2 ok 2' "$T/jc"
 check "contest --json: the metrics as values" sh -c "grep -q '\"time_s\"' '$T/out' && grep -q '\"old_loads\"' '$T/out'"
 
+# A daemon the job started, and its child: neither outlives the measurement.
+kb contest --workload "setsid sh -c 'sleep 31.8$u; true' & sleep 0.2" --loads noload --no-store $FAST
+needs "list of its children" check "a job's setsid daemon and its child: exit 0, none left" sh -c "[ $rc = 0 ] && ! pgrep -f 'sleep 31\.8$u' >/dev/null"
+pkill -f "sleep 31\.8$u" 2>/dev/null
+
 kb contest --workload 'echo compiling; echo cc: error: no such file >&2; exit 3' --loads noload --no-store $FAST
 check "a failing job: exit 1, one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 check "a failing job: says why, with its last output" grep -q 'noload: the job failed: exit status 3: cc: error: no such file' "$T/err"

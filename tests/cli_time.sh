@@ -75,6 +75,18 @@ needs "list of its children" check "a daemonising grandchild (setsid) is killed 
 
 needs "list of its children" check "and the line says so" grep -q 'left running, killed' "$T/out"
 pkill -f 'sleep 31337' 2>/dev/null
+# A daemon's own child: the sweep kills the daemon, which hands its child to kbench.
+kb time --no-store $TK --runs 1 -- sh -c 'setsid sh -c "sleep 31341; true" & sleep 0.1'
+needs "list of its children" check "a setsid daemon's own child is killed too" no_proc 'sleep 31341'
+# Three deep, setsid twice, each level still running when the job ends.
+DEEP='setsid sh -c "sh -c \"setsid sleep 31342 & sleep 31343\" & sleep 31344; true" & sleep 0.2'
+kb time --no-store $TK --runs 1 -- sh -c "$DEEP"
+needs "list of its children" check "daemons of daemons, three deep: none left" no_proc 'sleep 3134[234]'
+pkill -f 'sleep 3134[1-4]' 2>/dev/null
+# The same without a cgroup (not root, no cgroup2): the subreaper's passes alone.
+KBENCH_INJECT=no-cgroup kb time --no-store $TK --runs 1 -- sh -c "$DEEP"
+needs "list of its children" check "without a cgroup too: none left" no_proc 'sleep 3134[234]'
+pkill -f 'sleep 3134[1-4]' 2>/dev/null
 
 # --- failures -----------------------------------------------------------
 kb time --db "$DB" $TK --runs 3 -- sh -c 'echo it-broke; exit 3'
@@ -171,6 +183,26 @@ while ! no_leftovers 'sleep 31340' && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)
 check "SIGKILL of kbench: no process, no file left" no_leftovers 'sleep 31340'
 check "SIGKILL of kbench: the runs finished before are stored" \
 	sh -c "'$KB' show time.sh --db '$T/kill.db' --json | grep -q '\"median\"'"
+
+# SIGKILL of kbench while a daemon the job started runs: only the jobs'
+# cgroup reaches it then (the janitor empties it), where the machine gives one.
+cgroup_ok() { [ "$PLATFORM" != posix ] && [ "$(id -u)" = 0 ] && grep -q ' cgroup2 ' /proc/mounts; }
+"$KB" time --no-store $TK --runs 1 -- sh -c 'setsid sh -c "sleep 31345; true" & sleep 31346' >/dev/null 2>&1 &
+pid=$!
+i=0
+while ! pgrep -f 'sleep 31345' >/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -KILL $pid
+wait $pid 2>/dev/null
+i=0
+while ! no_leftovers 'sleep 3134[56]' && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+if cgroup_ok; then
+	check "SIGKILL of kbench: the job's setsid daemon is killed by the janitor" no_leftovers 'sleep 3134[56]'
+	check "and the jobs' cgroup is removed" sh -c "! find /sys/fs/cgroup -maxdepth 6 -name 'kbench-$pid-*' 2>/dev/null | grep -q ."
+else
+	skip "SIGKILL of kbench: the job's setsid daemon is killed by the janitor" "no cgroup2 that this user may write"
+	skip "and the jobs' cgroup is removed" "as above"
+fi
+pkill -f 'sleep 3134[56]' 2>/dev/null
 
 # --- the generated build ------------------------------------------------
 if command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then

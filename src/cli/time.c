@@ -527,7 +527,7 @@ int cmd_time(int argc, char **argv)
 	snprintf(root, sizeof(root), "%s/kbench-time.XXXXXX", o.tmpdir);
 	if (!mkdtemp(root))
 		die("time: cannot make a directory in '%s': %s", o.tmpdir, strerror(errno));
-	runner_janitor_start(root, &jan);
+	runner_janitor_start(root, 1, &jan);
 	snprintf(tmp, sizeof(tmp), "%s/tmp", root);
 	if (mkdir(tmp, 0700) != 0) {
 		runner_janitor_wait(&jan, root);

@@ -237,10 +237,12 @@ static void janitor_nap(int ms)
 		;
 }
 
-static void janitor_kill(const pid_t *group, size_t n)
+static void janitor_kill(const pid_t *group, size_t n, const char *cgroup)
 {
 	for (size_t i = 0; i < n; i++)
 		kill(-group[i], SIGKILL);
+	if (cgroup[0])
+		(void)plat_cgroup_kill(cgroup);
 }
 
 void runner_detach(void)
@@ -268,7 +270,7 @@ void runner_detach(void)
 	}
 }
 
-static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
+static _Noreturn void janitor_main(const char *tmpdir, const char *cgroup, int life, int ctl)
 {
 	struct pollfd p[2] = { { .fd = life, .events = POLLIN }, { .fd = ctl, .events = POLLIN } };
 	struct janitor_msg m;
@@ -295,7 +297,7 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 			break;
 		}
 		if (rc == 0) {
-			janitor_kill(group, ngroups);
+			janitor_kill(group, ngroups, cgroup);
 			if ((waited += JANITOR_RETRY_MS) >= JANITOR_GRACE_MS)
 				break;
 			continue;
@@ -321,7 +323,7 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 			/* kbench is gone without saying done: what it started must go too. */
 			if (!(k == (ssize_t)sizeof(m) && m.tag == 'D')) {
 				orphaned = 1;
-				janitor_kill(group, ngroups);
+				janitor_kill(group, ngroups, cgroup);
 			}
 			p[1].fd = -1;
 		}
@@ -337,15 +339,30 @@ static _Noreturn void janitor_main(const char *tmpdir, int life, int ctl)
 	for (int i = 0; runner_rmtree(tmpdir) != 0 && access(tmpdir, F_OK) == 0 &&
 			i < JANITOR_GRACE_MS / JANITOR_RETRY_MS; i++)
 		janitor_nap(JANITOR_RETRY_MS);
+	/* kbench dead: the jobs' cgroup is the janitor's to empty and remove (done: kbench's). */
+	for (int i = 0; orphaned && cgroup[0] && i < JANITOR_GRACE_MS / JANITOR_RETRY_MS; i++) {
+		if (plat_cgroup_kill(cgroup) <= 0 && plat_cgroup_remove(cgroup) == 0)
+			break;
+		janitor_nap(JANITOR_RETRY_MS);
+	}
 	_exit(0);
 }
 
-void runner_janitor_start(const char *tmpdir, struct runner_janitor *j)
+void runner_janitor_start(const char *tmpdir, int cgroup, struct runner_janitor *j)
 {
+	static unsigned made;
 	int life[2], ctl[2];
 
 	j->pid = -1;
 	j->lifeline = j->ctl = -1;
+	j->cgroup[0] = '\0';
+	/* KBENCH_INJECT=no-cgroup: the tests of what the process groups do alone. */
+	if (cgroup && !plat_test_switch("no-cgroup")) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "kbench-%d-%u", (int)getpid(), made++);
+		(void)plat_cgroup_make(name, j->cgroup, sizeof(j->cgroup));
+	}
 	/* Close-on-exec: a program a benchmark execs must not keep them open. */
 	if (plat_pipe_cloexec(life) < 0)
 		return;
@@ -358,7 +375,7 @@ void runner_janitor_start(const char *tmpdir, struct runner_janitor *j)
 	if (j->pid == 0) {
 		close(life[1]);
 		close(ctl[1]);
-		janitor_main(tmpdir, life[0], ctl[0]);
+		janitor_main(tmpdir, j->cgroup, life[0], ctl[0]);
 	}
 	close(life[0]);
 	close(ctl[0]);
@@ -396,6 +413,13 @@ void runner_janitor_ungroup(struct runner_janitor *j, pid_t pgid)
 	janitor_tell(j, 'U', pgid);
 }
 
+void runner_janitor_enter(const struct runner_janitor *j)
+{
+	/* A cgroup that cannot be joined leaves the job to its process group. */
+	if (j && j->cgroup[0])
+		(void)plat_cgroup_enter(j->cgroup);
+}
+
 /*
  * Returns when the janitor has removed the directory, which is when the
  * last process of the instance has died.  Without a janitor, remove it here.
@@ -406,6 +430,12 @@ void runner_janitor_wait(struct runner_janitor *j, const char *tmpdir)
 
 	if (j->lifeline >= 0)
 		close(j->lifeline);
+	/* Normally empty by now (group_sweep); whatever is not goes, for at most 5 s. */
+	for (int i = 0; j->cgroup[0] && i < JANITOR_GRACE_MS / JANITOR_RETRY_MS; i++) {
+		if (plat_cgroup_kill(j->cgroup) <= 0 && plat_cgroup_remove(j->cgroup) == 0)
+			break;
+		janitor_nap(JANITOR_RETRY_MS);
+	}
 	janitor_tell(j, 'D', 0);
 	if (j->ctl >= 0)
 		close(j->ctl);
@@ -566,7 +596,7 @@ static void runner_exchange(enum wire_kind kind, const struct bench *b, const st
 	}
 	/* Before the result pipe, so the janitor does not hold its write end. */
 	fflush(NULL);
-	runner_janitor_start(tmpdir, &jan);
+	runner_janitor_start(tmpdir, 0, &jan);
 	if (pipe(fds) < 0) {
 		x->err = errno;
 		x->what = "pipe";

@@ -85,14 +85,29 @@ int runner_run(const struct bench *b, const struct runner_cfg *cfg, struct resul
  * saying it is done, so that even a SIGKILL of kbench, or of kbench's
  * whole process group, leaves nothing behind.  pid -1: none could be
  * started, and runner_janitor_wait cleans up by itself.
+ *
+ * time's and contest's janitors also hold a control group (plat_cgroup_*)
+ * that every job joins as it starts: a process can leave its process
+ * group (setsid) and its parent (a double fork), not its cgroup, so
+ * killing the cgroup's members reaches a daemon at any depth, whether
+ * kbench sweeps at the end of a run or the janitor after kbench died.
+ * Where the machine gives none (not root, no cgroup2), the process groups
+ * and the subreaper's sweep (group_sweep) do what they can while kbench
+ * lives.
  */
 #define RUNNER_JANITOR_GROUPS 72	/* time --copies 64, and the untimed commands */
+#define RUNNER_CGROUP_LEN 4096
 struct runner_janitor {
 	pid_t pid;		/* -1: none, kbench cleans up itself */
 	int lifeline;		/* write end: children forked while it is open hold it */
 	int ctl;		/* write end of the control pipe */
+	char cgroup[RUNNER_CGROUP_LEN];	/* the jobs' cgroup, "" when none */
 };
-void runner_janitor_start(const char *dir, struct runner_janitor *j);
+/*
+ * Start the janitor of dir; cgroup: make the jobs' control group too
+ * (where the machine gives one: j->cgroup says whether it did).
+ */
+void runner_janitor_start(const char *dir, int cgroup, struct runner_janitor *j);
 /*
  * In a helper process of kbench's (the janitor, the guard): leave kbench's
  * session and process group, ignore the terminal's signals and SIGPIPE,
@@ -104,7 +119,12 @@ void runner_detach(void);
 void runner_janitor_group(struct runner_janitor *j, pid_t pgid);
 /* That group is gone (killed and reaped): forget it, its id may be reused. */
 void runner_janitor_ungroup(struct runner_janitor *j, pid_t pgid);
-/* Done: close the lifeline, wait for the janitor, and remove dir. */
+/* In a job's child, before it runs anything: join the jobs' cgroup, if any. */
+void runner_janitor_enter(const struct runner_janitor *j);
+/*
+ * Done: close the lifeline, kill what is left in the jobs' cgroup and
+ * remove it, wait for the janitor, and remove dir.
+ */
 void runner_janitor_wait(struct runner_janitor *j, const char *dir);
 
 /* Remove a directory tree; used for private temporary directories. */

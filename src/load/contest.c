@@ -107,6 +107,7 @@ static int contest_job_start(const struct contest_cfg *cfg, const char *dir, con
 	}
 	if (pid == 0) {
 		(void)setpgid(0, 0);
+		runner_janitor_enter(jan);
 		/* The job's own signals back to their defaults: it must be killable. */
 		group_child_signals();
 		group_redirect(log);
@@ -268,6 +269,7 @@ static enum contest_status contest_load_start(const struct contest_cfg *cfg, con
 	}
 	if (pid == 0) {
 		(void)setpgid(0, 0);
+		runner_janitor_enter(jan);
 		if (orphan)
 			group_sleep_ms(200);
 		(void)plat_die_with_parent(SIGKILL);
@@ -349,6 +351,8 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 	double load_start = 0;
 	int is_cache = strcmp(ld->name, "cacherun") == 0;
 	double start = group_now();
+	static pid_t before[GROUP_MAX_CHILDREN];
+	int nbefore;
 
 	memset(m, 0, sizeof(*m));
 	(void)plat_subreaper();	/* orphaned workers come back here to be reaped */
@@ -358,7 +362,9 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 		return CONTEST_ERROR;
 	}
 	/* Even if kbench is killed outright, the janitor kills the groups and removes root. */
-	runner_janitor_start(root, &jan);
+	runner_janitor_start(root, 1, &jan);
+	/* kbench's own children (the janitor, the guard): never swept as the job's. */
+	nbefore = plat_children(before, GROUP_MAX_CHILDREN);
 	snprintf(job, sizeof(job), "%s/job", root);
 	snprintf(loaddir, sizeof(loaddir), "%s/load", root);
 	snprintf(log, sizeof(log), "%s/job.log", root);
@@ -420,6 +426,8 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 	}
 out:
 	group_kill(&load, &jan);
+	/* What left the job's and the load's groups (setsid, a daemon of a daemon) goes too. */
+	(void)group_sweep(&jan, before, nbefore, NULL);
 	if (sh != MAP_FAILED)
 		munmap(sh, sizeof(*sh));
 	runner_janitor_wait(&jan, root);

@@ -15,6 +15,7 @@
 
 #include "core/runner.h"
 #include "core/utf8.h"
+#include "plat/plat.h"
 
 double group_now(void)
 {
@@ -146,6 +147,56 @@ void group_kill(struct group *g, struct runner_janitor *jan)
 	if (jan)
 		runner_janitor_ungroup(jan, g->pid);
 	g->pid = 0;
+}
+
+/* Whether pid is among the n of list. */
+static int group_listed(const pid_t *list, int n, pid_t pid)
+{
+	for (int i = 0; i < n && i < GROUP_MAX_CHILDREN; i++)
+		if (list[i] == pid)
+			return 1;
+	return 0;
+}
+
+/* One pass: kbench's children not listed before, killed and reaped; their count. */
+static int group_sweep_pass(const pid_t *before, int nbefore, struct rusage *ru)
+{
+	pid_t kids[GROUP_MAX_CHILDREN];
+	int n = plat_children(kids, GROUP_MAX_CHILDREN), swept = 0;
+
+	for (int i = 0; i < n && i < GROUP_MAX_CHILDREN; i++) {
+		struct rusage r;
+		int st;
+
+		if (group_listed(before, nbefore, kids[i]))
+			continue;
+		(void)kill(kids[i], SIGKILL);
+		if (wait4(kids[i], &st, 0, &r) == kids[i]) {
+			swept++;
+			if (ru)
+				group_rusage_add(ru, &r);
+		}
+	}
+	return swept;
+}
+
+int group_sweep(const struct runner_janitor *jan, const pid_t *before, int nbefore, struct rusage *ru)
+{
+	double until = group_now() + 5;
+	int swept = 0;
+
+	for (;;) {
+		/* Killed first: a member reparented to kbench is then reaped in this pass. */
+		int left = jan && jan->cgroup[0] ? plat_cgroup_kill(jan->cgroup) : 0;
+		int n = group_sweep_pass(before, nbefore, ru);
+
+		swept += n;
+		if ((n == 0 && left <= 0) || group_now() > until)
+			break;
+		if (n == 0)
+			group_sleep_ms(1);
+	}
+	return swept;
 }
 
 void group_redirect(const char *log)

@@ -48,6 +48,20 @@ int group_poll(struct group *g);
  * forgets the group, whose id may now be reused.
  */
 void group_kill(struct group *g, struct runner_janitor *jan);
+/* Most children of kbench looked at in a sweep (and kept as kbench's own before a job). */
+#define GROUP_MAX_CHILDREN 1024
+/*
+ * After a job's groups are killed, what left them: kbench's children
+ * that were not its children before the job started (before, nbefore:
+ * the janitor, the guard of --offline-cpus) came back to kbench as
+ * subreaper; each is killed and reaped, its rusage into ru (NULL: not
+ * kept), pass after pass, since each one's death hands its own children
+ * to kbench; and jan's cgroup (if it has one) is killed until empty,
+ * which reaches what never comes back (a daemon's daemon whose parent
+ * lives on in it).  Until a pass finds nothing and the cgroup is empty,
+ * for at most 5 s.  The count reaped.
+ */
+int group_sweep(const struct runner_janitor *jan, const pid_t *before, int nbefore, struct rusage *ru);
 /* In a child: stdin from /dev/null, stdout and stderr to log (NULL: /dev/null). */
 void group_redirect(const char *log);
 /* In a child: the signals kbench catches or ignores back to their defaults. */

@@ -50,7 +50,7 @@
 #include "stats/stats.h"
 
 /* Most children of kbench looked at when sweeping up escaped descendants. */
-#define TIMED_MAX_CHILDREN 1024
+#define TIMED_MAX_CHILDREN GROUP_MAX_CHILDREN
 
 /* The SIGCHLD handler's pipe: written (a byte, never blocking) on every child's exit. */
 static int timed_chld_fd = -1;
@@ -193,43 +193,6 @@ static void timed_stop(const struct group *g, size_t n)
 			(void)kill(-g[k].pid, SIGCONT);
 }
 
-/* Whether pid is among the n of list. */
-static int timed_listed(const pid_t *list, int n, pid_t pid)
-{
-	for (int i = 0; i < n && i < TIMED_MAX_CHILDREN; i++)
-		if (list[i] == pid)
-			return 1;
-	return 0;
-}
-
-/*
- * The children of kbench that were not its children before the copies
- * were forked (before: the janitor, the guard of --offline-cpus, whatever
- * else is kbench's own) and are none of the copies' leaders: descendants
- * that left their group and came back to kbench.  Killed and reaped,
- * their rusage into ru (when not NULL); their count.
- */
-static int timed_sweep(const pid_t *before, int nbefore, struct rusage *ru)
-{
-	pid_t kids[TIMED_MAX_CHILDREN];
-	int n = plat_children(kids, TIMED_MAX_CHILDREN), swept = 0;
-
-	for (int i = 0; i < n && i < TIMED_MAX_CHILDREN; i++) {
-		struct rusage r;
-		int st;
-
-		if (timed_listed(before, nbefore, kids[i]))
-			continue;
-		(void)kill(kids[i], SIGKILL);
-		if (wait4(kids[i], &st, 0, &r) == kids[i]) {
-			swept++;
-			if (ru)
-				group_rusage_add(ru, &r);
-		}
-	}
-	return swept;
-}
-
 static double timed_tv(const struct timeval *tv)
 {
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
@@ -308,6 +271,8 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 			goto kill;
 		}
 		if (pid == 0) {
+			/* Into the jobs' cgroup before anything runs: nothing it starts can leave it. */
+			runner_janitor_enter(cfg->jan);
 			close(barrier[1]);
 			close(errp[0]);
 			if (cfg->jan && cfg->jan->ctl >= 0)
@@ -386,7 +351,7 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 kill:
 	for (size_t k = 0; k < n; k++)
 		group_kill(&g[k], cfg->jan);
-	escaped = timed_sweep(before, nbefore, &escaped_ru);
+	escaped = group_sweep(cfg->jan, before, nbefore, &escaped_ru);
 	sigaction(SIGCHLD, &old_sa, NULL);
 	timed_chld_fd = -1;
 	if (rc == TIMED_OK) {

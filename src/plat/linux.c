@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,6 +307,115 @@ int plat_children(pid_t *out, int max)
 		n += pid > 0;
 	}
 	return n;
+}
+
+/*
+ * Where cgroup2 is mounted: /sys/fs/cgroup on a unified machine,
+ * /sys/fs/cgroup/unified on a hybrid one (cgroup v1 controllers beside);
+ * the first cgroup2 line of /proc/self/mounts.  0 or -1.
+ */
+static int plat_cgroup_root(char *root, size_t len)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char dev[256], dir[PATH_MAX], type[64];
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (found < 0 && fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3)
+		if (strcmp(type, "cgroup2") == 0 && snprintf(root, len, "%s", dir) < (int)len)
+			found = 0;
+	fclose(f);
+	return found;
+}
+
+int plat_cgroup_make(const char *name, char *path, size_t len)
+{
+	char root[PATH_MAX], self[PATH_MAX], *nl;
+	ssize_t n;
+
+	path[0] = '\0';
+	if (plat_cgroup_root(root, sizeof(root)) < 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	/* "0::/some/path": this process's cgroup in the unified hierarchy. */
+	n = plat_read_file("/proc/self/cgroup", self, sizeof(self));
+	if (n <= 0)
+		return -1;
+	for (char *line = self; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (strncmp(line, "0::", 3) != 0)
+			continue;
+		/* The root's own "/" is written as nothing, so that no "//" appears. */
+		if (snprintf(path, len, "%s%s/%s", root, strcmp(line + 3, "/") == 0 ? "" : line + 3, name) >=
+		    (int)len) {
+			path[0] = '\0';
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (mkdir(path, 0755) == 0)
+			return 0;
+		path[0] = '\0';
+		return -1;
+	}
+	errno = ENOSYS;
+	return -1;
+}
+
+/* Write text into the cgroup's file: 0 or -1. */
+static int plat_cgroup_write(const char *path, const char *file, const char *text)
+{
+	char at[PATH_MAX + 32];
+	ssize_t len = (ssize_t)strlen(text), w;
+	int fd;
+
+	snprintf(at, sizeof(at), "%s/%s", path, file);
+	fd = open(at, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	w = write(fd, text, (size_t)len);
+	close(fd);
+	return w == len ? 0 : -1;
+}
+
+int plat_cgroup_enter(const char *path)
+{
+	/* "0" is the writer itself. */
+	return plat_cgroup_write(path, "cgroup.procs", "0");
+}
+
+int plat_cgroup_kill(const char *path)
+{
+	char at[PATH_MAX + 32], buf[16384], *end;
+	int left = 0;
+	ssize_t n;
+
+	/* Since Linux 5.14: every member, and whatever one forks meanwhile. */
+	(void)plat_cgroup_write(path, "cgroup.kill", "1");
+	snprintf(at, sizeof(at), "%s/cgroup.procs", path);
+	n = plat_read_file(at, buf, sizeof(buf));
+	if (n < 0)
+		return -1;
+	/* Those listed still (an older kernel, or the kill not yet done): each killed. */
+	for (char *p = buf; *p; p = end) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0) {
+			(void)kill((pid_t)pid, SIGKILL);
+			left = 1;
+		}
+	}
+	return left;
+}
+
+int plat_cgroup_remove(const char *path)
+{
+	return rmdir(path);
 }
 
 int plat_die_with_parent(int sig)

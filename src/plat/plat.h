@@ -169,6 +169,25 @@ int plat_subreaper(void);
  */
 int plat_children(pid_t *out, int max);
 /*
+ * A control group (cgroup v2) of kbench's own for what a job starts, made
+ * under the one kbench runs in and named after name: a process in it
+ * cannot leave it by setsid(2) or a double fork, so killing the group's
+ * every member reaches a daemon at any depth, even after kbench died.
+ * path (PATH_MAX) is filled; 0, or -1 where the machine gives none
+ * (no cgroup2 mounted, not root nor delegated: EACCES, ENOSYS elsewhere).
+ */
+int plat_cgroup_make(const char *name, char *path, size_t len);
+/* Move the calling process into the cgroup at path: 0 or -1. */
+int plat_cgroup_enter(const char *path);
+/*
+ * Kill every process in the cgroup at path (cgroup.kill, which no fork can
+ * outrun; where the kernel has none, each process listed).  1 while any
+ * is left in it, 0 once it is empty, -1 when it cannot be read.
+ */
+int plat_cgroup_kill(const char *path);
+/* Remove the (empty) cgroup at path: 0 or -1. */
+int plat_cgroup_remove(const char *path);
+/*
  * Ask the file system to spread the subdirectories of dir over its space
  * as it does top-level ones (ext2/3/4's TOPDIR flag; the Orlov allocator
  * then puts each in a block group of its own).  0, or -1 with errno

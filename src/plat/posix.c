@@ -291,6 +291,37 @@ int plat_children(pid_t *out, int max)
 	return -1;
 }
 
+/* Control groups are Linux's: the process group and the janitor do what they can. */
+int plat_cgroup_make(const char *name, char *path, size_t len)
+{
+	(void)name;
+	if (len)
+		path[0] = '\0';
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_cgroup_enter(const char *path)
+{
+	(void)path;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_cgroup_kill(const char *path)
+{
+	(void)path;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_cgroup_remove(const char *path)
+{
+	(void)path;
+	errno = ENOSYS;
+	return -1;
+}
+
 int plat_disk_free(const char *path, uint64_t *bytes)
 {
 	struct statvfs sv;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "build_id.h"
@@ -17,6 +18,21 @@
 #include "core/companion.h"
 #include "core/registry.h"
 #include "core/runner.h"
+#include "store/db.h"
+
+/* $KBENCH_STORE_TIMEOUT when it is a number of seconds in (0, 1e6], else DB_ANSWER_S. */
+static double store_timeout(void)
+{
+	const char *e = getenv("KBENCH_STORE_TIMEOUT");
+	char *end;
+	double s = e ? strtod(e, &end) : 0;
+
+	if (!e || !*e)
+		return DB_ANSWER_S;
+	if (*end || !(s > 0 && s <= 1e6))
+		die_usage("KBENCH_STORE_TIMEOUT '%s' is not a number of seconds in (0, 1000000]", e);
+	return s;
+}
 
 /* The subcommands, in the order `kbench --help` lists them. */
 static const struct cmd cmds[] = {
@@ -87,6 +103,12 @@ int main(int argc, char **argv)
 	 * killing kbench without a word.
 	 */
 	signal(SIGXFSZ, SIG_IGN);
+	/*
+	 * Every wait on a store bounded, and cut short by the signals the
+	 * measuring commands catch (the others die of them at once).
+	 * KBENCH_STORE_TIMEOUT: seconds to wait for a server's answer.
+	 */
+	db_waits(DB_LOCK_S, store_timeout(), runner_interrupted);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

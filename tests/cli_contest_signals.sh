@@ -73,7 +73,8 @@ for how in INT TERM HUP KILL GROUP; do
 	rc=$?
 	case $how in
 	INT | TERM | HUP)
-		check "SIG$how: exit 130" [ "$rc" = 130 ]
+		want=$(sig_exit $how)
+		check "SIG$how: exit $want (128 + the signal)" [ "$rc" = $want ]
 		check "SIG$how: says it was interrupted" grep -q 'interrupted by signal' "$T/err"
 		;;
 	*) check "SIG$how: killed (137)" [ "$rc" = 137 ] ;;

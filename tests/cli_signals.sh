@@ -35,7 +35,8 @@ for sig in INT TERM HUP; do
 	wait_for has_results "$DB"
 	kill -$sig $pid
 	wait $pid; rc=$?
-	check "SIG$sig: exit 130" [ "$rc" = 130 ]
+	want=$(sig_exit $sig)
+	check "SIG$sig: exit $want (128 + the signal)" [ "$rc" = $want ]
 	check "SIG$sig: no process or temporary file left" no_leftovers "$MARK"
 	kb runs --db "$DB"
 	check "SIG$sig: runs marks the run interrupted" grep -q "$MARK .*; interrupted$" "$T/out"
@@ -111,7 +112,7 @@ pid=$!
 wait_for sh -c "\"$KB\" runs --db '$DB' | grep -q '$MARK'"
 kill -TERM $pid
 wait $pid; rc=$?
-check "interrupted before a result: exit 130" [ "$rc" = 130 ]
+check "interrupted before a result (SIGTERM): exit 143" [ "$rc" = 143 ]
 check "interrupted before a result: it says none was stored" \
 	grep -q 'interrupted by signal 15: 0 results stored' "$T/err"
 kb runs --db "$DB"

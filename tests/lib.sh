@@ -45,6 +45,8 @@ check() {
 }
 # run kbench, capturing stdout, stderr and status
 kb() { "$KB" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+# The exit status of a process that ended on signal NAME: 128 + its number.
+sig_exit() { case $1 in HUP) echo 129 ;; INT) echo 130 ;; TERM) echo 143 ;; KILL) echo 137 ;; esac; }
 lines() { wc -l <"$1" | tr -d ' '; }
 no_leftovers() { # MARK: no process with MARK in its command line, tmp dir empty
 	! pgrep -f "$1" >/dev/null 2>&1 && [ -z "$(ls -A "$T/tmp")" ]

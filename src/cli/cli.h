@@ -83,6 +83,12 @@ struct run_info;
 struct store;
 struct sysinfo;
 /*
+ * The store failed where the command cannot go on: when a signal cut its
+ * wait short, "interrupted" and the signal's exit status (128 + it);
+ * otherwise err, as die.
+ */
+_Noreturn void cli_store_died(const char *cmd, const char *err);
+/*
  * Start a stored run (st may be NULL for --no-store): its label, host, OS
  * and machine description from si, room for nresults results, and, for a
  * repetition of --runs, the set of first.  Dies on failure.

@@ -25,7 +25,7 @@ void cli_engine_open(struct engine *e, const char *cmd, const struct runner_cfg 
 	if (runner_interrupted()) {
 		fprintf(stderr, "kbench: %s: interrupted by signal %d: nothing measured\n", cmd,
 			runner_interrupted());
-		exit(EXIT_INTERRUPTED);
+		exit(EXIT_SIGNAL(runner_interrupted()));
 	}
 	die("%s: %s", cmd, err);
 }

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "core/result.h"
+#include "core/runner.h"
 #include "core/sysinfo.h"
 #include "core/utf8.h"
 #include "store/store.h"
@@ -244,6 +245,16 @@ void cli_db_path(const char *cmd, const char *db, char *path, size_t len)
 		die("%s", err);
 }
 
+void cli_store_died(const char *cmd, const char *err)
+{
+	if (runner_interrupted()) {
+		fprintf(stderr, "kbench: %s: interrupted by signal %d while waiting for the store: nothing stored\n",
+			cmd, runner_interrupted());
+		exit(EXIT_SIGNAL(runner_interrupted()));
+	}
+	die("%s", err);
+}
+
 void cli_run_begin(struct store *st, struct run_info *run, const char *label,
 		   const struct sysinfo *si, const char *si_json, const struct run_info *first,
 		   size_t nresults)
@@ -262,7 +273,7 @@ void cli_run_begin(struct store *st, struct run_info *run, const char *label,
 	if (!run->sysinfo_json || !run->results)
 		die("out of memory");
 	if (st && store_run_begin(st, run, err) < 0)
-		die("%s", err);
+		cli_store_died("run", err);
 }
 
 const char *cli_db_shown(const char *path)

@@ -22,7 +22,7 @@ void session_open(struct session *s, const char *cmd, const char *db, int no_sto
 		cli_db_path(cmd, db, s->path, sizeof(s->path));
 		s->st = store_open(s->path, s->err);
 		if (!s->st)
-			die("%s", s->err);
+			cli_store_died(cmd, s->err);
 		s->stores = 1;
 	}
 	sysinfo_collect(&s->si, &pre->ti, pre->mhz);
@@ -70,11 +70,16 @@ int session_put(struct session *s, struct run_info *run, int64_t *row, const str
 		row = &fresh;
 	first = *row == 0;
 	if (store_result_put(s->st, run->id, row, r, s->err) < 0) {
-		s->state = SESSION_UNSTORED;
+		session_store_failed(s);
 		return -1;
 	}
 	s->nstored += first;
 	return 0;
+}
+
+void session_store_failed(struct session *s)
+{
+	s->state = runner_interrupted() ? SESSION_STOPPED : SESSION_UNSTORED;
 }
 
 void session_stop(struct session *s)
@@ -88,7 +93,7 @@ void session_end(struct session *s, struct run_info *run)
 	switch (s->state) {
 	case SESSION_GOING:
 		if (s->st && store_run_end(s->st, run->id, s->err) < 0) {
-			s->state = SESSION_UNSTORED;
+			session_store_failed(s);
 			return;
 		}
 		cli_now_iso(run->finished, sizeof(run->finished));
@@ -129,7 +134,7 @@ int session_finish(struct session *s, size_t nfail, const char *more, int quiet)
 	} else if (s->state == SESSION_STOPPED) {
 		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored%s\n",
 			runner_interrupted(), s->nstored, s->nstored == 1 ? "" : "s", more ? more : "");
-		rc = EXIT_INTERRUPTED;
+		rc = EXIT_SIGNAL(runner_interrupted());
 	} else if (!quiet && s->stores && s->nruns) {
 		cli_run_stored(s->nstored, s->runs, s->nruns, s->path);
 	}

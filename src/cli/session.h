@@ -69,6 +69,12 @@ struct run_info *session_begin(struct session *s, size_t nresults);
  * stops measuring.
  */
 int session_put(struct session *s, struct run_info *run, int64_t *row, const struct result *r);
+/*
+ * A write to the store failed: the session is stopped when a signal cut
+ * the store's wait short (what was stored stays, the exit status is the
+ * signal's), unstored otherwise (s->err says why).
+ */
+void session_store_failed(struct session *s);
 /* A signal stopped the measuring: the run being measured ends interrupted. */
 void session_stop(struct session *s);
 /*

@@ -11,7 +11,9 @@
 #include <stddef.h>
 
 /* Exit statuses of the command-line contract (DESIGN.md). */
-enum { EXIT_DONE = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+enum { EXIT_DONE = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+/* Ended by signal sig (SIGINT, SIGTERM, SIGHUP), as a shell reports a process it killed: 130, 143, 129. */
+#define EXIT_SIGNAL(sig) (128 + (sig))
 
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -5,6 +5,20 @@
 
 #include <stddef.h>
 
+struct db_wait db_wait = { DB_LOCK_S, DB_ANSWER_S, NULL };
+
+void db_waits(double lock_s, double answer_s, int (*stop)(void))
+{
+	db_wait.lock_s = lock_s;
+	db_wait.answer_s = answer_s;
+	db_wait.stop = stop;
+}
+
+int db_stopped(void)
+{
+	return db_wait.stop && db_wait.stop();
+}
+
 void db_close(struct db *db)
 {
 	if (db)

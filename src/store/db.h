@@ -67,6 +67,26 @@ int db_sqlite_copy(struct db *dst, struct db *src);
  */
 struct db *db_pg_open(const char *conninfo, char *err);
 
+/*
+ * How long any one wait on a store may last, and what ends it early.  A
+ * wait for another connection's lock gives up after lock_s (SQLite's busy
+ * wait, PostgreSQL's lock_timeout), a wait for the server's answer after
+ * answer_s (then the statement is cancelled, and a server that does not
+ * answer the cancel either is left), each with a message that says what
+ * was waited for.  stop, polled every few milliseconds while waiting (NULL:
+ * never), ends a wait it finds true at once: the statement is cancelled or
+ * the lock given up, "interrupted" its message.  A wait that starts with
+ * stop already true (the writes of an orderly end after a signal) runs,
+ * but for at most DB_AFTER_STOP_S.  For every connection opened after it;
+ * the defaults are DB_LOCK_S and DB_ANSWER_S, no stop.
+ */
+#define DB_LOCK_S 5.0
+#define DB_ANSWER_S 60.0
+#define DB_AFTER_STOP_S 2.0
+void db_waits(double lock_s, double answer_s, int (*stop)(void));
+/* Whether db_waits' stop says to stop now. */
+int db_stopped(void);
+
 void db_close(struct db *db);
 enum db_engine db_engine(const struct db *db);
 /* The last failure's message, never NULL. */

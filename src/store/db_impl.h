@@ -39,6 +39,13 @@ struct db {
 	const struct db_ops *ops;
 };
 
+/* db_waits' settings, for the engines. */
+struct db_wait {
+	double lock_s, answer_s;
+	int (*stop)(void);
+};
+extern struct db_wait db_wait;
+
 struct db_stmt {
 	struct db *db;
 };

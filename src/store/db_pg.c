@@ -14,10 +14,12 @@
 #include <errno.h>
 #include <libpq-fe.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 struct pg {
 	struct db base;
@@ -28,7 +30,13 @@ struct pg {
 	char msg[256];			/* the last failure's message, one line */
 	unsigned *stale;		/* statements finalized in a failed transaction */
 	size_t nstale, capstale;	/* ... to DEALLOCATE once it has ended */
+	char gone[256];			/* why the connection was given up, "" while it is not */
 };
+
+/* How long a server has to answer a cancel before its connection is given up. */
+#define PG_CANCEL_S 2.0
+/* How often a wait for the server looks at the clock and at db_wait.stop, in ms. */
+#define PG_POLL_MS 20
 
 /* Where a statement is between db_reset and the end of its rows. */
 enum {
@@ -132,6 +140,11 @@ static int pg_fail(struct pg *db, const PGresult *res)
 	if (!m || !*m)
 		m = PQerrorMessage(db->h);
 	pg_one_line(db->msg, sizeof(db->msg), m && *m ? m : "out of memory");
+	/* "canceling statement due to lock timeout" says neither whose lock nor how long. */
+	if (!strcmp(db->state, "55P03") && strstr(db->msg, "lock timeout"))
+		snprintf(db->msg, sizeof(db->msg),
+			 "another session held a lock kbench needs for %.1f s, the longest kbench waits "
+			 "(lock_timeout)", db_wait.lock_s);
 	return -1;
 }
 
@@ -152,17 +165,129 @@ static void pg_count(struct pg *db, PGresult *res)
 		db->changes = strtoll(PQcmdTuples(res), NULL, 10);
 }
 
+static double pg_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Ask the server to cancel what this connection runs; libpq's blocking call, a few ms. */
+static void pg_cancel(struct pg *db)
+{
+	PGcancel *c = PQgetCancel(db->h);
+	char buf[256];
+
+	if (c) {
+		(void)PQcancel(c, buf, sizeof(buf));
+		PQfreeCancel(c);
+	}
+}
+
+/* Why a wait ended early. */
+enum { PG_WAIT_ANSWERED = 0, PG_WAIT_STOPPED, PG_WAIT_TIMED_OUT };
+
+/*
+ * The result of the command just sent (sent: what PQsend* returned), as
+ * PQexec gives it: the last result, or the first that failed.  PQexec
+ * would wait for as long as the server takes, deaf to signals (libpq
+ * retries its poll on EINTR): a lock another session holds for minutes,
+ * a server process stopped.  Here the wait looks every PG_POLL_MS at
+ * db_wait.stop and at the clock; on a stop, or after db_wait.answer_s,
+ * the statement is cancelled, and a server that has not answered the
+ * cancel within PG_CANCEL_S has its connection given up (db->gone says
+ * why, and every later call fails with it).  NULL, with the failure
+ * recorded, unless the command succeeded.
+ */
+static PGresult *pg_wait(struct pg *db, int sent)
+{
+	double start = pg_now(), cancelled = 0, limit = db_wait.answer_s;
+	PGresult *keep = NULL, *r;
+	int why = PG_WAIT_ANSWERED;
+	/* After a signal: the orderly end's own statements, each given DB_AFTER_STOP_S. */
+	int late = db_wait.stop && db_wait.stop();
+
+	if (late && limit > DB_AFTER_STOP_S)
+		limit = DB_AFTER_STOP_S;
+
+	if (db->gone[0]) {
+		pg_fail_msg(db, db->gone);
+		return NULL;
+	}
+	if (!sent) {
+		pg_fail(db, NULL);
+		return NULL;
+	}
+	for (;;) {
+		while (PQisBusy(db->h)) {
+			struct pollfd p = { PQsocket(db->h), POLLIN, 0 };
+			double now = pg_now();
+
+			if (why == PG_WAIT_ANSWERED && !late && db_wait.stop && db_wait.stop())
+				why = PG_WAIT_STOPPED;
+			else if (why == PG_WAIT_ANSWERED && now - start > limit)
+				why = PG_WAIT_TIMED_OUT;
+			if (why != PG_WAIT_ANSWERED && !cancelled) {
+				pg_cancel(db);
+				cancelled = now;
+			}
+			if (cancelled && now - cancelled > PG_CANCEL_S) {
+				if (why == PG_WAIT_STOPPED)
+					snprintf(db->gone, sizeof(db->gone), "interrupted; the server did not "
+						 "answer the cancel within %.0f s, so its connection was left", PG_CANCEL_S);
+				else
+					snprintf(db->gone, sizeof(db->gone), "no answer from the server in %.0f s, "
+						 "nor to the cancel: the connection was given up", limit);
+				PQclear(keep);
+				pg_fail_msg(db, db->gone);
+				return NULL;
+			}
+			if (p.fd < 0)
+				break;
+			if (poll(&p, 1, PG_POLL_MS) < 0 && errno != EINTR)
+				break;
+			if (!PQconsumeInput(db->h))
+				break;
+		}
+		r = PQgetResult(db->h);
+		if (!r)
+			break;
+		/* The first failure wins, as PQexec's; the rest are read and dropped. */
+		if (keep && !pg_ok(keep)) {
+			PQclear(r);
+			continue;
+		}
+		PQclear(keep);
+		keep = r;
+	}
+	/* The server's "canceling statement due to user request" said as what it was. */
+	if (keep && why != PG_WAIT_ANSWERED && !pg_ok(keep)) {
+		PQclear(keep);
+		if (why == PG_WAIT_STOPPED)
+			pg_fail_msg(db, "interrupted");
+		else {
+			char m[128];
+
+			snprintf(m, sizeof(m), "no answer from the server in %.0f s: the statement was cancelled",
+				 limit);
+			pg_fail_msg(db, m);
+		}
+		return NULL;
+	}
+	if (!pg_ok(keep)) {
+		pg_fail(db, keep);
+		PQclear(keep);
+		return NULL;
+	}
+	return keep;
+}
+
 /* sql run, its result returned (the caller clears it), or NULL with the failure recorded. */
 static PGresult *pg_query(struct pg *db, const char *sql)
 {
-	PGresult *res = PQexec(db->h, sql);
-
-	if (!pg_ok(res)) {
-		pg_fail(db, res);
-		PQclear(res);
-		return NULL;
-	}
-	return res;
+	/* gone: PQsendQuery is not even tried. */
+	return pg_wait(db, !db->gone[0] && PQsendQuery(db->h, sql));
 }
 
 static int pg_cmd(struct pg *db, const char *sql)
@@ -176,8 +301,15 @@ static int pg_cmd(struct pg *db, const char *sql)
 /* sql run for its effect alone, its failure not recorded: cleaning up after another. */
 static void pg_quiet(struct pg *db, const char *sql)
 {
-	if (PQstatus(db->h) == CONNECTION_OK)
-		PQclear(PQexec(db->h, sql));
+	char msg[sizeof(db->msg)], state[sizeof(db->state)];
+
+	/* The failure that matters is the caller's: kept over this one's. */
+	memcpy(msg, db->msg, sizeof(msg));
+	memcpy(state, db->state, sizeof(state));
+	if (PQstatus(db->h) == CONNECTION_OK && !db->gone[0])
+		PQclear(pg_query(db, sql));
+	memcpy(db->msg, msg, sizeof(msg));
+	memcpy(db->state, state, sizeof(state));
 }
 
 /*
@@ -246,6 +378,7 @@ static const struct {
 static int pg_session(struct pg *db, char *err)
 {
 	int v = PQserverVersion(db->h);
+	char sql[160];
 
 	if (v < PG_MIN_SERVER) {
 		snprintf(err, 256, "the server is PostgreSQL %d.%d: kbench needs 11 or newer",
@@ -256,7 +389,10 @@ static int pg_session(struct pg *db, char *err)
 		pg_one_line(err, 256, PQerrorMessage(db->h));
 		return -1;
 	}
-	if (pg_cmd(db, "SET TimeZone TO 'UTC'; SET extra_float_digits TO 3") < 0) {
+	/* A lock another session holds is waited for as long as SQLite's, no longer. */
+	snprintf(sql, sizeof(sql), "SET TimeZone TO 'UTC'; SET extra_float_digits TO 3; SET lock_timeout TO %ld",
+		 (long)(db_wait.lock_s * 1000));
+	if (pg_cmd(db, sql) < 0) {
 		snprintf(err, 256, "%s", db->msg);
 		return -1;
 	}
@@ -525,6 +661,8 @@ static int pg_begin(struct db *d, int kind)
 	struct pg *db = PG(d);
 	char sql[64];
 
+	if (db->gone[0])
+		return pg_fail_msg(db, db->gone);
 	if (PQstatus(db->h) == CONNECTION_OK && PQtransactionStatus(db->h) != PQTRANS_IDLE)
 		return pg_fail_msg(db, "cannot start a transaction within a transaction");
 	if (pg_cmd(db, kind == DB_TX_READ ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
@@ -687,11 +825,9 @@ static struct db_stmt *pg_prepare(struct db *d, const char *sql)
 	st->num = ++db->next;
 	snprintf(name, sizeof(name), "kb%u", st->num);
 	/* No types: the server infers each parameter's from where it stands. */
-	res = PQprepare(db->h, name, text, st->nparams, NULL);
+	res = pg_wait(db, !db->gone[0] && PQsendPrepare(db->h, name, text, st->nparams, NULL));
 	free(text);
-	if (!pg_ok(res)) {
-		pg_fail(db, res);
-		PQclear(res);
+	if (!res) {
 		free(st->vals);
 		free(st);
 		return NULL;
@@ -831,12 +967,11 @@ static int pg_step(struct db_stmt *s)
 	st->res = NULL;
 	st->state = PG_READY;
 	snprintf(name, sizeof(name), "kb%u", st->num);
-	res = PQexecPrepared(db->h, name, st->nparams, (const char *const *)st->vals, NULL, NULL, 0);
-	if (!pg_ok(res)) {
-		pg_fail(db, res);
-		PQclear(res);
+	res = pg_wait(db, !db->gone[0] &&
+			       PQsendQueryPrepared(db->h, name, st->nparams, (const char *const *)st->vals, NULL,
+						   NULL, 0));
+	if (!res)
 		return -1;
-	}
 	pg_count(db, res);
 	if (PQntuples(res) == 0) {
 		PQclear(res);

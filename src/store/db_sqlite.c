@@ -10,13 +10,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct sq {
 	struct db base;
 	sqlite3 *h;
 	int rc;				/* the extended code of the last failure */
 	char msg[256];			/* a message of our own, when SQLite has none */
+	int busy_ms;			/* the longest wait for another's lock */
+	int waited;			/* what the busy handler last did: SQ_WAITED_* */
+	int late;			/* this lock's wait began after a signal */
 };
+
+/* Why the busy handler gave up, for the message. */
+enum { SQ_WAITED_NOT = 0, SQ_WAITED_OUT, SQ_WAITED_STOPPED };
 
 struct sq_stmt {
 	struct db_stmt base;
@@ -29,12 +36,65 @@ struct sq_stmt {
 
 static const struct db_ops sq_ops;
 
+/*
+ * The failure recorded; a lock waited out or a wait cut short says so in
+ * a message of its own ("database is locked" says neither how long nor
+ * that a signal came).
+ */
 static int fail(struct sq *db)
 {
 	db->rc = sqlite3_extended_errcode(db->h);
 	db->msg[0] = '\0';
+	/* Cut short by a signal: not busy, so that nothing tries again. */
+	if ((db->rc & 0xff) == SQLITE_BUSY && db->waited == SQ_WAITED_STOPPED)
+		db->rc = SQLITE_INTERRUPT;
+	if ((db->rc & 0xff) == SQLITE_INTERRUPT)
+		snprintf(db->msg, sizeof(db->msg), "interrupted");
+	else if ((db->rc & 0xff) == SQLITE_BUSY && db->waited == SQ_WAITED_OUT)
+		snprintf(db->msg, sizeof(db->msg),
+			 "database is locked: another process held its lock for %.1f s, the longest kbench waits",
+			 db->busy_ms / 1000.0);
+	db->waited = SQ_WAITED_NOT;
 	return -1;
 }
+
+/*
+ * SQLite's busy handler, in place of sqlite3_busy_timeout: the same wait
+ * (pauses from 1 ms, growing to 25 ms), but a signal (db_wait.stop) ends
+ * it at once, one that came before it bounds it to DB_AFTER_STOP_S, and
+ * how it ended is kept for the message.  count: the calls so far for
+ * this lock.
+ */
+static int sq_busy_wait(void *arg, int count)
+{
+	struct sq *db = arg;
+	static const int pause_ms[] = { 1, 2, 5, 10, 15, 20, 25 };
+	int n = (int)(sizeof(pause_ms) / sizeof(pause_ms[0])), waited = 0, ms, limit;
+	int stop = db_wait.stop && db_wait.stop();
+	struct timespec ts;
+
+	if (count == 0)
+		db->late = stop;
+	limit = db->late && db->busy_ms > DB_AFTER_STOP_S * 1000 ? (int)(DB_AFTER_STOP_S * 1000) : db->busy_ms;
+	for (int i = 0; i < count; i++)
+		waited += pause_ms[i < n ? i : n - 1];
+	if (stop && !db->late) {
+		db->waited = SQ_WAITED_STOPPED;
+		return 0;
+	}
+	if (waited >= limit) {
+		db->waited = SQ_WAITED_OUT;
+		return 0;
+	}
+	ms = pause_ms[count < n ? count : n - 1];
+	if (ms > limit - waited)
+		ms = limit - waited;
+	ts.tv_sec = 0;
+	ts.tv_nsec = ms * 1000000L;
+	(void)nanosleep(&ts, NULL);	/* a signal cuts it short, and is seen next call */
+	return 1;
+}
+
 
 struct db *db_sqlite_open(const char *name, int flags, int busy_ms, char *err)
 {
@@ -55,8 +115,10 @@ struct db *db_sqlite_open(const char *name, int flags, int busy_ms, char *err)
 	if (flags & DB_SQLITE_URI)
 		f |= SQLITE_OPEN_URI;
 	rc = sqlite3_open_v2(name, &db->h, f, NULL);
+	db->busy_ms = busy_ms;
 	if (rc == SQLITE_OK)
-		rc = sqlite3_busy_timeout(db->h, busy_ms);
+		rc = sqlite3_busy_handler(db->h, sq_busy_wait, db);
+
 	if (rc != SQLITE_OK) {
 		snprintf(err, 256, "%s", db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc));
 		sqlite3_close(db->h);

@@ -538,7 +538,7 @@ static int store_retry(struct store *st, store_step_fn *step, void *arg, char *e
 		st->busy = 0;
 		if (step(st, arg, err) == 0)
 			return 0;
-		if (!store_busy(st))
+		if (!store_busy(st) || db_stopped())
 			return -1;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		waited = (long)(now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;

@@ -1,0 +1,130 @@
+#!/bin/sh
+# Every wait on a store is bounded and a signal ends it: a SQLite file
+# another process holds locked, a PostgreSQL table another session holds
+# locked, a PostgreSQL server process stopped (SIGSTOP) while kbench talks
+# to it.  Without a signal each gives one line that says what was waited
+# for, exit 1; with SIGINT or SIGTERM kbench ends with 128 + the signal
+# while the other side still holds on (no timing is asserted: the order
+# is), what it stored before staying.  A server of this file's own
+# (tests/pg.sh), since the tests stop its processes.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pg.sh"
+FAST="--max-time 0.05 --replicas 1 --tmpdir $T/tmp --quiet"
+# alive PID: whether the process is still there (the lock still held).
+alive() { kill -0 "$1" 2>/dev/null; }
+
+kb run --only sys.null $FAST --db "$T/s.db"
+check "a SQLite store to lock" [ "$rc" = 0 ]
+# hold_sqlite SECONDS: another process holds the file's write lock that long.
+hold_sqlite() {
+	python3 -c "
+import sqlite3, sys, time
+c = sqlite3.connect('$T/s.db', isolation_level=None)
+c.execute('BEGIN EXCLUSIVE')
+print('locked', flush=True)
+time.sleep($1)" >"$T/lock" &
+	holder=$!
+	i=0
+	while ! grep -q locked "$T/lock" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+}
+
+if command -v python3 >/dev/null 2>&1; then
+	hold_sqlite 60
+	kb run --only sys.null $FAST --db "$T/s.db"
+	check "SQLite locked by another process: exit 1" [ "$rc" = 1 ]
+	check "one line that says it waited for another's lock, and how long" \
+		grep -q "database is locked: another process held its lock for 5.0 s" "$T/err"
+	check "it gave up while the lock was still held" alive $holder
+	"$KB" run --only sys.null $FAST --db "$T/s.db" >"$T/out" 2>"$T/err" &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	check "SQLite locked, Ctrl-C: exit 130" [ "$rc" = 130 ]
+	check "at once: the lock is still held" alive $holder
+	check "and it says so" grep -q "interrupted by signal 2 while waiting for the store" "$T/err"
+	kill $holder 2>/dev/null
+	wait $holder 2>/dev/null
+	kb runs --db "$T/s.db"
+	check "the store as it was: one run" [ "$(grep -c 'sys.null\|^ *[0-9]' "$T/out")" -ge 1 ]
+else
+	for t in "SQLite locked: exit 1" "its line" "before the lock went" "Ctrl-C: 130" "at once" "says so" "store as it was"; do
+		skip "$t" "no python3 to hold a SQLite lock"
+	done
+fi
+
+KBENCH_STORE_TIMEOUT=soon kb runs --db "$T/s.db"
+check "KBENCH_STORE_TIMEOUT not a number: a usage error" sh -c "[ $rc = 2 ] && grep -q KBENCH_STORE_TIMEOUT '$T/err'"
+
+KBENCH_TEST_PG=
+if ! pg_setup; then
+	skip "kbench on a stalled PostgreSQL server" "$PG_WHY"
+	echo "1..$n"
+	exit 0
+fi
+URI=$KBENCH_TEST_PG
+kb run --only sys.null $FAST --db "$URI"
+check "a PostgreSQL store to stall" [ "$rc" = 0 ]
+
+# Another session holds the results table for a minute.
+pg_psql "BEGIN; LOCK TABLE results IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60);" >/dev/null 2>&1 &
+holder=$!
+i=0
+while [ "$(pg_psql "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = 'results'::regclass")" != 1 ] &&
+	[ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kb run --only sys.null $FAST --db "$URI"
+check "PostgreSQL table locked by another session: exit 1" [ "$rc" = 1 ]
+check "one line that says whose lock it waited for, and how long" \
+	grep -q "another session held a lock kbench needs for 5.0 s" "$T/err"
+check "it gave up while the lock was still held" alive $holder
+"$KB" run --only sys.null $FAST --db "$URI" >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+check "PostgreSQL locked, SIGTERM: exit 143" [ "$rc" = 143 ]
+check "at once: the lock is still held" alive $holder
+pg_psql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()" >/dev/null
+wait $holder 2>/dev/null
+
+# kbench's own server process stopped between its results.  backend: the
+# process serving kbench, once kbench has connected and measured a little.
+backend() {
+	i=0
+	b=
+	while [ -z "$b" ] && [ $i -lt 200 ]; do
+		b=$(pg_psql "SELECT pid FROM pg_stat_activity WHERE application_name = 'kbench'")
+		[ -n "$b" ] || sleep 0.05
+		i=$((i + 1))
+	done
+	echo "$b"
+}
+KBENCH_STORE_TIMEOUT=1 "$KB" run --only 'sys.null,sys.fstat' --max-time 0.3 --replicas 3 --tmpdir "$T/tmp" \
+	--quiet --label stalled --db "$URI" >"$T/out" 2>"$T/err" &
+pid=$!
+b=$(backend)
+kill -STOP $b
+wait $pid
+rc=$?
+kill -CONT $b
+check "its server process stopped: exit 1" [ "$rc" = 1 ]
+check "one line: no answer, nor to the cancel" grep -q "no answer from the server in 1 s, nor to the cancel" "$T/err"
+"$KB" run --only 'sys.null,sys.fstat' --max-time 0.3 --replicas 3 --tmpdir "$T/tmp" \
+	--quiet --label stalled2 --db "$URI" >"$T/out" 2>"$T/err" &
+pid=$!
+b=$(backend)
+kill -STOP $b
+sleep 1.5
+kill -TERM $pid
+wait $pid
+rc=$?
+kill -CONT $b
+check "its server process stopped, SIGTERM: exit 143 without waiting for the server" [ "$rc" = 143 ]
+check "and it says it was interrupted" grep -q "interrupted by signal 15" "$T/err"
+kb runs --db "$URI"
+check "the store still reads, the runs before kept" grep -q "stalled" "$T/out"
+
+echo "1..$n"

@@ -109,7 +109,7 @@ check "an unknown load: exit 2, one line naming it" sh -c "[ $rc = 2 ] && grep -
 kb contest --workload '  ' --no-store $FAST
 check "an empty workload: exit 2" sh -c "[ $rc = 2 ] && grep -q 'workload is empty' '$T/err'"
 kb contest --workload 'true' --loads noload --tmpdir /proc --no-store --quiet
-check "a read-only --tmpdir: exit 1, one line" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'not writable' '$T/err'"
+check "a --tmpdir that takes no files (/proc): exit 1, one line that says so" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'takes no new directories' '$T/err'"
 mkdir "$T/full"
 if mount -t tmpfs -o size=8k tmpfs "$T/full" 2>/dev/null; then
 	dd if=/dev/zero of="$T/full/fill" bs=4k count=100 2>/dev/null

@@ -32,7 +32,8 @@ kb runs --db "$DB" --host box2
 check "runs --host box2: box2's three runs alone" sh -c \
 	"[ $rc = 0 ] && [ \$(grep -c ' box2, ' '$T/out') = 3 ] && ! grep -q testbox '$T/out' && grep -q '^3 runs in 1 set under 1 label' '$T/out'"
 kb runs --db "$DB" --host nosuch
-check "runs --host of no run: says so, exit 0" sh -c "[ $rc = 0 ] && grep -q \"no runs of host 'nosuch'\" '$T/out'"
+check "runs --host of no run: one line on stderr, exit 1, as a selector of nothing" sh -c \
+	"[ $rc = 1 ] && grep -q \"no runs of host 'nosuch'\" '$T/err' && [ ! -s '$T/out' ]"
 kb runs 2.5.47@box2 --db "$DB"
 check "runs LABEL@HOST: that host's runs of the label" sh -c \
 	"[ $rc = 0 ] && [ \$(grep -c ' box2, ' '$T/out') = 3 ] && ! grep -q testbox '$T/out'"

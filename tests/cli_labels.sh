@@ -66,6 +66,19 @@ for case in "123:would be read as run 123 where runs are selected" \
 	check "run --label '$label' is refused: $want" refused "run: --label .*$want"
 	nbad=$((nbad + 1))
 done
+# Labels that show nothing: a blank, U+200B, U+FEFF, a combining mark alone.
+for case in "SP: :U+0020" "ZWSP:$(printf '\342\200\213'):U+200B" "BOM:$(printf '\357\273\277'):U+FEFF" \
+	"MARK:$(printf '\314\201'):U+0301" "BLANKS:$(printf ' \342\200\213 '):U+0020 U+200B U+0020"; do
+	var=${case%%:*}
+	rest=${case#*:}
+	label=${rest%:*}
+	want=${rest##*:}
+	kb run $FAST --db "$DB" --label "$label"
+	check "run --label $var is refused: it shows nothing ($want)" refused "run: --label shows nothing ($want)"
+	nbad=$((nbad + 1))
+done
+kb run $FAST --db "$T/visible.db" --label "$(printf 'e\314\201t\342\200\213e')"
+check "a label with a combining mark and a zero-width space among letters is taken" [ "$rc" = 0 ]
 kb run $FAST --db "$DB" --label "$ESC"
 check "the refusal shows the label escaped" grep -q "run: --label '\\\\x1b\[31mred' holds" "$T/err"
 kb contest --workload true --loads noload --db "$DB" --label "$NL"

@@ -15,6 +15,44 @@
 #include "core/utf8.h"
 #include "report/report.h"
 
+/*
+ * Code points that print as nothing or as a blank: spaces, the zero-width
+ * and format characters (U+200B, U+FEFF, the bidi marks), and the
+ * combining marks, which alone sit on nothing.  A label of only these
+ * would show as an empty or blank cell that no one can type back.
+ */
+static const struct {
+	uint32_t lo, hi;
+} label_invisible[] = {
+	{ 0x0009, 0x000D }, { 0x0020, 0x0020 }, { 0x00A0, 0x00A0 }, { 0x00AD, 0x00AD },
+	{ 0x0300, 0x036F }, { 0x034F, 0x034F }, { 0x115F, 0x1160 }, { 0x1680, 0x1680 },
+	{ 0x180E, 0x180E }, { 0x1AB0, 0x1AFF }, { 0x1DC0, 0x1DFF }, { 0x2000, 0x200F },
+	{ 0x2028, 0x202F }, { 0x205F, 0x206F }, { 0x20D0, 0x20FF }, { 0x3000, 0x3000 },
+	{ 0x3164, 0x3164 }, { 0xFE00, 0xFE0F }, { 0xFE20, 0xFE2F }, { 0xFEFF, 0xFEFF },
+	{ 0xFFA0, 0xFFA0 }, { 0xE0000, 0xE0FFF },
+};
+
+/* Whether the (valid UTF-8) label has a code point that shows. */
+static int label_visible(const char *s)
+{
+	uint32_t cp;
+	size_t n;
+
+	for (; *s; s += n) {
+		size_t i = 0;
+
+		n = utf8_next(s, &cp);
+		if (n == 0)
+			return 1;
+		while (i < sizeof(label_invisible) / sizeof(label_invisible[0]) &&
+		       !(cp >= label_invisible[i].lo && cp <= label_invisible[i].hi))
+			i++;
+		if (i == sizeof(label_invisible) / sizeof(label_invisible[0]))
+			return 1;
+	}
+	return 0;
+}
+
 /* Digits alone, as store_select reads a run id. */
 static int label_digits(const char *s)
 {
@@ -43,6 +81,19 @@ void cli_label_check(const char *cmd, const char *what, const char *label)
 		report_cell(c, sizeof(c), one, -1, 0);
 		die_usage("%s: %s '%s' holds a control character (%s), which would break the "
 			  "tables' lines", cmd, what, shown, c);
+	}
+	if (!label_visible(label)) {
+		char cps[64] = "";
+		size_t n;
+
+		/* What it holds, by number: printed, the label itself would show nothing here either. */
+		for (const char *p = label; *p && strlen(cps) + 12 < sizeof(cps); p += n) {
+			n = utf8_next(p, &cp);
+			snprintf(cps + strlen(cps), sizeof(cps) - strlen(cps), "%sU+%04X", p == label ? "" : " ",
+				 (unsigned)cp);
+		}
+		die_usage("%s: %s shows nothing (%s%s): it holds only blanks, zero-width characters "
+			  "or combining marks", cmd, what, cps, strlen(cps) + 12 < sizeof(cps) ? "" : " ...");
 	}
 	if (label_digits(label))
 		die_usage("%s: %s '%s' would be read as run %s where runs are selected "

@@ -219,8 +219,13 @@ const char *cli_tmpdir(const char *cmd, const char *dir)
 		die("%s: %s '%s' is not a directory", cmd, from, dir);
 	if (snprintf(probe, sizeof(probe), "%s/kbench.XXXXXX", dir) >= (int)sizeof(probe))
 		die("%s: %s '%s': the path is too long", cmd, from, dir);
-	if (!mkdtemp(probe))
+	if (!mkdtemp(probe)) {
+		/* /proc, /sys: a directory that makes none, where mkdir says ENOENT. */
+		if (errno == ENOENT)
+			die("%s: %s '%s' takes no new directories (as /proc and /sys): %s", cmd, from, dir,
+			    strerror(errno));
 		die("%s: %s '%s' is not writable: %s", cmd, from, dir, strerror(errno));
+	}
 	rmdir(probe);
 	return dir;
 }

@@ -56,11 +56,15 @@ static void runs_list(struct store *st, const char *path, char **sel, int nsel, 
 		return;
 	}
 	if (n == 0) {
-		if (host)
-			printf("no runs of host '%s' in db '%s'\n", host, cli_db_shown(path));
-		else
-			printf("no runs in db '%s' yet: 'kbench run' makes some\n", cli_db_shown(path));
+		char shown[4 * 256];
+
 		free(rows);
+		/* A host that matches nothing is an error, as a selector that matches nothing is. */
+		if (host) {
+			report_cell(shown, sizeof(shown), host, -1, 0);
+			die("runs: no runs of host '%s' in db '%s'", shown, cli_db_shown(path));
+		}
+		printf("no runs in db '%s' yet: 'kbench run' makes some\n", cli_db_shown(path));
 		return;
 	}
 	lw = runs_label_width(rows, (size_t)n);

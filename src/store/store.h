@@ -18,7 +18,7 @@
 
 #include "core/result.h"
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 struct store;
 

@@ -108,6 +108,12 @@ kb time --no-store $TK --runs 2 --jobs 1,2 --keep-going -- sh -c 'test {jobs} = 
 check "--keep-going: the other configuration goes on" [ "$(grep -cE "${BSD}-j1 run [12]/2\$" "$T/out")" = 2 ]
 check "--keep-going: still exit 1" [ "$rc" = 1 ]
 
+kb time --no-store $TK --runs 1 -- sh -c 'kill -STOP $$'
+check "a job that stops itself: killed as a timeout would, exit 1, said" \
+	sh -c "[ '$rc' = 1 ] && grep -q 'stopped itself (signal 19' '$T/err'"
+kb time --no-store $TK --runs 1 --timeout 0.3 --setup 'sleep 31347' -- true
+check "--setup past --timeout: stopped, exit 1, said" \
+	sh -c "[ '$rc' = 1 ] && grep -q \"setup 'sleep 31347' failed: ran past its timeout of 0.3 s\" '$T/err' && ! pgrep -f 'sleep 31347' >/dev/null"
 kb time --no-store $TK --runs 2 --timeout 0.3 -- sleep 31338
 check "--timeout: exit 1, said" sh -c "[ '$rc' = 1 ] && grep -q 'ran past its timeout of 0.3 s' '$T/err'"
 check "--timeout: nothing left" no_leftovers 'sleep 31338'

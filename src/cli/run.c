@@ -153,9 +153,9 @@ static void check_fits(const struct run_opts *o, const char *opt, size_t bytes, 
 	if (!bytes)
 		return;
 	if (plat_memory(&total, &avail) == 0 && avail > 0 && need > (double)avail / 2)
-		die_usage("run: --%s %zu bytes: %d cop%s need %.0f MiB of buffers, more than "
+		die_usage("run: --%s %zu bytes: %d cop%s %.0f MiB of buffers, more than "
 			  "half of the %.0f MiB available", opt, bytes, o->parallel,
-			  o->parallel == 1 ? "y" : "ies", need / 1048576.0, (double)avail / 1048576.0);
+			  o->parallel == 1 ? "y needs" : "ies need", need / 1048576.0, (double)avail / 1048576.0);
 }
 
 /*

@@ -224,17 +224,17 @@ static void time_line(FILE *out, const struct time_conf *c, const struct timed_c
 
 /*
  * An untimed shell command (--setup, --prepare, --cleanup), in the private
- * directory's TMPDIR and with its output in the log.  0 when it worked;
- * 1 when a signal stopped it (the session is stopped); -1 when it failed,
- * said in one line with its last output.
+ * directory's TMPDIR and with its output in the log, stopped at --timeout
+ * as a run is.  0 when it worked; 1 when a signal stopped it (the session
+ * is stopped); -1 when it failed, said in one line with its last output.
  */
 static int time_untimed(struct session *ses, const char *what, const char *cmd, const char *log,
-			const char *tmp, int show_output, struct runner_janitor *jan)
+			const char *tmp, int show_output, double timeout, struct runner_janitor *jan)
 {
 	static char sh[] = "sh", dash_c[] = "-c";
 	char *argv[] = { sh, dash_c, (char *)cmd, NULL };
 	struct timed_job job = { argv, NULL, show_output ? NULL : log };
-	struct timed_cfg cfg = { 1, &job, tmp, 0, jan };
+	struct timed_cfg cfg = { 1, &job, tmp, timeout, jan };
 	struct timed_copy t;
 	double busy, rel;
 	char why[ERRBUF_LEN];
@@ -320,7 +320,7 @@ static enum engine_step time_step(void *arg, size_t i, int round)
 	stop = a->tree ? time_clean(a, c) : 0;
 	if (!stop && o->prepare)
 		stop = time_untimed(a->ses, "prepare", o->prepare, c->job[0].log, a->tmp, o->show_output,
-				    a->jan);
+				    o->timeout, a->jan);
 	if (stop)
 		return stop > 0 ? ENGINE_STEP_INTERRUPTED : ENGINE_STEP_STOP;
 	if (!o->quiet && isatty(STDERR_FILENO))
@@ -402,7 +402,7 @@ int cmd_time(int argc, char **argv)
 		{ "prepare", OPT_STRING, &o.prepare, "CMD", "shell command run untimed before every run", 0, 0, 0 },
 		{ "setup", OPT_STRING, &o.setup, "CMD", "shell command run once before all runs", 0, 0, 0 },
 		{ "cleanup", OPT_STRING, &o.cleanup, "CMD", "shell command run once after all runs", 0, 0, 0 },
-		{ "timeout", OPT_DOUBLE, &o.timeout, "SECONDS", "stop a run that takes longer", 0.001, 1e7, 0 },
+		{ "timeout", OPT_DOUBLE, &o.timeout, "SECONDS", "stop a run (or --setup, --prepare, --cleanup) that takes longer", 0.001, 1e7, 0 },
 		{ "keep-going", OPT_FLAG, &o.keep_going, NULL, "go on after a run fails or times out", 0, 0, 0 },
 		{ "show-output", OPT_FLAG, &o.show_output, NULL, "pass the command's output through", 0, 0, 0 },
 		{ "long", OPT_FLAG, &o.longfmt, NULL, "also the rusage figures, as BSD time -l", 0, 0, 'l' },
@@ -574,7 +574,8 @@ int cmd_time(int argc, char **argv)
 	}
 
 	if (!stop && o.setup)
-		stop = time_untimed(&ses, "setup", o.setup, confs[0].job[0].log, tmp, o.show_output, &jan);
+		stop = time_untimed(&ses, "setup", o.setup, confs[0].job[0].log, tmp, o.show_output, o.timeout,
+				    &jan);
 	if (!stop && nconfs > 1 && !o.quiet) {
 		fprintf(stderr, "kbench: time: each round runs ");
 		for (size_t i = 0; i < nconfs; i++) {
@@ -595,7 +596,8 @@ int cmd_time(int argc, char **argv)
 		nfail = ts.nfail;
 	}
 	if (stop <= 0 && o.cleanup && !runner_interrupted() &&
-	    time_untimed(&ses, "cleanup", o.cleanup, confs[0].job[0].log, tmp, o.show_output, &jan) < 0)
+	    time_untimed(&ses, "cleanup", o.cleanup, confs[0].job[0].log, tmp, o.show_output, o.timeout,
+			 &jan) < 0)
 		nfail++;
 	runner_janitor_wait(&jan, root);
 	cli_cpus_restore(&cpus);

@@ -93,11 +93,16 @@ static int group_reap_members(struct group *g, int block)
 	int st, n = 0;
 	pid_t r;
 
-	while ((r = wait4(-g->pid, &st, block ? 0 : WNOHANG, &ru)) != 0) {
+	/* WUNTRACED: a member that stops itself would otherwise hang the job unseen. */
+	while ((r = wait4(-g->pid, &st, (block ? 0 : WNOHANG) | WUNTRACED, &ru)) != 0) {
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			return n ? n : (errno == ECHILD ? -1 : 0);
+		}
+		if (WIFSTOPPED(st)) {
+			g->stopped = WSTOPSIG(st);
+			continue;
 		}
 		if (r == g->pid) {
 			g->reaped = 1;

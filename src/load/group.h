@@ -27,6 +27,8 @@ struct group {
 	struct rusage orphans_ru;	/* summed over members reaped by kbench */
 	int orphans;			/* members reaped by kbench */
 	int killed;			/* of those, killed by group_kill, still running */
+	int stopped;			/* a member stopped (SIGSTOP, SIGTTIN...) by no
+					   doing of kbench's: the signal, else 0 */
 };
 
 /* The monotonic clock in seconds. */
@@ -35,8 +37,8 @@ double group_now(void);
 void group_sleep_ms(int ms);
 /*
  * Reap what has exited of the group without blocking: orphaned members
- * (their rusage into orphans_ru) and the leader.  1 once the leader has
- * been reaped.
+ * (their rusage into orphans_ru) and the leader; a member that stopped
+ * is noted in stopped.  1 once the leader has been reaped.
  */
 int group_poll(struct group *g);
 /*

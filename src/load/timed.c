@@ -327,6 +327,23 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 		}
 		if (ended == n || rc != TIMED_OK)
 			break;
+		/*
+		 * A copy that stopped itself (kill -STOP $$) would never end:
+		 * as a timeout would, it is killed and the run fails, said.
+		 */
+		for (size_t k = 0; k < n && rc == TIMED_OK; k++)
+			if (g[k].pid > 0 && !g[k].reaped && g[k].stopped) {
+				if (n == 1)
+					errbuf_set(err, "stopped itself (signal %d, %s) and would never end: killed, "
+						   "as a timeout would", g[k].stopped, strsignal(g[k].stopped));
+				else
+					errbuf_set(err, "copy %zu stopped itself (signal %d, %s) and would never end: "
+						   "killed, as a timeout would", k + 1, g[k].stopped,
+						   strsignal(g[k].stopped));
+				rc = TIMED_TIMEOUT;
+			}
+		if (rc != TIMED_OK)
+			break;
 		if (runner_interrupted()) {
 			errbuf_set(err, "interrupted by signal %d", runner_interrupted());
 			rc = TIMED_INTERRUPTED;

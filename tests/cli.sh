@@ -65,6 +65,16 @@ check "--runs 0 says the range" grep -q 'out of range' "$T/err"
 kb run --precision abc --db "$NEW"; check "--precision abc exits 2" [ "$rc" = 2 ]
 check "--precision abc: one line and a hint" [ "$(lines "$T/err")" -le 2 ]
 check "--precision abc: one line and a hint (message)" grep -q "'abc' is not a number" "$T/err"
+# One reading of numbers and lists for every option: a count is digits alone,
+# a real is decimal (no blank, hex, inf or nan), a list has no empty item.
+for bad in "run --runs 1e2" "run --runs +2" "run --runs ' 2'" "run --runs '2 '" "run --max-time inf" \
+	"run --max-time 0x1p3" "run --max-time ' 1'" "run --only 'sys.null,'" "run --only ',sys.null'" \
+	"run --placement 'same,,spread'" "run --cpus '0,'" "time --copies ' 2' -- true" \
+	"time --copies '2,' -- true" "time --jobs 0x2 -- true" "clocks --sources 'tsc,'" \
+	"contest --loads 'noload,'"; do
+	eval "kb $bad --db '$NEW'"
+	check "$bad: refused, one line, exit 2" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
+done
 kb run --max-time; 		check "missing option value exits 2" [ "$rc" = 2 ]
 kb run --bogus;			check "unknown option exits 2" [ "$rc" = 2 ]
 kb run --suite nosuch;		check "unknown suite exits 2" [ "$rc" = 2 ]

@@ -108,6 +108,9 @@ kb time --no-store $TK --runs 2 --jobs 1,2 --keep-going -- sh -c 'test {jobs} = 
 check "--keep-going: the other configuration goes on" [ "$(grep -cE "${BSD}-j1 run [12]/2\$" "$T/out")" = 2 ]
 check "--keep-going: still exit 1" [ "$rc" = 1 ]
 
+kb time --no-store $TK --runs 1 --json -- sh -c 'exit 0' a-long-argument-that-does-not-fit-éé
+check "a command too long to keep whole is kept cut, and marked so" \
+	[ "$(jfield 'r["values"]["cmd"]')" = "sh -c exit 0 a-long-argument-that-..." ]
 kb time --no-store $TK --runs 1 -- sh -c 'kill -STOP $$'
 check "a job that stops itself: killed as a timeout would, exit 1, said" \
 	sh -c "[ '$rc' = 1 ] && grep -q 'stopped itself (signal 19' '$T/err'"

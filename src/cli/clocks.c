@@ -33,6 +33,7 @@
 #include "core/catalog.h"
 #include "core/engine.h"
 #include "core/err.h"
+#include "core/parse.h"
 #include "core/guard.h"
 #include "core/registry.h"
 #include "core/replica.h"
@@ -104,25 +105,32 @@ static size_t clocks_offered(const char *current, const struct bench *call, int 
 static size_t clocks_pick(const char *list, const struct clocks_source *offered, size_t noffered,
 			  struct clocks_source *out)
 {
-	char known[CLOCKS_MAX * (CATALOG_CLOCK_SOURCE_MAX + 3)] = "", copy[1024], *save = NULL;
-	size_t n = 0, used = 0;
+	char known[CLOCKS_MAX * (CATALOG_CLOCK_SOURCE_MAX + 3)] = "", w[CATALOG_CLOCK_SOURCE_MAX + 1];
+	size_t n = 0, used = 0, len;
+	const char *item, *rest = list;
 
 	if (!list || strcmp(list, "all") == 0) {
 		memcpy(out, offered, noffered * sizeof(*out));
 		return noffered;
 	}
 	for (size_t i = 0; i < noffered; i++) {
-		int w = snprintf(known + used, sizeof(known) - used, "%s%.*s", i ? ", " : "",
+		int k = snprintf(known + used, sizeof(known) - used, "%s%.*s", i ? ", " : "",
 				 CATALOG_CLOCK_SOURCE_MAX, offered[i].name);
 
-		if (w < 0 || (size_t)w >= sizeof(known) - used)
+		if (k < 0 || (size_t)k >= sizeof(known) - used)
 			break;
-		used += (size_t)w;
+		used += (size_t)k;
 	}
-	if (snprintf(copy, sizeof(copy), "%s", list) >= (int)sizeof(copy))
-		die_usage("clocks: --sources: the list is too long");
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+	while ((item = parse_item(&rest, &len))) {
 		size_t k;
+
+		if (len == 0)
+			die_usage("clocks: --sources '%.64s': an empty name (a comma first, last or twice)", list);
+		if (len >= sizeof(w))
+			die_usage("clocks: --sources: unknown clock source '%.*s...' (this kernel offers: %s)",
+				  (int)(sizeof(w) - 1), item, known[0] ? known : "none");
+		memcpy(w, item, len);
+		w[len] = '\0';
 
 		for (k = 0; k < noffered && strcmp(offered[k].name, w) != 0; k++)
 			;

@@ -30,6 +30,7 @@
 #include "core/catalog.h"
 #include "core/engine.h"
 #include "core/err.h"
+#include "core/parse.h"
 #include "core/result.h"
 #include "core/runner.h"
 #include "core/sysinfo.h"
@@ -50,7 +51,7 @@ struct contest_opts {
 /* The loads named in --loads (default: every visible one), noload first. */
 static size_t contest_pick(const char *list, const struct load **out)
 {
-	size_t n = 0;
+	size_t n = 0, len;
 
 	if (!list) {
 		for (size_t i = 0; i < load_count(); i++)
@@ -58,9 +59,7 @@ static size_t contest_pick(const char *list, const struct load **out)
 				out[n++] = &load_table()[i];
 		return n;
 	}
-	for (const char *s = list; *s;) {
-		const char *comma = strchr(s, ',');
-		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+	for (const char *s, *rest = list; (s = parse_item(&rest, &len));) {
 		char name[64];
 		const struct load *ld;
 
@@ -83,7 +82,6 @@ static size_t contest_pick(const char *list, const struct load **out)
 		if (n == CONTEST_MAX_LOADS)
 			die_usage("contest: at most %d loads", CONTEST_MAX_LOADS);
 		out[n++] = ld;
-		s = comma ? comma + 1 : s + len;
 	}
 	/* noload first: its Time sets the timeout of the others. */
 	for (size_t k = 1; k < n; k++)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/parse.h"
 #include "core/sysinfo.h"
 #include "plat/plat.h"
 
@@ -17,30 +18,22 @@
 static int cli_cpus_parse(const char *cmd, const char *list, int *cpus)
 {
 	char seen[CLI_CPUS_MAX] = { 0 };
+	const char *item, *rest = list;
+	size_t len;
 	int n = 0;
 
-	for (const char *s = list;;) {
-		char *end;
+	while ((item = parse_item(&rest, &len))) {
+		const char *dash = memchr(item, '-', len);
 		long a, b;
 
-		errno = 0;
-		a = strtol(s, &end, 10);
-		if (end == s || errno || a < 0 || a >= CLI_CPUS_MAX || *s == '-' || *s == '+' || *s == ' ')
+		/* "2" or "2-3": a CPU, or a range of them. */
+		if (parse_whole(item, dash ? (size_t)(dash - item) : len, 0, CLI_CPUS_MAX - 1, &a) < 0)
 			goto bad;
 		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || errno || b < a || b >= CLI_CPUS_MAX || *s == '-' || *s == '+')
-				goto bad;
-		}
-		if (*end && *end != ',')
+		if (dash && (parse_whole(dash + 1, len - (size_t)(dash + 1 - item), a, CLI_CPUS_MAX - 1, &b) < 0))
 			goto bad;
 		for (long c = a; c <= b; c++)
 			seen[c] = 1;
-		if (!*end)
-			break;
-		s = end + 1;
 	}
 	for (int c = 0; c < CLI_CPUS_MAX; c++)
 		if (seen[c])

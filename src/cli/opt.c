@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "core/err.h"
+#include "core/parse.h"
 #include "core/result.h"
 #include "core/runner.h"
 #include "core/sysinfo.h"
@@ -64,12 +65,10 @@ static const char *opt_shown(const char *text, size_t len)
 /* "4096", "64k", "1.5m", "1g": bytes, with binary suffixes as sizes are spoken of. */
 static size_t size_value(const struct cmd *cmd, const struct opt *o, const char *text)
 {
-	char *end;
+	const char *end;
 	double d, scale = 1;
 
-	errno = 0;
-	d = strtod(text, &end);
-	if (errno || end == text || !isfinite(d))
+	if (parse_real_prefix(text, &d, &end) < 0)
 		die_usage("%s: --%s: '%s' is not a size (bytes, or with k, m or g)", cmd->name,
 			  o->name, opt_shown(text, strlen(text)));
 	switch (*end) {
@@ -93,8 +92,8 @@ static size_t size_value(const struct cmd *cmd, const struct opt *o, const char 
 
 static void set_value(const struct cmd *cmd, const struct opt *o, const char *text)
 {
-	char *end;
 	double d;
+	long whole;
 
 	switch (o->type) {
 	case OPT_STRING:
@@ -102,13 +101,14 @@ static void set_value(const struct cmd *cmd, const struct opt *o, const char *te
 		return;
 	case OPT_INT:
 	case OPT_DOUBLE:
-		errno = 0;
-		d = strtod(text, &end);
-		if (errno || end == text || *end || !isfinite(d))
-			die_usage("%s: --%s: '%s' is not a number", cmd->name, o->name,
+		/* One reading for every option (core/parse.h): ' 2', '2 ' and '1e2' are no count. */
+		if (o->type == OPT_INT && parse_whole(text, strlen(text), 0, LONG_MAX, &whole) < 0)
+			die_usage("%s: --%s: '%s' is not a whole number (digits alone)", cmd->name, o->name,
 				  opt_shown(text, strlen(text)));
-		if (o->type == OPT_INT && d != floor(d))
-			die_usage("%s: --%s: '%s' is not a whole number", cmd->name, o->name,
+		if (o->type == OPT_INT)
+			d = (double)whole;
+		else if (parse_real(text, &d) < 0)
+			die_usage("%s: --%s: '%s' is not a number", cmd->name, o->name,
 				  opt_shown(text, strlen(text)));
 		if (d < o->min || d > o->max)
 			die_usage("%s: --%s: %s is out of range (%g to %g)", cmd->name, o->name,

@@ -23,6 +23,7 @@
 #include "cli/session.h"
 #include "core/engine.h"
 #include "core/err.h"
+#include "core/parse.h"
 #include "core/registry.h"
 #include "core/replica.h"
 #include "core/sysinfo.h"
@@ -117,18 +118,22 @@ static void default_placements(struct run_opts *o, unsigned suite_bits)
 /* --placement same,spread,none: any of them, in that order of listing. */
 static void parse_placements(struct run_opts *o)
 {
-	char buf[64], *save = NULL;
+	const char *item, *rest = o->placement;
+	char w[16];
+	size_t len;
 
 	o->nplaces = 0;
 	if (!o->placement)
 		return;
-	if (snprintf(buf, sizeof(buf), "%s", o->placement) >= (int)sizeof(buf))
-		die_usage("run: --placement: '%s' is too long (same, spread, none)", o->placement);
-	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+	while ((item = parse_item(&rest, &len))) {
 		enum placement p;
 		int dup = 0;
 
-		if (place_parse(w, &p) < 0)
+		if (len == 0)
+			die_usage("run: --placement '%s': an empty name (a comma first, last or twice)",
+				  o->placement);
+		snprintf(w, sizeof(w), "%.*s", (int)len, item);
+		if (len >= sizeof(w) || place_parse(w, &p) < 0)
 			die_usage("run: --placement: unknown placement '%s' (same, spread or none)", w);
 		for (int i = 0; i < o->nplaces; i++)
 			dup |= o->places[i] == p;

@@ -38,6 +38,7 @@
 #include "core/catalog.h"
 #include "core/engine.h"
 #include "core/err.h"
+#include "core/parse.h"
 #include "core/result.h"
 #include "core/runner.h"
 #include "load/group.h"
@@ -75,15 +76,13 @@ struct time_conf {
 /* "4,48" into values (each in [1, max]); their count.  Dies with one line on anything else. */
 static int time_list(const char *opt, const char *text, int max, int *values)
 {
+	const char *item, *rest = text;
+	size_t len;
 	int n = 0;
+	long v;
 
-	for (const char *s = text;;) {
-		char *end;
-		long v;
-
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (end == s || errno || v < 1 || v > max || (*end && *end != ','))
+	while ((item = parse_item(&rest, &len))) {
+		if (parse_whole(item, len, 1, max, &v) < 0)
 			die_usage("time: --%s '%s': give whole numbers from 1 to %d, comma-separated",
 				  opt, text, max);
 		if (n == TIME_MAX_VALUES)
@@ -92,10 +91,8 @@ static int time_list(const char *opt, const char *text, int max, int *values)
 			if (values[k] == (int)v)
 				die_usage("time: --%s: %ld is named twice", opt, v);
 		values[n++] = (int)v;
-		if (!*end)
-			return n;
-		s = end + 1;
 	}
+	return n;
 }
 
 /* word with every "{jobs}" and "{copy}" replaced; malloc'd. */

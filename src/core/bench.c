@@ -289,7 +289,18 @@ void result_value_add(struct result *r, const char *key, double num, const char 
 	v = &r->values[r->nvalues++];
 	snprintf(v->key, sizeof(v->key), "%s", key);
 	v->num = num;
-	snprintf(v->text, sizeof(v->text), "%s", text ? text : "");
+	if (!text)
+		text = "";
+	/* Too long (a timed job's command): cut at a character's start, marked "...". */
+	if (strlen(text) >= sizeof(v->text)) {
+		size_t n = sizeof(v->text) - 4;
+
+		while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+			n--;
+		snprintf(v->text, sizeof(v->text), "%.*s...", (int)n, text);
+		return;
+	}
+	snprintf(v->text, sizeof(v->text), "%s", text);
 }
 
 int result_same_instance(const struct result *a, const struct result *b)

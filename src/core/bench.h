@@ -86,7 +86,7 @@ struct result_point;
 struct bench_value {
 	char key[24];		/* lowercase words joined by '_', e.g. "msg_size" */
 	double num;
-	char text[40];
+	char text[40];		/* longer texts are cut, ending in "..." (result_value_add) */
 };
 
 /*

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bench/families.h"
+#include "core/parse.h"
 #include "core/result.h"
 
 static const struct family {
@@ -216,13 +217,21 @@ static int matches_any(const char *id, char *const *globs, size_t nglobs)
 	return 0;
 }
 
-/* Split "a,b,,c" into words; empty words are dropped. */
+/*
+ * Split "a,b" into words (text's commas become NULs): their count, or
+ * (size_t)-1 when one is empty ("a,", "a,,b"), which names nothing.
+ */
 static size_t split_globs(char *text, char **out, size_t max)
 {
-	size_t n = 0;
+	const char *item, *rest = text;
+	size_t n = 0, len;
 
-	for (char *tok = strtok(text, ","); tok && n < max; tok = strtok(NULL, ","))
-		out[n++] = tok;
+	while ((item = parse_item(&rest, &len)) && n < max) {
+		if (len == 0)
+			return (size_t)-1;
+		out[n] = (char *)item;
+		out[n++][len] = '\0';
+	}
 	return n;
 }
 
@@ -241,6 +250,10 @@ const struct bench **registry_select(unsigned suite_bits, const char *globs, siz
 	}
 	if (copy) {
 		nglobs = split_globs(copy, words, NELEM(words));
+		if (nglobs == (size_t)-1) {
+			errbuf_set(err, "--only '%s': an empty name (a comma first, last or twice)", globs);
+			goto fail;
+		}
 		if (nglobs == 0) {
 			errbuf_set(err, "--only: no benchmark named");
 			goto fail;

@@ -90,6 +90,10 @@ mutate stddev "$fresh
 res['stddev'] = -0.5"
 refused stddev 'run 1, result 1 (sys.null): "stddev" is -0.5, negative'
 
+mutate huge "$fresh
+for k in ('median', 'min', 'max', 'ci_low', 'ci_high', 'mean', 'p5', 'p95'): res[k] = 1e308"
+refused huge 'run 1, result 1 (sys.null): "median" is 1e+308, beyond any figure a benchmark gives (under 1e+15)'
+
 mutate cv "$fresh
 res['cv'] = -1"
 refused cv 'run 1, result 1 (sys.null): "cv" is -1, negative'

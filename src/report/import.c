@@ -574,20 +574,35 @@ static void imp_sentinel(struct imp *im, json_t *o, struct run_info *run)
 	}
 }
 
+/*
+ * The largest figure an import takes: 1e15 ns is eleven days, 1e15 MB/s or
+ * operations a second no machine does; what is beyond is a hand edit.
+ */
+#define IMP_MAX_FIGURE 1e15
+
 /* Figures that cannot all be true: a hand edit, or a file damaged some other way. */
 static void imp_consistent(struct imp *im, const struct result *r)
 {
 	int measured = r->status == RES_OK || r->status == RES_NOISY;
 
-	/* Times, rates, spreads and their ratios: none of them can be below zero. */
+	/*
+	 * Times, rates, spreads and their ratios: none of them can be below
+	 * zero, and none reaches IMP_MAX_FIGURE (1e308 would print as 31
+	 * digits in show and overflow summary's cells).
+	 */
 	for (size_t k = 0; k < field_nresult; k++) {
 		const struct field *f = &field_result[k];
 		double v;
 
-		if (f->type != FIELD_REAL || !(f->flags & FIELD_NONNEG))
+		if (f->type != FIELD_REAL)
 			continue;
 		memcpy(&v, (const char *)r + f->off, sizeof(v));
-		if (v < 0) {
+		if (isfinite(v) && fabs(v) >= IMP_MAX_FIGURE) {
+			imp_fail(im, "\"%s\" is %g, beyond any figure a benchmark gives (under %g)", f->key, v,
+				 IMP_MAX_FIGURE);
+			return;
+		}
+		if ((f->flags & FIELD_NONNEG) && v < 0) {
 			imp_fail(im, "\"%s\" is %g, negative", f->key, v);
 			return;
 		}

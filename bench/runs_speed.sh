@@ -6,8 +6,9 @@
 # so that the store holds what N stored runs hold.  Each command is timed
 # ROUNDS times (the median printed, with the peak resident size from GNU
 # time when it is there); OLD=path of another kbench build times that one
-# too, on a copy made before this build opens (and may migrate) the store.
-#   sh bench/runs_speed.sh [N...]       KBENCH=... OLD=... ROUNDS=3 PG=0|1
+# too (on stores of at most OLD_MAX runs, 10000: a quadratic listing of
+# 50,000 takes minutes), each store made by the build that reads it.
+#   sh bench/runs_speed.sh [N...]       KBENCH=... OLD=... OLD_MAX=... ROUNDS=3 PG=0|1
 . "$(dirname "$0")/lib.sh"
 SIZES=${*:-1000 10000}
 ROUNDS=${ROUNDS:-3}
@@ -83,8 +84,10 @@ echo "|---|---|---|---|---|"
 BASEDB="$WORK/base.db"
 "$KBENCH" run --only sys.null,sys.fstat --replicas 1 --max-time 0.05 --db "$BASEDB" --quiet >/dev/null 2>&1 ||
 	{ echo "cannot make the first run" >&2; exit 1; }
+OLD_MAX=${OLD_MAX:-10000}
 for n in $SIZES; do
 	for who in ${OLD:+old} new; do
+		[ $who = old ] && [ "$n" -gt "$OLD_MAX" ] && continue
 		[ $who = old ] && k=$OLD || k=$KBENCH
 		db="$WORK/s-$n-$who.db"
 		if [ $who = old ]; then
@@ -103,6 +106,7 @@ if [ "$PG" = 1 ]; then
 	if pg_setup; then
 		for n in $SIZES; do
 			for who in ${OLD:+old} new; do
+				[ $who = old ] && [ "$n" -gt "$OLD_MAX" ] && continue
 				[ $who = old ] && k=$OLD || k=$KBENCH
 				pg_psql "DROP SCHEMA public CASCADE; CREATE SCHEMA public" >/dev/null 2>&1
 				"$k" run --only sys.null,sys.fstat --replicas 1 --max-time 0.05 --db "$KBENCH_TEST_PG" --quiet >/dev/null 2>&1

@@ -146,6 +146,7 @@ fi
 (ulimit -f 8; exec "$KB" run --only sys.null --db "$T/ulimit.db" $FAST) >"$T/out" 2>"$T/err"; rc=$?
 check "over ulimit -f: exit 1, not killed by SIGXFSZ" [ "$rc" = 1 ]
 check "over ulimit -f: one line saying why" sh -c "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'db' '$T/err'"
+check "over ulimit -f: it names the file-size limit" grep -q 'the file-size limit (ulimit -f) of [0-9]* bytes was reached' "$T/err"
 "$KB" --help >/dev/full 2>"$T/err"; rc=$?
 check "--help to a full stdout: exit 1" [ "$rc" = 1 ]
 check "--help to a full stdout: says so" grep -q 'cannot write the output' "$T/err"

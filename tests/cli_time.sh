@@ -110,13 +110,25 @@ check "--keep-going: still exit 1" [ "$rc" = 1 ]
 
 kb time --no-store $TK --runs 1 --json -- sh -c 'exit 0' a-long-argument-that-does-not-fit-éé
 check "a command too long to keep whole is kept cut, and marked so" \
-	[ "$(jfield 'r["values"]["cmd"]')" = "sh -c exit 0 a-long-argument-that-..." ]
+	[ "$(jfield 'r["values"]["cmd"]')" = "sh -c exit 0 a-long-argument-that-do..." ]
+# A job that prints without end: its log is cut as it grows, so a small
+# temporary directory does not fill and the last lines are still said.
+mkdir "$T/small"
+if mount -t tmpfs -o size=64m tmpfs "$T/small" 2>/dev/null; then
+	kb time --no-store --tmpdir "$T/small" --runs 1 -- \
+		sh -c 'head -c 200000000 /dev/zero | tr "\0" x | fold -w 100; echo; echo the-real-reason; exit 3'
+	check "200 MB of output in a 64 MB directory: the log is cut, the last line said" \
+		sh -c "[ '$rc' = 1 ] && grep -q 'exit status 3' '$T/err' && grep -q '^the-real-reason\$' '$T/err'"
+	umount "$T/small"
+else
+	skip "200 MB of output in a 64 MB directory: the log is cut, the last line said" "no tmpfs may be mounted here"
+fi
 kb time --no-store $TK --runs 1 -- sh -c 'kill -STOP $$'
 check "a job that stops itself: killed as a timeout would, exit 1, said" \
 	sh -c "[ '$rc' = 1 ] && grep -q 'stopped itself (signal 19' '$T/err'"
 kb time --no-store $TK --runs 1 --timeout 0.3 --setup 'sleep 31347' -- true
 check "--setup past --timeout: stopped, exit 1, said" \
-	sh -c "[ '$rc' = 1 ] && grep -q \"setup 'sleep 31347' failed: ran past its timeout of 0.3 s\" '$T/err' && ! pgrep -f 'sleep 31347' >/dev/null"
+	sh -c "[ '$rc' = 1 ] && grep -q \"setup 'sleep 31347' failed: ran past its timeout of 0.3 s\" '$T/err' && ! pgrep -f '^sleep 31347' >/dev/null"
 kb time --no-store $TK --runs 2 --timeout 0.3 -- sleep 31338
 check "--timeout: exit 1, said" sh -c "[ '$rc' = 1 ] && grep -q 'ran past its timeout of 0.3 s' '$T/err'"
 check "--timeout: nothing left" no_leftovers 'sleep 31338'

@@ -130,6 +130,15 @@ void sysinfo_label(const struct sysinfo *si, char *buf, size_t len)
 		snprintf(buf, len, "%s", si->os);
 	else
 		snprintf(buf, len, "%s %s", si->os, si->release);
+	/*
+	 * On some CPUs only (--cpus, CPUs offline): said in the label, so that
+	 * runs on cpu 0, on cpu 1 and on both are not one row of the summary.
+	 */
+	if ((strcmp(si->cpus_mode, "affinity") == 0 || strcmp(si->cpus_mode, "offline") == 0) && si->cpus[0]) {
+		size_t used = strlen(buf);
+
+		snprintf(buf + used, len - used, " cpus %s", si->cpus);
+	}
 }
 
 /* One run of the chain lasts about this long: far above clock cost and noise. */

@@ -67,7 +67,7 @@ struct timer_info;
 void sysinfo_collect(struct sysinfo *si, const struct timer_info *ti, double mhz);
 /* n CPUs (ascending) as a list of ranges, "0-3,6"; "" for none. */
 void sysinfo_cpus_text(const int *cpus, int n, char *buf, size_t len);
-/* "Linux 6.18.44": the default run label. */
+/* "Linux 6.18.44", and " cpus 0" after it when the run was held to some CPUs: the default run label. */
 void sysinfo_label(const struct sysinfo *si, char *buf, size_t len);
 /*
  * One-line warnings that results will be noisy: high load average, governor

@@ -215,6 +215,14 @@ static enum contest_status contest_job(const struct contest_cfg *cfg, const char
 			errbuf_set(err, "the load failed during the job: %.180s", sh->why);
 			break;
 		}
+		/* A job that stopped itself would never end: failed, as a timeout would. */
+		if (job.stopped) {
+			rc = CONTEST_FAILED;
+			errbuf_set(err, "the job stopped itself (signal %d, %s) and would never end: killed",
+				   job.stopped, strsignal(job.stopped));
+			break;
+		}
+		group_log_bound(log);
 		group_sleep_ms(10);
 	}
 	if (stop_load && load_pgid > 0)

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -215,6 +216,32 @@ void group_redirect(const char *log)
 	close(out);
 }
 
+void group_log_bound(const char *log)
+{
+	static char tail[GROUP_LOG_KEEP];
+	char head[96];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (!log || stat(log, &sb) != 0 || sb.st_size <= (off_t)GROUP_LOG_MAX)
+		return;
+	/* O_APPEND, as the job's own: what it writes after the cut goes after the tail. */
+	fd = open(log, O_RDWR | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = pread(fd, tail, sizeof(tail), sb.st_size - (off_t)sizeof(tail));
+	if (n > 0 && ftruncate(fd, 0) == 0) {
+		int h = snprintf(head, sizeof(head), "[kbench: %lld bytes of output cut here]\n",
+				 (long long)(sb.st_size - n));
+
+		if (write(fd, head, (size_t)h) != h || write(fd, tail, (size_t)n) != n) {
+			/* A full disk: the log stays cut, with what could be written. */
+		}
+	}
+	close(fd);
+}
+
 void group_child_signals(void)
 {
 	signal(SIGINT, SIG_DFL);
@@ -226,13 +253,49 @@ void group_child_signals(void)
 	signal(SIGCHLD, SIG_DFL);
 }
 
+/*
+ * The last k lines of text (n bytes, trailing blanks gone) escaped into buf:
+ * 1 when all of them fit, 0 when buf was too small for them.
+ */
+static int group_tail_lines(const char *text, size_t n, int k, char *buf, size_t len)
+{
+	char piece[4096];
+	size_t start, used = 0;
+	int seen = 0;
+
+	buf[0] = '\0';
+	/* Back from the end over k newlines: start is then the first of the last lines. */
+	for (start = n; start > 0; start--)
+		if (text[start - 1] == '\n' && ++seen == k)
+			break;
+	for (size_t i = start; i < n;) {
+		size_t j = i;
+		const char *sep;
+
+		while (j < n && text[j] != '\0' && text[j] != '\n')
+			j++;
+		memcpy(piece, text + i, j - i);
+		piece[j - i] = '\0';
+		utf8_escape(buf + used, len - used, piece, -1);
+		used += strlen(buf + used);
+		if (j >= n)
+			return used + 1 < len;
+		sep = text[j] == '\n' ? "\n" : "\\x00";
+		if (used + strlen(sep) >= len)
+			return 0;
+		memcpy(buf + used, sep, strlen(sep) + 1);
+		used += strlen(sep);
+		i = j + 1;
+	}
+	return 1;
+}
+
 void group_log_tail(const char *log, int nlines, char *buf, size_t len)
 {
-	char text[4096], piece[4096];
-	size_t start, used = 0;
+	char text[4096];
 	off_t size;
 	ssize_t n;
-	int fd, k = 0;
+	int fd;
 
 	buf[0] = '\0';
 	fd = open(log, O_RDONLY);
@@ -248,27 +311,8 @@ void group_log_tail(const char *log, int nlines, char *buf, size_t len)
 	/* Bytes, not a string: a NUL may be anywhere in them. */
 	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' ' || text[n - 1] == '\r'))
 		n--;
-	/* Back from the end over nlines newlines: start is then the first of the last lines. */
-	for (start = (size_t)n; start > 0; start--)
-		if (text[start - 1] == '\n' && ++k == nlines)
-			break;
-	for (size_t i = start; i < (size_t)n && used + 1 < len;) {
-		size_t j = i;
-		const char *sep;
-
-		while (j < (size_t)n && text[j] != '\0' && text[j] != '\n')
-			j++;
-		memcpy(piece, text + i, j - i);
-		piece[j - i] = '\0';
-		utf8_escape(buf + used, len - used, piece, -1);
-		used += strlen(buf + used);
-		if (j >= (size_t)n)
-			break;
-		sep = text[j] == '\n' ? "\n" : "\\x00";
-		if (used + strlen(sep) >= len)
-			break;
-		memcpy(buf + used, sep, strlen(sep) + 1);
-		used += strlen(sep);
-		i = j + 1;
-	}
+	/* Fewer lines where they do not fit: the last one says why the job failed. */
+	for (int k = nlines; k >= 1; k--)
+		if (group_tail_lines(text, (size_t)n, k, buf, len) || k == 1)
+			return;
 }

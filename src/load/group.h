@@ -64,13 +64,24 @@ void group_kill(struct group *g, struct runner_janitor *jan);
  * for at most 5 s.  The count reaped.
  */
 int group_sweep(const struct runner_janitor *jan, const pid_t *before, int nbefore, struct rusage *ru);
+/*
+ * A job's log kept bounded while the job runs: past GROUP_LOG_MAX bytes,
+ * all but its last GROUP_LOG_KEEP are dropped (a line says how many), so
+ * that a job that prints without end cannot fill the temporary directory,
+ * and its last lines, which say why it failed, are still there.  Called
+ * from the drivers' polling loops; a job's writes in the instant of the
+ * cut may be lost, never the end of its output.
+ */
+#define GROUP_LOG_MAX (8u << 20)
+#define GROUP_LOG_KEEP (256u << 10)
+void group_log_bound(const char *log);
 /* In a child: stdin from /dev/null, stdout and stderr to log (NULL: /dev/null). */
 void group_redirect(const char *log);
 /* In a child: the signals kbench catches or ignores back to their defaults. */
 void group_child_signals(void);
 /*
- * The last lines (at most nlines, at most len bytes) of a job's log, for a
- * message; "" when there are none.  Lines are joined by "\n", each
+ * The last lines (at most nlines, as many of the last as fit in len bytes)
+ * of a job's log, for a message; "" when there are none.  Lines are joined by "\n", each
  * escaped as labels are (utf8_escape: an escape sequence never reaches
  * the terminal), and a NUL byte in one is written \x00, so that a line
  * after it is not lost.

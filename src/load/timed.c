@@ -201,14 +201,17 @@ static double timed_tv(const struct timeval *tv)
 /* Why copy k ended badly, with the last lines of its log. */
 static void timed_why(const struct timed_cfg *cfg, size_t k, int status, char *err)
 {
-	char tail[600] = "", what[64];
+	char tail[ERRBUF_LEN] = "", what[64];
+	/* "copy 64: killed by signal 9; its last output:\n": what the tail leaves room for. */
+	size_t room = ERRBUF_LEN - 64;
 
-	if (cfg->job[k].log)
-		group_log_tail(cfg->job[k].log, 5, tail, sizeof(tail));
 	if (WIFEXITED(status))
 		snprintf(what, sizeof(what), "exit status %d", WEXITSTATUS(status));
 	else
 		snprintf(what, sizeof(what), "killed by signal %d", WTERMSIG(status));
+	/* As many of the last lines as fit the message: the last one says why. */
+	if (cfg->job[k].log)
+		group_log_tail(cfg->job[k].log, 5, tail, room);
 	if (cfg->copies > 1)
 		errbuf_set(err, "copy %zu: %s%s%s", k + 1, what, tail[0] ? "; its last output:\n" : "",
 			   tail);
@@ -302,6 +305,8 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 		(void)poll(p, 2, 50);
 		while (read(chld[0], drain, sizeof(drain)) > 0)
 			;
+		for (size_t k = 0; k < n; k++)
+			group_log_bound(cfg->job[k].log);
 		if (timed_reports(&errp[0], cfg, start, before_ru, err)) {
 			rc = TIMED_ERROR;
 			break;

@@ -5,11 +5,13 @@
  */
 #include "store/db_impl.h"
 
+#include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 struct sq {
@@ -54,6 +56,18 @@ static int fail(struct sq *db)
 		snprintf(db->msg, sizeof(db->msg),
 			 "database is locked: another process held its lock for %.1f s, the longest kbench waits",
 			 db->busy_ms / 1000.0);
+	else if (((db->rc & 0xff) == SQLITE_IOERR || (db->rc & 0xff) == SQLITE_FULL) &&
+		 sqlite3_system_errno(db->h) != 0) {
+		int e = sqlite3_system_errno(db->h);
+		struct rlimit fs;
+
+		/* "disk I/O error" alone hides the file-size limit (ulimit -f) and a full disk. */
+		if (e == EFBIG && getrlimit(RLIMIT_FSIZE, &fs) == 0 && fs.rlim_cur != RLIM_INFINITY)
+			snprintf(db->msg, sizeof(db->msg), "%s: the file-size limit (ulimit -f) of %llu bytes "
+				 "was reached", sqlite3_errmsg(db->h), (unsigned long long)fs.rlim_cur);
+		else
+			snprintf(db->msg, sizeof(db->msg), "%s: %s", sqlite3_errmsg(db->h), strerror(e));
+	}
 	db->waited = SQ_WAITED_NOT;
 	return -1;
 }

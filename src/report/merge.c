@@ -266,9 +266,46 @@ fail:
 	return rc;
 }
 
+/* For merge_firsts' sort: by label, then by position. */
+static const struct run_info *merge_sorting;
+
+static int merge_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(merge_sorting[x].label, merge_sorting[y].label);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * Which runs come first under their label (malloc'd flags, NULL when out
+ * of memory): sorted, where looking for each label among the runs before
+ * it took 1.25 billion comparisons for 50,000 runs.
+ */
+static unsigned char *merge_firsts(const struct run_info *runs, size_t nruns)
+{
+	size_t *order = malloc(nruns * sizeof(*order));
+	unsigned char *first = calloc(nruns, 1);
+
+	if (!order || !first) {
+		free(order);
+		free(first);
+		return NULL;
+	}
+	for (size_t k = 0; k < nruns; k++)
+		order[k] = k;
+	merge_sorting = runs;
+	qsort(order, nruns, sizeof(*order), merge_cmp);
+	for (size_t i = 0; i < nruns; i++)
+		first[order[i]] = i == 0 || strcmp(runs[order[i]].label, runs[order[i - 1]].label) != 0;
+	free(order);
+	return first;
+}
+
 int report_merge_labels(const struct run_info *runs, size_t nruns, struct run_info **merged)
 {
 	struct run_info *out;
+	unsigned char *first;
 	size_t n = 0;
 
 	*merged = NULL;
@@ -277,21 +314,23 @@ int report_merge_labels(const struct run_info *runs, size_t nruns, struct run_in
 	if (nruns > INT_MAX)
 		return -1;
 	out = calloc(nruns, sizeof(*out));
-	if (!out)
+	first = merge_firsts(runs, nruns);
+	if (!out || !first) {
+		free(out);
+		free(first);
 		return -1;
+	}
 	for (size_t k = 0; k < nruns; k++) {
-		int seen = 0;
-
-		for (size_t j = 0; j < k && !seen; j++)
-			seen = strcmp(runs[j].label, runs[k].label) == 0;
-		if (seen)
+		if (!first[k])
 			continue;
 		if (merge_label(runs, nruns, k, &out[n]) < 0) {
 			report_merge_free(out, n);
+			free(first);
 			return -1;
 		}
 		n++;
 	}
+	free(first);
 	*merged = out;
 	return (int)n;
 }
@@ -306,15 +345,28 @@ void report_merge_free(struct run_info *merged, size_t n)
 void report_qualify_hosts(struct run_info *runs, size_t nruns)
 {
 	unsigned char *shared = calloc(nruns ? nruns : 1, 1);
+	size_t *order = malloc((nruns ? nruns : 1) * sizeof(*order));
 
 	/* Without memory the labels stay as stored: the tables merge hosts, as before. */
-	if (!shared)
+	if (!shared || !order) {
+		free(shared);
+		free(order);
 		return;
-	for (size_t i = 0; i < nruns; i++)
-		for (size_t j = i + 1; j < nruns; j++)
-			if (strcmp(runs[i].label, runs[j].label) == 0 &&
-			    strcmp(runs[i].host, runs[j].host) != 0)
-				shared[i] = shared[j] = 1;
+	}
+	/* A label is shared when its runs (sorted together) name more than one host. */
+	for (size_t k = 0; k < nruns; k++)
+		order[k] = k;
+	merge_sorting = runs;
+	qsort(order, nruns, sizeof(*order), merge_cmp);
+	for (size_t g = 0, e; g < nruns; g = e) {
+		int hosts = 1;
+
+		for (e = g + 1; e < nruns && strcmp(runs[order[e]].label, runs[order[g]].label) == 0; e++)
+			hosts += strcmp(runs[order[e]].host, runs[order[g]].host) != 0;
+		for (size_t i = g; i < e && hosts > 1; i++)
+			shared[order[i]] = 1;
+	}
+	free(order);
 	for (size_t i = 0; i < nruns; i++) {
 		char q[sizeof(runs[i].label)];
 

@@ -2120,8 +2120,20 @@ static void show_figure(FILE *out, const struct result *r)
 			line_add(l, &n, "parallel", "%d copies", r->parallel);
 		}
 	}
-	if (r->wall_s > 0 && isfinite(r->wall_s))
-		line_add(l, &n, "wall time", "%.1f s", r->wall_s);
+	if (r->wall_s > 0 && isfinite(r->wall_s)) {
+		double sampling = 0;
+
+		/* Where a row's time went: sampling, or what precedes it in every replica. */
+		for (size_t i = 0; i < r->nreplicas; i++)
+			if (isfinite(r->replicas[i].t0) && isfinite(r->replicas[i].t1) &&
+			    r->replicas[i].t1 > r->replicas[i].t0)
+				sampling += r->replicas[i].t1 - r->replicas[i].t0;
+		if (sampling > 0 && sampling < r->wall_s)
+			line_add(l, &n, "wall time", "%.1f s (%.1f s sampling, %.1f s set-up, warm-up, sentinel)",
+				 r->wall_s, sampling, r->wall_s - sampling);
+		else
+			line_add(l, &n, "wall time", "%.1f s", r->wall_s);
+	}
 	for (size_t i = 0; i < r->nvalues && i < BENCH_MAX_VALUES; i++) {
 		value_text(v, sizeof(v), &r->values[i]);
 		line_add(l, &n, r->values[i].key, "%s", v);

@@ -28,7 +28,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FUZZ_BUILD=${FUZZ_BUILD:-$ROOT/build-fuzz}
 OUT=${OUT:-$FUZZ_BUILD/crashes}
 MERGE=${MERGE:-0}
-NAMES=${*:-import opt select}
+NAMES=${*:-import opt select escape}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "fuzz: clang not found (Debian: apt-get install clang libclang-rt-14-dev)" >&2

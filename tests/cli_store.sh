@@ -67,6 +67,7 @@ mrc=$?
 check "the measuring run then fails (exit 1)" [ "$mrc" = 1 ]
 check "saying its run was deleted" grep -q 'run 5 was deleted while it was being measured' "$T/m.err"
 check "with no foreign key error" sh -c "! grep -qi 'foreign key' '$T/m.err'"
+check "and no claim that what went with the run is stored" grep -q 'stopped: 0 results stored in ' "$T/m.err"
 
 # A run whose kbench is gone (killed) is interrupted, and deleted without --force.
 "$KB" run --only sys.null --max-time 4 --replicas 4 --tmpdir "$T/tmp" --quiet --label K \

@@ -315,7 +315,7 @@ static void run_rounds(const struct run_opts *o, struct engine *e, const struct 
 				(void)run_merge(e, i, o, ses, run, stored);
 		if (ses->st && ses->state != SESSION_UNSTORED &&
 		    store_sentinel_put(ses->st, run->id, e->tl, e->ntl, ses->err) < 0)
-			session_store_failed(ses);
+			session_store_failed(ses, run);
 	}
 	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
 	run->nresults = 0;

@@ -70,16 +70,22 @@ int session_put(struct session *s, struct run_info *run, int64_t *row, const str
 		row = &fresh;
 	first = *row == 0;
 	if (store_result_put(s->st, run->id, row, r, s->err) < 0) {
-		session_store_failed(s);
+		session_store_failed(s, run);
 		return -1;
 	}
 	s->nstored += first;
 	return 0;
 }
 
-void session_store_failed(struct session *s)
+void session_store_failed(struct session *s, const struct run_info *run)
 {
+	char err[ERRBUF_LEN];
+	int64_t id;
+
 	s->state = runner_interrupted() ? SESSION_STOPPED : SESSION_UNSTORED;
+	/* Deleted from under it: the results stored before went with the run. */
+	if (s->st && run->uuid[0] && store_run_find(s->st, run->uuid, &id, err) == 0)
+		s->ngone = s->nstored - s->run_nstored;
 }
 
 void session_stop(struct session *s)
@@ -93,7 +99,7 @@ void session_end(struct session *s, struct run_info *run)
 	switch (s->state) {
 	case SESSION_GOING:
 		if (s->st && store_run_end(s->st, run->id, s->err) < 0) {
-			session_store_failed(s);
+			session_store_failed(s, run);
 			return;
 		}
 		cli_now_iso(run->finished, sizeof(run->finished));
@@ -127,9 +133,15 @@ int session_finish(struct session *s, size_t nfail, const char *more, int quiet)
 	if (s->state == SESSION_UNSTORED) {
 		/* The figures printed are all that is left of what was not stored. */
 		fprintf(stderr, "kbench: %s\n", s->err);
-		fprintf(stderr, "kbench: %s stopped: %zu result%s stored in %s; the figures above were "
-			"measured but not all stored\n", s->cmd, s->nstored, s->nstored == 1 ? "" : "s",
-			cli_db_shown(s->path));
+		if (s->ngone)
+			fprintf(stderr, "kbench: %s stopped: %zu result%s stored in %s, and %zu more went "
+				"with the run deleted meanwhile; the figures above were measured but not all "
+				"stored\n", s->cmd, s->nstored - s->ngone, s->nstored - s->ngone == 1 ? "" : "s",
+				cli_db_shown(s->path), s->ngone);
+		else
+			fprintf(stderr, "kbench: %s stopped: %zu result%s stored in %s; the figures above were "
+				"measured but not all stored\n", s->cmd, s->nstored, s->nstored == 1 ? "" : "s",
+				cli_db_shown(s->path));
 		rc = EXIT_FAIL;
 	} else if (s->state == SESSION_STOPPED) {
 		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored%s\n",

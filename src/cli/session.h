@@ -43,6 +43,7 @@ struct session {
 	size_t nruns, cap;
 	size_t nstored;			/* results stored (a result rewritten counts once) */
 	size_t run_nstored;		/* nstored when the last run began */
+	size_t ngone;			/* of those, in runs deleted from the store meanwhile */
 	enum session_state state;
 	char err[ERRBUF_LEN];		/* why SESSION_UNSTORED */
 };
@@ -70,11 +71,13 @@ struct run_info *session_begin(struct session *s, size_t nresults);
  */
 int session_put(struct session *s, struct run_info *run, int64_t *row, const struct result *r);
 /*
- * A write to the store failed: the session is stopped when a signal cut
- * the store's wait short (what was stored stays, the exit status is the
- * signal's), unstored otherwise (s->err says why).
+ * A write to run's results failed: the session is stopped when a signal
+ * cut the store's wait short (what was stored stays, the exit status is
+ * the signal's), unstored otherwise (s->err says why); when the run itself
+ * is gone from the store (runs delete --force), what was stored of it is
+ * no longer counted as stored.
  */
-void session_store_failed(struct session *s);
+void session_store_failed(struct session *s, const struct run_info *run);
 /* A signal stopped the measuring: the run being measured ends interrupted. */
 void session_stop(struct session *s);
 /*

@@ -21,6 +21,28 @@ import json, sys
 d = json.load(open('$T/out'))
 print(eval(sys.argv[1]))" "$1"; }
 
+# --- runs on different CPUs are different rows ----------------------------
+if [ "$PLATFORM" != posix ] && [ "$(nproc)" -ge 2 ]; then
+	kb run --db "$T/c.db" $TK --quiet --only sys.null --max-time 0.05 --replicas 1 --cpus 0 --json
+	check "the default label names the CPUs a run was held to" \
+		sh -c "[ \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"runs\"][0][\"label\"])' '$T/out')\" != '' ] && grep -q ' cpus 0\"' '$T/out'"
+	for c in 0 1 all; do
+		if [ $c = all ]; then
+			kb run --db "$T/c.db" $TK --quiet --only sys.null --max-time 0.05 --replicas 1 --label L
+		else
+			kb run --db "$T/c.db" $TK --quiet --only sys.null --max-time 0.05 --replicas 1 --label L --cpus $c
+		fi
+	done
+	kb summary L --db "$T/c.db"
+	check "one label on cpu 0, cpu 1 and all of them: three rows, each named by its CPUs" \
+		sh -c "grep -q '(L cpus 0) ran on cpus 0 only' '$T/out' && grep -q '(L cpus 1) ran on cpus 1 only' '$T/out' &&
+		       grep -qE ' L cpus 0 +[0-9]+ ' '$T/out' && grep -qE ' L cpus 1 +[0-9]+ ' '$T/out' &&
+		       grep -qE ' L cpus all +[0-9]+ ' '$T/out'"
+else
+	skip "the default label names the CPUs a run was held to" "needs CPU affinity and two CPUs"
+	skip "one label on cpu 0, cpu 1 and all of them: three rows, each named by its CPUs" "as above"
+fi
+
 # --- affinity -----------------------------------------------------------
 kb time --no-store $TK --runs 1 --cpus 0 --show-output -- sh -c 'grep Cpus_allowed_list /proc/self/status'
 needs "CPU affinity" check "--cpus 0: inherited by the command (read back in it)" \

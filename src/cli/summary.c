@@ -63,6 +63,7 @@ int cmd_summary(int argc, char **argv)
 	if (json && nruns > 0 && !stored_labels)
 		die("summary: out of memory");
 	report_qualify_hosts(runs, (size_t)nruns);
+	report_qualify_cpus(runs, (size_t)nruns);
 	if (nruns == 0) {
 		store_runs_free(runs, 0);
 		die("no runs in db '%s' yet: 'kbench run' makes some", cli_db_shown(path));

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/sysinfo.h"
 #include "stats/stats.h"
 
 /* A figure that can be merged: measured, even if noisy (skip and fail have none). */
@@ -379,4 +380,55 @@ void report_qualify_hosts(struct run_info *runs, size_t nruns)
 		memcpy(runs[i].label, q, sizeof(q));
 	}
 	free(shared);
+}
+
+/* The CPUs a run was held to ("" when all): from its stored description. */
+static void merge_cpus_of(const struct run_info *run, char *buf, size_t len)
+{
+	struct sysinfo si;
+
+	buf[0] = '\0';
+	if (run->sysinfo_json && report_sysinfo_parse(run->sysinfo_json, &si) == 0 &&
+	    (strcmp(si.cpus_mode, "affinity") == 0 || strcmp(si.cpus_mode, "offline") == 0))
+		snprintf(buf, len, "%s", si.cpus);
+}
+
+void report_qualify_cpus(struct run_info *runs, size_t nruns)
+{
+	size_t *order = malloc((nruns ? nruns : 1) * sizeof(*order));
+	char (*cpus)[256] = calloc(nruns ? nruns : 1, sizeof(*cpus));
+	unsigned char *mixed = calloc(nruns ? nruns : 1, 1);
+
+	/* Without memory the labels stay as stored, and the note says what the first run had. */
+	if (!order || !cpus || !mixed)
+		goto out;
+	for (size_t k = 0; k < nruns; k++) {
+		order[k] = k;
+		merge_cpus_of(&runs[k], cpus[k], sizeof(cpus[k]));
+	}
+	merge_sorting = runs;
+	qsort(order, nruns, sizeof(*order), merge_cmp);
+	for (size_t g = 0, e; g < nruns; g = e) {
+		int differ = 0;
+
+		for (e = g + 1; e < nruns && strcmp(runs[order[e]].label, runs[order[g]].label) == 0; e++)
+			differ |= strcmp(cpus[order[e]], cpus[order[g]]) != 0;
+		for (size_t i = g; i < e && differ; i++)
+			mixed[order[i]] = 1;
+	}
+	for (size_t k = 0; k < nruns; k++) {
+		char q[sizeof(runs[k].label)];
+		const char *tail = cpus[k][0] ? cpus[k] : "all";
+		int room = (int)(sizeof(q) - strlen(" cpus ") - 1 - strnlen(tail, sizeof(q) / 2));
+
+		if (!mixed[k])
+			continue;
+		/* Cut in the label, never in the CPUs: the row must say which it is. */
+		snprintf(q, sizeof(q), "%.*s cpus %s", room > 0 ? room : 0, runs[k].label, tail);
+		memcpy(runs[k].label, q, sizeof(q));
+	}
+out:
+	free(order);
+	free(cpus);
+	free(mixed);
 }

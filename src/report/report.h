@@ -212,6 +212,12 @@ void report_merge_free(struct run_info *merged, size_t n);
  * host is left as it is.
  */
 void report_qualify_hosts(struct run_info *runs, size_t nruns);
+/*
+ * Runs of one label held to different CPUs (--cpus 0, --cpus 1, all of
+ * them) are not one figure: each such run's label gains " cpus 0" (or
+ * " cpus all"), in memory, so that the tables keep them apart.
+ */
+void report_qualify_cpus(struct run_info *runs, size_t nruns);
 
 /* ------------------------------------------------------------------ */
 /* contest (src/report/contest.c)                                      */

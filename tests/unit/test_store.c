@@ -684,7 +684,7 @@ static void test_round_trip(void **state)
 		"SELECT count(*) FROM pg_indexes i WHERE schemaname = current_schema() AND NOT EXISTS"
 		" (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)" :
 		"SELECT count(*) FROM sqlite_master WHERE type = 'index'"
-		" AND name NOT LIKE 'sqlite_autoindex%'"), 8);
+		" AND name NOT LIKE 'sqlite_autoindex%'"), 9);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 3);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_replicas"), 2);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sentinels"), 3);

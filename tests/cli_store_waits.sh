@@ -13,6 +13,23 @@ BUILD=${1:-build}
 FAST="--max-time 0.05 --replicas 1 --tmpdir $T/tmp --quiet"
 # alive PID: whether the process is still there (the lock still held).
 alive() { kill -0 "$1" 2>/dev/null; }
+# locked WHAT DB MESSAGE SIG: with $holder holding DB's lock, a run gives up
+# with MESSAGE in one line (exit 1), and another ends at once on SIG (exit
+# 128 + it), both while the lock is still held.
+locked() {
+	kb run --only sys.null $FAST --db "$2"
+	check "$1 locked by another: exit 1" [ "$rc" = 1 ]
+	check "$1: one line that says whose lock it waited for, and how long" grep -q "$3" "$T/err"
+	check "$1: it gave up while the lock was still held" alive $holder
+	"$KB" run --only sys.null $FAST --db "$2" >"$T/out" 2>"$T/err" &
+	pid=$!
+	sleep 1
+	kill -"$4" $pid
+	wait $pid
+	rc=$?
+	check "$1 locked, SIG$4: exit $(sig_exit "$4")" [ "$rc" = "$(sig_exit "$4")" ]
+	check "$1 locked, SIG$4: at once, the lock still held" alive $holder
+}
 
 kb run --only sys.null $FAST --db "$T/s.db"
 check "a SQLite store to lock" [ "$rc" = 0 ]
@@ -31,24 +48,12 @@ time.sleep($1)" >"$T/lock" &
 
 if command -v python3 >/dev/null 2>&1; then
 	hold_sqlite 60
-	kb run --only sys.null $FAST --db "$T/s.db"
-	check "SQLite locked by another process: exit 1" [ "$rc" = 1 ]
-	check "one line that says it waited for another's lock, and how long" \
-		grep -q "database is locked: another process held its lock for 5.0 s" "$T/err"
-	check "it gave up while the lock was still held" alive $holder
-	"$KB" run --only sys.null $FAST --db "$T/s.db" >"$T/out" 2>"$T/err" &
-	pid=$!
-	sleep 1
-	kill -INT $pid
-	wait $pid
-	rc=$?
-	check "SQLite locked, Ctrl-C: exit 130" [ "$rc" = 130 ]
-	check "at once: the lock is still held" alive $holder
+	locked SQLite "$T/s.db" "database is locked: another process held its lock for 5.0 s" INT
 	check "and it says so" grep -q "interrupted by signal 2 while waiting for the store" "$T/err"
 	kill $holder 2>/dev/null
 	wait $holder 2>/dev/null
 	kb runs --db "$T/s.db"
-	check "the store as it was: one run" [ "$(grep -c 'sys.null\|^ *[0-9]' "$T/out")" -ge 1 ]
+	check "the store as it was: its one run, nothing half-written" grep -q '^1 run in 1 set under 1 label' "$T/out"
 else
 	for t in "SQLite locked: exit 1" "its line" "before the lock went" "Ctrl-C: 130" "at once" "says so" "store as it was"; do
 		skip "$t" "no python3 to hold a SQLite lock"
@@ -74,19 +79,7 @@ holder=$!
 i=0
 while [ "$(pg_psql "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = 'results'::regclass")" != 1 ] &&
 	[ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-kb run --only sys.null $FAST --db "$URI"
-check "PostgreSQL table locked by another session: exit 1" [ "$rc" = 1 ]
-check "one line that says whose lock it waited for, and how long" \
-	grep -q "another session held a lock kbench needs for 5.0 s" "$T/err"
-check "it gave up while the lock was still held" alive $holder
-"$KB" run --only sys.null $FAST --db "$URI" >"$T/out" 2>"$T/err" &
-pid=$!
-sleep 1
-kill -TERM $pid
-wait $pid
-rc=$?
-check "PostgreSQL locked, SIGTERM: exit 143" [ "$rc" = 143 ]
-check "at once: the lock is still held" alive $holder
+locked PostgreSQL "$URI" "another session held a lock kbench needs for 5.0 s" TERM
 pg_psql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()" >/dev/null
 wait $holder 2>/dev/null
 

@@ -43,6 +43,9 @@ for sig in INT TERM HUP; do
 	kb runs --db "$DB" --json
 	check "SIG$sig: runs --json has no finish time" grep -q '"finished": null' "$T/out"
 	check "SIG$sig: runs --json says interrupted" grep -q '"state": "interrupted"' "$T/out"
+	kb summary "$MARK" --db "$DB"
+	check "SIG$sig: a figure from fewer replicas than planned says it is partial" \
+		grep -qE 'partial: [0-9]+ of [0-9]+ replicas, the run was interrupted' "$T/out"
 	kb summary "$MARK" --db "$DB" --json
 	check "SIG$sig: the results measured before it are kept" \
 		sh -c "\"$JC\" run <\"$T/out\" | grep -q 'results [1-9]'"

@@ -317,6 +317,18 @@ static void run_rounds(const struct run_opts *o, struct engine *e, const struct 
 		    store_sentinel_put(ses->st, run->id, e->tl, e->ntl, ses->err) < 0)
 			session_store_failed(ses, run);
 	}
+	/* Stopped by a signal: a figure from fewer replicas than planned says so, stored too. */
+	for (size_t i = 0; st == ENGINE_INTERRUPTED && i < njobs; i++) {
+		struct result *r = &run->results[i];
+
+		if (!e->jr[i].n || e->jr[i].n >= engine_planned(e, i) ||
+		    (r->status != RES_OK && r->status != RES_NOISY))
+			continue;
+		snprintf(r->reason, sizeof(r->reason), "partial: %zu of %zu replicas, the run was interrupted",
+			 e->jr[i].n, engine_planned(e, i));
+		if (ses->state != SESSION_UNSTORED)
+			(void)session_put(ses, run, &stored[i], r);
+	}
 	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
 	run->nresults = 0;
 	for (size_t i = 0; i < njobs; i++)

@@ -111,9 +111,15 @@ void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs,
  * costs what ten instances do and takes half as many replicas (at most
  * REPLICA_CURVE) spread over the rounds.
  */
+/* The replicas a curve takes in rounds rounds. */
+static int engine_curve_replicas(int rounds)
+{
+	return rounds / 2 < REPLICA_CURVE ? (rounds + 1) / 2 : REPLICA_CURVE;
+}
+
 static int engine_rests(const struct engine_reps *jr, int round, int rounds)
 {
-	int k = rounds / 2 < REPLICA_CURVE ? (rounds + 1) / 2 : REPLICA_CURVE;
+	int k = engine_curve_replicas(rounds);
 
 	if (!jr->n)
 		return 0;
@@ -223,6 +229,13 @@ enum engine_state engine_steps(const struct engine_steps *s)
 		st = engine_sweep(s->njobs, round, retired, s->step, s->arg);
 	free(retired);
 	return st == ENGINE_MORE ? ENGINE_DONE : st;
+}
+
+size_t engine_planned(const struct engine *e, size_t i)
+{
+	const struct engine_reps *j = &e->jr[i];
+
+	return (size_t)(j->n && j->reps[0].npoints ? engine_curve_replicas(e->rounds) : e->rounds);
 }
 
 int engine_fresh(struct engine *e, size_t i)

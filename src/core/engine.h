@@ -132,6 +132,11 @@ enum engine_state engine_round(struct engine *e, void (*progress)(void *arg, con
  * ENGINE_DONE, ENGINE_INTERRUPTED or ENGINE_STOPPED.
  */
 enum engine_state engine_steps(const struct engine_steps *s);
+/*
+ * The replicas job i takes in a whole run (the rounds; a curve's fewer):
+ * what one stopped early fell short of.
+ */
+size_t engine_planned(const struct engine *e, size_t i);
 /* Whether job i took a replica since the command last merged it; then marks it merged. */
 int engine_fresh(struct engine *e, size_t i);
 /* End the run: free its replicas (the timeline is handed over: *tl, *ntl, malloc'd). */

@@ -897,6 +897,11 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 			r->reason[0] ? esc(why, sizeof(why), r->reason) : "no reason given");
 		return 1;
 	}
+	/* A figure that says more of itself (partial: the run was interrupted) says it first. */
+	if (r->reason[0]) {
+		fprintf(out, "  %s %s%s: %s\n", name, r->id, place_tag(r), esc(why, sizeof(why), r->reason));
+		lines++;
+	}
 	/*
 	 * Noisy and busy each get a line, so that a line stays within 80
 	 * columns; drift shares noisy's when both are there.

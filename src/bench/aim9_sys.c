@@ -472,18 +472,24 @@ static const char *shell_missing(const char *const *needs)
 
 static enum bench_status shell_write_script(struct bench_ctx *ctx, struct shell_state *s)
 {
-	size_t len = strlen(s->script->text);
+	size_t len = strlen(s->script->text), done = 0;
 	int fd = plat_open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	ssize_t w;
 
 	if (fd < 0)
 		return bench_fail(ctx, errno, "open of %s", s->path);
-	w = plat_write(fd, s->script->text, len);
-	if (w != (ssize_t)len) {
-		int e = w < 0 ? errno : 0;
+	/* A short write is written on: the next one fails with the reason (ENOSPC, EFBIG). */
+	while (done < len) {
+		ssize_t w = plat_write(fd, s->script->text + done, len - done);
 
-		close(fd);
-		return bench_fail(ctx, e, "write of %zu bytes to %s returned %zd", len, s->path, w);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+
+			close(fd);
+			return bench_fail(ctx, e, "write of %zu bytes to %s, %zu written", len, s->path, done);
+		}
+		done += (size_t)w;
 	}
 	close(fd);
 	return BENCH_OK;

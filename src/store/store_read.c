@@ -1,0 +1,1036 @@
+/*
+ * The store's reads (store_impl.h): runs selected by id, set, label or
+ * LABEL@HOST, loaded with their results and the children each reader
+ * asks for, listed; renamed and deleted, which select the same way.
+ */
+#include "store/store_impl.h"
+
+#include "core/catalog.h"
+#include "core/err.h"
+#include "core/fields.h"
+#include "core/utf8.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The columns store_load_usage reads, in the order it reads them. */
+static const char store_sql_load_usage[] =
+	"SELECT idx, copy, status, start, user_s, sys_s, maxrss_kb, minflt, majflt, nvcsw, nivcsw,"
+	" inblock, oublock, orphans FROM result_usage WHERE result_id = ? ORDER BY idx";
+
+/*
+ * The children every reader loads (replicas, points, values) are read a
+ * run at a time, ordered by result, not a query per result (store_rows):
+ * on PostgreSQL each query is a round trip, and summary of 100 standard
+ * runs made 18,000 of them.  Each starts with the result's id.
+ */
+static const char store_sql_load_replicas[] =
+	"SELECT p.result_id, p.median, p.ci_low, p.ci_high, p.n, p.t0, p.t1, p.stop,"
+	" p.sentinel_sys, p.sentinel_user, p.apart FROM result_replicas p JOIN results r"
+	" ON r.id = p.result_id WHERE r.run_id = ? ORDER BY p.result_id, p.idx";
+
+static const char store_sql_load_samples[] =
+	"SELECT value, t, cpu, steal, replica FROM samples WHERE result_id = ? ORDER BY idx";
+
+static const char store_sql_load_sentinel[] =
+	"SELECT t, cpu, sys_ns, user_ns FROM sentinels WHERE run_id = ? ORDER BY idx";
+
+static const char store_sql_load_points[] =
+	"SELECT p.result_id, p.series, p.x, p.y, p.lo, p.hi, p.noisy FROM result_points p"
+	" JOIN results r ON r.id = p.result_id WHERE r.run_id = ? ORDER BY p.result_id, p.idx";
+
+/* A run's results' values, the columns in the order store_load_values reads them. */
+static const char store_sql_load_values[] =
+	"SELECT v.result_id, v.key, v.num, v.text FROM result_values v JOIN results r"
+	" ON r.id = v.result_id WHERE r.run_id = ? ORDER BY v.result_id, v.idx";
+
+/* A growable list of run ids, the selection before it is loaded. */
+struct store_ids {
+	int64_t *v;		/* malloc'd */
+	size_t n, cap;
+};
+
+static int store_ids_push(struct store_ids *ids, int64_t id)
+{
+	if (ids->n == ids->cap) {
+		size_t cap = ids->cap ? ids->cap * 2 : 16;
+		int64_t *v = realloc(ids->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		ids->v = v;
+		ids->cap = cap;
+	}
+	ids->v[ids->n++] = id;
+	return 0;
+}
+
+static int store_ids_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Collect every id a query returns; the count added, or -1 (errmsg in db). */
+static long store_ids_query(struct store_ids *ids, struct db_stmt *stmt)
+{
+	long added = 0;
+	int rc;
+
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		if (store_ids_push(ids, db_column_int64(stmt, 0)) < 0)
+			return -1;
+		added++;
+	}
+	return rc == DB_DONE ? added : -1;
+}
+
+static int store_is_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * Turn selectors into sorted, distinct run ids.  A selector of digits is a
+ * run id first, then a label, so a run labelled "2024" is still reachable;
+ * "set:N" is every run of the set whose first run is N (the set `kbench
+ * runs` shows), then a label too.
+ */
+static int store_select(struct store *st, const char *const *sel, size_t nsel,
+			struct store_ids *ids, char *err)
+{
+	struct db_stmt *by_id = NULL, *by_label = NULL, *by_set = NULL, *by_host = NULL, *all = NULL;
+	long got;
+	size_t k = 0;
+
+	if (nsel == 0) {
+		if (store_prepare(st, "SELECT id FROM runs ORDER BY id", &all) != 0 ||
+		    store_ids_query(ids, all) < 0)
+			goto fail;
+		db_finalize(all);
+		return 0;
+	}
+	if (store_prepare(st, "SELECT id FROM runs WHERE id = ?", &by_id) != 0 ||
+	    store_prepare(st, "SELECT id FROM runs WHERE label = ? ORDER BY id", &by_label) != 0 ||
+	    store_prepare(st, "SELECT id FROM runs WHERE set_uuid ="
+			       " (SELECT set_uuid FROM runs WHERE id = ?) ORDER BY id", &by_set) != 0 ||
+	    store_prepare(st, "SELECT r.id FROM runs r JOIN hosts h ON h.id = r.host_id"
+			      " WHERE r.label = ? AND h.hostname = ? ORDER BY r.id", &by_host) != 0)
+		goto fail;
+	for (size_t i = 0; i < nsel; i++) {
+		got = 0;
+		if (store_is_digits(sel[i])) {
+			errno = 0;
+			long long id = strtoll(sel[i], NULL, 10);
+			if (errno == 0) {
+				if (db_bind_int64(by_id, 1, id) != 0)
+					goto fail;
+				got = store_ids_query(ids, by_id);
+				db_reset(by_id);	/* repeats step's error, if any */
+				if (got < 0)
+					goto fail;
+			}
+		}
+		if (strncmp(sel[i], "set:", 4) == 0 && store_is_digits(sel[i] + 4)) {
+			errno = 0;
+			long long id = strtoll(sel[i] + 4, NULL, 10);
+			if (errno == 0) {
+				if (db_bind_int64(by_set, 1, id) != 0)
+					goto fail;
+				got = store_ids_query(ids, by_set);
+				db_reset(by_set);
+				if (got < 0)
+					goto fail;
+				/*
+				 * A set is numbered by its first run, as `kbench runs`
+				 * shows it: set:N of a later run of the set is no set.
+				 * (The query orders by id, so the first added is the set's.)
+				 */
+				if (got > 0 && ids->v[ids->n - (size_t)got] != id) {
+					ids->n -= (size_t)got;
+					got = 0;
+				}
+			}
+		}
+		if (got == 0) {
+			if (store_bind_text(by_label, 1, sel[i]) != 0)
+				goto fail;
+			got = store_ids_query(ids, by_label);
+			db_reset(by_label);
+			if (got < 0)
+				goto fail;
+		}
+		/*
+		 * LABEL@HOST: the label's runs on that host, so that two hosts
+		 * that both call their run "6.18" can be told apart.  Tried after
+		 * the label whole, since a label may hold '@' itself; the host is
+		 * after the last one, since a host name holds none.
+		 */
+		if (got == 0 && strrchr(sel[i], '@') && strrchr(sel[i], '@')[1]) {
+			const char *at = strrchr(sel[i], '@');
+			char *label = strndup(sel[i], (size_t)(at - sel[i]));
+
+			if (!label || store_bind_text(by_host, 1, label) != 0 ||
+			    store_bind_text(by_host, 2, at + 1) != 0) {
+				free(label);
+				goto fail;
+			}
+			free(label);
+			got = store_ids_query(ids, by_host);
+			db_reset(by_host);
+			if (got < 0)
+				goto fail;
+		}
+		if (got == 0) {
+			/* As typed, but escaped: the error line must stay one line (utf8_escape). */
+			char shown[128];
+
+			utf8_escape(shown, sizeof(shown), sel[i], 60);
+			if (strncmp(sel[i], "set:", 4) == 0)
+				errbuf_set(err, "no set or label '%s' in db '%s' ('kbench runs' shows "
+					   "the sets)", shown, st->path);
+			else
+				errbuf_set(err, "no run or label '%s' in db '%s'", shown, st->path);
+			goto fail_quiet;
+		}
+	}
+	db_finalize(by_id);
+	db_finalize(by_label);
+	db_finalize(by_set);
+	db_finalize(by_host);
+	qsort(ids->v, ids->n, sizeof(*ids->v), store_ids_cmp);
+	for (size_t i = 0; i < ids->n; i++)
+		if (k == 0 || ids->v[k - 1] != ids->v[i])
+			ids->v[k++] = ids->v[i];
+	ids->n = k;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
+fail_quiet:
+	db_finalize(all);
+	db_finalize(by_id);
+	db_finalize(by_label);
+	db_finalize(by_set);
+	db_finalize(by_host);
+	return -1;
+}
+
+/*
+ * Room for one more element in an array that grows as rows are stepped
+ * through (doubling from `first`): 0, or -1 without memory, *arr unchanged.
+ */
+static int store_grow(void *arrp, size_t n, size_t *cap, size_t size, size_t first)
+{
+	void **arr = arrp, *more;
+	size_t want;
+
+	if (n < *cap)
+		return 0;
+	want = *cap ? 2 * *cap : first;
+	more = realloc(*arr, want * size);
+	if (!more)
+		return -1;
+	*arr = more;
+	*cap = want;
+	return 0;
+}
+
+/*
+ * A result's samples, in order, and where each ran when that was stored
+ * (a database from before schema 6 has NULLs there, and r->where stays
+ * NULL); 0 or -1 with err filled.
+ */
+/*
+ * A run's rows of one child table, read in one query (column 0 the
+ * result's id, in the order of the results), each result taking its own
+ * while they last; rc is the last step's: DB_ROW while a row is current.
+ */
+struct store_rows {
+	struct db_stmt *stmt;
+	int rc;
+};
+
+/* The rows of run_id's results: 0, or -1 with the error in the connection. */
+static int store_rows_open(struct store_rows *c, int64_t run_id)
+{
+	db_reset(c->stmt);
+	if (db_bind_int64(c->stmt, 1, run_id) != 0)
+		return c->rc = -1;
+	c->rc = db_step(c->stmt);
+	return c->rc < 0 ? -1 : 0;
+}
+
+/* Whether the current row is result_id's; those of results before it are passed over. */
+static int store_rows_at(struct store_rows *c, int64_t result_id)
+{
+	while (c->rc == DB_ROW && db_column_int64(c->stmt, 0) < result_id)
+		c->rc = db_step(c->stmt);
+	return c->rc == DB_ROW && db_column_int64(c->stmt, 0) == result_id;
+}
+
+static void store_rows_next(struct store_rows *c)
+{
+	c->rc = db_step(c->stmt);
+}
+
+static int store_load_samples(struct store *st, struct db_stmt *stmt, int64_t result_id,
+			      struct result *r, char *err)
+{
+	size_t i = 0, known = 0;
+	int rc;
+
+	r->samples = r->n ? malloc(r->n * sizeof(*r->samples)) : NULL;
+	r->where = r->n ? malloc(r->n * sizeof(*r->where)) : NULL;
+	if (r->n && (!r->samples || !r->where)) {
+		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+		return -1;
+	}
+	if (db_bind_int64(stmt, 1, result_id) != 0)
+		goto fail;
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		if (i == r->n) {
+			i++;
+			break;
+		}
+		r->samples[i] = store_column_real(stmt, 0);
+		r->where[i].t = store_column_real(stmt, 1);
+		r->where[i].cpu = db_column_null(stmt, 2) ? -1 :
+				  (int)db_column_int64(stmt, 2);
+		r->where[i].steal_ns = store_column_real(stmt, 3);
+		r->where[i].replica = (int)db_column_int64(stmt, 4);
+		known += !db_column_null(stmt, 1);
+		i++;
+	}
+	db_reset(stmt);
+	if (rc != DB_ROW && rc != DB_DONE)
+		goto fail;
+	if (known == 0) {
+		free(r->where);
+		r->where = NULL;
+	}
+	/* A result stored without its samples (the caller kept none) loads without them. */
+	if (i == 0) {
+		free(r->samples);
+		r->samples = NULL;
+		return 0;
+	}
+	if (i != r->n) {
+		errbuf_set(err, "cannot read db '%s': result %lld has %s samples than its n (%zu)",
+			   st->path, (long long)result_id, i > r->n ? "more" : "fewer", r->n);
+		return -1;
+	}
+	return 0;
+fail:
+	errbuf_set(err, "cannot read samples from db '%s': %s", st->path, db_errmsg(st->db));
+	return -1;
+}
+
+/*
+ * A timed job's usage, one row per sample, after store_load_samples: r->usage
+ * stays NULL when the result has none (any other benchmark, or a database
+ * from before schema 8).  Rows that are not exactly one per sample are
+ * refused rather than matched up by guess; 0 or -1 with err filled.
+ */
+static int store_load_usage(struct store *st, struct db_stmt *stmt, int64_t result_id,
+			    struct result *r, char *err)
+{
+	size_t i = 0;
+	int rc;
+
+	if (db_bind_int64(stmt, 1, result_id) != 0)
+		goto fail;
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		struct result_usage *u;
+		int64_t copy = db_column_int64(stmt, 1);
+		int64_t status = db_column_int64(stmt, 2);
+
+		if (!r->samples || i == r->n || db_column_int64(stmt, 0) != (int64_t)i) {
+			db_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not "
+				   "one per sample (%zu)", st->path, (long long)result_id,
+				   r->samples ? r->n : 0);
+			return -1;
+		}
+		if (copy < 1 || copy > INT_MAX || status < INT_MIN || status > INT_MAX) {
+			db_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': result %lld has usage %zu with copy %lld "
+				   "and status %lld", st->path, (long long)result_id, i + 1,
+				   (long long)copy, (long long)status);
+			return -1;
+		}
+		if (!r->usage && !(r->usage = calloc(r->n, sizeof(*r->usage)))) {
+			db_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
+		}
+		u = &r->usage[i++];
+		u->copy = (int)copy;
+		u->status = (int)status;
+		u->start = store_column_real(stmt, 3);
+		u->user_s = store_column_real(stmt, 4);
+		u->sys_s = store_column_real(stmt, 5);
+		u->maxrss_kb = store_column_real(stmt, 6);
+		u->minflt = store_column_real(stmt, 7);
+		u->majflt = store_column_real(stmt, 8);
+		u->nvcsw = store_column_real(stmt, 9);
+		u->nivcsw = store_column_real(stmt, 10);
+		u->inblock = store_column_real(stmt, 11);
+		u->oublock = store_column_real(stmt, 12);
+		u->orphans = store_column_real(stmt, 13);
+	}
+	db_reset(stmt);
+	if (rc != DB_DONE)
+		goto fail;
+	if (i != 0 && i != r->n) {
+		errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not one "
+			   "per sample (%zu)", st->path, (long long)result_id, r->n);
+		return -1;
+	}
+	return 0;
+fail:
+	errbuf_set(err, "cannot read usage from db '%s': %s", st->path, db_errmsg(st->db));
+	return -1;
+}
+
+/* A result's replicas, in the order taken; 0 or -1 with err filled. */
+static int store_load_replicas(struct store *st, struct store_rows *c, int64_t result_id,
+			       struct result *r, char *err)
+{
+	struct db_stmt *stmt = c->stmt;
+	size_t cap = 0;
+
+	for (; store_rows_at(c, result_id); store_rows_next(c)) {
+		struct result_replica *p;
+		const char *stop = db_column_text(stmt, 7);
+
+		if (store_grow(&r->replicas, r->nreplicas, &cap, sizeof(*p), 8) < 0) {
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
+		}
+		p = &r->replicas[r->nreplicas++];
+		p->median = store_column_real(stmt, 1);
+		p->lo = store_column_real(stmt, 2);
+		p->hi = store_column_real(stmt, 3);
+		p->n = (size_t)db_column_int64(stmt, 4);
+		p->t0 = store_column_real(stmt, 5);
+		p->t1 = store_column_real(stmt, 6);
+		if (!stop || result_stop_parse(stop, &p->stop) < 0) {
+			errbuf_set(err, "cannot read db '%s': result %lld has a replica with a bad stop",
+				   st->path, (long long)result_id);
+			return -1;
+		}
+		p->sentinel_sys = store_column_real(stmt, 8);
+		p->sentinel_user = store_column_real(stmt, 9);
+		p->apart = store_column_real(stmt, 10);
+	}
+	if (c->rc < 0)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read replicas from db '%s': %s", st->path, db_errmsg(st->db));
+	return -1;
+}
+
+/* A run's sentinel timeline; 0 or -1 with err filled. */
+static int store_load_sentinel(struct store *st, struct db_stmt *stmt, struct run_info *run,
+			       char *err)
+{
+	size_t cap = 0;
+	int rc;
+
+	if (db_bind_int64(stmt, 1, run->id) != 0)
+		goto fail;
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		struct sentinel_point *p;
+
+		if (store_grow(&run->sentinel, run->nsentinel, &cap, sizeof(*p), 64) < 0) {
+			db_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
+		}
+		p = &run->sentinel[run->nsentinel++];
+		p->t = store_column_real(stmt, 0);
+		p->cpu = (int)db_column_int64(stmt, 1);
+		p->sys_ns = store_column_real(stmt, 2);
+		p->user_ns = store_column_real(stmt, 3);
+	}
+	db_reset(stmt);
+	if (rc != DB_DONE)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read the sentinel from db '%s': %s", st->path, db_errmsg(st->db));
+	return -1;
+}
+
+/*
+ * A result's values, in the order they were written; 0 or -1 with err
+ * filled.  More than a result can hold is refused rather than cut short:
+ * the file was not written by this kbench, and a value silently dropped
+ * would make a later comparison wrong without saying so.
+ */
+static int store_load_values(struct store *st, struct store_rows *c, int64_t result_id,
+			     struct result *r, char *err)
+{
+	struct db_stmt *stmt = c->stmt;
+
+	r->nvalues = 0;
+	for (; store_rows_at(c, result_id); store_rows_next(c)) {
+		struct bench_value *v;
+
+		if (r->nvalues == BENCH_MAX_VALUES) {
+			errbuf_set(err, "cannot read db '%s': result %lld has more than %d values",
+				   st->path, (long long)result_id, BENCH_MAX_VALUES);
+			return -1;
+		}
+		v = &r->values[r->nvalues++];
+		store_column_copy(stmt, 1, v->key, sizeof(v->key));
+		v->num = store_column_real(stmt, 2);
+		store_column_copy(stmt, 3, v->text, sizeof(v->text));
+	}
+	if (c->rc < 0)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read values from db '%s': %s", st->path, db_errmsg(st->db));
+	return -1;
+}
+
+/* A curve's points, in the order measured; 0 or -1 with err filled. */
+static int store_load_points(struct store *st, struct store_rows *c, int64_t result_id,
+			     struct result *r, char *err)
+{
+	struct db_stmt *stmt = c->stmt;
+	size_t cap = 0;
+
+	for (; store_rows_at(c, result_id); store_rows_next(c)) {
+		struct result_point *p;
+
+		if (r->npoints == BENCH_MAX_POINTS) {
+			errbuf_set(err, "cannot read db '%s': result %lld has more than %d points",
+				   st->path, (long long)result_id, BENCH_MAX_POINTS);
+			return -1;
+		}
+		if (store_grow(&r->points, r->npoints, &cap, sizeof(*p), 32) < 0) {
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
+		}
+		p = &r->points[r->npoints++];
+		store_column_copy(stmt, 1, p->series, sizeof(p->series));
+		p->x = store_column_real(stmt, 2);
+		p->y = store_column_real(stmt, 3);
+		p->lo = store_column_real(stmt, 4);
+		p->hi = store_column_real(stmt, 5);
+		p->noisy = (int)db_column_int64(stmt, 6) != 0;
+	}
+	if (c->rc < 0)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read points from db '%s': %s", st->path, db_errmsg(st->db));
+	return -1;
+}
+
+/*
+ * Fill one result from the current row of store_sql_results(STORE_SQL_SELECT):
+ * the id, then the fields in field_result's order.
+ */
+static int store_row_result(struct store *st, struct db_stmt *q, struct result *r, char *err)
+{
+	long long rid = (long long)db_column_int64(q, 0);
+	int c = 1;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t k = 0; k < field_nresult; k++) {
+		const struct field *f = &field_result[k];
+		char *p = (char *)r + f->off;
+		const char *t;
+		int64_t v;
+		int bad = 0;
+
+		if (!f->column)
+			continue;
+		switch (f->type) {
+		case FIELD_TEXT:
+			store_column_copy(q, c, p, f->size);
+			break;
+		case FIELD_REAL:
+			*(double *)(void *)p = store_column_real(q, c);
+			break;
+		case FIELD_SIZE:
+		case FIELD_U64:
+		case FIELD_INT:
+		case FIELD_BOOL:
+			v = db_column_int64(q, c);
+			/* A count out of its range (a hand edit, another program's write). */
+			if (f->type != FIELD_U64 && (v < f->lo || v > f->hi) &&
+			    !((f->flags & FIELD_ZERO_NONE) && v == 0)) {
+				errbuf_set(err, "cannot read db '%s': result %lld has %s %lld, out of "
+					   "its range", st->path, rid, f->key, (long long)v);
+				return -1;
+			}
+			if (f->type == FIELD_SIZE)
+				*(size_t *)(void *)p = (size_t)v;
+			else if (f->type == FIELD_U64)
+				*(uint64_t *)(void *)p = (uint64_t)v;
+			else
+				*(int *)(void *)p = (int)v;
+			break;
+		case FIELD_BETTER:
+			t = db_column_text(q, c);
+			bad = !t || (strcmp(t, "lower") != 0 && strcmp(t, "higher") != 0);
+			r->better = t && strcmp(t, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
+			break;
+		case FIELD_STATUS:
+			t = db_column_text(q, c);
+			bad = !t || result_status_parse(t, &r->status) < 0;
+			break;
+		case FIELD_STOP:
+			t = db_column_text(q, c);
+			bad = !t || result_stop_parse(t, &r->stop) < 0;
+			break;
+		case FIELD_PLACE:
+			/* "" is PLACE_NA, which place_parse does not accept as a choice. */
+			t = db_column_text(q, c);
+			if (t && t[0] == '\0')
+				r->placement = PLACE_NA;
+			else
+				bad = !t || place_parse(t, &r->placement) < 0;
+			break;
+		}
+		if (bad) {
+			errbuf_set(err, "cannot read db '%s': result %lld has an unknown %s '%s'",
+				   st->path, rid, f->key, t ? t : "(null)");
+			return -1;
+		}
+		c++;
+	}
+	return 0;
+}
+
+/* One run's results, ordered by result id, into run->results. */
+/* Whether the tables of id's kind are made from its samples (catalog.h). */
+static int store_tables_need_samples(const char *id)
+{
+	const struct catalog_kind *k = catalog_prefixed(id);
+
+	return k && k->tables_need_samples;
+}
+
+static int store_load_results(struct store *st, struct run_info *run, int want_samples,
+			      struct db_stmt *q, struct db_stmt *qs, struct db_stmt *qv,
+			      struct db_stmt *qp, struct db_stmt *qrep, struct db_stmt *qu, char *err)
+{
+	struct store_rows cv = { qv, 0 }, cp = { qp, 0 }, crep = { qrep, 0 };
+	size_t cap = 0;
+	int rc;
+
+	if (store_rows_open(&cv, run->id) < 0 || store_rows_open(&cp, run->id) < 0 ||
+	    store_rows_open(&crep, run->id) < 0 || db_bind_int64(q, 1, run->id) != 0)
+		goto fail;
+	while ((rc = db_step(q)) == DB_ROW) {
+		if (run->nresults == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct result *v = realloc(run->results, ncap * sizeof(*v));
+			if (!v) {
+				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+				goto fail_quiet;
+			}
+			run->results = v;
+			cap = ncap;
+		}
+		/* Counted before filling, so run_info_free frees a half-loaded result too. */
+		struct result *r = &run->results[run->nresults++];
+		if (store_row_result(st, q, r, err) < 0 ||
+		    store_load_values(st, &cv, db_column_int64(q, 0), r, err) < 0 ||
+		    store_load_points(st, &cp, db_column_int64(q, 0), r, err) < 0 ||
+		    store_load_replicas(st, &crep, db_column_int64(q, 0), r, err) < 0)
+			goto fail_quiet;
+		/*
+		 * Usage is beside the samples, so it comes with them or not at all;
+		 * a kind whose tables are made from them (timed jobs) always has them.
+		 */
+		if ((want_samples || store_tables_need_samples(r->id)) &&
+		    (store_load_samples(st, qs, db_column_int64(q, 0), r, err) < 0 ||
+		     store_load_usage(st, qu, db_column_int64(q, 0), r, err) < 0))
+			goto fail_quiet;
+	}
+	db_reset(q);
+	db_reset(qv);
+	db_reset(qp);
+	db_reset(qrep);
+	if (rc != DB_DONE)
+		goto fail;
+	return 0;
+fail:
+	errbuf_set(err, "cannot read results from db '%s': %s", st->path, db_errmsg(st->db));
+fail_quiet:
+	db_reset(q);
+	db_reset(qv);
+	db_reset(qp);
+	db_reset(qrep);
+	return -1;
+}
+
+int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int want_samples,
+		    struct run_info **runs, char *err)
+{
+	struct store_ids ids = {0};
+	struct run_info *out = NULL;
+	struct db_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL, *qp = NULL, *qrep = NULL;
+	struct db_stmt *qsen = NULL, *qu = NULL;
+	size_t nout = 0;
+	const char *json;
+
+	*runs = NULL;
+	/* One read transaction, so a run being written meanwhile is seen whole or not at all. */
+	if (store_tx(st, DB_TX_READ, "cannot read", err) < 0)
+		return -1;
+	if (store_select(st, sel, nsel, &ids, err) < 0)
+		goto fail_quiet;
+	if (ids.n > INT_MAX) {
+		errbuf_set(err, "cannot read db '%s': too many runs", st->path);
+		goto fail_quiet;
+	}
+	out = calloc(ids.n ? ids.n : 1, sizeof(*out));
+	if (!out) {
+		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+		goto fail_quiet;
+	}
+	if (store_prepare(st, "SELECT r.label, r.started, h.hostname, r.os, r.mhz, r.sysinfo,"
+			       " r.uuid, r.set_uuid, r.finished FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.id = ?", &qr) != 0 ||
+	    store_prepare_results(st, STORE_SQL_SELECT, &q, err) < 0 ||
+	    store_prepare(st, store_sql_load_samples, &qs) != 0 ||
+	    store_prepare(st, store_sql_load_replicas, &qrep) != 0 ||
+	    store_prepare(st, store_sql_load_sentinel, &qsen) != 0 ||
+	    store_prepare(st, store_sql_load_values, &qv) != 0 ||
+	    store_prepare(st, store_sql_load_points, &qp) != 0 ||
+	    store_prepare(st, store_sql_load_usage, &qu) != 0)
+		goto fail;
+	for (size_t i = 0; i < ids.n; i++) {
+		struct run_info *run = &out[nout++];
+		run->id = ids.v[i];
+		if (db_bind_int64(qr, 1, run->id) != 0 ||
+		    db_step(qr) != DB_ROW)
+			goto fail;
+		store_column_copy(qr, 0, run->label, sizeof(run->label));
+		store_column_copy(qr, 1, run->started, sizeof(run->started));
+		store_column_copy(qr, 2, run->host, sizeof(run->host));
+		store_column_copy(qr, 3, run->os, sizeof(run->os));
+		run->mhz = db_column_null(qr, 4) ? 0 : db_column_real(qr, 4);
+		store_column_copy(qr, 6, run->uuid, sizeof(run->uuid));
+		store_column_copy(qr, 7, run->set_uuid, sizeof(run->set_uuid));
+		store_column_copy(qr, 8, run->finished, sizeof(run->finished));
+		json = db_column_text(qr, 5);
+		if (json && !(run->sysinfo_json = strdup(json))) {
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			goto fail_quiet;
+		}
+		db_reset(qr);
+		if (store_load_results(st, run, want_samples, q, qs, qv, qp, qrep, qu, err) < 0 ||
+		    store_load_sentinel(st, qsen, run, err) < 0)
+			goto fail_quiet;
+	}
+	db_finalize(qrep);
+	db_finalize(qsen);
+	db_finalize(qr);
+	db_finalize(q);
+	db_finalize(qs);
+	db_finalize(qv);
+	db_finalize(qp);
+	db_finalize(qu);
+	free(ids.v);
+	/* Ending a read transaction: nothing was written, so rolling back loses nothing. */
+	store_rollback(st);
+	*runs = out;
+	return (int)nout;
+fail:
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
+fail_quiet:
+	db_finalize(qrep);
+	db_finalize(qsen);
+	db_finalize(qr);
+	db_finalize(q);
+	db_finalize(qs);
+	db_finalize(qv);
+	db_finalize(qp);
+	db_finalize(qu);
+	free(ids.v);
+	store_runs_free(out, nout);
+	store_rollback(st);
+	return -1;
+}
+
+void store_runs_free(struct run_info *runs, size_t n)
+{
+	if (!runs)
+		return;
+	for (size_t i = 0; i < n; i++)
+		run_info_free(&runs[i]);
+	free(runs);
+}
+
+/*
+ * Whether a run without a finish time, begun by process pid on host, is
+ * still being measured: that process is alive, on this host (a pid means
+ * nothing elsewhere), and is not this one (an interrupted run drops its own
+ * empty run).  Dead, the run was interrupted.  A pid reused since by some
+ * other process reads as alive: `runs delete --force` is the way past it.
+ */
+static int store_run_alive(long long pid, const char *host)
+{
+	char me[256];
+
+	if (pid <= 0 || pid > INT_MAX || pid == (long long)getpid())
+		return 0;
+	if (gethostname(me, sizeof(me)) != 0)
+		return 0;
+	me[sizeof(me) - 1] = '\0';
+	if (strcmp(me, host) != 0)
+		return 0;
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+/* Whether the sorted ids hold id. */
+static int store_ids_has(const struct store_ids *ids, int64_t id)
+{
+	return bsearch(&id, ids->v, ids->n, sizeof(*ids->v), store_ids_cmp) != NULL;
+}
+
+int store_runs_list(struct store *st, const char *const *sel, size_t nsel, const char *host,
+		    struct store_run_row **rows_out, char *err)
+{
+	struct db_stmt *q = NULL;
+	struct store_run_row *rows = NULL;
+	struct store_ids ids = { 0 };
+	size_t n = 0, cap = 0;
+	int rc;
+
+	*rows_out = NULL;
+	/* The selectors as everywhere else (store_select): one that matches nothing is an error. */
+	if (nsel > 0 && store_select(st, sel, nsel, &ids, err) < 0) {
+		free(ids.v);
+		return -1;
+	}
+	/* The set's number is its first run's id: the smallest id sharing its set_uuid. */
+	if (store_prepare(st, "SELECT r.id, r.uuid, r.label, r.started, r.finished, h.hostname, r.os,"
+			       " (SELECT min(s.id) FROM runs s WHERE s.set_uuid = r.set_uuid),"
+			       " (SELECT count(*) FROM results x WHERE x.run_id = r.id),"
+			       " (SELECT count(*) FROM results x WHERE x.run_id = r.id"
+			       "  AND x.status IN ('fail', 'skip')),"
+			       " r.pid"
+			       " FROM runs r JOIN hosts h ON h.id = r.host_id ORDER BY r.id", &q) != 0)
+		goto fail;
+	while ((rc = db_step(q)) == DB_ROW) {
+		struct store_run_row *row;
+
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			row = realloc(rows, cap * sizeof(*rows));
+			if (!row) {
+				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+				goto fail_quiet;
+			}
+			rows = row;
+		}
+		row = &rows[n++];
+		memset(row, 0, sizeof(*row));
+		row->id = db_column_int64(q, 0);
+		store_column_copy(q, 1, row->uuid, sizeof(row->uuid));
+		store_column_copy(q, 2, row->label, sizeof(row->label));
+		store_column_copy(q, 3, row->started, sizeof(row->started));
+		store_column_copy(q, 4, row->finished, sizeof(row->finished));
+		store_column_copy(q, 5, row->host, sizeof(row->host));
+		store_column_copy(q, 6, row->os, sizeof(row->os));
+		row->set_id = db_column_int64(q, 7);
+		row->nresults = (size_t)db_column_int64(q, 8);
+		row->nmissing = (size_t)db_column_int64(q, 9);
+		row->running = !row->finished[0] && store_run_alive(db_column_int64(q, 10), row->host);
+		if ((nsel > 0 && !store_ids_has(&ids, row->id)) || (host && strcmp(host, row->host) != 0))
+			n--;
+	}
+	if (rc != DB_DONE)
+		goto fail;
+	db_finalize(q);
+	free(ids.v);
+	*rows_out = rows;
+	return (int)n;
+fail:
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
+fail_quiet:
+	db_finalize(q);
+	free(rows);
+	free(ids.v);
+	return -1;
+}
+
+/* The statements that delete one run and everything under it, children first. */
+static const char *const store_sql_delete_run[] = {
+	"DELETE FROM samples WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM result_usage WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM result_values WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM result_points WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM result_replicas WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM sentinels WHERE run_id = ?",
+	"DELETE FROM results WHERE run_id = ?",
+	"DELETE FROM runs WHERE id = ?",
+};
+
+/*
+ * 0 when none of the runs is being measured by another kbench, else -1 with
+ * err naming the first that is.  Checked inside the delete's write
+ * transaction; a run begun after it cannot be among the ids selected.
+ */
+static int store_ids_idle(struct store *st, const struct store_ids *ids, char *err)
+{
+	struct db_stmt *q;
+	int rc = DB_DONE;
+
+	if (store_prepare(st, "SELECT r.pid, h.hostname FROM runs r JOIN hosts h"
+			       " ON h.id = r.host_id WHERE r.id = ? AND r.finished IS NULL", &q) != 0)
+		goto fail;
+	for (size_t i = 0; i < ids->n; i++) {
+		long long pid;
+
+		if (db_bind_int64(q, 1, ids->v[i]) != 0)
+			goto fail;
+		rc = db_step(q);
+		if (rc != DB_ROW) {
+			db_reset(q);
+			if (rc != DB_DONE)
+				goto fail;
+			continue;
+		}
+		pid = db_column_int64(q, 0);
+		if (store_run_alive(pid, db_column_text(q, 1) ?
+				    db_column_text(q, 1) : "")) {
+			errbuf_set(err, "cannot delete run %lld from db '%s': it is being measured "
+				   "(kbench pid %lld); --force deletes it anyway", (long long)ids->v[i],
+				   st->path, pid);
+			db_finalize(q);
+			return -1;
+		}
+		db_reset(q);
+	}
+	db_finalize(q);
+	return 0;
+fail:
+	errbuf_set(err, "cannot delete runs from db '%s': %s", st->path, db_errmsg(st->db));
+	db_finalize(q);
+	return -1;
+}
+
+/*
+ * Rename (new_label set) or delete (new_label NULL) the selected runs, all
+ * or none: one transaction, so a failure half-way changes nothing.  A
+ * delete leaves a run being measured alone unless force is set.
+ */
+static int store_runs_change(struct store *st, const char *const *sel, size_t nsel,
+			     const char *new_label, int force, char *err)
+{
+	struct store_ids ids = { 0 };
+	struct db_stmt *q = NULL;
+	const char *what = new_label ? "rename" : "delete";
+
+	if (nsel == 0) {
+		errbuf_set(err, "%s: name the runs (labels or run ids)", what);
+		return -1;
+	}
+	if (store_writable(st, err) < 0)
+		return -1;
+	if (store_tx(st, DB_TX_WRITE, new_label ? "cannot rename runs in" :
+			     "cannot delete runs from", err) < 0)
+		return -1;
+	if (store_select(st, sel, nsel, &ids, err) < 0)
+		goto fail_quiet;
+	if (!new_label && !force && store_ids_idle(st, &ids, err) < 0)
+		goto fail_quiet;
+	for (size_t i = 0; i < ids.n; i++) {
+		if (new_label) {
+			if (store_prepare(st, "UPDATE runs SET label = ? WHERE id = ?", &q) != 0 ||
+			    store_bind_text(q, 1, new_label) != 0 ||
+			    db_bind_int64(q, 2, ids.v[i]) != 0 || store_step_done(q) < 0)
+				goto fail;
+			db_finalize(q);
+			q = NULL;
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(store_sql_delete_run) / sizeof(store_sql_delete_run[0]); k++) {
+			if (store_prepare(st, store_sql_delete_run[k], &q) != 0 ||
+			    db_bind_int64(q, 1, ids.v[i]) != 0 || store_step_done(q) < 0)
+				goto fail;
+			db_finalize(q);
+			q = NULL;
+		}
+	}
+	/* A host no run points at any more is forgotten with its last run. */
+	if (!new_label &&
+	    store_exec(st, "DELETE FROM hosts WHERE id NOT IN (SELECT host_id FROM runs)",
+		       "cannot delete runs from", err) < 0)
+		goto fail_quiet;
+	if (store_commit(st, new_label ? "cannot rename runs in" : "cannot delete runs from",
+		       err) < 0)
+		goto fail_quiet;
+	free(ids.v);
+	return (int)ids.n;
+fail:
+	errbuf_set(err, "cannot %s runs in db '%s': %s", what, st->path, db_errmsg(st->db));
+fail_quiet:
+	db_finalize(q);
+	free(ids.v);
+	store_rollback(st);
+	return -1;
+}
+
+int store_runs_rename(struct store *st, const char *const *sel, size_t nsel, const char *label,
+		      char *err)
+{
+	return store_runs_change(st, sel, nsel, label, 0, err);
+}
+
+int store_runs_delete(struct store *st, const char *const *sel, size_t nsel, char *err)
+{
+	return store_runs_change(st, sel, nsel, NULL, 0, err);
+}
+
+int store_runs_delete_force(struct store *st, const char *const *sel, size_t nsel, char *err)
+{
+	return store_runs_change(st, sel, nsel, NULL, 1, err);
+}
+
+int store_run_find(struct store *st, const char *uuid, int64_t *id, char *err)
+{
+	struct db_stmt *q = NULL;
+	int rc;
+
+	*id = 0;
+	if (store_prepare(st, "SELECT id FROM runs WHERE uuid = ?", &q) != 0 ||
+	    store_bind_text(q, 1, uuid) != 0)
+		goto fail;
+	rc = db_step(q);
+	if (rc == DB_ROW)
+		*id = db_column_int64(q, 0);
+	else if (rc != DB_DONE)
+		goto fail;
+	db_finalize(q);
+	return *id != 0;
+fail:
+	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
+	db_finalize(q);
+	return -1;
+}
+

@@ -1,0 +1,670 @@
+/*
+ * The store's writes (store_impl.h): a run as kbench measures it -- its row,
+ * each result committed on its own with its samples, replicas, values,
+ * points and usage, the sentinel's timeline, the end time -- and an
+ * export's runs imported.
+ */
+#include "store/store_impl.h"
+
+#include "core/catalog.h"
+#include "core/err.h"
+#include "core/fields.h"
+#include "core/utf8.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char store_sql_sample[] =
+	"INSERT INTO samples (result_id, idx, value, t, cpu, steal, replica)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?)";
+/*
+ * The samples in bulk: STORE_SAMPLE_ROWS rows of store_sql_sample's
+ * columns in one statement (store_sql_samples makes it), one round trip
+ * to a PostgreSQL server for that many samples instead of one each: a
+ * standard run's 5000 samples were 5000 of them.
+ */
+#define STORE_SAMPLE_COLS 7
+#define STORE_SAMPLE_ROWS 64
+
+static const char store_sql_usage[] =
+	"INSERT INTO result_usage (result_id, idx, copy, status, start, user_s, sys_s, maxrss_kb,"
+	" minflt, majflt, nvcsw, nivcsw, inblock, oublock, orphans)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+static const char store_sql_replica[] =
+	"INSERT INTO result_replicas (result_id, idx, median, ci_low, ci_high, n, t0, t1, stop,"
+	" sentinel_sys, sentinel_user, apart) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+static const char store_sql_value[] =
+	"INSERT INTO result_values (result_id, idx, key, num, text) VALUES (?, ?, ?, ?, ?)";
+
+static const char store_sql_point[] =
+	"INSERT INTO result_points (result_id, idx, series, x, y, lo, hi, noisy)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+/* store_sql_sample with STORE_SAMPLE_ROWS rows of parameters: malloc'd, NULL without memory. */
+static char *store_sql_samples(void)
+{
+	const char *row = ", (?, ?, ?, ?, ?, ?, ?)";
+	size_t len = strlen(store_sql_sample) + STORE_SAMPLE_ROWS * strlen(row) + 1;
+	char *sql = malloc(len);
+
+	if (!sql)
+		return NULL;
+	snprintf(sql, len, "%s", store_sql_sample);
+	for (int k = 1; k < STORE_SAMPLE_ROWS; k++)
+		strcat(sql, row);
+	return sql;
+}
+
+/* The statements every write uses, prepared once: 0, or -1 with err filled. */
+int store_prepare_writes(struct store *st, char *err)
+{
+	char *bulk = store_sql_samples();
+	int made = bulk != NULL, rc = made ? store_prepare(st, bulk, &st->ins_samples) : -1;
+
+	free(bulk);
+	if (rc != 0) {
+		errbuf_set(err, "cannot open db '%s': %s", st->path,
+			   made ? db_errmsg(st->db) : "out of memory");
+		return -1;
+	}
+	if (store_prepare_results(st, STORE_SQL_INSERT, &st->ins_result, err) < 0 ||
+	    store_prepare_results(st, STORE_SQL_INSERT_ID, &st->ins_result_id, err) < 0)
+		return -1;
+	if (store_prepare(st, store_sql_sample, &st->ins_sample) != 0 ||
+	    store_prepare(st, store_sql_value, &st->ins_value) != 0 ||
+	    store_prepare(st, store_sql_point, &st->ins_point) != 0 ||
+	    store_prepare(st, store_sql_replica, &st->ins_replica) != 0 ||
+	    store_prepare(st, store_sql_usage, &st->ins_usage) != 0) {
+		errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+
+/*
+ * A new run's uuid, 32 hex digits from the OS's random bytes, made by
+ * kbench whichever engine stores it.  0, or -1 (the message is the
+ * connection's last, so this one says nothing: /dev/urandom is always
+ * there where kbench runs).
+ */
+static int store_uuid(char *buf, size_t len)
+{
+	unsigned char b[16];
+	FILE *f = fopen("/dev/urandom", "rb");
+	size_t got = f ? fread(b, 1, sizeof(b), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (got != sizeof(b) || len < 2 * sizeof(b) + 1)
+		return -1;
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(buf + 2 * i, len - 2 * i, "%02x", b[i]);
+	return 0;
+}
+
+/*
+ * Insert the host (if new) and the run row, inside the caller's
+ * transaction; sets run->id.  A run without a uuid gets a new one
+ * (store_uuid), and a run without a set is a set of its own.  pid is the
+ * process measuring it, 0 for one imported.  0, or -1 with the error left
+ * in the connection.
+ */
+static int store_run_insert(struct store *st, struct run_info *run, long long pid)
+{
+	struct db_stmt *q = NULL;
+	int64_t host_id;
+
+	if (!run->uuid[0] && store_uuid(run->uuid, sizeof(run->uuid)) < 0)
+		goto fail;
+	if (!run->set_uuid[0])
+		snprintf(run->set_uuid, sizeof(run->set_uuid), "%s", run->uuid);
+	/* Insert-or-ignore then select: the same host and OS always get the same id. */
+	if (store_prepare(st, "INSERT INTO hosts (hostname, os) VALUES (?, ?) ON CONFLICT DO NOTHING",
+			  &q) != 0 ||
+	    store_bind_text(q, 1, run->host) != 0 ||
+	    store_bind_text(q, 2, run->os) != 0 ||
+	    store_step_done(q) < 0)
+		goto fail;
+	db_finalize(q);
+	if (store_prepare(st, "SELECT id FROM hosts WHERE hostname = ? AND os = ?", &q) != 0 ||
+	    store_bind_text(q, 1, run->host) != 0 ||
+	    store_bind_text(q, 2, run->os) != 0 ||
+	    db_step(q) != DB_ROW)
+		goto fail;
+	host_id = db_column_int64(q, 0);
+	db_finalize(q);
+	if (store_prepare(st, "INSERT INTO runs (host_id, label, started, finished, os, mhz,"
+			  " sysinfo, uuid, set_uuid, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+			  " RETURNING id", &q) != 0 ||
+	    db_bind_int64(q, 1, host_id) != 0 ||
+	    store_bind_text(q, 2, run->label) != 0 ||
+	    store_bind_text(q, 3, run->started) != 0 ||
+	    (run->finished[0] ? store_bind_text(q, 4, run->finished)
+			      : db_bind_null(q, 4)) != 0 ||
+	    store_bind_text(q, 5, run->os) != 0 ||
+	    /* 0 is "not measured" in a run_info, NULL in the table. */
+	    store_bind_real(q, 6, run->mhz > 0 ? run->mhz : (double)NAN) != 0 ||
+	    (run->sysinfo_json ? store_bind_text(q, 7, run->sysinfo_json)
+			       : db_bind_null(q, 7)) != 0 ||
+	    store_bind_text(q, 8, run->uuid) != 0 ||
+	    store_bind_text(q, 9, run->set_uuid) != 0 ||
+	    (pid > 0 ? db_bind_int64(q, 10, pid) : db_bind_null(q, 10)) != 0 ||
+	    store_step_id(q, &run->id) < 0)
+		goto fail;
+	db_finalize(q);
+	return 0;
+fail:
+	db_finalize(q);
+	return -1;
+}
+
+int store_run_begin(struct store *st, struct run_info *run, char *err)
+{
+	if (store_writable(st, err) < 0)
+		return -1;
+	if (!run->started[0])
+		store_now(run->started, sizeof(run->started));
+	if (store_tx(st, DB_TX_WRITE, "cannot start run in", err) < 0)
+		return -1;
+	if (store_run_insert(st, run, (long long)getpid()) < 0) {
+		errbuf_set(err, "cannot start run in db '%s': %s", st->path, db_errmsg(st->db));
+		goto fail;
+	}
+	if (store_commit(st, "cannot start run in", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	run->id = 0;
+	return -1;
+}
+
+/*
+ * After a write for run_id failed: whether the run is gone, deleted by
+ * `runs delete --force` while it was measured.  SQLite would only call that
+ * a foreign key failure, which tells the user nothing.
+ */
+static int store_run_gone(struct store *st, int64_t run_id)
+{
+	struct db_stmt *q;
+	int rc;
+
+	if (store_prepare(st, "SELECT 1 FROM runs WHERE id = ?", &q) != 0)
+		return 0;
+	rc = db_bind_int64(q, 1, run_id) == 0 ? db_step(q) : -1;
+	db_finalize(q);
+	return rc == DB_DONE;
+}
+
+/* The error of a write to a run that store_run_gone found deleted: "cannot WHAT db 'P': ...". */
+static void store_gone_error(struct store *st, int64_t run_id, const char *what, char *err)
+{
+	errbuf_set(err, "cannot %s db '%s': run %lld was deleted while it was being measured",
+		   what, st->path, (long long)run_id);
+}
+
+/* The same for a result: its id named, as the other errors of adding one do. */
+static void store_result_gone(struct store *st, int64_t run_id, const struct result *r, char *err)
+{
+	errbuf_set(err, "cannot add result '%s' to db '%s': run %lld was deleted while it was "
+		   "being measured", r->id, st->path, (long long)run_id);
+}
+
+/* Refused when written as they would be when read back: a row that cannot load is lost. */
+static int store_result_check(struct store *st, const struct result *r, char *err)
+{
+	if (r->nvalues > BENCH_MAX_VALUES) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': %zu values, more than %d",
+			   r->id, st->path, r->nvalues, BENCH_MAX_VALUES);
+		return -1;
+	}
+	if (r->npoints > BENCH_MAX_POINTS) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': %zu points, more than %d",
+			   r->id, st->path, r->npoints, BENCH_MAX_POINTS);
+		return -1;
+	}
+	if (r->parallel < 1) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': parallel %d is below 1",
+			   r->id, st->path, r->parallel);
+		return -1;
+	}
+	if (r->jobs < 0) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': jobs %d is below 0",
+			   r->id, st->path, r->jobs);
+		return -1;
+	}
+	/* Each usage row is keyed by its sample: without samples it would load as none. */
+	if (r->usage && !r->samples && r->n > 0) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': usage without samples",
+			   r->id, st->path);
+		return -1;
+	}
+	for (size_t i = 0; r->usage && i < r->n; i++)
+		if (r->usage[i].copy < 1) {
+			errbuf_set(err, "cannot add result '%s' to db '%s': usage %zu has copy %d, "
+				   "below 1", r->id, st->path, i + 1, r->usage[i].copy);
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * r's stored fields (field_result's with a column) as the parameters from
+ * the first'th on, in the table's order, as store_sql_results lists their
+ * columns; *next is the parameter after them.  0, or -1.
+ */
+static int store_bind_fields(struct db_stmt *s, int first, const struct result *r, int *next)
+{
+	int i = first;
+
+	for (size_t k = 0; k < field_nresult; k++) {
+		const struct field *f = &field_result[k];
+		const char *p = (const char *)r + f->off;
+		int rc = 0;
+
+		if (!f->column)
+			continue;
+		switch (f->type) {
+		case FIELD_TEXT:
+			rc = (f->flags & FIELD_EMPTY_NONE) && !p[0] ? db_bind_null(s, i)
+								     : store_bind_text(s, i, p);
+			break;
+		case FIELD_REAL:
+			rc = store_bind_real(s, i, *(const double *)(const void *)p);
+			break;
+		case FIELD_SIZE:
+			rc = db_bind_int64(s, i, (int64_t)*(const size_t *)(const void *)p);
+			break;
+		case FIELD_U64:
+			/* SQL has no unsigned type; the bits survive the round trip. */
+			rc = db_bind_int64(s, i, (int64_t)*(const uint64_t *)(const void *)p);
+			break;
+		case FIELD_INT:
+			rc = db_bind_int64(s, i, *(const int *)(const void *)p);
+			break;
+		case FIELD_BOOL:
+			rc = db_bind_int64(s, i, *(const int *)(const void *)p != 0);
+			break;
+		case FIELD_BETTER:
+			rc = store_bind_text(s, i, bench_better_name(r->better));
+			break;
+		case FIELD_STATUS:
+			rc = store_bind_text(s, i, result_status_name(r->status));
+			break;
+		case FIELD_STOP:
+			rc = store_bind_text(s, i, result_stop_name(r->stop));
+			break;
+		case FIELD_PLACE:
+			rc = store_bind_text(s, i, place_name(r->placement));
+			break;
+		}
+		if (rc != 0)
+			return -1;
+		i++;
+	}
+	*next = i;
+	return 0;
+}
+
+/*
+ * Sample i of r as the STORE_SAMPLE_COLS parameters after the first base
+ * of a statement of store_sql_samples' rows; where it ran unbound (NULL)
+ * when the result does not say.  0, or -1.
+ */
+static int store_bind_sample(struct db_stmt *ss, int base, int64_t result_id,
+			     const struct result *r, size_t i)
+{
+	const struct result_sample *w = r->where ? &r->where[i] : NULL;
+
+	if (db_bind_int64(ss, base + 1, result_id) != 0 ||
+	    db_bind_int64(ss, base + 2, (int64_t)i) != 0 ||
+	    store_bind_real(ss, base + 3, r->samples[i]) != 0)
+		return -1;
+	if (w && (store_bind_real(ss, base + 4, w->t) != 0 ||
+		  db_bind_int64(ss, base + 5, w->cpu) != 0 ||
+		  store_bind_real(ss, base + 6, w->steal_ns) != 0 ||
+		  db_bind_int64(ss, base + 7, w->replica) != 0))
+		return -1;
+	return 0;
+}
+
+/*
+ * Insert one result with its values, points and samples, inside the
+ * caller's transaction.  0, or -1 with the SQLite error left in the
+ * connection and every prepared statement reset.
+ */
+static int store_result_insert(struct store *st, int64_t run_id, const struct result *r,
+			       int64_t *id)
+{
+	struct db_stmt *s = id && *id ? st->ins_result_id : st->ins_result, *sv = st->ins_value;
+	int64_t result_id;
+	int next;
+
+	if (db_bind_int64(s, 1, run_id) != 0 || store_bind_fields(s, 2, r, &next) < 0 ||
+	    (id && *id && db_bind_int64(s, next, *id) != 0) ||
+	    store_step_id(s, &result_id) < 0)
+		goto fail;
+	if (id)
+		*id = result_id;
+	for (size_t i = 0; i < r->nvalues; i++) {
+		const struct bench_value *v = &r->values[i];
+
+		if (db_bind_int64(sv, 1, result_id) != 0 ||
+		    db_bind_int64(sv, 2, (int64_t)i) != 0 ||
+		    store_bind_text(sv, 3, v->key) != 0 ||
+		    store_bind_real(sv, 4, v->num) != 0 ||
+		    (v->text[0] ? store_bind_text(sv, 5, v->text)
+				: db_bind_null(sv, 5)) != 0 ||
+		    store_step_done(sv) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; r->points && i < r->npoints; i++) {
+		const struct result_point *p = &r->points[i];
+		struct db_stmt *sp = st->ins_point;
+
+		if (db_bind_int64(sp, 1, result_id) != 0 ||
+		    db_bind_int64(sp, 2, (int64_t)i) != 0 ||
+		    store_bind_text(sp, 3, p->series) != 0 ||
+		    store_bind_real(sp, 4, p->x) != 0 ||
+		    store_bind_real(sp, 5, p->y) != 0 ||
+		    store_bind_real(sp, 6, p->lo) != 0 ||
+		    store_bind_real(sp, 7, p->hi) != 0 ||
+		    db_bind_int64(sp, 8, p->noisy != 0) != 0 ||
+		    store_step_done(sp) < 0)
+			goto fail;
+	}
+	/* The samples in bulk, STORE_SAMPLE_ROWS to a statement, the rest one by one. */
+	for (size_t i = 0; r->samples && i < r->n;) {
+		int bulk = r->n - i >= STORE_SAMPLE_ROWS;
+		struct db_stmt *ss = bulk ? st->ins_samples : st->ins_sample;
+		size_t rows = bulk ? STORE_SAMPLE_ROWS : 1;
+
+		for (size_t k = 0; k < rows; k++)
+			if (store_bind_sample(ss, (int)(k * STORE_SAMPLE_COLS), result_id, r, i + k) < 0)
+				goto fail;
+		if (store_step_done(ss) < 0)
+			goto fail;
+		i += rows;
+	}
+	for (size_t i = 0; r->samples && r->usage && i < r->n; i++) {
+		const struct result_usage *u = &r->usage[i];
+		struct db_stmt *su = st->ins_usage;
+
+		if (db_bind_int64(su, 1, result_id) != 0 ||
+		    db_bind_int64(su, 2, (int64_t)i) != 0 ||
+		    db_bind_int64(su, 3, u->copy) != 0 ||
+		    db_bind_int64(su, 4, u->status) != 0 ||
+		    store_bind_real(su, 5, u->start) != 0 ||
+		    store_bind_real(su, 6, u->user_s) != 0 ||
+		    store_bind_real(su, 7, u->sys_s) != 0 ||
+		    store_bind_real(su, 8, u->maxrss_kb) != 0 ||
+		    store_bind_real(su, 9, u->minflt) != 0 ||
+		    store_bind_real(su, 10, u->majflt) != 0 ||
+		    store_bind_real(su, 11, u->nvcsw) != 0 ||
+		    store_bind_real(su, 12, u->nivcsw) != 0 ||
+		    store_bind_real(su, 13, u->inblock) != 0 ||
+		    store_bind_real(su, 14, u->oublock) != 0 ||
+		    store_bind_real(su, 15, u->orphans) != 0 ||
+		    store_step_done(su) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; r->replicas && i < r->nreplicas; i++) {
+		const struct result_replica *p = &r->replicas[i];
+		struct db_stmt *sr = st->ins_replica;
+
+		if (db_bind_int64(sr, 1, result_id) != 0 ||
+		    db_bind_int64(sr, 2, (int64_t)i) != 0 ||
+		    store_bind_real(sr, 3, p->median) != 0 ||
+		    store_bind_real(sr, 4, p->lo) != 0 ||
+		    store_bind_real(sr, 5, p->hi) != 0 ||
+		    db_bind_int64(sr, 6, (int64_t)p->n) != 0 ||
+		    store_bind_real(sr, 7, p->t0) != 0 ||
+		    store_bind_real(sr, 8, p->t1) != 0 ||
+		    store_bind_text(sr, 9, result_stop_name(p->stop)) != 0 ||
+		    store_bind_real(sr, 10, p->sentinel_sys) != 0 ||
+		    store_bind_real(sr, 11, p->sentinel_user) != 0 ||
+		    store_bind_real(sr, 12, p->apart) != 0 ||
+		    store_step_done(sr) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	/* Whichever statement failed must not keep its half-bound row. */
+	db_reset(s);
+	db_reset(sv);
+	db_reset(st->ins_sample);
+	db_reset(st->ins_samples);
+	db_reset(st->ins_point);
+	db_reset(st->ins_replica);
+	db_reset(st->ins_usage);
+	return -1;
+}
+
+int store_result_add(struct store *st, int64_t run_id, const struct result *r, char *err)
+{
+	if (store_writable(st, err) < 0 || store_result_check(st, r, err) < 0)
+		return -1;
+	if (store_tx(st, DB_TX_WRITE, "cannot add result to", err) < 0)
+		return -1;
+	if (store_result_insert(st, run_id, r, NULL) < 0) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
+			   db_errmsg(st->db));
+		goto fail;
+	}
+	if (store_commit(st, "cannot add result to", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	if (store_run_gone(st, run_id))
+		store_result_gone(st, run_id, r, err);
+	return -1;
+}
+
+/* What a result owns besides its row, so that rewriting it leaves no stale rows. */
+static const char *const store_sql_delete_result[] = {
+	"DELETE FROM samples WHERE result_id = ?",
+	"DELETE FROM result_usage WHERE result_id = ?",
+	"DELETE FROM result_values WHERE result_id = ?",
+	"DELETE FROM result_points WHERE result_id = ?",
+	"DELETE FROM result_replicas WHERE result_id = ?",
+	"DELETE FROM results WHERE id = ?",
+};
+
+/* Each statement of a list, its one parameter bound to id: 0, or -1 (error in the connection). */
+int store_exec_id(struct store *st, const char *const *sql, size_t n, int64_t id)
+{
+	struct db_stmt *q;
+
+	for (size_t k = 0; k < n; k++) {
+		if (store_prepare(st, sql[k], &q) != 0)
+			return -1;
+		if (db_bind_int64(q, 1, id) != 0 || store_step_done(q) < 0) {
+			db_finalize(q);
+			return -1;
+		}
+		db_finalize(q);
+	}
+	return 0;
+}
+
+int store_result_put(struct store *st, int64_t run_id, int64_t *result_id, const struct result *r,
+		     char *err)
+{
+	if (store_writable(st, err) < 0 || store_result_check(st, r, err) < 0)
+		return -1;
+	if (store_tx(st, DB_TX_WRITE, "cannot add result to", err) < 0)
+		return -1;
+	if ((*result_id &&
+	     store_exec_id(st, store_sql_delete_result,
+			   sizeof(store_sql_delete_result) / sizeof(store_sql_delete_result[0]),
+			   *result_id) < 0) ||
+	    store_result_insert(st, run_id, r, result_id) < 0) {
+		errbuf_set(err, "cannot add result '%s' to db '%s': %s", r->id, st->path,
+			   db_errmsg(st->db));
+		goto fail;
+	}
+	if (store_commit(st, "cannot add result to", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	if (store_run_gone(st, run_id))
+		store_result_gone(st, run_id, r, err);
+	return -1;
+}
+
+/* Insert a run's sentinel timeline inside the caller's transaction; 0 or -1. */
+static int store_sentinel_insert(struct store *st, int64_t run_id,
+				 const struct sentinel_point *pts, size_t n)
+{
+	struct db_stmt *q;
+
+	if (n == 0)
+		return 0;
+	if (store_prepare(st, "INSERT INTO sentinels (run_id, idx, t, cpu, sys_ns, user_ns)"
+			       " VALUES (?, ?, ?, ?, ?, ?)", &q) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (db_bind_int64(q, 1, run_id) != 0 ||
+		    db_bind_int64(q, 2, (int64_t)i) != 0 ||
+		    store_bind_real(q, 3, pts[i].t) != 0 ||
+		    db_bind_int64(q, 4, pts[i].cpu) != 0 ||
+		    store_bind_real(q, 5, pts[i].sys_ns) != 0 ||
+		    store_bind_real(q, 6, pts[i].user_ns) != 0 ||
+		    store_step_done(q) < 0) {
+			db_finalize(q);
+			return -1;
+		}
+	db_finalize(q);
+	return 0;
+}
+
+int store_sentinel_put(struct store *st, int64_t run_id, const struct sentinel_point *pts,
+		       size_t n, char *err)
+{
+	static const char *const clear[] = { "DELETE FROM sentinels WHERE run_id = ?" };
+
+	if (store_writable(st, err) < 0)
+		return -1;
+	if (store_tx(st, DB_TX_WRITE, "cannot add the sentinel to", err) < 0)
+		return -1;
+	if (store_exec_id(st, clear, 1, run_id) < 0 || store_sentinel_insert(st, run_id, pts, n) < 0) {
+		errbuf_set(err, "cannot add the sentinel of run %lld to db '%s': %s",
+			   (long long)run_id, st->path, db_errmsg(st->db));
+		goto fail;
+	}
+	if (store_commit(st, "cannot add the sentinel to", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	if (store_run_gone(st, run_id))
+		store_gone_error(st, run_id, "add the sentinel to", err);
+	return -1;
+}
+
+int store_run_end(struct store *st, int64_t run_id, char *err)
+{
+	struct db_stmt *stmt;
+	char now[32];
+
+	if (store_writable(st, err) < 0)
+		return -1;
+	store_now(now, sizeof(now));
+	if (store_prepare(st, "UPDATE runs SET finished = ? WHERE id = ?", &stmt) != 0) {
+		errbuf_set(err, "cannot end run %lld in db '%s': %s", (long long)run_id, st->path,
+			   db_errmsg(st->db));
+		return -1;
+	}
+	if (store_bind_text(stmt, 1, now) != 0 ||
+	    db_bind_int64(stmt, 2, run_id) != 0 || store_step_done(stmt) < 0) {
+		errbuf_set(err, "cannot end run %lld in db '%s': %s", (long long)run_id, st->path,
+			   db_errmsg(st->db));
+		db_finalize(stmt);
+		return -1;
+	}
+	db_finalize(stmt);
+	/* The run was begun by this process, so it can only have been deleted since. */
+	if (db_changes(st->db) != 1) {
+		store_gone_error(st, run_id, "end the run in", err);
+		return -1;
+	}
+	return 0;
+}
+
+int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *added, char *err)
+{
+	struct db_stmt *q = NULL;
+
+	*added = 0;
+	if (store_writable(st, err) < 0)
+		return -1;
+	for (size_t i = 0; i < nruns; i++) {
+		if (!runs[i].uuid[0]) {
+			errbuf_set(err, "cannot import into db '%s': run %zu has no uuid", st->path, i + 1);
+			return -1;
+		}
+		for (size_t j = 0; j < runs[i].nresults; j++)
+			if (store_result_check(st, &runs[i].results[j], err) < 0)
+				return -1;
+	}
+	/*
+	 * The one writer of its kind, as the schema's is: two importers of one
+	 * export at once would both find a run missing and both add it, the
+	 * second failing on the uuid's index (PostgreSQL reads what was
+	 * committed before each statement; SQLite's write lock already queued
+	 * them).  The second waits, then finds the runs there.
+	 */
+	if (store_tx(st, DB_TX_SCHEMA, "cannot import into", err) < 0)
+		return -1;
+	if (store_prepare(st, "SELECT id FROM runs WHERE uuid = ?", &q) != 0)
+		goto fail;
+	for (size_t i = 0; i < nruns; i++) {
+		struct run_info *run = &runs[i];
+		int rc;
+
+		/* Already here (imported before, or exported from here): nothing to add. */
+		if (store_bind_text(q, 1, run->uuid) != 0)
+			goto fail;
+		rc = db_step(q);
+		db_reset(q);
+		if (rc == DB_ROW) {
+			run->id = 0;
+			continue;
+		}
+		if (rc != DB_DONE || store_run_insert(st, run, 0) < 0)
+			goto fail;
+		for (size_t j = 0; j < run->nresults; j++)
+			if (store_result_insert(st, run->id, &run->results[j], NULL) < 0)
+				goto fail;
+		if (store_sentinel_insert(st, run->id, run->sentinel, run->nsentinel) < 0)
+			goto fail;
+		(*added)++;
+	}
+	db_finalize(q);
+	q = NULL;
+	if (store_commit(st, "cannot import into", err) < 0)
+		goto fail_quiet;
+	return 0;
+fail:
+	errbuf_set(err, "cannot import into db '%s': %s", st->path, db_errmsg(st->db));
+fail_quiet:
+	db_finalize(q);
+	store_rollback(st);
+	*added = 0;
+	return -1;
+}
+

@@ -294,8 +294,9 @@ char *store_sql_results(int which)
 			strcat(strcat(sql, ", "), field_result[k].column);
 			n++;
 		}
+	/* A stretch of runs' results, the run's id last (store_read.c's cursors). */
 	if (which == STORE_SQL_SELECT) {
-		strcat(sql, " FROM results WHERE run_id = ? ORDER BY id");
+		strcat(sql, ", run_id FROM results WHERE run_id BETWEEN ? AND ? ORDER BY run_id, id");
 		return sql;
 	}
 	strcat(sql, which == STORE_SQL_INSERT_ID ? ", id) VALUES (?" : ") VALUES (?");

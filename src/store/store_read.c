@@ -28,30 +28,51 @@ static const char store_sql_load_usage[] =
 	" inblock, oublock, orphans FROM result_usage WHERE result_id = ? ORDER BY idx";
 
 /*
- * The children every reader loads (replicas, points, values) are read a
- * run at a time, ordered by result, not a query per result (store_rows):
- * on PostgreSQL each query is a round trip, and summary of 100 standard
- * runs made 18,000 of them.  Each starts with the result's id.
+ * The runs, their results and the children every reader loads (replicas,
+ * points, values, the sentinel) are read a stretch of runs at a time
+ * (store_rows), ordered by run and result, not a query per run or result:
+ * on PostgreSQL each query is a round trip, summary of 100 standard runs
+ * made 18,000 of them, and of 50,000 runs, five a run, 19 s.  Each child's
+ * query starts with the result's id and ends with the run's.
  */
+static const char store_sql_load_runs[] =
+	"SELECT r.label, r.started, h.hostname, r.os, r.mhz, r.sysinfo, r.uuid, r.set_uuid,"
+	" r.finished, r.id FROM runs r JOIN hosts h ON h.id = r.host_id"
+	" WHERE r.id BETWEEN ? AND ? ORDER BY r.id";
+#define STORE_RUNS_RUNCOL 9
+
 static const char store_sql_load_replicas[] =
 	"SELECT p.result_id, p.median, p.ci_low, p.ci_high, p.n, p.t0, p.t1, p.stop,"
-	" p.sentinel_sys, p.sentinel_user, p.apart FROM result_replicas p JOIN results r"
-	" ON r.id = p.result_id WHERE r.run_id = ? ORDER BY p.result_id, p.idx";
+	" p.sentinel_sys, p.sentinel_user, p.apart, r.run_id FROM result_replicas p JOIN results r"
+	" ON r.id = p.result_id WHERE r.run_id BETWEEN ? AND ? ORDER BY r.run_id, p.result_id, p.idx";
+#define STORE_REPLICAS_RUNCOL 11
 
 static const char store_sql_load_samples[] =
 	"SELECT value, t, cpu, steal, replica FROM samples WHERE result_id = ? ORDER BY idx";
 
 static const char store_sql_load_sentinel[] =
-	"SELECT t, cpu, sys_ns, user_ns FROM sentinels WHERE run_id = ? ORDER BY idx";
+	"SELECT t, cpu, sys_ns, user_ns, run_id FROM sentinels WHERE run_id BETWEEN ? AND ?"
+	" ORDER BY run_id, idx";
+#define STORE_SENTINEL_RUNCOL 4
 
 static const char store_sql_load_points[] =
-	"SELECT p.result_id, p.series, p.x, p.y, p.lo, p.hi, p.noisy FROM result_points p"
-	" JOIN results r ON r.id = p.result_id WHERE r.run_id = ? ORDER BY p.result_id, p.idx";
+	"SELECT p.result_id, p.series, p.x, p.y, p.lo, p.hi, p.noisy, r.run_id FROM result_points p"
+	" JOIN results r ON r.id = p.result_id WHERE r.run_id BETWEEN ? AND ?"
+	" ORDER BY r.run_id, p.result_id, p.idx";
+#define STORE_POINTS_RUNCOL 7
 
-/* A run's results' values, the columns in the order store_load_values reads them. */
+/* The runs' results' values, the columns in the order store_load_values reads them. */
 static const char store_sql_load_values[] =
-	"SELECT v.result_id, v.key, v.num, v.text FROM result_values v JOIN results r"
-	" ON r.id = v.result_id WHERE r.run_id = ? ORDER BY v.result_id, v.idx";
+	"SELECT v.result_id, v.key, v.num, v.text, r.run_id FROM result_values v JOIN results r"
+	" ON r.id = v.result_id WHERE r.run_id BETWEEN ? AND ? ORDER BY r.run_id, v.result_id, v.idx";
+#define STORE_VALUES_RUNCOL 4
+
+/*
+ * Selected runs this close together are read in one stretch (the runs
+ * between, not selected, are read and passed over); farther apart, the
+ * stretch ends.
+ */
+#define STORE_STRETCH_GAP 64
 
 /* A growable list of run ids, the selection before it is loaded. */
 struct store_ids {
@@ -255,31 +276,41 @@ static int store_grow(void *arrp, size_t n, size_t *cap, size_t size, size_t fir
  * NULL); 0 or -1 with err filled.
  */
 /*
- * A run's rows of one child table, read in one query (column 0 the
- * result's id, in the order of the results), each result taking its own
- * while they last; rc is the last step's: DB_ROW while a row is current.
+ * A stretch of runs' rows of one table, read in one query ordered by run
+ * (its id in column runcol) and, for a child of results, by result (its id
+ * in column 0), each run and result taking its own while they last; rc is
+ * the last step's: DB_ROW while a row is current.
  */
 struct store_rows {
 	struct db_stmt *stmt;
 	int rc;
+	int runcol;
 };
 
-/* The rows of run_id's results: 0, or -1 with the error in the connection. */
-static int store_rows_open(struct store_rows *c, int64_t run_id)
+/* The rows of the runs lo to hi: 0, or -1 with the error in the connection. */
+static int store_rows_open(struct store_rows *c, int64_t lo, int64_t hi)
 {
 	db_reset(c->stmt);
-	if (db_bind_int64(c->stmt, 1, run_id) != 0)
+	if (db_bind_int64(c->stmt, 1, lo) != 0 || db_bind_int64(c->stmt, 2, hi) != 0)
 		return c->rc = -1;
 	c->rc = db_step(c->stmt);
 	return c->rc < 0 ? -1 : 0;
 }
 
-/* Whether the current row is result_id's; those of results before it are passed over. */
-static int store_rows_at(struct store_rows *c, int64_t result_id)
+/* Whether the current row is run_id's; those of runs before it (not selected) are passed over. */
+static int store_rows_run(struct store_rows *c, int64_t run_id)
 {
-	while (c->rc == DB_ROW && db_column_int64(c->stmt, 0) < result_id)
+	while (c->rc == DB_ROW && db_column_int64(c->stmt, c->runcol) < run_id)
 		c->rc = db_step(c->stmt);
-	return c->rc == DB_ROW && db_column_int64(c->stmt, 0) == result_id;
+	return c->rc == DB_ROW && db_column_int64(c->stmt, c->runcol) == run_id;
+}
+
+/* Whether the current row is result_id's of run_id; those before it are passed over. */
+static int store_rows_at(struct store_rows *c, int64_t run_id, int64_t result_id)
+{
+	while (store_rows_run(c, run_id) && db_column_int64(c->stmt, 0) < result_id)
+		c->rc = db_step(c->stmt);
+	return store_rows_run(c, run_id) && db_column_int64(c->stmt, 0) == result_id;
 }
 
 static void store_rows_next(struct store_rows *c)
@@ -407,13 +438,13 @@ fail:
 }
 
 /* A result's replicas, in the order taken; 0 or -1 with err filled. */
-static int store_load_replicas(struct store *st, struct store_rows *c, int64_t result_id,
+static int store_load_replicas(struct store *st, struct store_rows *c, int64_t run_id, int64_t result_id,
 			       struct result *r, char *err)
 {
 	struct db_stmt *stmt = c->stmt;
 	size_t cap = 0;
 
-	for (; store_rows_at(c, result_id); store_rows_next(c)) {
+	for (; store_rows_at(c, run_id, result_id); store_rows_next(c)) {
 		struct result_replica *p;
 		const char *stop = db_column_text(stmt, 7);
 
@@ -445,20 +476,17 @@ fail:
 	return -1;
 }
 
-/* A run's sentinel timeline; 0 or -1 with err filled. */
-static int store_load_sentinel(struct store *st, struct db_stmt *stmt, struct run_info *run,
+/* A run's sentinel timeline, from the stretch's cursor; 0 or -1 with err filled. */
+static int store_load_sentinel(struct store *st, struct store_rows *c, struct run_info *run,
 			       char *err)
 {
+	struct db_stmt *stmt = c->stmt;
 	size_t cap = 0;
-	int rc;
 
-	if (db_bind_int64(stmt, 1, run->id) != 0)
-		goto fail;
-	while ((rc = db_step(stmt)) == DB_ROW) {
+	for (; store_rows_run(c, run->id); store_rows_next(c)) {
 		struct sentinel_point *p;
 
 		if (store_grow(&run->sentinel, run->nsentinel, &cap, sizeof(*p), 64) < 0) {
-			db_reset(stmt);
 			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
 			return -1;
 		}
@@ -468,13 +496,11 @@ static int store_load_sentinel(struct store *st, struct db_stmt *stmt, struct ru
 		p->sys_ns = store_column_real(stmt, 2);
 		p->user_ns = store_column_real(stmt, 3);
 	}
-	db_reset(stmt);
-	if (rc != DB_DONE)
-		goto fail;
+	if (c->rc < 0) {
+		errbuf_set(err, "cannot read the sentinel from db '%s': %s", st->path, db_errmsg(st->db));
+		return -1;
+	}
 	return 0;
-fail:
-	errbuf_set(err, "cannot read the sentinel from db '%s': %s", st->path, db_errmsg(st->db));
-	return -1;
 }
 
 /*
@@ -483,13 +509,13 @@ fail:
  * the file was not written by this kbench, and a value silently dropped
  * would make a later comparison wrong without saying so.
  */
-static int store_load_values(struct store *st, struct store_rows *c, int64_t result_id,
+static int store_load_values(struct store *st, struct store_rows *c, int64_t run_id, int64_t result_id,
 			     struct result *r, char *err)
 {
 	struct db_stmt *stmt = c->stmt;
 
 	r->nvalues = 0;
-	for (; store_rows_at(c, result_id); store_rows_next(c)) {
+	for (; store_rows_at(c, run_id, result_id); store_rows_next(c)) {
 		struct bench_value *v;
 
 		if (r->nvalues == BENCH_MAX_VALUES) {
@@ -511,13 +537,13 @@ fail:
 }
 
 /* A curve's points, in the order measured; 0 or -1 with err filled. */
-static int store_load_points(struct store *st, struct store_rows *c, int64_t result_id,
+static int store_load_points(struct store *st, struct store_rows *c, int64_t run_id, int64_t result_id,
 			     struct result *r, char *err)
 {
 	struct db_stmt *stmt = c->stmt;
 	size_t cap = 0;
 
-	for (; store_rows_at(c, result_id); store_rows_next(c)) {
+	for (; store_rows_at(c, run_id, result_id); store_rows_next(c)) {
 		struct result_point *p;
 
 		if (r->npoints == BENCH_MAX_POINTS) {
@@ -631,24 +657,97 @@ static int store_tables_need_samples(const char *id)
 	return k && k->tables_need_samples;
 }
 
-static int store_load_results(struct store *st, struct run_info *run, int want_samples,
-			      struct db_stmt *q, struct db_stmt *qs, struct db_stmt *qv,
-			      struct db_stmt *qp, struct db_stmt *qrep, struct db_stmt *qu, char *err)
-{
-	struct store_rows cv = { qv, 0 }, cp = { qp, 0 }, crep = { qrep, 0 };
-	size_t cap = 0;
-	int rc;
+/* The cursors of a stretch of runs: the runs, their results, the children. */
+struct store_stretch {
+	struct store_rows runs, results, values, points, replicas, sentinel;
+	struct db_stmt *samples, *usage;	/* a result's, when the reader wants them */
+};
 
-	if (store_rows_open(&cv, run->id) < 0 || store_rows_open(&cp, run->id) < 0 ||
-	    store_rows_open(&crep, run->id) < 0 || db_bind_int64(q, 1, run->id) != 0)
-		goto fail;
-	while ((rc = db_step(q)) == DB_ROW) {
+/* Every cursor of the stretch on the runs lo to hi: 0, or -1 with the error in the connection. */
+static int store_stretch_open(struct store_stretch *x, int64_t lo, int64_t hi)
+{
+	struct store_rows *all[] = { &x->runs, &x->results, &x->values, &x->points, &x->replicas,
+				     &x->sentinel };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (store_rows_open(all[i], lo, hi) < 0)
+			return -1;
+	return 0;
+}
+
+/* Whether a cursor of the stretch failed (its last step's error). */
+static int store_stretch_failed(const struct store_stretch *x)
+{
+	return x->runs.rc < 0 || x->results.rc < 0 || x->values.rc < 0 || x->points.rc < 0 ||
+	       x->replicas.rc < 0 || x->sentinel.rc < 0;
+}
+
+static void store_stretch_reset(struct store_stretch *x)
+{
+	struct store_rows *all[] = { &x->runs, &x->results, &x->values, &x->points, &x->replicas,
+				     &x->sentinel };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		db_reset(all[i]->stmt);
+}
+
+static void store_stretch_finalize(struct store_stretch *x)
+{
+	db_finalize(x->runs.stmt);
+	db_finalize(x->results.stmt);
+	db_finalize(x->values.stmt);
+	db_finalize(x->points.stmt);
+	db_finalize(x->replicas.stmt);
+	db_finalize(x->sentinel.stmt);
+	db_finalize(x->samples);
+	db_finalize(x->usage);
+}
+
+/* The statements of a stretch: 0, or -1 with err filled. */
+static int store_stretch_prepare(struct store *st, struct store_stretch *x, char *err)
+{
+	int results_runcol = 1;
+
+	memset(x, 0, sizeof(*x));
+	for (size_t k = 0; k < field_nresult; k++)
+		results_runcol += field_result[k].column != NULL;
+	x->runs.runcol = STORE_RUNS_RUNCOL;
+	x->results.runcol = results_runcol;
+	x->values.runcol = STORE_VALUES_RUNCOL;
+	x->points.runcol = STORE_POINTS_RUNCOL;
+	x->replicas.runcol = STORE_REPLICAS_RUNCOL;
+	x->sentinel.runcol = STORE_SENTINEL_RUNCOL;
+	if (store_prepare_results(st, STORE_SQL_SELECT, &x->results.stmt, err) < 0)
+		return -1;
+	if (store_prepare(st, store_sql_load_runs, &x->runs.stmt) != 0 ||
+	    store_prepare(st, store_sql_load_samples, &x->samples) != 0 ||
+	    store_prepare(st, store_sql_load_replicas, &x->replicas.stmt) != 0 ||
+	    store_prepare(st, store_sql_load_sentinel, &x->sentinel.stmt) != 0 ||
+	    store_prepare(st, store_sql_load_values, &x->values.stmt) != 0 ||
+	    store_prepare(st, store_sql_load_points, &x->points.stmt) != 0 ||
+	    store_prepare(st, store_sql_load_usage, &x->usage) != 0) {
+		errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+/* A run's results, from the stretch's cursors: 0, or -1 with err filled. */
+static int store_load_results(struct store *st, struct run_info *run, int want_samples,
+			      struct store_stretch *x, char *err)
+{
+	size_t cap = 0;
+
+	for (; store_rows_run(&x->results, run->id); store_rows_next(&x->results)) {
+		struct db_stmt *q = x->results.stmt;
+		int64_t rid = db_column_int64(q, 0);
+
 		if (run->nresults == cap) {
 			size_t ncap = cap ? cap * 2 : 64;
 			struct result *v = realloc(run->results, ncap * sizeof(*v));
 			if (!v) {
 				errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-				goto fail_quiet;
+				return -1;
 			}
 			run->results = v;
 			cap = ncap;
@@ -656,34 +755,51 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		/* Counted before filling, so run_info_free frees a half-loaded result too. */
 		struct result *r = &run->results[run->nresults++];
 		if (store_row_result(st, q, r, err) < 0 ||
-		    store_load_values(st, &cv, db_column_int64(q, 0), r, err) < 0 ||
-		    store_load_points(st, &cp, db_column_int64(q, 0), r, err) < 0 ||
-		    store_load_replicas(st, &crep, db_column_int64(q, 0), r, err) < 0)
-			goto fail_quiet;
+		    store_load_values(st, &x->values, run->id, rid, r, err) < 0 ||
+		    store_load_points(st, &x->points, run->id, rid, r, err) < 0 ||
+		    store_load_replicas(st, &x->replicas, run->id, rid, r, err) < 0)
+			return -1;
 		/*
 		 * Usage is beside the samples, so it comes with them or not at all;
 		 * a kind whose tables are made from them (timed jobs) always has them.
 		 */
 		if ((want_samples || store_tables_need_samples(r->id)) &&
-		    (store_load_samples(st, qs, db_column_int64(q, 0), r, err) < 0 ||
-		     store_load_usage(st, qu, db_column_int64(q, 0), r, err) < 0))
-			goto fail_quiet;
+		    (store_load_samples(st, x->samples, rid, r, err) < 0 ||
+		     store_load_usage(st, x->usage, rid, r, err) < 0))
+			return -1;
 	}
-	db_reset(q);
-	db_reset(qv);
-	db_reset(qp);
-	db_reset(qrep);
-	if (rc != DB_DONE)
-		goto fail;
+	if (store_stretch_failed(x)) {
+		errbuf_set(err, "cannot read results from db '%s': %s", st->path, db_errmsg(st->db));
+		return -1;
+	}
 	return 0;
-fail:
-	errbuf_set(err, "cannot read results from db '%s': %s", st->path, db_errmsg(st->db));
-fail_quiet:
-	db_reset(q);
-	db_reset(qv);
-	db_reset(qp);
-	db_reset(qrep);
-	return -1;
+}
+
+/* A run's own row, from the stretch's cursor: 0, or -1 with err filled. */
+static int store_load_run(struct store *st, struct store_rows *c, struct run_info *run, char *err)
+{
+	struct db_stmt *qr = c->stmt;
+	const char *json;
+
+	if (!store_rows_run(c, run->id)) {
+		errbuf_set(err, "cannot read runs from db '%s': %s", st->path,
+			   c->rc < 0 ? db_errmsg(st->db) : "a selected run is gone");
+		return -1;
+	}
+	store_column_copy(qr, 0, run->label, sizeof(run->label));
+	store_column_copy(qr, 1, run->started, sizeof(run->started));
+	store_column_copy(qr, 2, run->host, sizeof(run->host));
+	store_column_copy(qr, 3, run->os, sizeof(run->os));
+	run->mhz = db_column_null(qr, 4) ? 0 : db_column_real(qr, 4);
+	store_column_copy(qr, 6, run->uuid, sizeof(run->uuid));
+	store_column_copy(qr, 7, run->set_uuid, sizeof(run->set_uuid));
+	store_column_copy(qr, 8, run->finished, sizeof(run->finished));
+	json = db_column_text(qr, 5);
+	if (json && !(run->sysinfo_json = strdup(json))) {
+		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+		return -1;
+	}
+	return 0;
 }
 
 int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int want_samples,
@@ -691,84 +807,54 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 {
 	struct store_ids ids = {0};
 	struct run_info *out = NULL;
-	struct db_stmt *qr = NULL, *q = NULL, *qs = NULL, *qv = NULL, *qp = NULL, *qrep = NULL;
-	struct db_stmt *qsen = NULL, *qu = NULL;
+	struct store_stretch x;
 	size_t nout = 0;
-	const char *json;
 
 	*runs = NULL;
+	memset(&x, 0, sizeof(x));
 	/* One read transaction, so a run being written meanwhile is seen whole or not at all. */
 	if (store_tx(st, DB_TX_READ, "cannot read", err) < 0)
 		return -1;
 	if (store_select(st, sel, nsel, &ids, err) < 0)
-		goto fail_quiet;
+		goto fail;
 	if (ids.n > INT_MAX) {
 		errbuf_set(err, "cannot read db '%s': too many runs", st->path);
-		goto fail_quiet;
+		goto fail;
 	}
 	out = calloc(ids.n ? ids.n : 1, sizeof(*out));
 	if (!out) {
 		errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-		goto fail_quiet;
-	}
-	if (store_prepare(st, "SELECT r.label, r.started, h.hostname, r.os, r.mhz, r.sysinfo,"
-			       " r.uuid, r.set_uuid, r.finished FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.id = ?", &qr) != 0 ||
-	    store_prepare_results(st, STORE_SQL_SELECT, &q, err) < 0 ||
-	    store_prepare(st, store_sql_load_samples, &qs) != 0 ||
-	    store_prepare(st, store_sql_load_replicas, &qrep) != 0 ||
-	    store_prepare(st, store_sql_load_sentinel, &qsen) != 0 ||
-	    store_prepare(st, store_sql_load_values, &qv) != 0 ||
-	    store_prepare(st, store_sql_load_points, &qp) != 0 ||
-	    store_prepare(st, store_sql_load_usage, &qu) != 0)
 		goto fail;
-	for (size_t i = 0; i < ids.n; i++) {
-		struct run_info *run = &out[nout++];
-		run->id = ids.v[i];
-		if (db_bind_int64(qr, 1, run->id) != 0 ||
-		    db_step(qr) != DB_ROW)
-			goto fail;
-		store_column_copy(qr, 0, run->label, sizeof(run->label));
-		store_column_copy(qr, 1, run->started, sizeof(run->started));
-		store_column_copy(qr, 2, run->host, sizeof(run->host));
-		store_column_copy(qr, 3, run->os, sizeof(run->os));
-		run->mhz = db_column_null(qr, 4) ? 0 : db_column_real(qr, 4);
-		store_column_copy(qr, 6, run->uuid, sizeof(run->uuid));
-		store_column_copy(qr, 7, run->set_uuid, sizeof(run->set_uuid));
-		store_column_copy(qr, 8, run->finished, sizeof(run->finished));
-		json = db_column_text(qr, 5);
-		if (json && !(run->sysinfo_json = strdup(json))) {
-			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-			goto fail_quiet;
-		}
-		db_reset(qr);
-		if (store_load_results(st, run, want_samples, q, qs, qv, qp, qrep, qu, err) < 0 ||
-		    store_load_sentinel(st, qsen, run, err) < 0)
-			goto fail_quiet;
 	}
-	db_finalize(qrep);
-	db_finalize(qsen);
-	db_finalize(qr);
-	db_finalize(q);
-	db_finalize(qs);
-	db_finalize(qv);
-	db_finalize(qp);
-	db_finalize(qu);
+	if (store_stretch_prepare(st, &x, err) < 0)
+		goto fail;
+	/* The selection, oldest first, in stretches of runs close together. */
+	for (size_t i = 0, j; i < ids.n; i = j) {
+		for (j = i + 1; j < ids.n && ids.v[j] - ids.v[j - 1] <= STORE_STRETCH_GAP; j++)
+			;
+		if (store_stretch_open(&x, ids.v[i], ids.v[j - 1]) < 0) {
+			errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
+			goto fail;
+		}
+		for (size_t k = i; k < j; k++) {
+			struct run_info *run = &out[nout++];
+
+			run->id = ids.v[k];
+			if (store_load_run(st, &x.runs, run, err) < 0 ||
+			    store_load_results(st, run, want_samples, &x, err) < 0 ||
+			    store_load_sentinel(st, &x.sentinel, run, err) < 0)
+				goto fail;
+		}
+		store_stretch_reset(&x);
+	}
+	store_stretch_finalize(&x);
 	free(ids.v);
 	/* Ending a read transaction: nothing was written, so rolling back loses nothing. */
 	store_rollback(st);
 	*runs = out;
 	return (int)nout;
 fail:
-	errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
-fail_quiet:
-	db_finalize(qrep);
-	db_finalize(qsen);
-	db_finalize(qr);
-	db_finalize(q);
-	db_finalize(qs);
-	db_finalize(qv);
-	db_finalize(qp);
-	db_finalize(qu);
+	store_stretch_finalize(&x);
 	free(ids.v);
 	store_runs_free(out, nout);
 	store_rollback(st);

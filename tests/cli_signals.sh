@@ -150,6 +150,12 @@ fi
 check "over ulimit -f: exit 1, not killed by SIGXFSZ" [ "$rc" = 1 ]
 check "over ulimit -f: one line saying why" sh -c "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'db' '$T/err'"
 check "over ulimit -f: it names the file-size limit" grep -q 'the file-size limit (ulimit -f) of [0-9]* bytes was reached' "$T/err"
+check "over ulimit -f: the database it could not make is not left, nor its -wal and -shm" \
+	sh -c "[ ! -e '$T/ulimit.db' ] && [ ! -e '$T/ulimit.db-wal' ] && [ ! -e '$T/ulimit.db-shm' ]"
+"$KB" export --db "$T/INT.db" >"$T/exp.json" 2>/dev/null
+(ulimit -f 8; exec "$KB" import "$T/exp.json" --db "$T/ulimit-import.db") >"$T/out" 2>"$T/err"; rc=$?
+check "import over ulimit -f: exit 1, nothing left" \
+	sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && [ -z \"\$(ls '$T' | grep ulimit-import)\" ]"
 "$KB" --help >/dev/full 2>"$T/err"; rc=$?
 check "--help to a full stdout: exit 1" [ "$rc" = 1 ]
 check "--help to a full stdout: says so" grep -q 'cannot write the output' "$T/err"

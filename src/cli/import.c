@@ -148,7 +148,7 @@ int cmd_import(int argc, char **argv)
 	static size_t *nruns;
 	size_t total = 0, added;
 	struct store *st;
-	int nfiles;
+	int nfiles, fresh;
 
 	nfiles = opt_parse(cli_find("import"), opts, argc, argv);
 	if (nfiles < 1)
@@ -167,6 +167,7 @@ int cmd_import(int argc, char **argv)
 		for (size_t k = 0; label && k < nruns[i]; k++)
 			snprintf(runs[i][k].label, sizeof(runs[i][k].label), "%s", label);
 	}
+	fresh = !store_is_uri(path) && access(path, F_OK) != 0;
 	st = store_open(path, err);
 	if (!st)
 		die("%s", err);
@@ -174,6 +175,9 @@ int cmd_import(int argc, char **argv)
 	for (int i = 0; i < nfiles; i++) {
 		if (store_import(st, runs[i], nruns[i], &added, err) < 0) {
 			store_close(st);
+			/* A database this import made is not left behind, half filled or empty. */
+			if (fresh)
+				store_discard(path);
 			die("import: %s", err);
 		}
 		fprintf(stderr, "kbench: imported %zu run%s from '%s'", added, added == 1 ? "" : "s",

@@ -649,10 +649,25 @@ void store_shown(const char *uri, char *buf, size_t len)
  * A database already at this version is not locked for writing to find that
  * out, so that writers opening it at once do not queue on each other.
  */
+void store_discard(const char *path)
+{
+	static const char *const tails[] = { "", "-wal", "-shm", "-journal" };
+	char p[PATH_MAX + 16];
+
+	if (store_is_uri(path))
+		return;
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", path, tails[i]);
+		(void)unlink(p);
+	}
+}
+
 static struct store *store_open_flags(const char *path, int flags, char *err)
 {
 	struct store_probe pr;
 	struct store *st;
+	/* A file this open makes and then cannot use (a full disk, ulimit -f) is not left. */
+	int made = (flags & DB_SQLITE_CREATE) && access(path, F_OK) != 0;
 
 	st = store_connect(path, NULL, flags, err);
 	if (!st)
@@ -676,6 +691,12 @@ static struct store *store_open_flags(const char *path, int flags, char *err)
 		goto fail;
 	return st;
 fail:
+	/* Not when another process's lock was the failure: the file may be its, being made. */
+	if (made && !st->busy) {
+		store_close(st);
+		store_discard(path);
+		return NULL;
+	}
 	store_close(st);
 	return NULL;
 }

@@ -36,6 +36,12 @@ int store_default_path(const char *explicit_path, char *buf, size_t len, char *e
  */
 struct store *store_open(const char *path, char *err);
 /*
+ * Remove a SQLite store's file and its -wal, -shm and -journal: for a
+ * command that made the store and then failed, so that it leaves nothing
+ * behind.  Nothing for a PostgreSQL URI.
+ */
+void store_discard(const char *path);
+/*
  * Open an existing database for writing (rename, delete): fails if it does
  * not exist or is empty (zero bytes: not a kbench database yet).
  */

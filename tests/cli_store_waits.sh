@@ -95,26 +95,28 @@ backend() {
 	done
 	echo "$b"
 }
-KBENCH_STORE_TIMEOUT=1 "$KB" run --only 'sys.null,sys.fstat' --max-time 0.3 --replicas 3 --tmpdir "$T/tmp" \
-	--quiet --label stalled --db "$URI" >"$T/out" 2>"$T/err" &
-pid=$!
-b=$(backend)
-kill -STOP $b
-wait $pid
-rc=$?
-kill -CONT $b
+# stalled SIG ENV...: a run whose server process is stopped (SIGSTOP) once it
+# has connected; SIG (or none: -) sent to kbench 1.5 s later; its status in rc.
+stalled() {
+	sig=$1
+	shift
+	env "$@" "$KB" run --only 'sys.null,sys.fstat' --max-time 0.3 --replicas 3 --tmpdir "$T/tmp" \
+		--quiet --label stalled --db "$URI" >"$T/out" 2>"$T/err" &
+	pid=$!
+	b=$(backend)
+	kill -STOP $b
+	if [ "$sig" != - ]; then
+		sleep 1.5
+		kill -"$sig" $pid
+	fi
+	wait $pid
+	rc=$?
+	kill -CONT $b
+}
+stalled - KBENCH_STORE_TIMEOUT=1
 check "its server process stopped: exit 1" [ "$rc" = 1 ]
 check "one line: no answer, nor to the cancel" grep -q "no answer from the server in 1 s, nor to the cancel" "$T/err"
-"$KB" run --only 'sys.null,sys.fstat' --max-time 0.3 --replicas 3 --tmpdir "$T/tmp" \
-	--quiet --label stalled2 --db "$URI" >"$T/out" 2>"$T/err" &
-pid=$!
-b=$(backend)
-kill -STOP $b
-sleep 1.5
-kill -TERM $pid
-wait $pid
-rc=$?
-kill -CONT $b
+stalled TERM
 check "its server process stopped, SIGTERM: exit 143 without waiting for the server" [ "$rc" = 143 ]
 check "and it says it was interrupted" grep -q "interrupted by signal 15" "$T/err"
 kb runs --db "$URI"

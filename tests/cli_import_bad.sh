@@ -168,7 +168,7 @@ refused usage_copy0 'run 1, result 1 (sys.null): usage 1: "copy" is 0, outside 1
 
 mutate usage_status "$fresh$timed
 res['usage'][2]['status'] = None"
-refused usage_status 'run 1, result 1 (sys.null): usage 3: "status" is of another type, not a wait status'
+refused usage_status 'run 1, result 1 (sys.null): usage 3: "status" is of another type, not a whole number'
 
 mutate usage_entry "$fresh$timed
 res['usage'][0] = 7"
@@ -182,6 +182,33 @@ mutate usage_nosamples "$fresh$timed
 res['samples'] = []; res['where'] = None; res['status'] = 'skip'; res['reason'] = 'x'
 for k in ('median', 'ci_low', 'ci_high', 'min', 'max', 'mean', 'stddev', 'cv', 'p5', 'p95'): res[k] = None"
 refused usage_nosamples 'run 1, result 1 (sys.null): "usage" without samples'
+
+# The other lists a result or a run has (replicas, a curve's points, the
+# sentinel) are read by the same table-driven reader as usage: each entry
+# named in the message, each field checked as a result's are.
+mutate replica_stop "$fresh
+res['replicas'][1]['stop'] = 'sideways'"
+refused replica_stop 'run 1, result 1 (sys.null): replica 2: unknown stop "sideways"'
+
+mutate replica_huge "$fresh
+res['replicas'][0]['median'] = 1e300"
+refused replica_huge 'run 1, result 1 (sys.null): replica 1: "median" is 1e+300, beyond any figure a benchmark gives'
+
+mutate replica_apart "$fresh
+res['replicas'][0]['apart'] = 1.5"
+refused replica_apart 'run 1, result 1 (sys.null): replica 1: "apart" is 1.5, not a share from 0 to 1'
+
+mutate replica_n "$fresh
+res['replicas'][0]['n'] = -1"
+refused replica_n 'run 1, result 1 (sys.null): replica 1: "n" is -1, outside 0 to 1000000000'
+
+mutate point_noisy "$fresh
+res['points'] = [{'series': 'random', 'x': 4096, 'y': 1, 'ci_low': 1, 'ci_high': 1, 'noisy': 'no'}]"
+refused point_noisy 'run 1, result 1 (sys.null): point 1: "noisy" is not true or false'
+
+mutate sentinel_t "$fresh
+run['sentinel'][1]['t'] = None"
+refused sentinel_t 'run 1: sentinel point 2: "t" is of another type, not a number'
 
 mutate jobs_twice "$fresh$timed
 run['results'].append(json.loads(json.dumps(res)))"

@@ -43,3 +43,70 @@ const struct field field_result[] = {
 };
 
 const size_t field_nresult = sizeof(field_result) / sizeof(field_result[0]);
+
+/* The records' tables, their fields named R(...) after the struct they are in. */
+#define R(st, key, col, type, member, flags, lo, hi) \
+	{ key, col, type, offsetof(struct st, member), sizeof(((struct st *)0)->member), \
+	  flags, lo, hi }
+#define RECORD(st, name, key, table, of_run, fields, max) \
+	{ name, key, table, of_run, sizeof(struct st), fields, sizeof(fields) / sizeof(fields[0]), max }
+
+/* A text value has no number (NULL); a number no text. */
+static const struct field value_fields[] = {
+	R(bench_value, "key", "key", FIELD_TEXT, key, FIELD_NOT_EMPTY, 0, 0),
+	R(bench_value, "num", "num", FIELD_REAL, num, 0, 0, 0),
+	R(bench_value, "text", "text", FIELD_TEXT, text, FIELD_EMPTY_NONE, 0, 0),
+};
+const struct record record_value =
+	RECORD(bench_value, "value", "values", "result_values", 0, value_fields, BENCH_MAX_VALUES);
+
+static const struct field point_fields[] = {
+	R(result_point, "series", "series", FIELD_TEXT, series, 0, 0, 0),
+	R(result_point, "x", "x", FIELD_REAL, x, FIELD_NUMBER, 0, 0),
+	R(result_point, "y", "y", FIELD_REAL, y, 0, 0, 0),
+	R(result_point, "ci_low", "lo", FIELD_REAL, lo, 0, 0, 0),
+	R(result_point, "ci_high", "hi", FIELD_REAL, hi, 0, 0, 0),
+	R(result_point, "noisy", "noisy", FIELD_BOOL, noisy, 0, 0, 1),
+};
+const struct record record_point =
+	RECORD(result_point, "point", "points", "result_points", 0, point_fields, BENCH_MAX_POINTS);
+
+static const struct field replica_fields[] = {
+	R(result_replica, "median", "median", FIELD_REAL, median, 0, 0, 0),
+	R(result_replica, "ci_low", "ci_low", FIELD_REAL, lo, 0, 0, 0),
+	R(result_replica, "ci_high", "ci_high", FIELD_REAL, hi, 0, 0, 0),
+	R(result_replica, "n", "n", FIELD_SIZE, n, 0, 0, 1000000000),
+	R(result_replica, "t0", "t0", FIELD_REAL, t0, 0, 0, 0),
+	R(result_replica, "t1", "t1", FIELD_REAL, t1, 0, 0, 0),
+	R(result_replica, "stop", "stop", FIELD_STOP, stop, 0, 0, 0),
+	R(result_replica, "sentinel_sys_ns", "sentinel_sys", FIELD_REAL, sentinel_sys, 0, 0, 0),
+	R(result_replica, "sentinel_user_ns", "sentinel_user", FIELD_REAL, sentinel_user, 0, 0, 0),
+	/* Absent from an older kbench's export: not known. */
+	R(result_replica, "apart", "apart", FIELD_REAL, apart, FIELD_OPTIONAL | FIELD_SHARE, 0, 0),
+};
+const struct record record_replica =
+	RECORD(result_replica, "replica", "replicas", "result_replicas", 0, replica_fields, 100000);
+
+/* What a timed copy used: none negative but its start, a time on the run's clock. */
+#define USAGE(key) R(result_usage, #key, #key, FIELD_REAL, key, FIELD_NONNEG, 0, 0)
+static const struct field usage_fields[] = {
+	R(result_usage, "copy", "copy", FIELD_INT, copy, FIELD_COPY, 1, INT_MAX),
+	/* A wait status: any int. */
+	R(result_usage, "status", "status", FIELD_INT, status, 0, INT_MIN, INT_MAX),
+	R(result_usage, "start", "start", FIELD_REAL, start, 0, 0, 0),
+	USAGE(user_s), USAGE(sys_s), USAGE(maxrss_kb), USAGE(minflt), USAGE(majflt),
+	USAGE(nvcsw), USAGE(nivcsw), USAGE(inblock), USAGE(oublock), USAGE(orphans),
+};
+/* One a sample: the result's n bounds them, not this table. */
+const struct record record_usage =
+	RECORD(result_usage, "usage", "usage", "result_usage", 0, usage_fields, SIZE_MAX);
+
+static const struct field sentinel_fields[] = {
+	R(sentinel_point, "t", "t", FIELD_REAL, t, FIELD_NUMBER, 0, 0),
+	R(sentinel_point, "cpu", "cpu", FIELD_INT, cpu, 0, -1, INT_MAX),
+	R(sentinel_point, "sys_ns", "sys_ns", FIELD_REAL, sys_ns, 0, 0, 0),
+	R(sentinel_point, "user_ns", "user_ns", FIELD_REAL, user_ns, 0, 0, 0),
+};
+const struct record record_sentinel =
+	RECORD(sentinel_point, "sentinel point", "sentinel", "sentinels", 1, sentinel_fields,
+	       10000000);

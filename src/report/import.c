@@ -52,6 +52,8 @@
 struct imp {
 	const char *path;	/* the file, as the user named it */
 	char where[96];		/* "run 2, result 5 (sys.null)", or "" at the top */
+	char item[32];		/* "replica 3" inside a result's list, or "" */
+	int copies;		/* the result's parallel, bounding a usage's copy */
 	char *err;		/* the caller's buffer, ERRBUF_LEN */
 	int bad;		/* an error was recorded: keep the first */
 };
@@ -69,8 +71,8 @@ static void imp_fail(struct imp *im, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	errbuf_set(im->err, "cannot import '%s': %s%s%s", im->path, im->where,
-		   im->where[0] ? ": " : "", msg);
+	errbuf_set(im->err, "cannot import '%s': %s%s%s%s%s", im->path, im->where,
+		   im->where[0] ? ": " : "", im->item, im->item[0] ? ": " : "", msg);
 }
 
 /*
@@ -181,9 +183,9 @@ static double imp_num(struct imp *im, json_t *o, const char *key, int nullable)
 	return NAN;
 }
 
-/* A whole number within [min, max]. */
-static json_int_t imp_int(struct imp *im, json_t *o, const char *key, json_int_t min,
-			  json_int_t max)
+/* A whole number within [min, max]; why, after the range in a message, says where it is from. */
+static json_int_t imp_int_why(struct imp *im, json_t *o, const char *key, json_int_t min,
+			      json_int_t max, const char *why)
 {
 	json_t *v = json_object_get(o, key);
 	json_int_t x;
@@ -194,11 +196,17 @@ static json_int_t imp_int(struct imp *im, json_t *o, const char *key, json_int_t
 	}
 	x = json_integer_value(v);
 	if (x < min || x > max) {
-		imp_fail(im, "\"%s\" is %lld, outside %lld to %lld", key, (long long)x,
-			 (long long)min, (long long)max);
+		imp_fail(im, "\"%s\" is %lld, outside %lld to %lld%s", key, (long long)x,
+			 (long long)min, (long long)max, why);
 		return min;
 	}
 	return x;
+}
+
+static json_int_t imp_int(struct imp *im, json_t *o, const char *key, json_int_t min,
+			  json_int_t max)
+{
+	return imp_int_why(im, o, key, min, max, "");
 }
 
 /* An array or object that must be there. */
@@ -261,42 +269,6 @@ static void imp_values(struct imp *im, json_t *o, struct result *r)
 	}
 }
 
-static void imp_points(struct imp *im, json_t *o, struct result *r)
-{
-	json_t *pts = imp_get(im, o, "points", 1), *p;
-	size_t i;
-
-	if (!pts || json_array_size(pts) == 0)
-		return;
-	if (json_array_size(pts) > BENCH_MAX_POINTS) {
-		imp_fail(im, "\"points\" has %zu entries, more than %d", json_array_size(pts),
-			 BENCH_MAX_POINTS);
-		return;
-	}
-	r->points = calloc(json_array_size(pts), sizeof(*r->points));
-	if (!r->points) {
-		imp_fail(im, "out of memory");
-		return;
-	}
-	json_array_foreach(pts, i, p) {
-		struct result_point *rp = &r->points[r->npoints++];
-		json_t *noisy = json_object_get(p, "noisy");
-
-		if (!json_is_object(p)) {
-			imp_fail(im, "point %zu is not an object", i + 1);
-			return;
-		}
-		imp_str(im, p, "series", rp->series, sizeof(rp->series), 0);
-		rp->x = imp_num(im, p, "x", 0);
-		rp->y = imp_num(im, p, "y", 1);
-		rp->lo = imp_num(im, p, "ci_low", 1);
-		rp->hi = imp_num(im, p, "ci_high", 1);
-		if (!json_is_boolean(noisy))
-			imp_fail(im, "point %zu: \"noisy\" is not true or false", i + 1);
-		rp->noisy = json_is_true(noisy);
-	}
-}
-
 static void imp_samples(struct imp *im, json_t *o, struct result *r)
 {
 	json_t *arr = imp_get(im, o, "samples", 1), *v;
@@ -346,53 +318,6 @@ static int imp_has(json_t *o, const char *key)
 	json_t *v = json_object_get(o, key);
 
 	return v && !json_is_null(v);
-}
-
-static void imp_replicas(struct imp *im, json_t *o, struct result *r)
-{
-	json_t *arr, *p;
-	size_t i;
-
-	if (!imp_has(o, "replicas"))
-		return;
-	arr = imp_get(im, o, "replicas", 1);
-	if (!arr || json_array_size(arr) == 0)
-		return;
-	if (json_array_size(arr) > 100000) {
-		imp_fail(im, "\"replicas\" has %zu entries", json_array_size(arr));
-		return;
-	}
-	r->replicas = calloc(json_array_size(arr), sizeof(*r->replicas));
-	if (!r->replicas) {
-		imp_fail(im, "out of memory");
-		return;
-	}
-	json_array_foreach(arr, i, p) {
-		struct result_replica *rp = &r->replicas[r->nreplicas++];
-		char stop[16];
-
-		if (!json_is_object(p)) {
-			imp_fail(im, "replica %zu is not an object", i + 1);
-			return;
-		}
-		rp->median = imp_num(im, p, "median", 1);
-		rp->lo = imp_num(im, p, "ci_low", 1);
-		rp->hi = imp_num(im, p, "ci_high", 1);
-		rp->n = (size_t)imp_int(im, p, "n", 0, 1000000000);
-		rp->t0 = imp_num(im, p, "t0", 1);
-		rp->t1 = imp_num(im, p, "t1", 1);
-		rp->sentinel_sys = imp_num(im, p, "sentinel_sys_ns", 1);
-		rp->sentinel_user = imp_num(im, p, "sentinel_user_ns", 1);
-		/* An older kbench's export has none: not known. */
-		rp->apart = json_object_get(p, "apart") ? imp_num(im, p, "apart", 1) : (double)NAN;
-		if (!im->bad && isfinite(rp->apart) && (rp->apart < 0 || rp->apart > 1))
-			imp_fail(im, "replica %zu: \"apart\" is %g, not a share from 0 to 1", i + 1, rp->apart);
-		imp_str(im, p, "stop", stop, sizeof(stop), 0);
-		if (!im->bad && result_stop_parse(stop, &rp->stop) < 0)
-			imp_fail(im, "replica %zu: unknown stop \"%s\"", i + 1, stop);
-		if (im->bad)
-			return;
-	}
 }
 
 /* One array of "where", n entries: numbers (ints when whole), null allowed where nullable. */
@@ -447,130 +372,6 @@ static void imp_where(struct imp *im, json_t *o, struct result *r)
 		r->where[i].cpu = (int)json_integer_value(ci);
 		r->where[i].steal_ns = json_is_null(si) ? (double)NAN : json_number_value(si);
 		r->where[i].replica = (int)json_integer_value(ri);
-	}
-}
-
-/*
- * One entry of "usage": copy and status whole numbers (a copy counts from 1
- * to the copies run at once, "parallel"), each figure a number or null
- * (unknown), none negative but the start, which is only a time on the
- * run's clock.  i counts from 1, for the message.
- */
-static void imp_usage_entry(struct imp *im, json_t *p, size_t i, int copies,
-			    struct result_usage *u)
-{
-	json_t *copy = json_object_get(p, "copy"), *status = json_object_get(p, "status");
-
-	if (!json_is_object(p)) {
-		imp_fail(im, "usage %zu is not an object", i);
-		return;
-	}
-	if (!json_is_integer(copy)) {
-		imp_fail(im, "usage %zu: \"copy\" is %s, not a whole number", i,
-			 copy ? "of another type" : "missing");
-		return;
-	}
-	if (json_integer_value(copy) < 1 || json_integer_value(copy) > copies) {
-		imp_fail(im, "usage %zu: \"copy\" is %lld, outside 1 to %d (\"parallel\")", i,
-			 (long long)json_integer_value(copy), copies);
-		return;
-	}
-	if (!json_is_integer(status) || json_integer_value(status) < INT_MIN ||
-	    json_integer_value(status) > INT_MAX) {
-		imp_fail(im, "usage %zu: \"status\" is %s, not a wait status", i,
-			 !status ? "missing" : json_is_integer(status) ? "out of range" :
-			 "of another type");
-		return;
-	}
-	u->copy = (int)json_integer_value(copy);
-	u->status = (int)json_integer_value(status);
-	for (size_t k = 0; k < REPORT_NUSAGE; k++) {
-		const char *key = report_usage_keys[k].key;
-		json_t *v = json_object_get(p, key);
-		double x = (double)NAN;
-
-		if (json_is_number(v)) {
-			x = json_number_value(v);
-		} else if (!json_is_null(v)) {
-			imp_fail(im, "usage %zu: \"%s\" is %s, not a number or null", i, key,
-				 v ? "of another type" : "missing");
-			return;
-		}
-		if (x < 0 && strcmp(key, "start") != 0) {
-			imp_fail(im, "usage %zu: \"%s\" is %g, negative", i, key, x);
-			return;
-		}
-		memcpy((char *)u + report_usage_keys[k].off, &x, sizeof(x));
-	}
-}
-
-/*
- * A timed job's "usage" (issue 14): absent for every other result, and in
- * the exports of a kbench before it; present, one entry a sample.
- */
-static void imp_usage(struct imp *im, json_t *o, struct result *r)
-{
-	json_t *arr, *p;
-	size_t i;
-
-	if (!imp_has(o, "usage"))
-		return;
-	arr = imp_get(im, o, "usage", 1);
-	if (!arr)
-		return;
-	if (!r->samples) {
-		imp_fail(im, "\"usage\" without samples");
-		return;
-	}
-	if (json_array_size(arr) != r->n) {
-		imp_fail(im, "\"usage\" has %zu entries, but \"n\" is %zu", json_array_size(arr),
-			 r->n);
-		return;
-	}
-	r->usage = calloc(r->n, sizeof(*r->usage));
-	if (!r->usage) {
-		imp_fail(im, "out of memory");
-		return;
-	}
-	json_array_foreach(arr, i, p) {
-		imp_usage_entry(im, p, i + 1, r->parallel, &r->usage[i]);
-		if (im->bad)
-			return;
-	}
-}
-
-static void imp_sentinel(struct imp *im, json_t *o, struct run_info *run)
-{
-	json_t *arr, *p;
-	size_t i;
-
-	if (!imp_has(o, "sentinel"))
-		return;
-	arr = imp_get(im, o, "sentinel", 1);
-	if (!arr || json_array_size(arr) == 0)
-		return;
-	if (json_array_size(arr) > 10000000) {
-		imp_fail(im, "\"sentinel\" has %zu points", json_array_size(arr));
-		return;
-	}
-	run->sentinel = calloc(json_array_size(arr), sizeof(*run->sentinel));
-	if (!run->sentinel) {
-		imp_fail(im, "out of memory");
-		return;
-	}
-	json_array_foreach(arr, i, p) {
-		struct sentinel_point *sp = &run->sentinel[run->nsentinel++];
-
-		if (!json_is_object(p)) {
-			imp_fail(im, "sentinel point %zu is not an object", i + 1);
-			return;
-		}
-		sp->t = imp_num(im, p, "t", 0);
-		sp->cpu = (int)imp_int(im, p, "cpu", -1, INT_MAX);
-		sp->sys_ns = imp_num(im, p, "sys_ns", 1);
-		sp->user_ns = imp_num(im, p, "user_ns", 1);
-		if (im->bad)
-			return;
 	}
 }
 
@@ -646,9 +447,9 @@ static void imp_known(struct imp *im, const struct result *r)
  * One of a result's fields (core/fields.h) from its key: null or, for one
  * an older kbench left out, absence where the field may say none.
  */
-static void imp_field(struct imp *im, json_t *o, const struct field *f, struct result *r)
+static void imp_field(struct imp *im, json_t *o, const struct field *f, void *obj)
 {
-	char *p = (char *)r + f->off, name[32];
+	char *p = (char *)obj + f->off, name[32];
 	json_t *v = json_object_get(o, f->key);
 	double d;
 
@@ -662,7 +463,7 @@ static void imp_field(struct imp *im, json_t *o, const struct field *f, struct r
 		break;
 	case FIELD_REAL:
 		d = (f->flags & FIELD_OPTIONAL) && !imp_has(o, f->key) ? (double)NAN
-								   : imp_num(im, o, f->key, 1);
+			: imp_num(im, o, f->key, !(f->flags & FIELD_NUMBER));
 		/* null: not known (-1), as run --json writes it. */
 		*(double *)(void *)p = (f->flags & FIELD_NEG_NONE) && isnan(d) ? -1 : d;
 		break;
@@ -675,7 +476,9 @@ static void imp_field(struct imp *im, json_t *o, const struct field *f, struct r
 	case FIELD_INT:
 		if ((f->flags & FIELD_ZERO_NONE) && !imp_has(o, f->key))
 			return;
-		*(int *)(void *)p = (int)imp_int(im, o, f->key, f->lo, f->hi);
+		*(int *)(void *)p = (int)((f->flags & FIELD_COPY) ?
+			imp_int_why(im, o, f->key, f->lo, im->copies, " (\"parallel\")") :
+			imp_int(im, o, f->key, f->lo, f->hi));
 		break;
 	case FIELD_BOOL:
 		if (!json_is_boolean(v))
@@ -686,27 +489,117 @@ static void imp_field(struct imp *im, json_t *o, const struct field *f, struct r
 		imp_str(im, o, f->key, name, sizeof(name), 0);
 		if (!im->bad && strcmp(name, "lower") != 0 && strcmp(name, "higher") != 0)
 			imp_fail(im, "\"better\" is \"%s\", not lower or higher", name);
-		r->better = strcmp(name, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
+		*(enum bench_better *)(void *)p = strcmp(name, "higher") == 0 ? BETTER_HIGHER
+									 : BETTER_LOWER;
 		break;
 	case FIELD_STATUS:
 		imp_str(im, o, f->key, name, sizeof(name), 0);
-		if (!im->bad && result_status_parse(name, &r->status) < 0)
+		if (!im->bad && result_status_parse(name, (enum result_status *)(void *)p) < 0)
 			imp_fail(im, "unknown status \"%s\"", name);
 		break;
 	case FIELD_STOP:
 		imp_str(im, o, f->key, name, sizeof(name), 0);
-		if (!im->bad && result_stop_parse(name, &r->stop) < 0)
+		if (!im->bad && result_stop_parse(name, (enum stop_reason *)(void *)p) < 0)
 			imp_fail(im, "unknown stop \"%s\"", name);
 		break;
 	case FIELD_PLACE:
-		r->placement = PLACE_NA;
+		*(enum placement *)(void *)p = PLACE_NA;
 		if (json_is_null(v))
 			break;
 		imp_str(im, o, f->key, name, sizeof(name), 0);
-		if (!im->bad && place_parse(name, &r->placement) < 0)
+		if (!im->bad && place_parse(name, (enum placement *)(void *)p) < 0)
 			imp_fail(im, "unknown placement \"%s\"", name);
 		break;
 	}
+}
+
+/*
+ * One record of rec's kind (core/fields.h) into obj from p, the i'th of
+ * its list (from 1): each field as a result's are read, then what the
+ * fields' flags promise of a real: a share from 0 to 1, never negative,
+ * and never a figure no benchmark gives.
+ */
+static void imp_record(struct imp *im, json_t *p, const struct record *rec, size_t i, void *obj)
+{
+	if (!json_is_object(p)) {
+		imp_fail(im, "%s %zu is not an object", rec->name, i);
+		return;
+	}
+	snprintf(im->item, sizeof(im->item), "%s %zu", rec->name, i);
+	for (size_t k = 0; k < rec->nfields && !im->bad; k++)
+		imp_field(im, p, &rec->fields[k], obj);
+	for (size_t k = 0; k < rec->nfields && !im->bad; k++) {
+		const struct field *f = &rec->fields[k];
+		double v;
+
+		if (f->type != FIELD_REAL)
+			continue;
+		memcpy(&v, (const char *)obj + f->off, sizeof(v));
+		if (isfinite(v) && fabs(v) >= IMP_MAX_FIGURE)
+			imp_fail(im, "\"%s\" is %g, beyond any figure a benchmark gives (under %g)",
+				 f->key, v, IMP_MAX_FIGURE);
+		else if ((f->flags & FIELD_SHARE) && (v < 0 || v > 1))
+			imp_fail(im, "\"%s\" is %g, not a share from 0 to 1", f->key, v);
+		else if ((f->flags & FIELD_NONNEG) && v < 0)
+			imp_fail(im, "\"%s\" is %g, negative", f->key, v);
+	}
+	im->item[0] = '\0';
+}
+
+/*
+ * The list of rec's kind under its key in o, into a new array at *basep,
+ * *n of them.  Absent or null it is none where optional (an older kbench
+ * wrote none); want, unless SIZE_MAX, is how many it must hold.
+ */
+static void imp_records(struct imp *im, json_t *o, const struct record *rec, int optional,
+			size_t want, void *basep, size_t *n)
+{
+	json_t *arr, *p;
+	size_t i;
+	char *base;
+
+	if (optional && !imp_has(o, rec->key))
+		return;
+	if (!(arr = imp_get(im, o, rec->key, 1)))
+		return;
+	if (want != SIZE_MAX && json_array_size(arr) != want) {
+		imp_fail(im, "\"%s\" has %zu entries, but \"n\" is %zu", rec->key,
+			 json_array_size(arr), want);
+		return;
+	}
+	if (json_array_size(arr) == 0)
+		return;
+	if (json_array_size(arr) > rec->max) {
+		imp_fail(im, "\"%s\" has %zu entries, more than %zu", rec->key, json_array_size(arr),
+			 rec->max);
+		return;
+	}
+	if (!(base = calloc(json_array_size(arr), rec->size))) {
+		imp_fail(im, "out of memory");
+		return;
+	}
+	*(char **)basep = base;
+	json_array_foreach(arr, i, p) {
+		imp_record(im, p, rec, i + 1, base + i * rec->size);
+		if (im->bad)
+			return;
+		(*n)++;
+	}
+}
+
+/* A timed job's "usage": absent for every other result; present, one entry a sample. */
+static void imp_usage(struct imp *im, json_t *o, struct result *r)
+{
+	size_t n = 0;
+
+	if (!imp_has(o, record_usage.key))
+		return;
+	if (!r->samples) {
+		imp_fail(im, "\"usage\" without samples");
+		return;
+	}
+	im->copies = r->parallel;
+	imp_records(im, o, &record_usage, 1, r->n, &r->usage, &n);
 }
 
 static void imp_result(struct imp *im, json_t *o, struct result *r)
@@ -725,9 +618,9 @@ static void imp_result(struct imp *im, json_t *o, struct result *r)
 	if (im->bad)
 		return;
 	imp_values(im, o, r);
-	imp_points(im, o, r);
+	imp_records(im, o, &record_point, 0, SIZE_MAX, &r->points, &r->npoints);
 	imp_samples(im, o, r);
-	imp_replicas(im, o, r);
+	imp_records(im, o, &record_replica, 1, SIZE_MAX, &r->replicas, &r->nreplicas);
 	imp_where(im, o, r);
 	imp_usage(im, o, r);
 	imp_consistent(im, r);
@@ -838,7 +731,7 @@ static void imp_run(struct imp *im, json_t *o, size_t idx, struct run_info *run)
 	} else if (!json_is_null(si)) {
 		imp_fail(im, "\"sysinfo\" is %s, not an object or null", si ? "of another type" : "missing");
 	}
-	imp_sentinel(im, o, run);
+	imp_records(im, o, &record_sentinel, 1, SIZE_MAX, &run->sentinel, &run->nsentinel);
 	results = imp_get(im, o, "results", 1);
 	if (im->bad)
 		return;

@@ -281,119 +281,6 @@ static json_t *values_object(const struct result *r, int *bad)
 	return o;
 }
 
-/* A curve's points as [{"series", "x", "y", "ci_low", "ci_high", "noisy"}]. */
-static json_t *points_array(const struct result *r, int *bad)
-{
-	json_t *a = json_array();
-
-	if (!a) {
-		*bad = 1;
-		return NULL;
-	}
-	for (size_t i = 0; r->points && i < r->npoints; i++) {
-		const struct result_point *p = &r->points[i];
-		json_t *o = json_object();
-
-		if (!o) {
-			*bad = 1;
-			break;
-		}
-		report_jset(o, "series", report_jstr(p->series), bad);
-		report_jset(o, "x", report_jreal(p->x), bad);
-		report_jset(o, "y", report_jreal(p->y), bad);
-		report_jset(o, "ci_low", report_jreal(p->lo), bad);
-		report_jset(o, "ci_high", report_jreal(p->hi), bad);
-		report_jset(o, "noisy", json_boolean(p->noisy), bad);
-		report_jpush(a, o, bad);
-	}
-	return a;
-}
-
-/* A timed copy's figures by their JSON names, in the order written (jsonw.h). */
-const struct report_stat_key report_usage_keys[REPORT_NUSAGE] = {
-	{ "start", offsetof(struct result_usage, start) },
-	{ "user_s", offsetof(struct result_usage, user_s) },
-	{ "sys_s", offsetof(struct result_usage, sys_s) },
-	{ "maxrss_kb", offsetof(struct result_usage, maxrss_kb) },
-	{ "minflt", offsetof(struct result_usage, minflt) },
-	{ "majflt", offsetof(struct result_usage, majflt) },
-	{ "nvcsw", offsetof(struct result_usage, nvcsw) },
-	{ "nivcsw", offsetof(struct result_usage, nivcsw) },
-	{ "inblock", offsetof(struct result_usage, inblock) },
-	{ "oublock", offsetof(struct result_usage, oublock) },
-	{ "orphans", offsetof(struct result_usage, orphans) },
-};
-
-/*
- * What each copy of a timed job used (issue 14), one object a sample in
- * the samples' order: "copy", "status" (its wait status), then the figures
- * of report_usage_keys, null where unknown.
- */
-static json_t *usage_array(const struct result *r, int *bad)
-{
-	json_t *a = json_array();
-
-	if (!a) {
-		*bad = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		const struct result_usage *u = &r->usage[i];
-		json_t *o = json_object();
-
-		if (!o) {
-			*bad = 1;
-			break;
-		}
-		report_jset(o, "copy", json_integer(u->copy), bad);
-		report_jset(o, "status", json_integer(u->status), bad);
-		for (size_t k = 0; k < REPORT_NUSAGE; k++) {
-			double v;
-
-			memcpy(&v, (const char *)u + report_usage_keys[k].off, sizeof(v));
-			report_jset(o, report_usage_keys[k].key, report_jreal(v), bad);
-		}
-		report_jpush(a, o, bad);
-	}
-	return a;
-}
-
-/*
- * The replicas behind a figure (issue 12): each one's median and CI, its
- * sample count, when it ran (seconds from the run's start) and the
- * sentinel around it.
- */
-static json_t *replicas_array(const struct result *r, int *bad)
-{
-	json_t *a = json_array();
-
-	if (!a) {
-		*bad = 1;
-		return NULL;
-	}
-	for (size_t i = 0; r->replicas && i < r->nreplicas; i++) {
-		const struct result_replica *p = &r->replicas[i];
-		json_t *o = json_object();
-
-		if (!o) {
-			*bad = 1;
-			break;
-		}
-		report_jset(o, "median", report_jreal(p->median), bad);
-		report_jset(o, "ci_low", report_jreal(p->lo), bad);
-		report_jset(o, "ci_high", report_jreal(p->hi), bad);
-		report_jset(o, "n", juint(p->n), bad);
-		report_jset(o, "t0", report_jreal(p->t0), bad);
-		report_jset(o, "t1", report_jreal(p->t1), bad);
-		report_jset(o, "stop", report_jstr(result_stop_name(p->stop)), bad);
-		report_jset(o, "sentinel_sys_ns", report_jreal(p->sentinel_sys), bad);
-		report_jset(o, "sentinel_user_ns", report_jreal(p->sentinel_user), bad);
-		report_jset(o, "apart", report_jreal(p->apart), bad);
-		report_jpush(a, o, bad);
-	}
-	return a;
-}
-
 /*
  * Where each sample ran, as arrays beside "samples": "t" (its end, seconds
  * from the run's start), "cpu" (-1 unknown), "steal_ns" (null unknown) and
@@ -432,41 +319,17 @@ static json_t *where_object(const struct result *r, int *bad)
 	return o;
 }
 
-/* A run's sentinel timeline: [{"t", "cpu", "sys_ns", "user_ns"}]. */
-static json_t *sentinel_array(const struct run_info *run, int *bad)
-{
-	json_t *a = json_array();
-
-	if (!a) {
-		*bad = 1;
-		return NULL;
-	}
-	for (size_t i = 0; run->sentinel && i < run->nsentinel; i++) {
-		const struct sentinel_point *p = &run->sentinel[i];
-		json_t *o = json_object();
-
-		if (!o) {
-			*bad = 1;
-			break;
-		}
-		report_jset(o, "t", report_jreal(p->t), bad);
-		report_jset(o, "cpu", json_integer(p->cpu), bad);
-		report_jset(o, "sys_ns", report_jreal(p->sys_ns), bad);
-		report_jset(o, "user_ns", report_jreal(p->user_ns), bad);
-		report_jpush(a, o, bad);
-	}
-	return a;
-}
 
 /*
  * One of r's fields as the export writes it: null where it says none, and
  * a figure of the measurement null when the result measured nothing.
  */
-static json_t *field_json(const struct field *f, const struct result *r, int measured)
+static json_t *field_json(const struct field *f, const void *obj, int measured)
 {
-	const char *p = (const char *)r + f->off;
+	const char *p = (const char *)obj + f->off;
 	double d;
 	int i;
+	enum placement place;
 
 	switch (f->type) {
 	case FIELD_TEXT:
@@ -486,16 +349,44 @@ static json_t *field_json(const struct field *f, const struct result *r, int mea
 	case FIELD_BOOL:
 		return json_boolean(*(const int *)(const void *)p);
 	case FIELD_BETTER:
-		return report_jstr(bench_better_name(r->better));
+		return report_jstr(bench_better_name(*(const enum bench_better *)(const void *)p));
 	case FIELD_STATUS:
-		return report_jstr(result_status_name(r->status));
+		return report_jstr(result_status_name(*(const enum result_status *)(const void *)p));
 	case FIELD_STOP:
-		return report_jstr(result_stop_name(r->stop));
+		return report_jstr(result_stop_name(*(const enum stop_reason *)(const void *)p));
 	case FIELD_PLACE:
+		place = *(const enum placement *)(const void *)p;
 		/* null, not "", for a benchmark that takes no placement at all. */
-		return r->placement == PLACE_NA ? json_null() : report_jstr(place_name(r->placement));
+		return place == PLACE_NA ? json_null() : report_jstr(place_name(place));
 	}
 	return json_null();
+}
+
+/*
+ * A list of records (core/fields.h): count of rec's kind from base, each
+ * an object of its fields in the table's order.
+ */
+static json_t *record_array(const struct record *rec, const void *base, size_t count, int *bad)
+{
+	json_t *a = json_array();
+
+	if (!a) {
+		*bad = 1;
+		return NULL;
+	}
+	for (size_t i = 0; base && i < count; i++) {
+		json_t *o = json_object();
+
+		if (!o) {
+			*bad = 1;
+			break;
+		}
+		for (size_t k = 0; k < rec->nfields; k++)
+			report_jset(o, rec->fields[k].key,
+				    field_json(&rec->fields[k], (const char *)base + i * rec->size, 1), bad);
+		report_jpush(a, o, bad);
+	}
+	return a;
 }
 
 /*
@@ -535,8 +426,9 @@ static json_t *modes_array(const struct result *r, int *bad)
 static void result_lists(json_t *o, const struct result *r, int measured, json_t *samples, int *bad)
 {
 	report_jset(o, "values", values_object(r, bad), bad);
-	report_jset(o, "points", points_array(r, bad), bad);
-	report_jset(o, "replicas", replicas_array(r, bad), bad);
+	report_jset(o, record_point.key, record_array(&record_point, r->points, r->npoints, bad), bad);
+	report_jset(o, record_replica.key,
+		    record_array(&record_replica, r->replicas, r->nreplicas, bad), bad);
 	report_jset(o, "modes", measured ? modes_array(r, bad) : json_null(), bad);
 	if (measured && r->samples)
 		for (size_t i = 0; i < r->n; i++)
@@ -545,7 +437,7 @@ static void result_lists(json_t *o, const struct result *r, int measured, json_t
 	report_jset(o, "where", measured ? where_object(r, bad) : json_null(), bad);
 	/* Only a timed job has it, and only beside the samples written above. */
 	if (measured && r->samples && r->usage)
-		report_jset(o, "usage", usage_array(r, bad), bad);
+		report_jset(o, record_usage.key, record_array(&record_usage, r->usage, r->n, bad), bad);
 }
 
 static json_t *result_object(const struct result *r, int *bad)
@@ -613,7 +505,8 @@ static json_t *run_object(const struct run_info *run, const char *only_id, int *
 		if (!only_id || strcmp(run->results[i].id, only_id) == 0)
 			report_jpush(results, result_object(&run->results[i], bad), bad);
 	report_jset(o, "results", results, bad);
-	report_jset(o, "sentinel", sentinel_array(run, bad), bad);
+	report_jset(o, record_sentinel.key,
+		    record_array(&record_sentinel, run->sentinel, run->nsentinel, bad), bad);
 	return o;
 }
 
@@ -890,7 +783,8 @@ static json_t *export_run_object(const struct run_info *run, int *bad)
 	for (size_t i = 0; i < run->nresults && !*bad; i++)
 		report_jpush(results, result_object(&run->results[i], bad), bad);
 	report_jset(o, "results", results, bad);
-	report_jset(o, "sentinel", sentinel_array(run, bad), bad);
+	report_jset(o, record_sentinel.key,
+		    record_array(&record_sentinel, run->sentinel, run->nsentinel, bad), bad);
 	return o;
 }
 

@@ -25,17 +25,4 @@ struct rm_doc;
  */
 json_t *report_model_json(const struct rm_doc *doc, int *bad);
 
-/* A name and where its double is in a struct (a result's own fields are core/fields.h's). */
-struct report_stat_key {
-	const char *key;		/* "start" */
-	size_t off;			/* offsetof(struct result_usage, start) */
-};
-/*
- * A timed copy's figures (the doubles of struct result_usage, start to
- * orphans, off their offsets in it) by their JSON names, for writing and
- * reading "usage"; its two integers, copy and status, are spelt apart.
- */
-#define REPORT_NUSAGE 11
-extern const struct report_stat_key report_usage_keys[REPORT_NUSAGE];
-
 #endif

@@ -306,10 +306,50 @@ char *store_sql_results(int which)
 	return sql;
 }
 
-/* A statement of store_sql_results into *q: 0, or -1 (no memory: a message of its own). */
-int store_prepare_results(struct store *st, int which, struct db_stmt **q, char *err)
+/*
+ * One of a record's statements (core/fields.h): its insert, parameters the
+ * parent's id, idx and the fields; or its reading, columns the parent's
+ * id, idx, the fields and the run's id last (store_read.c's cursors), of a
+ * stretch of runs (STORE_SQL_SELECT) or of one result (STORE_SQL_SELECT_ONE).
+ * malloc'd, NULL without memory.
+ */
+char *store_sql_record(const struct record *rec, int which)
 {
-	char *sql = store_sql_results(which);
+	const char *parent = rec->of_run ? "run_id" : "result_id";
+	size_t len = 256 + 2 * strlen(rec->table);
+	char *sql;
+
+	for (size_t k = 0; k < rec->nfields; k++)
+		len += strlen(rec->fields[k].column) + 8;
+	if (!(sql = malloc(len)))
+		return NULL;
+	if (which == STORE_SQL_INSERT) {
+		snprintf(sql, len, "INSERT INTO %s (%s, idx", rec->table, parent);
+		for (size_t k = 0; k < rec->nfields; k++)
+			strcat(strcat(sql, ", "), rec->fields[k].column);
+		strcat(sql, ") VALUES (?, ?");
+		for (size_t k = 0; k < rec->nfields; k++)
+			strcat(sql, ", ?");
+		strcat(sql, ")");
+		return sql;
+	}
+	snprintf(sql, len, "SELECT p.%s, p.idx", parent);
+	for (size_t k = 0; k < rec->nfields; k++)
+		strcat(strcat(sql, ", p."), rec->fields[k].column);
+	snprintf(sql + strlen(sql), len - strlen(sql),
+		 which == STORE_SQL_SELECT_ONE ?
+		 ", p.result_id FROM %s p WHERE p.result_id = ? ORDER BY p.idx" :
+		 rec->of_run ?
+		 ", p.run_id FROM %s p WHERE p.run_id BETWEEN ? AND ? ORDER BY p.run_id, p.idx" :
+		 ", r.run_id FROM %s p JOIN results r ON r.id = p.result_id"
+		 " WHERE r.run_id BETWEEN ? AND ? ORDER BY r.run_id, p.result_id, p.idx",
+		 rec->table);
+	return sql;
+}
+
+/* A statement made by store_sql_* into *q, and freed: 0, or -1 (no memory: a message of its own). */
+static int store_prepare_made(struct store *st, char *sql, struct db_stmt **q, char *err)
+{
 	int rc = sql ? (*q = db_prepare(st->db, sql)) != NULL ? 0 : -1 : -1;
 
 	if (rc < 0)
@@ -317,6 +357,17 @@ int store_prepare_results(struct store *st, int which, struct db_stmt **q, char 
 									 : "out of memory");
 	free(sql);
 	return rc;
+}
+
+int store_prepare_results(struct store *st, int which, struct db_stmt **q, char *err)
+{
+	return store_prepare_made(st, store_sql_results(which), q, err);
+}
+
+int store_prepare_record(struct store *st, const struct record *rec, int which,
+			 struct db_stmt **q, char *err)
+{
+	return store_prepare_made(st, store_sql_record(rec, which), q, err);
 }
 
 /* strerror starts with a capital; kbench's messages do not (err_errno_text). */

@@ -38,11 +38,15 @@ struct store {
  * replica, keeping its id (the last parameter), since PostgreSQL's
  * identity column takes no NULL for a new id; and the reading of a run's.
  */
-enum { STORE_SQL_INSERT, STORE_SQL_INSERT_ID, STORE_SQL_SELECT };
+enum { STORE_SQL_INSERT, STORE_SQL_INSERT_ID, STORE_SQL_SELECT, STORE_SQL_SELECT_ONE };
 
 /* Defined in store.c. */
 char *store_sql_results(int which);
 int store_prepare_results(struct store *st, int which, struct db_stmt **q, char *err);
+struct record;
+char *store_sql_record(const struct record *rec, int which);
+int store_prepare_record(struct store *st, const struct record *rec, int which,
+			 struct db_stmt **q, char *err);
 int store_prepare(struct store *st, const char *sql, struct db_stmt **q);
 int store_failed(struct store *st, const char *what, char *err);
 int store_exec(struct store *st, const char *sql, const char *what, char *err);

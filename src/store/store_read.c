@@ -22,11 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The columns store_load_usage reads, in the order it reads them. */
-static const char store_sql_load_usage[] =
-	"SELECT idx, copy, status, start, user_s, sys_s, maxrss_kb, minflt, majflt, nvcsw, nivcsw,"
-	" inblock, oublock, orphans FROM result_usage WHERE result_id = ? ORDER BY idx";
-
 /*
  * The runs, their results and the children every reader loads (replicas,
  * points, values, the sentinel) are read a stretch of runs at a time
@@ -41,31 +36,8 @@ static const char store_sql_load_runs[] =
 	" WHERE r.id BETWEEN ? AND ? ORDER BY r.id";
 #define STORE_RUNS_RUNCOL 9
 
-static const char store_sql_load_replicas[] =
-	"SELECT p.result_id, p.median, p.ci_low, p.ci_high, p.n, p.t0, p.t1, p.stop,"
-	" p.sentinel_sys, p.sentinel_user, p.apart, r.run_id FROM result_replicas p JOIN results r"
-	" ON r.id = p.result_id WHERE r.run_id BETWEEN ? AND ? ORDER BY r.run_id, p.result_id, p.idx";
-#define STORE_REPLICAS_RUNCOL 11
-
 static const char store_sql_load_samples[] =
 	"SELECT value, t, cpu, steal, replica FROM samples WHERE result_id = ? ORDER BY idx";
-
-static const char store_sql_load_sentinel[] =
-	"SELECT t, cpu, sys_ns, user_ns, run_id FROM sentinels WHERE run_id BETWEEN ? AND ?"
-	" ORDER BY run_id, idx";
-#define STORE_SENTINEL_RUNCOL 4
-
-static const char store_sql_load_points[] =
-	"SELECT p.result_id, p.series, p.x, p.y, p.lo, p.hi, p.noisy, r.run_id FROM result_points p"
-	" JOIN results r ON r.id = p.result_id WHERE r.run_id BETWEEN ? AND ?"
-	" ORDER BY r.run_id, p.result_id, p.idx";
-#define STORE_POINTS_RUNCOL 7
-
-/* The runs' results' values, the columns in the order store_load_values reads them. */
-static const char store_sql_load_values[] =
-	"SELECT v.result_id, v.key, v.num, v.text, r.run_id FROM result_values v JOIN results r"
-	" ON r.id = v.result_id WHERE r.run_id BETWEEN ? AND ? ORDER BY r.run_id, v.result_id, v.idx";
-#define STORE_VALUES_RUNCOL 4
 
 /*
  * Selected runs this close together are read in one stretch (the runs
@@ -371,220 +343,17 @@ fail:
 }
 
 /*
- * A timed job's usage, one row per sample, after store_load_samples: r->usage
- * stays NULL when the result has none (any other benchmark, or a database
- * from before schema 8).  Rows that are not exactly one per sample are
- * refused rather than matched up by guess; 0 or -1 with err filled.
+ * The fields of obj, a struct the table fields describes (core/fields.h),
+ * from the current row of q, column c on, in the table's order; who says
+ * whose they are in a message ("result 12").  0, or -1 with err filled.
  */
-static int store_load_usage(struct store *st, struct db_stmt *stmt, int64_t result_id,
-			    struct result *r, char *err)
+static int store_row_fields(struct store *st, struct db_stmt *q, int c, const struct field *fields,
+			    size_t n, void *obj, const char *who, char *err)
 {
-	size_t i = 0;
-	int rc;
-
-	if (db_bind_int64(stmt, 1, result_id) != 0)
-		goto fail;
-	while ((rc = db_step(stmt)) == DB_ROW) {
-		struct result_usage *u;
-		int64_t copy = db_column_int64(stmt, 1);
-		int64_t status = db_column_int64(stmt, 2);
-
-		if (!r->samples || i == r->n || db_column_int64(stmt, 0) != (int64_t)i) {
-			db_reset(stmt);
-			errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not "
-				   "one per sample (%zu)", st->path, (long long)result_id,
-				   r->samples ? r->n : 0);
-			return -1;
-		}
-		if (copy < 1 || copy > INT_MAX || status < INT_MIN || status > INT_MAX) {
-			db_reset(stmt);
-			errbuf_set(err, "cannot read db '%s': result %lld has usage %zu with copy %lld "
-				   "and status %lld", st->path, (long long)result_id, i + 1,
-				   (long long)copy, (long long)status);
-			return -1;
-		}
-		if (!r->usage && !(r->usage = calloc(r->n, sizeof(*r->usage)))) {
-			db_reset(stmt);
-			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-			return -1;
-		}
-		u = &r->usage[i++];
-		u->copy = (int)copy;
-		u->status = (int)status;
-		u->start = store_column_real(stmt, 3);
-		u->user_s = store_column_real(stmt, 4);
-		u->sys_s = store_column_real(stmt, 5);
-		u->maxrss_kb = store_column_real(stmt, 6);
-		u->minflt = store_column_real(stmt, 7);
-		u->majflt = store_column_real(stmt, 8);
-		u->nvcsw = store_column_real(stmt, 9);
-		u->nivcsw = store_column_real(stmt, 10);
-		u->inblock = store_column_real(stmt, 11);
-		u->oublock = store_column_real(stmt, 12);
-		u->orphans = store_column_real(stmt, 13);
-	}
-	db_reset(stmt);
-	if (rc != DB_DONE)
-		goto fail;
-	if (i != 0 && i != r->n) {
-		errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not one "
-			   "per sample (%zu)", st->path, (long long)result_id, r->n);
-		return -1;
-	}
-	return 0;
-fail:
-	errbuf_set(err, "cannot read usage from db '%s': %s", st->path, db_errmsg(st->db));
-	return -1;
-}
-
-/* A result's replicas, in the order taken; 0 or -1 with err filled. */
-static int store_load_replicas(struct store *st, struct store_rows *c, int64_t run_id, int64_t result_id,
-			       struct result *r, char *err)
-{
-	struct db_stmt *stmt = c->stmt;
-	size_t cap = 0;
-
-	for (; store_rows_at(c, run_id, result_id); store_rows_next(c)) {
-		struct result_replica *p;
-		const char *stop = db_column_text(stmt, 7);
-
-		if (store_grow(&r->replicas, r->nreplicas, &cap, sizeof(*p), 8) < 0) {
-			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-			return -1;
-		}
-		p = &r->replicas[r->nreplicas++];
-		p->median = store_column_real(stmt, 1);
-		p->lo = store_column_real(stmt, 2);
-		p->hi = store_column_real(stmt, 3);
-		p->n = (size_t)db_column_int64(stmt, 4);
-		p->t0 = store_column_real(stmt, 5);
-		p->t1 = store_column_real(stmt, 6);
-		if (!stop || result_stop_parse(stop, &p->stop) < 0) {
-			errbuf_set(err, "cannot read db '%s': result %lld has a replica with a bad stop",
-				   st->path, (long long)result_id);
-			return -1;
-		}
-		p->sentinel_sys = store_column_real(stmt, 8);
-		p->sentinel_user = store_column_real(stmt, 9);
-		p->apart = store_column_real(stmt, 10);
-	}
-	if (c->rc < 0)
-		goto fail;
-	return 0;
-fail:
-	errbuf_set(err, "cannot read replicas from db '%s': %s", st->path, db_errmsg(st->db));
-	return -1;
-}
-
-/* A run's sentinel timeline, from the stretch's cursor; 0 or -1 with err filled. */
-static int store_load_sentinel(struct store *st, struct store_rows *c, struct run_info *run,
-			       char *err)
-{
-	struct db_stmt *stmt = c->stmt;
-	size_t cap = 0;
-
-	for (; store_rows_run(c, run->id); store_rows_next(c)) {
-		struct sentinel_point *p;
-
-		if (store_grow(&run->sentinel, run->nsentinel, &cap, sizeof(*p), 64) < 0) {
-			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-			return -1;
-		}
-		p = &run->sentinel[run->nsentinel++];
-		p->t = store_column_real(stmt, 0);
-		p->cpu = (int)db_column_int64(stmt, 1);
-		p->sys_ns = store_column_real(stmt, 2);
-		p->user_ns = store_column_real(stmt, 3);
-	}
-	if (c->rc < 0) {
-		errbuf_set(err, "cannot read the sentinel from db '%s': %s", st->path, db_errmsg(st->db));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * A result's values, in the order they were written; 0 or -1 with err
- * filled.  More than a result can hold is refused rather than cut short:
- * the file was not written by this kbench, and a value silently dropped
- * would make a later comparison wrong without saying so.
- */
-static int store_load_values(struct store *st, struct store_rows *c, int64_t run_id, int64_t result_id,
-			     struct result *r, char *err)
-{
-	struct db_stmt *stmt = c->stmt;
-
-	r->nvalues = 0;
-	for (; store_rows_at(c, run_id, result_id); store_rows_next(c)) {
-		struct bench_value *v;
-
-		if (r->nvalues == BENCH_MAX_VALUES) {
-			errbuf_set(err, "cannot read db '%s': result %lld has more than %d values",
-				   st->path, (long long)result_id, BENCH_MAX_VALUES);
-			return -1;
-		}
-		v = &r->values[r->nvalues++];
-		store_column_copy(stmt, 1, v->key, sizeof(v->key));
-		v->num = store_column_real(stmt, 2);
-		store_column_copy(stmt, 3, v->text, sizeof(v->text));
-	}
-	if (c->rc < 0)
-		goto fail;
-	return 0;
-fail:
-	errbuf_set(err, "cannot read values from db '%s': %s", st->path, db_errmsg(st->db));
-	return -1;
-}
-
-/* A curve's points, in the order measured; 0 or -1 with err filled. */
-static int store_load_points(struct store *st, struct store_rows *c, int64_t run_id, int64_t result_id,
-			     struct result *r, char *err)
-{
-	struct db_stmt *stmt = c->stmt;
-	size_t cap = 0;
-
-	for (; store_rows_at(c, run_id, result_id); store_rows_next(c)) {
-		struct result_point *p;
-
-		if (r->npoints == BENCH_MAX_POINTS) {
-			errbuf_set(err, "cannot read db '%s': result %lld has more than %d points",
-				   st->path, (long long)result_id, BENCH_MAX_POINTS);
-			return -1;
-		}
-		if (store_grow(&r->points, r->npoints, &cap, sizeof(*p), 32) < 0) {
-			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
-			return -1;
-		}
-		p = &r->points[r->npoints++];
-		store_column_copy(stmt, 1, p->series, sizeof(p->series));
-		p->x = store_column_real(stmt, 2);
-		p->y = store_column_real(stmt, 3);
-		p->lo = store_column_real(stmt, 4);
-		p->hi = store_column_real(stmt, 5);
-		p->noisy = (int)db_column_int64(stmt, 6) != 0;
-	}
-	if (c->rc < 0)
-		goto fail;
-	return 0;
-fail:
-	errbuf_set(err, "cannot read points from db '%s': %s", st->path, db_errmsg(st->db));
-	return -1;
-}
-
-/*
- * Fill one result from the current row of store_sql_results(STORE_SQL_SELECT):
- * the id, then the fields in field_result's order.
- */
-static int store_row_result(struct store *st, struct db_stmt *q, struct result *r, char *err)
-{
-	long long rid = (long long)db_column_int64(q, 0);
-	int c = 1;
-
-	memset(r, 0, sizeof(*r));
-	for (size_t k = 0; k < field_nresult; k++) {
-		const struct field *f = &field_result[k];
-		char *p = (char *)r + f->off;
-		const char *t;
+	for (size_t k = 0; k < n; k++) {
+		const struct field *f = &fields[k];
+		char *p = (char *)obj + f->off;
+		const char *t = NULL;
 		int64_t v;
 		int bad = 0;
 
@@ -605,8 +374,8 @@ static int store_row_result(struct store *st, struct db_stmt *q, struct result *
 			/* A count out of its range (a hand edit, another program's write). */
 			if (f->type != FIELD_U64 && (v < f->lo || v > f->hi) &&
 			    !((f->flags & FIELD_ZERO_NONE) && v == 0)) {
-				errbuf_set(err, "cannot read db '%s': result %lld has %s %lld, out of "
-					   "its range", st->path, rid, f->key, (long long)v);
+				errbuf_set(err, "cannot read db '%s': %s has %s %lld, out of its range",
+					   st->path, who, f->key, (long long)v);
 				return -1;
 			}
 			if (f->type == FIELD_SIZE)
@@ -619,33 +388,164 @@ static int store_row_result(struct store *st, struct db_stmt *q, struct result *
 		case FIELD_BETTER:
 			t = db_column_text(q, c);
 			bad = !t || (strcmp(t, "lower") != 0 && strcmp(t, "higher") != 0);
-			r->better = t && strcmp(t, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER;
+			*(enum bench_better *)(void *)p = t && strcmp(t, "higher") == 0 ? BETTER_HIGHER
+										      : BETTER_LOWER;
 			break;
 		case FIELD_STATUS:
 			t = db_column_text(q, c);
-			bad = !t || result_status_parse(t, &r->status) < 0;
+			bad = !t || result_status_parse(t, (enum result_status *)(void *)p) < 0;
 			break;
 		case FIELD_STOP:
 			t = db_column_text(q, c);
-			bad = !t || result_stop_parse(t, &r->stop) < 0;
+			bad = !t || result_stop_parse(t, (enum stop_reason *)(void *)p) < 0;
 			break;
 		case FIELD_PLACE:
 			/* "" is PLACE_NA, which place_parse does not accept as a choice. */
 			t = db_column_text(q, c);
 			if (t && t[0] == '\0')
-				r->placement = PLACE_NA;
+				*(enum placement *)(void *)p = PLACE_NA;
 			else
-				bad = !t || place_parse(t, &r->placement) < 0;
+				bad = !t || place_parse(t, (enum placement *)(void *)p) < 0;
 			break;
 		}
 		if (bad) {
-			errbuf_set(err, "cannot read db '%s': result %lld has an unknown %s '%s'",
-				   st->path, rid, f->key, t ? t : "(null)");
+			errbuf_set(err, "cannot read db '%s': %s has an unknown %s '%s'", st->path, who,
+				   f->key, t ? t : "(null)");
 			return -1;
 		}
 		c++;
 	}
 	return 0;
+}
+
+/*
+ * Fill one result from the current row of store_sql_results(STORE_SQL_SELECT):
+ * the id, then the fields in field_result's order.
+ */
+static int store_row_result(struct store *st, struct db_stmt *q, struct result *r, char *err)
+{
+	char who[48];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(who, sizeof(who), "result %lld", (long long)db_column_int64(q, 0));
+	return store_row_fields(st, q, 1, field_result, field_nresult, r, who, err);
+}
+
+/*
+ * The records of rec's kind under one parent from the stretch's cursor (a
+ * result's, or with rec->of_run the run's), in their order, appended to
+ * the array *basep holds, *n of them, grown as they come.  More than a
+ * parent may hold is refused rather than cut short: the database was not
+ * written by this kbench, and a record silently dropped would make a later
+ * comparison wrong without saying so.  0, or -1 with err filled.
+ */
+static int store_load_records(struct store *st, struct store_rows *c, const struct record *rec,
+			      int64_t run_id, int64_t parent, void *basep, size_t *n, char *err)
+{
+	const char *kind = rec->of_run ? "run" : "result";
+	size_t cap = *n;
+	char who[96];
+
+	for (; rec->of_run ? store_rows_run(c, run_id) : store_rows_at(c, run_id, parent);
+	     store_rows_next(c)) {
+		void *obj;
+
+		if (*n == rec->max) {
+			errbuf_set(err, "cannot read db '%s': %s %lld has more than %zu %s", st->path,
+				   kind, (long long)parent, rec->max, rec->key);
+			return -1;
+		}
+		if (store_grow(basep, *n, &cap, rec->size, 8) < 0) {
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
+		}
+		obj = *(char **)basep + (*n)++ * rec->size;
+		memset(obj, 0, rec->size);
+		snprintf(who, sizeof(who), "%s %lld's %s %zu", kind, (long long)parent, rec->name, *n);
+		if (store_row_fields(st, c->stmt, 2, rec->fields, rec->nfields, obj, who, err) < 0)
+			return -1;
+	}
+	if (c->rc < 0) {
+		errbuf_set(err, "cannot read %s from db '%s': %s", rec->key, st->path, db_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A result's values, points and replicas from the stretch's cursors: 0, or
+ * -1 with err filled.  The values are read into a list of their own first,
+ * since a result holds them in place.
+ */
+static int store_load_children(struct store *st, struct store_rows *values,
+			       struct store_rows *points, struct store_rows *replicas, int64_t run_id,
+			       int64_t rid, struct result *r, char *err)
+{
+	struct bench_value *v = NULL;
+	size_t nv = 0;
+
+	if (store_load_records(st, values, &record_value, run_id, rid, &v, &nv, err) < 0) {
+		free(v);
+		return -1;
+	}
+	if (nv)
+		memcpy(r->values, v, nv * sizeof(*v));
+	r->nvalues = nv;
+	free(v);
+	return store_load_records(st, points, &record_point, run_id, rid, &r->points, &r->npoints,
+				  err) < 0 ||
+	       store_load_records(st, replicas, &record_replica, run_id, rid, &r->replicas,
+				  &r->nreplicas, err) < 0 ? -1 : 0;
+}
+
+/*
+ * A timed job's usage, one row per sample, after store_load_samples: r->usage
+ * stays NULL when the result has none (any other benchmark, or a database
+ * from before schema 8).  Rows that are not exactly one per sample are
+ * refused rather than matched up by guess; 0 or -1 with err filled.
+ */
+static int store_load_usage(struct store *st, struct db_stmt *stmt, int64_t result_id,
+			    struct result *r, char *err)
+{
+	size_t i = 0;
+	int rc;
+
+	if (db_bind_int64(stmt, 1, result_id) != 0)
+		goto fail;
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		char who[64];
+
+		if (!r->samples || i == r->n || db_column_int64(stmt, 1) != (int64_t)i) {
+			db_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not "
+				   "one per sample (%zu)", st->path, (long long)result_id,
+				   r->samples ? r->n : 0);
+			return -1;
+		}
+		if (!r->usage && !(r->usage = calloc(r->n, sizeof(*r->usage)))) {
+			db_reset(stmt);
+			errbuf_set(err, "cannot read db '%s': out of memory", st->path);
+			return -1;
+		}
+		snprintf(who, sizeof(who), "result %lld's usage %zu", (long long)result_id, i + 1);
+		if (store_row_fields(st, stmt, 2, record_usage.fields, record_usage.nfields,
+				     &r->usage[i++], who, err) < 0) {
+			db_reset(stmt);
+			return -1;
+		}
+	}
+	db_reset(stmt);
+	if (rc != DB_DONE)
+		goto fail;
+	if (i != 0 && i != r->n) {
+		errbuf_set(err, "cannot read db '%s': result %lld has usage rows that are not one "
+			   "per sample (%zu)", st->path, (long long)result_id, r->n);
+		return -1;
+	}
+	return 0;
+fail:
+	errbuf_set(err, "cannot read usage from db '%s': %s", st->path, db_errmsg(st->db));
+	return -1;
 }
 
 /* One run's results, ordered by result id, into run->results. */
@@ -713,19 +613,20 @@ static int store_stretch_prepare(struct store *st, struct store_stretch *x, char
 		results_runcol += field_result[k].column != NULL;
 	x->runs.runcol = STORE_RUNS_RUNCOL;
 	x->results.runcol = results_runcol;
-	x->values.runcol = STORE_VALUES_RUNCOL;
-	x->points.runcol = STORE_POINTS_RUNCOL;
-	x->replicas.runcol = STORE_REPLICAS_RUNCOL;
-	x->sentinel.runcol = STORE_SENTINEL_RUNCOL;
-	if (store_prepare_results(st, STORE_SQL_SELECT, &x->results.stmt, err) < 0)
+	/* A record's columns: the parent's id, idx, its fields, the run's id. */
+	x->values.runcol = 2 + (int)record_value.nfields;
+	x->points.runcol = 2 + (int)record_point.nfields;
+	x->replicas.runcol = 2 + (int)record_replica.nfields;
+	x->sentinel.runcol = 2 + (int)record_sentinel.nfields;
+	if (store_prepare_results(st, STORE_SQL_SELECT, &x->results.stmt, err) < 0 ||
+	    store_prepare_record(st, &record_value, STORE_SQL_SELECT, &x->values.stmt, err) < 0 ||
+	    store_prepare_record(st, &record_point, STORE_SQL_SELECT, &x->points.stmt, err) < 0 ||
+	    store_prepare_record(st, &record_replica, STORE_SQL_SELECT, &x->replicas.stmt, err) < 0 ||
+	    store_prepare_record(st, &record_sentinel, STORE_SQL_SELECT, &x->sentinel.stmt, err) < 0 ||
+	    store_prepare_record(st, &record_usage, STORE_SQL_SELECT_ONE, &x->usage, err) < 0)
 		return -1;
 	if (store_prepare(st, store_sql_load_runs, &x->runs.stmt) != 0 ||
-	    store_prepare(st, store_sql_load_samples, &x->samples) != 0 ||
-	    store_prepare(st, store_sql_load_replicas, &x->replicas.stmt) != 0 ||
-	    store_prepare(st, store_sql_load_sentinel, &x->sentinel.stmt) != 0 ||
-	    store_prepare(st, store_sql_load_values, &x->values.stmt) != 0 ||
-	    store_prepare(st, store_sql_load_points, &x->points.stmt) != 0 ||
-	    store_prepare(st, store_sql_load_usage, &x->usage) != 0) {
+	    store_prepare(st, store_sql_load_samples, &x->samples) != 0) {
 		errbuf_set(err, "cannot read runs from db '%s': %s", st->path, db_errmsg(st->db));
 		return -1;
 	}
@@ -755,9 +656,8 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		/* Counted before filling, so run_info_free frees a half-loaded result too. */
 		struct result *r = &run->results[run->nresults++];
 		if (store_row_result(st, q, r, err) < 0 ||
-		    store_load_values(st, &x->values, run->id, rid, r, err) < 0 ||
-		    store_load_points(st, &x->points, run->id, rid, r, err) < 0 ||
-		    store_load_replicas(st, &x->replicas, run->id, rid, r, err) < 0)
+		    store_load_children(st, &x->values, &x->points, &x->replicas, run->id, rid, r,
+					err) < 0)
 			return -1;
 		/*
 		 * Usage is beside the samples, so it comes with them or not at all;
@@ -842,7 +742,8 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 			run->id = ids.v[k];
 			if (store_load_run(st, &x.runs, run, err) < 0 ||
 			    store_load_results(st, run, want_samples, &x, err) < 0 ||
-			    store_load_sentinel(st, &x.sentinel, run, err) < 0)
+			    store_load_records(st, &x.sentinel, &record_sentinel, run->id, run->id,
+					       &run->sentinel, &run->nsentinel, err) < 0)
 				goto fail;
 		}
 		store_stretch_reset(&x);

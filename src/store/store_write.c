@@ -35,22 +35,6 @@ static const char store_sql_sample[] =
 #define STORE_SAMPLE_COLS 7
 #define STORE_SAMPLE_ROWS 64
 
-static const char store_sql_usage[] =
-	"INSERT INTO result_usage (result_id, idx, copy, status, start, user_s, sys_s, maxrss_kb,"
-	" minflt, majflt, nvcsw, nivcsw, inblock, oublock, orphans)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-
-static const char store_sql_replica[] =
-	"INSERT INTO result_replicas (result_id, idx, median, ci_low, ci_high, n, t0, t1, stop,"
-	" sentinel_sys, sentinel_user, apart) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-
-static const char store_sql_value[] =
-	"INSERT INTO result_values (result_id, idx, key, num, text) VALUES (?, ?, ?, ?, ?)";
-
-static const char store_sql_point[] =
-	"INSERT INTO result_points (result_id, idx, series, x, y, lo, hi, noisy)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-
 /* store_sql_sample with STORE_SAMPLE_ROWS rows of parameters: malloc'd, NULL without memory. */
 static char *store_sql_samples(void)
 {
@@ -81,14 +65,15 @@ int store_prepare_writes(struct store *st, char *err)
 	if (store_prepare_results(st, STORE_SQL_INSERT, &st->ins_result, err) < 0 ||
 	    store_prepare_results(st, STORE_SQL_INSERT_ID, &st->ins_result_id, err) < 0)
 		return -1;
-	if (store_prepare(st, store_sql_sample, &st->ins_sample) != 0 ||
-	    store_prepare(st, store_sql_value, &st->ins_value) != 0 ||
-	    store_prepare(st, store_sql_point, &st->ins_point) != 0 ||
-	    store_prepare(st, store_sql_replica, &st->ins_replica) != 0 ||
-	    store_prepare(st, store_sql_usage, &st->ins_usage) != 0) {
+	if (store_prepare(st, store_sql_sample, &st->ins_sample) != 0) {
 		errbuf_set(err, "cannot open db '%s': %s", st->path, db_errmsg(st->db));
 		return -1;
 	}
+	if (store_prepare_record(st, &record_value, STORE_SQL_INSERT, &st->ins_value, err) < 0 ||
+	    store_prepare_record(st, &record_point, STORE_SQL_INSERT, &st->ins_point, err) < 0 ||
+	    store_prepare_record(st, &record_replica, STORE_SQL_INSERT, &st->ins_replica, err) < 0 ||
+	    store_prepare_record(st, &record_usage, STORE_SQL_INSERT, &st->ins_usage, err) < 0)
+		return -1;
 	return 0;
 }
 
@@ -261,17 +246,19 @@ static int store_result_check(struct store *st, const struct result *r, char *er
 }
 
 /*
- * r's stored fields (field_result's with a column) as the parameters from
- * the first'th on, in the table's order, as store_sql_results lists their
- * columns; *next is the parameter after them.  0, or -1.
+ * The stored fields (those with a column) of obj, a struct the table
+ * fields describes (core/fields.h), as the parameters from the first'th
+ * on, in the table's order, as store_sql_results and store_sql_record list
+ * their columns; *next is the parameter after them.  0, or -1.
  */
-static int store_bind_fields(struct db_stmt *s, int first, const struct result *r, int *next)
+static int store_bind_fields(struct db_stmt *s, int first, const struct field *fields, size_t n,
+			     const void *obj, int *next)
 {
 	int i = first;
 
-	for (size_t k = 0; k < field_nresult; k++) {
-		const struct field *f = &field_result[k];
-		const char *p = (const char *)r + f->off;
+	for (size_t k = 0; k < n; k++) {
+		const struct field *f = &fields[k];
+		const char *p = (const char *)obj + f->off;
 		int rc = 0;
 
 		if (!f->column)
@@ -298,16 +285,16 @@ static int store_bind_fields(struct db_stmt *s, int first, const struct result *
 			rc = db_bind_int64(s, i, *(const int *)(const void *)p != 0);
 			break;
 		case FIELD_BETTER:
-			rc = store_bind_text(s, i, bench_better_name(r->better));
+			rc = store_bind_text(s, i, bench_better_name(*(const enum bench_better *)(const void *)p));
 			break;
 		case FIELD_STATUS:
-			rc = store_bind_text(s, i, result_status_name(r->status));
+			rc = store_bind_text(s, i, result_status_name(*(const enum result_status *)(const void *)p));
 			break;
 		case FIELD_STOP:
-			rc = store_bind_text(s, i, result_stop_name(r->stop));
+			rc = store_bind_text(s, i, result_stop_name(*(const enum stop_reason *)(const void *)p));
 			break;
 		case FIELD_PLACE:
-			rc = store_bind_text(s, i, place_name(r->placement));
+			rc = store_bind_text(s, i, place_name(*(const enum placement *)(const void *)p));
 			break;
 		}
 		if (rc != 0)
@@ -315,6 +302,26 @@ static int store_bind_fields(struct db_stmt *s, int first, const struct result *
 		i++;
 	}
 	*next = i;
+	return 0;
+}
+
+/*
+ * count records of rec's kind from base (an array of them, or NULL for
+ * none), the children of parent (a result's or a run's id), a row each
+ * of stmt, store_sql_record's insert.  0, or -1.
+ */
+static int store_insert_records(struct db_stmt *stmt, const struct record *rec, int64_t parent,
+				const void *base, size_t count)
+{
+	for (size_t i = 0; base && i < count; i++) {
+		int next;
+
+		if (db_bind_int64(stmt, 1, parent) != 0 || db_bind_int64(stmt, 2, (int64_t)i) != 0 ||
+		    store_bind_fields(stmt, 3, rec->fields, rec->nfields,
+				      (const char *)base + i * rec->size, &next) < 0 ||
+		    store_step_done(stmt) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -352,39 +359,15 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 	int64_t result_id;
 	int next;
 
-	if (db_bind_int64(s, 1, run_id) != 0 || store_bind_fields(s, 2, r, &next) < 0 ||
+	if (db_bind_int64(s, 1, run_id) != 0 || store_bind_fields(s, 2, field_result, field_nresult, r, &next) < 0 ||
 	    (id && *id && db_bind_int64(s, next, *id) != 0) ||
 	    store_step_id(s, &result_id) < 0)
 		goto fail;
 	if (id)
 		*id = result_id;
-	for (size_t i = 0; i < r->nvalues; i++) {
-		const struct bench_value *v = &r->values[i];
-
-		if (db_bind_int64(sv, 1, result_id) != 0 ||
-		    db_bind_int64(sv, 2, (int64_t)i) != 0 ||
-		    store_bind_text(sv, 3, v->key) != 0 ||
-		    store_bind_real(sv, 4, v->num) != 0 ||
-		    (v->text[0] ? store_bind_text(sv, 5, v->text)
-				: db_bind_null(sv, 5)) != 0 ||
-		    store_step_done(sv) < 0)
-			goto fail;
-	}
-	for (size_t i = 0; r->points && i < r->npoints; i++) {
-		const struct result_point *p = &r->points[i];
-		struct db_stmt *sp = st->ins_point;
-
-		if (db_bind_int64(sp, 1, result_id) != 0 ||
-		    db_bind_int64(sp, 2, (int64_t)i) != 0 ||
-		    store_bind_text(sp, 3, p->series) != 0 ||
-		    store_bind_real(sp, 4, p->x) != 0 ||
-		    store_bind_real(sp, 5, p->y) != 0 ||
-		    store_bind_real(sp, 6, p->lo) != 0 ||
-		    store_bind_real(sp, 7, p->hi) != 0 ||
-		    db_bind_int64(sp, 8, p->noisy != 0) != 0 ||
-		    store_step_done(sp) < 0)
-			goto fail;
-	}
+	if (store_insert_records(sv, &record_value, result_id, r->values, r->nvalues) < 0 ||
+	    store_insert_records(st->ins_point, &record_point, result_id, r->points, r->npoints) < 0)
+		goto fail;
 	/* The samples in bulk, STORE_SAMPLE_ROWS to a statement, the rest one by one. */
 	for (size_t i = 0; r->samples && i < r->n;) {
 		int bulk = r->n - i >= STORE_SAMPLE_ROWS;
@@ -398,47 +381,12 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 			goto fail;
 		i += rows;
 	}
-	for (size_t i = 0; r->samples && r->usage && i < r->n; i++) {
-		const struct result_usage *u = &r->usage[i];
-		struct db_stmt *su = st->ins_usage;
-
-		if (db_bind_int64(su, 1, result_id) != 0 ||
-		    db_bind_int64(su, 2, (int64_t)i) != 0 ||
-		    db_bind_int64(su, 3, u->copy) != 0 ||
-		    db_bind_int64(su, 4, u->status) != 0 ||
-		    store_bind_real(su, 5, u->start) != 0 ||
-		    store_bind_real(su, 6, u->user_s) != 0 ||
-		    store_bind_real(su, 7, u->sys_s) != 0 ||
-		    store_bind_real(su, 8, u->maxrss_kb) != 0 ||
-		    store_bind_real(su, 9, u->minflt) != 0 ||
-		    store_bind_real(su, 10, u->majflt) != 0 ||
-		    store_bind_real(su, 11, u->nvcsw) != 0 ||
-		    store_bind_real(su, 12, u->nivcsw) != 0 ||
-		    store_bind_real(su, 13, u->inblock) != 0 ||
-		    store_bind_real(su, 14, u->oublock) != 0 ||
-		    store_bind_real(su, 15, u->orphans) != 0 ||
-		    store_step_done(su) < 0)
-			goto fail;
-	}
-	for (size_t i = 0; r->replicas && i < r->nreplicas; i++) {
-		const struct result_replica *p = &r->replicas[i];
-		struct db_stmt *sr = st->ins_replica;
-
-		if (db_bind_int64(sr, 1, result_id) != 0 ||
-		    db_bind_int64(sr, 2, (int64_t)i) != 0 ||
-		    store_bind_real(sr, 3, p->median) != 0 ||
-		    store_bind_real(sr, 4, p->lo) != 0 ||
-		    store_bind_real(sr, 5, p->hi) != 0 ||
-		    db_bind_int64(sr, 6, (int64_t)p->n) != 0 ||
-		    store_bind_real(sr, 7, p->t0) != 0 ||
-		    store_bind_real(sr, 8, p->t1) != 0 ||
-		    store_bind_text(sr, 9, result_stop_name(p->stop)) != 0 ||
-		    store_bind_real(sr, 10, p->sentinel_sys) != 0 ||
-		    store_bind_real(sr, 11, p->sentinel_user) != 0 ||
-		    store_bind_real(sr, 12, p->apart) != 0 ||
-		    store_step_done(sr) < 0)
-			goto fail;
-	}
+	/* Usage is one a sample, and loads with the samples: none without them. */
+	if (store_insert_records(st->ins_usage, &record_usage, result_id, r->usage,
+				 r->samples ? r->n : 0) < 0 ||
+	    store_insert_records(st->ins_replica, &record_replica, result_id, r->replicas,
+				 r->nreplicas) < 0)
+		goto fail;
 	return 0;
 fail:
 	/* Whichever statement failed must not keep its half-bound row. */
@@ -531,25 +479,21 @@ static int store_sentinel_insert(struct store *st, int64_t run_id,
 				 const struct sentinel_point *pts, size_t n)
 {
 	struct db_stmt *q;
+	char *sql;
+	int rc;
 
 	if (n == 0)
 		return 0;
-	if (store_prepare(st, "INSERT INTO sentinels (run_id, idx, t, cpu, sys_ns, user_ns)"
-			       " VALUES (?, ?, ?, ?, ?, ?)", &q) != 0)
+	/* Without memory for the statement's text, the connection's last error says nothing. */
+	if (!(sql = store_sql_record(&record_sentinel, STORE_SQL_INSERT)))
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (db_bind_int64(q, 1, run_id) != 0 ||
-		    db_bind_int64(q, 2, (int64_t)i) != 0 ||
-		    store_bind_real(q, 3, pts[i].t) != 0 ||
-		    db_bind_int64(q, 4, pts[i].cpu) != 0 ||
-		    store_bind_real(q, 5, pts[i].sys_ns) != 0 ||
-		    store_bind_real(q, 6, pts[i].user_ns) != 0 ||
-		    store_step_done(q) < 0) {
-			db_finalize(q);
-			return -1;
-		}
+	rc = store_prepare(st, sql, &q);
+	free(sql);
+	if (rc != 0)
+		return -1;
+	rc = store_insert_records(q, &record_sentinel, run_id, pts, n);
 	db_finalize(q);
-	return 0;
+	return rc;
 }
 
 int store_sentinel_put(struct store *st, int64_t run_id, const struct sentinel_point *pts,

@@ -2300,7 +2300,7 @@ static void test_timed_export_import(void **state)
 	assert_import_refused(bad, "usage 1: \"start\" is of another type, not a number or null");
 	free(bad);
 	bad = with_key(text, "usage", json_pack("[{s:i, s:f}, i, i, i]", "copy", 1, "status", 0.5, 1, 2, 3));
-	assert_import_refused(bad, "usage 1: \"status\" is of another type, not a wait status");
+	assert_import_refused(bad, "usage 1: \"status\" is of another type, not a whole number");
 	free(bad);
 	free(text);
 	run_info_free(&run);

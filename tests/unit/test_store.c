@@ -1359,6 +1359,44 @@ static void test_bad_rows(void **state)
 	assert_true(strncmp(err, want, strlen(want)) == 0);
 	raw_exec(f->db, "UPDATE results SET parallel = 1");
 
+	/*
+	 * The records a result or a run has lists of are read by their tables
+	 * (core/fields.h) as a result's fields are: each field in its range,
+	 * each name known, and the message says whose record it is.
+	 */
+	snprintf(sql, sizeof(sql), "INSERT INTO result_replicas (result_id, idx, median, n, t0, t1,"
+		 " stop) VALUES (%lld, 0, 2.5, 10, 1, 2, 'precision'), (%lld, 1, 2.5, 10, 1, 2,"
+		 " 'sideways')", rid, rid);
+	raw_exec(f->db, sql);
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), -1);
+	snprintf(want, sizeof(want), "cannot read db '%s': result %lld's replica 2 has an unknown "
+		 "stop 'sideways'", f->db, rid);
+	assert_string_equal(err, want);
+	raw_exec(f->db, "UPDATE result_replicas SET stop = 'max-time' WHERE idx = 1");
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), 1);
+	assert_int_equal(runs[0].results[0].nreplicas, 2);
+	assert_int_equal(runs[0].results[0].replicas[1].stop, STOP_MAX_TIME);
+	assert_same_double(runs[0].results[0].replicas[1].median, 2.5);
+	assert_true(isnan(runs[0].results[0].replicas[1].apart));
+	store_runs_free(runs, 1);
+	raw_exec(f->db, "DELETE FROM result_replicas");
+	snprintf(sql, sizeof(sql), "INSERT INTO result_points (result_id, idx, series, x, noisy)"
+		 " VALUES (%lld, 0, 'random', 4096, 2)", rid);
+	raw_exec(f->db, sql);
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), -1);
+	snprintf(want, sizeof(want), "cannot read db '%s': result %lld's point 1 has noisy 2, out "
+		 "of its range", f->db, rid);
+	assert_string_equal(err, want);
+	raw_exec(f->db, "DELETE FROM result_points");
+	snprintf(sql, sizeof(sql), "INSERT INTO sentinels (run_id, idx, t, cpu) VALUES (%lld, 0, 1, -7)",
+		 (long long)run.id);
+	raw_exec(f->db, sql);
+	assert_int_equal(store_runs_load(st, NULL, 0, 0, &runs, err), -1);
+	snprintf(want, sizeof(want), "cannot read db '%s': run %lld's sentinel point 1 has cpu -7, "
+		 "out of its range", f->db, (long long)run.id);
+	assert_string_equal(err, want);
+	raw_exec(f->db, "DELETE FROM sentinels");
+
 	/* Exactly BENCH_MAX_VALUES values load; one more is refused, not cut short. */
 	for (int i = 0; i <= BENCH_MAX_VALUES; i++) {
 		if (i == BENCH_MAX_VALUES) {

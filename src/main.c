@@ -41,6 +41,11 @@ static const struct cmd cmds[] = {
 	{ "run", "[--suite S] [--only GLOB,...] [--label L] [--runs N] [--replicas N] [--precision PCT] "
 		 "[--max-time SECONDS] [--db PATH | --no-store] [--json] [--quiet]",
 	  "measure the selected benchmarks, store and print the results", cmd_run },
+	{ "ab", "--a CMD --b CMD | --wrap-a CMD --wrap-b CMD [--restore CMD] [--rounds N] "
+		"[--label-a L] [--label-b L] [--seed N] [--suite S] [--only GLOB,...] "
+		"[--db PATH | --no-store] [--json] [--quiet]",
+	  "measure the selection under two conditions, interleaved round by round, and compare",
+	  cmd_ab },
 	{ "summary", "[LABEL|RUN ...] [--each] [--db PATH] [--json]",
 	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary },
 	{ "compare", "BASE OTHER ... [--threshold PCT] [--as-measured] [--curves] [--db PATH] [--json]",

@@ -108,6 +108,7 @@ void cli_run_stored(size_t nstored, const struct run_info *runs, size_t nruns, c
 
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

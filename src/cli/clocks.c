@@ -263,7 +263,7 @@ static void clocks_measure(const struct clocks_opts *o, const char *source,
 	if (!jobs || !merged || !stored)
 		die("clocks: out of memory");
 	for (size_t c = 0; c < ncalls; c++)
-		jobs[c] = (struct engine_job){ calls[c], PLACE_NA };
+		jobs[c] = (struct engine_job){ .b = calls[c], .place = PLACE_NA };
 	engine_begin(e, jobs, ncalls, o->replicas);
 	while (st == ENGINE_MORE && !stop) {
 		st = engine_round(e, NULL, NULL);

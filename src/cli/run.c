@@ -8,12 +8,14 @@
  * moment it exists, so Ctrl-C loses only the instance in progress.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,11 +25,13 @@
 #include "cli/session.h"
 #include "core/engine.h"
 #include "core/err.h"
+#include "core/guard.h"
 #include "core/parse.h"
 #include "core/registry.h"
 #include "core/replica.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
+#include "load/group.h"
 #include "plat/plat.h"
 #include "report/report.h"
 #include "store/store.h"
@@ -35,12 +39,17 @@
 /* Exit status after Ctrl-C, as shells report a SIGINT death. */
 
 struct run_opts {
+	const char *cmd;		/* "run" or "ab", in messages */
 	const char *suite, *only, *label, *db, *tmpdir, *placement, *cpus;
 	int runs, replicas, no_store, json, quiet, parallel, offline_cpus;
 	double precision, max_time, watchdog, sample_ms;
 	size_t msg_size, size;
 	enum placement places[3];	/* parsed --placement, or the suite's */
 	int nplaces;
+	/* kbench ab's: its two conditions, A and B. */
+	const char *cond[3], *wrap[3], *labels[3];	/* [1] A, [2] B */
+	const char *restore;
+	int seed, seeded;
 };
 
 /* The largest --msg-size and --size accepted before memory is even looked at. */
@@ -130,18 +139,18 @@ static void parse_placements(struct run_opts *o)
 		int dup = 0;
 
 		if (len == 0)
-			die_usage("run: --placement '%s': an empty name (a comma first, last or twice)",
-				  o->placement);
+			die_usage("%s: --placement '%s': an empty name (a comma first, last or twice)",
+				  o->cmd, o->placement);
 		snprintf(w, sizeof(w), "%.*s", (int)len, item);
 		if (len >= sizeof(w) || place_parse(w, &p) < 0)
-			die_usage("run: --placement: unknown placement '%s' (same, spread or none)", w);
+			die_usage("%s: --placement: unknown placement '%s' (same, spread or none)", o->cmd, w);
 		for (int i = 0; i < o->nplaces; i++)
 			dup |= o->places[i] == p;
 		if (!dup)
 			o->places[o->nplaces++] = p;
 	}
 	if (o->nplaces == 0)
-		die_usage("run: --placement: name at least one of same, spread, none");
+		die_usage("%s: --placement: name at least one of same, spread, none", o->cmd);
 }
 
 /*
@@ -158,8 +167,8 @@ static void check_fits(const struct run_opts *o, const char *opt, size_t bytes, 
 	if (!bytes)
 		return;
 	if (plat_memory(&total, &avail) == 0 && avail > 0 && need > (double)avail / 2)
-		die_usage("run: --%s %zu bytes: %d cop%s %.0f MiB of buffers, more than "
-			  "half of the %.0f MiB available", opt, bytes, o->parallel,
+		die_usage("%s: --%s %zu bytes: %d cop%s %.0f MiB of buffers, more than "
+			  "half of the %.0f MiB available", o->cmd, opt, bytes, o->parallel,
 			  o->parallel == 1 ? "y needs" : "ies need", need / 1048576.0, (double)avail / 1048576.0);
 }
 
@@ -177,11 +186,11 @@ static void check_fits(const struct run_opts *o, const char *opt, size_t bytes, 
 static void validate(struct run_opts *o, unsigned *suite_bits)
 {
 	if (registry_suite_parse(o->suite ? o->suite : "standard", suite_bits) < 0)
-		die_usage("run: unknown suite '%s' (one of %s)", o->suite, registry_suite_list());
+		die_usage("%s: unknown suite '%s' (one of %s)", o->cmd, o->suite, registry_suite_list());
 	if (o->no_store && o->db)
-		die_usage("run: --db and --no-store contradict each other");
+		die_usage("%s: --db and --no-store contradict each other", o->cmd);
 	if (o->label)
-		cli_label_check("run", "--label", o->label);
+		cli_label_check(o->cmd, "--label", o->label);
 	if (o->max_time == 0)
 		o->max_time = *suite_bits == SUITE_QUICK ? RUN_MAX_TIME_QUICK : RUN_MAX_TIME;
 	/* The quick suite is a smoke test within 90 s: fewer replicas, a wider interval. */
@@ -189,7 +198,7 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 		o->replicas = *suite_bits == SUITE_QUICK ? REPLICA_QUICK : REPLICA_DEFAULT;
 	if (o->watchdog == 0)
 		o->watchdog = 10 * o->max_time + 30;
-	o->tmpdir = cli_tmpdir("run", o->tmpdir);
+	o->tmpdir = cli_tmpdir(o->cmd, o->tmpdir);
 	parse_placements(o);
 	check_fits(o, "msg-size", o->msg_size, 4);
 	check_fits(o, "size", o->size, 2);
@@ -236,20 +245,20 @@ static struct engine_job *make_jobs(const struct run_opts *o, const struct bench
 	struct engine_job *jobs = calloc(nsel * 4 + 1, sizeof(*jobs));
 
 	if (!jobs)
-		die("run: out of memory");
+		die("%s: out of memory", o->cmd);
 	*njobs = 0;
 	for (size_t i = 0; i < nsel; i++) {
 		const struct bench *need = sel[i]->needs ? registry_find(sel[i]->needs) : NULL;
 
 		if (need && !job_listed(jobs, *njobs, need))
-			jobs[(*njobs)++] = (struct engine_job){ need, PLACE_NA };
+			jobs[(*njobs)++] = (struct engine_job){ .b = need, .place = PLACE_NA };
 		if (!(sel[i]->flags & BENCH_PLACED)) {
 			if (!job_listed(jobs, *njobs, sel[i]))
-				jobs[(*njobs)++] = (struct engine_job){ sel[i], PLACE_NA };
+				jobs[(*njobs)++] = (struct engine_job){ .b = sel[i], .place = PLACE_NA };
 			continue;
 		}
 		for (int k = 0; k < o->nplaces; k++)
-			jobs[(*njobs)++] = (struct engine_job){ sel[i], o->places[k] };
+			jobs[(*njobs)++] = (struct engine_job){ .b = sel[i], .place = o->places[k] };
 	}
 	return jobs;
 }
@@ -267,108 +276,246 @@ static void run_summary(const struct run_info *runs, size_t nruns)
 }
 
 /*
- * Merge job i's replicas into the run's result for it and store that,
- * rewriting what an earlier round stored (stored[i]); its interval takes
- * in the machine's movement over the run so far (the engine's timeline),
- * the whole run's in the last round.  -1 when the store fails: a run that
- * cannot keep its results must not go on measuring for nothing, but what
- * it measured is still merged and printed.
+ * Where job i's result goes: with one condition, slot i of the only run;
+ * with two (kbench ab, jobs in pairs A, B), slot i / 2 of its side's.
  */
-static int run_merge(const struct engine *e, size_t i, const struct run_opts *o,
-		     struct session *ses, struct run_info *run, int64_t *stored)
-{
-	struct replica_cfg cfg = { .precision = o->precision / 100.0, .timeline = e->tl,
-				   .ntimeline = e->ntl };
-	struct result merged, *slot = &run->results[i];
+struct run_sides {
+	struct run_info *run[2];	/* [0] the run (A), [1] B's */
+	int64_t *stored[2];		/* the store's row of each slot, 0 before storing */
+	int paired;
+};
 
-	if (replica_merge(e->jobs[i].b, e->jr[i].reps, e->jr[i].n, &cfg, &merged) < 0)
-		die("run: out of memory merging the replicas of %s", e->jobs[i].b->id);
-	result_free(slot);
-	*slot = merged;
-	return session_put(ses, run, &stored[i], slot);
+static struct run_info *run_of(const struct run_sides *rs, const struct engine *e, size_t i,
+			       size_t *slot)
+{
+	*slot = rs->paired ? i / 2 : i;
+	return rs->run[rs->paired ? e->jobs[i].side - 1 : 0];
+}
+
+static int run_point_cmp(const void *a, const void *b)
+{
+	double x = ((const struct sentinel_point *)a)->t, y = ((const struct sentinel_point *)b)->t;
+
+	return (x > y) - (x < y);
 }
 
 /*
- * One run: the engine's rounds over the jobs, each job's result merged and
- * stored after every round it took a replica in, with the sentinel's
- * timeline so far.  A signal stops it (session_stop) after storing what
- * was measured; a failed store stops it after merging what was measured,
- * to be printed.
+ * A side's own timeline (kbench ab): the sentinel around its replicas, in
+ * time order, malloc'd into *pts.  Each side keeps what its condition did
+ * to the sentinel: a condition that slows system calls slows getppid too,
+ * and the machine's drift between the two is what the pairs cancel.
  */
-static void run_rounds(const struct run_opts *o, struct engine *e, const struct engine_job *jobs,
-		       size_t njobs, struct session *ses, struct run_info *run, struct progress *prog)
+static void run_side_timeline(const struct engine *e, int side, struct sentinel_point **pts,
+			      size_t *n)
 {
-	int64_t *stored = calloc(njobs ? njobs : 1, sizeof(*stored));
-	enum engine_state st = ENGINE_MORE;
+	size_t cap = 0;
 
-	if (!stored)
-		die("run: out of memory");
+	*n = 0;
+	for (size_t i = 0; i < e->njobs; i++)
+		cap += e->jobs[i].side == side ? 2 * e->jr[i].n : 0;
+	if (!(*pts = malloc((cap ? cap : 1) * sizeof(**pts))))
+		die("ab: out of memory");
+	for (size_t i = 0; i < e->njobs; i++)
+		for (size_t k = 0; e->jobs[i].side == side && k < e->jr[i].n; k++)
+			for (int w = 0; w < 2; w++)
+				if (isfinite(e->jr[i].reps[k].around[w].t))
+					(*pts)[(*n)++] = e->jr[i].reps[k].around[w];
+	qsort(*pts, *n, sizeof(**pts), run_point_cmp);
+}
+
+/* Store run s's timeline so far: the engine's, or with two sides its side's. */
+static void run_put_timeline(const struct engine *e, struct session *ses, struct run_sides *rs, int s)
+{
+	struct sentinel_point *pts = e->tl;
+	size_t n = e->ntl;
+
+	if (!ses->st || ses->state == SESSION_UNSTORED)
+		return;
+	if (rs->paired)
+		run_side_timeline(e, s + 1, &pts, &n);
+	if (store_sentinel_put(ses->st, rs->run[s]->id, pts, n, ses->err) < 0)
+		session_store_failed(ses, rs->run[s]);
+	if (rs->paired)
+		free(pts);
+}
+
+/*
+ * Merge job i's replicas into its run's result and store that, rewriting
+ * what an earlier round stored; its interval takes in the machine's
+ * movement over the run so far (the engine's timeline), the whole run's in
+ * the last round.  -1 when the store fails: a run that cannot keep its
+ * results must not go on measuring for nothing, but what it measured is
+ * still merged and printed.
+ */
+static int run_merge(const struct engine *e, size_t i, const struct run_opts *o,
+		     struct session *ses, struct run_sides *rs)
+{
+	struct replica_cfg cfg = { .precision = o->precision / 100.0, .timeline = e->tl,
+				   .ntimeline = e->ntl };
+	size_t k;
+	struct run_info *run = run_of(rs, e, i, &k);
+	struct result merged, *slot = &run->results[k];
+
+	if (replica_merge(e->jobs[i].b, e->jr[i].reps, e->jr[i].n, &cfg, &merged) < 0)
+		die("%s: out of memory merging the replicas of %s", o->cmd, e->jobs[i].b->id);
+	result_free(slot);
+	*slot = merged;
+	return session_put(ses, run, &rs->stored[rs->paired && e->jobs[i].side == 2][k], slot);
+}
+
+/*
+ * One run (with two conditions, a run of each side): the engine's rounds
+ * over the jobs, each job's result merged and stored after every round it
+ * took a replica in, with the sentinel's timeline so far.  A signal stops
+ * it (session_stop) after storing what was measured; a failed store, or a
+ * switch of condition that failed, stops it after merging what was
+ * measured, to be printed.
+ */
+static enum engine_state run_rounds(const struct run_opts *o, struct engine *e,
+				    const struct engine_job *jobs, size_t njobs, struct session *ses,
+				    struct run_sides *rs, struct progress *prog)
+{
+	enum engine_state st = ENGINE_MORE;
+	int nruns = rs->paired ? 2 : 1;
+
+	for (int s = 0; s < nruns; s++)
+		if (!(rs->stored[s] = calloc(njobs ? njobs : 1, sizeof(*rs->stored[s]))))
+			die("%s: out of memory", o->cmd);
 	engine_begin(e, jobs, njobs, o->replicas);
 	while (st == ENGINE_MORE && ses->state == SESSION_GOING) {
 		st = engine_round(e, progress_show, prog);
-		if (st == ENGINE_INTERRUPTED)
+		if (st == ENGINE_INTERRUPTED || st == ENGINE_STOPPED)
 			session_stop(ses);
 		/* Only what took a replica this round: a rested job's result stands. */
 		/* After the store failed, the rest is still merged, to be printed. */
 		for (size_t i = 0; i < njobs; i++)
 			if (engine_fresh(e, i))
-				(void)run_merge(e, i, o, ses, run, stored);
-		if (ses->st && ses->state != SESSION_UNSTORED &&
-		    store_sentinel_put(ses->st, run->id, e->tl, e->ntl, ses->err) < 0)
-			session_store_failed(ses, run);
+				(void)run_merge(e, i, o, ses, rs);
+		for (int s = 0; s < nruns; s++)
+			run_put_timeline(e, ses, rs, s);
 	}
-	/* Stopped by a signal: a figure from fewer replicas than planned says so, stored too. */
-	for (size_t i = 0; st == ENGINE_INTERRUPTED && i < njobs; i++) {
-		struct result *r = &run->results[i];
+	/* Stopped early: a figure from fewer replicas than planned says so, stored too. */
+	for (size_t i = 0; (st == ENGINE_INTERRUPTED || st == ENGINE_STOPPED) && i < njobs; i++) {
+		size_t k;
+		struct run_info *run = run_of(rs, e, i, &k);
+		struct result *r = &run->results[k];
 
 		if (!e->jr[i].n || e->jr[i].n >= engine_planned(e, i) ||
 		    (r->status != RES_OK && r->status != RES_NOISY))
 			continue;
-		snprintf(r->reason, sizeof(r->reason), "partial: %zu of %zu replicas, the run was interrupted",
-			 e->jr[i].n, engine_planned(e, i));
+		snprintf(r->reason, sizeof(r->reason), "partial: %zu of %zu replicas, the run was %s",
+			 e->jr[i].n, engine_planned(e, i),
+			 st == ENGINE_STOPPED ? "stopped" : "interrupted");
 		if (ses->state != SESSION_UNSTORED)
-			(void)session_put(ses, run, &stored[i], r);
+			(void)session_put(ses, run, &rs->stored[rs->paired && jobs[i].side == 2][k], r);
 	}
 	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
-	run->nresults = 0;
-	for (size_t i = 0; i < njobs; i++)
+	for (int s = 0; s < nruns; s++)
+		rs->run[s]->nresults = 0;
+	for (size_t i = 0; i < njobs; i++) {
+		size_t k;
+		struct run_info *run = run_of(rs, e, i, &k);
+
 		if (e->jr[i].n)
-			run->results[run->nresults++] = run->results[i];
-	engine_end(e, &run->sentinel, &run->nsentinel);
-	free(stored);
+			run->results[run->nresults++] = run->results[k];
+	}
+	if (rs->paired) {
+		for (int s = 0; s < 2; s++)
+			run_side_timeline(e, s + 1, &rs->run[s]->sentinel, &rs->run[s]->nsentinel);
+		engine_end(e, NULL, NULL);
+	} else {
+		engine_end(e, &rs->run[0]->sentinel, &rs->run[0]->nsentinel);
+	}
+	for (int s = 0; s < nruns; s++) {
+		free(rs->stored[s]);
+		rs->stored[s] = NULL;
+	}
+	return st;
+}
+
+/*
+ * The options run and ab share, into t (room for RUN_NOPTS); what only one
+ * of them takes is named by the command.  The number filled.
+ */
+#define RUN_NOPTS 40
+static size_t run_options(struct run_opts *o, struct opt *t)
+{
+	const struct opt shared[] = {
+		{ "suite", OPT_STRING, &o->suite, "S", "quick, standard (default), full, lmbench, ...", 0, 0, 0 },
+		{ "only", OPT_STRING, &o->only, "GLOB,...", "only instances whose id matches a glob", 0, 0, 0 },
+		{ "precision", OPT_DOUBLE, &o->precision, "PCT", "wanted 95% CI half-width, % of the median (1)", 0.01, 50, 0 },
+		{ "max-time", OPT_DOUBLE, &o->max_time, "SECONDS", "sampling budget per instance (quick 0.8, else 2.25)", 0.01, 3600, 0 },
+		{ "placement", OPT_STRING, &o->placement, "P,...", "same, spread or none: where the ends of a benchmark between processes run (quick same, full all three, else same,spread)", 0, 0, 0 },
+		{ "parallel", OPT_INT, &o->parallel, "P", "run P copies of each instance at once (1)", 1, 128, 0 },
+		{ "msg-size", OPT_SIZE, &o->msg_size, "SIZE", "message (latency) or chunk (bandwidth) size, e.g. 64k", 1, MSG_SIZE_MAX, 0 },
+		{ "size", OPT_SIZE, &o->size, "SIZE", "buffer, file or mapping size of memory, file and VM benchmarks, e.g. 64m", 4096, SIZE_MAX_BYTES, 0 },
+		{ "sample-time", OPT_DOUBLE, &o->sample_ms, "MS", "length of one sample (10)", 0.1, 10000, 0 },
+		{ "watchdog", OPT_DOUBLE, &o->watchdog, "SECONDS", "kill an instance running longer (10x max-time + 30)", 0.1, 86400, 0 },
+		{ "cpus", OPT_STRING, &o->cpus, "LIST", "kbench and all it starts run only on these CPUs: 0, 0,2-3", 0, 0, 0 },
+		{ "offline-cpus", OPT_FLAG, &o->offline_cpus, NULL, "with --cpus: take the other CPUs offline meanwhile (root)", 0, 0, 0 },
+		{ "tmpdir", OPT_STRING, &o->tmpdir, "DIR", "where private temporary directories go ($TMPDIR or /tmp)", 0, 0, 0 },
+		{ "db", OPT_STRING, &o->db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		{ "no-store", OPT_FLAG, &o->no_store, NULL, "do not store the results", 0, 0, 0 },
+		{ "json", OPT_FLAG, &o->json, NULL, "print one JSON document instead of tables", 0, 0, 0 },
+		{ "quiet", OPT_FLAG, &o->quiet, NULL, "no warnings or progress on stderr", 0, 0, 0 },
+	};
+	const struct opt run_only[] = {
+		{ "label", OPT_STRING, &o->label, "L", "name what is measured (default: OS and release)", 0, 0, 0 },
+		{ "runs", OPT_INT, &o->runs, "N", "repeat the selection N times, interleaved", 1, 1000, 0 },
+		{ "replicas", OPT_INT, &o->replicas, "N", "measure each instance N times spread over the run (quick 4, else 8)", 1, 100, 0 },
+	};
+	const struct opt ab_only[] = {
+		{ "a", OPT_STRING, &o->cond[1], "CMD", "shell command that puts the machine in condition A, run at every switch to A", 0, 0, 0 },
+		{ "b", OPT_STRING, &o->cond[2], "CMD", "shell command that puts the machine in condition B, run at every switch to B", 0, 0, 0 },
+		{ "wrap-a", OPT_STRING, &o->wrap[1], "CMD", "command prefix A's measuring process runs through: nice -n 5, taskset -c 0, env X=1", 0, 0, 0 },
+		{ "wrap-b", OPT_STRING, &o->wrap[2], "CMD", "command prefix B's measuring process runs through", 0, 0, 0 },
+		{ "restore", OPT_STRING, &o->restore, "CMD", "shell command run once at the end, also after Ctrl-C or a kill of kbench", 0, 0, 0 },
+		{ "label-a", OPT_STRING, &o->labels[1], "L", "A's label (default: OS and release, then \" A\")", 0, 0, 0 },
+		{ "label-b", OPT_STRING, &o->labels[2], "L", "B's label (default: OS and release, then \" B\")", 0, 0, 0 },
+		{ "rounds", OPT_INT, &o->replicas, "N", "rounds: each measures every instance once under A and once under B (10)", 2, 100, 0 },
+		{ "seed", OPT_INT, &o->seed, "N", "the seed of each round's order of A and B (default: drawn, and printed)", 0, 2147483647, 0 },
+	};
+	int ab = strcmp(o->cmd, "ab") == 0;
+	const struct opt *own = ab ? ab_only : run_only;
+	size_t nown = ab ? sizeof(ab_only) / sizeof(*ab_only) : sizeof(run_only) / sizeof(*run_only);
+	size_t n = 0;
+
+	for (size_t k = 0; k < nown; k++)
+		t[n++] = own[k];
+	for (size_t k = 0; k < sizeof(shared) / sizeof(*shared); k++)
+		t[n++] = shared[k];
+	if (n >= RUN_NOPTS)
+		BUG("run: %zu options, room for %d", n, RUN_NOPTS - 1);
+	t[n] = (struct opt){ 0 };
+	return n;
+}
+
+/* The selection, as run and ab take it from --only and --suite: dies when it is empty. */
+static const struct bench **run_select(const struct run_opts *o, unsigned suite_bits, size_t *nsel)
+{
+	char err[ERRBUF_LEN];
+	/* --only without --suite looks at every instance, so any id can be named. */
+	const struct bench **sel = registry_select(o->only && !o->suite ? 0 : suite_bits, o->only,
+						   nsel, err);
+
+	if (!sel)
+		die_usage("%s: %s", o->cmd, err);
+	if (*nsel == 0 && o->only)
+		die_usage("%s: no benchmark of suite '%s' matches '%s'", o->cmd, o->suite, o->only);
+	if (*nsel == 0)
+		die_usage("%s: suite '%s' has no benchmarks yet", o->cmd, o->suite);
+	return sel;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { .runs = 1, .precision = 1.0,
+	struct run_opts o = { .cmd = "run", .runs = 1, .precision = 1.0,
 			      .sample_ms = 10, .parallel = 1 };
-	const struct opt opts[] = {
-		{ "suite", OPT_STRING, &o.suite, "S", "quick, standard (default), full, lmbench, ...", 0, 0, 0 },
-		{ "only", OPT_STRING, &o.only, "GLOB,...", "only instances whose id matches a glob", 0, 0, 0 },
-		{ "label", OPT_STRING, &o.label, "L", "name what is measured (default: OS and release)", 0, 0, 0 },
-		{ "runs", OPT_INT, &o.runs, "N", "repeat the selection N times, interleaved", 1, 1000, 0 },
-		{ "replicas", OPT_INT, &o.replicas, "N", "measure each instance N times spread over the run (quick 4, else 8)", 1, 100, 0 },
-		{ "precision", OPT_DOUBLE, &o.precision, "PCT", "wanted 95% CI half-width, % of the median (1)", 0.01, 50, 0 },
-		{ "max-time", OPT_DOUBLE, &o.max_time, "SECONDS", "sampling budget per instance (quick 0.8, else 2.25)", 0.01, 3600, 0 },
-		{ "placement", OPT_STRING, &o.placement, "P,...", "same, spread or none: where the ends of a benchmark between processes run (quick same, full all three, else same,spread)", 0, 0, 0 },
-		{ "parallel", OPT_INT, &o.parallel, "P", "run P copies of each instance at once (1)", 1, 128, 0 },
-		{ "msg-size", OPT_SIZE, &o.msg_size, "SIZE", "message (latency) or chunk (bandwidth) size, e.g. 64k", 1, MSG_SIZE_MAX, 0 },
-		{ "size", OPT_SIZE, &o.size, "SIZE", "buffer, file or mapping size of memory, file and VM benchmarks, e.g. 64m", 4096, SIZE_MAX_BYTES, 0 },
-		{ "sample-time", OPT_DOUBLE, &o.sample_ms, "MS", "length of one sample (10)", 0.1, 10000, 0 },
-		{ "watchdog", OPT_DOUBLE, &o.watchdog, "SECONDS", "kill an instance running longer (10x max-time + 30)", 0.1, 86400, 0 },
-		{ "cpus", OPT_STRING, &o.cpus, "LIST", "kbench and all it starts run only on these CPUs: 0, 0,2-3", 0, 0, 0 },
-		{ "offline-cpus", OPT_FLAG, &o.offline_cpus, NULL, "with --cpus: take the other CPUs offline meanwhile (root)", 0, 0, 0 },
-		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where private temporary directories go ($TMPDIR or /tmp)", 0, 0, 0 },
-		{ "db", OPT_STRING, &o.db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
-		{ "no-store", OPT_FLAG, &o.no_store, NULL, "do not store the results", 0, 0, 0 },
-		{ "json", OPT_FLAG, &o.json, NULL, "print one JSON document instead of tables", 0, 0, 0 },
-		{ "quiet", OPT_FLAG, &o.quiet, NULL, "no warnings or progress on stderr", 0, 0, 0 },
-		{ 0 },
-	};
+	struct opt opts[RUN_NOPTS];
 	unsigned suite_bits;
 	size_t nsel, njobs, nfail = 0;
 	struct engine_job *jobs;
-	char err[ERRBUF_LEN], more[96];
+	char more[96];
 	struct session ses;
 	struct cli_cpus cpus;
 	struct engine eng;
@@ -376,17 +523,11 @@ int cmd_run(int argc, char **argv)
 	struct progress prog = { 0 };
 	const struct bench **sel;
 
+	run_options(&o, opts);
 	if (opt_parse(cli_find("run"), opts, argc, argv) > 0)
 		die_usage("run: unexpected argument '%s'", argv[0]);
 	validate(&o, &suite_bits);
-	/* --only without --suite looks at every instance, so any id can be named. */
-	sel = registry_select(o.only && !o.suite ? 0 : suite_bits, o.only, &nsel, err);
-	if (!sel)
-		die_usage("run: %s", err);
-	if (nsel == 0 && o.only)
-		die_usage("run: no benchmark of suite '%s' matches '%s'", o.suite, o.only);
-	if (nsel == 0)
-		die_usage("run: suite '%s' has no benchmarks yet", o.suite);
+	sel = run_select(&o, suite_bits, &nsel);
 
 	/*
 	 * Before anything is measured: the clock's cost and the machine's
@@ -410,12 +551,12 @@ int cmd_run(int argc, char **argv)
 
 	/* Repetitions outside, then the engine's rounds, instances inside. */
 	for (int rep = 0; rep < o.runs && ses.state == SESSION_GOING; rep++) {
-		struct run_info *run = session_begin(&ses, njobs);
+		struct run_sides rs = { { session_begin(&ses, njobs) }, { 0 }, 0 };
 
-		run_rounds(&o, &eng, jobs, njobs, &ses, run, &prog);
-		for (size_t i = 0; i < run->nresults; i++)
-			nfail += run->results[i].status == RES_FAIL;
-		session_end(&ses, run);
+		(void)run_rounds(&o, &eng, jobs, njobs, &ses, &rs, &prog);
+		for (size_t i = 0; i < rs.run[0]->nresults; i++)
+			nfail += rs.run[0]->results[i].status == RES_FAIL;
+		session_end(&ses, rs.run[0]);
 	}
 	progress_clear(&prog);
 	cli_cpus_restore(&cpus);
@@ -430,6 +571,274 @@ int cmd_run(int argc, char **argv)
 	snprintf(more, sizeof(more), ", %zu of %zu replicas not measured", prog.total - prog.done,
 		 prog.total);
 	free(sel);
+	free(jobs);
+	return session_finish(&ses, nfail, more, o.quiet);
+}
+
+/* ---- kbench ab ---- */
+
+/* Rounds when --rounds is not given: each a replica of every instance a side. */
+#define AB_ROUNDS 10
+/* The longest a switch may take: it writes a setting, not a build. */
+#define AB_SWITCH_TIMEOUT 120.0
+/* The smallest change the comparison calls significant, as compare's default. */
+#define AB_THRESHOLD 0.02
+
+/* What switching between the conditions needs (the engine's cond). */
+struct ab {
+	const struct run_opts *o;
+	struct session *ses;
+	struct runner_cfg *rc;		/* the engine's: its wrap is the side's */
+	char root[PATH_MAX];		/* the private directory: the commands' TMPDIR and log */
+	char tmp[PATH_MAX + 8], log[PATH_MAX + 16];
+	struct runner_janitor jan;
+	struct guard guard;
+	int switches;			/* switch commands run */
+};
+
+/* The engine's cond: the machine into side (1 A, 2 B), by its command; its wrap for what follows. */
+static int ab_switch(void *arg, int side)
+{
+	struct ab *a = arg;
+	char what[8];
+
+	a->rc->wrap = a->o->wrap[side];
+	if (!a->o->cond[side])
+		return 0;
+	snprintf(what, sizeof(what), "%c", side == 1 ? 'a' : 'b');
+	a->switches++;
+	return session_untimed(a->ses, what, a->o->cond[side], a->log, a->tmp, AB_SWITCH_TIMEOUT,
+			       &a->jan) == 0 ? 0 : -1;
+}
+
+/*
+ * sh -c script, its output into log (NULL: nowhere), waited for even after
+ * a signal asked kbench to stop (the restore must run then too): its exit
+ * status, 128 + a signal that killed it, or -1 when it could not start.
+ */
+static int ab_shell(const char *script, const char *log)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || in < 0 || dup2(in, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(126);
+		execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * A wrap must run what follows it: tried once with `true` before anything
+ * is measured, so that a mistyped one is a line now rather than every
+ * replica failing.
+ */
+static void ab_check_wrap(const char *opt, const char *wrap)
+{
+	char script[1100];
+	int rc;
+
+	if (!wrap)
+		return;
+	if (strlen(wrap) > 900)
+		die_usage("ab: --%s: longer than 900 characters", opt);
+	if (!*wrap || strspn(wrap, " \t") == strlen(wrap))
+		die_usage("ab: --%s: empty; give a command prefix such as 'nice -n 5'", opt);
+	snprintf(script, sizeof(script), "exec %s true", wrap);
+	rc = ab_shell(script, NULL);
+	if (rc != 0)
+		die_usage("ab: --%s '%s' does not run a command after it (it exited %d on 'true'): "
+			  "give a prefix such as 'nice -n 5' or 'taskset -c 0'", opt, wrap, rc);
+}
+
+static void ab_validate(struct run_opts *o)
+{
+	if (!o->cond[1] && !o->cond[2] && !o->wrap[1] && !o->wrap[2])
+		die_usage("ab: no condition: give --a/--b (a command that switches the machine) or "
+			  "--wrap-a/--wrap-b (a prefix the measuring process runs through)");
+	for (int s = 1; s <= 2; s++) {
+		if (o->cond[s] && (!*o->cond[s] || strspn(o->cond[s], " \t") == strlen(o->cond[s])))
+			die_usage("ab: --%c: empty; give a shell command", s == 1 ? 'a' : 'b');
+		if (o->labels[s])
+			cli_label_check("ab", s == 1 ? "--label-a" : "--label-b", o->labels[s]);
+	}
+	if (o->labels[1] && o->labels[2] && strcmp(o->labels[1], o->labels[2]) == 0)
+		die_usage("ab: --label-a and --label-b are both '%s': the two sides need two labels",
+			  o->labels[1]);
+	ab_check_wrap("wrap-a", o->wrap[1]);
+	ab_check_wrap("wrap-b", o->wrap[2]);
+}
+
+/* The jobs of run's, each twice in a row: under A, then under B (the engine orders each pair). */
+static struct engine_job *ab_jobs(const struct engine_job *one, size_t n)
+{
+	struct engine_job *jobs = calloc(2 * n + 1, sizeof(*jobs));
+
+	if (!jobs)
+		die("ab: out of memory");
+	for (size_t i = 0; i < n; i++) {
+		jobs[2 * i] = one[i];
+		jobs[2 * i].side = 1;
+		jobs[2 * i + 1] = one[i];
+		jobs[2 * i + 1].side = 2;
+	}
+	return jobs;
+}
+
+/*
+ * The end of a session, whatever ended it: the restore command, then the
+ * guard told that nothing is left to undo.  0, or -1 when the restore
+ * failed (said).
+ */
+static int ab_restore(struct ab *a)
+{
+	int rc = 0;
+
+	if (a->o->restore && ab_shell(a->o->restore, a->log) != 0) {
+		char tail[ERRBUF_LEN];
+
+		group_log_tail(a->log, 3, tail, sizeof(tail));
+		error("ab: --restore '%s' failed%s%s", a->o->restore, tail[0] ? ": " : "", tail);
+		rc = -1;
+	}
+	guard_done(&a->guard);
+	return rc;
+}
+
+/*
+ * What ab prints at its end: the two sides' tables, then B against A
+ * instance by instance, as `compare A B` would.
+ */
+static void ab_report(const struct run_opts *o, const struct session *ses)
+{
+	struct report_cmp_side sides[2];
+	struct report_cmp_row *rows = NULL;
+	size_t nrows = 0;
+
+	run_summary(ses->runs, ses->nruns);
+	if (ses->nruns != 2)
+		return;
+	for (int s = 0; s < 2; s++)
+		sides[s] = (struct report_cmp_side){ ses->runs[s].label, &ses->runs[s], 1 };
+	if (report_compare_build(sides, 2, AB_THRESHOLD, 0, &rows, &nrows) < 0)
+		die("%s: out of memory", o->cmd);
+	printf("\n");
+	if (report_compare_text(stdout, sides, 2, rows, nrows, AB_THRESHOLD, 0) < 0)
+		die("%s: out of memory", o->cmd);
+	free(rows);
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct run_opts o = { .cmd = "ab", .runs = 1, .precision = 1.0, .sample_ms = 10,
+			      .parallel = 1, .replicas = AB_ROUNDS, .seed = -1 };
+	struct opt opts[RUN_NOPTS];
+	unsigned suite_bits;
+	size_t nsel, none, njobs, nfail = 0;
+	struct engine_job *one, *jobs;
+	char more[96], labels[2][128];
+	struct session ses;
+	struct cli_cpus cpus;
+	struct engine eng;
+	struct runner_cfg rc;
+	struct progress prog = { 0 };
+	struct ab a = { 0 };
+	struct run_sides rs = { { NULL, NULL }, { NULL, NULL }, 1 };
+	const struct bench **sel;
+	uint64_t seed;
+
+	run_options(&o, opts);
+	if (opt_parse(cli_find("ab"), opts, argc, argv) > 0)
+		die_usage("ab: unexpected argument '%s'", argv[0]);
+	validate(&o, &suite_bits);
+	ab_validate(&o);
+	sel = run_select(&o, suite_bits, &nsel);
+	seed = o.seed >= 0 ? (uint64_t)o.seed : (timer_now() ^ ((uint64_t)getpid() << 32)) % 2147483648u;
+
+	runner_catch_signals();
+	runner_catch_stop();
+	/* The guard first: a restore command must run even if kbench is killed from now on. */
+	a.o = &o;
+	a.ses = &ses;
+	a.rc = &eng.rc;
+	if (o.restore && (guard_start(&a.guard) < 0 || guard_add_command(&a.guard, o.restore) < 0))
+		die("ab: cannot start the guard that runs --restore should kbench be killed: %s",
+		    strerror(errno));
+	if (!o.restore)
+		a.guard = (struct guard){ -1, -1, 0 };
+	cli_cpus_apply("ab", o.cpus, o.offline_cpus, &cpus);
+	default_placements(&o, suite_bits);
+	one = make_jobs(&o, sel, nsel, &none);
+	jobs = ab_jobs(one, none);
+	njobs = 2 * none;
+	runner_setup(&o, suite_bits, &rc);
+	cli_engine_open(&eng, "ab", &rc, 1, &cpus);
+	eng.paired = 1;
+	eng.seed = seed;
+	eng.cond = ab_switch;
+	eng.cond_arg = &a;
+	session_open(&ses, "ab", o.db, o.no_store, NULL, &eng.pre, !o.quiet, 2);
+	for (int s = 0; s < 2; s++)
+		if (o.labels[s + 1])
+			snprintf(labels[s], sizeof(labels[s]), "%s", o.labels[s + 1]);
+		else
+			snprintf(labels[s], sizeof(labels[s]), "%.120s %c", ses.label, s ? 'B' : 'A');
+	/* The switches' private directory: their TMPDIR and log; the janitor removes it. */
+	snprintf(a.root, sizeof(a.root), "%s/kbench-ab.XXXXXX", o.tmpdir);
+	if (!mkdtemp(a.root))
+		die("ab: cannot make a directory in '%s': %s", o.tmpdir, strerror(errno));
+	runner_janitor_start(a.root, 1, &a.jan);
+	snprintf(a.tmp, sizeof(a.tmp), "%s/tmp", a.root);
+	snprintf(a.log, sizeof(a.log), "%s/switch.log", a.root);
+	if (mkdir(a.tmp, 0700) != 0) {
+		runner_janitor_wait(&a.jan, a.root);
+		die("ab: cannot make '%s': %s", a.tmp, strerror(errno));
+	}
+	if (!o.quiet)
+		fprintf(stderr, "ab: %d rounds of %zu instance%s, A '%s' and B '%s' in an order drawn "
+			"from seed %llu\n", o.replicas, none, none == 1 ? "" : "s", labels[0], labels[1],
+			(unsigned long long)seed);
+
+	prog.on = !o.quiet && isatty(STDERR_FILENO);
+	prog.total = njobs * (size_t)o.replicas;
+	prog.start = timer_now();
+	prog.per_instance_s = o.max_time / o.replicas + 0.1;
+
+	rs.run[0] = session_begin_as(&ses, none, labels[0]);
+	rs.run[1] = session_begin_as(&ses, none, labels[1]);
+	/* A switch that failed said so and stopped the session: a failure, what finished stored. */
+	nfail += run_rounds(&o, &eng, jobs, njobs, &ses, &rs, &prog) == ENGINE_STOPPED;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < rs.run[s]->nresults; i++)
+			nfail += rs.run[s]->results[i].status == RES_FAIL;
+	/* B's first: an interrupted run with nothing stored is dropped only when it is the last. */
+	session_end(&ses, rs.run[1]);
+	session_end(&ses, rs.run[0]);
+	progress_clear(&prog);
+	nfail += ab_restore(&a) < 0;
+	runner_janitor_wait(&a.jan, a.root);
+	cli_cpus_restore(&cpus);
+	session_close(&ses);
+
+	if (o.json)
+		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);
+	else
+		ab_report(&o, &ses);
+	fflush(stdout);
+	snprintf(more, sizeof(more), ", %zu of %zu replicas not measured", prog.total - prog.done,
+		 prog.total);
+	free(sel);
+	free(one);
 	free(jobs);
 	return session_finish(&ses, nfail, more, o.quiet);
 }

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "core/runner.h"
+#include "load/timed.h"
 #include "report/report.h"
 #include "store/store.h"
 
@@ -37,11 +38,17 @@ void session_open(struct session *s, const char *cmd, const char *db, int no_sto
 		sysinfo_label(&s->si, s->label, sizeof(s->label));
 	s->cap = cap ? cap : 1;
 	s->runs = calloc(s->cap, sizeof(*s->runs));
-	if (!s->runs)
+	s->run_stored = calloc(s->cap, sizeof(*s->run_stored));
+	if (!s->runs || !s->run_stored)
 		die("%s: out of memory", cmd);
 }
 
 struct run_info *session_begin(struct session *s, size_t nresults)
+{
+	return session_begin_as(s, nresults, s->label);
+}
+
+struct run_info *session_begin_as(struct session *s, size_t nresults, const char *label)
 {
 	struct run_info *run;
 
@@ -49,11 +56,11 @@ struct run_info *session_begin(struct session *s, size_t nresults)
 		BUG("%s: more runs than the %zu the session was opened for", s->cmd, s->cap);
 	run = &s->runs[s->nruns++];
 	cli_now_iso(run->started, sizeof(run->started));
-	cli_run_begin(s->st, run, s->label, &s->si, s->si_json, s->nruns > 1 ? &s->runs[0] : NULL,
+	cli_run_begin(s->st, run, label, &s->si, s->si_json, s->nruns > 1 ? &s->runs[0] : NULL,
 		      nresults);
 	if (!s->st)
 		run->id = (int64_t)s->nruns;
-	s->run_nstored = s->nstored;
+	s->run_stored[s->nruns - 1] = 0;
 	return run;
 }
 
@@ -74,6 +81,7 @@ int session_put(struct session *s, struct run_info *run, int64_t *row, const str
 		return -1;
 	}
 	s->nstored += first;
+	s->run_stored[run - s->runs] += first;
 	return 0;
 }
 
@@ -85,7 +93,29 @@ void session_store_failed(struct session *s, const struct run_info *run)
 	s->state = runner_interrupted() ? SESSION_STOPPED : SESSION_UNSTORED;
 	/* Deleted from under it: the results stored before went with the run. */
 	if (s->st && run->uuid[0] && store_run_find(s->st, run->uuid, &id, err) == 0)
-		s->ngone = s->nstored - s->run_nstored;
+		s->ngone = s->run_stored[run - s->runs];
+}
+
+int session_untimed(struct session *s, const char *what, const char *cmd, const char *log,
+		    const char *tmp, double timeout, struct runner_janitor *jan)
+{
+	static char sh[] = "sh", dash_c[] = "-c";
+	char *argv[] = { sh, dash_c, (char *)cmd, NULL };
+	struct timed_job job = { argv, NULL, log };
+	struct timed_cfg cfg = { 1, &job, tmp, timeout, jan };
+	struct timed_copy t;
+	double busy, rel;
+	char why[ERRBUF_LEN];
+	enum timed_status st = timed_run(&cfg, &t, &rel, &busy, why);
+
+	if (st == TIMED_OK)
+		return 0;
+	if (st == TIMED_INTERRUPTED) {
+		session_stop(s);
+		return 1;
+	}
+	error("%s: --%s '%s' failed: %s", s->cmd, what, cmd, why);
+	return -1;
 }
 
 void session_stop(struct session *s)
@@ -106,9 +136,14 @@ void session_end(struct session *s, struct run_info *run)
 		return;
 	case SESSION_STOPPED:
 		/* Dropped from the store, and so from what is printed. */
-		if (s->st && s->nstored == s->run_nstored && run == &s->runs[s->nruns - 1]) {
+		if (s->st && s->run_stored[run - s->runs] == 0) {
+			size_t i = (size_t)(run - s->runs);
+
 			cli_run_drop(s->cmd, s->st, run);
 			run_info_free(run);
+			memmove(&s->runs[i], &s->runs[i + 1], (s->nruns - i - 1) * sizeof(*s->runs));
+			memmove(&s->run_stored[i], &s->run_stored[i + 1],
+				(s->nruns - i - 1) * sizeof(*s->run_stored));
 			s->nruns--;
 		}
 		return;
@@ -143,6 +178,11 @@ int session_finish(struct session *s, size_t nfail, const char *more, int quiet)
 				"measured but not all stored\n", s->cmd, s->nstored, s->nstored == 1 ? "" : "s",
 				cli_db_shown(s->path));
 		rc = EXIT_FAIL;
+	} else if (s->state == SESSION_STOPPED && !runner_interrupted()) {
+		/* Stopped by a failure it said (ab's switch): a failure's status. */
+		fprintf(stderr, "kbench: %s stopped: %zu result%s stored%s\n", s->cmd, s->nstored,
+			s->nstored == 1 ? "" : "s", more ? more : "");
+		rc = EXIT_FAIL;
 	} else if (s->state == SESSION_STOPPED) {
 		fprintf(stderr, "kbench: interrupted by signal %d: %zu result%s stored%s\n",
 			runner_interrupted(), s->nstored, s->nstored == 1 ? "" : "s", more ? more : "");
@@ -153,8 +193,10 @@ int session_finish(struct session *s, size_t nfail, const char *more, int quiet)
 	for (size_t i = 0; i < s->nruns; i++)
 		run_info_free(&s->runs[i]);
 	free(s->runs);
+	free(s->run_stored);
 	free(s->si_json);
 	s->runs = NULL;
+	s->run_stored = NULL;
 	s->si_json = NULL;
 	return rc;
 }

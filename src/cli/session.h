@@ -27,7 +27,8 @@ struct wire_prelude;
 
 enum session_state {
 	SESSION_GOING = 0,	/* measuring, or done with every result stored */
-	SESSION_STOPPED,	/* a signal stopped it; what finished is stored */
+	SESSION_STOPPED,	/* a signal, or a failure said, stopped it; what
+				   finished is stored */
 	SESSION_UNSTORED,	/* the store failed (err): no more measuring */
 };
 
@@ -42,7 +43,7 @@ struct session {
 	struct run_info *runs;		/* the runs begun and kept, nruns of cap */
 	size_t nruns, cap;
 	size_t nstored;			/* results stored (a result rewritten counts once) */
-	size_t run_nstored;		/* nstored when the last run began */
+	size_t *run_stored;		/* of those, each run's (cap) */
 	size_t ngone;			/* of those, in runs deleted from the store meanwhile */
 	enum session_state state;
 	char err[ERRBUF_LEN];		/* why SESSION_UNSTORED */
@@ -78,13 +79,29 @@ int session_put(struct session *s, struct run_info *run, int64_t *row, const str
  * no longer counted as stored.
  */
 void session_store_failed(struct session *s, const struct run_info *run);
+/*
+ * Begin the next run as session_begin does, under label instead of the
+ * session's (kbench ab's two conditions are one set, a label each).
+ */
+struct run_info *session_begin_as(struct session *s, size_t nresults, const char *label);
+struct runner_janitor;
+/*
+ * An untimed shell command (time's --setup, --prepare, --cleanup, ab's
+ * switches), what naming it in a message ("setup"): in tmp as its TMPDIR,
+ * its output in log (none: kbench's own), stopped after timeout seconds
+ * (0: never), everything it starts in jan's cgroup.  0 when it worked; 1
+ * when a signal stopped it (the session is stopped); -1 when it failed,
+ * said in one line with its last output.
+ */
+int session_untimed(struct session *s, const char *what, const char *cmd, const char *log,
+		    const char *tmp, double timeout, struct runner_janitor *jan);
 /* A signal stopped the measuring: the run being measured ends interrupted. */
 void session_stop(struct session *s);
 /*
  * End run: finished, with its finish time, while GOING; interrupted
  * (no finish time) when STOPPED, and dropped from the store and from
- * s->runs when none of its results was stored; left as it is when the
- * store failed.
+ * s->runs when none of its results was stored (the runs after it in
+ * s->runs move down one); left as it is when the store failed.
  */
 void session_end(struct session *s, struct run_info *run);
 /* Close the database: the results are printed after this, from s->runs. */

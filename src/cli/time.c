@@ -219,34 +219,6 @@ static void time_line(FILE *out, const struct time_conf *c, const struct timed_c
 	fflush(out);
 }
 
-/*
- * An untimed shell command (--setup, --prepare, --cleanup), in the private
- * directory's TMPDIR and with its output in the log, stopped at --timeout
- * as a run is.  0 when it worked; 1 when a signal stopped it (the session
- * is stopped); -1 when it failed, said in one line with its last output.
- */
-static int time_untimed(struct session *ses, const char *what, const char *cmd, const char *log,
-			const char *tmp, int show_output, double timeout, struct runner_janitor *jan)
-{
-	static char sh[] = "sh", dash_c[] = "-c";
-	char *argv[] = { sh, dash_c, (char *)cmd, NULL };
-	struct timed_job job = { argv, NULL, show_output ? NULL : log };
-	struct timed_cfg cfg = { 1, &job, tmp, timeout, jan };
-	struct timed_copy t;
-	double busy, rel;
-	char why[ERRBUF_LEN];
-	enum timed_status st = timed_run(&cfg, &t, &rel, &busy, why);
-
-	if (st == TIMED_OK)
-		return 0;
-	if (st == TIMED_INTERRUPTED) {
-		session_stop(ses);
-		return 1;
-	}
-	error("time: --%s '%s' failed: %s", what, cmd, why);
-	return -1;
-}
-
 /* The generated build's words: make -s -j{jobs} -C tree{copy} all, and clean. */
 static char time_make[] = "make", time_silent[] = "-s", time_j[] = "-j" TIME_JOBS,
 	    time_dash_c[] = "-C", time_treedir[] = "tree" TIME_COPY, time_all[] = "all",
@@ -316,8 +288,8 @@ static enum engine_step time_step(void *arg, size_t i, int round)
 	/* The generated tree starts clean every run; then the user's --prepare. */
 	stop = a->tree ? time_clean(a, c) : 0;
 	if (!stop && o->prepare)
-		stop = time_untimed(a->ses, "prepare", o->prepare, c->job[0].log, a->tmp, o->show_output,
-				    o->timeout, a->jan);
+		stop = session_untimed(a->ses, "prepare", o->prepare, o->show_output ? NULL : c->job[0].log,
+					a->tmp, o->timeout, a->jan);
 	if (stop)
 		return stop > 0 ? ENGINE_STEP_INTERRUPTED : ENGINE_STEP_STOP;
 	if (!o->quiet && isatty(STDERR_FILENO))
@@ -571,8 +543,8 @@ int cmd_time(int argc, char **argv)
 	}
 
 	if (!stop && o.setup)
-		stop = time_untimed(&ses, "setup", o.setup, confs[0].job[0].log, tmp, o.show_output, o.timeout,
-				    &jan);
+		stop = session_untimed(&ses, "setup", o.setup, o.show_output ? NULL : confs[0].job[0].log,
+				       tmp, o.timeout, &jan);
 	if (!stop && nconfs > 1 && !o.quiet) {
 		fprintf(stderr, "kbench: time: each round runs ");
 		for (size_t i = 0; i < nconfs; i++) {
@@ -593,8 +565,8 @@ int cmd_time(int argc, char **argv)
 		nfail = ts.nfail;
 	}
 	if (stop <= 0 && o.cleanup && !runner_interrupted() &&
-	    time_untimed(&ses, "cleanup", o.cleanup, confs[0].job[0].log, tmp, o.show_output, o.timeout,
-			 &jan) < 0)
+	    session_untimed(&ses, "cleanup", o.cleanup, o.show_output ? NULL : confs[0].job[0].log,
+			    tmp, o.timeout, &jan) < 0)
 		nfail++;
 	runner_janitor_wait(&jan, root);
 	cli_cpus_restore(&cpus);

@@ -75,7 +75,10 @@ void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs,
 	e->ntl = e->captl = 0;
 	e->jr = calloc(njobs ? njobs : 1, sizeof(*e->jr));
 	e->firsts = calloc(njobs ? njobs : 1, sizeof(*e->firsts));
-	if (!e->jr || !e->firsts)
+	e->order = calloc(njobs ? njobs : 1, sizeof(*e->order));
+	if (e->paired && njobs % 2)
+		BUG("%s: a paired run of %zu jobs, not pairs", e->cmd, njobs);
+	if (!e->jr || !e->firsts || !e->order)
 		die("%s: out of memory", e->cmd);
 	/* Nothing of an earlier run crosses into this one's requests: its rows are freed. */
 	hc->prior = NULL;
@@ -135,10 +138,13 @@ static int engine_rests(const struct engine_reps *jr, int round, int rounds)
  * on here: kbench stops, and goes on with the next step once continued.
  */
 static enum engine_state engine_sweep(size_t njobs, int round, unsigned char *retired,
+				      const size_t *order,
 				      enum engine_step (*step)(void *arg, size_t job, int round),
 				      void *arg)
 {
-	for (size_t i = 0; i < njobs; i++) {
+	for (size_t k = 0; k < njobs; k++) {
+		size_t i = order ? order[k] : k;
+
 		if (retired && retired[i])
 			continue;
 		if (runner_stop_pending())
@@ -179,6 +185,11 @@ static enum engine_step engine_replica(void *arg, size_t i, int round)
 			a->progress(a->parg, &e->jobs[i], 0);
 		return ENGINE_STEP_OK;
 	}
+	if (e->jobs[i].side && e->jobs[i].side != e->side_now) {
+		if (e->cond && e->cond(e->cond_arg, e->jobs[i].side) < 0)
+			return ENGINE_STEP_STOP;
+		e->side_now = e->jobs[i].side;
+	}
 	if (a->progress)
 		a->progress(a->parg, &e->jobs[i], 1);
 	hc->placement = e->jobs[i].place;
@@ -210,8 +221,16 @@ enum engine_state engine_round(struct engine *e,
 
 	if (e->round >= e->rounds)
 		return ENGINE_DONE;
+	/* The pairs' order this round: A then B, or B then A, as drawn. */
+	if (e->paired)
+		for (size_t k = 0; 2 * k + 1 < e->njobs; k++) {
+			int swap = engine_b_first(e->seed, e->round, k);
+
+			e->order[2 * k] = 2 * k + (size_t)swap;
+			e->order[2 * k + 1] = 2 * k + 1 - (size_t)swap;
+		}
 	/* No job retires: one that skipped or failed rests in every round (engine_rests). */
-	st = engine_sweep(e->njobs, e->round, NULL, engine_replica, &a);
+	st = engine_sweep(e->njobs, e->round, NULL, e->paired ? e->order : NULL, engine_replica, &a);
 	if (st != ENGINE_MORE)
 		return st;
 	e->round++;
@@ -226,9 +245,23 @@ enum engine_state engine_steps(const struct engine_steps *s)
 	if (!retired)
 		die("out of memory for a schedule of %zu jobs", s->njobs);
 	for (int round = -s->warmup; round < s->rounds && st == ENGINE_MORE; round++)
-		st = engine_sweep(s->njobs, round, retired, s->step, s->arg);
+		st = engine_sweep(s->njobs, round, retired, NULL, s->step, s->arg);
 	free(retired);
 	return st == ENGINE_MORE ? ENGINE_DONE : st;
+}
+
+/* splitmix64's finaliser: every bit of x moves every bit of the draw. */
+static uint64_t engine_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+int engine_b_first(uint64_t seed, int round, size_t k)
+{
+	return (int)(engine_mix(engine_mix(seed ^ engine_mix((uint64_t)round)) + k) >> 63);
 }
 
 size_t engine_planned(const struct engine *e, size_t i)
@@ -255,8 +288,10 @@ void engine_end(struct engine *e, struct sentinel_point **tl, size_t *ntl)
 	}
 	free(e->jr);
 	free(e->firsts);
+	free(e->order);
 	e->jr = NULL;
 	e->firsts = NULL;
+	e->order = NULL;
 	e->rc.harness.prior = NULL;
 	e->rc.harness.nprior = 0;
 	if (tl) {

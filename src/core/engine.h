@@ -23,10 +23,14 @@
 #include "core/runner.h"
 #include "core/wire.h"
 
-/* One thing to measure: an instance, under one placement when it has ends. */
+/*
+ * One thing to measure: an instance, under one placement when it has ends;
+ * with two conditions (kbench ab), under one of them.
+ */
 struct engine_job {
 	const struct bench *b;
 	enum placement place;
+	int side;			/* 0 with one condition; 1 (A) or 2 (B) */
 };
 
 /* A job's replicas in the run being measured. */
@@ -52,12 +56,26 @@ struct engine {
 	struct runner_cfg rc;		/* the harness's template, where, the watchdog */
 	struct wire_prelude pre;	/* the session's prelude, measured by the worker */
 	int sentinel;			/* take the sentinel around every replica */
+	/*
+	 * Two conditions (kbench ab): the jobs come in pairs, A then B, and
+	 * every round measures the two of a pair one after the other, in an
+	 * order drawn from seed and the round, so that each measurement of A
+	 * has one of B next to it in time.  Before a replica of the other
+	 * side than the last, cond puts the machine in it: 0, or -1 to stop
+	 * (it said why).
+	 */
+	int paired;
+	uint64_t seed;
+	int (*cond)(void *arg, int side);
+	void *cond_arg;
+	int side_now;			/* the side the machine is in, 0 before the first */
 	/* The run being measured (engine_begin .. engine_end). */
 	const struct engine_job *jobs;
 	size_t njobs;
 	int rounds, round;		/* replicas a job takes, the round next measured */
 	struct engine_reps *jr;		/* njobs */
 	struct result *firsts;		/* each job's first replica, for the rows after it */
+	size_t *order;			/* a paired round's order of the jobs */
 	struct sentinel_point *tl;	/* the run's timeline, in the order taken */
 	size_t ntl, captl;
 };
@@ -126,6 +144,11 @@ void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs,
  */
 enum engine_state engine_round(struct engine *e, void (*progress)(void *arg, const struct engine_job *job, int measured),
 			       void *arg);
+/*
+ * Whether, in a paired run's round, the pair k measures B before A: the
+ * seed's draw, the same for the same seed, round and pair.
+ */
+int engine_b_first(uint64_t seed, int round, size_t k);
 /*
  * Take the schedule's steps; between two of them (where nothing polls) a
  * Ctrl-Z is acted on, as it is between two replicas of a run.

@@ -31,12 +31,26 @@ static int guard_send(int fd, const void *m, size_t len)
 	return w == (ssize_t)len ? 0 : -1;
 }
 
-/* One record: 'S' a setting (path, value), 'D' done. */
+/* One record: 'S' a setting (path, value), 'C' a command (cmd), 'D' done; smaller than PIPE_BUF. */
 struct guard_msg {
 	char tag;
 	char path[120];
 	char value[64];
+	char cmd[GUARD_CMD_MAX + 1];
 };
+
+/* sh -c cmd, waited for: what the guard does for a command once kbench is gone. */
+static void guard_run(const char *cmd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
 
 int guard_write(const char *path, const char *value)
 {
@@ -54,7 +68,7 @@ static _Noreturn void guard_main(int ctl)
 
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k == (ssize_t)sizeof(m) && m.tag == 'S') {
+		if (k == (ssize_t)sizeof(m) && (m.tag == 'S' || m.tag == 'C')) {
 			if (todo && n < GUARD_MAX)
 				todo[n++] = m;
 			continue;
@@ -65,7 +79,10 @@ static _Noreturn void guard_main(int ctl)
 	}
 	/* The last change first: the state before the first is what comes back. */
 	while (n-- > 0)
-		(void)guard_write(todo[n].path, todo[n].value);
+		if (todo[n].tag == 'C')
+			guard_run(todo[n].cmd);
+		else
+			(void)guard_write(todo[n].path, todo[n].value);
 	_exit(0);
 }
 
@@ -107,6 +124,23 @@ int guard_add(struct guard *g, const char *path, const char *value)
 	memcpy(m.path, path, strlen(path));
 	memcpy(m.value, value, strlen(value));
 	/* Smaller than PIPE_BUF: written whole or not at all. */
+	if (guard_send(g->ctl, &m, sizeof(m)) < 0)
+		return -1;
+	g->n++;
+	return 0;
+}
+
+int guard_add_command(struct guard *g, const char *cmd)
+{
+	struct guard_msg m;
+
+	memset(&m, 0, sizeof(m));
+	if (g->ctl < 0 || g->n >= GUARD_MAX || strlen(cmd) > GUARD_CMD_MAX) {
+		errno = g->ctl < 0 ? ESRCH : ENOSPC;
+		return -1;
+	}
+	m.tag = 'C';
+	memcpy(m.cmd, cmd, strlen(cmd));
 	if (guard_send(g->ctl, &m, sizeof(m)) < 0)
 		return -1;
 	g->n++;

@@ -9,7 +9,8 @@
  * value to write back; it undoes the change itself when it is done and
  * then says so.  If the guard's pipe reaches end of file without that,
  * kbench is dead, and the guard writes every value back, in the reverse
- * order of the changes, and exits.  Like the janitor (runner.h), it leaves
+ * order of the changes (a shell command where one was given instead), and
+ * exits.  Like the janitor (runner.h), it leaves
  * kbench's session at once, so a signal to kbench's group spares it.
  */
 #ifndef KB_GUARD_H
@@ -33,6 +34,14 @@ int guard_start(struct guard *g);
  * 0, or -1 (no guard, too many, or the guard is gone).
  */
 int guard_add(struct guard *g, const char *path, const char *value);
+/* The longest command guard_add_command keeps. */
+#define GUARD_CMD_MAX 511
+/*
+ * Before changing a setting some other way (kbench ab's switches): should
+ * kbench die, run the shell command cmd (sh -c), in order with the files.
+ * 0, or -1 (no guard, too many, too long, or the guard is gone).
+ */
+int guard_add_command(struct guard *g, const char *cmd);
 /* kbench has put everything back itself: the guard ends without writing; waited for. */
 void guard_done(struct guard *g);
 

@@ -174,14 +174,27 @@ const char *runner_worker(void)
 /*
  * In the forked child: execute the worker with the request, or exit 127.
  * The lifeline must cross the exec, so it loses close-on-exec (the worker
- * gives it back).
+ * gives it back).  With a wrap, sh -c 'exec WRAP "$@"' executes it, "$@"
+ * its path and arguments; its parent is then kbench only if the wrapper
+ * execs it, so it is told none (0) to check.
  */
-static _Noreturn void child_main(int req, int fd, int lifeline, pid_t parent)
+static _Noreturn void child_main(int req, int fd, int lifeline, pid_t parent, const char *wrap)
 {
-	char sreq[16], sfd[16], slife[16], sparent[24];
-	const char *argv[64] = { RUNNER_WORKER, WIRE_ARG, sreq, sfd, slife, sparent, "--" };
-	size_t n = 7;
+	char sreq[16], sfd[16], slife[16], sparent[24], script[1024];
+	const char *argv[72] = { "sh", "-c", script, RUNNER_WORKER };
+	/* The worker's own argv: after sh's four words with a wrap ($0 is RUNNER_WORKER). */
+	const char **w = wrap ? argv + 4 : argv;
+	size_t n = (size_t)(w - argv) + 7;
 
+	w[0] = wrap ? runner_worker_path : RUNNER_WORKER;
+	w[1] = WIRE_ARG;
+	w[2] = sreq;
+	w[3] = sfd;
+	w[4] = slife;
+	w[5] = sparent;
+	w[6] = "--";
+	if (wrap)
+		snprintf(script, sizeof(script), "exec %s \"$@\"", wrap);
 	child_signals();
 	/* If kbench died before the request took effect, nobody will reap us. */
 	if (plat_die_with_parent(SIGKILL) == 0 && getppid() != parent)
@@ -193,11 +206,11 @@ static _Noreturn void child_main(int req, int fd, int lifeline, pid_t parent)
 	snprintf(sreq, sizeof(sreq), "%d", req);
 	snprintf(sfd, sizeof(sfd), "%d", fd);
 	snprintf(slife, sizeof(slife), "%d", lifeline);
-	snprintf(sparent, sizeof(sparent), "%ld", (long)parent);
+	snprintf(sparent, sizeof(sparent), "%ld", wrap ? 0L : (long)parent);
 	if (lifeline >= 0)
 		fcntl(lifeline, F_SETFD, 0);
 	fcntl(req, F_SETFD, 0);
-	execv(runner_worker_path, (char *const *)argv);
+	execv(wrap ? "/bin/sh" : runner_worker_path, (char *const *)argv);
 	_exit(RUNNER_EXIT_NOEXEC);
 }
 
@@ -621,7 +634,7 @@ static void runner_exchange(enum wire_kind kind, const struct bench *b, const st
 		if (jan.ctl >= 0)
 			close(jan.ctl);
 		setpgid(0, 0);
-		child_main(req, fds[1], jan.lifeline, parent);
+		child_main(req, fds[1], jan.lifeline, parent, kind == WIRE_MEASURE ? cfg->wrap : NULL);
 	}
 	/* Both sides set the group, so a kill right after fork still reaches it. */
 	setpgid(pid, pid);

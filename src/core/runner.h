@@ -21,6 +21,10 @@ struct runner_cfg {
 	struct harness_cfg harness;	/* template; tmpdir is set per instance */
 	const char *tmproot;		/* where private directories are made */
 	double watchdog_s;		/* kill an instance that runs longer than this */
+	const char *wrap;		/* a shell command prefix a measuring worker is
+					   executed through ("nice -n 5"), or NULL: it
+					   must exec what follows, as nice, taskset,
+					   chrt, numactl and env do */
 };
 
 /*

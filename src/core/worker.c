@@ -145,8 +145,11 @@ int worker_main(int argc, char **argv, const char *build_id)
 		return EXIT_USAGE;
 	}
 	worker_signals();
-	/* The parent-death signal survived the exec; kbench may have died before it. */
-	if (getppid() != (pid_t)parent)
+	/*
+	 * The parent-death signal survived the exec; kbench may have died
+	 * before it.  0: executed through a wrapper, whose parent is kbench.
+	 */
+	if (parent != 0 && getppid() != (pid_t)parent)
 		_exit(1);
 	/* The lifeline crossed the exec open; no program a benchmark starts may hold it. */
 	if (life >= 0)

@@ -10,7 +10,8 @@
  * through this engine alone, so what is checked here is their schedule;
  * time's runs and contest's loads go through engine_steps, checked here
  * on a scripted step: warm-up rounds first, every job once a round in
- * order, a retired job passed over, a stop or a signal ending it there.
+ * order, a retired job passed over, a stop or a signal ending it there;
+ * and ab's paired rounds, with their switches.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,6 +50,7 @@ struct call {
 	const char *prior_last;		/* the id of the last row before it, "" for none */
 	uint64_t nsys;			/* the sentinel's iterations it was given */
 	uint64_t run_start;
+	int side;			/* the condition the paired test's cond last set */
 };
 
 static struct {
@@ -58,6 +60,9 @@ static struct {
 	size_t interrupt_at;		/* the call that returns -1 (a signal); 0: none */
 	int preludes;
 	size_t prelude_nprior;		/* the rows before it the last prelude was given */
+	int side;			/* set by test_paired's cond */
+	int switches;			/* cond's calls */
+	int fail_switch;		/* the switch that fails (from 1); 0: none */
 } fake;
 
 static struct sentinel_point point_at(double t)
@@ -72,7 +77,7 @@ static int fake_measure(const struct bench *b, const struct runner_cfg *cfg, str
 
 	*c = (struct call){ b, hc->placement, hc->replica, hc->iterations, hc->nprior,
 			    hc->nprior ? hc->prior[hc->nprior - 1].id : "", hc->sentinel_nsys,
-			    hc->run_start_ns };
+			    hc->run_start_ns, fake.side };
 	if (fake.interrupt_at && fake.ncalls == fake.interrupt_at) {
 		memset(r, 0, sizeof(*r));
 		return -1;
@@ -154,7 +159,7 @@ static void count_progress(void *arg, const struct engine_job *job, int took)
 static void test_rounds(void **state)
 {
 	const struct engine_job jobs[] = {
-		{ &row_a, PLACE_NA }, { &row_pipe, PLACE_SAME }, { &row_pipe, PLACE_SPREAD },
+		{ .b = &row_a, .place = PLACE_NA }, { .b = &row_pipe, .place = PLACE_SAME }, { .b = &row_pipe, .place = PLACE_SPREAD },
 	};
 	struct engine e;
 	struct sentinel_point *tl;
@@ -218,7 +223,7 @@ static void test_rounds(void **state)
 static void test_resting(void **state)
 {
 	const struct engine_job jobs[] = {
-		{ &row_curve, PLACE_NA }, { &row_skip, PLACE_NA }, { &row_fail, PLACE_NA }, { &row_a, PLACE_NA },
+		{ .b = &row_curve, .place = PLACE_NA }, { .b = &row_skip, .place = PLACE_NA }, { .b = &row_fail, .place = PLACE_NA }, { .b = &row_a, .place = PLACE_NA },
 	};
 	const struct call *c[32];
 	struct engine e;
@@ -256,7 +261,7 @@ static void test_resting(void **state)
 
 static void test_interrupted(void **state)
 {
-	const struct engine_job jobs[] = { { &row_a, PLACE_NA }, { &row_pipe, PLACE_SAME }, { &row_curve, PLACE_NA } };
+	const struct engine_job jobs[] = { { .b = &row_a, .place = PLACE_NA }, { .b = &row_pipe, .place = PLACE_SAME }, { .b = &row_curve, .place = PLACE_NA } };
 	struct engine e;
 
 	(void)state;
@@ -345,6 +350,92 @@ static void test_steps(void **state)
 	assert_int_equal(s.calls, 0);
 }
 
+/* The paired test's switch: the machine into side, unless this is the switch set to fail. */
+static int fake_cond(void *arg, int side)
+{
+	(void)arg;
+	fake.switches++;
+	if (fake.switches == fake.fail_switch)
+		return -1;
+	assert_int_not_equal(side, fake.side);
+	fake.side = side;
+	return 0;
+}
+
+/*
+ * Two conditions (kbench ab): every round measures each instance once a
+ * side, the two of a pair next to each other, in an order the seed draws
+ * (both orders occur, another seed draws others); the machine is switched
+ * only where the side changes, and a switch that fails stops the run there.
+ */
+static void test_paired(void **state)
+{
+	const struct engine_job jobs[] = {
+		{ .b = &row_a, .place = PLACE_NA, .side = 1 }, { .b = &row_a, .place = PLACE_NA, .side = 2 },
+		{ .b = &row_pipe, .place = PLACE_SAME, .side = 1 },
+		{ .b = &row_pipe, .place = PLACE_SAME, .side = 2 },
+	};
+	struct engine e;
+	int orders[2] = { 0, 0 }, changes = 0, differ = 0;
+	enum engine_state st;
+
+	(void)state;
+	engine_fake(&e, 0);
+	e.paired = 1;
+	e.seed = 42;
+	e.cond = fake_cond;
+	engine_begin(&e, jobs, 4, 8);
+	do
+		st = engine_round(&e, NULL, NULL);
+	while (st == ENGINE_MORE);
+	assert_int_equal(st, ENGINE_DONE);
+	assert_int_equal(fake.ncalls, 8 * 4);
+	for (size_t r = 0; r < 8; r++)
+		for (size_t k = 0; k < 2; k++) {
+			const struct call *x = &fake.calls[4 * r + 2 * k], *y = x + 1;
+
+			/* The pair's two, next to each other, one a side, in this round. */
+			assert_ptr_equal(x->b, jobs[2 * k].b);
+			assert_ptr_equal(y->b, jobs[2 * k].b);
+			assert_int_equal(x->replica, (int)r);
+			assert_int_equal(y->replica, (int)r);
+			assert_int_equal(x->side + y->side, 3);
+			/* The order is the seed's draw, as engine_b_first gives it. */
+			assert_int_equal(x->side == 2, engine_b_first(42, (int)r, k));
+			orders[x->side - 1]++;
+		}
+	assert_true(orders[0] > 0 && orders[1] > 0);
+	for (size_t i = 1; i < fake.ncalls; i++)
+		changes += fake.calls[i].side != fake.calls[i - 1].side;
+	/* A switch before the first replica, then one at each change of side, no more. */
+	assert_int_equal(fake.switches, 1 + changes);
+	for (int r = 0; r < 8; r++)
+		for (size_t k = 0; k < 2; k++)
+			differ += engine_b_first(42, r, k) != engine_b_first(43, r, k);
+	assert_true(differ > 0);
+	assert_int_equal(e.jr[0].n, 8);
+	assert_int_equal(e.jr[3].n, 8);
+	engine_end(&e, NULL, NULL);
+
+	/* The third switch fails: the round stops before the replica it was for. */
+	engine_fake(&e, 0);
+	e.paired = 1;
+	e.seed = 42;
+	e.cond = fake_cond;
+	fake.fail_switch = 3;
+	engine_begin(&e, jobs, 4, 8);
+	do
+		st = engine_round(&e, NULL, NULL);
+	while (st == ENGINE_MORE);
+	assert_int_equal(st, ENGINE_STOPPED);
+	assert_int_equal(fake.switches, 3);
+	assert_true(fake.ncalls >= 2);
+	/* Every replica taken was taken in the side its job is. */
+	for (size_t i = 0; i < fake.ncalls; i++)
+		assert_true(fake.calls[i].side == 1 || fake.calls[i].side == 2);
+	engine_end(&e, NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_resting),
 		cmocka_unit_test(test_interrupted),
 		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_paired),
 	};
 
 	registry_check();

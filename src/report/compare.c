@@ -430,6 +430,57 @@ static int cmp_adjust(const struct report_cmp_cell *base, const struct cmp_data 
 	return 1;
 }
 
+/* Replica medians measured in pairs (cmp_pairs): a[i] beside b[i]. */
+struct cmp_pairs {
+	double *a, *b;
+	size_t n, cap;
+};
+
+/*
+ * The pairs of one instance between the base and another side: replicas
+ * of the same round (their index) in two runs of one set under two labels,
+ * which is what kbench ab stores (a --runs set is one label, measured run
+ * after run, so its runs are never paired).  0, or -1 without memory.
+ */
+static int cmp_pairs(const struct report_cmp_side *base, const struct report_cmp_side *other,
+		     const struct result *key, struct cmp_pairs *pp)
+{
+	memset(pp, 0, sizeof(*pp));
+	for (size_t i = 0; i < base->nruns; i++)
+		for (size_t j = 0; j < other->nruns; j++) {
+			const struct run_info *ra = &base->runs[i], *rb = &other->runs[j];
+			const struct result *x = NULL, *y = NULL;
+
+			if (!ra->set_uuid[0] || strcmp(ra->set_uuid, rb->set_uuid) != 0 ||
+			    strcmp(ra->label, rb->label) == 0)
+				continue;
+			for (size_t k = 0; k < ra->nresults && !x; k++)
+				if (result_same_instance(&ra->results[k], key) && cmp_usable(&ra->results[k]))
+					x = &ra->results[k];
+			for (size_t k = 0; k < rb->nresults && !y; k++)
+				if (result_same_instance(&rb->results[k], key) && cmp_usable(&rb->results[k]))
+					y = &rb->results[k];
+			for (size_t k = 0; x && y && x->replicas && y->replicas &&
+					   k < x->nreplicas && k < y->nreplicas; k++) {
+				if (pp->n == pp->cap) {
+					size_t cap = pp->cap ? 2 * pp->cap : 16;
+					double *a = realloc(pp->a, cap * sizeof(*a)), *b;
+
+					if (!a)
+						return -1;
+					pp->a = a;
+					if (!(b = realloc(pp->b, cap * sizeof(*b))))
+						return -1;
+					pp->b = b;
+					pp->cap = cap;
+				}
+				pp->a[pp->n] = x->replicas[k].median;
+				pp->b[pp->n++] = y->replicas[k].median;
+			}
+		}
+	return 0;
+}
+
 /*
  * The test of other against base for one instance: fills test and p, and
  * with Welch the ratio of geometric means and its 95% CI (no ratio comes
@@ -439,7 +490,8 @@ static int cmp_adjust(const struct report_cmp_cell *base, const struct cmp_data 
  * --as-measured).
  */
 static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
-		     struct report_cmp_cell *o, const struct cmp_data *d, int lower, int measured)
+		     struct report_cmp_cell *o, const struct cmp_data *d, int lower, int measured,
+		     const struct cmp_pairs *pp)
 {
 	struct cmp_adjusted adj = { .buf = NULL };
 	int adjusted = !measured && cmp_adjust(base, b, o, d, &adj);
@@ -453,6 +505,31 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	o->p = o->ratio = o->ratio_lo = o->ratio_hi = o->slope = (double)NAN;
 	o->test = CMP_TEST_NONE;
 	o->state_in = o->state_all = 0;
+	o->pairs = o->pairs_all = 0;
+	/*
+	 * Measured in pairs (kbench ab): the pairs' ratios, whose machine moves
+	 * cancel, those a jump of the machine split left out, by their ranks;
+	 * the change their Hodges-Lehmann estimate, the sentinel not consulted
+	 * (a condition that slows system calls moves it too).
+	 */
+	if (pp->n >= 3) {
+		size_t kept = stats_pairs_within(pp->a, pp->b, pp->n, CMP_STATE_WIDTH);
+
+		if (stats_paired_log(pp->a, pp->b, kept, &w) < 0)
+			kept = 0;
+		if (kept >= 3) {
+			free(adj.buf);
+			o->p = w.p;
+			o->test = CMP_TEST_PAIRED;
+			o->pairs = kept;
+			o->pairs_all = pp->n;
+			o->ratio = exp(w.diff);
+			o->ratio_lo = exp(w.diff_lo);
+			o->ratio_hi = exp(w.diff_hi);
+			o->change = o->ratio - 1;
+			return;
+		}
+	}
 	if (base->nruns >= 3 && o->nruns >= 3)
 		state = cmp_state(base, tb, o, td, lower, &lv);
 	/*
@@ -591,13 +668,18 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 		for (size_t s = 1; s < nsides && !bad; s++) {
 			struct report_cmp_cell *o = &row->cell[s];
 
-			bad = cmp_gather(&sides[s], adds[s], row->key, o, &d) < 0;
+			struct cmp_pairs pp = { NULL, NULL, 0, 0 };
+
+			bad = cmp_gather(&sides[s], adds[s], row->key, o, &d) < 0 ||
+			      cmp_pairs(&sides[0], &sides[s], row->key, &pp) < 0;
 			if (!bad && o->present) {
 				common++;
 				o->change = o->median / row->cell[0].median - 1;
 				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER,
-					 row->sentinel || (flags & REPORT_CMP_AS_MEASURED));
+					 row->sentinel || (flags & REPORT_CMP_AS_MEASURED), &pp);
 			}
+			free(pp.a);
+			free(pp.b);
 			cmp_data_free(&d);
 		}
 		cmp_data_free(&b);
@@ -650,6 +732,7 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			bar = threshold + (!(flags & REPORT_CMP_AS_MEASURED) &&
 					   o->test != CMP_TEST_ANCOVA_RUNS &&
 					   o->test != CMP_TEST_WELCH_ADJUSTED &&
+					   o->test != CMP_TEST_PAIRED &&
 					   isfinite(machine[s].user_shift) ?
 					   fabs(machine[s].user_shift) : 0);
 			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= bar &&
@@ -909,6 +992,31 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 			rm_text(doc, RM_NOTE, "replicas compared at equal machine speed: each moved "
 				"along how its figure follows the sentinel adds\nwithin runs, to the adds "
 				"of all; the change at equal adds");
+			break;
+		}
+	for (size_t k = 0; k < nrows; k++)
+		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_PAIRED)) {
+			size_t pairs = 0, out = 0;
+
+			for (size_t j = 0; j < nrows; j++)
+				for (size_t s = 1; s < nsides; s++)
+					if (rows[j].cell[s].test == CMP_TEST_PAIRED) {
+						pairs = rows[j].cell[s].pairs_all > pairs ?
+							rows[j].cell[s].pairs_all : pairs;
+						out += rows[j].cell[s].pairs_all - rows[j].cell[s].pairs;
+					}
+			snprintf(legend, sizeof(legend), "paired: the sides were measured round by round "
+				 "in one session (kbench ab), up to %zu rounds;\neach round's ratio "
+				 "ranked (signed-rank test), the change their Hodges-Lehmann estimate",
+				 pairs);
+			rm_text(doc, RM_NOTE, legend);
+			if (out) {
+				snprintf(legend, sizeof(legend), "%zu pair%s of rounds left out over the table: %s ratio beyond "
+					 "%.0f%% of the others' median (a jump of the machine\nbetween "
+					 "the two halves of a pair)", out, out == 1 ? "" : "s",
+					 out == 1 ? "its" : "their", CMP_STATE_WIDTH * 100);
+				rm_text(doc, RM_NOTE, legend);
+			}
 			break;
 		}
 	for (size_t k = 0; k < nrows; k++)
@@ -1192,6 +1300,7 @@ static const char *const cmp_test_names[] = {
 	[CMP_TEST_WELCH_REPLICAS] = "welch-log-replicas",
 	[CMP_TEST_ANCOVA_RUNS] = "ancova-log-runs",
 	[CMP_TEST_WELCH_ADJUSTED] = "welch-log-runs-adjusted",
+	[CMP_TEST_PAIRED] = "paired-log-rounds",
 };
 
 /* One cell; the keys after "noisy" only for an other side (other = 1). */
@@ -1229,6 +1338,17 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 	}
 	/* Replicas taken at equal adds: the slope they were moved along. */
 	report_jset(o, "slope", report_jreal(c->slope), bad);
+	/* Measured in pairs (kbench ab): the rounds tested, of those paired. */
+	if (c->test == CMP_TEST_PAIRED) {
+		json_t *pr = json_object();
+
+		report_jset(pr, "tested", json_integer((json_int_t)c->pairs), bad);
+		report_jset(pr, "rounds", json_integer((json_int_t)c->pairs_all), bad);
+		report_jset(pr, "width", json_real(CMP_STATE_WIDTH), bad);
+		report_jset(o, "pairs", pr, bad);
+	} else {
+		report_jset(o, "pairs", json_null(), bad);
+	}
 	report_jset(o, "p", report_jreal(c->p), bad);
 	report_jset(o, "p_adj", report_jreal(c->p_adj), bad);
 	report_jset(o, "significant", json_boolean(c->significant), bad);

@@ -305,7 +305,7 @@ struct report_cmp_side {
 };
 
 enum { CMP_TEST_NONE = 0, CMP_TEST_WELCH_RUNS, CMP_TEST_MW_SAMPLES, CMP_TEST_WELCH_REPLICAS,
-       CMP_TEST_ANCOVA_RUNS, CMP_TEST_WELCH_ADJUSTED };
+       CMP_TEST_ANCOVA_RUNS, CMP_TEST_WELCH_ADJUSTED, CMP_TEST_PAIRED };
 
 /*
  * A side's machine as its sentinel saw it (issue 12): the median of each
@@ -339,6 +339,8 @@ struct report_cmp_cell {
 					   equal sentinel adds), else NaN */
 	double ratio_lo, ratio_hi;	/* its 95% CI, else NaN */
 	int test;			/* CMP_TEST_* */
+	size_t pairs, pairs_all;	/* CMP_TEST_PAIRED: the rounds paired (kbench ab),
+					   those within the machine's state (tested), of all */
 	/* With states (compare.c): the runs compared in the state both sides
 	   share, change then that state's; the replicas inside it, of all. 0: not. */
 	size_t state_in, state_all;

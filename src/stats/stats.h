@@ -64,6 +64,26 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct s
 int stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
 		    struct stats_welch *w);
 /*
+ * Pairs (a[i], b[i]), each measured next to the other (kbench ab's rounds),
+ * by Wilcoxon's signed-rank test on d[i] = log(b[i] / a[i]): diff the
+ * Hodges-Lehmann estimate (the median of the pairwise means of the d),
+ * diff_lo and diff_hi its 95% interval (NaN with fewer than 6 pairs, which
+ * cannot reach it), p two-sided (exact up to 60 pairs without ties, else
+ * the normal approximation corrected for ties), t the statistic W+ and df
+ * the pairs that differ.  Needs 2 pairs of positive finite values.  0 or -1.
+ */
+int stats_paired_log(const double *a, const double *b, size_t n, struct stats_welch *w);
+/*
+ * Keep the pairs whose log ratio lies within log(1 + width) of the pairs'
+ * median one, moved to the front of a and b in their order: a pair split
+ * by a jump of the machine between two states (35-45% apart here) is not
+ * a measure of the change, and one such pair costs a rank test of 10
+ * pairs its significance.  Symmetric about the median, so with nothing
+ * changed it keeps the test's level.  The count kept; n when a value is
+ * not positive (stats_paired_log refuses them).
+ */
+size_t stats_pairs_within(double *a, double *b, size_t n, double width);
+/*
  * The difference of the logs' means adjusted for a covariate measured with
  * each value (ca[i] with a[i], cb with b; positive): analysis of
  * covariance on the logarithms, one slope for both sides, the sides'

@@ -332,6 +332,134 @@ static void test_ancova_simulation(void **state)
 }
 
 /*
+ * Pairs by hand (Wilcoxon's signed ranks on the log ratios).  Ratios
+ * e^0.1, e^0.2, e^0.3: W+ = 6, the largest of the 8 equally likely sums of
+ * 3 ranks, so p = 2/8; the Hodges-Lehmann estimate is the median of the
+ * pairwise means 0.1 0.15 0.2 0.2 0.25 0.3, 0.2; with 3 pairs no 95%
+ * interval.  Six, one below: -0.05 0.1 0.2 0.3 0.4 0.5 rank 1..6 by size,
+ * W+ = 20, and W- = 1 is reached by 2 of the 64 sets of signs, so p =
+ * 4/64; the estimate is the 11th of the 21 pairwise means, 0.25, and since
+ * only W+ <= 0 has a lower tail within 2.5% (1/64), the interval runs from
+ * the smallest pairwise mean to the largest, -0.05 to 0.5.  A value that
+ * is not positive: refused.
+ */
+static void test_paired_known(void **state)
+{
+	double a[] = { 1, 2, 4 }, b[3], six_a[6], six_b[6], bad[] = { 1, -2, 4 };
+	const double six[] = { -0.05, 0.1, 0.2, 0.3, 0.4, 0.5 };
+	struct stats_welch w;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		b[i] = a[i] * exp(0.1 * (i + 1));
+	assert_int_equal(stats_paired_log(a, b, 3, &w), 0);
+	assert_true(fabs(w.diff - 0.2) < 1e-12);
+	assert_true(w.t == 6);
+	assert_true(fabs(w.p - 0.25) < 1e-12);
+	assert_true(isnan(w.diff_lo) && isnan(w.diff_hi));
+	for (int i = 0; i < 6; i++) {
+		six_a[i] = 10 + i;
+		six_b[i] = six_a[i] * exp(six[i]);
+	}
+	assert_int_equal(stats_paired_log(six_a, six_b, 6, &w), 0);
+	assert_true(fabs(w.t - 20) < 1e-12);
+	assert_true(fabs(w.p - 4.0 / 64) < 1e-12);
+	assert_true(fabs(w.diff - 0.25) < 1e-9);
+	assert_true(fabs(w.diff_lo + 0.05) < 1e-9);
+	assert_true(fabs(w.diff_hi - 0.5) < 1e-9);
+	/* The same pairs the other way round: the mirror image. */
+	assert_int_equal(stats_paired_log(six_b, six_a, 6, &w), 0);
+	assert_true(fabs(w.diff + 0.25) < 1e-9 && fabs(w.p - 4.0 / 64) < 1e-12);
+	assert_int_equal(stats_paired_log(a, bad, 3, &w), -1);
+	assert_int_equal(stats_paired_log(a, a, 1, &w), -1);
+	/*
+	 * Within 15% of the median log ratio (0.015): the pair a state jump split
+	 * (0.35) is left out, the others kept in their order.
+	 */
+	{
+		const double dd[] = { 0.01, 0.02, 0.0, 0.35, -0.01, 0.03 };
+		double pa[6], pb[6];
+
+		for (int i = 0; i < 6; i++) {
+			pa[i] = i + 1;
+			pb[i] = pa[i] * exp(dd[i]);
+		}
+		assert_int_equal(stats_pairs_within(pa, pb, 6, 0.15), 5);
+		assert_true(pa[2] == 3 && pa[3] == 5 && pa[4] == 6);
+		assert_true(fabs(log(pb[3] / pa[3]) + 0.01) < 1e-12);
+	}
+	/* Nothing differs: p 1. */
+	assert_int_equal(stats_paired_log(six_a, six_a, 6, &w), 0);
+	assert_true(w.p == 1 && w.diff == 0);
+}
+
+/*
+ * A machine that drifts and jumps between two states (speed 1 and 1.4,
+ * leaving its state with probability 0.05 a step, and slowing 1% over a
+ * session), measured with 1% noise: 10 values of A then 10 of B one after
+ * the other (Welch on the two sides), against 10 rounds of an A and a B
+ * next to each other in a random order (the paired test).  With nothing
+ * changed, the sequential sides call a difference often, the pairs about
+ * 5% of the time; a 5% change the pairs find nearly always.
+ */
+/* The machine's speed at the next step: it may leave its state, and it slows over the session. */
+static double drift_step(gsl_rng *rng, double *m, int t)
+{
+	if (gsl_rng_uniform(rng) < 0.05)
+		*m = *m == 1 ? 1.4 : 1;
+	return *m * (1 + 0.01 * t / 40) * exp(gsl_ran_gaussian(rng, 0.01));
+}
+
+static void drift_rates(gsl_rng *rng, double effect, int sessions, double *seq, double *paired)
+{
+	int fs = 0, fp = 0;
+
+	for (int s = 0; s < sessions; s++) {
+		double ra[10], rb[10], sa[10], sb[10], m = gsl_rng_uniform(rng) < 0.5 ? 1 : 1.4;
+		struct stats_welch w;
+		int t = 0;
+
+		/* Rounds: each pair's order drawn, B carrying the effect. */
+		for (int r = 0; r < 10; r++) {
+			int b_first = gsl_rng_uniform(rng) < 0.5;
+			double first = drift_step(rng, &m, t++), second = drift_step(rng, &m, t++);
+
+			ra[r] = b_first ? second : first;
+			rb[r] = (b_first ? first : second) * effect;
+		}
+		/* Then the sequential sides, A's ten and B's ten. */
+		for (int k = 0; k < 10; k++)
+			sa[k] = drift_step(rng, &m, t++);
+		for (int k = 0; k < 10; k++)
+			sb[k] = drift_step(rng, &m, t++) * effect;
+		fs += stats_welch_log(sa, 10, sb, 10, &w) == 0 && w.p < 0.05;
+		fp += stats_paired_log(ra, rb, stats_pairs_within(ra, rb, 10, 0.15), &w) == 0 &&
+		      w.p < 0.05;
+	}
+	*seq = (double)fs / sessions;
+	*paired = (double)fp / sessions;
+}
+
+static void test_paired_simulation(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double seq, paired;
+
+	(void)state;
+	assert_non_null(rng);
+	gsl_rng_set(rng, 20261203);
+	drift_rates(rng, 1.0, 2000, &seq, &paired);
+	print_message("A/A on a drifting two-state machine: sequential %.3f, paired %.3f called a change\n",
+		      seq, paired);
+	assert_true(seq > 0.2);
+	assert_true(paired <= 0.08);
+	drift_rates(rng, 1.05, 2000, &seq, &paired);
+	print_message("5%% change: paired %.3f found it\n", paired);
+	assert_true(paired >= 0.8);
+	gsl_rng_free(rng);
+}
+
+/*
  * The common state, by hand: side A's replicas at 10 (fast) and 14 (slow),
  * B's at 10.5 and 14.7 (5% slower in both states).  The lower quartiles
  * are 10 and 10.5, the window +-15% around their geometric midpoint
@@ -489,6 +617,8 @@ int main(void)
 		cmocka_unit_test(test_simulation),
 		cmocka_unit_test(test_ancova_known),
 		cmocka_unit_test(test_ancova_simulation),
+		cmocka_unit_test(test_paired_known),
+		cmocka_unit_test(test_paired_simulation),
 		cmocka_unit_test(test_common_state_known),
 		cmocka_unit_test(test_common_state_simulation),
 		cmocka_unit_test(test_within_slope_known),

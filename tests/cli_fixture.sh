@@ -71,6 +71,28 @@ kb compare A B --db "$SDB" --json
 check "compare --json: two rows in the common state, the same verdicts as the text" \
 	grep -q '^base A sides 2 rows 3 significant 2 ancova 0 adjusted 0 welch 3 replicas 0 mw 0 state 2 ' "$T/jc"
 
+# --- one kbench ab session (tests/fixtures/paired.json, see make_paired.py) ---
+fixture_compare paired 2 compare_paired.txt "compare of an ab session, in pairs"
+check "paired: a 5% change the runs' spread of 36% hides is found in the pairs" \
+	grep -Eq '^sys\.null .* \+4\.9% \* ' "$T/out"
+check "paired: no change, not called one" sh -c "grep '^ctx\.2p\.0k' '$T/out' | grep -vq '\*'"
+check "paired: a 3% gain found" grep -Eq '^ipc\.pipe\.lat none .* -2\.9% \* ' "$T/out"
+check "paired: the note says it, with the rounds, and the pairs a jump split" sh -c \
+	"grep -q '^up to 10 rounds; each round' '$T/out' && grep -q '^3 pairs of rounds left out over the table' '$T/out'"
+kb compare A B --db "$T/paired.db" --json
+check "paired: --json says the test and the rounds tested of all" python3 -c "
+import json
+d = json.load(open('$T/out'))
+cells = [c for r in d['rows'] for c in r['cells'][1:]]
+assert len(cells) == 3, len(cells)
+for c in cells:
+    assert c['test'] == 'paired-log-rounds', c['test']
+    assert c['pairs'] == {'tested': 9, 'rounds': 10, 'width': 0.15}, c['pairs']
+assert [c['significant'] for c in cells] == [True, False, True]
+"
+kb compare A B --db "$T/paired.db" --html
+check "paired: the page says it too" grep -q 'paired: the sides were measured round by round' "$T/out"
+
 # --- a machine whose clock moves (tests/fixtures/drift.json, see make_drift.py) ---
 # A change's 95% interval, the last column: "+3.1..+7.6".
 CI='[-+][0-9]+\.[0-9]\.\.[-+][0-9]+\.[0-9]'

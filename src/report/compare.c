@@ -1006,13 +1006,12 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 						out += rows[j].cell[s].pairs_all - rows[j].cell[s].pairs;
 					}
 			snprintf(legend, sizeof(legend), "paired: the sides were measured round by round "
-				 "in one session (kbench ab), up to %zu rounds;\neach round's ratio "
-				 "ranked (signed-rank test), the change their Hodges-Lehmann estimate",
-				 pairs);
+				 "in one session (kbench ab),\nup to %zu rounds; each round's ratio ranked "
+				 "(signed-rank test), the change\ntheir Hodges-Lehmann estimate", pairs);
 			rm_text(doc, RM_NOTE, legend);
 			if (out) {
 				snprintf(legend, sizeof(legend), "%zu pair%s of rounds left out over the table: %s ratio beyond "
-					 "%.0f%% of the others' median (a jump of the machine\nbetween "
+					 "%.0f%% of the\nothers' median (a jump of the machine between "
 					 "the two halves of a pair)", out, out == 1 ? "" : "s",
 					 out == 1 ? "its" : "their", CMP_STATE_WIDTH * 100);
 				rm_text(doc, RM_NOTE, legend);

@@ -782,6 +782,12 @@ int cmd_ab(int argc, char **argv)
 	jobs = ab_jobs(one, none);
 	njobs = 2 * none;
 	runner_setup(&o, suite_bits, &rc);
+	/*
+	 * The instance's budget is shared by both sides, so that a session
+	 * costs what a run of twice the replicas does rather than two runs:
+	 * a pair's ratio needs its two replicas next to each other, not long.
+	 */
+	rc.harness.max_time_ns /= 2;
 	cli_engine_open(&eng, "ab", &rc, 1, &cpus);
 	eng.paired = 1;
 	eng.seed = seed;

@@ -55,6 +55,7 @@
 #include "report/report.h"
 #include "report/jsonw.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,7 +236,8 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 
 	*c = (struct report_cmp_cell){ .median = none, .lo = none, .hi = none, .change = none,
 				       .ratio = none, .ratio_lo = none, .ratio_hi = none,
-				       .p = none, .p_adj = none, .slope = none };
+				       .p = none, .p_adj = none, .slope = none, .df = none,
+				       .detectable = none, .verdict = CMP_CANNOT_TELL };
 	memset(d, 0, sizeof(*d));
 	for (size_t i = 0; i < side->nruns; i++)
 		for (size_t j = 0; j < side->runs[i].nresults; j++) {
@@ -502,14 +504,14 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	struct stats_mw mw;
 	int test = CMP_TEST_NONE, state = 0;
 
-	o->p = o->ratio = o->ratio_lo = o->ratio_hi = o->slope = (double)NAN;
+	o->p = o->ratio = o->ratio_lo = o->ratio_hi = o->slope = o->df = (double)NAN;
 	o->test = CMP_TEST_NONE;
 	o->state_in = o->state_all = 0;
 	o->pairs = o->pairs_all = 0;
 	/*
 	 * Measured in pairs (kbench ab): the pairs' ratios, whose machine moves
-	 * cancel, those a jump of the machine split left out, by their ranks;
-	 * the change their Hodges-Lehmann estimate, the sentinel not consulted
+	 * cancel, those a jump of the machine split left out, by Student's t
+	 * on their logarithms; the change their geometric mean, the sentinel not consulted
 	 * (a condition that slows system calls moves it too).
 	 */
 	if (pp->n >= 3) {
@@ -521,6 +523,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 			free(adj.buf);
 			o->p = w.p;
 			o->test = CMP_TEST_PAIRED;
+			o->df = (double)kept - 1;
 			o->pairs = kept;
 			o->pairs_all = pp->n;
 			o->ratio = exp(w.diff);
@@ -557,6 +560,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	if (test != CMP_TEST_NONE) {
 		o->p = w.p;
 		o->test = test;
+		o->df = w.df;
 		o->ratio = exp(w.diff);
 		o->ratio_lo = exp(w.diff_lo);
 		o->ratio_hi = exp(w.diff_hi);
@@ -615,6 +619,42 @@ static int cmp_levels_differ(const struct report_cmp_side *sides, size_t nsides,
 				hi = fmax(hi, v->num);
 			}
 	return hi > 2 * lo;
+}
+
+/* What a cell's test compared, a side: rounds for pairs, replicas for replicas, else runs. */
+static size_t cmp_count(const struct report_cmp_cell *base, const struct report_cmp_cell *o)
+{
+	if (o->test == CMP_TEST_PAIRED)
+		return o->pairs;
+	if (o->test == CMP_TEST_WELCH_REPLICAS)
+		return 0;
+	return base->nruns < o->nruns ? base->nruns : o->nruns;
+}
+
+/*
+ * The change a cell's comparison would mark 80% of the time (report.h):
+ * a true change of d puts the test's estimate's centre at d, and with the
+ * estimate's spread s (its 95% interval's half-width h is t.975 s) the
+ * interval leaves out 0 4 times in 5 once d = (t.975 + t.80) s.  In the
+ * logarithms, where the tests work, both ways; the larger way back as a
+ * fraction.  Never below the bar: a smaller change is not marked however
+ * sure.  NaN without an interval.
+ */
+static double cmp_detectable(const struct report_cmp_cell *o, double bar, double threshold,
+			     size_t n, size_t *needed)
+{
+	double h, df = isfinite(o->df) && o->df >= 1 ? o->df : 1e6, d, more;
+
+	*needed = 0;
+	if (!(o->ratio_lo > 0) || !(o->ratio_hi > 0) || !isfinite(o->ratio_lo) ||
+	    !isfinite(o->ratio_hi))
+		return (double)NAN;
+	h = (log(o->ratio_hi) - log(o->ratio_lo)) / 2;
+	d = h * (1 + gsl_cdf_tdist_Qinv(0.2, df) / gsl_cdf_tdist_Qinv(0.025, df));
+	/* The spread shrinks as the square root of the count: the count that brings d to the threshold. */
+	more = (double)n * (d / log1p(threshold)) * (d / log1p(threshold));
+	*needed = more > (double)n ? (size_t)ceil(more) : n;
+	return fmax(bar, exp(d) - 1);
 }
 
 int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
@@ -738,6 +778,10 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= bar &&
 					 (o->test != CMP_TEST_MW_SAMPLES ||
 					  (!o->noisy && !rows[k].cell[0].noisy));
+			o->detectable = cmp_detectable(o, bar, threshold, cmp_count(&rows[k].cell[0], o),
+						       &o->needed);
+			o->verdict = o->significant ? CMP_CHANGED :
+				     o->detectable <= threshold ? CMP_UNCHANGED : CMP_CANNOT_TELL;
 		}
 	free(p);
 	free(adj);
@@ -766,7 +810,9 @@ fail:
 struct cmp_tally {
 	size_t compared;		/* rows with a figure on both sides */
 	double geomean;			/* NaN when compared is 0 */
-	size_t better, worse, unchanged;	/* unchanged: not significant */
+	size_t better, worse;		/* marked, each way */
+	size_t unchanged, untold;	/* not marked: unchanged within the threshold, or
+					   cannot tell (report_cmp_cell's verdict) */
 };
 
 static void cmp_tally(const struct report_cmp_row *rows, size_t nrows, size_t sec, size_t side,
@@ -783,8 +829,10 @@ static void cmp_tally(const struct report_cmp_row *rows, size_t nrows, size_t se
 			continue;
 		logsum += log(row->key->better == BETTER_LOWER ? 1 / (1 + o->change) : 1 + o->change);
 		t->compared++;
-		if (!o->significant)
+		if (!o->significant && o->verdict == CMP_UNCHANGED)
 			t->unchanged++;
+		else if (!o->significant)
+			t->untold++;
 		else if (o->better)
 			t->better++;
 		else
@@ -980,10 +1028,11 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 	secs[0] = (size_t)-1;
 	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1, then its 95%% "
 		 "interval (a..b, in %%); * = significant\n(Benjamini-Hochberg adjusted p < 0.05, "
-		 "at least %.0f%%%s); ~ = fewer\nthan 3 runs a side, their "
-		 "replicas compared (samples, for runs without); ! = a side\nmissed its precision",
+		 "at least %.0f%%%s); = = unchanged\n(a change of %.0f%% would have been marked 4 "
+		 "times in 5); ~ = fewer than 3 runs a side, their\nreplicas compared (samples, for "
+		 "runs without); ! = a side missed its precision",
 		 report_cell(base, sizeof(base), sides[0].name, -1, 0), threshold * 100,
-		 flags & REPORT_CMP_AS_MEASURED ? "" : " and what the machine moved");
+		 flags & REPORT_CMP_AS_MEASURED ? "" : " and what the machine moved", threshold * 100);
 	rm_text(doc, RM_PARA, legend);
 	report_compare_machine(sides, nsides, m);
 	cmp_machine_notes(doc, sides, nsides, m, threshold, flags);
@@ -1006,8 +1055,8 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 						out += rows[j].cell[s].pairs_all - rows[j].cell[s].pairs;
 					}
 			snprintf(legend, sizeof(legend), "paired: the sides were measured round by round "
-				 "in one session (kbench ab),\nup to %zu rounds; each round's ratio ranked "
-				 "(signed-rank test), the change\ntheir Hodges-Lehmann estimate", pairs);
+				 "in one session (kbench ab),\nup to %zu rounds; each round's ratio tested "
+				 "(paired t on the logarithms),\nthe change their geometric mean", pairs);
 			rm_text(doc, RM_NOTE, legend);
 			if (out) {
 				snprintf(legend, sizeof(legend), "%zu pair%s of rounds left out over the table: %s ratio beyond "
@@ -1083,7 +1132,8 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 			rm_gap(doc, 0);
 			for (size_t s = 1; s < nsides; s++) {
 				const struct report_cmp_cell *o = &row->cell[s];
-				char marks[3] = { row->levels_differ ? '?' : o->significant ? '*' : ' ',
+				char marks[3] = { row->levels_differ ? '?' : o->significant ? '*' :
+						  o->verdict == CMP_UNCHANGED ? '=' : ' ',
 						  o->test == CMP_TEST_MW_SAMPLES ||
 							  o->test == CMP_TEST_WELCH_REPLICAS ? '~' : ' ',
 						  '\0' };
@@ -1116,9 +1166,9 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 			char line[1400];
 
 			snprintf(line, sizeof(line), "  %s against %s: geometric mean %.3fx (above 1 "
-				 "is better); %zu better, %zu worse, %zu unchanged",
+				 "is better); %zu better, %zu worse, %zu unchanged, %zu cannot tell",
 				 report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
-				 t.geomean, t.better, t.worse, t.unchanged);
+				 t.geomean, t.better, t.worse, t.unchanged, t.untold);
 			rm_text(doc, RM_NOTE, line);
 		}
 	}
@@ -1291,6 +1341,13 @@ int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t n
 	return ferror(out) ? -1 : 0;
 }
 
+/* The "verdict" key's values, by CMP_CHANGED etc. */
+static const char *const cmp_verdict_names[] = {
+	[CMP_CANNOT_TELL] = "cannot tell",
+	[CMP_CHANGED] = "changed",
+	[CMP_UNCHANGED] = "unchanged",
+};
+
 /* The "test" key's values, by CMP_TEST_*; none is null. */
 static const char *const cmp_test_names[] = {
 	[CMP_TEST_NONE] = NULL,
@@ -1351,6 +1408,11 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 	report_jset(o, "p", report_jreal(c->p), bad);
 	report_jset(o, "p_adj", report_jreal(c->p_adj), bad);
 	report_jset(o, "significant", json_boolean(c->significant), bad);
+	/* The smallest change this comparison could see, and what it says of this one. */
+	report_jset(o, "detectable", report_jreal(c->detectable), bad);
+	report_jset(o, "verdict", report_jstr(cmp_verdict_names[c->verdict]), bad);
+	/* How many a side would see the threshold (runs; rounds for pairs), where it can be said. */
+	report_jset(o, "needed", c->needed ? json_integer((json_int_t)c->needed) : json_null(), bad);
 	/* A side without the instance has no direction either. */
 	report_jset(o, "better", c->present ? json_boolean(c->better) : json_null(), bad);
 	return o;
@@ -1395,6 +1457,7 @@ static json_t *cmp_section_json(const struct report_cmp_side *side,
 	report_jset(o, "better", json_integer((json_int_t)t.better), bad);
 	report_jset(o, "worse", json_integer((json_int_t)t.worse), bad);
 	report_jset(o, "unchanged", json_integer((json_int_t)t.unchanged), bad);
+	report_jset(o, "cannot_tell", json_integer((json_int_t)t.untold), bad);
 	return o;
 }
 

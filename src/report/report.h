@@ -304,6 +304,14 @@ struct report_cmp_side {
 	size_t nruns;
 };
 
+/*
+ * A compared cell's three-way verdict: changed (marked *); unchanged, not
+ * marked where a change of the threshold would have been (detectable at
+ * most the threshold); or cannot tell, not marked by a comparison that
+ * could not have seen that much.
+ */
+enum { CMP_CANNOT_TELL = 0, CMP_CHANGED, CMP_UNCHANGED };
+
 enum { CMP_TEST_NONE = 0, CMP_TEST_WELCH_RUNS, CMP_TEST_MW_SAMPLES, CMP_TEST_WELCH_REPLICAS,
        CMP_TEST_ANCOVA_RUNS, CMP_TEST_WELCH_ADJUSTED, CMP_TEST_PAIRED };
 
@@ -347,6 +355,24 @@ struct report_cmp_cell {
 	/* CMP_TEST_WELCH_ADJUSTED: how the figure's logarithm follows its replicas'
 	   sentinel adds' within runs, each replica taken at the adds of all; else NaN */
 	double slope;
+	double df;			/* the test's degrees of freedom (t's; the pairs
+					   tested less one), NaN without a t or pairs */
+	/*
+	 * The smallest change this comparison would mark 4 times in 5 with the
+	 * spread it had: its bar (threshold and the machine's shift), or what
+	 * makes the test's 95% interval (half-width h) miss 0 that often,
+	 * h (t.975 + t.80) / t.975, whichever is larger.  NaN where no interval
+	 * was measured (samples' Mann-Whitney, levels that differ).
+	 */
+	double detectable;
+	/*
+	 * How many a side of what the test compared (runs, replicas, or
+	 * rounds for pairs) would make a change of the threshold detectable,
+	 * as the spread shrinks with their square root; 0 where no interval
+	 * was measured.
+	 */
+	size_t needed;
+	int verdict;			/* CMP_CHANGED, CMP_UNCHANGED, CMP_CANNOT_TELL */
 	double p, p_adj;		/* two-sided; adjusted over the table */
 	int significant;		/* p_adj < 0.05, |change| >= threshold + the machine's
 					   shift; on samples also neither side noisy */

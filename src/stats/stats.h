@@ -64,13 +64,10 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct s
 int stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
 		    struct stats_welch *w);
 /*
- * Pairs (a[i], b[i]), each measured next to the other (kbench ab's rounds),
- * by Wilcoxon's signed-rank test on d[i] = log(b[i] / a[i]): diff the
- * Hodges-Lehmann estimate (the median of the pairwise means of the d),
- * diff_lo and diff_hi its 95% interval (NaN with fewer than 6 pairs, which
- * cannot reach it), p two-sided (exact up to 60 pairs without ties, else
- * the normal approximation corrected for ties), t the statistic W+ and df
- * the pairs that differ.  Needs 2 pairs of positive finite values.  0 or -1.
+ * Pairs (a[i], b[i]), each measured next to the other (kbench ab's rounds):
+ * the mean of log(b[i] / a[i]) and its 95% CI, by Student's t on the n - 1
+ * degrees of freedom of the differences, and the two-sided p of its being
+ * 0.  Needs 2 pairs of positive finite values.  0 or -1.
  */
 int stats_paired_log(const double *a, const double *b, size_t n, struct stats_welch *w);
 /*

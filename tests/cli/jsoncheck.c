@@ -415,6 +415,20 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 	if (!json_is_boolean(json_object_get(c, "significant")))
 		bad("significant is not a boolean", id);
 	sig = json_is_true(json_object_get(c, "significant"));
+	/* The three-way verdict agrees with the mark; what it could see is a fraction or null. */
+	{
+		const char *v = json_string_value(json_object_get(c, "verdict"));
+		double det = num_or_null(c, "detectable", id);
+
+		if (!v || (strcmp(v, "changed") && strcmp(v, "unchanged") && strcmp(v, "cannot tell")))
+			bad("verdict is not changed, unchanged or cannot tell", id);
+		else if ((strcmp(v, "changed") == 0) != sig)
+			bad("verdict changed and significant disagree", id);
+		if (!isnan(det) && !(det >= 0))
+			bad("detectable is negative", id);
+		if (v && !strcmp(v, "unchanged") && isnan(det))
+			bad("unchanged without a detectable change", id);
+	}
 	if (present && !json_is_boolean(json_object_get(c, "better")))
 		bad("a present cell's better is not a boolean", id);
 	adjusted = test && !strcmp(test, "welch-log-runs-adjusted");
@@ -514,7 +528,8 @@ static void check_compare(json_t *doc)
 
 		need(sec, "side", JSON_STRING, title);
 		if (num(sec, "better", title) + num(sec, "worse", title) +
-		    num(sec, "unchanged", title) != n || (n > 0) != (g > 0))
+		    num(sec, "unchanged", title) + num(sec, "cannot_tell", title) != n ||
+		    (n > 0) != (g > 0))
 			bad("a section's counts do not add up, or its geometric mean is missing", title);
 	}
 	/* As measured, nothing is taken at equal adds, by either test. */

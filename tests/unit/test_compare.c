@@ -798,7 +798,7 @@ static void test_rates_section(void **state)
 		print_message("%s", text);
 	assert_non_null(strstr(text, "\n\nSystem call rates (calls/s)\n"));
 	assert_non_null(strstr(text, "  SMP against UP: geometric mean "));
-	assert_non_null(strstr(text, "0 better, 2 worse, 2 unchanged\n"));
+	assert_non_null(strstr(text, "0 better, 2 worse, 2 unchanged, 0 cannot tell\n"));
 	/*
 	 * Every row's columns where the others' are (its change ends in the
 	 * same column; the marks after it, and so the line's end, differ), the
@@ -921,7 +921,9 @@ static void test_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(sec, "side")), "other");
 	assert_near(jnum(sec, "compared"), 1, 0);
 	assert_near(jnum(sec, "geomean"), 0.5, 1e-15);
-	assert_near(jnum(sec, "unchanged"), 1, 0);
+	/* Not marked, by a comparison that measured no interval: it cannot tell. */
+	assert_near(jnum(sec, "unchanged"), 0, 0);
+	assert_near(jnum(sec, "cannot_tell"), 1, 0);
 	sec = json_array_get(json_object_get(doc, "sections"), 1);
 	assert_near(jnum(sec, "compared"), 0, 0);
 	assert_true(json_is_null(json_object_get(sec, "geomean")));

@@ -93,6 +93,27 @@ assert [c['significant'] for c in cells] == [True, False, True]
 kb compare A B --db "$T/paired.db" --html
 check "paired: the page says it too" grep -q 'paired: the sides were measured round by round' "$T/out"
 
+# --- sittings that differ (tests/fixtures/sittings.json, see make_sittings.py) ---
+fixture_compare sittings 22 compare_sittings.txt "compare across sittings, with the host's history"
+check "sittings: a move of B's sitting alone is not called a change, with the history" \
+	sh -c "grep '^sys\.null ' '$T/out' | grep -vq '\*'"
+check "sittings: a 25% gain still is" grep -Eq '^mem\.read\.bw .* \+29\.1% \* ' "$T/out"
+check "sittings: the note says what the history added" \
+	grep -q '^between sittings: 2 figures tested with the spread' "$T/out"
+kb compare A B --db "$T/sittings.db" --no-history
+check "sittings: the runs alone call the sitting's move a change" \
+	sh -c "grep -Eq '^sys\.null .* \+3\.3% \* ' '$T/out' && grep -q '(or --no-history)' '$T/out'"
+kb compare A B --db "$T/sittings.db" --json
+check "sittings: --json says the spread, its sittings, that it was added, and that runs cannot get there" python3 -c "
+import json
+d = json.load(open('$T/out'))
+c = {r['id']: r['cells'][1] for r in d['rows']}
+s = c['sys.null']['between_sittings']
+assert 0.015 < s['spread'] < 0.03 and s['sittings'] == 4 and s['added'] and s['more_sittings'], s
+assert c['sys.null']['verdict'] == 'cannot tell' and c['sys.null']['needed'] is None
+assert c['mem.read.bw']['verdict'] == 'changed' and c['mem.read.bw']['sets'] == 1
+"
+
 # --- a machine whose clock moves (tests/fixtures/drift.json, see make_drift.py) ---
 # A change's 95% interval, the last column: "+3.1..+7.6".
 CI='[-+][0-9]+\.[0-9]\.\.[-+][0-9]+\.[0-9]'

@@ -15,11 +15,98 @@
 #include "report/report.h"
 #include "store/store.h"
 
+/*
+ * The history a comparison learns the spread between sittings from
+ * (report_compare_build_history): on the sides' hosts, the runs of every
+ * label measured in two sittings (sets) or more, its newest
+ * CMP_HISTORY_SITTINGS sets, CMP_HISTORY_RUNS runs in all, newest first:
+ * enough for the spread, and bounded in time however large the store.
+ */
+#define CMP_HISTORY_SITTINGS 20
+#define CMP_HISTORY_RUNS 400
+
+/* A label of the history: its newest set seen so far, and how many sets. */
+struct history_label {
+	const char *label;
+	int64_t last;
+	size_t all;
+};
+
+static int compare_history(struct store *st, const struct report_cmp_side *sides, int nsides,
+			   struct run_info **runs, char *err)
+{
+	char (*ids)[24] = malloc(CMP_HISTORY_RUNS * sizeof(*ids));
+	const char **sel = malloc(CMP_HISTORY_RUNS * sizeof(*sel));
+	size_t nsel = 0;
+	int n = 0;
+
+	*runs = NULL;
+	if (!ids || !sel) {
+		snprintf(err, ERRBUF_LEN, "out of memory");
+		n = -1;
+		goto out;
+	}
+	for (int s = 0; s < nsides; s++)
+		for (size_t i = 0; i < sides[s].nruns; i++) {
+			const char *host = sides[s].runs[i].host;
+			struct store_run_row *rows;
+			int seen = 0, nr;
+
+			for (int t = 0; t <= s && !seen; t++)
+				for (size_t j = 0; j < (t == s ? i : sides[t].nruns) && !seen; j++)
+					seen = !strcmp(sides[t].runs[j].host, host);
+			if (seen || (nr = store_runs_list(st, NULL, 0, host, &rows, err)) < 0)
+				continue;
+			/*
+			 * Each label's sets counted newest first (a set's runs are
+			 * stored together): a run is taken when its label has 2 sets
+			 * or more and its set is among the label's newest.
+			 */
+			struct history_label *lab = calloc((size_t)nr + 1, sizeof(*lab));
+			size_t nlab = 0, *rank = calloc((size_t)nr + 1, sizeof(*rank)),
+			       *of = calloc((size_t)nr + 1, sizeof(*of));
+
+			for (int r = nr - 1; lab && rank && of && r >= 0; r--) {
+				size_t l = 0;
+
+				while (l < nlab && strcmp(lab[l].label, rows[r].label) != 0)
+					l++;
+				if (l == nlab)
+					lab[nlab++] = (struct history_label){ rows[r].label, -1, 0 };
+				if (lab[l].last != rows[r].set_id) {
+					lab[l].last = rows[r].set_id;
+					lab[l].all++;
+				}
+				rank[r] = lab[l].all;
+				of[r] = l;
+			}
+			for (int r = nr - 1; lab && rank && of && r >= 0 && nsel < CMP_HISTORY_RUNS; r--)
+				if (lab[of[r]].all >= 2 && rank[r] <= CMP_HISTORY_SITTINGS) {
+					snprintf(ids[nsel], sizeof(ids[nsel]), "%lld",
+						 (long long)rows[r].id);
+					sel[nsel] = ids[nsel];
+					nsel++;
+				}
+			free(lab);
+			free(rank);
+			free(of);
+			free(rows);
+		}
+	if (nsel)
+		n = store_runs_load(st, sel, nsel, 0, runs, err);
+out:
+	free(ids);
+	free(sel);
+	return n;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *db = NULL;
 	double threshold = 2.0;
-	int json = 0, html = 0, curves = 0, measured = 0;
+	int json = 0, html = 0, curves = 0, measured = 0, no_history = 0, nhist = 0;
+	struct run_info *hist = NULL;
+	struct report_cmp_side history;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100, 0 },
@@ -27,6 +114,7 @@ int cmd_compare(int argc, char **argv)
 		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: the tables and a forest plot per section", 0, 0, 0 },
 		{ "curves", OPT_FLAG, &curves, NULL, "also compare curves (mem.lat.curve) point by point", 0, 0, 0 },
 		{ "as-measured", OPT_FLAG, &measured, NULL, "never at equal machine speed: where the kernel sets the clock (bare metal), its move is the kernel's", 0, 0, 0 },
+		{ "no-history", OPT_FLAG, &no_history, NULL, "learn nothing from the host's other sittings: the sides' runs only", 0, 0, 0 },
 		{ 0 },
 	};
 	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];
@@ -72,9 +160,15 @@ int cmd_compare(int argc, char **argv)
 							  "compare it with something else",
 							  (long long)runs[i][a].id, argv[j], argv[i]);
 	}
+	if (!no_history && (nhist = compare_history(st, sides, nsides, &hist, err)) < 0) {
+		store_close(st);
+		die("compare: the host's history: %s", err);
+	}
 	store_close(st);
+	history = (struct report_cmp_side){ "history", hist, (size_t)nhist };
 	flags = measured ? REPORT_CMP_AS_MEASURED : 0;
-	if (report_compare_build(sides, (size_t)nsides, threshold / 100, flags, &rows, &nrows) < 0)
+	if (report_compare_build_history(sides, (size_t)nsides, threshold / 100, flags,
+					 nhist ? &history : NULL, &rows, &nrows) < 0)
 		die("compare: out of memory");
 	for (size_t k = 0; k < nrows; k++)
 		common += rows[k].common;
@@ -97,6 +191,7 @@ int cmd_compare(int argc, char **argv)
 			die("compare: out of memory");
 	}
 	free(rows);
+	store_runs_free(hist, (size_t)nhist);
 	for (int i = 0; i < nsides; i++)
 		store_runs_free(runs[i], sides[i].nruns);
 	return EXIT_DONE;

@@ -233,6 +233,7 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 {
 	const double none = (double)NAN;
 	double **meds = &d->meds;
+	const char *set = NULL;
 
 	*c = (struct report_cmp_cell){ .median = none, .lo = none, .hi = none, .change = none,
 				       .ratio = none, .ratio_lo = none, .ratio_hi = none,
@@ -259,6 +260,11 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 			a[c->nruns] = run_adds[i];
 			nk[c->nruns] = r->replicas ? r->nreplicas : 0;
 			m[c->nruns++] = r->median;
+			/* The runs of a set are stored one after the other. */
+			if (!set || strcmp(set, side->runs[i].set_uuid) != 0) {
+				set = side->runs[i].set_uuid;
+				c->sets++;
+			}
 			c->noisy |= r->status == RES_NOISY;
 			c->lo = r->ci_low;
 			c->hi = r->ci_high;
@@ -484,6 +490,89 @@ static int cmp_pairs(const struct report_cmp_side *base, const struct report_cmp
 }
 
 /*
+ * The spread between sittings of key's instance in the history: its runs
+ * grouped into sittings (a label's runs of one set), each sitting's
+ * condition its label (stats_sittings).  0, or -1 without memory.
+ */
+static int cmp_sittings(const struct report_cmp_side *hist, const struct result *key,
+			struct stats_sittings *st)
+{
+	size_t n = hist ? hist->nruns : 0, nsit = 0, at = 0;
+	double *val = NULL, *x = NULL;
+	size_t *sid = NULL, *nper = NULL, *cond = NULL, *first = NULL;
+	int rc = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (n == 0)
+		return 0;
+	val = malloc(n * sizeof(*val));
+	x = malloc(n * sizeof(*x));
+	sid = malloc(n * sizeof(*sid));
+	nper = calloc(n, sizeof(*nper));
+	cond = malloc(n * sizeof(*cond));
+	first = malloc(n * sizeof(*first));	/* each sitting's first run */
+	if (!val || !x || !sid || !nper || !cond || !first)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const struct run_info *run = &hist->runs[i];
+		const struct result *r = NULL;
+		size_t j;
+
+		for (size_t k = 0; k < run->nresults && !r; k++)
+			if (result_same_instance(&run->results[k], key) &&
+			    cmp_usable(&run->results[k]))
+				r = &run->results[k];
+		if (!r)
+			continue;
+		for (j = 0; j < nsit; j++)
+			if (!strcmp(hist->runs[first[j]].label, run->label) &&
+			    !strcmp(hist->runs[first[j]].set_uuid, run->set_uuid))
+				break;
+		if (j == nsit) {
+			first[nsit] = i;
+			cond[nsit] = nsit;
+			for (size_t c = 0; c < nsit; c++)
+				if (!strcmp(hist->runs[first[c]].label, run->label)) {
+					cond[nsit] = cond[c];
+					break;
+				}
+			nsit++;
+		}
+		val[at] = r->median;
+		sid[at++] = j;
+		nper[j]++;
+	}
+	/* Grouped by sitting, as stats_sittings reads them. */
+	for (size_t j = 0, o = 0; j < nsit; j++)
+		for (size_t i = 0; i < at; i++)
+			if (sid[i] == j)
+				x[o++] = val[i];
+	/* A figure no run could hold (imported) teaches nothing: none learnt. */
+	if (stats_sittings(x, nper, cond, nsit, st) < 0)
+		memset(st, 0, sizeof(*st));
+	rc = 0;
+out:
+	free(val);
+	free(x);
+	free(sid);
+	free(nper);
+	free(cond);
+	free(first);
+	return rc;
+}
+
+/* Whether two sides share a sitting (the two labels of one ab session): nothing between them. */
+static int cmp_same_sitting(const struct report_cmp_side *a, const struct report_cmp_side *b)
+{
+	for (size_t i = 0; i < a->nruns; i++)
+		for (size_t j = 0; j < b->nruns; j++)
+			if (a->runs[i].set_uuid[0] &&
+			    !strcmp(a->runs[i].set_uuid, b->runs[j].set_uuid))
+				return 1;
+	return 0;
+}
+
+/*
  * The test of other against base for one instance: fills test and p, and
  * with Welch the ratio of geometric means and its 95% CI (no ratio comes
  * from Mann-Whitney, whose U says which side is larger, not by how much).
@@ -493,13 +582,8 @@ static int cmp_pairs(const struct report_cmp_side *base, const struct report_cmp
  */
 static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 		     struct report_cmp_cell *o, const struct cmp_data *d, int lower, int measured,
-		     const struct cmp_pairs *pp)
+		     const struct cmp_pairs *pp, const struct stats_sittings *sit)
 {
-	struct cmp_adjusted adj = { .buf = NULL };
-	int adjusted = !measured && cmp_adjust(base, b, o, d, &adj);
-	const struct cmp_data *tb = adjusted ? &adj.side[0] : b, *td = adjusted ? &adj.side[1] : d;
-	struct cmp_levels lv = { { tb->meds, td->meds }, { b->adds, d->adds },
-				 { base->nruns, o->nruns }, NULL };
 	struct stats_welch w;
 	struct stats_mw mw;
 	int test = CMP_TEST_NONE, state = 0;
@@ -508,6 +592,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	o->test = CMP_TEST_NONE;
 	o->state_in = o->state_all = 0;
 	o->pairs = o->pairs_all = 0;
+	o->sitting_var = 0;
 	/*
 	 * Measured in pairs (kbench ab): the pairs' ratios, whose machine moves
 	 * cancel, those a jump of the machine split left out, by Student's t
@@ -520,7 +605,6 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 		if (stats_paired_log(pp->a, pp->b, kept, &w) < 0)
 			kept = 0;
 		if (kept >= 3) {
-			free(adj.buf);
 			o->p = w.p;
 			o->test = CMP_TEST_PAIRED;
 			o->df = (double)kept - 1;
@@ -533,6 +617,13 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 			return;
 		}
 	}
+
+	struct cmp_adjusted adj = { .buf = NULL };
+	int adjusted = !measured && cmp_adjust(base, b, o, d, &adj);
+	const struct cmp_data *tb = adjusted ? &adj.side[0] : b, *td = adjusted ? &adj.side[1] : d;
+	struct cmp_levels lv = { { tb->meds, td->meds }, { b->adds, d->adds },
+				 { base->nruns, o->nruns }, NULL };
+
 	if (base->nruns >= 3 && o->nruns >= 3)
 		state = cmp_state(base, tb, o, td, lower, &lv);
 	/*
@@ -558,6 +649,15 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	free(lv.buf);
 	free(adj.buf);
 	if (test != CMP_TEST_NONE) {
+		/*
+		 * Sides from different sittings differ by what the machine did
+		 * between them too, which neither side's runs saw: the host's
+		 * history says how much (each side's mean over its sittings).
+		 */
+		if (sit && sit->tau2 > 0 && base->sets && o->sets) {
+			o->sitting_var = sit->tau2 * (1.0 / (double)base->sets + 1.0 / (double)o->sets);
+			stats_widen(&w, o->sitting_var, sit->df);
+		}
 		o->p = w.p;
 		o->test = test;
 		o->df = w.df;
@@ -635,30 +735,50 @@ static size_t cmp_count(const struct report_cmp_cell *base, const struct report_
  * The change a cell's comparison would mark 80% of the time (report.h):
  * a true change of d puts the test's estimate's centre at d, and with the
  * estimate's spread s (its 95% interval's half-width h is t.975 s) the
- * interval leaves out 0 4 times in 5 once d = (t.975 + t.80) s.  In the
- * logarithms, where the tests work, both ways; the larger way back as a
- * fraction.  Never below the bar: a smaller change is not marked however
- * sure.  NaN without an interval.
+ * interval leaves out 0 4 times in 5 once d = (t.975 + t.80) s
+ * (stats_detectable).  In the logarithms, where the tests work, both ways;
+ * the larger way back as a fraction.  Never below the bar: a smaller
+ * change is not marked however sure.  NaN without an interval.  Sets the
+ * cell's needed and floor_bound from n, the count its test compared a side.
  */
-static double cmp_detectable(const struct report_cmp_cell *o, double bar, double threshold,
-			     size_t n, size_t *needed)
+static double cmp_detectable(struct report_cmp_cell *o, double bar, double threshold, size_t n)
 {
-	double h, df = isfinite(o->df) && o->df >= 1 ? o->df : 1e6, d, more;
+	double df = isfinite(o->df) && o->df >= 1 ? o->df : 1e6, se, d, runs, room, want;
 
-	*needed = 0;
+	o->needed = 0;
+	o->floor_bound = 0;
 	if (!(o->ratio_lo > 0) || !(o->ratio_hi > 0) || !isfinite(o->ratio_lo) ||
 	    !isfinite(o->ratio_hi))
 		return (double)NAN;
-	h = (log(o->ratio_hi) - log(o->ratio_lo)) / 2;
-	d = h * (1 + gsl_cdf_tdist_Qinv(0.2, df) / gsl_cdf_tdist_Qinv(0.025, df));
-	/* The spread shrinks as the square root of the count: the count that brings d to the threshold. */
-	more = (double)n * (d / log1p(threshold)) * (d / log1p(threshold));
-	*needed = more > (double)n ? (size_t)ceil(more) : n;
+	se = (log(o->ratio_hi) - log(o->ratio_lo)) / 2 / gsl_cdf_tdist_Qinv(0.025, df);
+	d = stats_detectable(se, df);
+	/*
+	 * The runs' part of the spread shrinks as the square root of their
+	 * count, the sittings' part does not: the count that brings d to the
+	 * threshold, if any does.
+	 */
+	runs = fmax(0, se * se - o->sitting_var);
+	want = log1p(threshold) * se / d;
+	room = want * want - o->sitting_var;
+	if (room <= 0)
+		o->floor_bound = n > 0;
+	else if (n > 0)
+		o->needed = runs * (double)n / room > (double)n ?
+			    (size_t)ceil(runs * (double)n / room) : n;
 	return fmax(bar, exp(d) - 1);
 }
 
 int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
 			 unsigned flags, struct report_cmp_row **rows_out, size_t *nrows_out)
+{
+	return report_compare_build_history(sides, nsides, threshold, flags, NULL, rows_out,
+					    nrows_out);
+}
+
+int report_compare_build_history(const struct report_cmp_side *sides, size_t nsides,
+				 double threshold, unsigned flags,
+				 const struct report_cmp_side *history,
+				 struct report_cmp_row **rows_out, size_t *nrows_out)
 {
 	struct report_cmp_row *rows = NULL;
 	struct report_cmp_machine machine[REPORT_CMP_MAX_SIDES];
@@ -701,9 +821,11 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 		}
 	for (size_t k = 0; k < nrows; k++) {
 		struct cmp_data b, d;
+		struct stats_sittings sit;
 		size_t common = 0;
 		struct report_cmp_row *row = &rows[k];
-		int bad = cmp_gather(&sides[0], adds[0], row->key, &row->cell[0], &b) < 0;
+		int bad = cmp_gather(&sides[0], adds[0], row->key, &row->cell[0], &b) < 0 ||
+			  cmp_sittings(history, row->key, &sit) < 0;
 
 		for (size_t s = 1; s < nsides && !bad; s++) {
 			struct report_cmp_cell *o = &row->cell[s];
@@ -715,8 +837,12 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			if (!bad && o->present) {
 				common++;
 				o->change = o->median / row->cell[0].median - 1;
+				o->sitting_sd = sqrt(sit.tau2);
+				o->sittings = sit.sittings;
+				o->apart = !cmp_same_sitting(&sides[0], &sides[s]);
 				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER,
-					 row->sentinel || (flags & REPORT_CMP_AS_MEASURED), &pp);
+					 row->sentinel || (flags & REPORT_CMP_AS_MEASURED), &pp,
+					 o->apart ? &sit : NULL);
 			}
 			free(pp.a);
 			free(pp.b);
@@ -778,8 +904,7 @@ int report_compare_build(const struct report_cmp_side *sides, size_t nsides, dou
 			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= bar &&
 					 (o->test != CMP_TEST_MW_SAMPLES ||
 					  (!o->noisy && !rows[k].cell[0].noisy));
-			o->detectable = cmp_detectable(o, bar, threshold, cmp_count(&rows[k].cell[0], o),
-						       &o->needed);
+			o->detectable = cmp_detectable(o, bar, threshold, cmp_count(&rows[k].cell[0], o));
 			o->verdict = o->significant ? CMP_CHANGED :
 				     o->detectable <= threshold ? CMP_UNCHANGED : CMP_CANNOT_TELL;
 		}
@@ -899,6 +1024,41 @@ static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *
 			 report_cell(b, sizeof(b), sides[0].name, -1, 0), sys, user, moved ? why : "");
 		rm_text(doc, RM_NOTE, line);
 	}
+}
+
+/*
+ * What the tests knew of sittings: how many figures took the spread the
+ * host's history shows between them, or, for sides from different
+ * sittings and no history, that it is not known.  A note line each.
+ */
+static void cmp_sitting_notes(struct rm_doc *doc, const struct report_cmp_row *rows,
+			      size_t nrows, size_t nsides)
+{
+	size_t added = 0, most = 0, unknown = 0;
+	char line[512];
+
+	for (size_t k = 0; k < nrows; k++)
+		for (size_t s = 1; s < nsides; s++) {
+			const struct report_cmp_cell *o = &rows[k].cell[s];
+
+			if (!o->present || !o->apart || o->test == CMP_TEST_NONE ||
+			    o->test == CMP_TEST_MW_SAMPLES)
+				continue;
+			added += o->sitting_var > 0;
+			unknown += o->sittings == 0;
+			most = o->sittings > most ? o->sittings : most;
+		}
+	if (added) {
+		snprintf(line, sizeof(line), "between sittings: %zu figure%s tested with the spread "
+			 "this host's history shows\nbetween sittings of one label (from up to %zu "
+			 "sittings), which a side's own runs cannot show", added,
+			 added == 1 ? "" : "s", most);
+		rm_text(doc, RM_NOTE, line);
+	}
+	if (unknown)
+		rm_text(doc, RM_NOTE, "between sittings: how far two sittings differ is not in the "
+			"tests, as no label on\nthis host was measured in two (or --no-history): "
+			"measure the base again, later, to learn it");
 }
 
 /* Whether a row's other sides were tested by `test` (CMP_TEST_*), any of them. */
@@ -1067,6 +1227,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 			}
 			break;
 		}
+	cmp_sitting_notes(doc, rows, nrows, nsides);
 	for (size_t k = 0; k < nrows; k++)
 		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {
 			rm_text(doc, RM_NOTE, "runs compared at equal machine speed: their figures "
@@ -1413,6 +1574,23 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 	report_jset(o, "verdict", report_jstr(cmp_verdict_names[c->verdict]), bad);
 	/* How many a side would see the threshold (runs; rounds for pairs), where it can be said. */
 	report_jset(o, "needed", c->needed ? json_integer((json_int_t)c->needed) : json_null(), bad);
+	/*
+	 * What the host's history said of sittings: their spread (a fraction,
+	 * as change), how many it was learnt from, and whether the test took
+	 * it; more_sittings: no count of runs a side gets to the threshold.
+	 */
+	if (c->sittings) {
+		json_t *si = json_object();
+
+		report_jset(si, "spread", report_jreal(expm1(c->sitting_sd)), bad);
+		report_jset(si, "sittings", json_integer((json_int_t)c->sittings), bad);
+		report_jset(si, "added", json_boolean(c->sitting_var > 0), bad);
+		report_jset(si, "more_sittings", json_boolean(c->floor_bound), bad);
+		report_jset(o, "between_sittings", si, bad);
+	} else {
+		report_jset(o, "between_sittings", json_null(), bad);
+	}
+	report_jset(o, "sets", json_integer((json_int_t)c->sets), bad);
 	/* A side without the instance has no direction either. */
 	report_jset(o, "better", c->present ? json_boolean(c->better) : json_null(), bad);
 	return o;

@@ -372,6 +372,19 @@ struct report_cmp_cell {
 	 * was measured.
 	 */
 	size_t needed;
+	/*
+	 * The spread between sittings (stats_sittings) that the host's
+	 * history showed for this figure, as a log standard deviation, and
+	 * the variance it added to the test (squared logs; 0: none added, as
+	 * between the two halves of one ab session or without a history);
+	 * floor_bound: no count of runs a side would bring the detectable
+	 * change to the threshold, only more sittings.
+	 */
+	double sitting_sd, sitting_var;
+	size_t sittings;		/* the history's sittings it was learnt from */
+	int floor_bound;
+	size_t sets;			/* this side's sittings (sets of runs) with the figure */
+	int apart;			/* measured in other sittings than the base's */
 	int verdict;			/* CMP_CHANGED, CMP_UNCHANGED, CMP_CANNOT_TELL */
 	double p, p_adj;		/* two-sided; adjusted over the table */
 	int significant;		/* p_adj < 0.05, |change| >= threshold + the machine's
@@ -411,6 +424,17 @@ struct report_cmp_row {
  */
 int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
 			 unsigned flags, struct report_cmp_row **rows, size_t *nrows);
+/*
+ * The same with the host's history: runs of conditions (labels) measured
+ * in more than one sitting (a set of runs, one invocation), from which
+ * each instance's spread between sittings is learnt (stats_sittings) and
+ * added to the test of two sides measured in different sittings, which
+ * their own runs cannot show.  history NULL: none, as report_compare_build.
+ */
+int report_compare_build_history(const struct report_cmp_side *sides, size_t nsides,
+				 double threshold, unsigned flags,
+				 const struct report_cmp_side *history,
+				 struct report_cmp_row **rows, size_t *nrows);
 /*
  * `compare --curves`: each curve the base and another side measured
  * (mem.lat.curve), point by point: the median of the runs' y at each size

@@ -100,6 +100,88 @@ int stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
 	return 0;
 }
 
+int stats_sittings(const double *x, const size_t *nper, const size_t *cond, size_t nsit,
+		   struct stats_sittings *out)
+{
+	double between = 0, within = 0, inv_n = 0;
+	size_t wdf = 0, used = 0, at = 0;
+	double *m = nsit ? malloc(nsit * sizeof(*m)) : NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (nsit == 0)
+		return 0;
+	if (!m)
+		return -1;
+	/* Each sitting's mean log, and the runs' spread about it. */
+	for (size_t j = 0; j < nsit; at += nper[j++]) {
+		double v;
+
+		if (nper[j] == 0 || stats_log_moments(x + at, nper[j], &m[j], &v) < 0) {
+			free(m);
+			return -1;
+		}
+		within += v * (double)(nper[j] - 1);
+		wdf += nper[j] - 1;
+	}
+	/* The means about their condition's, for conditions seen in 2 sittings or more. */
+	for (size_t j = 0; j < nsit; j++) {
+		double sum = 0;
+		size_t k = 0;
+		int first = 1;
+
+		for (size_t i = 0; i < j && first; i++)
+			first = cond[i] != cond[j];
+		if (!first)
+			continue;
+		for (size_t i = j; i < nsit; i++)
+			if (cond[i] == cond[j]) {
+				sum += m[i];
+				k++;
+			}
+		if (k < 2)
+			continue;
+		for (size_t i = j; i < nsit; i++)
+			if (cond[i] == cond[j]) {
+				between += (m[i] - sum / (double)k) * (m[i] - sum / (double)k);
+				inv_n += 1.0 / (double)nper[i];
+				used++;
+			}
+		out->df += (double)(k - 1);
+	}
+	free(m);
+	if (out->df == 0)
+		return 0;
+	out->sittings = used;
+	/* E[spread of the means] = tau2 + sigma2 / n over the sittings: take the runs' part out. */
+	out->tau2 = between / out->df - (wdf ? within / (double)wdf * inv_n / (double)used : 0);
+	if (!(out->tau2 > 0))
+		out->tau2 = 0;
+	return 0;
+}
+
+void stats_widen(struct stats_welch *w, double var, double var_df)
+{
+	double q = gsl_cdf_tdist_Qinv(0.025, w->df), se0, se, df;
+
+	if (!(var > 0) || !(var_df > 0))
+		return;
+	se0 = isfinite(q) && q > 0 ? (w->diff_hi - w->diff) / q : 0;
+	se = sqrt(se0 * se0 + var);
+	df = se * se * se * se /
+	     ((se0 > 0 ? se0 * se0 * se0 * se0 / w->df : 0) + var * var / var_df);
+	w->df = df;
+	w->t = w->diff / se;
+	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), df);
+	q = gsl_cdf_tdist_Qinv(0.025, df);
+	w->diff_lo = w->diff - q * se;
+	w->diff_hi = w->diff + q * se;
+}
+
+double stats_detectable(double se, double df)
+{
+	return se * (gsl_cdf_tdist_Qinv(0.025, df) + gsl_cdf_tdist_Qinv(0.2, df));
+}
+
 /*
  * Why pairs: two conditions measured in the same minutes share the
  * machine's moves, which then cancel in each pair's ratio, so the spread

@@ -64,6 +64,40 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct s
 int stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
 		    struct stats_welch *w);
 /*
+ * Sittings: the runs of one condition measured in one invocation share the
+ * machine's state of those minutes, so their spread says nothing of how far
+ * two invocations of the same condition differ (a reboot's memory layout,
+ * another tenant's hour).  From sittings of conditions measured more than
+ * once (x holds sitting 0's nper[0] figures, then sitting 1's...; cond[j]
+ * names sitting j's condition), the variance of a sitting's mean log beyond
+ * what its runs' own spread explains (one-way random effects: the spread of
+ * the sittings' means about their condition's, less the runs' pooled
+ * variance over each sitting's count; where no sitting has 2 runs, the
+ * whole spread of the means).  tau2 in squared logarithms, never below 0;
+ * df its degrees of freedom (sittings less conditions), 0 when no
+ * condition has 2 sittings.  0, or -1 with a figure not positive finite.
+ */
+struct stats_sittings {
+	double tau2, df;
+	size_t sittings;		/* in the conditions measured more than once */
+};
+int stats_sittings(const double *x, const size_t *nper, const size_t *cond, size_t nsit,
+		   struct stats_sittings *out);
+/*
+ * Widen a test's estimate by an independent variance var (squared logs)
+ * known with var_df degrees of freedom: the spread between sittings each
+ * side did not see.  The interval, t, p and df (Welch-Satterthwaite) are
+ * taken again; var 0 leaves w as it is.
+ */
+void stats_widen(struct stats_welch *w, double var, double var_df);
+/*
+ * The smallest true difference a t test of standard error se on df degrees
+ * of freedom finds at the 5% level (two-sided) 80% of the time:
+ * (t.975 + t.80) se.
+ */
+double stats_detectable(double se, double df);
+
+/*
  * Pairs (a[i], b[i]), each measured next to the other (kbench ab's rounds):
  * the mean of log(b[i] / a[i]) and its 95% CI, by Student's t on the n - 1
  * degrees of freedom of the differences, and the two-sided p of its being

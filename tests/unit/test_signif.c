@@ -18,6 +18,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
@@ -451,6 +452,129 @@ static void test_paired_simulation(void **state)
 }
 
 /*
+ * Sittings by hand (logs chosen so the answer is exact): label 0 sat
+ * twice, at logs {0, 0.02} and {0.10, 0.12}, label 1 once at {5, 5.02,
+ * 5.04}.  The means 0.01 and 0.11 spread 0.005 about theirs on 1 degree
+ * of freedom; the runs' pooled variance is (0.0002 + 0.0002 + 0.0008) / 4
+ * = 0.0003, over 2 runs a sitting 0.00015 of it: tau2 0.00485.  Without a
+ * label measured twice nothing is learnt; without a sitting of 2 runs the
+ * whole spread of the means is taken.
+ */
+static void test_sittings_known(void **state)
+{
+	const double x[] = { 1, exp(0.02), exp(0.10), exp(0.12), exp(5), exp(5.02), exp(5.04) };
+	const size_t nper[] = { 2, 2, 3 }, cond[] = { 0, 0, 1 }, one[] = { 1, 1 },
+		     apart[] = { 0, 1 }, same[] = { 4, 4 };
+	const double y[] = { 1, exp(0.1) };
+	struct stats_sittings st;
+
+	(void)state;
+	assert_int_equal(stats_sittings(x, nper, cond, 3, &st), 0);
+	assert_true(fabs(st.tau2 - 0.00485) < 1e-12);
+	assert_true(st.df == 1);
+	assert_int_equal(st.sittings, 2);
+	assert_int_equal(stats_sittings(y, one, apart, 2, &st), 0);
+	assert_true(st.df == 0 && st.tau2 == 0 && st.sittings == 0);
+	assert_int_equal(stats_sittings(y, one, same, 2, &st), 0);
+	assert_true(fabs(st.tau2 - 0.005) < 1e-12 && st.df == 1);
+	/* Sittings closer than their runs' spread: no spread of their own. */
+	const double z[] = { 1, exp(0.2), exp(0.01), exp(0.21) };
+	const size_t two[] = { 2, 2 };
+	assert_int_equal(stats_sittings(z, two, same, 2, &st), 0);
+	assert_true(st.tau2 == 0 && st.df == 1);
+	const double bad[] = { 1, -1 };
+	assert_int_equal(stats_sittings(bad, one, same, 2, &st), -1);
+}
+
+/*
+ * Widening by hand: Welch's on {1, 2, 3} and {2, 3, 4} has diff 1 and
+ * se sqrt(2/3) on 4 degrees of freedom; adding var = 2/3 known on 4
+ * degrees of freedom doubles the variance (se 2/sqrt(3)) and, by
+ * Welch-Satterthwaite, gives 8 degrees of freedom.
+ */
+static void test_widen_known(void **state)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 2, 3, 4 };
+	struct stats_welch w, v;
+	double se = 2 / sqrt(3);
+
+	(void)state;
+	assert_int_equal(stats_welch(a, 3, b, 3, &w), 0);
+	v = w;
+	stats_widen(&v, 0, 4);
+	assert_memory_equal(&v, &w, sizeof(v));
+	stats_widen(&w, 2.0 / 3, 4);
+	assert_true(fabs(w.df - 8) < 1e-9);
+	assert_true(fabs(w.t - 1 / se) < 1e-9);
+	assert_true(fabs(w.diff_hi - 1 - gsl_cdf_tdist_Qinv(0.025, 8) * se) < 1e-9);
+	assert_true(fabs(w.p - 2 * gsl_cdf_tdist_Q(1 / se, 8)) < 1e-9);
+	assert_true(fabs(stats_detectable(1, 1e6) - 2.8016) < 1e-3);
+}
+
+/*
+ * A machine whose sittings differ (each sitting's level off by 3%, its
+ * runs 1% apart): two sides of 5 runs, each from its own sitting, with a
+ * history of 2 labels measured in 3 sittings each.  Welch on the runs
+ * alone calls an A/A pair different most of the time; widened by what
+ * the history learnt, about 5%; and a true change of the detectable size
+ * it then prints is found about 4 times in 5.
+ */
+static void sitting_side(gsl_rng *rng, double effect, double *x)
+{
+	double level = gsl_ran_gaussian(rng, 0.03);
+
+	for (int i = 0; i < 5; i++)
+		x[i] = 100 * effect * exp(level + gsl_ran_gaussian(rng, 0.01));
+}
+
+static void sittings_rates(gsl_rng *rng, double effect, int trials, double *plain,
+			   double *widened, double *detectable)
+{
+	int fp = 0, fw = 0;
+	double dsum = 0;
+
+	for (int k = 0; k < trials; k++) {
+		double a[5], b[5], h[30];
+		const size_t nper[] = { 5, 5, 5, 5, 5, 5 }, cond[] = { 0, 0, 0, 1, 1, 1 };
+		struct stats_sittings st;
+		struct stats_welch w;
+
+		sitting_side(rng, 1, a);
+		sitting_side(rng, effect, b);
+		for (int j = 0; j < 6; j++)
+			sitting_side(rng, j < 3 ? 1 : 1.2, h + 5 * j);
+		assert_int_equal(stats_welch_log(a, 5, b, 5, &w), 0);
+		fp += w.p < 0.05;
+		assert_int_equal(stats_sittings(h, nper, cond, 6, &st), 0);
+		stats_widen(&w, 2 * st.tau2, st.df);
+		fw += w.p < 0.05;
+		dsum += stats_detectable((w.diff_hi - w.diff) / gsl_cdf_tdist_Qinv(0.025, w.df), w.df);
+	}
+	*plain = (double)fp / trials;
+	*widened = (double)fw / trials;
+	*detectable = expm1(dsum / trials);
+}
+
+static void test_sittings_simulation(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double plain, widened, d, ignored, found;
+
+	(void)state;
+	assert_non_null(rng);
+	gsl_rng_set(rng, 20261204);
+	sittings_rates(rng, 1.0, 4000, &plain, &widened, &d);
+	print_message("A/A across sittings: runs alone %.3f, with the history %.3f called a change; "
+		      "detectable %.1f%%\n", plain, widened, 100 * d);
+	assert_true(plain > 0.4);
+	assert_true(widened <= 0.08);
+	sittings_rates(rng, 1 + d, 4000, &ignored, &found, &d);
+	print_message("a change of the detectable size: found %.3f\n", found);
+	assert_true(found >= 0.7);
+	gsl_rng_free(rng);
+}
+
+/*
  * The common state, by hand: side A's replicas at 10 (fast) and 14 (slow),
  * B's at 10.5 and 14.7 (5% slower in both states).  The lower quartiles
  * are 10 and 10.5, the window +-15% around their geometric midpoint
@@ -613,6 +737,9 @@ int main(void)
 		cmocka_unit_test(test_common_state_known),
 		cmocka_unit_test(test_common_state_simulation),
 		cmocka_unit_test(test_within_slope_known),
+		cmocka_unit_test(test_sittings_known),
+		cmocka_unit_test(test_widen_known),
+		cmocka_unit_test(test_sittings_simulation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

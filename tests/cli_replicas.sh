@@ -104,4 +104,32 @@ rc=$?
 check "a worker started by hand says so in one line, exit 2" \
 	sh -c "[ $rc = 2 ] && [ $(lines "$T/err") = 1 ] && grep -q 'not to be run by hand' '$T/err'"
 
+# --- run --runs auto ------------------------------------------------------------
+ADB="$T/auto.db"
+kb run --only sys.null --runs auto --target 50 --db "$ADB" $FAST
+# Timings are never asserted: where a busy machine keeps sys.null from 50% in 3 runs, more follow.
+check "--runs auto: a figure at the target after 3 runs stops there, else more follow" sh -c "[ $rc = 0 ] &&
+	runs=\$('$KB' runs --db '$ADB' | grep -c '^  *[0-9]') &&
+	if grep -q '^runs auto: 1 of 1 figures would see a change of 50% against a side' '$T/out'; then
+		[ \$runs = 3 ]; else [ \$runs -gt 3 ]; fi"
+check "--runs auto: without a label measured twice, it says the sittings' spread is unknown" \
+	grep -q '^how far sittings differ on this host is not known' "$T/out"
+kb run --only sys.null --runs auto --target 0.1 --max-runs 4 --no-store $FAST
+check "--runs auto: a target out of reach stops at --max-runs, and says which figure" sh -c "[ $rc = 0 ] &&
+	grep -q '^not there yet, within --max-runs (1): sys.null (' '$T/out' && grep -q '^after 4 runs (from the 4th on' '$T/out'"
+"$KB" run --only sys.null --db "$ADB" $FAST >/dev/null 2>&1
+kb run --only sys.null --runs auto --target 50 --db "$ADB" $FAST
+check "--runs auto: the label measured in two sittings, the history knows how far they differ" \
+	sh -c "[ $rc = 0 ] && grep -q '^runs auto: ' '$T/out' && ! grep -q 'is not known' '$T/out'"
+kb run --only sys.null --target 5 --no-store $FAST
+check "--target without --runs auto: one line, exit 2" \
+	sh -c "[ $rc = 2 ] && grep -q 'go with --runs auto' '$T/err' && [ \$(wc -l <'$T/err') = 1 ]"
+for bad in 0 1e2 ' 2' autox; do
+	kb run --only sys.null --runs "$bad" --no-store $FAST
+	check "--runs '$bad' is refused: one line, exit 2" \
+		sh -c "[ $rc = 2 ] && grep -q 'neither a count from 1 to 1000 nor auto' '$T/err'"
+done
+kb run --only sys.null --runs auto --max-runs 2 --no-store $FAST
+check "--max-runs below 3 is refused" sh -c "[ $rc = 2 ] && grep -q 'max-runs: 2 is out of range' '$T/err'"
+
 echo "1..$n"

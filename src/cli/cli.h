@@ -111,6 +111,14 @@ int cmd_run(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+/*
+ * The runs the spread between sittings is learnt from (cli/history.c): on
+ * the hosts named, those of every label measured in two sittings or more,
+ * its newest sittings, bounded; malloc'd into *runs (store_runs_free).  The
+ * count, or -1 with err filled.
+ */
+int cli_history(struct store *st, const char *const *hosts, size_t nhosts, struct run_info **runs,
+		char *err);
 int cmd_compare(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_runs(int argc, char **argv);

@@ -15,91 +15,6 @@
 #include "report/report.h"
 #include "store/store.h"
 
-/*
- * The history a comparison learns the spread between sittings from
- * (report_compare_build_history): on the sides' hosts, the runs of every
- * label measured in two sittings (sets) or more, its newest
- * CMP_HISTORY_SITTINGS sets, CMP_HISTORY_RUNS runs in all, newest first:
- * enough for the spread, and bounded in time however large the store.
- */
-#define CMP_HISTORY_SITTINGS 20
-#define CMP_HISTORY_RUNS 400
-
-/* A label of the history: its newest set seen so far, and how many sets. */
-struct history_label {
-	const char *label;
-	int64_t last;
-	size_t all;
-};
-
-static int compare_history(struct store *st, const struct report_cmp_side *sides, int nsides,
-			   struct run_info **runs, char *err)
-{
-	char (*ids)[24] = malloc(CMP_HISTORY_RUNS * sizeof(*ids));
-	const char **sel = malloc(CMP_HISTORY_RUNS * sizeof(*sel));
-	size_t nsel = 0;
-	int n = 0;
-
-	*runs = NULL;
-	if (!ids || !sel) {
-		snprintf(err, ERRBUF_LEN, "out of memory");
-		n = -1;
-		goto out;
-	}
-	for (int s = 0; s < nsides; s++)
-		for (size_t i = 0; i < sides[s].nruns; i++) {
-			const char *host = sides[s].runs[i].host;
-			struct store_run_row *rows;
-			int seen = 0, nr;
-
-			for (int t = 0; t <= s && !seen; t++)
-				for (size_t j = 0; j < (t == s ? i : sides[t].nruns) && !seen; j++)
-					seen = !strcmp(sides[t].runs[j].host, host);
-			if (seen || (nr = store_runs_list(st, NULL, 0, host, &rows, err)) < 0)
-				continue;
-			/*
-			 * Each label's sets counted newest first (a set's runs are
-			 * stored together): a run is taken when its label has 2 sets
-			 * or more and its set is among the label's newest.
-			 */
-			struct history_label *lab = calloc((size_t)nr + 1, sizeof(*lab));
-			size_t nlab = 0, *rank = calloc((size_t)nr + 1, sizeof(*rank)),
-			       *of = calloc((size_t)nr + 1, sizeof(*of));
-
-			for (int r = nr - 1; lab && rank && of && r >= 0; r--) {
-				size_t l = 0;
-
-				while (l < nlab && strcmp(lab[l].label, rows[r].label) != 0)
-					l++;
-				if (l == nlab)
-					lab[nlab++] = (struct history_label){ rows[r].label, -1, 0 };
-				if (lab[l].last != rows[r].set_id) {
-					lab[l].last = rows[r].set_id;
-					lab[l].all++;
-				}
-				rank[r] = lab[l].all;
-				of[r] = l;
-			}
-			for (int r = nr - 1; lab && rank && of && r >= 0 && nsel < CMP_HISTORY_RUNS; r--)
-				if (lab[of[r]].all >= 2 && rank[r] <= CMP_HISTORY_SITTINGS) {
-					snprintf(ids[nsel], sizeof(ids[nsel]), "%lld",
-						 (long long)rows[r].id);
-					sel[nsel] = ids[nsel];
-					nsel++;
-				}
-			free(lab);
-			free(rank);
-			free(of);
-			free(rows);
-		}
-	if (nsel)
-		n = store_runs_load(st, sel, nsel, 0, runs, err);
-out:
-	free(ids);
-	free(sel);
-	return n;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	const char *db = NULL;
@@ -107,6 +22,8 @@ int cmd_compare(int argc, char **argv)
 	int json = 0, html = 0, curves = 0, measured = 0, no_history = 0, nhist = 0;
 	struct run_info *hist = NULL;
 	struct report_cmp_side history;
+	const char *hosts[REPORT_CMP_MAX_SIDES];
+	size_t nhosts = 0;
 	const struct opt opts[] = {
 		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
 		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100, 0 },
@@ -160,7 +77,16 @@ int cmd_compare(int argc, char **argv)
 							  "compare it with something else",
 							  (long long)runs[i][a].id, argv[j], argv[i]);
 	}
-	if (!no_history && (nhist = compare_history(st, sides, nsides, &hist, err)) < 0) {
+	for (int i = 0; i < nsides; i++)
+		for (size_t j = 0; j < sides[i].nruns && nhosts < REPORT_CMP_MAX_SIDES; j++) {
+			int seen = 0;
+
+			for (size_t h = 0; h < nhosts && !seen; h++)
+				seen = !strcmp(hosts[h], sides[i].runs[j].host);
+			if (!seen)
+				hosts[nhosts++] = sides[i].runs[j].host;
+		}
+	if (!no_history && (nhist = cli_history(st, hosts, nhosts, &hist, err)) < 0) {
 		store_close(st);
 		die("compare: the host's history: %s", err);
 	}

@@ -34,6 +34,7 @@
 #include "load/group.h"
 #include "plat/plat.h"
 #include "report/report.h"
+#include "stats/stats.h"
 #include "store/store.h"
 
 /* Exit status after Ctrl-C, as shells report a SIGINT death. */
@@ -42,6 +43,9 @@ struct run_opts {
 	const char *cmd;		/* "run" or "ab", in messages */
 	const char *suite, *only, *label, *db, *tmpdir, *placement, *cpus;
 	int runs, replicas, no_store, json, quiet, parallel, offline_cpus;
+	const char *runs_arg;		/* --runs: a count, or "auto" */
+	int runs_auto, max_runs;	/* --runs auto: runs until --target, at most max_runs */
+	double target;			/* --target, % */
 	double precision, max_time, watchdog, sample_ms;
 	size_t msg_size, size;
 	enum placement places[3];	/* parsed --placement, or the suite's */
@@ -51,6 +55,14 @@ struct run_opts {
 	const char *restore;
 	int seed, seeded;
 };
+
+/*
+ * --runs auto: the runs before the first look (a comparison's test needs
+ * 3 a side), the most without --max-runs, and the target without --target.
+ */
+#define AUTO_MIN_RUNS 3
+#define AUTO_MAX_RUNS 20
+#define AUTO_TARGET 5.0
 
 /* The largest --msg-size and --size accepted before memory is even looked at. */
 #define MSG_SIZE_MAX (1024.0 * 1024 * 1024)
@@ -185,6 +197,21 @@ static void check_fits(const struct run_opts *o, const char *opt, size_t bytes, 
 
 static void validate(struct run_opts *o, unsigned *suite_bits)
 {
+	long n;
+
+	if (o->runs_arg && !strcmp(o->runs_arg, "auto")) {
+		o->runs_auto = 1;
+		o->runs = o->max_runs ? o->max_runs : AUTO_MAX_RUNS;
+	} else if (o->runs_arg) {
+		if (parse_whole(o->runs_arg, strlen(o->runs_arg), 1, 1000, &n) < 0)
+			die_usage("%s: --runs: '%s' is neither a count from 1 to 1000 nor auto",
+				  o->cmd, o->runs_arg);
+		o->runs = (int)n;
+	}
+	if (!o->runs_auto && (o->target > 0 || o->max_runs))
+		die_usage("%s: --target and --max-runs go with --runs auto", o->cmd);
+	if (o->target == 0)
+		o->target = AUTO_TARGET;
 	if (registry_suite_parse(o->suite ? o->suite : "standard", suite_bits) < 0)
 		die_usage("%s: unknown suite '%s' (one of %s)", o->cmd, o->suite, registry_suite_list());
 	if (o->no_store && o->db)
@@ -461,7 +488,9 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 	};
 	const struct opt run_only[] = {
 		{ "label", OPT_STRING, &o->label, "L", "name what is measured (default: OS and release)", 0, 0, 0 },
-		{ "runs", OPT_INT, &o->runs, "N", "repeat the selection N times, interleaved", 1, 1000, 0 },
+		{ "runs", OPT_STRING, &o->runs_arg, "N|auto", "repeat the selection N times; auto: until a comparison could see --target", 0, 0, 0 },
+		{ "target", OPT_DOUBLE, &o->target, "PCT", "with --runs auto: the change a comparison of two such sides should see (5)", 0.1, 50, 0 },
+		{ "max-runs", OPT_INT, &o->max_runs, "N", "with --runs auto: at most N runs (20)", AUTO_MIN_RUNS, 1000, 0 },
 		{ "replicas", OPT_INT, &o->replicas, "N", "measure each instance N times spread over the run (quick 4, else 8)", 1, 100, 0 },
 	};
 	const struct opt ab_only[] = {
@@ -507,6 +536,148 @@ static const struct bench **run_select(const struct run_opts *o, unsigned suite_
 	return sel;
 }
 
+/*
+ * --runs auto.  After AUTO_MIN_RUNS runs, and after each one since, every
+ * job is looked at: its run medians so far, as one side of a comparison
+ * with another side measured the same way in another sitting (Welch's on
+ * the runs, widened by the spread between sittings the host's history
+ * shows: stats_detectable_side), would see a change of the target or not.
+ * The next run measures only the jobs that would not yet (and what they
+ * need); a job whose sittings alone hide the target is left, as no count
+ * of runs can help it.
+ */
+enum auto_state { AUTO_MORE, AUTO_THERE, AUTO_FLOOR, AUTO_NONE };
+
+struct run_auto {
+	struct run_info *hist;		/* the host's history (cli_history), at the first look */
+	int nhist, looked;
+	size_t known;			/* jobs whose spread between sittings the history knew */
+	enum auto_state *state;		/* a job each */
+	double *d, *floor;		/* the detectable change and its sittings' part, fractions */
+	size_t *n;			/* the job's runs with a figure */
+};
+
+/* Job j's figures over the session's runs into meds (room for ses->nruns), and its first result. */
+static size_t auto_figures(const struct session *ses, const struct engine_job *job, double *meds,
+			   const struct result **key)
+{
+	size_t n = 0;
+
+	*key = NULL;
+	for (size_t i = 0; i < ses->nruns; i++)
+		for (size_t k = 0; k < ses->runs[i].nresults; k++) {
+			const struct result *r = &ses->runs[i].results[k];
+
+			if (strcmp(r->id, job->b->id) != 0 || r->placement != job->place ||
+			    (*key && !result_same_instance(r, *key)) ||
+			    (r->status != RES_OK && r->status != RES_NOISY) || !(r->median > 0))
+				continue;
+			*key = *key ? *key : r;
+			meds[n++] = r->median;
+		}
+	return n;
+}
+
+static void run_auto_look(const struct run_opts *o, struct session *ses,
+			  const struct engine_job *jobs, size_t njobs, struct run_auto *au)
+{
+	const double target = log1p(o->target / 100);
+	double *meds = malloc((ses->nruns + 1) * sizeof(*meds));
+	char err[ERRBUF_LEN];
+
+	if (!meds)
+		die("%s: out of memory", o->cmd);
+	if (!au->looked && ses->st) {
+		const char *host = ses->si.host;
+
+		/* Without it the runs' spread alone is what a side can say: warned below. */
+		au->nhist = cli_history(ses->st, &host, 1, &au->hist, err);
+		if (au->nhist < 0)
+			au->nhist = 0;
+	}
+	au->looked = 1;
+	au->known = 0;
+	for (size_t j = 0; j < njobs; j++) {
+		struct report_cmp_side h = { "history", au->hist, (size_t)au->nhist };
+		struct stats_sittings st;
+		const struct result *key;
+		double fl, d;
+
+		au->n[j] = auto_figures(ses, &jobs[j], meds, &key);
+		if (au->n[j] < 2) {
+			au->state[j] = au->n[j] ? AUTO_MORE : AUTO_NONE;
+			continue;
+		}
+		if (report_compare_sittings(&h, key, &st) < 0)
+			die("%s: out of memory", o->cmd);
+		au->known += st.df > 0;
+		d = stats_detectable_side(meds, au->n[j], st.tau2, st.df, &fl);
+		au->d[j] = expm1(d);
+		au->floor[j] = expm1(fl);
+		au->state[j] = d <= target ? AUTO_THERE : fl > target ? AUTO_FLOOR : AUTO_MORE;
+	}
+	free(meds);
+}
+
+/* The jobs the next run measures into left: those short of the target, and what they need. */
+static size_t run_auto_jobs(const struct engine_job *jobs, size_t njobs, const struct run_auto *au,
+			    struct engine_job *left)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < njobs; i++) {
+		int keep = au->state[i] == AUTO_MORE;
+
+		for (size_t k = 0; k < njobs && !keep; k++)
+			keep = au->state[k] == AUTO_MORE && jobs[k].b->needs &&
+			       !strcmp(jobs[k].b->needs, jobs[i].b->id);
+		if (keep)
+			left[n++] = jobs[i];
+	}
+	return n;
+}
+
+/* The jobs in one state, as "id place (d%)", the first few. */
+static void auto_list(FILE *out, const char *head, const struct engine_job *jobs, size_t njobs,
+		      const struct run_auto *au, enum auto_state want, int floor)
+{
+	size_t n = 0, shown = 0;
+
+	for (size_t j = 0; j < njobs; j++)
+		n += au->state[j] == want;
+	if (!n)
+		return;
+	fprintf(out, "%s (%zu):", head, n);
+	for (size_t j = 0; j < njobs && shown < 8; j++)
+		if (au->state[j] == want)
+			fprintf(out, "%s %s%s%s (%.1f%%)", shown++ ? "," : "", jobs[j].b->id,
+				jobs[j].place == PLACE_NA ? "" : " ", place_name(jobs[j].place),
+				100 * (floor ? au->floor[j] : au->d[j]));
+	fprintf(out, "%s\n", n > shown ? ", ..." : "");
+}
+
+/* What --runs auto got to, under the tables. */
+static void run_auto_report(FILE *out, const struct run_opts *o, const struct engine_job *jobs,
+			    size_t njobs, const struct run_auto *au, int runs)
+{
+	size_t there = 0, measured = 0;
+
+	for (size_t j = 0; j < njobs; j++) {
+		there += au->state[j] == AUTO_THERE;
+		measured += au->state[j] != AUTO_NONE;
+	}
+	fprintf(out, "\nruns auto: %zu of %zu figures would see a change of %g%% against a side "
+		"measured the same way,\nafter %d runs (from the %dth on, only those short of it "
+		"were measured)\n", there, measured, o->target, runs, AUTO_MIN_RUNS + 1);
+	auto_list(out, "not there yet, within --max-runs", jobs, njobs, au, AUTO_MORE, 0);
+	auto_list(out, "not there in any number of runs, as sittings on this host differ by more",
+		  jobs, njobs, au, AUTO_FLOOR, 1);
+	if (!au->known)
+		fprintf(out, "how far sittings differ on this host is not known (no label measured "
+			"twice): the runs'\nspread alone, which a comparison with another sitting "
+			"may find too narrow\n");
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .cmd = "run", .runs = 1, .precision = 1.0,
@@ -522,6 +693,9 @@ int cmd_run(int argc, char **argv)
 	struct runner_cfg rc;
 	struct progress prog = { 0 };
 	const struct bench **sel;
+	struct run_auto au = { 0 };
+	struct engine_job *left = NULL;
+	int rep;
 
 	run_options(&o, opts);
 	if (opt_parse(cli_find("run"), opts, argc, argv) > 0)
@@ -545,19 +719,38 @@ int cmd_run(int argc, char **argv)
 	session_open(&ses, "run", o.db, o.no_store, o.label, &eng.pre, !o.quiet, (size_t)o.runs);
 
 	prog.on = !o.quiet && isatty(STDERR_FILENO);
-	prog.total = njobs * (size_t)o.runs * (size_t)o.replicas;
+	/* --runs auto: the first runs planned; each later one adds what it measures. */
+	prog.total = njobs * (size_t)(o.runs_auto ? AUTO_MIN_RUNS : o.runs) * (size_t)o.replicas;
 	prog.start = timer_now();
 	prog.per_instance_s = o.max_time / o.replicas + 0.1;
+	if (o.runs_auto &&
+	    (!(au.state = calloc(njobs, sizeof(*au.state))) || !(au.d = calloc(njobs, sizeof(*au.d))) ||
+	     !(au.floor = calloc(njobs, sizeof(*au.floor))) || !(au.n = calloc(njobs, sizeof(*au.n))) ||
+	     !(left = calloc(njobs, sizeof(*left)))))
+		die("run: out of memory");
 
 	/* Repetitions outside, then the engine's rounds, instances inside. */
-	for (int rep = 0; rep < o.runs && ses.state == SESSION_GOING; rep++) {
-		struct run_sides rs = { { session_begin(&ses, njobs) }, { 0 }, 0 };
+	for (rep = 0; rep < o.runs && ses.state == SESSION_GOING; rep++) {
+		const struct engine_job *now = jobs;
+		size_t nnow = njobs;
 
-		(void)run_rounds(&o, &eng, jobs, njobs, &ses, &rs, &prog);
+		if (o.runs_auto && rep >= AUTO_MIN_RUNS) {
+			run_auto_look(&o, &ses, jobs, njobs, &au);
+			if (!(nnow = run_auto_jobs(jobs, njobs, &au, left)))
+				break;
+			now = left;
+			prog.total += nnow * (size_t)o.replicas;
+		}
+		struct run_sides rs = { { session_begin(&ses, nnow) }, { 0 }, 0 };
+
+		(void)run_rounds(&o, &eng, now, nnow, &ses, &rs, &prog);
 		for (size_t i = 0; i < rs.run[0]->nresults; i++)
 			nfail += rs.run[0]->results[i].status == RES_FAIL;
 		session_end(&ses, rs.run[0]);
 	}
+	/* Where the last run left each figure (with what the history knew before it). */
+	if (o.runs_auto)
+		run_auto_look(&o, &ses, jobs, njobs, &au);
 	progress_clear(&prog);
 	cli_cpus_restore(&cpus);
 	session_close(&ses);
@@ -566,10 +759,18 @@ int cmd_run(int argc, char **argv)
 		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);
 	else
 		run_summary(ses.runs, ses.nruns);
+	if (o.runs_auto && !o.json)
+		run_auto_report(stdout, &o, jobs, njobs, &au, rep);
 	/* The table first, then what happened to it, when both go to a terminal. */
 	fflush(stdout);
 	snprintf(more, sizeof(more), ", %zu of %zu replicas not measured", prog.total - prog.done,
 		 prog.total);
+	store_runs_free(au.hist, (size_t)au.nhist);
+	free(au.state);
+	free(au.d);
+	free(au.floor);
+	free(au.n);
+	free(left);
 	free(sel);
 	free(jobs);
 	return session_finish(&ses, nfail, more, o.quiet);

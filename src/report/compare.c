@@ -489,13 +489,8 @@ static int cmp_pairs(const struct report_cmp_side *base, const struct report_cmp
 	return 0;
 }
 
-/*
- * The spread between sittings of key's instance in the history: its runs
- * grouped into sittings (a label's runs of one set), each sitting's
- * condition its label (stats_sittings).  0, or -1 without memory.
- */
-static int cmp_sittings(const struct report_cmp_side *hist, const struct result *key,
-			struct stats_sittings *st)
+int report_compare_sittings(const struct report_cmp_side *hist, const struct result *key,
+			    struct stats_sittings *st)
 {
 	size_t n = hist ? hist->nruns : 0, nsit = 0, at = 0;
 	double *val = NULL, *x = NULL;
@@ -825,7 +820,7 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 		size_t common = 0;
 		struct report_cmp_row *row = &rows[k];
 		int bad = cmp_gather(&sides[0], adds[0], row->key, &row->cell[0], &b) < 0 ||
-			  cmp_sittings(history, row->key, &sit) < 0;
+			  report_compare_sittings(history, row->key, &sit) < 0;
 
 		for (size_t s = 1; s < nsides && !bad; s++) {
 			struct report_cmp_cell *o = &row->cell[s];

@@ -182,6 +182,26 @@ double stats_detectable(double se, double df)
 	return se * (gsl_cdf_tdist_Qinv(0.025, df) + gsl_cdf_tdist_Qinv(0.2, df));
 }
 
+double stats_detectable_side(const double *x, size_t n, double tau2, double tau_df, double *floor)
+{
+	struct stats_welch w;
+	double m, v;
+
+	*floor = 0;
+	if (n < 2 || stats_log_moments(x, n, &m, &v) < 0)
+		return (double)NAN;
+	/* Two sides alike: Welch's on them, at no difference, then the sittings' part. */
+	memset(&w, 0, sizeof(w));
+	stats_welch_from(m, v, n, m, v, n, &w);
+	if (tau2 > 0 && tau_df > 0) {
+		stats_widen(&w, 2 * tau2, tau_df);
+		*floor = stats_detectable(sqrt(2 * tau2), tau_df);
+	}
+	if (w.diff_hi == w.diff)
+		return 0;
+	return stats_detectable((w.diff_hi - w.diff) / gsl_cdf_tdist_Qinv(0.025, w.df), w.df);
+}
+
 /*
  * Why pairs: two conditions measured in the same minutes share the
  * machine's moves, which then cancel in each pair's ratio, so the spread

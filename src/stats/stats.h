@@ -96,6 +96,16 @@ void stats_widen(struct stats_welch *w, double var, double var_df);
  * (t.975 + t.80) se.
  */
 double stats_detectable(double se, double df);
+/*
+ * What a side of n figures x (n >= 2) would see against another measured
+ * the same way, in another sitting: the detectable difference (logs) of
+ * Welch's test on the two, both with x's spread, widened by the spread
+ * between sittings tau2 known on tau_df degrees of freedom (0: none).
+ * floor: what no count of runs takes away, the detectable difference with
+ * the sittings' spread alone (0 without).  NaN when x is not positive
+ * finite.
+ */
+double stats_detectable_side(const double *x, size_t n, double tau2, double tau_df, double *floor);
 
 /*
  * Pairs (a[i], b[i]), each measured next to the other (kbench ab's rounds):

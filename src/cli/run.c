@@ -203,9 +203,12 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 		o->runs_auto = 1;
 		o->runs = o->max_runs ? o->max_runs : AUTO_MAX_RUNS;
 	} else if (o->runs_arg) {
-		if (parse_whole(o->runs_arg, strlen(o->runs_arg), 1, 1000, &n) < 0)
+		if (parse_whole(o->runs_arg, strlen(o->runs_arg), 0, LONG_MAX, &n) < 0)
 			die_usage("%s: --runs: '%s' is neither a count from 1 to 1000 nor auto",
 				  o->cmd, o->runs_arg);
+		if (n < 1 || n > 1000)
+			die_usage("%s: --runs: %s is out of range (1 to 1000, or auto)", o->cmd,
+				  o->runs_arg);
 		o->runs = (int)n;
 	}
 	if (!o->runs_auto && (o->target > 0 || o->max_runs))

@@ -28,7 +28,7 @@ check "3 runs a side: runs compared, not samples (no ~)" sh -c "! grep -Eq '~( +
 check "... each replica at equal machine speed, and the notes say so" \
 	grep -q '^replicas compared at equal machine speed: each moved along how its figure follows the sentinel adds$' "$T/out"
 check "the section closes with a geometric mean and counts" \
-	grep -Eq '^  other against base: geometric mean [0-9.]+x .* [0-9]+ better, [0-9]+ worse, [0-9]+ unchanged' "$T/out"
+	grep -Eq '^  other against base: geometric mean of the gain [0-9.]+x .* [0-9]+ better, [0-9]+ worse, [0-9]+ unchanged' "$T/out"
 cp "$T/out" "$T/text"
 kb compare base 2 --db "$DB"
 check "a run id as a side: its replicas compared, marked ~, the change's interval after" \

@@ -1056,6 +1056,48 @@ static void cmp_sitting_notes(struct rm_doc *doc, const struct report_cmp_row *r
 			"measure the base again, later, to learn it");
 }
 
+/*
+ * The unmarked changes the comparison could not tell: how many, and what
+ * would tell them, the runs (rounds, for pairs) a side its spread asks for
+ * (the cells' needed), or more sittings where the spread between them alone
+ * is too wide (floor_bound).  One note line, none when every cell could tell.
+ */
+static void cmp_untold_note(struct rm_doc *doc, const struct report_cmp_row *rows, size_t nrows,
+			    size_t nsides, double threshold)
+{
+	size_t untold = 0, lo = (size_t)-1, hi = 0, counted = 0, sittings = 0;
+	char line[512], runs[160] = "", sit[96] = "";
+
+	for (size_t k = 0; k < nrows; k++)
+		for (size_t s = 1; s < nsides; s++) {
+			const struct report_cmp_cell *o = &rows[k].cell[s];
+
+			if (!o->present || o->significant || o->verdict != CMP_CANNOT_TELL ||
+			    !isfinite(o->detectable))
+				continue;
+			untold++;
+			sittings += o->floor_bound;
+			if (o->needed) {
+				counted++;
+				lo = o->needed < lo ? o->needed : lo;
+				hi = o->needed > hi ? o->needed : hi;
+			}
+		}
+	if (!untold)
+		return;
+	if (counted)
+		snprintf(runs, sizeof(runs), "\nfor %zu, %zu to %zu runs a side would do (rounds, in "
+			 "pairs; JSON: needed)", counted, lo, hi);
+	if (sittings)
+		snprintf(sit, sizeof(sit), "%sfor %zu, only more sittings, as sittings differ by more",
+			 counted ? "; " : "\n", sittings);
+	snprintf(line, sizeof(line), "cannot tell: %zu unmarked change%s could not have been seen "
+		 "at %.0f%%%s%s", untold, untold == 1 ? "" : "s", threshold * 100,
+		 counted || sittings ? ":" : "", runs);
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", sit);
+	rm_text(doc, RM_NOTE, line);
+}
+
 /* Whether a row's other sides were tested by `test` (CMP_TEST_*), any of them. */
 static int cmp_row_tested(const struct report_cmp_row *row, size_t nsides, int test)
 {
@@ -1223,6 +1265,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 			break;
 		}
 	cmp_sitting_notes(doc, rows, nrows, nsides);
+	cmp_untold_note(doc, rows, nrows, nsides, threshold);
 	for (size_t k = 0; k < nrows; k++)
 		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {
 			rm_text(doc, RM_NOTE, "runs compared at equal machine speed: their figures "
@@ -1321,7 +1364,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 		if (t.compared) {
 			char line[1400];
 
-			snprintf(line, sizeof(line), "  %s against %s: geometric mean %.3fx (above 1 "
+			snprintf(line, sizeof(line), "  %s against %s: geometric mean of the gain %.3fx (above 1 "
 				 "is better); %zu better, %zu worse, %zu unchanged, %zu cannot tell",
 				 report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
 				 t.geomean, t.better, t.worse, t.unchanged, t.untold);
@@ -1427,7 +1470,7 @@ static void cmp_html_forest(FILE *out, const void *arg)
 	}
 	for (size_t s = 1; s < nsides; s++) {
 		struct svg_chart c = { 0 };
-		struct svg_row gm = { "geometric mean", NAN, NAN, NAN, 0, 0, NULL };
+		struct svg_row gm = { "geometric mean of other / base", NAN, NAN, NAN, 0, 0, NULL };
 		double logsum = 0;
 		size_t n = 0, nlog = 0;
 

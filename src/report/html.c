@@ -61,10 +61,16 @@ void report_html_text(FILE *out, const char *s)
 	free(safe);
 }
 
-/* A cell's text without the padding the text report aligns it with. */
+/*
+ * A cell's text without the padding the text report aligns it with; a
+ * newline in it is the text report's wrapping (whatever a label held was
+ * escaped when the model was built), a space on a page.
+ */
 static void html_trimmed(FILE *out, const char *s)
 {
-	char *t = rm_trimmed(s);
+	char *j = rm_joined(s), *t = j ? rm_trimmed(j) : NULL;
+
+	free(j);
 
 	if (!t) {
 		fputs("(out of memory)", out);

@@ -797,7 +797,7 @@ static void test_rates_section(void **state)
 	if (getenv("KBENCH_TEST_VERBOSE"))
 		print_message("%s", text);
 	assert_non_null(strstr(text, "\n\nSystem call rates (calls/s)\n"));
-	assert_non_null(strstr(text, "  SMP against UP: geometric mean "));
+	assert_non_null(strstr(text, "  SMP against UP: geometric mean of the gain "));
 	assert_non_null(strstr(text, "0 better, 2 worse, 2 unchanged, 0 cannot tell\n"));
 	/*
 	 * Every row's columns where the others' are (its change ends in the

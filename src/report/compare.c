@@ -792,6 +792,10 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 		for (size_t i = 0; i < sides[s].nruns; i++)
 			adds[s][i] = cmp_timeline_median(&sides[s].runs[i], 1, 1);
 	}
+	/* Whether each other side shares no sitting with the base: the same for every row. */
+	int apart[REPORT_CMP_MAX_SIDES] = { 0 };
+	for (size_t s = 1; s < nsides; s++)
+		apart[s] = !cmp_same_sitting(&sides[0], &sides[s]);
 	/* Every instance the base has, in the order it was measured, once. */
 	for (size_t i = 0; i < sides[0].nruns; i++)
 		for (size_t j = 0; j < sides[0].runs[i].nresults; j++) {
@@ -834,7 +838,7 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 				o->change = o->median / row->cell[0].median - 1;
 				o->sitting_sd = sqrt(sit.tau2);
 				o->sittings = sit.sittings;
-				o->apart = !cmp_same_sitting(&sides[0], &sides[s]);
+				o->apart = apart[s];
 				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER,
 					 row->sentinel || (flags & REPORT_CMP_AS_MEASURED), &pp,
 					 o->apart ? &sit : NULL);

@@ -13,8 +13,11 @@
 #   1. sizes:  each reference bare and filtered, the median ratio
 #   2. A/A:    SESSIONS sessions of `kbench ab --a true --b true` (nothing
 #              differs): the figures compare marks (want 0)
-#   3. change: one session with --wrap-b 'seccomp_wrap N': marked among the
-#              moved (want at least 90%) and among the not moved (want 0)
+#   3. change: one session with --wrap-b 'seccomp_wrap N' and, as its
+#              control, --wrap-a 'seccomp_wrap none' (A's worker starts
+#              through the same program and shell as B's, so the filter is
+#              all that differs): marked among the moved (want at least
+#              90%) and among the not moved (want 0)
 #   4. cost:   each session's wall time against one `kbench run` of the
 #              same suite, measured between them (want at most 2x)
 # Prints Markdown.  KEEP=dir keeps the databases.
@@ -35,6 +38,7 @@ for r in getppid_loop pingpong ring fork_loop exec_loop seccomp_wrap; do
 	build_ref "$r" || exit 1
 done
 WRAP="$WORK/seccomp_wrap $N"
+CONTROL="$WORK/seccomp_wrap none"
 
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'); kbench: $KBENCH; suite $SUITE, $ROUNDS rounds; the change: seccomp_wrap $N; load average before: $(loadavg)"
 echo
@@ -97,7 +101,7 @@ done
 t0=$(date +%s.%N)
 "$KBENCH" run --suite "$SUITE" --no-store --quiet >/dev/null || true
 run_s=$(echo "$(date +%s.%N) - $t0" | bc)
-session change --wrap-b "$WRAP"
+session change --wrap-a "$CONTROL" --wrap-b "$WRAP"
 echo "change session: $(cat "$WORK/change.s") s, load $(loadavg)" >&2
 
 python3 - "$WORK" "$OUT" "$SESSIONS" "$run_s" <<'EOF'

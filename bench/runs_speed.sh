@@ -1,5 +1,5 @@
 #!/bin/sh
-# How long `kbench runs` and `kbench summary` take over a store of many
+# How long `kbench runs`, `kbench summary` and `kbench history` take over a store of many
 # runs, on SQLite and on PostgreSQL.  The store is made from one real run
 # (sys.null and sys.fstat, measured once) copied N-1 times in SQL, each copy
 # a run of its own with its own uuid and set, its results copied with it,
@@ -79,8 +79,10 @@ timeit() {
 
 echo "runs_speed: $(date -u +%Y-%m-%dT%H:%MZ), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $ROUNDS rounds, median"
 echo
-echo "| store | runs | build | \`kbench runs\` | \`kbench summary\` |"
-echo "|---|---|---|---|---|"
+echo "| store | runs | build | \`kbench runs\` | \`kbench summary\` | \`kbench history\` |"
+echo "|---|---|---|---|---|---|"
+# history is this build's alone (an older one may not have it).
+hist() { [ "$1" = new ] && timeit "$KBENCH" history --db "$2" || echo -; }
 BASEDB="$WORK/base.db"
 "$KBENCH" run --only sys.null,sys.fstat --replicas 1 --max-time 0.05 --db "$BASEDB" --quiet >/dev/null 2>&1 ||
 	{ echo "cannot make the first run" >&2; exit 1; }
@@ -96,7 +98,7 @@ for n in $SIZES; do
 			cp "$BASEDB" "$db"
 		fi
 		fill_sqlite "$db" "$n"
-		echo "| SQLite | $n | $who | $(timeit "$k" runs --db "$db") | $(timeit "$k" summary --db "$db") |"
+		echo "| SQLite | $n | $who | $(timeit "$k" runs --db "$db") | $(timeit "$k" summary --db "$db") | $(hist $who "$db") |"
 	done
 done
 if [ "$PG" = 1 ]; then
@@ -111,7 +113,7 @@ if [ "$PG" = 1 ]; then
 				pg_psql "DROP SCHEMA public CASCADE; CREATE SCHEMA public" >/dev/null 2>&1
 				"$k" run --only sys.null,sys.fstat --replicas 1 --max-time 0.05 --db "$KBENCH_TEST_PG" --quiet >/dev/null 2>&1
 				fill_pg "$KBENCH_TEST_PG" "$n"
-				echo "| PostgreSQL | $n | $who | $(timeit "$k" runs --db "$KBENCH_TEST_PG") | $(timeit "$k" summary --db "$KBENCH_TEST_PG") |"
+				echo "| PostgreSQL | $n | $who | $(timeit "$k" runs --db "$KBENCH_TEST_PG") | $(timeit "$k" summary --db "$KBENCH_TEST_PG") | $(hist $who "$KBENCH_TEST_PG") |"
 			done
 		done
 		pg_teardown

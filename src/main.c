@@ -36,43 +36,36 @@ static double store_timeout(void)
 
 /* The subcommands, in the order `kbench --help` lists them. */
 static const struct cmd cmds[] = {
-	{ "list", "[--suite S] [--json]", "list every benchmark instance: id, unit, better, what it measures",
-	  cmd_list },
-	{ "run", "[--suite S] [--only GLOB,...] [--label L] [--runs N] [--replicas N] [--precision PCT] "
-		 "[--max-time SECONDS] [--db PATH | --no-store] [--json] [--quiet]",
-	  "measure the selected benchmarks, store and print the results", cmd_run },
-	{ "ab", "--a CMD --b CMD | --wrap-a CMD --wrap-b CMD [--restore CMD] [--rounds N] "
-		"[--label-a L] [--label-b L] [--seed N] [--suite S] [--only GLOB,...] "
-		"[--db PATH | --no-store] [--json] [--quiet]",
+	{ "list", "", "list every benchmark instance: id, unit, better, what it measures", cmd_list },
+	{ "run", "", "measure the selected benchmarks, store and print the results", cmd_run },
+	{ "ab", "",
 	  "measure the selection under two conditions, interleaved round by round, and compare",
 	  cmd_ab },
-	{ "summary", "[LABEL|RUN ...] [--each] [--db PATH] [--json]",
+	{ "summary", "[LABEL|RUN ...]",
 	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary },
-	{ "compare", "BASE OTHER ... [--threshold PCT] [--as-measured] [--curves] [--db PATH] [--json]",
+	{ "compare", "BASE OTHER ...",
 	  "compare labels or runs instance by instance: change and significance", cmd_compare },
-	{ "show", "ID|sentinel [RUN|LABEL] [--db PATH] [--json]",
+	{ "history", "[LABEL|RUN ...]",
+	  "each figure over the stored runs, and the steps in it: where, by how much, how sure",
+	  cmd_history },
+	{ "show", "ID|sentinel [RUN|LABEL]",
 	  "print one stored result in full, or a run's sentinel timeline",
 	  cmd_show },
-	{ "runs", "[LABEL|RUN ...] [--host H] [--json] | rename LABEL|RUN NEW | delete LABEL|RUN ... [--force] [--db PATH]",
+	{ "runs", "[LABEL|RUN ...] | rename LABEL|RUN NEW | delete LABEL|RUN ...",
 	  "list the stored runs with their sets and labels; rename or delete them", cmd_runs },
-	{ "export", "[--format json|csv] [LABEL|RUN ...] [--db PATH]",
+	{ "export", "[LABEL|RUN ...]",
 	  "write stored runs to stdout: JSON with everything, or CSV one row per result",
 	  cmd_export },
-	{ "import", "FILE ... [--label L] [--db PATH]",
+	{ "import", "FILE ...",
 	  "add the runs of exports to the db; runs it already has are left out", cmd_import },
-	{ "contest", "[--workload CMD] [--loads LIST] [--runs N] [--label L] [--size X] "
-		     "[--timeout S] [--tmpdir DIR] [--db PATH | --no-store] [--json]",
-	  "time a real job under background loads: Time, CPU%, Loads, LCPU%, Ratio", cmd_contest },
-	{ "time", "[--runs N] [--warmup N] [--jobs LIST] [--copies LIST] [--name NAME] [--label L] "
-		  "[--prepare CMD] [--setup CMD] [--cleanup CMD] [--timeout S] [--keep-going] "
-		  "[--show-output] [-l] [--db PATH | --no-store] [--json] [-- COMMAND [ARG...]]",
+	{ "contest", "", "time a real job under background loads: Time, CPU%, Loads, LCPU%, Ratio",
+	  cmd_contest },
+	{ "time", CMD_OPTIONS " [-- COMMAND [ARG...]]",
 	  "time a whole job (default: a generated build) as BSD time does: runs, copies, -j sweeps",
 	  cmd_time },
-	{ "clocks", "[--sources all|LIST] [--label L] [--max-time SECONDS] [--replicas N] "
-		    "[--tmpdir DIR] [--db PATH | --no-store] [--json] [--quiet]",
-	  "what each clock source costs: clock_gettime, gettimeofday, time; vDSO or kernel",
+	{ "clocks", "", "what each clock source costs: clock_gettime, gettimeofday, time; vDSO or kernel",
 	  cmd_clocks },
-	{ "sysinfo", "[--json]", "describe the machine and what makes its figures noisy",
+	{ "sysinfo", "", "describe the machine and what makes its figures noisy",
 	  cmd_sysinfo },
 };
 

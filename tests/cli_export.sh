@@ -70,7 +70,7 @@ bad = [c for r in rows[1:] for c in r if c[:1] in ("=", "+", "@") or (c[:1] == "
 assert not bad, bad
 ' "$T/out"
 kb export --format xml --db "$A"
-check "an unknown format is a usage error" sh -c "[ $rc = 2 ] && grep -q 'json or csv' '$T/err'"
+check "an unknown format is a usage error" sh -c "[ $rc = 2 ] && grep -q 'one of json, csv' '$T/err'"
 kb export nosuch --db "$A"
 check "export of an unknown label: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 

@@ -60,11 +60,25 @@ cp "$T/out" "$T/summary.txt"
 texttables=$(grep -c '^\(Processor\|Context switching\|\*Local\*\|File & VM\|Memory latencies\|Basic system\|System call rates\)' "$T/summary.txt")
 check "the page has a heading for each of the text's tables ($texttables)" \
 	[ "$(grep -c '<table class="model"' "$T/summary.html")" = "$texttables" ]
-labels=$(sed -n '/^Basic system parameters$/,/^$/p' "$T/summary.txt" | sed '1,5d;/^$/d' | wc -l)
+labels=$(sed -n '/^Basic system parameters$/,/^$/p' "$T/summary.txt" | sed '1,5d;/^$/d;/^  /d' | wc -l)
 check "a system table per label ($labels)" \
 	[ "$(grep -c '<table class="sys">' "$T/summary.html")" = "$labels" ]
-check "a noisy figure's cell is marked, the table has the marks' legend" \
-	sh -c "grep -q '<td class=\"num noisy\">[^<]*<sup class=\"mark\" title=\"noisy\">!</sup>' '$T/summary.html' && grep -q '<p class=\"legend\"><sup class=\"mark\">!</sup> noisy' '$T/summary.html'"
+check "a noisy figure no looser than the rest is not marked" \
+	sh -c "! grep -q 'title=\"loose\"' '$T/summary.html'"
+# The same runs with one figure's replicas +-50% apart in run 7: loose, marked.
+cp "$DB" "$T/loose.db"
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE results SET status = ?, ci_low = median * 0.5, ci_high = median * 1.5 "
+          "WHERE run_id = 7 AND bench_id = ?", ("noisy", "sys.stat"))
+c.commit()' "$T/loose.db"
+kb summary --db "$T/loose.db" --html
+check "a loose figure's cell is marked, the table has the mark's legend" \
+	sh -c "grep -q '<td class=\"num noisy\">[^<]*<sup class=\"mark\" title=\"loose\">!</sup>' '$T/out' && grep -q '<p class=\"legend\"><sup class=\"mark\">!</sup> loose' '$T/out'"
+check "several labels: each table with figures drawn, a forest plot per label after the first ($((6 * (labels - 1))))" \
+	[ "$(grep -c '<svg [^>]*class="chart forest"' "$T/summary.html")" = "$((6 * (labels - 1)))" ]
+check "the Processor table's chart: sys.null filled (its interval leaves out 1)" \
+	sh -c "sed -n '/<h2 id=\"proc\">/,/<table/p' '$T/summary.html' | grep -A3 'data-name=\"sys.null\"' | grep -q 'class=\"point signif'"
 check "each label's system table names its clock source" grep -q '<th>Clock source</th><td>tsc</td>' "$T/summary.html"
 curves=$(grep -c '^  .* mem.lat.curve: [0-9]* points' "$T/summary.txt")
 series=$(python3 -c '
@@ -114,8 +128,11 @@ cp "$T/out" "$T/compare.txt"
 rows=$(grep -Ec '^[a-z0-9]+\.[a-z0-9_.-]+( [a-z]+)? ' "$T/compare.txt")
 check "compare --html: a table row per compared figure ($rows)" \
 	[ "$(grep -c '<tr class="row">' "$T/compare.html")" = "$rows" ]
-check "compare --html: a forest row per figure and other side ($((2 * rows)))" \
-	[ "$(grep -c '<g class="row"' "$T/compare.html")" = "$((2 * rows))" ]
+marked=$(grep -o '% \*' "$T/compare.txt" | wc -l)
+check "compare --html: a forest row per figure and other side, and one per marked change ($((2 * rows + marked)))" \
+	[ "$(grep -c '<g class="row"' "$T/compare.html")" = "$((2 * rows + marked))" ]
+check "compare --html leads with what changed: its chart before any table" \
+	sh -c "[ \$(grep -n '<h2 id=\"marked\">What changed</h2>' '$T/compare.html' | cut -d: -f1) -lt \$(grep -n '<table' '$T/compare.html' | head -1 | cut -d: -f1) ]"
 check "compare --html: the text's changes, cell for cell" python3 -c '
 import re, sys
 text = open(sys.argv[1]).read()
@@ -201,6 +218,8 @@ else
 	check "no console error" [ ! -s "$SHOTS/summary.console" ]
 	check "the DOM holds the tables" [ "$(browser_count "$SHOTS/summary.dom" table.model)" = "$texttables" ]
 	check "the DOM holds a path per curve series" [ "$(browser_count "$SHOTS/summary.dom" path.series)" = "$series" ]
+	check "the DOM holds the labels' forest plots" \
+		[ "$(browser_count "$SHOTS/summary.dom" svg.forest)" = "$((6 * (labels - 1)))" ]
 	if browser_blank "$SHOTS/summary.png"; then
 		notok "the screenshot is not blank ($SHOTS/summary.png)"
 	else
@@ -214,8 +233,8 @@ else
 	browser_load "$T/compare.html" "$SHOTS" compare
 	check "Chromium loads the compare page" [ $? = 0 ]
 	check "compare: no console error" [ ! -s "$SHOTS/compare.console" ]
-	check "compare: the DOM holds a forest row per figure and side" \
-		[ "$(browser_count "$SHOTS/compare.dom" g.row)" = "$((2 * rows))" ]
+	check "compare: the DOM holds a forest row per figure and side, and per marked change" \
+		[ "$(browser_count "$SHOTS/compare.dom" g.row)" = "$((2 * rows + marked))" ]
 	check "compare: an axis per forest plot" [ "$(browser_count "$SHOTS/compare.dom" g.axis)" -ge 2 ]
 	if browser_blank "$SHOTS/compare.png"; then
 		notok "compare: the screenshot is not blank ($SHOTS/compare.png)"

@@ -11,6 +11,9 @@
  * by getppid_loop run plain and under it.
  *
  * usage: seccomp_wrap N COMMAND [ARG...]     (N from 0 to 100000)
+ *        seccomp_wrap none COMMAND [ARG...]  no filter: the control, so
+ *        that A starts its command through the same program, with the
+ *        same environment, as B, and the filter is all that differs
  * build: cc -O2 -o seccomp_wrap seccomp_wrap.c
  */
 #define _GNU_SOURCE
@@ -19,6 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -48,17 +52,22 @@ static int install(long n)
 
 int main(int argc, char **argv)
 {
-	long n = argc > 2 ? atol(argv[1]) : -1;
+	int none = argc > 2 && strcmp(argv[1], "none") == 0;
+	char *end = NULL;
+	long n = none ? 0 : argc > 2 ? strtol(argv[1], &end, 10) : -1;
+
+	if (end && (end == argv[1] || *end))
+		n = -1;
 
 	if (n < 0 || n > 100000) {
-		fprintf(stderr, "usage: seccomp_wrap N COMMAND [ARG...]   (N from 0 to 100000)\n");
+		fprintf(stderr, "usage: seccomp_wrap N|none COMMAND [ARG...]   (N from 0 to 100000)\n");
 		return 2;
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
 		perror("seccomp_wrap: no_new_privs");
 		return 1;
 	}
-	do {
+	while (!none) {
 		long k = n > 2000 ? 2000 : n;
 
 		if (install(k) != 0) {
@@ -66,7 +75,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		n -= k;
-	} while (n > 0);
+		if (n <= 0)
+			break;
+	}
 	execvp(argv[2], argv + 2);
 	perror("seccomp_wrap: exec");
 	return 127;

@@ -28,9 +28,33 @@ struct opt {
 	char short_name;	/* a one-letter spelling, as BSD time's -l; 0: none */
 };
 
+/* Where a synopsis wants the options its usage line lists from the table. */
+#define CMD_OPTIONS "[OPTION...]"
+
+/*
+ * The option rows several commands share, spelled once: a help line that
+ * says the same thing the same way in every command.
+ */
+#define OPT_ROW_DB(v)                                                                   \
+	{ "db", OPT_STRING, &(v), "PATH",                                               \
+	  "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", \
+	  0, 0, 0 }
+#define OPT_ROW_CPUS(v)                                                                  \
+	{ "cpus", OPT_STRING, &(v), "LIST",                                              \
+	  "kbench and all it starts run only on these CPUs: 0, 0,2-3", 0, 0, 0 }
+#define OPT_ROW_OFFLINE_CPUS(v)                                                          \
+	{ "offline-cpus", OPT_FLAG, &(v), NULL,                                          \
+	  "with --cpus: take the other CPUs offline meanwhile (root)", 0, 0, 0 }
+#define OPT_ROW_NO_STORE(v) { "no-store", OPT_FLAG, &(v), NULL, "do not store the results", 0, 0, 0 }
+
 struct cmd {
 	const char *name;
-	const char *synopsis;	/* the usage line after "kbench NAME" */
+	/*
+	 * The usage line's operands and subcommands after "kbench NAME"; the
+	 * options are listed from the command's table, where it says
+	 * CMD_OPTIONS or after the rest.
+	 */
+	const char *synopsis;
 	const char *summary;	/* one line for the command list */
 	int (*fn)(int argc, char **argv);
 };
@@ -47,6 +71,18 @@ void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts);
  * /tmp): dies with one line naming cmd when it cannot be used.
  */
 const char *cli_tmpdir(const char *cmd, const char *dir);
+/*
+ * The one output format of a command that has several: --format NAME
+ * (format, NULL when not given) or its short forms --json and --html;
+ * offered, a bit (1u << CLI_*) for each the command has.  Dies with one
+ * line, exit 2, naming cmd, on an unknown name, one the command does not
+ * have, or two formats at once.
+ */
+enum cli_format { CLI_TEXT, CLI_JSON, CLI_HTML, CLI_CSV };
+enum cli_format cli_format(const char *cmd, const char *format, int json, int html,
+			   unsigned offered);
+#define OPT_ROW_FORMAT(v, says) { "format", OPT_STRING, &(v), "FMT", says, 0, 0, 0 }
+
 /* Flush stdout and die with one line if anything written to it was lost. */
 void cli_stdout_check(void);
 
@@ -127,6 +163,7 @@ int cmd_import(int argc, char **argv);
 int cmd_contest(int argc, char **argv);
 int cmd_time(int argc, char **argv);
 int cmd_clocks(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 
 /* The subcommand table, in main.c. */
 const struct cmd *cli_find(const char *name);

@@ -17,7 +17,8 @@
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *db = NULL;
+	const char *db = NULL, *format = NULL;
+	enum cli_format fmt;
 	double threshold = 2.0;
 	int json = 0, html = 0, curves = 0, measured = 0, no_history = 0, nhist = 0;
 	struct run_info *hist = NULL;
@@ -25,8 +26,9 @@ int cmd_compare(int argc, char **argv)
 	const char *hosts[REPORT_CMP_MAX_SIDES];
 	size_t nhosts = 0;
 	const struct opt opts[] = {
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		OPT_ROW_DB(db),
 		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest change called significant (2)", 0, 100, 0 },
+		OPT_ROW_FORMAT(format, "text (the table), json (p-values included) or html (a page)"),
 		{ "json", OPT_FLAG, &json, NULL, "print the table as one JSON document, p-values included", 0, 0, 0 },
 		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: the tables and a forest plot per section", 0, 0, 0 },
 		{ "curves", OPT_FLAG, &curves, NULL, "also compare curves (mem.lat.curve) point by point", 0, 0, 0 },
@@ -46,8 +48,9 @@ int cmd_compare(int argc, char **argv)
 	nsides = opt_parse(cli_find("compare"), opts, argc, argv);
 	if (nsides < 2)
 		die_usage("compare: name a base and at least one other (labels or run ids)");
-	if (json && html)
-		die_usage("compare: --json and --html: one at a time");
+	fmt = cli_format("compare", format, json, html, 1u << CLI_TEXT | 1u << CLI_JSON | 1u << CLI_HTML);
+	json = fmt == CLI_JSON;
+	html = fmt == CLI_HTML;
 	if (nsides > REPORT_CMP_MAX_SIDES)
 		die_usage("compare: at most %d sides", REPORT_CMP_MAX_SIDES);
 	for (int i = 0; i < nsides; i++)

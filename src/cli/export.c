@@ -14,10 +14,10 @@
 
 int cmd_export(int argc, char **argv)
 {
-	const char *db = NULL, *format = "json";
+	const char *db = NULL, *format = NULL;
 	const struct opt opts[] = {
-		{ "format", OPT_STRING, &format, "FMT", "json (everything, for import) or csv (one row per result)", 0, 0, 0 },
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		OPT_ROW_FORMAT(format, "json (everything, for import; the default) or csv (one row per result)"),
+		OPT_ROW_DB(db),
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
@@ -26,9 +26,8 @@ int cmd_export(int argc, char **argv)
 	int nsel, nruns, csv, rc;
 
 	nsel = opt_parse(cli_find("export"), opts, argc, argv);
-	csv = strcmp(format, "csv") == 0;
-	if (!csv && strcmp(format, "json") != 0)
-		die_usage("export: --format must be json or csv, not '%s'", format);
+	csv = cli_format("export", format ? format : "json", 0, 0, 1u << CLI_JSON | 1u << CLI_CSV) ==
+	      CLI_CSV;
 	cli_db_path("export", db, path, sizeof(path));
 	st = store_open_readonly(path, err);
 	if (!st)

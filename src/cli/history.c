@@ -1,14 +1,19 @@
 /*
  * The host's history: the stored runs from which compare and run --runs
- * auto learn how far sittings of one label differ (stats_sittings).
+ * auto learn how far sittings of one label differ (stats_sittings), and
+ * `kbench history`, each figure over them with the steps in it.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <limits.h>
+
 #include "cli/cli.h"
 #include "core/err.h"
+#include "core/parse.h"
+#include "report/report.h"
 #include "store/store.h"
 
 /*
@@ -92,3 +97,128 @@ out:
 	return n;
 }
 
+
+/*
+ * kbench history [SELECTOR...] [--only IDS] [--host H] [--by time|label]
+ * [--fail-on regression|change]: each figure over the stored runs (those
+ * selected, on the host named or each host apart), the steps found
+ * (report/series.c), the noticed lines first.  --fail-on: exit
+ * EXIT_STEPPED when the newest point brought a step of that kind, for CI
+ * and `git bisect run`.
+ */
+#define EXIT_STEPPED 3
+#define HISTORY_MAX_ONLY 64
+
+int cmd_history(int argc, char **argv)
+{
+	const char *db = NULL, *format = NULL, *only = NULL, *host = NULL, *by = "time",
+		   *fail_on = NULL;
+	int json = 0, nsel, nruns, stepped = 0, by_label;
+	enum cli_format fmt;
+	const struct opt opts[] = {
+		OPT_ROW_DB(db),
+		{ "only", OPT_STRING, &only, "GLOB,...", "these figures only (ids, globs: 'proc.*,sys.null')", 0, 0, 0 },
+		{ "host", OPT_STRING, &host, "H", "this host's runs only (default: each host apart)", 0, 0, 0 },
+		{ "by", OPT_STRING, &by, "time|label", "a point a run in time order, or a label's runs in version order", 0, 0, 0 },
+		{ "fail-on", OPT_STRING, &fail_on, "regression|change", "exit 3 when the newest point brought a step of that kind", 0, 0, 0 },
+		OPT_ROW_FORMAT(format, "text (the noticed lines, then the figures that stepped) or json"),
+		{ "json", OPT_FLAG, &json, NULL, "print one JSON document: figures, points, changes", 0, 0, 0 },
+		{ 0 },
+	};
+	const char *globs[HISTORY_MAX_ONLY];
+	char gbuf[HISTORY_MAX_ONLY][96];
+	size_t nglobs = 0, len, nhosts = 0;
+	char path[PATH_MAX], err[ERRBUF_LEN];
+	struct run_info *runs;
+	struct store *st;
+
+	nsel = opt_parse(cli_find("history"), opts, argc, argv);
+	fmt = cli_format("history", format, json, 0, 1u << CLI_TEXT | 1u << CLI_JSON);
+	if (strcmp(by, "time") != 0 && strcmp(by, "label") != 0)
+		die_usage("history: --by must be time or label, not '%s'", by);
+	by_label = strcmp(by, "label") == 0;
+	if (fail_on && strcmp(fail_on, "regression") != 0 && strcmp(fail_on, "change") != 0)
+		die_usage("history: --fail-on must be regression or change, not '%s'", fail_on);
+	for (const char *rest = only, *item; rest && (item = parse_item(&rest, &len));) {
+		if (len == 0 || len >= sizeof(gbuf[0]) || nglobs == HISTORY_MAX_ONLY)
+			die_usage("history: --only takes up to %d ids or globs, none empty",
+				  HISTORY_MAX_ONLY);
+		snprintf(gbuf[nglobs], sizeof(gbuf[nglobs]), "%.*s", (int)len, item);
+		globs[nglobs] = gbuf[nglobs];
+		nglobs++;
+	}
+	cli_db_path("history", db, path, sizeof(path));
+	st = store_open_readonly(path, err);
+	if (!st)
+		die("%s", err);
+	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel, 0, &runs, err);
+	if (nruns < 0) {
+		store_close(st);
+		die("%s", err);
+	}
+	/* The hosts, each its own history: one machine's steps are not another's. */
+	const char **hosts = calloc((size_t)nruns + 1, sizeof(*hosts));
+	struct report_series *ser = calloc((size_t)nruns + 1, sizeof(*ser));
+	struct run_info *mine = calloc((size_t)nruns + 1, sizeof(*mine));
+	struct run_info **hist = calloc((size_t)nruns + 1, sizeof(*hist));
+	int *nhist = calloc((size_t)nruns + 1, sizeof(*nhist));
+
+	if (!hosts || !ser || !mine || !hist || !nhist)
+		die("history: out of memory");
+	for (int i = 0; i < nruns; i++) {
+		size_t h = 0;
+
+		if (host && strcmp(runs[i].host, host) != 0)
+			continue;
+		while (h < nhosts && strcmp(hosts[h], runs[i].host) != 0)
+			h++;
+		if (h == nhosts)
+			hosts[nhosts++] = runs[i].host;
+	}
+	if (nhosts == 0) {
+		store_close(st);
+		store_runs_free(runs, (size_t)nruns);
+		die("history: no runs%s%s in db '%s'", host ? " on host " : "", host ? host : "",
+		    cli_db_shown(path));
+	}
+	/* A short series' spread between sittings: the host's labels measured twice. */
+	for (size_t h = 0; h < nhosts; h++)
+		if ((nhist[h] = cli_history(st, &hosts[h], 1, &hist[h], err)) < 0)
+			nhist[h] = 0;
+	store_close(st);
+	for (size_t h = 0; h < nhosts; h++) {
+		size_t n = 0;
+
+		/* The host's runs, shallow copies: the results stay the store's. */
+		for (int i = 0; i < nruns; i++)
+			if (strcmp(runs[i].host, hosts[h]) == 0)
+				mine[n++] = runs[i];
+		struct report_cmp_side hs = { "history", hist[h], (size_t)nhist[h] };
+
+		if (report_series_build(mine, n, by_label, globs, nglobs, &hs, &ser[h]) < 0)
+			die("history: out of memory");
+		store_runs_free(hist[h], (size_t)nhist[h]);
+		if (fail_on)
+			stepped |= report_series_newest(&ser[h], strcmp(fail_on, "regression") == 0);
+	}
+	if (fmt == CLI_JSON) {
+		if (report_series_json(stdout, ser, hosts, nhosts) < 0)
+			die("history: cannot write the JSON");
+	} else {
+		for (size_t h = 0; h < nhosts; h++) {
+			if (h)
+				putchar('\n');
+			report_series_text(stdout, &ser[h], nhosts > 1 ? hosts[h] : NULL);
+		}
+	}
+	/* The series point into the runs' results: freed before them. */
+	for (size_t h = 0; h < nhosts; h++)
+		report_series_free(&ser[h]);
+	free(ser);
+	free(mine);
+	free(hist);
+	free(nhist);
+	free(hosts);
+	store_runs_free(runs, (size_t)nruns);
+	return stepped ? EXIT_STEPPED : EXIT_DONE;
+}

@@ -135,7 +135,7 @@ int cmd_import(int argc, char **argv)
 	const char *db = NULL, *label = NULL;
 	const struct opt opts[] = {
 		{ "label", OPT_STRING, &label, "L", "file the imported runs under this label instead of their own", 0, 0, 0 },
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		OPT_ROW_DB(db),
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];

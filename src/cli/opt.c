@@ -22,9 +22,78 @@
 #include "core/utf8.h"
 #include "store/store.h"
 
+/*
+ * One word of the usage line at col, wrapped before 80 columns under the
+ * first word after the command's name; the column after it.
+ */
+static size_t usage_word(FILE *out, size_t col, size_t indent, const char *word, size_t len)
+{
+	if (col > indent && col + 1 + len > 80) {
+		fprintf(out, "\n%*s", (int)indent, "");
+		col = indent;
+	} else if (col > indent) {
+		fputc(' ', out);
+		col++;
+	}
+	fprintf(out, "%.*s", (int)len, word);
+	return col + len;
+}
+
+/*
+ * The usage line, made from the option table so that it names every option
+ * the command accepts: the synopsis's words (operands, subcommands), every
+ * option where it says CMD_OPTIONS, or after them.
+ */
+static void opt_usage(FILE *out, const struct cmd *cmd, const struct opt *opts)
+{
+	const char *p = cmd->synopsis, *at = strstr(p, CMD_OPTIONS);
+	size_t indent = strlen("usage: kbench ") + strlen(cmd->name) + 1, col = indent;
+	char word[96];
+
+	fprintf(out, "usage: kbench %s ", cmd->name);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *end = pass == 0 ? (at ? at : p + strlen(p)) : (at ? p + strlen(p) : p);
+
+		/* The synopsis's words, a bracketed group kept whole. */
+		while (p < end) {
+			const char *w = p;
+			int depth = 0;
+
+			while (w < end && *w == ' ')
+				w++;
+			p = w;
+			while (p < end && (*p != ' ' || depth > 0)) {
+				depth += (*p == '[') - (*p == ']');
+				p++;
+			}
+			if (p > w)
+				col = usage_word(out, col, indent, w, (size_t)(p - w));
+		}
+		if (pass == 0) {
+			for (const struct opt *o = opts; o->name; o++) {
+				char alias[8] = "";
+				int n;
+
+				if (o->short_name)
+					snprintf(alias, sizeof(alias), "-%c|", o->short_name);
+				if (o->type == OPT_FLAG)
+					n = snprintf(word, sizeof(word), "[%s--%s]", alias, o->name);
+				else
+					n = snprintf(word, sizeof(word), "[%s--%s %s]", alias, o->name,
+						     o->arg ? o->arg : "VALUE");
+				col = usage_word(out, col, indent, word, (size_t)n);
+			}
+			if (at)
+				p = at + strlen(CMD_OPTIONS);
+		}
+	}
+	fputc('\n', out);
+}
+
 void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts)
 {
-	fprintf(out, "usage: kbench %s %s\n\n%s\n\n", cmd->name, cmd->synopsis, cmd->summary);
+	opt_usage(out, cmd, opts);
+	fprintf(out, "\n%s\n\n", cmd->summary);
 	for (const struct opt *o = opts; o->name; o++) {
 		char left[64], alias[8] = "";
 
@@ -319,4 +388,42 @@ void cli_run_drop(const char *cmd, struct store *st, const struct run_info *run)
 	snprintf(id, sizeof(id), "%lld", (long long)run->id);
 	if (store_runs_delete(st, sel, 1, err) < 0)
 		error("%s: cannot drop the empty interrupted run %s: %s", cmd, id, err);
+}
+
+enum cli_format cli_format(const char *cmd, const char *format, int json, int html,
+			   unsigned offered)
+{
+	static const char *const names[] = { [CLI_TEXT] = "text", [CLI_JSON] = "json",
+					     [CLI_HTML] = "html", [CLI_CSV] = "csv" };
+	enum cli_format f = CLI_TEXT;
+	char list[64] = "";
+	int given = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (offered & (1u << i))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 list[0] ? ", " : "", names[i]);
+	if (format) {
+		size_t i = 0;
+
+		while (i < sizeof(names) / sizeof(names[0]) &&
+		       (strcmp(format, names[i]) != 0 || !(offered & (1u << i))))
+			i++;
+		if (i == sizeof(names) / sizeof(names[0]))
+			die_usage("%s: --format must be one of %s, not '%s'", cmd, list,
+				  opt_shown(format, strlen(format)));
+		f = (enum cli_format)i;
+		given++;
+	}
+	if (json && (!format || f != CLI_JSON)) {
+		f = CLI_JSON;
+		given++;
+	}
+	if (html && (!format || f != CLI_HTML)) {
+		f = CLI_HTML;
+		given++;
+	}
+	if (given > 1)
+		die_usage("%s: one output format at a time (--format, --json, --html)", cmd);
+	return f;
 }

@@ -42,7 +42,7 @@
 struct run_opts {
 	const char *cmd;		/* "run" or "ab", in messages */
 	const char *suite, *only, *label, *db, *tmpdir, *placement, *cpus;
-	int runs, replicas, no_store, json, quiet, parallel, offline_cpus;
+	int runs, replicas, no_store, json, quiet, verbose, parallel, offline_cpus;
 	const char *runs_arg;		/* --runs: a count, or "auto" */
 	int runs_auto, max_runs;	/* --runs auto: runs until --target, at most max_runs */
 	double target;			/* --target, % */
@@ -294,14 +294,14 @@ static struct engine_job *make_jobs(const struct run_opts *o, const struct bench
 }
 
 /* The tables, one row per label: the median over --runs N repetitions, "[N]". */
-static void run_summary(const struct run_info *runs, size_t nruns)
+static void run_summary(const struct run_info *runs, size_t nruns, int verbose)
 {
 	struct run_info *rows;
 	int nrows = report_merge_labels(runs, nruns, &rows);
 
 	if (nrows < 0)
 		die("run: out of memory merging the runs");
-	report_summary(stdout, rows, (size_t)nrows);
+	report_summary(stdout, rows, (size_t)nrows, verbose);
 	report_merge_free(rows, (size_t)nrows);
 }
 
@@ -481,13 +481,14 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "size", OPT_SIZE, &o->size, "SIZE", "buffer, file or mapping size of memory, file and VM benchmarks, e.g. 64m", 4096, SIZE_MAX_BYTES, 0 },
 		{ "sample-time", OPT_DOUBLE, &o->sample_ms, "MS", "length of one sample (10)", 0.1, 10000, 0 },
 		{ "watchdog", OPT_DOUBLE, &o->watchdog, "SECONDS", "kill an instance running longer (10x max-time + 30)", 0.1, 86400, 0 },
-		{ "cpus", OPT_STRING, &o->cpus, "LIST", "kbench and all it starts run only on these CPUs: 0, 0,2-3", 0, 0, 0 },
-		{ "offline-cpus", OPT_FLAG, &o->offline_cpus, NULL, "with --cpus: take the other CPUs offline meanwhile (root)", 0, 0, 0 },
+		OPT_ROW_CPUS(o->cpus),
+		OPT_ROW_OFFLINE_CPUS(o->offline_cpus),
 		{ "tmpdir", OPT_STRING, &o->tmpdir, "DIR", "where private temporary directories go ($TMPDIR or /tmp)", 0, 0, 0 },
-		{ "db", OPT_STRING, &o->db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
-		{ "no-store", OPT_FLAG, &o->no_store, NULL, "do not store the results", 0, 0, 0 },
+		OPT_ROW_DB(o->db),
+		OPT_ROW_NO_STORE(o->no_store),
 		{ "json", OPT_FLAG, &o->json, NULL, "print one JSON document instead of tables", 0, 0, 0 },
 		{ "quiet", OPT_FLAG, &o->quiet, NULL, "no warnings or progress on stderr", 0, 0, 0 },
+		{ "verbose", OPT_FLAG, &o->verbose, NULL, "every note on every figure, not only the marked ones", 0, 0, 'v' },
 	};
 	const struct opt run_only[] = {
 		{ "label", OPT_STRING, &o->label, "L", "name what is measured (default: OS and release)", 0, 0, 0 },
@@ -614,7 +615,7 @@ static void run_auto_look(const struct run_opts *o, struct session *ses,
 		if (report_compare_sittings(&h, key, &st) < 0)
 			die("%s: out of memory", o->cmd);
 		au->known += st.df > 0;
-		d = stats_detectable_side(meds, au->n[j], st.tau2, st.df, &fl);
+		d = stats_detectable_side(meds, au->n[j], &st, &fl);
 		au->d[j] = expm1(d);
 		au->floor[j] = expm1(fl);
 		au->state[j] = d <= target ? AUTO_THERE : fl > target ? AUTO_FLOOR : AUTO_MORE;
@@ -761,7 +762,7 @@ int cmd_run(int argc, char **argv)
 	if (o.json)
 		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);
 	else
-		run_summary(ses.runs, ses.nruns);
+		run_summary(ses.runs, ses.nruns, o.verbose);
 	if (o.runs_auto && !o.json)
 		run_auto_report(stdout, &o, jobs, njobs, &au, rep);
 	/* The table first, then what happened to it, when both go to a terminal. */
@@ -929,7 +930,7 @@ static void ab_report(const struct run_opts *o, const struct session *ses)
 	struct report_cmp_row *rows = NULL;
 	size_t nrows = 0;
 
-	run_summary(ses->runs, ses->nruns);
+	run_summary(ses->runs, ses->nruns, o->verbose);
 	if (ses->nruns != 2)
 		return;
 	for (int s = 0; s < 2; s++)

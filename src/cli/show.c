@@ -26,10 +26,12 @@ static int run_has(const struct run_info *run, const char *id)
 
 int cmd_show(int argc, char **argv)
 {
-	const char *db = NULL, *id, *sel;
+	const char *db = NULL, *format = NULL, *id, *sel;
 	int json = 0, html = 0, npos, nruns;
+	enum cli_format fmt;
 	const struct opt opts[] = {
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		OPT_ROW_DB(db),
+		OPT_ROW_FORMAT(format, "text, json (points and samples included) or html (a page)"),
 		{ "json", OPT_FLAG, &json, NULL, "print the result as JSON, points and samples included", 0, 0, 0 },
 		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: the samples or the curve drawn", 0, 0, 0 },
 		{ 0 },
@@ -44,8 +46,9 @@ int cmd_show(int argc, char **argv)
 		die_usage("show: name the result to show, e.g. 'kbench show sys.null'");
 	if (npos > 2)
 		die_usage("show: unexpected argument '%s'", argv[2]);
-	if (json && html)
-		die_usage("show: --json and --html: one at a time");
+	fmt = cli_format("show", format, json, html, 1u << CLI_TEXT | 1u << CLI_JSON | 1u << CLI_HTML);
+	json = fmt == CLI_JSON;
+	html = fmt == CLI_HTML;
 	id = argv[0];
 	sel = npos == 2 ? argv[1] : NULL;
 	/* Checked before the database, so a typo is named as one. */

@@ -31,13 +31,16 @@ static const char *summary_shared_sysinfo(const struct run_info *runs, size_t nr
 
 int cmd_summary(int argc, char **argv)
 {
-	const char *db = NULL;
-	int json = 0, html = 0, each = 0, nsel, nruns, nrows = 0;
+	const char *db = NULL, *format = NULL;
+	enum cli_format fmt;
+	int json = 0, html = 0, each = 0, verbose = 0, nsel, nruns, nrows = 0;
 	const struct opt opts[] = {
-		{ "db", OPT_STRING, &db, "PATH", "results database (default $KBENCH_DB, then ~/.local/share/kbench/results.db)", 0, 0, 0 },
+		OPT_ROW_DB(db),
 		{ "each", OPT_FLAG, &each, NULL, "one row per run, not per label", 0, 0, 0 },
+		OPT_ROW_FORMAT(format, "text (the tables), json (the runs, samples included) or html (a page)"),
 		{ "json", OPT_FLAG, &json, NULL, "print the runs as JSON, samples included", 0, 0, 0 },
 		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: the tables and charts", 0, 0, 0 },
+		{ "verbose", OPT_FLAG, &verbose, NULL, "every note on every figure, not only the marked ones", 0, 0, 'v' },
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
@@ -46,8 +49,9 @@ int cmd_summary(int argc, char **argv)
 	struct store *st;
 
 	nsel = opt_parse(cli_find("summary"), opts, argc, argv);
-	if (json && html)
-		die_usage("summary: --json and --html: one at a time");
+	fmt = cli_format("summary", format, json, html, 1u << CLI_TEXT | 1u << CLI_JSON | 1u << CLI_HTML);
+	json = fmt == CLI_JSON;
+	html = fmt == CLI_HTML;
 	cli_db_path("summary", db, path, sizeof(path));
 	st = store_open_readonly(path, err);
 	if (!st)
@@ -73,14 +77,14 @@ int cmd_summary(int argc, char **argv)
 		int rc;
 
 		if (each) {
-			rc = report_html_summary(stdout, runs, (size_t)nruns, runs, (size_t)nruns);
+			rc = report_html_summary(stdout, runs, (size_t)nruns, runs, (size_t)nruns, verbose);
 		} else {
 			nrows = report_merge_labels(runs, (size_t)nruns, &rows);
 			if (nrows < 0) {
 				store_runs_free(runs, (size_t)nruns);
 				die("summary: out of memory merging the runs of each label");
 			}
-			rc = report_html_summary(stdout, rows, (size_t)nrows, runs, (size_t)nruns);
+			rc = report_html_summary(stdout, rows, (size_t)nrows, runs, (size_t)nruns, verbose);
 			report_merge_free(rows, (size_t)nrows);
 		}
 		store_runs_free(runs, (size_t)nruns);
@@ -91,7 +95,7 @@ int cmd_summary(int argc, char **argv)
 	/* JSON is for scripts: they get the runs themselves and merge as they like. */
 	if (json) {
 		/* The runs, and the tables the text shows of them (of each run with --each). */
-		struct rm_doc doc = { 0 };
+		struct rm_doc doc = { .verbose = verbose };
 		int rc;
 
 		if (!report_summary_has(runs, (size_t)nruns)) {
@@ -130,14 +134,14 @@ int cmd_summary(int argc, char **argv)
 	} else if (!report_summary_has(runs, (size_t)nruns)) {
 		/* Only contest's or timed jobs' results: their tables alone, no empty lmbench ones. */
 	} else if (each) {
-		report_summary(stdout, runs, (size_t)nruns);
+		report_summary(stdout, runs, (size_t)nruns, verbose);
 	} else {
 		nrows = report_merge_labels(runs, (size_t)nruns, &rows);
 		if (nrows < 0) {
 			store_runs_free(runs, (size_t)nruns);
 			die("summary: out of memory merging the runs of each label");
 		}
-		report_summary(stdout, rows, (size_t)nrows);
+		report_summary(stdout, rows, (size_t)nrows, verbose);
 		report_merge_free(rows, (size_t)nrows);
 	}
 	/* contest's results in contest's tables: a row per label, [runs], Ratio. */

@@ -5,11 +5,13 @@
  */
 #include "core/parse.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *parse_item(const char **s, size_t *len)
 {
@@ -76,4 +78,80 @@ int parse_real(const char *text, double *out)
 	const char *end;
 
 	return parse_real_prefix(text, out, &end) == 0 && !*end ? 0 : -1;
+}
+
+/* The next token of a version at *s, separators skipped: its start, length in *len; NULL at the end. */
+static const char *version_token(const char **s, size_t *len)
+{
+	const char *t = *s;
+
+	while (*t && strchr(".-_+~", *t))
+		t++;
+	if (!*t) {
+		*s = t;
+		return NULL;
+	}
+	*len = 0;
+	if (isdigit((unsigned char)*t))
+		while (isdigit((unsigned char)t[*len]))
+			(*len)++;
+	else
+		while (t[*len] && !isdigit((unsigned char)t[*len]) && !strchr(".-_+~", t[*len]))
+			(*len)++;
+	*s = t + *len;
+	return t;
+}
+
+/* Whether the word of len bytes at w marks a pre-release: rc, pre, alpha, beta. */
+static int version_pre(const char *w, size_t len)
+{
+	static const char *const pre[] = { "rc", "pre", "alpha", "beta" };
+
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (len == strlen(pre[i]) && strncasecmp(w, pre[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+int parse_version_cmp(const char *a, const char *b)
+{
+	for (;;) {
+		size_t la = 0, lb = 0;
+		const char *ta = version_token(&a, &la), *tb = version_token(&b, &lb);
+		int da, db, c;
+
+		if (!ta || !tb) {
+			if (!ta && !tb)
+				return 0;
+			/* The one that goes on is earlier only when it goes on into a pre-release. */
+			if (!ta)
+				return isdigit((unsigned char)*tb) || !version_pre(tb, lb) ? -1 : 1;
+			return isdigit((unsigned char)*ta) || !version_pre(ta, la) ? 1 : -1;
+		}
+		da = isdigit((unsigned char)*ta);
+		db = isdigit((unsigned char)*tb);
+		if (da && db) {
+			/* As numbers: leading zeros aside, the longer is larger. */
+			while (la > 1 && *ta == '0')
+				ta++, la--;
+			while (lb > 1 && *tb == '0')
+				tb++, lb--;
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			c = strncmp(ta, tb, la);
+		} else if (da != db) {
+			/* A pre-release word before a number, a number before any other word. */
+			const char *w = da ? tb : ta;
+			size_t lw = da ? lb : la;
+			int word_first = version_pre(w, lw);
+
+			c = (da ? 1 : -1) * (word_first ? 1 : -1);
+		} else {
+			c = strncmp(ta, tb, la < lb ? la : lb);
+			if (c == 0 && la != lb)
+				c = la < lb ? -1 : 1;
+		}
+		if (c)
+			return c < 0 ? -1 : 1;
+	}
 }

@@ -29,4 +29,13 @@ int parse_real(const char *text, double *out);
  */
 int parse_real_prefix(const char *text, double *out, const char **end);
 
+/*
+ * Two versions (labels) in version order, as strcmp answers: runs of
+ * digits compare as numbers, words as bytes, separators (. - _ + ~) only
+ * part them; where one ends, a pre-release word after it (rc, pre, alpha,
+ * beta) sorts before its end and any other after: 2.4.18 < 2.4.19 <
+ * 2.5.46 < 2.5.46-mm1 < 2.5.47, 6.18.9 < 6.18.10 < 6.19-rc1 < 6.19.
+ */
+int parse_version_cmp(const char *a, const char *b);
+
 #endif

@@ -265,7 +265,11 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 				set = side->runs[i].set_uuid;
 				c->sets++;
 			}
-			c->noisy |= r->status == RES_NOISY;
+			if (r->status == RES_NOISY) {
+				struct report_spread sp = report_run_spread(&side->runs[i]);
+
+				c->noisy |= report_loose(r, &sp);
+			}
 			c->lo = r->ci_low;
 			c->hi = r->ci_high;
 			if (r->samples && r->n &&
@@ -587,7 +591,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	o->test = CMP_TEST_NONE;
 	o->state_in = o->state_all = 0;
 	o->pairs = o->pairs_all = 0;
-	o->sitting_var = 0;
+	o->sitting_var = o->sitting_var_hi = 0;
 	/*
 	 * Measured in pairs (kbench ab): the pairs' ratios, whose machine moves
 	 * cancel, those a jump of the machine split left out, by Student's t
@@ -649,8 +653,11 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 		 * between them too, which neither side's runs saw: the host's
 		 * history says how much (each side's mean over its sittings).
 		 */
-		if (sit && sit->tau2 > 0 && base->sets && o->sets) {
-			o->sitting_var = sit->tau2 * (1.0 / (double)base->sets + 1.0 / (double)o->sets);
+		if (sit && sit->tau2_hi > 0 && base->sets && o->sets) {
+			double per = 1.0 / (double)base->sets + 1.0 / (double)o->sets;
+
+			o->sitting_var = sit->tau2 * per;
+			o->sitting_var_hi = sit->tau2_hi * per;
 			stats_widen(&w, o->sitting_var, sit->df);
 		}
 		o->p = w.p;
@@ -727,40 +734,55 @@ static size_t cmp_count(const struct report_cmp_cell *base, const struct report_
 }
 
 /*
- * The change a cell's comparison would mark 80% of the time (report.h):
- * a true change of d puts the test's estimate's centre at d, and with the
- * estimate's spread s (its 95% interval's half-width h is t.975 s) the
- * interval leaves out 0 4 times in 5 once d = (t.975 + t.80) s
- * (stats_detectable).  In the logarithms, where the tests work, both ways;
- * the larger way back as a fraction.  Never below the bar: a smaller
- * change is not marked however sure.  NaN without an interval.  Sets the
- * cell's needed and floor_bound from n, the count its test compared a side.
+ * The change a cell's comparison would mark 80% of the time (report.h),
+ * and its verdict.  The test's estimate has the spread se its 95%
+ * interval says (half-width t.975 se), with the spread between sittings
+ * at its estimate; the estimate's own spread may be as wide as se_true,
+ * with that spread at its upper bound, since a few sittings that happened
+ * to agree say little of the next.  A change is marked once the estimate
+ * clears the interval at the row's level alpha and the bar; in the
+ * logarithms, where the tests work, the bar the larger way (a fall of
+ * 5% is a larger step than a rise of 5%), the answer back as a rise.
+ * Unchanged: not marked, and the estimate's 95% interval, se_true wide,
+ * inside +-threshold: a change of the threshold is ruled out, as "not
+ * marked" alone never says.  needed and floor_bound from n, the count its
+ * test compared a side.  NaN and cannot tell without an interval.
  */
-static double cmp_detectable(struct report_cmp_cell *o, double bar, double threshold, size_t n)
+static void cmp_detectable(struct report_cmp_cell *o, double bar, double threshold, double alpha,
+			   size_t n)
 {
-	double df = isfinite(o->df) && o->df >= 1 ? o->df : 1e6, se, d, runs, room, want;
+	double df = isfinite(o->df) && o->df >= 1 ? o->df : 1e6, se, se_true, d, h, lr, runs, room,
+	       want;
 
 	o->needed = 0;
 	o->floor_bound = 0;
+	o->detectable = (double)NAN;
+	o->verdict = o->significant ? CMP_CHANGED : CMP_CANNOT_TELL;
 	if (!(o->ratio_lo > 0) || !(o->ratio_hi > 0) || !isfinite(o->ratio_lo) ||
 	    !isfinite(o->ratio_hi))
-		return (double)NAN;
+		return;
 	se = (log(o->ratio_hi) - log(o->ratio_lo)) / 2 / gsl_cdf_tdist_Qinv(0.025, df);
-	d = stats_detectable(se, df);
+	se_true = sqrt(se * se - o->sitting_var + o->sitting_var_hi);
+	o->detectable = expm1(stats_detectable_at(se, se_true, df, alpha,
+						  bar < 1 ? -log1p(-bar) : (double)INFINITY));
+	lr = log(o->ratio);
+	h = gsl_cdf_tdist_Qinv(0.025, df) * se_true;
+	if (!o->significant && lr - h >= log1p(-threshold) && lr + h <= log1p(threshold))
+		o->verdict = CMP_UNCHANGED;
 	/*
 	 * The runs' part of the spread shrinks as the square root of their
-	 * count, the sittings' part does not: the count that brings d to the
-	 * threshold, if any does.
+	 * count, the sittings' part does not: the count that brings the
+	 * test's (t.975 + t.80) se_true to the threshold, if any does.
 	 */
+	d = stats_detectable(se_true, df);
 	runs = fmax(0, se * se - o->sitting_var);
-	want = log1p(threshold) * se / d;
-	room = want * want - o->sitting_var;
+	want = log1p(threshold) * se_true / d;
+	room = want * want - o->sitting_var_hi;
 	if (room <= 0)
 		o->floor_bound = n > 0;
 	else if (n > 0)
 		o->needed = runs * (double)n / room > (double)n ?
 			    (size_t)ceil(runs * (double)n / room) : n;
-	return fmax(bar, exp(d) - 1);
 }
 
 int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
@@ -837,6 +859,7 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 				common++;
 				o->change = o->median / row->cell[0].median - 1;
 				o->sitting_sd = sqrt(sit.tau2);
+				o->sitting_sd_hi = sqrt(sit.tau2_hi);
 				o->sittings = sit.sittings;
 				o->apart = apart[s];
 				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER,
@@ -876,6 +899,11 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 	if (stats_bh(p, np, adj) < 0)
 		goto fail;
 	report_compare_machine(sides, nsides, machine);
+	/* The rows the correction kept, for each row's level: it joins them at (kept + 1) / np. */
+	size_t kept = 0;
+	for (size_t i = 0; i < np; i++)
+		kept += adj[i] < CMP_ALPHA;
+	size_t tested = np;
 	np = 0;
 	for (size_t k = 0; k < nrows; k++)
 		for (size_t s = 1; s < nsides; s++) {
@@ -903,9 +931,10 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= bar &&
 					 (o->test != CMP_TEST_MW_SAMPLES ||
 					  (!o->noisy && !rows[k].cell[0].noisy));
-			o->detectable = cmp_detectable(o, bar, threshold, cmp_count(&rows[k].cell[0], o));
-			o->verdict = o->significant ? CMP_CHANGED :
-				     o->detectable <= threshold ? CMP_UNCHANGED : CMP_CANNOT_TELL;
+			cmp_detectable(o, bar, threshold,
+				       CMP_ALPHA * (double)(kept - (o->p_adj < CMP_ALPHA) + 1) /
+					       (double)tested,
+				       cmp_count(&rows[k].cell[0], o));
 		}
 	free(p);
 	free(adj);
@@ -1061,10 +1090,11 @@ static void cmp_sitting_notes(struct rm_doc *doc, const struct report_cmp_row *r
 }
 
 /*
- * The unmarked changes the comparison could not tell: how many, and what
- * would tell them, the runs (rounds, for pairs) a side its spread asks for
- * (the cells' needed), or more sittings where the spread between them alone
- * is too wide (floor_bound).  One note line, none when every cell could tell.
+ * The unmarked figures the comparison could not tell unchanged (their
+ * intervals reach past the threshold): how many, and what would tell them,
+ * the runs (rounds, for pairs) a side its spread asks for (the cells'
+ * needed), or more sittings where the spread between them alone is too
+ * wide (floor_bound).  One note line, none when every cell could tell.
  */
 static void cmp_untold_note(struct rm_doc *doc, const struct report_cmp_row *rows, size_t nrows,
 			    size_t nsides, double threshold)
@@ -1090,13 +1120,13 @@ static void cmp_untold_note(struct rm_doc *doc, const struct report_cmp_row *row
 	if (!untold)
 		return;
 	if (counted)
-		snprintf(runs, sizeof(runs), "\nfor %zu, %zu to %zu runs a side would do (rounds, in "
+		snprintf(runs, sizeof(runs), "\nfor %zu, %zu to %zu runs a side would tell (rounds, in "
 			 "pairs; JSON: needed)", counted, lo, hi);
 	if (sittings)
 		snprintf(sit, sizeof(sit), "%sfor %zu, only more sittings, as sittings differ by more",
 			 counted ? "; " : "\n", sittings);
-	snprintf(line, sizeof(line), "cannot tell: %zu unmarked change%s could not have been seen "
-		 "at %.0f%%%s%s", untold, untold == 1 ? "" : "s", threshold * 100,
+	snprintf(line, sizeof(line), "cannot tell: %zu unmarked figure%s may have moved %.0f%% or "
+		 "more%s%s", untold, untold == 1 ? "" : "s", threshold * 100,
 		 counted || sittings ? ":" : "", runs);
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", sit);
 	rm_text(doc, RM_NOTE, line);
@@ -1229,9 +1259,9 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 	secs[0] = (size_t)-1;
 	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1, then its 95%% "
 		 "interval (a..b, in %%); * = significant\n(Benjamini-Hochberg adjusted p < 0.05, "
-		 "at least %.0f%%%s); = = unchanged\n(a change of %.0f%% would have been marked 4 "
-		 "times in 5); ~ = fewer than 3 runs a side, their\nreplicas compared (samples, for "
-		 "runs without); ! = a side missed its precision",
+		 "at least %.0f%%%s); = = unchanged\n(its interval inside +-%.0f%%); ~ = fewer than 3 "
+		 "runs a side, their replicas compared\n(samples, for runs without); ! = loose in a run "
+		 "of the side (its interval over\ntwice its run's typical one)",
 		 report_cell(base, sizeof(base), sides[0].name, -1, 0), threshold * 100,
 		 flags & REPORT_CMP_AS_MEASURED ? "" : " and what the machine moved", threshold * 100);
 	rm_text(doc, RM_PARA, legend);
@@ -1437,8 +1467,11 @@ struct cmp_html_data {
 	double threshold;
 	unsigned flags;
 	int curves;
-	size_t sec;		/* the section whose chart is drawn next */
+	size_t sec;		/* the section whose chart is drawn next, or CMP_SEC_MARKED */
 };
+
+/* The chart at the head of the page: every marked change, of every section. */
+#define CMP_SEC_MARKED ((size_t)-2)
 
 static int cmp_html_json(FILE *out, const void *arg)
 {
@@ -1454,7 +1487,8 @@ static int cmp_html_json(FILE *out, const void *arg)
  * ratio where the test gave one (Welch's on the logarithms; none for
  * Mann-Whitney); significant rows filled; last the geometric mean of the
  * rows' other / base, in the rows' direction (the line under the table
- * turns it so that above 1 is better).
+ * turns it so that above 1 is better).  For CMP_SEC_MARKED, the marked
+ * rows of every section, and no mean: what changed, first, at a glance.
  */
 static void cmp_html_forest(FILE *out, const void *arg)
 {
@@ -1483,7 +1517,9 @@ static void cmp_html_forest(FILE *out, const void *arg)
 			const struct report_cmp_cell *o = &row->cell[s];
 			struct svg_row *r = &fr[n];
 
-			if (row->section != sec || !row->common)
+			if (!row->common ||
+			    (sec == CMP_SEC_MARKED ? !o->present || !o->significant || row->levels_differ
+						   : row->section != sec))
 				continue;
 			cmp_row_name(row, names[n], sizeof(names[n]));
 			r->name = names[n];
@@ -1509,11 +1545,12 @@ static void cmp_html_forest(FILE *out, const void *arg)
 		}
 		if (nlog)
 			gm.ratio = exp(logsum / (double)nlog);
-		snprintf(title, sizeof(title), "%s against %s", sides[s].name, sides[0].name);
+		snprintf(title, sizeof(title), "%s%s against %s", sec == CMP_SEC_MARKED ?
+			 "marked changes: " : "", sides[s].name, sides[0].name);
 		c.title = title;
 		c.xlabel = "other / base (log scale)";
-		c.empty = "no figure to compare";
-		if (svg_forest(out, &c, fr, n, nlog ? &gm : NULL) < 0)
+		c.empty = sec == CMP_SEC_MARKED ? "no change marked" : "no figure to compare";
+		if (svg_forest(out, &c, fr, n, nlog && sec != CMP_SEC_MARKED ? &gm : NULL) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
 	}
 	free(fr);
@@ -1533,6 +1570,10 @@ int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t n
 		return -1;
 	snprintf(title, sizeof(title), "kbench compare: base %s", sides[0].name);
 	report_html_begin(out, title);
+	/* What changed leads; the legend and the sections' tables and charts follow. */
+	fputs("<h2 id=\"marked\">What changed</h2>\n", out);
+	d.sec = CMP_SEC_MARKED;
+	cmp_html_forest(out, &d);
 	for (size_t t = 0; t < doc.ntables; t++) {
 		d.sec = secs[t];
 		report_html_table(out, &doc, t, secs[t] != (size_t)-1 ? cmp_html_forest : NULL, &d);
@@ -1625,6 +1666,7 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 		json_t *si = json_object();
 
 		report_jset(si, "spread", report_jreal(expm1(c->sitting_sd)), bad);
+		report_jset(si, "spread_hi", report_jreal(expm1(c->sitting_sd_hi)), bad);
 		report_jset(si, "sittings", json_integer((json_int_t)c->sittings), bad);
 		report_jset(si, "added", json_boolean(c->sitting_var > 0), bad);
 		report_jset(si, "more_sittings", json_boolean(c->floor_bound), bad);

@@ -98,7 +98,7 @@ void report_html_end(FILE *out)
 static void html_marks(FILE *out, unsigned f)
 {
 	if (f & RM_NOISY)
-		fputs("<sup class=\"mark\" title=\"noisy\">!</sup>", out);
+		fputs("<sup class=\"mark\" title=\"loose\">!</sup>", out);
 	if (f & RM_BUSY)
 		fputs("<sup class=\"mark\" title=\"busy\">b</sup>", out);
 	if (f & RM_MISSING)
@@ -121,7 +121,7 @@ static void html_legend(FILE *out, unsigned f)
 		return;
 	fputs("<p class=\"legend\">", out);
 	if (f & RM_NOISY)
-		fputs("<sup class=\"mark\">!</sup> noisy: missed its precision ", out);
+		fputs("<sup class=\"mark\">!</sup> loose: its interval over twice its run's typical one ", out);
 	if (f & RM_BUSY)
 		fputs("<sup class=\"mark\">b</sup> busy: other work competed ", out);
 	if (f & RM_MISSING)
@@ -481,6 +481,84 @@ static void html_summary_charts(FILE *out, const struct run_info *rows, size_t n
 
 static void html_pre(FILE *out, void (*write)(FILE *, const void *), const void *arg);
 
+/* One summary table's chart: the labels (rows) and the table's model id. */
+struct label_chart {
+	const struct run_info *rows;
+	size_t nrows;
+	const char *table;
+};
+
+/*
+ * A summary table drawn for labels side by side: a forest plot for each
+ * label after the first, a row per figure of the table both measured (each
+ * placement its own), its point that label's figure over the first's, its
+ * interval from both figures' intervals (their half-widths in logarithms,
+ * added in quadrature), filled where the interval leaves out 1, a circle
+ * when better and a square when worse: which figures moved, and which way,
+ * at a glance.  Nothing is tested here (compare does that); the fill says
+ * only that the two intervals do not overlap by much.
+ */
+static void html_label_forest(FILE *out, const void *arg)
+{
+	const struct label_chart *lc = arg;
+	const struct run_info *base = &lc->rows[0];
+	const char *ids[64];
+	size_t nids = report_table_ids(lc->table, ids, 64);
+	struct svg_row *fr = calloc(base->nresults ? base->nresults : 1, sizeof(*fr));
+	char (*names)[96] = calloc(base->nresults ? base->nresults : 1, sizeof(*names));
+	char title[2 * sizeof(base->label) + 16];
+
+	if (!fr || !names) {
+		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+		free(fr);
+		free(names);
+		return;
+	}
+	for (size_t s = 1; s < lc->nrows; s++) {
+		const struct run_info *other = &lc->rows[s];
+		struct svg_chart c = { 0 };
+		size_t n = 0;
+
+		for (size_t i = 0; i < base->nresults; i++) {
+			const struct result *a = &base->results[i], *b = NULL;
+			struct svg_row *r = &fr[n];
+			size_t j = 0;
+
+			while (j < nids && strcmp(ids[j], a->id) != 0)
+				j++;
+			if (j == nids || !(a->status == RES_OK || a->status == RES_NOISY) || !(a->median > 0))
+				continue;
+			for (size_t k = 0; k < other->nresults && !b; k++)
+				if (result_same_instance(&other->results[k], a))
+					b = &other->results[k];
+			if (!b || !(b->status == RES_OK || b->status == RES_NOISY) || !(b->median > 0))
+				continue;
+			snprintf(names[n], sizeof(names[n]), "%s%s", a->id,
+				 a->placement == PLACE_SAME ? " same" : a->placement == PLACE_SPREAD ? " spread" :
+				 a->placement == PLACE_NONE ? " none" : "");
+			double ha = log1p(report_rel_halfwidth(a)), hb = log1p(report_rel_halfwidth(b));
+			double h = sqrt(ha * ha + hb * hb);
+
+			*r = (struct svg_row){ names[n], b->median / a->median, NAN, NAN, 0, 0, NULL };
+			if (isfinite(h)) {
+				r->lo = r->ratio * exp(-h);
+				r->hi = r->ratio * exp(h);
+				r->signif = r->lo > 1 || r->hi < 1;
+				r->better = !r->signif ? 0 : (r->ratio < 1) == (a->better == BETTER_LOWER) ? 1 : -1;
+			}
+			n++;
+		}
+		snprintf(title, sizeof(title), "%s against %s", other->label, base->label);
+		c.title = title;
+		c.xlabel = "label / first label (log scale)";
+		c.empty = "no figure both measured";
+		if (n && svg_forest(out, &c, fr, n, NULL) < 0)
+			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+	}
+	free(fr);
+	free(names);
+}
+
 struct summary_data {
 	const struct run_info *runs;
 	size_t nruns;
@@ -556,9 +634,9 @@ static int summary_json(FILE *out, const void *arg)
 }
 
 int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
-			const struct run_info *runs, size_t nruns)
+			const struct run_info *runs, size_t nruns, int verbose)
 {
-	struct rm_doc doc = { 0 };
+	struct rm_doc doc = { .verbose = verbose };
 	struct summary_data d = { runs, nruns, &doc };
 
 	report_html_begin(out, "kbench summary");
@@ -566,7 +644,17 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 		report_html_system(out, &rows[k]);
 	if (report_summary_has(runs, nruns))
 		report_summary_model(&doc, rows, nrows);
-	report_html_tables(out, &doc);
+	/* With several labels each table leads with its chart of them against the first. */
+	for (size_t t = 0; t < doc.ntables; t++) {
+		struct label_chart lc = { rows, nrows, doc.tables[t].id };
+		const char *ids[1];
+		int drawn = nrows >= 2 && doc.tables[t].id &&
+			    report_table_ids(doc.tables[t].id, ids, 1) > 0;
+
+		report_html_table(out, &doc, t, drawn ? html_label_forest : NULL, &lc);
+	}
+	if (doc.oom)
+		fputs("<p class=\"warn\">Some tables are not shown: out of memory.</p>\n", out);
 	html_summary_charts(out, rows, nrows);
 	html_rates_chart(out, rows, nrows);
 	/*

@@ -32,10 +32,11 @@ void report_html_data(FILE *out, int (*write)(FILE *, const void *), const void 
 /*
  * `kbench summary --html`: a system table per row (a label, or a run with
  * --each), the summary's tables, the charts; the runs themselves (rows
- * are made of them) embedded as JSON.  0, or -1 on a write error.
+ * are made of them) embedded as JSON; verbose: every note on every figure,
+ * as the text's -v.  0, or -1 on a write error.
  */
 int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
-			const struct run_info *runs, size_t nruns);
+			const struct run_info *runs, size_t nruns, int verbose);
 
 /*
  * `kbench show ID --html`: the run's system table, the result's chart (a

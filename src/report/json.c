@@ -614,7 +614,7 @@ json_t *report_model_json(const struct rm_doc *doc, int *bad)
 						unsigned f = l->cells[c].flags;
 
 						report_jpush(marks, report_jstr(f & RM_MISSING ? "missing" :
-										f & RM_NOISY ? "noisy" :
+										f & RM_NOISY ? "loose" :
 										f & RM_BUSY ? "busy" :
 										f & RM_SIGNIF ? "significant" : ""), bad);
 					}

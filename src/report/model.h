@@ -30,7 +30,8 @@ enum rm_kind {
 
 /* What a cell's figure is, which the text says in its notes and the HTML marks. */
 enum {
-	RM_NOISY = 1u << 0,	/* missed its precision */
+	RM_NOISY = 1u << 0,	/* loose: missed its precision, and its interval is over
+				   twice its run's typical one (text.c) */
 	RM_BUSY = 1u << 1,	/* other work competed */
 	RM_MISSING = 1u << 2,	/* failed or skipped */
 	RM_SIGNIF = 1u << 3,	/* a significant change (compare's *) */
@@ -69,6 +70,7 @@ struct rm_doc {
 	struct rm_table *tables;
 	size_t ntables;
 	int oom;		/* something could not be added */
+	int verbose;		/* every note on every figure (-v), not only the marks' */
 };
 
 /* A new table at the end of doc; the lines below go to it. */

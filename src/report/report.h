@@ -13,6 +13,7 @@
 #include "core/bench.h"
 #include "core/result.h"
 #include "core/sysinfo.h"
+#include "stats/stats.h"
 
 /*
  * lmbench's number convention for a cell `width` characters wide: as many
@@ -56,7 +57,32 @@ const char *report_cell(char *buf, size_t size, const char *s, int width, int al
  * interval); then "Other results", the figures no table has a column for.
  * A table without a figure is left out.
  */
-void report_summary(FILE *out, const struct run_info *runs, size_t nruns);
+void report_summary(FILE *out, const struct run_info *runs, size_t nruns, int verbose);
+/*
+ * Loose figures (report/loose.c): what a run's intervals are like, the
+ * median half-width of its figures (typical, over n of them) and of the
+ * machine's spread that floors each (machine, the results' machine_pct),
+ * fractions, NaN where none; and whether a figure is looser than its run
+ * allows: it missed its precision and its interval is over
+ * REPORT_LOOSE_FACTOR times the typical one.  Marked REPORT_LOOSE_MARK.
+ */
+#define REPORT_LOOSE_FACTOR 2.0
+#define REPORT_LOOSE_MARK "!"
+struct report_spread {
+	double typical, machine;
+	size_t n;
+};
+struct report_spread report_run_spread(const struct run_info *run);
+int report_loose(const struct result *r, const struct report_spread *sp);
+/* A result's interval's half-width as a fraction of its figure; NaN without one. */
+double report_rel_halfwidth(const struct result *r);
+
+/*
+ * The figure ids a summary table shows (its model id: "proc", "ctx"...),
+ * columns and notes, in its order: up to max into ids; how many.
+ */
+size_t report_table_ids(const char *table, const char **ids, size_t max);
+
 struct rm_doc;
 /* The seven tables of report_summary, with their notes, as a model (report/model.h). */
 void report_summary_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns);
@@ -336,7 +362,8 @@ struct report_cmp_cell {
 	int present;
 	size_t nruns;			/* runs with a usable figure */
 	double median, lo, hi;		/* median of run medians and its 95% CI */
-	int noisy;			/* a run missed its precision */
+	int noisy;			/* loose in a run (report_loose): its interval over
+					   twice its run's typical one */
 	/* Others only: */
 	double change;			/* median / base median - 1; ratio - 1 where
 					   the test's level is not the medians' (the
@@ -359,17 +386,24 @@ struct report_cmp_cell {
 					   tested less one), NaN without a t or pairs */
 	/*
 	 * The smallest change this comparison would mark 4 times in 5 with the
-	 * spread it had: its bar (threshold and the machine's shift), or what
-	 * makes the test's 95% interval (half-width h) miss 0 that often,
-	 * h (t.975 + t.80) / t.975, whichever is larger.  NaN where no interval
-	 * was measured (samples' Mann-Whitney, levels that differ).
+	 * spread it had: the estimate must clear the larger of its bar
+	 * (threshold and the machine's shift) and its interval at the level
+	 * this row had in the table's correction (Benjamini-Hochberg: 5% times
+	 * the rows marked besides it, plus one, over the rows tested), and
+	 * does so that often once the change is that much plus t.80 times
+	 * the spread the estimate may have (the spread between sittings at
+	 * its upper bound: stats_detectable_at).  Always above the threshold.
+	 * NaN where no interval was measured (samples' Mann-Whitney, levels
+	 * that differ).
 	 */
 	double detectable;
 	/*
 	 * How many a side of what the test compared (runs, replicas, or
-	 * rounds for pairs) would make a change of the threshold detectable,
-	 * as the spread shrinks with their square root; 0 where no interval
-	 * was measured.
+	 * rounds for pairs) would bring the test's (t.975 + t.80) times its
+	 * spread (the sittings' part at its upper bound) to the threshold, as
+	 * the runs' part shrinks with their square root: with that many an
+	 * unchanged figure is called unchanged, and a change of twice the
+	 * threshold marked, most of the time; 0 where no interval was measured.
 	 */
 	size_t needed;
 	/*
@@ -381,11 +415,16 @@ struct report_cmp_cell {
 	 * change to the threshold, only more sittings.
 	 */
 	double sitting_sd, sitting_var;
+	double sitting_sd_hi;		/* the spread's upper 80% bound, as sitting_sd */
+	double sitting_var_hi;		/* the same at the spread's upper 80% bound (stats_sittings'
+					   tau2_hi): what the detectable change assumes */
 	size_t sittings;		/* the history's sittings it was learnt from */
 	int floor_bound;
 	size_t sets;			/* this side's sittings (sets of runs) with the figure */
 	int apart;			/* measured in other sittings than the base's */
-	int verdict;			/* CMP_CHANGED, CMP_UNCHANGED, CMP_CANNOT_TELL */
+	int verdict;			/* CMP_CHANGED (significant), CMP_UNCHANGED (not: the
+					   change's 95% interval, the sittings' spread at its
+					   upper bound, inside +-threshold), CMP_CANNOT_TELL */
 	double p, p_adj;		/* two-sided; adjusted over the table */
 	int significant;		/* p_adj < 0.05, |change| >= threshold + the machine's
 					   shift; on samples also neither side noisy */
@@ -492,5 +531,60 @@ int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t n
 int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			const struct report_cmp_row *rows, size_t nrows, double threshold,
 			unsigned flags, int curves);
+
+/*
+ * A figure's history (report/series.c, kbench history): every figure of
+ * the runs (those matching the globs only, when nonly > 0; the
+ * sentinel's row always, to tell the machine's steps from the kernel's)
+ * over points in order, a point a label's runs in version order
+ * (parse_version_cmp) or, by time, a run; each point's level (the
+ * geometric mean of its runs' medians) with its 95% interval, and the
+ * steps found (stats_steps at REPORT_SERIES_ALPHA).
+ */
+#define REPORT_SERIES_ALPHA 0.05
+#define REPORT_SERIES_MAX_STEPS 8
+struct report_series_point {
+	char label[128];
+	char started[32];		/* its first run's */
+	int64_t first_run, last_run;	/* run ids */
+	size_t nruns;
+	double level, lo, hi;
+};
+/* Where a series' spread between sittings came from. */
+enum report_noise { REPORT_NOISE_SERIES, REPORT_NOISE_HISTORY, REPORT_NOISE_RUNS };
+struct report_series_figure {
+	const struct result *key;	/* the instance, one of the runs' results */
+	int sentinel;			/* the machine's row (cpu.mhz) */
+	enum report_noise noise;	/* the series itself (6 points or more), the host's
+					   history of labels measured twice, or none:
+					   the runs' spread alone */
+	size_t npoints;			/* points with a usable figure */
+	struct report_series_point *points;
+	double sitting_var;		/* a point's spread beyond its runs', squared logs */
+	size_t nsteps;
+	struct stats_step steps[REPORT_SERIES_MAX_STEPS];
+	int machine[REPORT_SERIES_MAX_STEPS];	/* the sentinel stepped at the same point */
+};
+struct report_series {
+	int by_label;
+	size_t npoints;
+	struct report_series_figure *figures;
+	size_t nfigures;
+};
+struct report_cmp_side;
+int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
+			const char *const *only, size_t nonly, const struct report_cmp_side *history,
+			struct report_series *s);
+void report_series_free(struct report_series *s);
+/*
+ * Whether the newest point brought a step of a figure (not the machine's):
+ * any, or with regressions_only one in the unit's bad direction.
+ */
+int report_series_newest(const struct report_series *s, int regressions_only);
+/* The noticed lines, then each figure that stepped point by point; host named when given. */
+void report_series_text(FILE *out, const struct report_series *s, const char *host);
+/* One document for n hosts' series: "hosts", and "figures" too when n is 1.  0 or -1. */
+int report_series_json(FILE *out, const struct report_series *s, const char *const *hosts,
+		       size_t n);
 
 #endif

@@ -13,6 +13,7 @@
 #include "core/utf8.h"
 #include "stats/stats.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -24,6 +25,8 @@
 
 /* Widest table line; lmbench's tables fit an 80-column terminal. */
 #define LINE_MAX_COLS 80
+/* lmbench's seven tables, basic to memory latencies (summary_tables). */
+#define SUMMARY_TABLES 7
 
 /* ------------------------------------------------------------------ */
 /* Small helpers shared by the tables and `show`                      */
@@ -184,6 +187,8 @@ struct row {
 	const struct run_info *run;
 	enum placement place;	/* PLACE_NA for a table of single-process figures */
 	const struct sysinfo *si;	/* the run's stored machine description, or NULL */
+	const struct report_spread *sp;	/* its intervals, for the loose mark */
+	int verbose;			/* every note (-v), not only the marks' */
 };
 
 /* Writes one cell's text (at most col->width characters) into buf. */
@@ -259,6 +264,39 @@ static const struct result *find_result(const struct row *row, const char *id)
  */
 #define MODES_MARK "^"
 
+/*
+ * A figure and its mark in w columns: the mark takes the place of the
+ * figure's last decimal (a loose figure did not hold that digit anyway),
+ * or of lmbench's dot after a whole number ("183." becomes "183!"); a
+ * figure with neither, whole to its last column, keeps its digits and
+ * goes without: the note under the table names it.  Never a figure cut
+ * to thousands ("1.K") for the mark's sake.
+ */
+static void cell_marked(char *buf, int w, double v, const char *mark)
+{
+	char less[64];
+	size_t len;
+
+	report_num(buf, w, v);
+	len = strlen(buf);
+	if (len == 0)
+		return;
+	if (buf[len - 1] == '.') {
+		snprintf(buf + len - 1, (size_t)w + 1 - (len - 1), "%s", mark);
+		return;
+	}
+	if (!strchr(buf, '.') || !isdigit((unsigned char)buf[len - 1]))
+		return;
+	report_num(less, w - (int)strlen(mark), v);
+	len = strlen(less);
+	if (len == 0 || strpbrk(less, "KMGTPE"))
+		return;
+	/* "228.4" in one column less is "228.": the mark takes the dot. */
+	if (less[len - 1] == '.')
+		less[--len] = '\0';
+	snprintf(buf, (size_t)w + 1, "%s%s", less, mark);
+}
+
 static void cell_median(const struct table_col *col, const struct row *row, char *buf)
 {
 	const struct result *r = find_result(row, col->ids[0]);
@@ -268,13 +306,12 @@ static void cell_median(const struct table_col *col, const struct row *row, char
 	buf[0] = '\0';
 	if (!result_usable(r))
 		return;
-	if (replica_modes(r, modes) == 2) {
-		report_num(buf, w - (int)strlen(MODES_MARK), r->median);
-		if (buf[0])
-			strcat(buf, MODES_MARK);
-		return;
-	}
-	report_num(buf, w, r->median);
+	if (replica_modes(r, modes) == 2)
+		cell_marked(buf, w, r->median, MODES_MARK);
+	else if (row->sp && report_loose(r, row->sp))
+		cell_marked(buf, w, r->median, REPORT_LOOSE_MARK);
+	else
+		report_num(buf, w, r->median);
 }
 
 /* The mean of the medians of all ids, blank unless every one is usable. */
@@ -303,7 +340,7 @@ static void cell_mean(const struct table_col *col, const struct row *row, char *
  */
 static double row_mhz(const struct row *row)
 {
-	const struct row na = { row->run, PLACE_NA, row->si };
+	const struct row na = { row->run, PLACE_NA, row->si, row->sp, row->verbose };
 	const struct result *r = find_result(&na, "cpu.mhz");
 
 	if (result_usable(r) && r->median > 0)
@@ -455,9 +492,43 @@ static int basic_has_row(const struct row *row)
 	return row->place == PLACE_NA && (row->si || find_result(row, "cpu.mhz"));
 }
 
+/*
+ * The machine's state over the run, once for all its figures: how wide
+ * their intervals typically are, and the machine's own spread (the
+ * sentinel's) that none is narrower than.  A figure is marked only where
+ * it is looser than that (result_loose).
+ */
+static void basic_notes(FILE *out, const struct row *row)
+{
+	char name[160], floor[80] = "";
+
+	if (!row->sp || !(row->sp->n > 0) || !isfinite(row->sp->typical))
+		return;
+	run_name(row->run, name, sizeof(name));
+	if (isfinite(row->sp->machine))
+		snprintf(floor, sizeof(floor), ", none under +-%.1f%% (the machine's spread)",
+			 100 * row->sp->machine);
+	fprintf(out, "  %s: intervals +-%.1f%% typically%s\n", name, 100 * row->sp->typical, floor);
+	/* Other work beside the figures: how many and how much, once (-v names each). */
+	size_t busy = 0;
+	double lo = 1, hi = 0;
+	for (size_t i = 0; i < row->run->nresults; i++) {
+		const struct result *r = &row->run->results[i];
+
+		if (!result_busy(r))
+			continue;
+		busy++;
+		lo = fmin(lo, r->interference);
+		hi = fmax(hi, r->interference);
+	}
+	if (busy)
+		fprintf(out, "  %s: busy: other work used %.0f-%.0f%% of the other CPUs during %zu "
+			"figure%s\n", name, 100 * lo, 100 * hi, busy, busy == 1 ? "" : "s");
+}
+
 static const struct table basic_table = {
 	"basic", "Basic system parameters",
-	basic_cols, NELEM(basic_cols), NULL, basic_has_row, NULL,
+	basic_cols, NELEM(basic_cols), NULL, basic_has_row, basic_notes,
 };
 
 /* ------------------------------------------------- Processor, Processes */
@@ -577,7 +648,8 @@ static void fsvm_notes(FILE *out, const struct row *row)
 	}
 	r = find_result(row, "vm.page_fault");
 	pages = value_num(r, "pages_per_fault");
-	if (result_usable(r) && pages > 0)
+	/* How the figure is made, for -v: kbench list and show say it too. */
+	if (row->verbose && result_usable(r) && pages > 0)
 		fprintf(out, "  %s vm.page_fault: each fault mapped %.3g page%s\n", name, pages,
 			pages == 1 ? "" : "s");
 	r = find_result(row, "vm.page_fault_random");
@@ -846,7 +918,7 @@ static unsigned cell_flags(const struct table_col *c, const struct row *row)
 
 		if (!r)
 			continue;
-		if (r->status == RES_NOISY)
+		if (row->sp && report_loose(r, row->sp))
 			flags |= RM_NOISY;
 		if (r->status == RES_FAIL || r->status == RES_SKIP)
 			flags |= RM_MISSING;
@@ -882,10 +954,14 @@ static void table_row(struct rm_doc *doc, const struct table *t, const struct ro
 
 /*
  * One note line for a figure that should not be taken at face value:
- * noisy (the CI missed the precision), busy (other work competed), failed
- * or skipped.  Returns 1 when a line was printed.
+ * failed or skipped, interrupted, busy (other work competed), and with
+ * verbose noisy (the CI missed the precision) and drift, which on a
+ * machine like ours every figure is: by default a loose figure is named
+ * in its table's one line of them instead (note_loose).  Returns 1 when a
+ * line was printed.
  */
-static int note_result(FILE *out, const struct run_info *run, const struct result *r)
+static int note_result(FILE *out, const struct run_info *run, const struct result *r,
+		       int verbose)
 {
 	char name[160], why[4 * sizeof(r->reason)];
 	int lines = 0, drift;
@@ -906,8 +982,8 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 	 * Noisy and busy each get a line, so that a line stays within 80
 	 * columns; drift shares noisy's when both are there.
 	 */
-	drift = r->drifted && isfinite(r->drift);
-	if (r->status == RES_NOISY) {
+	drift = verbose && r->drifted && isfinite(r->drift);
+	if (verbose && r->status == RES_NOISY) {
 		double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
 		double level = stats_median_ci_level(r->nreplicas);
 
@@ -944,7 +1020,8 @@ static int note_result(FILE *out, const struct run_info *run, const struct resul
 			r->id, place_tag(r), 100.0 * r->drift);
 		lines++;
 	}
-	if (result_busy(r)) {
+	/* Busy is the machine's state, said once for the run (basic_notes) but with -v. */
+	if (verbose && result_busy(r)) {
 		fprintf(out, "  %s %s%s: busy: other work used %.0f%% of the other CPUs\n", name,
 			r->id, place_tag(r), 100.0 * r->interference);
 		lines++;
@@ -1039,6 +1116,68 @@ static int row_has_results(const struct table *t, const struct row *row)
 	return row_has_exact(t, row);
 }
 
+static const struct table *const summary_tables[SUMMARY_TABLES];
+
+/* Whether an earlier table of the summary shows id too (lat's 2p/0K is ctx's): named there. */
+static int shown_before(const struct table *t, const char *id)
+{
+	const char *other;
+
+	for (size_t k = 0; summary_tables[k] != t && k < SUMMARY_TABLES; k++)
+		for (size_t i = 0; (other = table_id(summary_tables[k], i)); i++)
+			if (strcmp(other, id) == 0)
+				return 1;
+	return 0;
+}
+
+/*
+ * The loose figures of one run in one table (result_loose), on one line
+ * within 80 columns: each with its interval, widest first, and how many
+ * more did not fit (-v and kbench show give each its own line).
+ */
+static void note_loose(FILE *out, const struct run_info *run, const struct result **rs, size_t n)
+{
+	char name[160], line[512], item[200];
+	size_t len, shown = 0;
+
+	if (n == 0)
+		return;
+	/* Widest first: a table holds a few. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0; j--) {
+			const struct result *t = rs[j];
+
+			if (report_rel_halfwidth(t) <= report_rel_halfwidth(rs[j - 1]))
+				break;
+			rs[j] = rs[j - 1];
+			rs[j - 1] = t;
+		}
+	run_name(run, name, sizeof(name));
+	len = (size_t)snprintf(line, sizeof(line), "  %s " REPORT_LOOSE_MARK " over twice typical:", name);
+	for (size_t i = 0; i < n; i++) {
+		double h = report_rel_halfwidth(rs[i]);
+		char more[32];
+		size_t room = LINE_MAX_COLS - len;
+
+		if (isfinite(h))
+			snprintf(item, sizeof(item), "%s %s%s +-%.0f%%", i ? "," : "", rs[i]->id,
+				 place_tag(rs[i]), fmin(100 * h, 9999));
+		else
+			snprintf(item, sizeof(item), "%s %s%s", i ? "," : "", rs[i]->id, place_tag(rs[i]));
+		/* What is left must still fit: ", 3 more". */
+		snprintf(more, sizeof(more), ", %zu more", n - i);
+		if (strlen(item) + (i + 1 < n ? strlen(more) : 0) > room && shown) {
+			snprintf(line + len, sizeof(line) - len, "%s", more);
+			len = strlen(line);
+			break;
+		}
+		snprintf(line + len, sizeof(line) - len, "%s", item);
+		len = strlen(line);
+		shown++;
+	}
+	fprintf(out, "%s\n", line);
+}
+
 /*
  * The notes on one run's figures under one placement.  Exact matches only:
  * a single-process figure shown in several placement rows gets its notes
@@ -1046,18 +1185,26 @@ static int row_has_results(const struct table *t, const struct row *row)
  */
 static void table_notes(FILE *out, const struct table *t, const struct row *row)
 {
+	int verbose = row->verbose;
+	const struct result *loose[64];
+	size_t nloose = 0;
 	const char *id;
 
-	if (t->notes && row_has_exact(t, row))
+	/* A table with a rule of its own for its rows (basic's) has its notes by it. */
+	if (t->notes && (t->has_row ? t->has_row(row) : row_has_exact(t, row)))
 		t->notes(out, row);
 	for (size_t i = 0; (id = table_id(t, i)); i++) {
 		const struct result *r = find_exact(row, id);
 		if (r) {
-			note_result(out, row->run, r);
+			note_result(out, row->run, r, verbose);
 			note_modes(out, row->run, r);
 			note_parallel(out, row->run, r);
+			if (!verbose && report_loose(r, row->sp) && nloose < NELEM(loose) &&
+			    !shown_before(t, id))
+				loose[nloose++] = r;
 		}
 	}
+	note_loose(out, row->run, loose, nloose);
 }
 
 /* The order placements are shown in, and what each means. */
@@ -1085,12 +1232,20 @@ static void table_print(struct rm_doc *doc, const struct table *t, const struct 
 	char *notes = NULL;
 	size_t len = 0;
 	FILE *mem;
+	struct report_spread *sp = calloc(nruns ? nruns : 1, sizeof(*sp));
 
+	if (!sp) {
+		doc->oom = 1;
+		return;
+	}
+	for (size_t k = 0; k < nruns; k++)
+		sp[k] = report_run_spread(&runs[k]);
 	for (size_t p = 0; p < NELEM(place_order); p++) {
 		int sub = 0;
 
 		for (size_t k = 0; k < nruns; k++) {
-			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL };
+			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL, &sp[k],
+					   doc->verbose };
 
 			if (!row_has_results(t, &row))
 				continue;
@@ -1101,16 +1256,16 @@ static void table_print(struct rm_doc *doc, const struct table *t, const struct 
 			table_row(doc, t, &row);
 		}
 	}
-	if (!header)
-		return;
 	/* The notes are printed by functions the other reports share: caught here. */
-	if (!(mem = open_memstream(&notes, &len))) {
-		doc->oom = 1;
+	if (!header || !(mem = open_memstream(&notes, &len))) {
+		doc->oom |= header != 0;
+		free(sp);
 		return;
 	}
 	for (size_t p = 0; p < NELEM(place_order); p++)
 		for (size_t k = 0; k < nruns; k++) {
-			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL };
+			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL, &sp[k],
+					   doc->verbose };
 			table_notes(mem, t, &row);
 		}
 	if (fclose(mem) != 0)
@@ -1118,13 +1273,28 @@ static void table_print(struct rm_doc *doc, const struct table *t, const struct 
 	else
 		rm_notes(doc, notes);
 	free(notes);
+	free(sp);
 }
 
 /* The tables of the summary, in lmbench's order. */
-static const struct table *const summary_tables[] = {
+static const struct table *const summary_tables[SUMMARY_TABLES] = {
 	&basic_table, &proc_table, &ctx_table, &lat_table, &fsvm_table, &bw_table,
 	&memlat_table,
 };
+
+size_t report_table_ids(const char *table, const char **ids, size_t max)
+{
+	size_t n = 0;
+	const char *id;
+
+	for (size_t t = 0; t < NELEM(summary_tables); t++) {
+		if (strcmp(summary_tables[t]->id, table) != 0)
+			continue;
+		for (size_t i = 0; (id = table_id(summary_tables[t], i)) && n < max; i++)
+			ids[n++] = id;
+	}
+	return n;
+}
 
 /* ------------------------------------------------ System call rates */
 
@@ -1224,11 +1394,12 @@ static void rate_block(struct rm_doc *doc, const struct run_info *const *cols, s
 		rm_cell(doc, RATE_CALL_W, 0, ids[i] + strlen(RATE_PREFIX));
 		for (size_t c = 0; c < ncols; c++) {
 			const struct result *r = rate_find(cols[c], ids[i]);
+			struct report_spread sp = report_run_spread(cols[c]);
 
 			rate_cell(cols[c], r, cell, sizeof(cell));
 			rm_cell(doc, RATE_COL_W, 1, cell);
 			if (r)
-				rm_flags(doc, (r->status == RES_NOISY ? RM_NOISY : 0) |
+				rm_flags(doc, (report_loose(r, &sp) ? RM_NOISY : 0) |
 					      (result_busy(r) ? RM_BUSY : 0) |
 					      (!result_usable(r) ? RM_MISSING : 0));
 		}
@@ -1242,12 +1413,16 @@ static void model_notes(struct rm_doc *doc, const struct run_info *run, const st
 	char *notes = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&notes, &len);
+	struct report_spread sp;
 
 	if (!mem) {
 		doc->oom = 1;
 		return;
 	}
-	note_result(mem, run, r);
+	note_result(mem, run, r, doc->verbose);
+	sp = report_run_spread(run);
+	if (!doc->verbose && report_loose(r, &sp))
+		note_loose(mem, run, &r, 1);
 	if (parallel)
 		note_parallel(mem, run, r);
 	if (fclose(mem) != 0)
@@ -1379,7 +1554,8 @@ static void aim9_span(const struct result *r, double *elapsed, double *count)
 	}
 }
 
-static void aim9_row(struct rm_doc *doc, const struct run_info *run, const struct result *r)
+static void aim9_row(struct rm_doc *doc, const struct run_info *run, const struct result *r,
+		     const struct report_spread *sp)
 {
 	const struct bench *b = registry_find(r->id);
 	int num = aim9_number(b);
@@ -1409,7 +1585,7 @@ static void aim9_row(struct rm_doc *doc, const struct run_info *run, const struc
 	rm_cell(doc, AIM9_RATE_W, 1, buf);
 	snprintf(buf, sizeof(buf), "%.2f", r->median);
 	rm_cell(doc, AIM9_RATE_W, 1, buf);
-	snprintf(buf, sizeof(buf), "%s%s", ci, r->status == RES_NOISY ? " !" : "");
+	snprintf(buf, sizeof(buf), "%s%s", ci, report_loose(r, sp) ? " " REPORT_LOOSE_MARK : "");
 	rm_cell(doc, -1, 0, buf);
 	snprintf(buf, sizeof(buf), "%*s %s", AIM9_NUM_W, "", r->unit);
 	rm_text(doc, RM_CONT, buf);
@@ -1434,6 +1610,8 @@ static void aim9_model(struct rm_doc *doc, const struct run_info *runs, size_t n
 
 		if (!aim9_has(run))
 			continue;
+		struct report_spread sp = report_run_spread(run);
+
 		label_cell(run, 40, lab, sizeof(lab));
 		snprintf(title, sizeof(title), "AIM Independent Resource Benchmark - Suite IX - %s", lab);
 		rm_table(doc, "aim9", title);
@@ -1453,17 +1631,17 @@ static void aim9_model(struct rm_doc *doc, const struct run_info *runs, size_t n
 				continue;
 			for (size_t j = 0; j < run->nresults; j++)
 				if (strcmp(run->results[j].id, b->id) == 0) {
-					aim9_row(doc, run, &run->results[j]);
-					noisy |= run->results[j].status == RES_NOISY;
+					aim9_row(doc, run, &run->results[j], &sp);
+					noisy |= report_loose(&run->results[j], &sp);
 				}
 		}
 		/* Results of rows this kbench no longer has, after the others. */
 		for (size_t j = 0; j < run->nresults; j++)
 			if (is_aim9(run->results[j].id) && !registry_find(run->results[j].id))
-				aim9_row(doc, run, &run->results[j]);
+				aim9_row(doc, run, &run->results[j], &sp);
 	}
 	if (noisy)
-		rm_text(doc, RM_NOTE, "! = missed its precision (noisy): its interval is wider than asked");
+		rm_text(doc, RM_NOTE, REPORT_LOOSE_MARK " = loose: its interval over twice its run's typical one");
 }
 
 static int in_a_table(const char *id)
@@ -1602,9 +1780,9 @@ void report_summary_model(struct rm_doc *doc, const struct run_info *runs, size_
 	free(si);
 }
 
-void report_summary(FILE *out, const struct run_info *runs, size_t nruns)
+void report_summary(FILE *out, const struct run_info *runs, size_t nruns, int verbose)
 {
-	struct rm_doc doc = { 0 };
+	struct rm_doc doc = { .verbose = verbose };
 
 	report_summary_model(&doc, runs, nruns);
 	rm_write_text(out, &doc);

@@ -153,9 +153,14 @@ int stats_sittings(const double *x, const size_t *nper, const size_t *cond, size
 		return 0;
 	out->sittings = used;
 	/* E[spread of the means] = tau2 + sigma2 / n over the sittings: take the runs' part out. */
-	out->tau2 = between / out->df - (wdf ? within / (double)wdf * inv_n / (double)used : 0);
+	double runs_part = wdf ? within / (double)wdf * inv_n / (double)used : 0;
+
+	out->tau2 = between / out->df - runs_part;
+	out->tau2_hi = between / gsl_cdf_chisq_Pinv(0.2, out->df) - runs_part;
 	if (!(out->tau2 > 0))
 		out->tau2 = 0;
+	if (!(out->tau2_hi > out->tau2))
+		out->tau2_hi = out->tau2;
 	return 0;
 }
 
@@ -182,10 +187,18 @@ double stats_detectable(double se, double df)
 	return se * (gsl_cdf_tdist_Qinv(0.025, df) + gsl_cdf_tdist_Qinv(0.2, df));
 }
 
-double stats_detectable_side(const double *x, size_t n, double tau2, double tau_df, double *floor)
+double stats_detectable_at(double se, double se_true, double df, double alpha, double bar)
+{
+	return fmax(se * gsl_cdf_tdist_Qinv(alpha / 2, df), bar) +
+	       se_true * gsl_cdf_tdist_Qinv(0.2, df);
+}
+
+double stats_detectable_side(const double *x, size_t n, const struct stats_sittings *st,
+			     double *floor)
 {
 	struct stats_welch w;
-	double m, v;
+	double m, v, se, runs_var;
+	int sit = st && st->df > 0 && st->tau2_hi > 0;
 
 	*floor = 0;
 	if (n < 2 || stats_log_moments(x, n, &m, &v) < 0)
@@ -193,13 +206,16 @@ double stats_detectable_side(const double *x, size_t n, double tau2, double tau_
 	/* Two sides alike: Welch's on them, at no difference, then the sittings' part. */
 	memset(&w, 0, sizeof(w));
 	stats_welch_from(m, v, n, m, v, n, &w);
-	if (tau2 > 0 && tau_df > 0) {
-		stats_widen(&w, 2 * tau2, tau_df);
-		*floor = stats_detectable(sqrt(2 * tau2), tau_df);
+	runs_var = 2 * v / (double)n;
+	if (sit) {
+		stats_widen(&w, 2 * st->tau2, st->df);
+		*floor = stats_detectable_at(sqrt(2 * st->tau2), sqrt(2 * st->tau2_hi), st->df,
+					     0.05, 0);
 	}
-	if (w.diff_hi == w.diff)
+	if (w.diff_hi == w.diff && !sit)
 		return 0;
-	return stats_detectable((w.diff_hi - w.diff) / gsl_cdf_tdist_Qinv(0.025, w.df), w.df);
+	se = sqrt(runs_var + (sit ? 2 * st->tau2 : 0));
+	return stats_detectable_at(se, sqrt(runs_var + (sit ? 2 * st->tau2_hi : 0)), w.df, 0.05, 0);
 }
 
 /*

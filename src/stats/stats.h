@@ -75,10 +75,14 @@ int stats_welch_log(const double *a, size_t na, const double *b, size_t nb,
  * variance over each sitting's count; where no sitting has 2 runs, the
  * whole spread of the means).  tau2 in squared logarithms, never below 0;
  * df its degrees of freedom (sittings less conditions), 0 when no
- * condition has 2 sittings.  0, or -1 with a figure not positive finite.
+ * condition has 2 sittings; tau2_hi its upper 80% confidence bound (the
+ * means' spread over the chi-square's 20% point), which says how wide the
+ * spread may well be where a few sittings happened to agree: with 3
+ * sittings of one condition, 4.5 times their spread.  0, or -1 with a
+ * figure not positive finite.
  */
 struct stats_sittings {
-	double tau2, df;
+	double tau2, tau2_hi, df;
 	size_t sittings;		/* in the conditions measured more than once */
 };
 int stats_sittings(const double *x, const size_t *nper, const size_t *cond, size_t nsit,
@@ -97,15 +101,25 @@ void stats_widen(struct stats_welch *w, double var, double var_df);
  */
 double stats_detectable(double se, double df);
 /*
- * What a side of n figures x (n >= 2) would see against another measured
- * the same way, in another sitting: the detectable difference (logs) of
- * Welch's test on the two, both with x's spread, widened by the spread
- * between sittings tau2 known on tau_df degrees of freedom (0: none).
- * floor: what no count of runs takes away, the detectable difference with
- * the sittings' spread alone (0 without).  NaN when x is not positive
- * finite.
+ * The same for a test that marks an estimate only where it clears both
+ * its interval at the level alpha (two-sided, an adjusted one's share of
+ * a table) and a bar (a least size, logs): the estimate, whose spread may
+ * be as wide as se_true, lands past the larger of the two 4 times in 5
+ * once the difference is max(t(1 - alpha/2) se, bar) + t.80 se_true.
  */
-double stats_detectable_side(const double *x, size_t n, double tau2, double tau_df, double *floor);
+double stats_detectable_at(double se, double se_true, double df, double alpha, double bar);
+/*
+ * What a side of n figures x (n >= 2) would see against another measured
+ * the same way, in another sitting: the detectable difference (logs,
+ * stats_detectable_at at 5% without a bar) of Welch's test on the two,
+ * both with x's spread, widened by the spread between sittings st (its
+ * estimate in the test, its upper bound as the spread the estimate may
+ * have; NULL or st->df 0: none).  floor: what no count of runs takes away,
+ * the same with the sittings' spread alone (0 without).  NaN when x is not
+ * positive finite.
+ */
+double stats_detectable_side(const double *x, size_t n, const struct stats_sittings *st,
+			     double *floor);
 
 /*
  * Pairs (a[i], b[i]), each measured next to the other (kbench ab's rounds):
@@ -191,5 +205,30 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
  */
 int stats_holm(const double *p, size_t n, double *adj);
 int stats_bh(const double *p, size_t n, double *adj);
+
+/*
+ * Steps in a series (src/stats/steps.c, kbench history): x[i] a point's
+ * mean log level, v[i] the variance of that mean (its runs' spread over
+ * their count, and the spread between sittings), known on df degrees of
+ * freedom (0: exactly).  Binary segmentation, each segment's largest
+ * split tested at alpha as the largest of its splits: the steps found, at most max,
+ * into out in order of position; how many, or -1 with a point not finite
+ * or a variance not positive.  at is the first point after the step;
+ * change the next segment's weighted mean level over the one before, less
+ * 1, with its 95% interval; p the split's, from series drawn without a step.
+ */
+struct stats_step {
+	size_t at;
+	double change, lo, hi;
+	double p;
+};
+int stats_steps(const double *x, const double *v, size_t n, double df, double alpha,
+		struct stats_step *out, size_t max);
+/*
+ * The variance of a point of a series about its neighbours' level, robust
+ * to a few steps: from the median absolute difference of successive
+ * points.  NaN below 3 points.
+ */
+double stats_steps_noise(const double *x, size_t n);
 
 #endif

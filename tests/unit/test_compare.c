@@ -27,8 +27,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -117,13 +119,26 @@ static void sim_free(struct sim_side *sd)
 		run_info_free(&sd->runs[i]);
 }
 
-/* Every result of a side marked as having missed its precision. */
+/*
+ * Every result of a side marked as having missed its precision, and every
+ * third (instance 0, 3, 6...) with an interval +-20% wide: looser than its
+ * run's typical figure by far (report_loose), the others not.
+ */
 static void sim_noisy(struct sim_side *sd)
 {
 	for (size_t i = 0; i < sd->nruns; i++)
-		for (size_t k = 0; k < sd->runs[i].nresults; k++)
-			sd->runs[i].results[k].status = RES_NOISY;
+		for (size_t k = 0; k < sd->runs[i].nresults; k++) {
+			struct result *r = &sd->runs[i].results[k];
+
+			r->status = RES_NOISY;
+			if (k % 3 == 0) {
+				r->ci_low = r->median * 0.8;
+				r->ci_high = r->median * 1.2;
+			}
+		}
 }
+
+#define SIM_LOOSE ((SIM_ROWS + 2) / 3)
 
 static void sim_build(struct sim_side *base, struct sim_side *other, double threshold,
 		      unsigned flags, struct report_cmp_row **rows, size_t *nrows)
@@ -263,13 +278,14 @@ static void test_same_mw(void **state)
 }
 
 /*
- * A side that missed its precision: with 3 runs a side, Welch on the run
- * medians already holds the variation between runs, so a 50% shift it
- * finds beyond doubt is called a change (on a drifting machine nearly every
- * figure is noisy at 1%, and a rule that never marks one would hide any
- * regression); with one run a side and no replicas, Mann-Whitney on the
- * samples of one block understates that variation, so a noisy figure is
- * never called a change there.
+ * A side that missed its precision, a third of its figures loose: with 3
+ * runs a side, Welch on the run medians already holds the variation
+ * between runs, so a 50% shift it finds beyond doubt is called a change
+ * (on a drifting machine nearly every figure is noisy at 1%, and a rule
+ * that never marks one would hide any regression); with one run a side
+ * and no replicas, Mann-Whitney on the samples of one block understates
+ * that variation, so a loose figure is never called a change there, and
+ * one merely noisy like the rest of its run is.
  */
 static void test_noisy_runs_and_samples(void **state)
 {
@@ -287,10 +303,15 @@ static void test_noisy_runs_and_samples(void **state)
 			sim_count(rows, nrows, &c);
 			assert_int_equal(c.below, SIM_ROWS);
 			assert_int_equal(nruns == 1 ? c.mw : c.welch, SIM_ROWS);
-			assert_int_equal(c.flagged, nruns == 1 ? 0 : SIM_ROWS);
-			for (size_t k = 0; k < nrows; k++)
-				assert_true(rows[k].cell[noisy_side].noisy &&
-					    !rows[k].cell[!noisy_side].noisy);
+			assert_int_equal(c.flagged, nruns == 1 ? SIM_ROWS - SIM_LOOSE : SIM_ROWS);
+			for (size_t k = 0; k < nrows; k++) {
+				int loose = strcmp(rows[k].key->id, "sim.0") == 0 ||
+					    atoi(rows[k].key->id + 4) % 3 == 0;
+
+				assert_int_equal(rows[k].cell[noisy_side].noisy, loose);
+				assert_false(rows[k].cell[!noisy_side].noisy);
+				assert_true(nruns > 1 || !loose || !rows[k].cell[1].significant);
+			}
 			free(rows);
 			sim_free(&base);
 			sim_free(&other);
@@ -696,8 +717,119 @@ static void test_known_welch(void **state)
 	assert_false(o->significant);
 	/* Twice the time is worse, significant or not. */
 	assert_false(o->better);
+	/*
+	 * The one row's level is 5%; the estimate must clear t.975 se (1.259,
+	 * over the bar's -ln 0.98), and does 4 times in 5 at t.80 se more.
+	 */
+	double se = 0.4536026, t80 = gsl_cdf_tdist_Qinv(0.2, 4);
+	assert_near(o->detectable, expm1((2.7764451 + t80) * se), 1e-4);
+	assert_int_equal(o->verdict, CMP_CANNOT_TELL);
+	assert_int_equal(o->needed, (size_t)ceil(3 * pow(stats_detectable(se, 4) / log(1.02), 2)));
 	free(rows);
 	known_free(&kn);
+}
+
+/* A simulated table's cells: how many unchanged, marked; the median detectable. */
+static double sim_verdicts(gsl_rng *rng, double shift, double run_noise, size_t *unchanged,
+			   size_t *marked, size_t *needed)
+{
+	struct sim_side base, other;
+	struct report_cmp_row *rows;
+	double d[SIM_ROWS];
+	size_t nrows;
+
+	sim_make(rng, &base, 5, SIM_ROWS, BETTER_LOWER, 1.0, run_noise, 0.01);
+	sim_make(rng, &other, 5, SIM_ROWS, BETTER_LOWER, shift, run_noise, 0.01);
+	sim_build(&base, &other, 0.05, 0, &rows, &nrows);
+	*unchanged = *marked = *needed = 0;
+	for (size_t k = 0; k < nrows; k++) {
+		const struct report_cmp_cell *o = &rows[k].cell[1];
+
+		d[k] = o->detectable;
+		/* A change of the threshold is never marked 4 times in 5: it must clear it. */
+		assert_true(o->detectable > 0.05);
+		assert_true(!o->significant || o->verdict == CMP_CHANGED);
+		*unchanged += o->verdict == CMP_UNCHANGED;
+		*marked += o->significant;
+		*needed += o->needed > 5;
+	}
+	free(rows);
+	sim_free(&base);
+	sim_free(&other);
+	gsl_sort(d, 1, SIM_ROWS);
+	return d[SIM_ROWS / 2];
+}
+
+/*
+ * The detectable change a row printed, as the honesty check of
+ * bench/sittings.sh takes it: tables of 20 figures, nothing changed, runs
+ * 3% apart; row 0 of the other side then moved by the detectable change
+ * its A/A table printed for it, and the table built again: row 0 is
+ * marked at least 4 times in 5 over the tables (a little more, as t.80
+ * on 8 degrees of freedom is above the normal's).
+ */
+static void test_detectable_found(void **state)
+{
+	const int tables = 400;
+	int found = 0;
+
+	for (int t = 0; t < tables; t++) {
+		struct sim_side base, other;
+		struct report_cmp_row *rows;
+		size_t nrows;
+		double f;
+
+		sim_make(*state, &base, 5, 20, BETTER_LOWER, 1.0, 0.03, 0.01);
+		sim_make(*state, &other, 5, 20, BETTER_LOWER, 1.0, 0.03, 0.01);
+		sim_build(&base, &other, 0.05, 0, &rows, &nrows);
+		f = 1 + rows[0].cell[1].detectable;
+		free(rows);
+		for (size_t i = 0; i < other.nruns; i++) {
+			struct result *r = &other.runs[i].results[0];
+
+			r->median *= f;
+			r->ci_low *= f;
+			r->ci_high *= f;
+			for (size_t j = 0; j < r->n; j++)
+				r->samples[j] *= f;
+		}
+		sim_build(&base, &other, 0.05, 0, &rows, &nrows);
+		found += rows[0].cell[1].significant && rows[0].cell[1].change > 0;
+		free(rows);
+		sim_free(&base);
+		sim_free(&other);
+	}
+	print_message("# a row moved by its printed detectable change: marked in %d of %d tables\n",
+		      found, tables);
+	assert_true(found >= tables * 3 / 4);
+}
+
+/*
+ * Verdicts and the detectable change on simulated tables of 200 figures,
+ * 5 runs a side, threshold 5%: runs 0.5% apart, nothing changed: nearly
+ * all unchanged (their intervals well inside +-5%).  Runs 5% apart: the
+ * intervals reach past 5%, so cannot tell, and the runs a side that would
+ * tell are counted; and a true change of the median detectable size the
+ * A/A table printed is then marked at least 4 times in 5 (more, since
+ * with every row moved the correction asks less of each).
+ */
+static void test_verdicts(void **state)
+{
+	size_t unchanged, marked, needed;
+	double d;
+
+	sim_verdicts(*state, 1.0, 0.005, &unchanged, &marked, &needed);
+	print_message("# runs 0.5%% apart: %zu of %d unchanged, %zu marked\n", unchanged, SIM_ROWS,
+		      marked);
+	assert_true(unchanged >= SIM_ROWS * 95 / 100 && marked <= SIM_ROWS / 20);
+	d = sim_verdicts(*state, 1.0, 0.05, &unchanged, &marked, &needed);
+	print_message("# runs 5%% apart: %zu unchanged, %zu need more than 5 runs; detectable %.1f%%\n",
+		      unchanged, needed, 100 * d);
+	assert_true(unchanged <= SIM_ROWS / 10 && needed >= SIM_ROWS * 9 / 10);
+	sim_verdicts(*state, 1 + d, 0.05, &unchanged, &marked, &needed);
+	print_message("# a change of %.1f%%: %zu of %d marked\n", 100 * d, marked, SIM_ROWS);
+	assert_true(marked >= SIM_ROWS * 8 / 10);
+	assert_int_equal(unchanged, 0);
 }
 
 /*
@@ -948,6 +1080,8 @@ int main(void)
 		cmocka_unit_test(test_levels_differ),
 		cmocka_unit_test(test_curves),
 		cmocka_unit_test(test_known_welch),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_detectable_found),
 		cmocka_unit_test(test_known_mw),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_rates_section),

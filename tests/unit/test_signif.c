@@ -472,6 +472,9 @@ static void test_sittings_known(void **state)
 	assert_int_equal(stats_sittings(x, nper, cond, 3, &st), 0);
 	assert_true(fabs(st.tau2 - 0.00485) < 1e-12);
 	assert_true(st.df == 1);
+	/* Its upper 80% bound: the means' 0.005 over chi-square(1)'s 20% point, less the runs'. */
+	assert_true(fabs(st.tau2_hi - (0.005 / gsl_cdf_chisq_Pinv(0.2, 1) - 0.00015)) < 1e-12);
+	assert_true(st.tau2_hi > 15 * st.tau2);
 	assert_int_equal(st.sittings, 2);
 	assert_int_equal(stats_sittings(y, one, apart, 2, &st), 0);
 	assert_true(st.df == 0 && st.tau2 == 0 && st.sittings == 0);
@@ -482,6 +485,8 @@ static void test_sittings_known(void **state)
 	const size_t two[] = { 2, 2 };
 	assert_int_equal(stats_sittings(z, two, same, 2, &st), 0);
 	assert_true(st.tau2 == 0 && st.df == 1);
+	/* Nor at their upper bound: the means agree far better than 2 runs each promise. */
+	assert_true(st.tau2_hi == 0);
 	const double bad[] = { 1, -1 };
 	assert_int_equal(stats_sittings(bad, one, same, 2, &st), -1);
 }
@@ -509,6 +514,11 @@ static void test_widen_known(void **state)
 	assert_true(fabs(w.diff_hi - 1 - gsl_cdf_tdist_Qinv(0.025, 8) * se) < 1e-9);
 	assert_true(fabs(w.p - 2 * gsl_cdf_tdist_Q(1 / se, 8)) < 1e-9);
 	assert_true(fabs(stats_detectable(1, 1e6) - 2.8016) < 1e-3);
+	/* The same with a bar, a stricter level, a wider true spread. */
+	assert_true(fabs(stats_detectable_at(1, 1, 1e6, 0.05, 0) - 2.8016) < 1e-3);
+	assert_true(fabs(stats_detectable_at(1, 1, 1e6, 0.05, 3) - 3.8416) < 1e-3);
+	assert_true(fabs(stats_detectable_at(1, 1, 1e6, 0.005, 0) - (2.8070 + 0.8416)) < 1e-3);
+	assert_true(fabs(stats_detectable_at(1, 2, 1e6, 0.05, 0) - (1.9600 + 2 * 0.8416)) < 1e-3);
 }
 
 /*
@@ -517,7 +527,8 @@ static void test_widen_known(void **state)
  * history of 2 labels measured in 3 sittings each.  Welch on the runs
  * alone calls an A/A pair different most of the time; widened by what
  * the history learnt, about 5%; and a true change of the detectable size
- * it then prints is found about 4 times in 5.
+ * it then prints (the sittings' spread at its upper bound) is found at
+ * least 4 times in 5.
  */
 static void sitting_side(gsl_rng *rng, double effect, double *x)
 {
@@ -548,7 +559,9 @@ static void sittings_rates(gsl_rng *rng, double effect, int trials, double *plai
 		assert_int_equal(stats_sittings(h, nper, cond, 6, &st), 0);
 		stats_widen(&w, 2 * st.tau2, st.df);
 		fw += w.p < 0.05;
-		dsum += stats_detectable((w.diff_hi - w.diff) / gsl_cdf_tdist_Qinv(0.025, w.df), w.df);
+		double se = (w.diff_hi - w.diff) / gsl_cdf_tdist_Qinv(0.025, w.df);
+		dsum += stats_detectable_at(se, sqrt(se * se + 2 * (st.tau2_hi - st.tau2)), w.df,
+					    0.05, 0);
 	}
 	*plain = (double)fp / trials;
 	*widened = (double)fw / trials;
@@ -570,7 +583,7 @@ static void test_sittings_simulation(void **state)
 	assert_true(widened <= 0.08);
 	sittings_rates(rng, 1 + d, 4000, &ignored, &found, &d);
 	print_message("a change of the detectable size: found %.3f\n", found);
-	assert_true(found >= 0.7);
+	assert_true(found >= 0.8);
 	gsl_rng_free(rng);
 }
 

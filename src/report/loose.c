@@ -1,0 +1,81 @@
+/*
+ * Loose figures: the mark that says a figure is less sure than the rest
+ * of its run.  The machine's own spread floors every interval (the
+ * sentinel's, core/replica.c), and on a shared VM that floor alone misses
+ * a 1% precision, so "noisy" (missed its precision) is on every figure
+ * and says nothing.  A figure is loose where it missed its precision and
+ * its interval is over REPORT_LOOSE_FACTOR times its run's typical
+ * figure's: where its replicas disagree more than the machine made the
+ * others' (bench/marks.py measures what the mark predicts of the next
+ * invocation).  A run of a few figures has no typical one: the machine's
+ * spread stands in, or, unknown, the precision missed is the mark.
+ */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Below this many figures a run has no typical interval of its own. */
+#define LOOSE_MIN_FIGURES 5
+
+double report_rel_halfwidth(const struct result *r)
+{
+	double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
+
+	return r->median > 0 && isfinite(hw) ? hw / r->median : (double)NAN;
+}
+
+static int loose_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double loose_median(double *x, size_t n)
+{
+	if (n == 0)
+		return (double)NAN;
+	qsort(x, n, sizeof(*x), loose_cmp);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+static int loose_usable(const struct result *r)
+{
+	return (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median);
+}
+
+struct report_spread report_run_spread(const struct run_info *run)
+{
+	struct report_spread sp = { (double)NAN, (double)NAN, 0 };
+	size_t cap = run->nresults ? run->nresults : 1, nh = 0, nm = 0;
+	double *hw = malloc(2 * cap * sizeof(*hw)), *mp;
+
+	if (!hw)
+		return sp;
+	mp = hw + cap;
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct result *r = &run->results[i];
+		const struct bench_value *v = result_value(r, "machine_pct");
+		double h = report_rel_halfwidth(r);
+
+		if (!loose_usable(r) || !isfinite(h))
+			continue;
+		hw[nh++] = h;
+		if (v && !v->text[0] && v->num > 0)
+			mp[nm++] = v->num / 100;
+	}
+	sp.n = nh;
+	sp.typical = loose_median(hw, nh);
+	sp.machine = loose_median(mp, nm);
+	free(hw);
+	return sp;
+}
+
+int report_loose(const struct result *r, const struct report_spread *sp)
+{
+	double base = sp->n >= LOOSE_MIN_FIGURES ? sp->typical : sp->machine;
+
+	return r && loose_usable(r) && r->status == RES_NOISY &&
+	       !(report_rel_halfwidth(r) <= REPORT_LOOSE_FACTOR * base);
+}

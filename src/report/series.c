@@ -1,0 +1,460 @@
+/*
+ * A figure's history (kbench history): each figure's level over the stored
+ * runs in order, a point a label (in version order) or a run (in time),
+ * and the steps in it (stats_steps), told as a kernel developer mails
+ * them: "kbench noticed a +12.0% regression of proc.fork (+9.1..+14.8%)
+ * between 6.18.40 and 6.18.44".
+ *
+ * A point's level is the mean log of its runs' medians; the variance of
+ * that mean is its runs' spread over their count (pooled over the
+ * figure's points, as one label's runs say little of their own spread)
+ * plus the spread a point has about its neighbours beyond that, the
+ * spread between sittings, which a long series shows itself
+ * (stats_steps_noise, robust to a few steps); a series of fewer than
+ * SERIES_OWN_NOISE points takes it from the host's history (labels
+ * measured in several sittings: stats_sittings, as compare does), or
+ * without one has only its runs' spread, and says so.  The sentinel's own row
+ * (cpu.mhz, the machine's adds) is searched too: a figure's step where
+ * the machine stepped is said to be the machine's, not the kernel's.
+ */
+#include "report/report.h"
+#include "report/jsonw.h"
+#include "core/parse.h"
+#include "core/utf8.h"
+#include "stats/stats.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Below this many points a series cannot tell its own noise from a step in it. */
+#define SERIES_OWN_NOISE 6
+
+static int series_run_usable(const struct result *r)
+{
+	return (r->status == RES_OK || r->status == RES_NOISY) && r->median > 0 &&
+	       isfinite(r->median);
+}
+
+static const struct result *series_find(const struct run_info *run, const struct result *key)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		if (result_same_instance(&run->results[i], key))
+			return &run->results[i];
+	return NULL;
+}
+
+static int series_by_label(const void *a, const void *b)
+{
+	const struct run_info *x = *(const struct run_info *const *)a,
+			      *y = *(const struct run_info *const *)b;
+	int c = parse_version_cmp(x->label, y->label);
+
+	if (c == 0)
+		c = strcmp(x->label, y->label);
+	return c ? c : strcmp(x->started, y->started);
+}
+
+static int series_by_time(const void *a, const void *b)
+{
+	const struct run_info *x = *(const struct run_info *const *)a,
+			      *y = *(const struct run_info *const *)b;
+	int c = strcmp(x->started, y->started);
+
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/* Whether id is one of the globs (all when nonly is 0). */
+static int series_wanted(const char *id, const char *const *only, size_t nonly)
+{
+	if (nonly == 0)
+		return 1;
+	for (size_t i = 0; i < nonly; i++)
+		if (fnmatch(only[i], id, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* The figure of key over the points: levels, variances and the steps. */
+static int series_figure(const struct result *key, const struct run_info *const *runs,
+			 const size_t *first, size_t npts, const struct report_cmp_side *history,
+			 struct report_series_figure *f)
+{
+	struct stats_sittings sit;
+	double df;
+	double *x = calloc(npts ? npts : 1, 3 * sizeof(double)), *v, *n, within = 0, total, runs_part;
+	size_t wdf = 0, used = 0;
+
+	if (!x)
+		return -1;
+	v = x + npts;
+	n = v + npts;
+	f->key = key;
+	f->points = calloc(npts ? npts : 1, sizeof(*f->points));
+	if (!f->points) {
+		free(x);
+		return -1;
+	}
+	for (size_t p = 0; p < npts; p++) {
+		struct report_series_point *pt = &f->points[f->npoints];
+		double sum = 0, sq = 0;
+		size_t k = 0;
+
+		for (size_t i = first[p]; i < first[p + 1]; i++) {
+			const struct result *r = series_find(runs[i], key);
+
+			if (!r || !series_run_usable(r))
+				continue;
+			sum += log(r->median);
+			sq += log(r->median) * log(r->median);
+			if (!k++)
+				pt->first_run = runs[i]->id;
+			pt->last_run = runs[i]->id;
+		}
+		if (k == 0)
+			continue;
+		snprintf(pt->label, sizeof(pt->label), "%s", runs[first[p]]->label);
+		snprintf(pt->started, sizeof(pt->started), "%s", runs[first[p]]->started);
+		pt->nruns = k;
+		x[f->npoints] = sum / (double)k;
+		n[f->npoints] = (double)k;
+		if (k > 1) {
+			within += sq - sum * sum / (double)k;
+			wdf += k - 1;
+		}
+		f->npoints++;
+	}
+	/*
+	 * The points' noise about their neighbours, less the runs' part of it;
+	 * for a short series the history's spread between sittings, or none.
+	 */
+	total = f->npoints >= SERIES_OWN_NOISE ? stats_steps_noise(x, f->npoints) : (double)NAN;
+	runs_part = 0;
+	for (size_t p = 0; p < f->npoints; p++)
+		used += (size_t)n[p];
+	if (wdf && f->npoints)
+		runs_part = within / (double)wdf * (double)f->npoints / (double)used;
+	if (isfinite(total)) {
+		f->noise = REPORT_NOISE_SERIES;
+		f->sitting_var = fmax(0, total - runs_part);
+		/* A median of the points' differences: about 4 degrees of freedom. */
+		df = 4;
+	} else if (report_compare_sittings(history, key, &sit) == 0 && sit.df > 0) {
+		f->noise = REPORT_NOISE_HISTORY;
+		f->sitting_var = sit.tau2;
+		df = sit.df;
+	} else {
+		f->noise = REPORT_NOISE_RUNS;
+		f->sitting_var = 0;
+		df = (double)wdf;
+	}
+	for (size_t p = 0; p < f->npoints; p++) {
+		struct report_series_point *pt = &f->points[p];
+		double s2 = wdf ? within / (double)wdf : (isfinite(total) ? total : 0);
+
+
+		v[p] = f->sitting_var + s2 / n[p];
+		if (!(v[p] > 0))
+			v[p] = 1e-12;
+		pt->level = exp(x[p]);
+		pt->lo = exp(x[p] - 1.959964 * sqrt(v[p]));
+		pt->hi = exp(x[p] + 1.959964 * sqrt(v[p]));
+	}
+	f->nsteps = 0;
+	/* Runs alone with no spread of their own (one run a point) cannot tell anything. */
+	if (f->npoints >= 2 && df > 0) {
+		int k = stats_steps(x, v, f->npoints, df, REPORT_SERIES_ALPHA, f->steps,
+				    REPORT_SERIES_MAX_STEPS);
+
+		if (k < 0) {
+			free(x);
+			return -1;
+		}
+		f->nsteps = (size_t)k;
+	}
+	free(x);
+	return 0;
+}
+
+int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
+			const char *const *only, size_t nonly, const struct report_cmp_side *history,
+			struct report_series *s)
+{
+	const struct run_info **ord = calloc(nruns ? nruns : 1, sizeof(*ord));
+	size_t *first = calloc(nruns + 1, sizeof(*first)), npts = 0;
+	const struct report_series_figure *machine = NULL;
+
+	memset(s, 0, sizeof(*s));
+	s->by_label = by_label;
+	if (!ord || !first)
+		goto fail;
+	for (size_t i = 0; i < nruns; i++)
+		ord[i] = &runs[i];
+	qsort(ord, nruns, sizeof(*ord), by_label ? series_by_label : series_by_time);
+	/* A point a label's runs, or a run. */
+	for (size_t i = 0; i < nruns; i++)
+		if (!by_label || i == 0 || strcmp(ord[i]->label, ord[i - 1]->label) != 0)
+			first[npts++] = i;
+	first[npts] = nruns;
+	s->npoints = npts;
+	/* Every instance of any run, in the order first met, the sentinel's row first. */
+	for (size_t i = 0; i < nruns; i++)
+		for (size_t j = 0; j < ord[i]->nresults; j++) {
+			const struct result *r = &ord[i]->results[j];
+			int seen = 0, sentinel = strcmp(r->id, SENTINEL_USER_ID) == 0;
+
+			if (!series_run_usable(r) || (!sentinel && !series_wanted(r->id, only, nonly)))
+				continue;
+			for (size_t k = 0; k < s->nfigures && !seen; k++)
+				seen = result_same_instance(s->figures[k].key, r);
+			if (seen)
+				continue;
+			struct report_series_figure *more =
+				realloc(s->figures, (s->nfigures + 1) * sizeof(*more));
+			if (!more)
+				goto fail;
+			s->figures = more;
+			memset(&s->figures[s->nfigures], 0, sizeof(*more));
+			if (series_figure(r, ord, first, npts, history, &s->figures[s->nfigures]) < 0)
+				goto fail;
+			s->figures[s->nfigures].sentinel = sentinel;
+			s->nfigures++;
+		}
+	/* A step where the machine's adds stepped too is the machine's. */
+	for (size_t k = 0; k < s->nfigures; k++)
+		if (s->figures[k].sentinel)
+			machine = &s->figures[k];
+	for (size_t k = 0; k < s->nfigures && machine; k++) {
+		struct report_series_figure *f = &s->figures[k];
+
+		for (size_t i = 0; i < f->nsteps && !f->sentinel; i++)
+			for (size_t j = 0; j < machine->nsteps; j++)
+				if (!strcmp(f->points[f->steps[i].at].label,
+					    machine->points[machine->steps[j].at].label) &&
+				    !strcmp(f->points[f->steps[i].at].started,
+					    machine->points[machine->steps[j].at].started))
+					f->machine[i] = 1;
+	}
+	free(ord);
+	free(first);
+	return 0;
+fail:
+	free(ord);
+	free(first);
+	report_series_free(s);
+	return -1;
+}
+
+void report_series_free(struct report_series *s)
+{
+	for (size_t k = 0; k < s->nfigures; k++)
+		free(s->figures[k].points);
+	free(s->figures);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Whether step i of f is a regression: its change in the unit's bad direction. */
+static int series_worse(const struct report_series_figure *f, size_t i)
+{
+	return (f->steps[i].change > 0) == (f->key->better == BETTER_LOWER);
+}
+
+int report_series_newest(const struct report_series *s, int regressions_only)
+{
+	for (size_t k = 0; k < s->nfigures; k++) {
+		const struct report_series_figure *f = &s->figures[k];
+
+		for (size_t i = 0; i < f->nsteps; i++)
+			if (!f->sentinel && !f->machine[i] && f->steps[i].at + 1 == f->npoints &&
+			    f->npoints == s->npoints && (!regressions_only || series_worse(f, i)))
+				return 1;
+	}
+	return 0;
+}
+
+/* "proc.fork", "ipc.pipe.lat [same]". */
+static void series_name(const struct result *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", r->id,
+		 r->placement == PLACE_SAME ? " [same]" : r->placement == PLACE_SPREAD ? " [spread]" :
+		 r->placement == PLACE_NONE ? " [none]" : "");
+}
+
+/* "between 6.18.40 and 6.18.44 (runs 31-36, 5 and 5 runs)", or by time "between runs 31 and 32". */
+static void series_where(const struct report_series *s, const struct report_series_figure *f,
+			 size_t at, char *buf, size_t size)
+{
+	const struct report_series_point *a = &f->points[at - 1], *b = &f->points[at];
+	char la[4 * sizeof(a->label)], lb[4 * sizeof(b->label)];
+
+	if (!s->by_label) {
+		snprintf(buf, size, "between runs %lld and %lld", (long long)a->first_run,
+			 (long long)b->first_run);
+		return;
+	}
+	utf8_escape(la, sizeof(la), a->label, -1);
+	utf8_escape(lb, sizeof(lb), b->label, -1);
+	snprintf(buf, size, "between %s and %s (runs %lld-%lld, %zu and %zu run%s)", la, lb,
+		 (long long)a->first_run, (long long)b->last_run, a->nruns, b->nruns,
+		 b->nruns == 1 ? "" : "s");
+}
+
+void report_series_text(FILE *out, const struct report_series *s, const char *host)
+{
+	size_t noticed = 0, figures = 0;
+	char name[160], where[1200], h[4 * 128];
+
+	if (host) {
+		utf8_escape(h, sizeof(h), host, -1);
+		fprintf(out, "host %s\n", h);
+	}
+	for (size_t k = 0; k < s->nfigures; k++) {
+		const struct report_series_figure *f = &s->figures[k];
+
+		figures += !f->sentinel;
+		for (size_t i = 0; i < f->nsteps; i++) {
+			const struct stats_step *st = &f->steps[i];
+
+			series_name(f->key, name, sizeof(name));
+			series_where(s, f, st->at, where, sizeof(where));
+			fprintf(out, "kbench noticed a %+.1f%% %s of %s (%+.1f..%+.1f%%) %s%s\n",
+				100 * st->change, f->sentinel ? "move of the machine (the sentinel)" :
+				series_worse(f, i) ? "regression" : "improvement", name, 100 * st->lo,
+				100 * st->hi, where, f->machine[i] ? "; the machine stepped there too" : "");
+			noticed++;
+		}
+	}
+	if (!noticed)
+		fprintf(out, "kbench noticed no step in %zu figure%s over %zu %s\n", figures,
+			figures == 1 ? "" : "s", s->npoints, s->by_label ? "labels" : "runs");
+	/* What a step was held against: a sitting's own move, known or not. */
+	size_t from[3] = { 0, 0, 0 };
+	for (size_t k = 0; k < s->nfigures; k++)
+		from[s->figures[k].noise]++;
+	if (from[REPORT_NOISE_RUNS])
+		fprintf(out, "the spread between sittings: unknown for %zu figure%s (fewer than %d "
+			"points, and no label\nmeasured twice on this host): their steps may be a "
+			"sitting's own move\n", from[REPORT_NOISE_RUNS],
+			from[REPORT_NOISE_RUNS] == 1 ? "" : "s", SERIES_OWN_NOISE);
+	/* Each figure that stepped, point by point. */
+	for (size_t k = 0; k < s->nfigures; k++) {
+		const struct report_series_figure *f = &s->figures[k];
+		size_t next = 0;
+
+		if (!f->nsteps)
+			continue;
+		series_name(f->key, name, sizeof(name));
+		fprintf(out, "\n%s (%s, %s is better)\n", name, f->key->unit,
+			f->key->better == BETTER_LOWER ? "smaller" : "bigger");
+		fprintf(out, "  %-24s %5s %12s  %s\n", s->by_label ? "label" : "run", "runs", "level",
+			"95% interval");
+		for (size_t p = 0; p < f->npoints; p++) {
+			const struct report_series_point *pt = &f->points[p];
+			char lab[4 * 24 + 1], fig[32], lo[32], hi[32];
+
+			if (next < f->nsteps && f->steps[next].at == p) {
+				fprintf(out, "  ---- %+.1f%% (%+.1f..%+.1f%%), p %.3f\n",
+					100 * f->steps[next].change, 100 * f->steps[next].lo,
+					100 * f->steps[next].hi, f->steps[next].p);
+				next++;
+			}
+			if (s->by_label)
+				report_cell(lab, sizeof(lab), pt->label, 24, -1);
+			else
+				snprintf(lab, sizeof(lab), "%-24lld", (long long)pt->first_run);
+			report_fig(fig, sizeof(fig), pt->level);
+			report_fig(lo, sizeof(lo), pt->lo);
+			report_fig(hi, sizeof(hi), pt->hi);
+			fprintf(out, "  %s %5zu %12s  %s..%s\n", lab, pt->nruns, fig, lo, hi);
+		}
+	}
+}
+
+static json_t *series_figure_json(const struct report_series *s,
+				  const struct report_series_figure *f, int *bad)
+{
+	json_t *o = json_object(), *pts = json_array(), *ch = json_array();
+
+	report_jset(o, "id", report_jstr(f->key->id), bad);
+	report_jset(o, "placement", f->key->placement == PLACE_NA ? json_null() :
+		    report_jstr(f->key->placement == PLACE_SAME ? "same" :
+				f->key->placement == PLACE_SPREAD ? "spread" : "none"), bad);
+	report_jset(o, "unit", report_jstr(f->key->unit), bad);
+	report_jset(o, "better", report_jstr(f->key->better == BETTER_LOWER ? "lower" : "higher"),
+		    bad);
+	report_jset(o, "sentinel", json_boolean(f->sentinel), bad);
+	report_jset(o, "sitting_spread", report_jreal(expm1(sqrt(f->sitting_var))), bad);
+	report_jset(o, "noise_from", report_jstr(f->noise == REPORT_NOISE_SERIES ? "series" :
+						 f->noise == REPORT_NOISE_HISTORY ? "history" : "runs"),
+		    bad);
+	for (size_t p = 0; p < f->npoints; p++) {
+		const struct report_series_point *pt = &f->points[p];
+		json_t *j = json_object();
+
+		report_jset(j, s->by_label ? "label" : "run", s->by_label ? report_jstr(pt->label) :
+			    json_integer(pt->first_run), bad);
+		report_jset(j, "first_run", json_integer(pt->first_run), bad);
+		report_jset(j, "last_run", json_integer(pt->last_run), bad);
+		report_jset(j, "runs", json_integer((json_int_t)pt->nruns), bad);
+		report_jset(j, "level", report_jreal(pt->level), bad);
+		report_jset(j, "ci_low", report_jreal(pt->lo), bad);
+		report_jset(j, "ci_high", report_jreal(pt->hi), bad);
+		report_jpush(pts, j, bad);
+	}
+	for (size_t i = 0; i < f->nsteps; i++) {
+		const struct stats_step *st = &f->steps[i];
+		const struct report_series_point *a = &f->points[st->at - 1], *b = &f->points[st->at];
+		json_t *j = json_object();
+
+		report_jset(j, "from", s->by_label ? report_jstr(a->label) : json_integer(a->first_run),
+			    bad);
+		report_jset(j, "to", s->by_label ? report_jstr(b->label) : json_integer(b->first_run),
+			    bad);
+		report_jset(j, "change", report_jreal(st->change), bad);
+		report_jset(j, "ci_low", report_jreal(st->lo), bad);
+		report_jset(j, "ci_high", report_jreal(st->hi), bad);
+		report_jset(j, "p", report_jreal(st->p), bad);
+		report_jset(j, "regression", json_boolean(!f->sentinel && series_worse(f, i)), bad);
+		report_jset(j, "machine", json_boolean(f->machine[i]), bad);
+		report_jpush(ch, j, bad);
+	}
+	report_jset(o, "points", pts, bad);
+	report_jset(o, "changes", ch, bad);
+	return o;
+}
+
+/* One host's series: its figures, each with its points and changes. */
+static json_t *series_json(const struct report_series *s, const char *host, int *bad)
+{
+	json_t *o = json_object(), *figs = json_array();
+
+	report_jset(o, "host", host ? report_jstr(host) : json_null(), bad);
+	report_jset(o, "by", report_jstr(s->by_label ? "label" : "time"), bad);
+	report_jset(o, "points", json_integer((json_int_t)s->npoints), bad);
+	for (size_t k = 0; k < s->nfigures; k++)
+		report_jpush(figs, series_figure_json(s, &s->figures[k], bad), bad);
+	report_jset(o, "figures", figs, bad);
+	return o;
+}
+
+int report_series_json(FILE *out, const struct report_series *s, const char *const *hosts,
+		       size_t n)
+{
+	json_t *root = json_object(), *all = json_array();
+	int bad = 0, rc;
+
+	report_jset(root, "version", json_integer(1), &bad);
+	for (size_t h = 0; h < n; h++)
+		report_jpush(all, series_json(&s[h], hosts[h], &bad), &bad);
+	/* One host's figures at the top too, as a script reading one history wants them. */
+	if (n == 1 && !bad)
+		report_jset(root, "figures",
+			    json_incref(json_object_get(json_array_get(all, 0), "figures")), &bad);
+	report_jset(root, "hosts", all, &bad);
+	rc = bad || !root ? -1 : json_dumpf(root, out, JSON_INDENT(2));
+	if (rc == 0)
+		fputc('\n', out);
+	json_decref(root);
+	return rc == 0 ? 0 : -1;
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# Command-line tests of `kbench history` on the fixture of three kernels
+# (tests/fixtures/kernels.json: sys.null 3.6x slower in 2.5.47-mm1, then
+# faster again in 2.5.48, whose pipe is 26% slower): the noticed lines and
+# the figures that stepped, as golden text; the JSON's figures, points and
+# changes; --fail-on's exit status for the newest label; the version order
+# of --by label; bad options and a host with no runs, one line each.  On
+# SQLite, and on PostgreSQL when run with KBENCH_TEST_BACKEND=pg.
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+FIX="$(dirname "$0")/fixtures/kernels.json"
+DB=$(db_for history) || { echo "1..0 # SKIP $DB"; exit 0; }
+
+kb import "$FIX" --db "$DB"
+check "the fixture imports" [ "$rc" = 0 ]
+
+kb history --by label --db "$DB"
+check "history --by label exits 0" [ "$rc" = 0 ]
+golden "history by label is the golden text" history_kernels.txt
+check "the noticed line says what, how much, between which labels" \
+	grep -q '^kbench noticed a +260.4% regression of sys.null (+257.7..+263.1%) between 2.5.47 and 2.5.47-mm1 (runs 1-6, 3 and 3 runs)$' "$T/out"
+check "a step down is an improvement of a time" \
+	grep -q '^kbench noticed a -20.4% improvement of sys.null .* between 2.5.47-mm1 and 2.5.48 ' "$T/out"
+check "the pipe's step in the newest label" \
+	grep -q '^kbench noticed a +26.2% regression of ipc.pipe.lat \[none\] .* between 2.5.47-mm1 and 2.5.48 ' "$T/out"
+check "proc.fork, flat, is not noticed" sh -c "! grep -q 'of proc.fork ' '$T/out'"
+check "labels in version order in the figure's table" \
+	sh -c "grep -A6 '^sys.null ' '$T/out' | grep -oE '^  2\.5\.[0-9a-z.-]+' | tr -d ' ' |
+	       tr '\n' , | grep -qx '2.5.47,2.5.47-mm1,2.5.48,'"
+check "without a label measured twice, says its steps may be a sitting's move" \
+	grep -q "their steps may be a sitting's own move$" "$T/out"
+
+# --- JSON ------------------------------------------------------------------
+kb history --by label --db "$DB" --json --only 'sys.null,ipc.*'
+check "history --json exits 0" [ "$rc" = 0 ]
+check "JSON: figures with their points and changes, from and to the labels" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {(x["id"], x["placement"]): x for x in d["figures"]}
+s = f[("sys.null", None)]
+assert [p["label"] for p in s["points"]] == ["2.5.47", "2.5.47-mm1", "2.5.48"], s["points"]
+c = s["changes"]
+assert [(x["from"], x["to"]) for x in c] == [("2.5.47", "2.5.47-mm1"), ("2.5.47-mm1", "2.5.48")]
+assert abs(c[0]["change"] - 2.604) < 0.01 and c[0]["ci_low"] < c[0]["change"] < c[0]["ci_high"]
+assert c[0]["regression"] and not c[1]["regression"]
+assert f[("cpu.mhz", None)]["sentinel"]
+assert all(x["id"] in ("sys.null", "cpu.mhz") or x["id"].startswith("ipc.") for x in d["figures"])
+assert len(d["hosts"]) == 1 and d["hosts"][0]["by"] == "label"
+' "$T/out"
+kb history --db "$DB" --json --only sys.null
+check "by time: a point a run, seven" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["hosts"][0]["by"] == "time" and d["hosts"][0]["points"] == 7
+' "$T/out"
+
+# --- --fail-on: the newest label's step -------------------------------------
+kb history --by label --db "$DB" --fail-on regression
+check "--fail-on regression: the newest label slowed the pipe, exit 3" [ "$rc" = 3 ]
+kb history --by label --db "$DB" --only 'sys.*' --fail-on regression
+check "--fail-on regression: sys.null's newest step is a gain, exit 0" [ "$rc" = 0 ]
+kb history --by label --db "$DB" --only 'sys.*' --fail-on change
+check "--fail-on change: any step of the newest label, exit 3" [ "$rc" = 3 ]
+kb history --by label --db "$DB" --only 'proc.*' --fail-on change
+check "--fail-on change: nothing stepped, exit 0" [ "$rc" = 0 ]
+
+# --- bad input: one line, exit 2 (1 for a host with no runs) --------------
+kb history --db "$DB" --by version
+check "--by version: one line, exit 2" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
+kb history --db "$DB" --fail-on slower
+check "--fail-on slower: one line, exit 2" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
+kb history --db "$DB" --format html
+check "--format html: not one of its formats, exit 2" sh -c "[ $rc = 2 ] && grep -q 'one of text, json' '$T/err'"
+kb history --db "$DB" --host nosuch
+check "a host with no runs: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
+kb history --db "$DB" --only 'sys.null,,x'
+check "--only with an empty item: exit 2" [ "$rc" = 2 ]
+echo "1..$n"

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Command-line tests of every command's --help: its usage line is made from
+# the command's option table, so each option the help lists (every one the
+# command accepts) appears in it, and it keeps within 80 columns.  And the
+# run's output notes: by default the marks' few lines, with -v every
+# figure's, on a database of one quick measurement (a few seconds).
+BUILD=${1:-build}
+. "$(dirname "$0")/lib.sh"
+
+# usage_has_all CMD: each --option of CMD's help list is in its usage block.
+usage_has_all() {
+	"$KB" "$1" --help >"$T/help" 2>"$T/err" || return 1
+	sed -n '1,/^$/p' "$T/help" >"$T/usage"
+	opts=$(sed -n '/^$/,$p' "$T/help" | grep -oE '^  (-[a-z], )?--[a-z0-9-]+' |
+		sed 's/.*--/--/' | grep -v -- '--help')
+	[ -n "$opts" ] || return 1
+	for o in $opts; do
+		grep -qE -- "$o( |\\])" "$T/usage" || { echo "missing $o" >&2; return 1; }
+	done
+	! awk 'length > 80 { bad = 1 } END { exit !bad }' "$T/usage"
+}
+
+cmds=$("$KB" --help | sed -n 's/^  \([a-z]*\) .*/\1/p')
+check "kbench --help lists the commands" [ "$(echo "$cmds" | wc -w)" -ge 12 ]
+for c in $cmds; do
+	check "$c --help: its usage line names every option it lists, within 80 columns" \
+		usage_has_all "$c"
+done
+kb run --help
+check "run's usage line names --precision and -v, which it once left out" \
+	sh -c "sed -n '1,/^\$/p' '$T/out' | grep -q -- '--precision PCT' &&
+	       sed -n '1,/^\$/p' '$T/out' | grep -q -- '-v|--verbose'"
+kb time --help
+check "time's usage line ends with the command after --" \
+	sh -c "sed -n '1,/^\$/p' '$T/out' | grep -q -- '\\[-- COMMAND \\[ARG...\\]\\]\$'"
+
+# --- the notes: marks by default, every figure's with -v -------------------
+DB="$T/db.sqlite"
+kb run --only 'sys.null,sys.read,sys.write,sys.stat,sys.fstat,sig.install' --replicas 4 \
+	--max-time 0.2 --precision 0.01 --db "$DB" --tmpdir "$T" --quiet
+check "a run of six figures measured" [ "$rc" = 0 ]
+kb summary --db "$DB"
+check "summary: the machine's line under the basic table" \
+	grep -qE '^  run 1: intervals \+-[0-9.]+% typically' "$T/out"
+check "summary: no figure's own noisy line by default" sh -c "! grep -q ': noisy' '$T/out'"
+kb summary --db "$DB" -v
+check "summary -v: every figure that missed 0.01% has its line" \
+	[ "$(grep -c ': noisy' "$T/out")" -ge 5 ]
+kb summary --db "$DB" --verbose
+check "summary --verbose is -v" [ "$(grep -c ': noisy' "$T/out")" -ge 5 ]
+
+# --- one format option, --json and --html its short forms ------------------
+kb summary --db "$DB" --json;		cp "$T/out" "$T/json1"
+kb summary --db "$DB" --format json
+check "summary --format json is --json" cmp -s "$T/out" "$T/json1"
+kb summary --db "$DB" --format text
+check "summary --format text is the tables" grep -q '^Basic system parameters$' "$T/out"
+kb show sys.null 1 --db "$DB" --format html
+check "show --format html is a page" grep -q '<html' "$T/out"
+kb summary --db "$DB" --format csv
+check "summary --format csv: not one of its formats, one line, exit 2" \
+	sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'one of text, json, html' '$T/err'"
+kb summary --db "$DB" --format text --json
+check "--format text with --json: one format at a time, exit 2" \
+	sh -c "[ $rc = 2 ] && grep -q 'one output format at a time' '$T/err'"
+kb summary --db "$DB" --format json --json
+check "--format json with --json says the same: taken" [ "$rc" = 0 ]
+kb export --db "$DB" --format html
+check "export --format html: not one of its formats" sh -c "[ $rc = 2 ] && grep -q 'one of json, csv' '$T/err'"
+echo "1..$n"

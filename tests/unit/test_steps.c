@@ -1,0 +1,218 @@
+/*
+ * Unit tests of a figure's history: the steps found in a series
+ * (stats_steps, stats_steps_noise) on known answers (one step, two, none,
+ * a step inside a noisy stretch, a label measured once beside labels
+ * measured five times) and on simulated histories with this machine's
+ * spread; and the version order labels are put in (parse_version_cmp).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parse.h"
+#include "stats/stats.h"
+
+#define MAXPTS 64
+
+/* The steps of n levels x, each a label's mean with variance v. */
+static int steps_of(const double *lev, size_t n, double v, struct stats_step *out)
+{
+	double x[MAXPTS], var[MAXPTS];
+
+	for (size_t i = 0; i < n; i++) {
+		x[i] = log(lev[i]);
+		var[i] = v;
+	}
+	return stats_steps(x, var, n, 0, 0.05, out, 8);
+}
+
+/* A step of +20% after 6 labels, the labels 1% apart: found there, its size within its interval. */
+static void test_one_step(void **state)
+{
+	const double lev[] = { 100, 101, 99, 100.5, 99.5, 100, 120, 121, 119, 120.5, 119.5, 120 };
+	struct stats_step st[8];
+
+	(void)state;
+	assert_int_equal(steps_of(lev, 12, 1e-4, st), 1);
+	assert_int_equal(st[0].at, 6);
+	assert_true(st[0].lo < 0.2 && 0.2 < st[0].hi);
+	assert_true(fabs(st[0].change - 0.2) < 0.01);
+	assert_true(st[0].p < 0.01);
+}
+
+/* Up 10% after 4 labels, down 15% after 9: both, in order. */
+static void test_two_steps(void **state)
+{
+	const double lev[] = { 50, 50.3, 49.8, 50.1, 55, 55.2, 54.9, 55.1, 55, 46.8, 46.7, 46.9, 46.8 };
+	struct stats_step st[8];
+
+	(void)state;
+	assert_int_equal(steps_of(lev, 13, 1e-4, st), 2);
+	assert_int_equal(st[0].at, 4);
+	assert_int_equal(st[1].at, 9);
+	assert_true(st[0].change > 0.08 && st[0].change < 0.12);
+	assert_true(st[1].change < -0.13 && st[1].change > -0.17);
+}
+
+/* The same labels without a step, and a series of one label: nothing. */
+static void test_no_step(void **state)
+{
+	const double lev[] = { 100, 101, 99, 100.5, 99.5, 100, 100.2, 101, 99, 100.5, 99.5, 100 };
+	struct stats_step st[8];
+	double x = 0, v = 1;
+
+	(void)state;
+	assert_int_equal(steps_of(lev, 12, 1e-4, st), 0);
+	assert_int_equal(stats_steps(&x, &v, 1, 0, 0.05, st, 8), 0);
+	v = 0;
+	assert_int_equal(stats_steps(&x, &v, 1, 0, 0.05, st, 8), -1);
+}
+
+/*
+ * A 5% step inside a stretch whose labels swing 8%: the levels' own
+ * variance (stats_steps_noise) says the step is not above the noise,
+ * and nothing is reported; the variance the labels' runs alone show
+ * (0.2%) would have called it a step.
+ */
+static void test_noisy_stretch(void **state)
+{
+	const double lev[] = { 100, 108, 95, 104, 97, 106, 105, 112, 101, 110, 99, 109 };
+	double x[12];
+	struct stats_step st[8];
+
+	(void)state;
+	for (int i = 0; i < 12; i++)
+		x[i] = log(lev[i]);
+	double v = stats_steps_noise(x, 12);
+	assert_true(v > 0.001);
+	assert_int_equal(steps_of(lev, 12, v, st), 0);
+	assert_true(steps_of(lev, 12, 0.002 * 0.002, st) > 0);
+}
+
+/*
+ * A label measured once weighs less than labels measured five times: six
+ * labels at 100 (variance of their means 1e-4) and one at 130 measured
+ * once (variance 25 times more): 30% from a single run is not proof; the
+ * same level from five runs is.
+ */
+static void test_weights(void **state)
+{
+	double x[7], v[7];
+	struct stats_step st[8];
+
+	(void)state;
+	for (int i = 0; i < 7; i++) {
+		x[i] = log(i == 6 ? 130 : 100 + (i % 2 ? 0.5 : -0.5));
+		v[i] = 1e-4;
+	}
+	v[6] = 0.2 * 0.2;
+	assert_int_equal(stats_steps(x, v, 7, 0, 0.05, st, 8), 0);
+	v[6] = 1e-4;
+	assert_int_equal(stats_steps(x, v, 7, 0, 0.05, st, 8), 1);
+	assert_int_equal(st[0].at, 6);
+}
+
+/*
+ * Simulated histories: 12 labels of 5 runs, each label's level off by
+ * 1.5% (a sitting's own move; bench/history_steps.py draws them from
+ * real sittings) and its runs 2% apart; the variance of each mean from
+ * the series (stats_steps_noise, taken as known on 4 degrees of freedom,
+ * a median's worth of 11 differences).  A step of
+ * 10% after label 6 is found in at least 95% of histories, and 5% in at
+ * least 80%, at most one label from where it is; histories without a step
+ * report one in at most 5%.  The shares are printed.
+ */
+static double sim_found(gsl_rng *rng, double step, int trials, int *near_out)
+{
+	int found = 0, near = 0;
+
+	for (int t = 0; t < trials; t++) {
+		double x[12], v[12], noise;
+		struct stats_step st[8];
+		int n;
+
+		for (int i = 0; i < 12; i++) {
+			double level = log(i >= 6 ? 1 + step : 1) + gsl_ran_gaussian(rng, 0.015);
+			double sum = 0;
+
+			for (int r = 0; r < 5; r++)
+				sum += level + gsl_ran_gaussian(rng, 0.02);
+			x[i] = sum / 5;
+		}
+		noise = stats_steps_noise(x, 12);
+		for (int i = 0; i < 12; i++)
+			v[i] = noise;
+		n = stats_steps(x, v, 12, 4, 0.05, st, 8);
+		assert_true(n >= 0);
+		found += n > 0;
+		for (int k = 0; k < n; k++)
+			if (st[k].at >= 5 && st[k].at <= 7) {
+				near++;
+				break;
+			}
+	}
+	*near_out = near;
+	return (double)found / trials;
+}
+
+static void test_simulated_histories(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int near;
+	double none, five, ten;
+
+	(void)state;
+	assert_non_null(rng);
+	gsl_rng_set(rng, 20261204);
+	none = sim_found(rng, 0, 400, &near);
+	ten = sim_found(rng, 0.10, 400, &near);
+	print_message("# no step: %.3f reported one; a 10%% step: %.3f found, %.3f within a label\n",
+		      none, ten, near / 400.0);
+	assert_true(none <= 0.05);
+	assert_true(near >= 0.95 * 400);
+	five = sim_found(rng, 0.05, 400, &near);
+	print_message("# a 5%% step: %.3f found, %.3f within a label\n", five, near / 400.0);
+	assert_true(near >= 0.80 * 400);
+	gsl_rng_free(rng);
+}
+
+/* Version order: the seeds' series, a kernel's rc before its release, numbers as numbers. */
+static void test_version_order(void **state)
+{
+	static const char *const order[] = {
+		"2.4.18", "2.4.19", "2.5.46", "2.5.46-mm1", "2.5.47", "2.5.47-mm1", "6.18.9",
+		"6.18.10", "6.19-rc1", "6.19-rc2", "6.19", "6.19.1",
+	};
+	const size_t n = sizeof(order) / sizeof(order[0]);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			assert_int_equal(parse_version_cmp(order[i], order[j]), (i > j) - (i < j));
+	assert_int_equal(parse_version_cmp("1.4W", "1.4X"), -1);
+	assert_int_equal(parse_version_cmp("v6.1", "v6.01"), 0);
+	assert_int_equal(parse_version_cmp("", "1"), -1);
+	assert_int_equal(parse_version_cmp("FreeBSD 5.0-CURRENT", "FreeBSD 4.7-STABLE"), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_step),
+		cmocka_unit_test(test_two_steps),
+		cmocka_unit_test(test_no_step),
+		cmocka_unit_test(test_noisy_stretch),
+		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_simulated_histories),
+		cmocka_unit_test(test_version_order),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -54,6 +54,36 @@ d = json.load(open(sys.argv[1]))
 assert d["hosts"][0]["by"] == "time" and d["hosts"][0]["points"] == 7
 ' "$T/out"
 
+# --- the page ----------------------------------------------------------------
+kb history --by label --db "$DB" --html
+cp "$T/out" "$T/history.html"
+check "history --html exits 0" [ "$rc" = 0 ]
+check "the page draws each figure that stepped (4)" \
+	[ "$(grep -c '<svg [^>]*class="chart history"' "$T/history.html")" = 4 ]
+check "each step a dashed line on its chart (5)" [ "$(grep -c '<line class="step"' "$T/history.html")" = 5 ]
+check "the page leads with the noticed lines" \
+	grep -q '<li>kbench noticed a +260.4% regression of sys.null' "$T/history.html"
+check "no script to run: only the inert JSON data block" \
+	[ "$(grep -c '<script' "$T/history.html")" = "$(grep -c '<script type="application/json" id="kbench-data">' "$T/history.html")" ]
+. "$(dirname "$0")/browser.sh"
+browser_setup
+if [ -z "$BROWSER" ]; then
+	skip "Chromium loads the history page" "$BROWSER_WHY"
+else
+	mkdir -p "$BUILD/html"
+	SHOTS=$(cd "$BUILD/html" && pwd)
+	browser_load "$T/history.html" "$SHOTS" history
+	check "Chromium loads the history page without a console error" \
+		sh -c "[ $? = 0 ] && [ ! -s '$SHOTS/history.console' ]"
+	check "the DOM holds a point per label and chart (12)" \
+		[ "$(browser_count "$SHOTS/history.dom" g.point)" = 12 ]
+	if browser_blank "$SHOTS/history.png"; then
+		notok "the screenshot is not blank ($SHOTS/history.png)"
+	else
+		ok "the screenshot is not blank ($SHOTS/history.png)"
+	fi
+fi
+
 # --- --fail-on: the newest label's step -------------------------------------
 kb history --by label --db "$DB" --fail-on regression
 check "--fail-on regression: the newest label slowed the pipe, exit 3" [ "$rc" = 3 ]
@@ -69,8 +99,8 @@ kb history --db "$DB" --by version
 check "--by version: one line, exit 2" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
 kb history --db "$DB" --fail-on slower
 check "--fail-on slower: one line, exit 2" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
-kb history --db "$DB" --format html
-check "--format html: not one of its formats, exit 2" sh -c "[ $rc = 2 ] && grep -q 'one of text, json' '$T/err'"
+kb history --db "$DB" --format csv
+check "--format csv: not one of its formats, exit 2" sh -c "[ $rc = 2 ] && grep -q 'one of text, json, html' '$T/err'"
 kb history --db "$DB" --host nosuch
 check "a host with no runs: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 kb history --db "$DB" --only 'sys.null,,x'

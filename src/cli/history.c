@@ -14,6 +14,7 @@
 #include "core/err.h"
 #include "core/parse.h"
 #include "report/report.h"
+#include "report/series.h"
 #include "store/store.h"
 
 /*
@@ -113,7 +114,7 @@ int cmd_history(int argc, char **argv)
 {
 	const char *db = NULL, *format = NULL, *only = NULL, *host = NULL, *by = "time",
 		   *fail_on = NULL;
-	int json = 0, nsel, nruns, stepped = 0, by_label;
+	int json = 0, html = 0, nsel, nruns, stepped = 0, by_label;
 	enum cli_format fmt;
 	const struct opt opts[] = {
 		OPT_ROW_DB(db),
@@ -121,8 +122,9 @@ int cmd_history(int argc, char **argv)
 		{ "host", OPT_STRING, &host, "H", "this host's runs only (default: each host apart)", 0, 0, 0 },
 		{ "by", OPT_STRING, &by, "time|label", "a point a run in time order, or a label's runs in version order", 0, 0, 0 },
 		{ "fail-on", OPT_STRING, &fail_on, "regression|change", "exit 3 when the newest point brought a step of that kind", 0, 0, 0 },
-		OPT_ROW_FORMAT(format, "text (the noticed lines, then the figures that stepped) or json"),
+		OPT_ROW_FORMAT(format, "text (the noticed lines, then the figures that stepped), json or html"),
 		{ "json", OPT_FLAG, &json, NULL, "print one JSON document: figures, points, changes", 0, 0, 0 },
+		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: each figure that stepped drawn", 0, 0, 0 },
 		{ 0 },
 	};
 	const char *globs[HISTORY_MAX_ONLY];
@@ -133,7 +135,8 @@ int cmd_history(int argc, char **argv)
 	struct store *st;
 
 	nsel = opt_parse(cli_find("history"), opts, argc, argv);
-	fmt = cli_format("history", format, json, 0, 1u << CLI_TEXT | 1u << CLI_JSON);
+	fmt = cli_format("history", format, json, html,
+			 1u << CLI_TEXT | 1u << CLI_JSON | 1u << CLI_HTML);
 	if (strcmp(by, "time") != 0 && strcmp(by, "label") != 0)
 		die_usage("history: --by must be time or label, not '%s'", by);
 	by_label = strcmp(by, "label") == 0;
@@ -204,6 +207,9 @@ int cmd_history(int argc, char **argv)
 	if (fmt == CLI_JSON) {
 		if (report_series_json(stdout, ser, hosts, nhosts) < 0)
 			die("history: cannot write the JSON");
+	} else if (fmt == CLI_HTML) {
+		if (report_series_html(stdout, ser, hosts, nhosts) < 0)
+			die("history: cannot write the page");
 	} else {
 		for (size_t h = 0; h < nhosts; h++) {
 			if (h)

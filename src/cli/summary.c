@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "report/report.h"
+#include "report/sections.h"
 #include "report/html.h"
 #include "report/model.h"
 #include "store/store.h"
@@ -92,32 +93,21 @@ int cmd_summary(int argc, char **argv)
 			die("summary: cannot write the page");
 		return EXIT_DONE;
 	}
+	/* The tables of the label rows, or of each run with --each. */
+	if (!each && (nrows = report_merge_labels(runs, (size_t)nruns, &rows)) < 0) {
+		store_runs_free(runs, (size_t)nruns);
+		die("summary: out of memory merging the runs of each label");
+	}
+	const struct run_info *trows = each ? runs : rows;
+	size_t ntrows = each ? (size_t)nruns : (size_t)nrows;
+	int rc;
+
 	/* JSON is for scripts: they get the runs themselves and merge as they like. */
 	if (json) {
-		/* The runs, and the tables the text shows of them (of each run with --each). */
+		/* The runs, and the tables the text shows of them, every section's. */
 		struct rm_doc doc = { .verbose = verbose };
-		int rc;
 
-		if (!report_summary_has(runs, (size_t)nruns)) {
-			/* Only contest's or timed jobs' results: theirs alone, as in the text. */
-		} else if (each) {
-			report_summary_model(&doc, runs, (size_t)nruns);
-		} else {
-			nrows = report_merge_labels(runs, (size_t)nruns, &rows);
-			if (nrows < 0) {
-				store_runs_free(runs, (size_t)nruns);
-				die("summary: out of memory merging the runs of each label");
-			}
-			report_summary_model(&doc, rows, (size_t)nrows);
-		}
-		/* And contest's, the timed jobs' and the clock sources', as the text shows them. */
-		rc = 0;
-		if (report_contest_has(runs, (size_t)nruns))
-			rc |= report_contest_model(&doc, runs, (size_t)nruns, 0.02);
-		if (report_timed_has(runs, (size_t)nruns))
-			rc |= report_timed_model(&doc, runs, (size_t)nruns, 0);
-		if (report_clocks_has(runs, (size_t)nruns))
-			rc |= report_clocks_model(&doc, runs, (size_t)nruns);
+		rc = report_sections_model(&doc, trows, ntrows, runs, (size_t)nruns);
 		/* The tables name a shared label LABEL@HOST; the runs keep the label they have. */
 		for (int i = 0; i < nruns && stored_labels; i++)
 			memcpy(runs[i].label, stored_labels[i], sizeof(runs[i].label));
@@ -125,46 +115,14 @@ int cmd_summary(int argc, char **argv)
 			rc = report_summary_json(stdout, summary_shared_sysinfo(runs, (size_t)nruns),
 						 runs, (size_t)nruns, &doc);
 		rm_doc_free(&doc);
-		if (!each)
-			report_merge_free(rows, (size_t)nrows);
-		if (rc < 0) {
-			store_runs_free(runs, (size_t)nruns);
-			die("summary: cannot encode the runs as JSON");
-		}
-	} else if (!report_summary_has(runs, (size_t)nruns)) {
-		/* Only contest's or timed jobs' results: their tables alone, no empty lmbench ones. */
-	} else if (each) {
-		report_summary(stdout, runs, (size_t)nruns, verbose);
 	} else {
-		nrows = report_merge_labels(runs, (size_t)nruns, &rows);
-		if (nrows < 0) {
-			store_runs_free(runs, (size_t)nruns);
-			die("summary: out of memory merging the runs of each label");
-		}
-		report_summary(stdout, rows, (size_t)nrows, verbose);
+		rc = report_sections_text(stdout, trows, ntrows, runs, (size_t)nruns, verbose);
+	}
+	if (!each)
 		report_merge_free(rows, (size_t)nrows);
-	}
-	/* contest's results in contest's tables: a row per label, [runs], Ratio. */
-	if (!json && report_contest_has(runs, (size_t)nruns)) {
-		if (report_summary_has(runs, (size_t)nruns))
-			fputc('\n', stdout);
-		if (report_contest_text(stdout, runs, (size_t)nruns, 0.02) < 0)
-			die("summary: out of memory");
-	}
-	/* Timed jobs: a row per label and configuration, the scaling, the copies. */
-	if (!json && report_timed_has(runs, (size_t)nruns)) {
-		if (report_summary_has(runs, (size_t)nruns) || report_contest_has(runs, (size_t)nruns))
-			fputc('\n', stdout);
-		if (report_timed_text(stdout, runs, (size_t)nruns, 0) < 0)
-			die("summary: out of memory");
-	}
-	/* Clock sources (kbench clocks): a row per source, a column per call. */
-	if (!json && report_clocks_has(runs, (size_t)nruns)) {
-		if (report_summary_has(runs, (size_t)nruns) || report_contest_has(runs, (size_t)nruns) ||
-		    report_timed_has(runs, (size_t)nruns))
-			fputc('\n', stdout);
-		if (report_clocks_text(stdout, runs, (size_t)nruns) < 0)
-			die("summary: out of memory");
+	if (rc < 0) {
+		store_runs_free(runs, (size_t)nruns);
+		die(json ? "summary: cannot encode the runs as JSON" : "summary: out of memory");
 	}
 	store_runs_free(runs, (size_t)nruns);
 	free(stored_labels);

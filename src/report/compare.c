@@ -53,6 +53,7 @@
  * two can never disagree.  Nothing here reads the database or measures.
  */
 #include "report/report.h"
+#include "report/loose.h"
 #include "report/jsonw.h"
 
 #include <gsl/gsl_cdf.h>

@@ -15,6 +15,8 @@
 
 #include "report/model.h"
 #include "report/report.h"
+#include "report/loose.h"
+#include "report/sections.h"
 #include "report/svg.h"
 
 /* Printed in the page and on A4: system fonts, figures in tabular digits. */
@@ -658,37 +660,25 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 	html_summary_charts(out, rows, nrows);
 	html_rates_chart(out, rows, nrows);
 	/*
-	 * contest's, the timed jobs' and the clock sources' tables go on the
-	 * same model, so that the JSON embedded holds every table shown; each
-	 * part's are drawn from where it began.
+	 * The other sections' tables (lmbench's, the first row, is drawn above
+	 * with its charts) go on the same model, so that the JSON embedded
+	 * holds every table shown; each section's heading and chart, then its
+	 * tables from where they began.
 	 */
-	if (report_contest_has(runs, nruns)) {
+	for (const struct report_section *s = report_sections + 1; s->id; s++) {
 		size_t from = doc.ntables;
 
-		fputs("<h2 id=\"contest\">contest</h2>\n", out);
-		if (report_contest_chart(out, runs, nruns) < 0)
+		if (!s->has(runs, nruns))
+			continue;
+		if (s->heading)
+			fprintf(out, "%s\n", s->heading);
+		if (s->chart && s->chart(out, runs, nruns) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-		if (report_contest_model(&doc, runs, nruns, 0.02) < 0)
-			fputs("<p class=\"warn\">contest's tables are not shown: out of memory.</p>\n", out);
-		html_tables_from(out, &doc, from);
-	}
-	if (report_timed_has(runs, nruns)) {
-		size_t from = doc.ntables;
-
-		fputs("<h2 id=\"timed-chart\">Timed jobs</h2>\n", out);
-		if (report_timed_chart(out, runs, nruns) < 0)
-			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-		if (report_timed_model(&doc, runs, nruns, 0) < 0)
-			fputs("<p class=\"warn\">The timed jobs' tables are not shown: out of memory.</p>\n",
-			      out);
-		html_tables_from(out, &doc, from);
-	}
-	if (report_clocks_has(runs, nruns)) {
-		size_t from = doc.ntables;
-
-		if (report_clocks_model(&doc, runs, nruns) < 0)
-			fputs("<p class=\"warn\">The clock sources' tables are not shown: out of "
-			      "memory.</p>\n", out);
+		if (s->model(&doc, rows, nrows, runs, nruns) < 0) {
+			fputs("<p class=\"warn\">", out);
+			report_html_text(out, s->what);
+			fputs(" are not shown: out of memory.</p>\n", out);
+		}
 		html_tables_from(out, &doc, from);
 	}
 	report_html_data(out, summary_json, &d);

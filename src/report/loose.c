@@ -11,6 +11,7 @@
  * spread stands in, or, unknown, the precision missed is the mark.
  */
 #include "report/report.h"
+#include "report/loose.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -13,7 +13,6 @@
 #include "core/bench.h"
 #include "core/result.h"
 #include "core/sysinfo.h"
-#include "stats/stats.h"
 
 /*
  * lmbench's number convention for a cell `width` characters wide: as many
@@ -58,25 +57,6 @@ const char *report_cell(char *buf, size_t size, const char *s, int width, int al
  * A table without a figure is left out.
  */
 void report_summary(FILE *out, const struct run_info *runs, size_t nruns, int verbose);
-/*
- * Loose figures (report/loose.c): what a run's intervals are like, the
- * median half-width of its figures (typical, over n of them) and of the
- * machine's spread that floors each (machine, the results' machine_pct),
- * fractions, NaN where none; and whether a figure is looser than its run
- * allows: it missed its precision and its interval is over
- * REPORT_LOOSE_FACTOR times the typical one.  Marked REPORT_LOOSE_MARK.
- */
-#define REPORT_LOOSE_FACTOR 2.0
-#define REPORT_LOOSE_MARK "!"
-struct report_spread {
-	double typical, machine;
-	size_t n;
-};
-struct report_spread report_run_spread(const struct run_info *run);
-int report_loose(const struct result *r, const struct report_spread *sp);
-/* A result's interval's half-width as a fraction of its figure; NaN without one. */
-double report_rel_halfwidth(const struct result *r);
-
 /*
  * The figure ids a summary table shows (its model id: "proc", "ctx"...),
  * columns and notes, in its order: up to max into ids; how many.
@@ -531,60 +511,5 @@ int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t n
 int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			const struct report_cmp_row *rows, size_t nrows, double threshold,
 			unsigned flags, int curves);
-
-/*
- * A figure's history (report/series.c, kbench history): every figure of
- * the runs (those matching the globs only, when nonly > 0; the
- * sentinel's row always, to tell the machine's steps from the kernel's)
- * over points in order, a point a label's runs in version order
- * (parse_version_cmp) or, by time, a run; each point's level (the
- * geometric mean of its runs' medians) with its 95% interval, and the
- * steps found (stats_steps at REPORT_SERIES_ALPHA).
- */
-#define REPORT_SERIES_ALPHA 0.05
-#define REPORT_SERIES_MAX_STEPS 8
-struct report_series_point {
-	char label[128];
-	char started[32];		/* its first run's */
-	int64_t first_run, last_run;	/* run ids */
-	size_t nruns;
-	double level, lo, hi;
-};
-/* Where a series' spread between sittings came from. */
-enum report_noise { REPORT_NOISE_SERIES, REPORT_NOISE_HISTORY, REPORT_NOISE_RUNS };
-struct report_series_figure {
-	const struct result *key;	/* the instance, one of the runs' results */
-	int sentinel;			/* the machine's row (cpu.mhz) */
-	enum report_noise noise;	/* the series itself (6 points or more), the host's
-					   history of labels measured twice, or none:
-					   the runs' spread alone */
-	size_t npoints;			/* points with a usable figure */
-	struct report_series_point *points;
-	double sitting_var;		/* a point's spread beyond its runs', squared logs */
-	size_t nsteps;
-	struct stats_step steps[REPORT_SERIES_MAX_STEPS];
-	int machine[REPORT_SERIES_MAX_STEPS];	/* the sentinel stepped at the same point */
-};
-struct report_series {
-	int by_label;
-	size_t npoints;
-	struct report_series_figure *figures;
-	size_t nfigures;
-};
-struct report_cmp_side;
-int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
-			const char *const *only, size_t nonly, const struct report_cmp_side *history,
-			struct report_series *s);
-void report_series_free(struct report_series *s);
-/*
- * Whether the newest point brought a step of a figure (not the machine's):
- * any, or with regressions_only one in the unit's bad direction.
- */
-int report_series_newest(const struct report_series *s, int regressions_only);
-/* The noticed lines, then each figure that stepped point by point; host named when given. */
-void report_series_text(FILE *out, const struct report_series *s, const char *host);
-/* One document for n hosts' series: "hosts", and "figures" too when n is 1.  0 or -1. */
-int report_series_json(FILE *out, const struct report_series *s, const char *const *hosts,
-		       size_t n);
 
 #endif

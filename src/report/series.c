@@ -18,7 +18,10 @@
  * the machine stepped is said to be the machine's, not the kernel's.
  */
 #include "report/report.h"
+#include "report/series.h"
+#include "report/html.h"
 #include "report/jsonw.h"
+#include "report/svg.h"
 #include "core/parse.h"
 #include "core/utf8.h"
 #include "stats/stats.h"
@@ -457,4 +460,103 @@ int report_series_json(FILE *out, const struct report_series *s, const char *con
 		fputc('\n', out);
 	json_decref(root);
 	return rc == 0 ? 0 : -1;
+}
+
+/* The page's embedded data: the JSON document of the same series. */
+struct series_page {
+	const struct report_series *s;
+	const char *const *hosts;
+	size_t n;
+};
+
+static int series_page_json(FILE *out, const void *arg)
+{
+	const struct series_page *p = arg;
+
+	return report_series_json(out, p->s, p->hosts, p->n);
+}
+
+/* One figure's chart: its points with their intervals, its steps marked. */
+static int series_chart(FILE *out, const struct report_series *s,
+			const struct report_series_figure *f)
+{
+	struct svg_point *pts = calloc(f->npoints ? f->npoints : 1, sizeof(*pts));
+	struct svg_step st[REPORT_SERIES_MAX_STEPS];
+	char names[REPORT_SERIES_MAX_STEPS][32], title[200], (*runs)[24] = NULL;
+	struct svg_chart c = { 0 };
+	int rc;
+
+	if (!pts)
+		return -1;
+	if (!s->by_label && !(runs = calloc(f->npoints ? f->npoints : 1, sizeof(*runs)))) {
+		free(pts);
+		return -1;
+	}
+	for (size_t p = 0; p < f->npoints; p++) {
+		const struct report_series_point *pt = &f->points[p];
+
+		if (runs)
+			snprintf(runs[p], sizeof(runs[p]), "%lld", (long long)pt->first_run);
+		pts[p] = (struct svg_point){ runs ? runs[p] : pt->label, pt->level, pt->lo, pt->hi };
+	}
+	for (size_t i = 0; i < f->nsteps; i++) {
+		snprintf(names[i], sizeof(names[i]), "%+.1f%%", 100 * f->steps[i].change);
+		st[i] = (struct svg_step){ f->steps[i].at, names[i], !f->sentinel && series_worse(f, i) };
+	}
+	series_name(f->key, title, sizeof(title));
+	c.title = title;
+	c.xlabel = s->by_label ? "label" : "run";
+	c.ylabel = f->key->unit;
+	c.empty = "no point to draw";
+	rc = svg_history(out, &c, pts, f->npoints, st, f->nsteps);
+	free(pts);
+	free(runs);
+	return rc;
+}
+
+int report_series_html(FILE *out, const struct report_series *s, const char *const *hosts,
+		       size_t n)
+{
+	struct series_page pg = { s, hosts, n };
+	char name[160], where[1200];
+
+	report_html_begin(out, "kbench history");
+	for (size_t h = 0; h < n; h++) {
+		size_t noticed = 0;
+
+		if (n > 1) {
+			fputs("<h2>host ", out);
+			report_html_text(out, hosts[h]);
+			fputs("</h2>\n", out);
+		}
+		/* What a kernel developer mails, first; then each figure that stepped, drawn. */
+		fputs("<ul class=\"notes\">\n", out);
+		for (size_t k = 0; k < s[h].nfigures; k++) {
+			const struct report_series_figure *f = &s[h].figures[k];
+
+			for (size_t i = 0; i < f->nsteps; i++) {
+				char line[1600];
+
+				series_name(f->key, name, sizeof(name));
+				series_where(&s[h], f, f->steps[i].at, where, sizeof(where));
+				snprintf(line, sizeof(line), "kbench noticed a %+.1f%% %s of %s (%+.1f..%+.1f%%) %s",
+					 100 * f->steps[i].change, f->sentinel ? "move of the machine" :
+					 series_worse(f, i) ? "regression" : "improvement", name,
+					 100 * f->steps[i].lo, 100 * f->steps[i].hi, where);
+				fputs("<li>", out);
+				report_html_text(out, line);
+				fputs("</li>\n", out);
+				noticed++;
+			}
+		}
+		if (!noticed)
+			fputs("<li>kbench noticed no step</li>\n", out);
+		fputs("</ul>\n", out);
+		for (size_t k = 0; k < s[h].nfigures; k++)
+			if (s[h].figures[k].nsteps && series_chart(out, &s[h], &s[h].figures[k]) < 0)
+				fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+	}
+	report_html_data(out, series_page_json, &pg);
+	report_html_end(out);
+	return ferror(out) ? -1 : 0;
 }

@@ -1300,3 +1300,94 @@ int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s)
 	free(yt);
 	return rc;
 }
+
+/* ----------------------------------------------------------- history */
+
+int svg_history(FILE *out, const struct svg_chart *c, const struct svg_point *pts, size_t n,
+		const struct svg_step *steps, size_t nsteps)
+{
+	struct svg_w w = { .out = out };
+	struct svg_axis ya;
+	struct svg_ticks *yt;
+	double ymin = HUGE_VAL, ymax = -HUGE_VAL, top = svg_top(c) + 14, bottom = top + 200;
+	double left, right = SVG_W - 16, dx, height;
+	size_t drawn = 0, every;
+	int first = 1, rc;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(pts[i].y))
+			continue;
+		drawn++;
+		ymin = fmin(ymin, isfinite(pts[i].lo) ? fmin(pts[i].lo, pts[i].y) : pts[i].y);
+		ymax = fmax(ymax, isfinite(pts[i].hi) ? fmax(pts[i].hi, pts[i].y) : pts[i].y);
+	}
+	if (drawn == 0)
+		return svg_nochart(out, c);
+	yt = malloc(sizeof(*yt));
+	if (!yt)
+		return -1;
+	/* Not from 0: the steps are what this chart is for. */
+	svg_widen(&ymin, &ymax);
+	svg_lin_ticks(&ya, ymin, ymax, yt);
+	ya.p0 = bottom;
+	ya.p1 = top;
+	left = svg_margin_y(yt, c->ylabel);
+	dx = (right - left) / (double)n;
+	every = n > SVG_MAXLABELS ? (n + SVG_MAXLABELS - 1) / SVG_MAXLABELS : 1;
+	height = bottom + 30 + (c->xlabel ? 18 : 0) + 8;
+
+	svg_open(&w, "history", height, c);
+	svg_axis_y(&w, &ya, yt, left, right, 14, c->ylabel);
+	/* The x axis: a line, and each point's name under it (every k-th). */
+	fputs("<g class=\"axis x\">\n", w.out);
+	fprintf(w.out, "<path stroke=\"#000000\" fill=\"none\" d=\"M%s %sH%s\"/>\n", svg_n(&w, left),
+		svg_n(&w, bottom), svg_n(&w, right));
+	for (size_t i = 0; i < n; i += every)
+		svg_label(&w, "tick", left + dx * ((double)i + 0.5), bottom + 15, "middle",
+			  pts[i].name ? pts[i].name : "", (size_t)(dx * (double)every / SVG_CHAR));
+	if (c->xlabel)
+		svg_label(&w, "label", (left + right) / 2, bottom + 32, "middle", c->xlabel, SVG_ALL);
+	fputs("</g>\n", w.out);
+	/* The steps first, under the points. */
+	for (size_t k = 0; k < nsteps; k++) {
+		double x = left + dx * (double)steps[k].at;
+		const char *colour = steps[k].worse ? SVG_WORSE : SVG_BETTER;
+
+		if (steps[k].at == 0 || steps[k].at >= n)
+			continue;
+		fprintf(w.out, "<line class=\"step\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\""
+			" stroke-dasharray=\"6 3\" stroke-width=\"1.5\"/>\n", svg_n(&w, x),
+			svg_n(&w, top - 10), svg_n(&w, x), svg_n(&w, bottom), colour);
+		if (steps[k].label)
+			svg_label(&w, "step", x, top - 13, "middle", steps[k].label, SVG_ALL);
+	}
+	/* A line through the levels, then each point with its whisker. */
+	fprintf(w.out, "<path class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1\" d=\"",
+		SVG_GREY);
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(pts[i].y)) {
+			fprintf(w.out, "%s%s %s", first ? "M" : "L", svg_n(&w, left + dx * ((double)i + 0.5)),
+				svg_n(&w, svg_pos(&ya, pts[i].y)));
+			first = 0;
+		}
+	fputs("\"/>\n", w.out);
+	for (size_t i = 0; i < n; i++) {
+		double x = left + dx * ((double)i + 0.5);
+
+		if (!isfinite(pts[i].y))
+			continue;
+		fputs("<g class=\"point\" data-name=\"", w.out);
+		svg_text(&w, pts[i].name ? pts[i].name : "", SVG_ALL);
+		fputs("\">\n", w.out);
+		if (isfinite(pts[i].lo) && isfinite(pts[i].hi)) {
+			fprintf(w.out, "<path class=\"whisker\" fill=\"none\" stroke=\"%s\" d=\"", svg_colours[0]);
+			svg_whisker(&w, x, svg_pos(&ya, pts[i].lo), svg_pos(&ya, pts[i].hi), 0);
+			fputs("\"/>\n", w.out);
+		}
+		svg_marker(&w, SVG_CIRCLE, x, svg_pos(&ya, pts[i].y), svg_colours[0], svg_colours[0], NULL);
+		fputs("</g>\n", w.out);
+	}
+	rc = svg_close(&w);
+	free(yt);
+	return rc;
+}

@@ -154,4 +154,29 @@ struct svg_samples {
 /* A strip plot: each sample a dot, the median a line across, its interval a band. */
 int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s);
 
+/* One point of svg_history: a label's (or run's) level and its interval. */
+struct svg_point {
+	const char *name;		/* the x axis's label under it, and data-name */
+	double y;			/* the level; not finite: not drawn */
+	double lo, hi;			/* its interval, a whisker; NaN: none */
+};
+
+/* A step of svg_history: between points at - 1 and at. */
+struct svg_step {
+	size_t at;
+	const char *label;		/* written at its top ("+26.2%") */
+	int worse;			/* the unit's bad way: the worse colour, else the better */
+};
+
+/*
+ * A figure's history: the points evenly along x in their order, their
+ * names under the axis (every k-th where there are more than 24), each a
+ * marker on a linear y axis with its whisker, a line through them; each
+ * step a dashed vertical line (line.step) between its two points, coloured
+ * by its direction and labelled at the top.  xlabel under the names, ylabel
+ * along y (the unit).
+ */
+int svg_history(FILE *out, const struct svg_chart *c, const struct svg_point *pts, size_t n,
+		const struct svg_step *steps, size_t nsteps);
+
 #endif

@@ -6,6 +6,7 @@
  * so they survive being pasted into mail.
  */
 #include "report/report.h"
+#include "report/loose.h"
 #include "report/model.h"
 #include "core/catalog.h"
 #include "core/registry.h"

@@ -251,7 +251,44 @@ static char *strip_text(void)
 	return capture_end(&cap);
 }
 
+/*
+ * A figure's history: five labels, a step up after the second (worse) and
+ * down after the fourth (better), the third without an interval and one
+ * level that cannot be drawn.
+ */
+static char *history_text(void)
+{
+	static const struct svg_point pts[] = {
+		{ "6.18.9", 100, 98, 102 }, { "6.18.10", 101, 99, 103 }, { "6.19-rc1", 120, NAN, NAN },
+		{ "6.19", 121, 118, 124 }, { "6.19.1", 104, 102, 106 }, { "6.20-rc1", NAN, NAN, NAN },
+	};
+	static const struct svg_step steps[] = { { 2, "+19.3%", 1 }, { 4, "-14.0%", 0 } };
+	struct svg_chart c = { .title = "proc.fork", .xlabel = "label", .ylabel = "us",
+			       .empty = "no point to draw" };
+	struct capture cap;
+
+	assert_int_equal(svg_history(capture_start(&cap), &c, pts, NELEM(pts), steps, NELEM(steps)),
+			 0);
+	return capture_end(&cap);
+}
+
 /* ---------------------------------------------------------------- golden */
+
+static void test_history_golden(void **state)
+{
+	char *text = history_text();
+
+	(void)state;
+	check_golden("svg_history", text);
+	assert_no_nan(text);
+	/* A point a level drawn, a whisker where it has an interval, a dashed line a step. */
+	assert_int_equal(count(text, "<g class=\"point\""), 5);
+	assert_int_equal(count(text, "<path class=\"whisker\""), 4);
+	assert_int_equal(count(text, "<line class=\"step\""), 2);
+	assert_non_null(strstr(text, "stroke=\"#d55e00\" stroke-dasharray"));
+	assert_non_null(strstr(text, "stroke=\"#0072b2\" stroke-dasharray"));
+	free(text);
+}
 
 static void test_curve_golden(void **state)
 {
@@ -794,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_forest_golden),
 		cmocka_unit_test(test_bars_golden),
 		cmocka_unit_test(test_strip_golden),
+		cmocka_unit_test(test_history_golden),
 		cmocka_unit_test(test_curve_elements),
 		cmocka_unit_test(test_curve_octaves),
 		cmocka_unit_test(test_curve_many_octaves),

@@ -86,13 +86,15 @@ static int series_figure(const struct result *key, const struct run_info *const 
 {
 	struct stats_sittings sit;
 	double df;
-	double *x = calloc(npts ? npts : 1, 3 * sizeof(double)), *v, *n, within = 0, total, runs_part;
+	double *x = calloc(npts ? npts : 1, 4 * sizeof(double)), *v, *n, *own, within = 0, total,
+	       runs_part;
 	size_t wdf = 0, used = 0;
 
 	if (!x)
 		return -1;
 	v = x + npts;
 	n = v + npts;
+	own = n + npts;
 	f->key = key;
 	f->points = calloc(npts ? npts : 1, sizeof(*f->points));
 	if (!f->points) {
@@ -122,6 +124,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		pt->nruns = k;
 		x[f->npoints] = sum / (double)k;
 		n[f->npoints] = (double)k;
+		own[f->npoints] = k > 1 ? (sq - sum * sum / (double)k) / (double)(k - 1) : 0;
 		if (k > 1) {
 			within += sq - sum * sum / (double)k;
 			wdf += k - 1;
@@ -157,7 +160,8 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		double s2 = wdf ? within / (double)wdf : (isfinite(total) ? total : 0);
 
 
-		v[p] = f->sitting_var + s2 / n[p];
+		/* A point whose own runs spread wider than the rest (a wild run) weighs less. */
+		v[p] = f->sitting_var + fmax(s2, own[p]) / n[p];
 		if (!(v[p] > 0))
 			v[p] = 1e-12;
 		pt->level = exp(x[p]);

@@ -361,9 +361,10 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 			char lab[4 * 24 + 1], fig[32], lo[32], hi[32];
 
 			if (next < f->nsteps && f->steps[next].at == p) {
-				fprintf(out, "  ---- %+.1f%% (%+.1f..%+.1f%%), p %.3f\n",
+				fprintf(out, "  ---- %+.1f%% (%+.1f..%+.1f%%), p %s%.3f\n",
 					100 * f->steps[next].change, 100 * f->steps[next].lo,
-					100 * f->steps[next].hi, f->steps[next].p);
+					100 * f->steps[next].hi, f->steps[next].p < 0.001 ? "< " : "",
+					fmax(f->steps[next].p, 0.001));
 				next++;
 			}
 			if (s->by_label)

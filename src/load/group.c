@@ -230,6 +230,19 @@ void group_log_bound(const char *log)
 	fd = open(log, O_RDWR | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
 		return;
+#ifdef FALLOC_FL_PUNCH_HOLE
+	/*
+	 * Where the file system can, all but the tail becomes a hole: its
+	 * blocks freed, nothing moved, so what the job appends meanwhile
+	 * cannot fall between a read of the tail and a truncation (the last
+	 * lines, the ones that say why it failed, were lost that way).
+	 */
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+		      sb.st_size - (off_t)sizeof(tail)) == 0) {
+		close(fd);
+		return;
+	}
+#endif
 	n = pread(fd, tail, sizeof(tail), sb.st_size - (off_t)sizeof(tail));
 	if (n > 0 && ftruncate(fd, 0) == 0) {
 		int h = snprintf(head, sizeof(head), "[kbench: %lld bytes of output cut here]\n",

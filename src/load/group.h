@@ -66,11 +66,13 @@ void group_kill(struct group *g, struct runner_janitor *jan);
 int group_sweep(const struct runner_janitor *jan, const pid_t *before, int nbefore, struct rusage *ru);
 /*
  * A job's log kept bounded while the job runs: past GROUP_LOG_MAX bytes,
- * all but its last GROUP_LOG_KEEP are dropped (a line says how many), so
- * that a job that prints without end cannot fill the temporary directory,
- * and its last lines, which say why it failed, are still there.  Called
- * from the drivers' polling loops; a job's writes in the instant of the
- * cut may be lost, never the end of its output.
+ * all but its last GROUP_LOG_KEEP are dropped, so that a job that prints
+ * without end cannot fill the temporary directory, and its last lines,
+ * which say why it failed, are still there.  Where the file system punches
+ * holes, the dropped part becomes one (its blocks freed, the size kept, no
+ * write of the job lost); elsewhere the file is cut to its tail after a
+ * line that says how much went, and a job's writes in the instant of the
+ * cut may be lost.  Called from the drivers' polling loops.
  */
 #define GROUP_LOG_MAX (8u << 20)
 #define GROUP_LOG_KEEP (256u << 10)

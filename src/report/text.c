@@ -220,8 +220,6 @@ struct table {
 	const char *title;
 	const struct table_col *cols;
 	size_t ncols;
-	/* Figures the notes under the table show instead of a column; NULL-terminated. */
-	const char *const *note_ids;
 	/* Whether the table has a row for row; NULL: when it holds any of the ids. */
 	int (*has_row)(const struct row *row);
 	/* The table's own note lines about a row, before its figures' notes; optional. */
@@ -529,7 +527,7 @@ static void basic_notes(FILE *out, const struct row *row)
 
 static const struct table basic_table = {
 	"basic", "Basic system parameters",
-	basic_cols, NELEM(basic_cols), NULL, basic_has_row, basic_notes,
+	basic_cols, NELEM(basic_cols), basic_has_row, basic_notes,
 };
 
 /* ------------------------------------------------- Processor, Processes */
@@ -559,7 +557,7 @@ static const struct table_col proc_cols[] = {
 
 static const struct table proc_table = {
 	"proc", "Processor, Processes - times in microseconds - smaller is better",
-	proc_cols, NELEM(proc_cols), NULL, NULL, NULL,
+	proc_cols, NELEM(proc_cols), NULL, NULL,
 };
 
 /* lmbench's context switch table: ring size / KiB summed per turn. */
@@ -575,7 +573,7 @@ static const struct table_col ctx_cols[] = {
 
 static const struct table ctx_table = {
 	"ctx", "Context switching - times in microseconds - smaller is better",
-	ctx_cols, NELEM(ctx_cols), NULL, NULL, NULL,
+	ctx_cols, NELEM(ctx_cols), NULL, NULL,
 };
 
 static const struct table_col lat_cols[] = {
@@ -591,7 +589,7 @@ static const struct table_col lat_cols[] = {
 
 static const struct table lat_table = {
 	"lat", "*Local* Communication latencies in microseconds - smaller is better",
-	lat_cols, NELEM(lat_cols), NULL, NULL, NULL,
+	lat_cols, NELEM(lat_cols), NULL, NULL,
 };
 
 /* ------------------------------------------- File & VM system latencies */
@@ -611,14 +609,11 @@ static const struct table_col fsvm_cols[] = {
 	{ "Anon", "Fault", 6, 0, { "vm.page_fault_anon" }, NULL, 0, 0 },
 };
 
-/* The page fault with fault-around off has no room for a column: a note shows it. */
-static const char *const fsvm_note_ids[] = { "vm.page_fault_random", NULL };
-
 /*
  * What the File & VM figures cannot be read without: the file system the
  * files were made on (tmpfs creates a file ten times faster than ext4), how
- * many pages each page fault mapped (fault-around maps several at once), and
- * the fault with fault-around off.
+ * many pages each page fault mapped (fault-around maps several at once).
+ * The fault with fault-around off has no column: it is among Other results.
  */
 static void fsvm_notes(FILE *out, const struct row *row)
 {
@@ -653,17 +648,11 @@ static void fsvm_notes(FILE *out, const struct row *row)
 	if (row->verbose && result_usable(r) && pages > 0)
 		fprintf(out, "  %s vm.page_fault: each fault mapped %.3g page%s\n", name, pages,
 			pages == 1 ? "" : "s");
-	r = find_result(row, "vm.page_fault_random");
-	if (result_usable(r)) {
-		report_fig(f, sizeof(f), r->median);
-		fprintf(out, "  %s vm.page_fault_random: %s %s, fault-around off\n", name, f,
-			r->unit);
-	}
 }
 
 static const struct table fsvm_table = {
 	"fsvm", "File & VM system latencies in microseconds - smaller is better",
-	fsvm_cols, NELEM(fsvm_cols), fsvm_note_ids, NULL, fsvm_notes,
+	fsvm_cols, NELEM(fsvm_cols), NULL, fsvm_notes,
 };
 
 /* ------------------------------------------ *Local* Communication bandwidths */
@@ -683,7 +672,7 @@ static const struct table_col bw_cols[] = {
 
 static const struct table bw_table = {
 	"bw", "*Local* Communication bandwidths in MB/s - bigger is better",
-	bw_cols, NELEM(bw_cols), NULL, NULL, NULL,
+	bw_cols, NELEM(bw_cols), NULL, NULL,
 };
 
 /* ---------------------------------------------------- Memory latencies */
@@ -831,7 +820,7 @@ static const struct table_col memlat_cols[] = {
 
 static const struct table memlat_table = {
 	"memlat", "Memory latencies in nanoseconds - smaller is better",
-	memlat_cols, NELEM(memlat_cols), NULL, NULL, memlat_notes,
+	memlat_cols, NELEM(memlat_cols), NULL, memlat_notes,
 };
 
 /* ---------------------------------------------------------- printing */
@@ -1069,16 +1058,13 @@ static void note_parallel(FILE *out, const struct run_info *run, const struct re
 		metric_unit_is_time(r->unit, r->better) ? "/op" : "");
 }
 
-/* The table's i-th id: its columns' in order, then its notes'; NULL past the last. */
+/* The table's i-th id: its columns' in order; NULL past the last. */
 static const char *table_id(const struct table *t, size_t i)
 {
 	for (size_t c = 0; c < t->ncols; c++)
 		for (size_t j = 0; j < NELEM(t->cols[c].ids) && t->cols[c].ids[j]; j++)
 			if (i-- == 0)
 				return t->cols[c].ids[j];
-	for (size_t k = 0; t->note_ids && t->note_ids[k]; k++)
-		if (i-- == 0)
-			return t->note_ids[k];
 	return NULL;
 }
 
@@ -1407,25 +1393,32 @@ static void rate_block(struct rm_doc *doc, const struct run_info *const *cols, s
 	}
 }
 
-/* What fn printed about a figure, as the table's notes (the text and HTML share them). */
-static void model_notes(struct rm_doc *doc, const struct run_info *run, const struct result *r,
-			int parallel)
+/*
+ * The notes on n figures of one run, as the table's notes (the text and
+ * HTML share them): each figure's own, then one line naming the loose.
+ */
+static void model_notes(struct rm_doc *doc, const struct run_info *run,
+			const struct result *const *rs, size_t n, int parallel)
 {
 	char *notes = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&notes, &len);
-	struct report_spread sp;
+	struct report_spread sp = report_run_spread(run);
+	const struct result *loose[64];
+	size_t nloose = 0;
 
 	if (!mem) {
 		doc->oom = 1;
 		return;
 	}
-	note_result(mem, run, r, doc->verbose);
-	sp = report_run_spread(run);
-	if (!doc->verbose && report_loose(r, &sp))
-		note_loose(mem, run, &r, 1);
-	if (parallel)
-		note_parallel(mem, run, r);
+	for (size_t i = 0; i < n; i++) {
+		note_result(mem, run, rs[i], doc->verbose);
+		if (parallel)
+			note_parallel(mem, run, rs[i]);
+		if (!doc->verbose && report_loose(rs[i], &sp) && nloose < NELEM(loose))
+			loose[nloose++] = rs[i];
+	}
+	note_loose(mem, run, loose, nloose);
 	if (fclose(mem) != 0)
 		doc->oom = 1;
 	else
@@ -1479,7 +1472,7 @@ static void rates_model(struct rm_doc *doc, const struct run_info *runs, size_t 
 			const struct result *r = rate_find(cols[c], ids[i]);
 
 			if (r)
-				model_notes(doc, cols[c], r, 1);
+				model_notes(doc, cols[c], &r, 1, 1);
 		}
 	free(ids);
 	free(cols);
@@ -1570,7 +1563,7 @@ static void aim9_row(struct rm_doc *doc, const struct run_info *run, const struc
 	rm_cell(doc, AIM9_NAME_W, 0, r->id + strlen(AIM9_PREFIX));
 	if (!result_usable(r)) {
 		rm_cell(doc, -1, 0, r->status == RES_SKIP ? "skipped" : "failed");
-		model_notes(doc, run, r, 0);
+		model_notes(doc, run, &r, 1, 0);
 		return;
 	}
 	aim9_span(r, &elapsed, &count);
@@ -1680,11 +1673,64 @@ static void show_label(const char *label, char *buf, size_t size)
 		snprintf(buf, size, " '%s'", esc(text, sizeof(text), label));
 }
 
+/* Other results' columns after Host and OS: wide enough for any id with its placement. */
+#define OTHER_FIG_W 23
+#define OTHER_MED_W 12
+#define OTHER_CI_W 18
+
+/* Whether r is listed among Other results: a figure no table has a column for. */
+static int other_result(const struct result *r)
+{
+	return !in_a_table(r->id);
+}
+
+/* Other results' header: Host, OS, the figure's id, its median, its interval. */
+static void other_header(struct rm_doc *doc)
+{
+	static const char dash[] = "------------------------";
+	static const int widths[] = { HOST_W, OS_W, OTHER_FIG_W, OTHER_MED_W, OTHER_CI_W };
+
+	rm_table(doc, "other", "Other results - median of the samples");
+	rm_line(doc, RM_HEAD);
+	rm_cell(doc, HOST_W, 0, "Host");
+	rm_cell(doc, OS_W, 1, "OS");
+	rm_cell(doc, OTHER_FIG_W, 0, "Figure");
+	rm_cell(doc, OTHER_MED_W, 1, "Median");
+	rm_cell(doc, OTHER_CI_W, 0, "95% CI");
+	rm_line(doc, RM_RULE);
+	for (size_t i = 0; i < NELEM(widths); i++)
+		rm_cell(doc, widths[i], 0, dash);
+}
+
+/* One figure's row: its run's Host and OS, the id, the median with its unit, the interval. */
+static void other_row(struct rm_doc *doc, const struct run_info *run, const struct result *r,
+		      const struct report_spread *sp)
+{
+	char cell[192], fig[64], lo[64], hi[64];
+
+	rm_line(doc, RM_ROW);
+	rm_cell(doc, HOST_W, 0, run->host);
+	os_cell(run, cell, sizeof(cell));
+	rm_cell(doc, OS_W, 1, cell);
+	snprintf(cell, sizeof(cell), "%s%s", r->id, place_tag(r));
+	rm_cell(doc, OTHER_FIG_W, 0, cell);
+	report_fig(fig, sizeof(fig), r->median);
+	snprintf(cell, sizeof(cell), "%s%s %s", fig, report_loose(r, sp) ? "!" : "", r->unit);
+	rm_cell(doc, OTHER_MED_W, 1, cell);
+	if (report_loose(r, sp))
+		rm_flags(doc, RM_NOISY);
+	report_fig(lo, sizeof(lo), r->ci_low);
+	report_fig(hi, sizeof(hi), r->ci_high);
+	snprintf(cell, sizeof(cell), "%s to %s", lo, hi);
+	rm_cell(doc, OTHER_CI_W, 0, cell);
+}
+
 /*
- * Results that no table has a column for (sys.fstat, the rings no lmbench
- * table has) are listed after the tables, so that nothing measured goes
- * unshown.  A curve (mem.lat.curve) has no single figure worth a line: the
- * line says how to see it.
+ * Results that no table has a column for (sys.fstat, the page fault with
+ * fault-around off) are a table of their own after the others, a row a
+ * figure, so that nothing measured goes unshown and a figure is not a
+ * note.  A curve (mem.lat.curve) has no single figure worth a row: a line
+ * under the table says how to see it, with the notes of every figure.
  */
 static void other_results(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 {
@@ -1692,14 +1738,33 @@ static void other_results(struct rm_doc *doc, const struct run_info *runs, size_
 	char name[160], line[1024];
 
 	for (size_t k = 0; k < nruns; k++) {
+		struct report_spread sp = report_run_spread(&runs[k]);
+
 		for (size_t i = 0; i < runs[k].nresults; i++) {
 			const struct result *r = &runs[k].results[i];
-			if (in_a_table(r->id))
+
+			if (!other_result(r))
 				continue;
-			if (!header++) {
-				rm_table(doc, "other", "Other results - median of the samples");
-				rm_plain(doc);
-			}
+			if (!header++)
+				other_header(doc);
+			if (result_usable(r) && r->npoints == 0)
+				other_row(doc, &runs[k], r, &sp);
+		}
+	}
+	for (size_t k = 0; k < nruns; k++) {
+		const struct result **rs = calloc(runs[k].nresults + 1, sizeof(*rs));
+		size_t n = 0;
+
+		if (!rs) {
+			doc->oom = 1;
+			return;
+		}
+		for (size_t i = 0; i < runs[k].nresults; i++) {
+			const struct result *r = &runs[k].results[i];
+
+			if (!other_result(r))
+				continue;
+			rs[n++] = r;
 			run_name(&runs[k], name, sizeof(name));
 			if (result_usable(r) && r->npoints > 0) {
 				char show[160] = "";
@@ -1714,14 +1779,10 @@ static void other_results(struct rm_doc *doc, const struct run_info *runs, size_
 				snprintf(line, sizeof(line), "  %s %s%s: %zu points, see kbench show %s%s",
 					 name, r->id, place_tag(r), r->npoints, r->id, show);
 				rm_text(doc, RM_NOTE, line);
-			} else if (result_usable(r)) {
-				snprintf(line, sizeof(line), "  %s %s%s: %#.4g %s (95%% CI %#.4g to %#.4g)",
-					 name, r->id, place_tag(r), r->median, r->unit, r->ci_low,
-					 r->ci_high);
-				rm_text(doc, RM_NOTE, line);
 			}
-			model_notes(doc, &runs[k], r, 1);
 		}
+		model_notes(doc, &runs[k], rs, n, 1);
+		free(rs);
 	}
 }
 

@@ -16,11 +16,16 @@ change is reported within one label of the step's place; and, for step
 
 Prints, per step size, the share of figures found (and placed within a
 label) and, for no step, the share of figures with a step reported; the
-targets: 10% found in 95%, 5% in 80%, none in under 5%.
+targets: 10% found in 95%, 5% in 80%, none in under 5%.  Beside each, what
+an oracle finds: a test told where the step is and how widely a label's
+level spreads (no method can do better), and the same split by that
+spread, so that what the method loses and what the machine's noise
+forbids are told apart.
 
 usage: bench/history_steps.py KBENCH DB [HISTORIES [LABELS [STEP_AT]]]
 """
 import json
+import math
 import os
 import random
 import shutil
@@ -90,31 +95,87 @@ def make(path, step):
 
 
 def judge(path):
+    """Per figure (id, placement): its points' log levels, whether a change was
+    reported, and whether one was within a label of the step's place."""
     out = subprocess.run([kb, "history", "--by", "label", "--json", "--db", path],
                          capture_output=True, text=True, check=True).stdout
-    figs = [f for f in json.loads(out)["figures"] if not f["sentinel"]]
-    found = near = 0
-    for f in figs:
+    res = {}
+    for f in json.loads(out)["figures"]:
+        if f["sentinel"]:
+            continue
         ch = f["changes"]
-        found += bool(ch)
-        near += any(abs(int(x["to"].split(".")[-1]) - 1 - step_at) <= 1 for x in ch)
-    return len(figs), found, near
+        near = any(abs(int(x["to"].split(".")[-1]) - 1 - step_at) <= 1 for x in ch)
+        res[(f["id"], f["placement"])] = ([math.log(p["level"]) for p in f["points"]], bool(ch), near)
+    return res
+
+
+def oracle(levels, sd):
+    """The test that knows where the step is and each label's true spread:
+    what no method can beat.  |z| over 1.96 at the true split."""
+    if len(levels) != labels or not sd > 0:
+        return False
+    left, right = levels[:step_at], levels[step_at:]
+    d = sum(right) / len(right) - sum(left) / len(left)
+    return abs(d) / (sd * math.sqrt(1.0 / len(left) + 1.0 / len(right))) > 1.959964
 
 
 print("%d sittings of %d runs (%s); %d histories of %d labels a step size, the step at label %d"
       % (len(sittings), per, src, histories, labels, step_at + 1))
 print()
-print("| step | figures | with a step reported | found within a label |")
-print("|---|---|---|---|")
+runs = {}
 for step in (0.0, 0.05, 0.10):
-    tot = f_ = n_ = 0
+    runs[step] = []
     for h in range(histories):
         p = os.path.join(work, "h.db")
         make(p, step)
-        a, b, c = judge(p)
-        tot += a
-        f_ += b
-        n_ += c
-    print("| %+.0f%% | %d | %d (%.1f%%) | %s |" % (100 * step, tot, f_, 100.0 * f_ / tot,
-          "%d (%.1f%%)" % (n_, 100.0 * n_ / tot) if step else "-"))
+        runs[step].append(judge(p))
 shutil.rmtree(work)
+
+# Each figure's true spread of a label's level: the labels' spread in the
+# histories without a step (pooled over them).
+sd = {}
+for key in set(k for r in runs[0.0] for k in r):
+    ss = df = 0
+    for r in runs[0.0]:
+        if key in r and len(r[key][0]) > 1:
+            x = r[key][0]
+            m = sum(x) / len(x)
+            ss += sum((v - m) ** 2 for v in x)
+            df += len(x) - 1
+    sd[key] = math.sqrt(ss / df) if df else float("nan")
+
+CLASSES = ((0, 0.02, "under 2%"), (0.02, 0.04, "2-4%"), (0.04, 1e9, "over 4%"))
+print("| step | figures | with a step reported | found within a label | the oracle finds |")
+print("|---|---|---|---|---|")
+for step in (0.0, 0.05, 0.10):
+    tot = f_ = n_ = o_ = 0
+    for r in runs[step]:
+        for key, (x, found, near) in r.items():
+            tot += 1
+            f_ += found
+            n_ += near
+            o_ += oracle(x, sd.get(key, float("nan")))
+    print("| %+.0f%% | %d | %d (%.1f%%) | %s | %s |" % (
+        100 * step, tot, f_, 100.0 * f_ / tot,
+        "%d (%.1f%%)" % (n_, 100.0 * n_ / tot) if step else "-",
+        "%.1f%%" % (100.0 * o_ / tot) if step else "-"))
+print()
+print("By a label's spread (the labels' standard deviation in the step-free histories):")
+print()
+print("| a label's spread | figures | false | 5%% found | oracle | 10%% found | oracle |".replace("%%", "%"))
+print("|---|---|---|---|---|---|---|")
+for lo, hi, name in CLASSES:
+    keys = [k for k in sd if lo <= sd[k] < hi]
+    row = [name, str(len(keys))]
+    for step in (0.0, 0.05, 0.10):
+        tot = f_ = o_ = 0
+        for r in runs[step]:
+            for k in keys:
+                if k in r:
+                    tot += 1
+                    f_ += r[k][2] if step else r[k][1]
+                    o_ += oracle(r[k][0], sd[k])
+        row.append("%.1f%%" % (100.0 * f_ / tot) if tot else "-")
+        if step:
+            row.append("%.1f%%" % (100.0 * o_ / tot) if tot else "-")
+    print("| " + " | ".join(row) + " |")

@@ -57,7 +57,7 @@ check "no NaN or inf anywhere in the page" sh -c "! grep -Eiq '>(-?nan|-?inf)<|\
 # The same tables as the text: every row of the text's tables is a row of the page's.
 kb summary --db "$DB"
 cp "$T/out" "$T/summary.txt"
-texttables=$(grep -c '^\(Processor\|Context switching\|\*Local\*\|File & VM\|Memory latencies\|Basic system\|System call rates\)' "$T/summary.txt")
+texttables=$(grep -c '^\(Processor\|Context switching\|\*Local\*\|File & VM\|Memory latencies\|Basic system\|System call rates\|Other results\)' "$T/summary.txt")
 check "the page has a heading for each of the text's tables ($texttables)" \
 	[ "$(grep -c '<table class="model"' "$T/summary.html")" = "$texttables" ]
 labels=$(sed -n '/^Basic system parameters$/,/^$/p' "$T/summary.txt" | sed '1,5d;/^$/d;/^  /d' | wc -l)

@@ -23,7 +23,8 @@
 #include "core/result.h"
 #include "core/utf8.h"
 #include "fuzz/fuzz.h"
-#include "report/report.h"
+#include "report/export.h"
+#include "report/html.h"
 
 /* The next CSV field at *p (RFC 4180), into out (malloc'd); *end set when the record ended. */
 static char *fz_csv_field(const char **p, int *end)

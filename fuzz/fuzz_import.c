@@ -21,7 +21,7 @@
 #include "core/err.h"
 #include "core/result.h"
 #include "fuzz/fuzz.h"
-#include "report/report.h"
+#include "report/export.h"
 #include "store/store.h"
 
 /* An export of runs as text (malloc'd). */

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "core/err.h"
-#include "report/report.h"
+#include "report/export.h"
 #include "store/store.h"
 
 static double now_ms(void)

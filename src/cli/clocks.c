@@ -41,6 +41,7 @@
 #include "core/timer.h"
 #include "plat/plat.h"
 #include "report/report.h"
+#include "report/clocks.h"
 
 /* At most this many clock sources (a kernel offers two to four). */
 #define CLOCKS_MAX 32

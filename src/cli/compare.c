@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "core/err.h"
-#include "report/report.h"
+#include "report/compare.h"
 #include "store/store.h"
 
 int cmd_compare(int argc, char **argv)

@@ -37,6 +37,7 @@
 #include "load/load.h"
 #include "plat/plat.h"
 #include "report/report.h"
+#include "report/contest.h"
 #include "store/store.h"
 
 /* At most this many loads named in --loads. */

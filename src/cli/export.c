@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "core/err.h"
-#include "report/report.h"
+#include "report/export.h"
 #include "store/store.h"
 
 int cmd_export(int argc, char **argv)

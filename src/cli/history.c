@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "core/parse.h"
-#include "report/report.h"
+#include "report/compare.h"
 #include "report/series.h"
 #include "store/store.h"
 

@@ -19,7 +19,7 @@
 #include "cli/cli.h"
 #include "cli/label.h"
 #include "core/err.h"
-#include "report/report.h"
+#include "report/export.h"
 #include "store/store.h"
 
 /* One run read from the files, for finding a uuid given twice. */

@@ -8,12 +8,13 @@
 #include "cli/label.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/err.h"
 #include "core/result.h"
 #include "core/utf8.h"
-#include "report/report.h"
+#include "report/fmt.h"
 
 /*
  * Code points that print as nothing or as a blank: spaces, the zero-width

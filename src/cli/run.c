@@ -34,6 +34,8 @@
 #include "load/group.h"
 #include "plat/plat.h"
 #include "report/report.h"
+#include "report/compare.h"
+#include "report/merge.h"
 #include "stats/stats.h"
 #include "store/store.h"
 

@@ -21,6 +21,7 @@
 #include "core/err.h"
 #include "core/utf8.h"
 #include "report/report.h"
+#include "report/fmt.h"
 #include "store/store.h"
 
 /*

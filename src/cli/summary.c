@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "report/report.h"
+#include "report/merge.h"
 #include "report/sections.h"
 #include "report/html.h"
 #include "report/model.h"

@@ -46,6 +46,7 @@
 #include "load/timed.h"
 #include "plat/plat.h"
 #include "report/report.h"
+#include "report/timed.h"
 #include "stats/stats.h"
 
 /* At most this many values in --jobs and in --copies, and copies at once. */

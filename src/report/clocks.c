@@ -17,7 +17,8 @@
  * for a call is its one run's median with that run's interval, or over
  * several runs the median of their medians and its interval.
  */
-#include "report/report.h"
+#include "report/clocks.h"
+#include "report/fmt.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -52,7 +52,8 @@
  * or as JSON; both take a section's closing figures from cmp_tally, so the
  * two can never disagree.  Nothing here reads the database or measures.
  */
-#include "report/report.h"
+#include "report/compare.h"
+#include "report/fmt.h"
 #include "report/loose.h"
 #include "report/jsonw.h"
 

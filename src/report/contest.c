@@ -17,7 +17,10 @@
  * many there are; only the marks stop at compare's REPORT_CMP_MAX_SIDES
  * sides (the reference and the next seven labels), and the header says so.
  */
-#include "report/report.h"
+#include "report/contest.h"
+#include "report/compare.h"
+#include "report/fmt.h"
+#include "report/notes.h"
 
 #include <math.h>
 #include <stdio.h>

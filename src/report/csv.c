@@ -7,7 +7,7 @@
  * Samples, values, curve points and a timed job's usage do not fit one
  * row: the JSON has them.
  */
-#include "report/report.h"
+#include "report/export.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -20,7 +20,7 @@
  * is counted against a budget, since a file of many tiny values (`[0,0,...`)
  * takes 36 times its size as a tree.
  */
-#include "report/report.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <jansson.h>

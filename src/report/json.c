@@ -1,8 +1,8 @@
 /*
  * JSON for scripts: `kbench sysinfo --json`, `kbench list --json`,
- * `kbench run --json` and `kbench export`; the helpers of jsonw.h, which
- * compare.c shares.  (import.c reads exports; no file outside src/report/
- * includes jansson.h.)  Key names
+ * `kbench run --json` and `kbench export`, built with jsonw.c's helpers.
+ * (import.c reads exports; no file outside src/report/ includes
+ * jansson.h.)  Key names
  * are the struct field names, so they are part of the contract with the
  * importer and with users' scripts: add keys, never rename them.
  *
@@ -15,6 +15,7 @@
  * valid characters ("é" elsewhere in it) are not touched.
  */
 #include "report/report.h"
+#include "report/export.h"
 #include "core/fields.h"
 #include "core/replica.h"
 #include "report/model.h"
@@ -30,39 +31,10 @@
 #include "core/utf8.h"
 #include "store/store.h"
 
-/* A string as JSON, never NULL for a bad encoding (NULL without memory). */
-json_t *report_jstr(const char *s)
-{
-	json_t *j;
-	char *copy;
-	size_t size;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	/* Each bad byte becomes the three of U+FFFD. */
-	size = 3 * strlen(s) + 1;
-	copy = malloc(size);
-	if (!copy)
-		return NULL;
-	utf8_repair(copy, size, s);
-	j = json_string(copy);
-	free(copy);
-	return j;
-}
-
 /* A string, or null when empty. */
 static json_t *jstr_or_null(const char *s)
 {
 	return s && s[0] ? report_jstr(s) : json_null();
-}
-
-/* A double, or null when it is not a number jansson can write. */
-json_t *report_jreal(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
 }
 
 /* "name: state" lines as {"name": "state"}; the states may hold ';' or ':'. */
@@ -94,22 +66,6 @@ static json_t *mitigations_object(const char *lines)
 static json_t *juint(uint64_t v)
 {
 	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
-
-/*
- * Setting a NULL value fails (and is how an allocation failure shows up),
- * so each set counts its own failure instead of checking every constructor.
- */
-void report_jset(json_t *obj, const char *key, json_t *val, int *bad)
-{
-	if (json_object_set_new(obj, key, val) != 0)
-		*bad = 1;
-}
-
-void report_jpush(json_t *arr, json_t *val, int *bad)
-{
-	if (json_array_append_new(arr, val) != 0)
-		*bad = 1;
 }
 
 /* Write a document the way every --json output ends: indented, newline. */
@@ -544,118 +500,6 @@ int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info 
 	return rc;
 }
 
-/* A cell's text without the padding the text aligns it with. */
-static json_t *model_text(const char *s, int *bad)
-{
-	char *t = rm_trimmed(s);
-	json_t *j;
-
-	if (!t) {
-		*bad = 1;
-		return NULL;
-	}
-	j = report_jstr(t);
-	free(t);
-	return j;
-}
-
-/*
- * The table model as JSON: each table with its title, its header lines,
- * its rows (cells as the text prints them, and what the notes say of
- * each: noisy, busy, missing), the lines heading groups of rows, and its
- * notes; the same the text and the HTML show.
- */
-json_t *report_model_json(const struct rm_doc *doc, int *bad)
-{
-	json_t *arr = json_array();
-
-	if (!arr) {
-		*bad = 1;
-		return NULL;
-	}
-	for (size_t t = 0; t < doc->ntables && !*bad; t++) {
-		const struct rm_table *tb = &doc->tables[t];
-		json_t *o = json_object(), *head = json_array(), *rows = json_array(),
-		       *notes = json_array();
-
-		if (!o || !head || !rows || !notes) {
-			*bad = 1;
-			json_decref(o), json_decref(head), json_decref(rows), json_decref(notes);
-			break;
-		}
-		report_jset(o, "id", report_jstr(tb->id), bad);
-		report_jset(o, "title", report_jstr(tb->title), bad);
-		for (size_t i = 0; i < tb->nlines && !*bad; i++) {
-			const struct rm_line *l = &tb->lines[i];
-			json_t *cells, *row;
-
-			switch (l->kind) {
-			case RM_HEAD:
-			case RM_ROW:
-				cells = json_array();
-				row = l->kind == RM_ROW ? json_object() : NULL;
-				if (!cells || (l->kind == RM_ROW && !row)) {
-					*bad = 1;
-					json_decref(cells);
-					json_decref(row);
-					break;
-				}
-				for (size_t c = 0; c < l->ncells; c++)
-					report_jpush(cells, model_text(l->cells[c].text, bad), bad);
-				if (l->kind == RM_HEAD) {
-					report_jpush(head, cells, bad);
-					break;
-				}
-				report_jset(row, "cells", cells, bad);
-				{
-					json_t *marks = json_array();
-
-					for (size_t c = 0; marks && c < l->ncells; c++) {
-						unsigned f = l->cells[c].flags;
-
-						report_jpush(marks, report_jstr(f & RM_MISSING ? "missing" :
-										f & RM_NOISY ? "loose" :
-										f & RM_BUSY ? "busy" :
-										f & RM_SIGNIF ? "significant" : ""), bad);
-					}
-					report_jset(row, "marks", marks ? marks : json_null(), bad);
-				}
-				report_jpush(rows, row, bad);
-				break;
-			case RM_GROUP:
-			case RM_CONT:
-				if (!l->text[0])
-					break;
-				row = json_object();
-				report_jset(row, l->kind == RM_GROUP ? "group" : "continued",
-					    model_text(l->text, bad), bad);
-				report_jpush(rows, row, bad);
-				break;
-			case RM_NOTE:
-				report_jpush(notes, model_text(l->text, bad), bad);
-				break;
-			case RM_PARA: {
-				char *para = rm_joined(l->text);
-
-				if (!para)
-					*bad = 1;
-				else
-					report_jpush(notes, model_text(para, bad), bad);
-				free(para);
-				break;
-			}
-			case RM_RULE:
-				break;
-			}
-		}
-		report_jset(o, "header", head, bad);
-		report_jset(o, "rows", rows, bad);
-		report_jset(o, "notes", notes, bad);
-		report_jpush(arr, o, bad);
-	}
-	return arr;
-}
-
 int report_summary_json(FILE *out, const char *sysinfo_json, const struct run_info *runs,
 			size_t nruns, const struct rm_doc *tables)
 {
@@ -686,78 +530,6 @@ int report_show_json(FILE *out, const struct run_info *run, const char *id)
 	rc = bad ? -1 : dump(out, root);
 	json_decref(root);
 	return rc < 0 ? -1 : n;
-}
-
-/* The string at key into dst (size bytes); left empty when it is not a string. */
-static void get_str(json_t *o, const char *key, char *dst, size_t size)
-{
-	const char *v = json_string_value(json_object_get(o, key));
-
-	snprintf(dst, size, "%s", v ? v : "");
-}
-
-/* A count or size in bytes; 0 when absent, not a number or negative. */
-static uint64_t get_uint(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (json_is_integer(v) && json_integer_value(v) > 0)
-		return (uint64_t)json_integer_value(v);
-	if (json_is_real(v) && json_real_value(v) > 0 && json_real_value(v) < 1.8e19)
-		return (uint64_t)json_real_value(v);
-	return 0;
-}
-
-int report_sysinfo_parse(const char *text, struct sysinfo *si)
-{
-#define SI_STR(f) { #f, offsetof(struct sysinfo, f), sizeof(((struct sysinfo *)0)->f) }
-	static const struct {
-		const char *key;
-		size_t off, size;
-	} strs[] = {
-		SI_STR(os), SI_STR(release), SI_STR(version), SI_STR(arch), SI_STR(host),
-		SI_STR(cpu_model), SI_STR(clocksource), SI_STR(governor), SI_STR(smt), SI_STR(virt),
-		SI_STR(clocksources), SI_STR(cpus), SI_STR(cpus_mode), SI_STR(cpus_online), SI_STR(cpus_present),
-		SI_STR(cpus_possible), SI_STR(cmdline),
-	};
-#undef SI_STR
-	json_t *o, *caches, *c;
-	uint64_t ncpu;
-	size_t i;
-
-	memset(si, 0, sizeof(*si));
-	if (!text)
-		return -1;
-	o = json_loads(text, 0, NULL);
-	if (!json_is_object(o)) {
-		json_decref(o);
-		return -1;
-	}
-	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		get_str(o, strs[i].key, (char *)si + strs[i].off, strs[i].size);
-	ncpu = get_uint(o, "ncpu_online");
-	si->ncpu_online = ncpu > INT32_MAX ? 0 : (int)ncpu;
-	if (json_is_number(json_object_get(o, "mhz")))
-		si->mhz = json_number_value(json_object_get(o, "mhz"));
-	si->mem_total = get_uint(o, "mem_total");
-	si->mem_available = get_uint(o, "mem_available");
-	caches = json_object_get(o, "caches");
-	json_array_foreach(caches, i, c) {
-		struct plat_cache *pc;
-		uint64_t level = get_uint(c, "level"), line = get_uint(c, "line");
-
-		if (si->ncaches >= (int)(sizeof(si->caches) / sizeof(si->caches[0])))
-			break;
-		if (!json_is_object(c) || level == 0 || level > 9)
-			continue;
-		pc = &si->caches[si->ncaches++];
-		pc->level = (int)level;
-		get_str(c, "type", pc->type, sizeof(pc->type));
-		pc->size = get_uint(c, "size");
-		pc->line = line > 65536 ? 0 : (int)line;
-	}
-	json_decref(o);
-	return 0;
 }
 
 /* An export's run: its identity and everything measured, no database id. */

@@ -1,6 +1,7 @@
 /*
- * Writing JSON, shared by the files of src/report/ that write it (json.c,
- * compare.c) and the key tables import.c reads it back by.  Includes jansson.h, so nothing outside src/report/ may
+ * Writing JSON (report/jsonw.c), shared by the files of src/report/ that
+ * write it (json.c, compare.c, series.c) and the key tables import.c reads
+ * it back by.  Includes jansson.h, so nothing outside src/report/ may
  * include it.  Each constructor returns NULL only without memory, and
  * report_jset/report_jpush count that (or any failure) in *bad, so a
  * document is built without a check after every call and refused whole.

@@ -10,7 +10,6 @@
  * invocation).  A run of a few figures has no typical one: the machine's
  * spread stands in, or, unknown, the precision missed is the mark.
  */
-#include "report/report.h"
 #include "report/loose.h"
 
 #include <math.h>

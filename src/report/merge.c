@@ -8,10 +8,11 @@
  * Everything here reads runs and makes copies; it never changes its input,
  * never prints and never touches the database.
  */
-#include "report/report.h"
+#include "report/merge.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

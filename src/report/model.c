@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/utf8.h"
-#include "report/report.h"
+#include "report/fmt.h"
 
 static struct rm_table *last_table(struct rm_doc *doc)
 {

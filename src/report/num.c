@@ -3,9 +3,13 @@
  * significant digits as the cell holds (0.57, 16.2, 144., 1434), then
  * thousands or millions with a K or M suffix (12.K, 123K).  The point is a
  * fixed-width column a person can scan, so a figure is never wider than its
- * cell; precision lives in the CI notes and the JSON, not here.
+ * cell; precision lives in the CI notes and the JSON, not here.  Sizes in
+ * bytes and text from a run (report_cell) are put in cells here too: every
+ * writer of src/report/ formats through this file, and it calls none of
+ * them.
  */
-#include "report/report.h"
+#include "report/fmt.h"
+#include "core/utf8.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -115,4 +119,72 @@ void report_fig(char *buf, size_t size, double v)
 	len = strlen(buf);
 	if (len > 0 && buf[len - 1] == '.')
 		buf[len - 1] = '\0';
+}
+
+const char *report_cell(char *buf, size_t size, const char *s, int width, int align)
+{
+	int cols;
+	size_t len, pad;
+
+	if (size == 0)
+		return buf;
+	cols = utf8_escape(buf, size, s ? s : "", width);
+	if (width < 0 || align == 0 || cols >= width)
+		return buf;
+	/* Padded by the columns the text takes, not its bytes: "é" is one column. */
+	len = strlen(buf);
+	pad = (size_t)(width - cols);
+	if (len + pad >= size)
+		pad = size - 1 - len;
+	if (align > 0) {
+		memmove(buf + pad, buf, len + 1);
+		memset(buf, ' ', pad);
+	} else {
+		memset(buf + len, ' ', pad);
+		buf[len + pad] = '\0';
+	}
+	return buf;
+}
+
+/*
+ * A size in bytes the way people write it, with binary multiples: 512, 1K,
+ * 1.5K, 32K, 1M, 128M.  Decimals are dropped, last first, until the text
+ * fits maxw characters, so a cache of 36608K reads 35.75M, or 35.8M in a
+ * narrow cell.
+ */
+void report_size(char *buf, size_t size, double bytes, int maxw)
+{
+	static const char unit[] = "KMGTP";
+	double v = bytes;
+	int u = -1;
+
+	if (!isfinite(bytes) || bytes < 0) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	while (v >= 1024 && u < (int)sizeof(unit) - 2) {
+		v /= 1024;
+		u++;
+	}
+	for (int d = 2; d >= 0; d--) {
+		char tmp[48];
+		size_t len;
+
+		snprintf(tmp, sizeof(tmp), "%.*f", d, v);
+		len = strlen(tmp);
+		if (d > 0) {
+			while (len > 0 && tmp[len - 1] == '0')
+				tmp[--len] = '\0';
+			if (len > 0 && tmp[len - 1] == '.')
+				tmp[--len] = '\0';
+		}
+		if (u >= 0 && len + 1 < sizeof(tmp)) {
+			tmp[len++] = unit[u];
+			tmp[len] = '\0';
+		}
+		if ((int)len <= maxw || d == 0) {
+			snprintf(buf, size, "%s", tmp);
+			return;
+		}
+	}
 }

@@ -8,6 +8,10 @@
  * of the summary is a row here, not a branch in each of them.
  */
 #include "report/report.h"
+#include "report/clocks.h"
+#include "report/contest.h"
+#include "report/notes.h"
+#include "report/timed.h"
 #include "report/sections.h"
 #include "report/html.h"
 #include "report/model.h"

@@ -17,7 +17,8 @@
  * (cpu.mhz, the machine's adds) is searched too: a figure's step where
  * the machine stepped is said to be the machine's, not the kernel's.
  */
-#include "report/report.h"
+#include "report/compare.h"
+#include "report/fmt.h"
 #include "report/series.h"
 #include "report/html.h"
 #include "report/jsonw.h"

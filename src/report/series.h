@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/report.h"
+#include "report/compare.h"
 #include "stats/stats.h"
 
 /*

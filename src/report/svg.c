@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "core/utf8.h"
-#include "report/report.h"
+#include "report/fmt.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

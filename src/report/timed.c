@@ -17,7 +17,9 @@
  * the interval is the one of those run figures: the copies of one run are
  * not independent of each other, the runs are.
  */
-#include "report/report.h"
+#include "report/timed.h"
+#include "report/fmt.h"
+#include "report/notes.h"
 
 #include <math.h>
 #include <stddef.h>

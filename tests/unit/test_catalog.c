@@ -18,7 +18,7 @@
 #include "core/catalog.h"
 #include "core/registry.h"
 #include "load/load.h"
-#include "report/report.h"
+#include "report/compare.h"
 
 /* What catalog_known says of id: whether known, and then its unit and direction. */
 static int known(const char *id, const char **unit, enum bench_better *better)

@@ -34,7 +34,7 @@
 #include "plat/plat.h"
 #include "report/html.h"
 #include "report/model.h"
-#include "report/report.h"
+#include "report/clocks.h"
 #include "golden.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/compare.h"
 #include "stats/stats.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/result.h"
-#include "report/report.h"
+#include "report/contest.h"
 
 /* One contest run of label: a single contest.noload result of Time t. */
 static void fill(struct run_info *run, int64_t id, const char *label, double t)

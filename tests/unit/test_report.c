@@ -27,6 +27,10 @@
 #include "core/err.h"
 #include "core/utf8.h"
 #include "report/report.h"
+#include "report/contest.h"
+#include "report/export.h"
+#include "report/fmt.h"
+#include "report/merge.h"
 #include "golden.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -18,7 +18,7 @@
 
 #include "core/result.h"
 #include "load/timed.h"
-#include "report/report.h"
+#include "report/timed.h"
 
 static void test_bsd_line(void **state)
 {

@@ -7,13 +7,15 @@
  *
  * A point's level is the mean log of its runs' medians; the variance of
  * that mean is its runs' spread over their count (pooled over the
- * figure's points, as one label's runs say little of their own spread)
- * plus the spread a point has about its neighbours beyond that, the
- * spread between sittings, which a long series shows itself
- * (stats_steps_noise, robust to a few steps); a series of fewer than
- * SERIES_OWN_NOISE points takes it from the host's history (labels
- * measured in several sittings: stats_sittings, as compare does), or
- * without one has only its runs' spread, and says so.  The sentinel's own row
+ * figure's points, as one label's runs say little of their own spread;
+ * a label whose runs spread wider by its own) plus the spread between
+ * sittings, which a series of SERIES_OWN_NOISE points or more estimates
+ * itself (stats_steps, from the points' residuals about each split's
+ * sides beyond what their runs explain; with one run a point, from the
+ * points' successive differences: stats_steps_noise); a shorter series
+ * takes it from the host's history (labels measured in several sittings:
+ * stats_sittings, as compare does), or without one has only its runs'
+ * spread, and says so.  The sentinel's own row
  * (cpu.mhz, the machine's adds) is searched too: a figure's step where
  * the machine stepped is said to be the machine's, not the kernel's.
  */
@@ -87,9 +89,8 @@ static int series_figure(const struct result *key, const struct run_info *const 
 {
 	struct stats_sittings sit;
 	double df;
-	double *x = calloc(npts ? npts : 1, 4 * sizeof(double)), *v, *n, *own, within = 0, total,
-	       runs_part;
-	size_t wdf = 0, used = 0;
+	double *x = calloc(npts ? npts : 1, 4 * sizeof(double)), *v, *n, *own, within = 0, s2, tau2;
+	size_t wdf = 0;
 
 	if (!x)
 		return -1;
@@ -133,53 +134,57 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		f->npoints++;
 	}
 	/*
-	 * The points' noise about their neighbours, less the runs' part of it;
-	 * for a short series the history's spread between sittings, or none.
+	 * The spread between sittings: a series long enough estimates it
+	 * itself, about each split's sides (stats_steps) where its labels'
+	 * runs say what their own spread is, or from the points' differences
+	 * where each point is one run; a short one takes the host's history's,
+	 * or has its runs' alone and says so.
 	 */
-	total = f->npoints >= SERIES_OWN_NOISE ? stats_steps_noise(x, f->npoints) : (double)NAN;
-	runs_part = 0;
-	for (size_t p = 0; p < f->npoints; p++)
-		used += (size_t)n[p];
-	if (wdf && f->npoints)
-		runs_part = within / (double)wdf * (double)f->npoints / (double)used;
-	if (isfinite(total)) {
+	s2 = wdf ? within / (double)wdf : 0;
+	tau2 = 0;
+	if (f->npoints >= SERIES_OWN_NOISE && wdf) {
 		f->noise = REPORT_NOISE_SERIES;
-		f->sitting_var = fmax(0, total - runs_part);
-		/* A median of the points' differences: about 4 degrees of freedom. */
+		tau2 = (double)NAN;
+		df = (double)wdf;
+	} else if (f->npoints >= SERIES_OWN_NOISE) {
+		/* The median of the points' differences: about 4 degrees of freedom. */
+		f->noise = REPORT_NOISE_SERIES;
+		tau2 = stats_steps_noise(x, f->npoints);
 		df = 4;
 	} else if (report_compare_sittings(history, key, &sit) == 0 && sit.df > 0) {
 		f->noise = REPORT_NOISE_HISTORY;
-		f->sitting_var = sit.tau2;
+		tau2 = sit.tau2;
 		df = sit.df;
 	} else {
 		f->noise = REPORT_NOISE_RUNS;
-		f->sitting_var = 0;
 		df = (double)wdf;
 	}
+	/* A point whose own runs spread wider than the rest (a wild run) weighs less. */
 	for (size_t p = 0; p < f->npoints; p++) {
-		struct report_series_point *pt = &f->points[p];
-		double s2 = wdf ? within / (double)wdf : (isfinite(total) ? total : 0);
-
-
-		/* A point whose own runs spread wider than the rest (a wild run) weighs less. */
-		v[p] = f->sitting_var + fmax(s2, own[p]) / n[p];
+		v[p] = fmax(s2, own[p]) / n[p];
 		if (!(v[p] > 0))
 			v[p] = 1e-12;
-		pt->level = exp(x[p]);
-		pt->lo = exp(x[p] - 1.959964 * sqrt(v[p]));
-		pt->hi = exp(x[p] + 1.959964 * sqrt(v[p]));
 	}
+	f->sitting_var = isfinite(tau2) ? tau2 : 0;
 	f->nsteps = 0;
 	/* Runs alone with no spread of their own (one run a point) cannot tell anything. */
 	if (f->npoints >= 2 && df > 0) {
-		int k = stats_steps(x, v, f->npoints, df, REPORT_SERIES_ALPHA, f->steps,
-				    REPORT_SERIES_MAX_STEPS);
+		int k = stats_steps(x, v, f->npoints, tau2, df, REPORT_SERIES_ALPHA, f->steps,
+				    REPORT_SERIES_MAX_STEPS, &f->sitting_var);
 
 		if (k < 0) {
 			free(x);
 			return -1;
 		}
 		f->nsteps = (size_t)k;
+	}
+	for (size_t p = 0; p < f->npoints; p++) {
+		struct report_series_point *pt = &f->points[p];
+		double sd = sqrt(f->sitting_var + v[p]);
+
+		pt->level = exp(x[p]);
+		pt->lo = exp(x[p] - 1.959964 * sd);
+		pt->hi = exp(x[p] + 1.959964 * sd);
 	}
 	free(x);
 	return 0;

@@ -208,22 +208,26 @@ int stats_bh(const double *p, size_t n, double *adj);
 
 /*
  * Steps in a series (src/stats/steps.c, kbench history): x[i] a point's
- * mean log level, v[i] the variance of that mean (its runs' spread over
- * their count, and the spread between sittings), known on df degrees of
- * freedom (0: exactly).  Binary segmentation, each segment's largest
- * split tested at alpha as the largest of its splits: the steps found, at most max,
- * into out in order of position; how many, or -1 with a point not finite
- * or a variance not positive.  at is the first point after the step;
- * change the next segment's weighted mean level over the one before, less
- * 1, with its 95% interval; p the split's, from series drawn without a step.
+ * mean log level, u[i] the variance of that mean its runs' spread says
+ * (their spread over their count), known on df degrees of freedom (0:
+ * exactly); tau2 the spread between sittings, which no count of runs takes
+ * away: known (the host's history), or NaN to estimate it from the series
+ * about each split's sides.  Binary segmentation, each segment's largest
+ * split tested at alpha as the largest of its splits: the steps found, at
+ * most max, into out in order of position; how many, or -1 with a point not
+ * finite or a variance not positive.  at is the first point after the
+ * step; change the next segment's level over the one before, less 1, with
+ * its 95% interval; p the split's, from series drawn without a step.  The
+ * spread between sittings the steps were sized with into *tau2_out (may
+ * be NULL).
  */
 struct stats_step {
 	size_t at;
 	double change, lo, hi;
 	double p;
 };
-int stats_steps(const double *x, const double *v, size_t n, double df, double alpha,
-		struct stats_step *out, size_t max);
+int stats_steps(const double *x, const double *u, size_t n, double tau2, double df, double alpha,
+		struct stats_step *out, size_t max, double *tau2_out);
 /*
  * The variance of a point of a series about its neighbours' level, robust
  * to a few steps: from the median absolute difference of successive

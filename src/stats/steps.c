@@ -5,14 +5,21 @@
  * Each point is a label's mean log level with the variance of that mean:
  * its runs' spread over their count plus the spread between sittings,
  * which no count of runs takes away, so that a label measured once and one
- * measured five times weigh what they are worth.  Binary segmentation, as
+ * measured five times weigh what they are worth.  The spread between
+ * sittings is given (the host's history) or estimated from the series
+ * itself, for each split from the points' residuals about its two sides
+ * beyond what their runs explain (DerSimonian and Laird's moment
+ * estimate, as meta-analyses pool studies): a step is not taken for
+ * noise, nor is noise taken for the runs' alone.  Binary segmentation, as
  * E-divisive does in Apache Otava and MongoDB's CI: in a segment, the
  * split whose two sides' weighted means differ most in units of their
  * standard error (z); the split is a step when so large a z is rarer
  * than alpha as the largest of the segment's splits where nothing
  * stepped: STEPS_DRAWS series drawn with the points' variances (each
  * draw's variances scaled by a chi-square on their degrees of freedom,
- * as estimated variances are), their largest z counted.  Then each side
+ * as estimated variances are; the spread between sittings, estimated, as
+ * the segment shows it whole), their largest z counted, the estimate made
+ * again in each draw as in the data.  Then each side
  * is searched the same way.  Under no step anywhere, the first test holds
  * the chance of reporting any at alpha.  Not a permutation test: one label
  * after a step could never be told from one that came last by chance, and
@@ -34,32 +41,35 @@
 #define STEPS_DRAWS 999
 
 /*
- * The split of x[0..n) (variances v, known on df degrees of freedom,
- * their scale as estimated c: 1 for the data, a draw's own for a series
- * drawn) whose sides differ most: its index (the first point after it) and
- * |z|, the difference of the sides' weighted means over its standard
- * error, the variances' scale taken from the two sides' residuals pooled
- * with the df the variances were known on.  A split whose sides differ is
- * judged against the spread about their own levels, not about one level
- * for both, which a step would inflate.  Sides of at least one point.
+ * The split of x[0..n) whose sides differ most, when the spread between
+ * sittings is known (tau2 + u[i] a point's variance, known on df degrees
+ * of freedom, its scale as estimated c: 1 for the data, a draw's own for
+ * a series drawn): its index (the first point after it) and |z|, the
+ * difference of the sides' weighted means over its standard error, the
+ * variances' scale taken from the two sides' residuals pooled with the df
+ * the variances were known on.  A split whose sides differ is judged
+ * against the spread about their own levels, not about one level for
+ * both, which a step would inflate.  Sides of at least one point.
  */
-static double steps_best(const double *x, const double *v, size_t n, double df, double c,
-			 size_t *at)
+static double steps_best_known(const double *x, const double *u, size_t n, double tau2,
+			       double df, double c, size_t *at)
 {
 	double wl = 0, sl = 0, ql = 0, wt = 0, st = 0, qt = 0, best = -1;
 
 	for (size_t i = 0; i < n; i++) {
-		wt += 1 / v[i];
-		st += x[i] / v[i];
-		qt += x[i] * x[i] / v[i];
+		double w = 1 / (tau2 + u[i]);
+
+		wt += w;
+		st += x[i] * w;
+		qt += x[i] * x[i] * w;
 	}
 	*at = 0;
 	for (size_t k = 1; k < n; k++) {
-		double wr, ml, mr, ss, scale, z;
+		double w = 1 / (tau2 + u[k - 1]), wr, ml, mr, ss, scale, z;
 
-		wl += 1 / v[k - 1];
-		sl += x[k - 1] / v[k - 1];
-		ql += x[k - 1] * x[k - 1] / v[k - 1];
+		wl += w;
+		sl += x[k - 1] * w;
+		ql += x[k - 1] * x[k - 1] * w;
 		wr = wt - wl;
 		ml = sl / wl;
 		mr = (st - sl) / wr;
@@ -76,8 +86,85 @@ static double steps_best(const double *x, const double *v, size_t n, double df, 
 	return best;
 }
 
+/* A segment's sums under the runs' weights w = 1 / (c u): of w, w x, w x x and w w. */
+struct steps_sums {
+	double w, wx, wxx, ww;
+};
+
+static void steps_add(struct steps_sums *s, double x, double w, double sign)
+{
+	s->w += sign * w;
+	s->wx += sign * w * x;
+	s->wxx += sign * w * x * x;
+	s->ww += sign * w * w;
+}
+
+/* The segment's level, and its part of the DerSimonian-Laird Q and of Q's scale C. */
+static double steps_seg(const struct steps_sums *s, double *q, double *cc)
+{
+	double m = s->wx / s->w;
+
+	*q += fmax(0, s->wxx - s->wx * m);
+	*cc += s->w - s->ww / s->w;
+	return m;
+}
+
+/* The variance of a segment's level (weighted by its runs) with tau2 between sittings. */
+static double steps_seg_var(const struct steps_sums *s, double tau2)
+{
+	return (tau2 * s->ww + s->w) / (s->w * s->w);
+}
+
+/* The spread between sittings from nseg segments' Q and C (DerSimonian and Laird). */
+static double steps_tau2(double q, double cc, size_t n, size_t nseg)
+{
+	return n > nseg && cc > 0 ? fmax(0, (q - (double)(n - nseg)) / cc) : 0;
+}
+
+/*
+ * The split of x[0..n) whose sides differ most when the spread between
+ * sittings is not known: the points' variances are their runs' alone
+ * (u[i], their scale c as above), and the spread between sittings beyond
+ * them is estimated for each split from the residuals about its two
+ * sides' levels (DerSimonian and Laird's moment estimate), so that a
+ * step is judged against the points' spread about their own side's level,
+ * and points that the runs explain are judged by the runs: a series whose
+ * labels differ by no more than their runs say needs no sitting noise at
+ * all, and one whose labels swing gets all it shows.  Each side's level is
+ * its runs' weighted mean, its variance with the estimate included.  The
+ * estimate at the best split into *tau2.
+ */
+static double steps_best_est(const double *x, const double *u, size_t n, double c, size_t *at,
+			     double *tau2)
+{
+	struct steps_sums l = { 0 }, r = { 0 };
+	double best = -1;
+
+	for (size_t i = 0; i < n; i++)
+		steps_add(&r, x[i], 1 / (c * u[i]), 1);
+	*at = 0;
+	*tau2 = 0;
+	for (size_t k = 1; k < n; k++) {
+		double q = 0, cc = 0, ml, mr, t2, z;
+
+		steps_add(&l, x[k - 1], 1 / (c * u[k - 1]), 1);
+		steps_add(&r, x[k - 1], 1 / (c * u[k - 1]), -1);
+		ml = steps_seg(&l, &q, &cc);
+		mr = steps_seg(&r, &q, &cc);
+		t2 = steps_tau2(q, cc, n, 2);
+		z = fabs(mr - ml) / sqrt(steps_seg_var(&l, t2) + steps_seg_var(&r, t2));
+		if (z > best) {
+			best = z;
+			*at = k;
+			*tau2 = t2;
+		}
+	}
+	return best;
+}
+
 struct steps_work {
-	const double *x, *v;
+	const double *x, *u;
+	double tau2;		/* the spread between sittings, known; NaN: estimated */
 	double df, alpha;
 	struct stats_step *out;
 	size_t max, n;
@@ -85,18 +172,32 @@ struct steps_work {
 	double *draw;		/* a drawn segment */
 };
 
+/* The largest z of x[0..n) under w's model, at *at; the sittings' spread it took into *tau2. */
+static double steps_best(const struct steps_work *w, const double *x, const double *u, size_t n,
+			 double c, size_t *at, double *tau2)
+{
+	if (isfinite(w->tau2)) {
+		*tau2 = w->tau2;
+		return steps_best_known(x, u, n, w->tau2, w->df, c, at);
+	}
+	return steps_best_est(x, u, n, c, at, tau2);
+}
+
 /*
- * How often the largest z of a stepless segment like v[0..n) reaches z:
- * its p.  Drawn until it is sure: a split that Bonferroni's bound over the
- * n - 1 splits already finds below alpha needs no draw (the bound, an
- * upper one, is its p), and the draws stop once so many reached z that p
- * is above alpha whatever the rest do (Besag and Clifford's sequential
- * p): a long series of runs is searched in a second, not in minutes.
+ * How often the largest z of a stepless segment like u[0..n), its
+ * sittings' spread tau2, reaches z: its p.  Drawn until it is sure: a
+ * split that Bonferroni's bound over the n - 1 splits already finds below
+ * alpha needs no draw (the bound, an upper one, is its p: on a t whose
+ * degrees of freedom are the fewest the scale was known on), and the draws
+ * stop once so many reached z that p is above alpha whatever the rest do
+ * (Besag and Clifford's sequential p): a long series of runs is searched
+ * in a second, not in minutes.
  */
-static double steps_p(struct steps_work *w, const double *v, size_t n, double z)
+static double steps_p(struct steps_work *w, const double *u, size_t n, double tau2, double z)
 {
 	size_t reach = 0, ignored;
-	double bound = fmin(1, 2 * gsl_cdf_tdist_Q(z, (double)n - 2 + w->df) * (double)(n - 1));
+	double bdf = isfinite(w->tau2) ? (double)n - 2 + w->df : fmax(1, fmin((double)n - 2, w->df));
+	double bound = fmin(1, 2 * gsl_cdf_tdist_Q(z, bdf) * (double)(n - 1));
 	double enough = w->alpha * (STEPS_DRAWS + 1);
 
 	if (bound < w->alpha)
@@ -104,27 +205,52 @@ static double steps_p(struct steps_work *w, const double *v, size_t n, double z)
 	for (int d = 0; d < STEPS_DRAWS; d++) {
 		if ((double)reach >= enough)
 			return (double)reach / (double)d;
-		double c = w->df > 0 && w->df < 1e5 ? gsl_ran_chisq(w->rng, w->df) / w->df : 1;
+		double c = w->df > 0 && w->df < 1e5 ? gsl_ran_chisq(w->rng, w->df) / w->df : 1, t2;
 
 		for (size_t i = 0; i < n; i++)
-			w->draw[i] = gsl_ran_gaussian(w->rng, sqrt(v[i]));
-		reach += steps_best(w->draw, v, n, w->df, c, &ignored) >= z;
+			w->draw[i] = gsl_ran_gaussian(w->rng, sqrt(tau2 + u[i]));
+		reach += steps_best(w, w->draw, u, n, c, &ignored, &t2) >= z;
 	}
 	return (double)(reach + 1) / (STEPS_DRAWS + 1);
+}
+
+/* The sums of x[a..b) under the weights 1 / (tau2 + u). */
+static struct steps_sums steps_sum(const double *x, const double *u, double tau2, size_t a,
+				   size_t b)
+{
+	struct steps_sums s = { 0 };
+
+	for (size_t i = a; i < b; i++)
+		steps_add(&s, x[i], 1 / (tau2 + u[i]), 1);
+	return s;
 }
 
 /* Search x[a..b) for a step, and each side of one found; the steps in out by position. */
 static void steps_search(struct steps_work *w, size_t a, size_t b)
 {
 	size_t n = b - a, at;
-	double z, p;
+	double z, p, tau2;
 
 	if (n < 2 || w->n >= w->max)
 		return;
-	z = steps_best(w->x + a, w->v + a, n, w->df, 1, &at);
+	z = steps_best(w, w->x + a, w->u + a, n, 1, &at, &tau2);
 	if (!(z > 0))
 		return;
-	p = steps_p(w, w->v + a, n, z);
+	/*
+	 * Estimated, the series are drawn with the spread the segment shows as
+	 * one level, as it would without a step: the best split's own estimate
+	 * is the lowest of any (the split is chosen where the sides sit
+	 * tightest), and series drawn with it would find the data's z rarer
+	 * than it is.
+	 */
+	if (!isfinite(w->tau2)) {
+		struct steps_sums s = steps_sum(w->x, w->u, 0, a, b);
+		double q = 0, cc = 0;
+
+		steps_seg(&s, &q, &cc);
+		tau2 = steps_tau2(q, cc, n, 1);
+	}
+	p = steps_p(w, w->u + a, n, tau2, z);
 	if (!(p < w->alpha))
 		return;
 	steps_search(w, a, a + at);
@@ -141,28 +267,20 @@ static void steps_search(struct steps_work *w, size_t a, size_t b)
 	steps_search(w, a + at, b);
 }
 
-/* The weighted mean of x[a..b) and the variance of that mean. */
-static void steps_mean(const double *x, const double *v, size_t a, size_t b, double *m, double *var)
+int stats_steps(const double *x, const double *u, size_t n, double tau2, double df, double alpha,
+		struct stats_step *out, size_t max, double *tau2_out)
 {
-	double w = 0, s = 0;
-
-	for (size_t i = a; i < b; i++) {
-		w += 1 / v[i];
-		s += x[i] / v[i];
-	}
-	*m = s / w;
-	*var = 1 / w;
-}
-
-int stats_steps(const double *x, const double *v, size_t n, double df, double alpha,
-		struct stats_step *out, size_t max)
-{
-	struct steps_work w = { x, v, df > 0 ? df : 1e6, alpha, out, max, 0, NULL, NULL };
-	/* The variances known exactly weigh as if on a million degrees of freedom. */
+	/* Variances known exactly weigh as if on a million degrees of freedom. */
+	struct steps_work w = { x, u, tau2, df > 0 ? df : 1e6, alpha, out, max, 0, NULL, NULL };
+	double q = 0, cc = 0, t2, rdf, qt, scale = 1;
 
 	for (size_t i = 0; i < n; i++)
-		if (!isfinite(x[i]) || !(v[i] > 0) || !isfinite(v[i]))
+		if (!isfinite(x[i]) || !(u[i] > 0) || !isfinite(u[i]))
 			return -1;
+	if (isfinite(tau2) && tau2 < 0)
+		return -1;
+	if (tau2_out)
+		*tau2_out = isfinite(tau2) ? tau2 : 0;
 	if (n < 2)
 		return 0;
 	w.rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -178,32 +296,46 @@ int stats_steps(const double *x, const double *v, size_t n, double df, double al
 	gsl_rng_free(w.rng);
 	free(w.draw);
 	/*
-	 * The variances' scale about the segments' levels, pooled with the df
-	 * they were known on, as the tests took it; then each step between its
-	 * neighbours, the segment before it and the one after.
+	 * The spread the steps are sized with, about the segments found: known,
+	 * with the variances' scale pooled from the residuals as the tests took
+	 * it; or estimated from them (DerSimonian and Laird) and the interval on
+	 * as many degrees of freedom as the segments left, the runs' where the
+	 * estimate is none.  Then each step between its neighbours, the segment
+	 * before it and the one after.
 	 */
-	double ss = 0, rdf = (double)(n - w.n - 1) + w.df, scale, q;
-
 	for (size_t k = 0; k <= w.n; k++) {
 		size_t a = k ? out[k - 1].at : 0, b = k < w.n ? out[k].at : n;
-		double m, vm;
+		struct steps_sums s = steps_sum(x, u, isfinite(tau2) ? tau2 : 0, a, b);
 
-		steps_mean(x, v, a, b, &m, &vm);
-		for (size_t i = a; i < b; i++)
-			ss += (x[i] - m) * (x[i] - m) / v[i];
+		steps_seg(&s, &q, &cc);
 	}
-	scale = (ss + w.df) / rdf;
-	q = gsl_cdf_tdist_Qinv(0.025, rdf);
+	if (isfinite(tau2)) {
+		t2 = tau2;
+		rdf = (double)(n - w.n - 1) + w.df;
+		scale = (q + w.df) / rdf;
+	} else {
+		t2 = steps_tau2(q, cc, n, w.n + 1);
+		rdf = t2 > 0 ? fmax(1, (double)(n - w.n - 1)) : w.df;
+		if (tau2_out)
+			*tau2_out = t2;
+	}
+	qt = gsl_cdf_tdist_Qinv(0.025, rdf);
 	for (size_t k = 0; k < w.n; k++) {
 		size_t a = k ? out[k - 1].at : 0, b = k + 1 < w.n ? out[k + 1].at : n;
-		double ml, vl, mr, vr, h;
+		double d, h;
+		/* Known: weighted by the whole variance; estimated: by the runs', as the test. */
+		double wt2 = isfinite(tau2) ? tau2 : 0;
+		struct steps_sums l = steps_sum(x, u, wt2, a, out[k].at),
+				  r = steps_sum(x, u, wt2, out[k].at, b);
 
-		steps_mean(x, v, a, out[k].at, &ml, &vl);
-		steps_mean(x, v, out[k].at, b, &mr, &vr);
-		h = q * sqrt(scale * (vl + vr));
-		out[k].change = expm1(mr - ml);
-		out[k].lo = expm1(mr - ml - h);
-		out[k].hi = expm1(mr - ml + h);
+		d = r.wx / r.w - l.wx / l.w;
+		if (isfinite(tau2))
+			h = qt * sqrt(scale * (1 / l.w + 1 / r.w));
+		else
+			h = qt * sqrt(steps_seg_var(&l, t2) + steps_seg_var(&r, t2));
+		out[k].change = expm1(d);
+		out[k].lo = expm1(d - h);
+		out[k].hi = expm1(d + h);
 	}
 	return (int)w.n;
 }

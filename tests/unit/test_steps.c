@@ -31,7 +31,7 @@ static int steps_of(const double *lev, size_t n, double v, struct stats_step *ou
 		x[i] = log(lev[i]);
 		var[i] = v;
 	}
-	return stats_steps(x, var, n, 0, 0.05, out, 8);
+	return stats_steps(x, var, n, 0, 0, 0.05, out, 8, NULL);
 }
 
 /* A step of +20% after 6 labels, the labels 1% apart: found there, its size within its interval. */
@@ -71,30 +71,61 @@ static void test_no_step(void **state)
 
 	(void)state;
 	assert_int_equal(steps_of(lev, 12, 1e-4, st), 0);
-	assert_int_equal(stats_steps(&x, &v, 1, 0, 0.05, st, 8), 0);
+	assert_int_equal(stats_steps(&x, &v, 1, 0, 0, 0.05, st, 8, NULL), 0);
 	v = 0;
-	assert_int_equal(stats_steps(&x, &v, 1, 0, 0.05, st, 8), -1);
+	assert_int_equal(stats_steps(&x, &v, 1, 0, 0, 0.05, st, 8, NULL), -1);
 }
 
 /*
- * A 5% step inside a stretch whose labels swing 8%: the levels' own
- * variance (stats_steps_noise) says the step is not above the noise,
- * and nothing is reported; the variance the labels' runs alone show
- * (0.2%) would have called it a step.
+ * A 5% step inside a stretch whose labels swing 8% while each label's runs
+ * agree within 0.2%: the spread between sittings the series shows
+ * (estimated about each split's sides) says the step is not above the
+ * noise, and nothing is reported; the runs' spread alone would have called
+ * it a step.  And the same with the median of the points' differences
+ * (stats_steps_noise) as the known spread, as a series of one run a point
+ * has it.
  */
 static void test_noisy_stretch(void **state)
 {
 	const double lev[] = { 100, 108, 95, 104, 97, 106, 105, 112, 101, 110, 99, 109 };
-	double x[12];
+	double x[12], u[12], tau2;
 	struct stats_step st[8];
 
 	(void)state;
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < 12; i++) {
 		x[i] = log(lev[i]);
+		u[i] = 0.002 * 0.002;
+	}
+	assert_int_equal(stats_steps(x, u, 12, NAN, 48, 0.05, st, 8, &tau2), 0);
+	assert_true(tau2 > 0.03 * 0.03);
+	assert_true(stats_steps(x, u, 12, 0, 48, 0.05, st, 8, NULL) > 0);
 	double v = stats_steps_noise(x, 12);
 	assert_true(v > 0.001);
 	assert_int_equal(steps_of(lev, 12, v, st), 0);
-	assert_true(steps_of(lev, 12, 0.002 * 0.002, st) > 0);
+}
+
+/*
+ * Labels that differ no more than their runs say: the spread between
+ * sittings estimated is nil, and a step of 4 times a label's standard
+ * error is found, in its place, with the runs' precision; the median of
+ * the differences, a noisy estimate on a few degrees of freedom, would
+ * have weighed it against more.
+ */
+static void test_runs_explain(void **state)
+{
+	const double lev[] = { 100, 101, 99, 100.6, 99.4, 100, 104, 105, 103, 104.6, 103.4, 104 };
+	double x[12], u[12], tau2;
+	struct stats_step st[8];
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		x[i] = log(lev[i]);
+		u[i] = 0.01 * 0.01;
+	}
+	assert_int_equal(stats_steps(x, u, 12, NAN, 48, 0.05, st, 8, &tau2), 1);
+	assert_int_equal(st[0].at, 6);
+	assert_true(tau2 < 0.01 * 0.01);
+	assert_true(st[0].lo > 0 && st[0].lo < 0.04 && st[0].hi > 0.04);
 }
 
 /*
@@ -114,18 +145,17 @@ static void test_weights(void **state)
 		v[i] = 1e-4;
 	}
 	v[6] = 0.2 * 0.2;
-	assert_int_equal(stats_steps(x, v, 7, 0, 0.05, st, 8), 0);
+	assert_int_equal(stats_steps(x, v, 7, 0, 0, 0.05, st, 8, NULL), 0);
 	v[6] = 1e-4;
-	assert_int_equal(stats_steps(x, v, 7, 0, 0.05, st, 8), 1);
+	assert_int_equal(stats_steps(x, v, 7, 0, 0, 0.05, st, 8, NULL), 1);
 	assert_int_equal(st[0].at, 6);
 }
 
 /*
  * Simulated histories: 12 labels of 5 runs, each label's level off by
  * 1.5% (a sitting's own move; bench/history_steps.py draws them from
- * real sittings) and its runs 2% apart; the variance of each mean from
- * the series (stats_steps_noise, taken as known on 4 degrees of freedom,
- * a median's worth of 11 differences).  A step of
+ * real sittings) and its runs 2% apart; the runs' spread pooled, the
+ * spread between sittings estimated from the series.  A step of
  * 10% after label 6 is found in at least 95% of histories, and 5% in at
  * least 80%, at most one label from where it is; histories without a step
  * report one in at most 5%.  The shares are printed.
@@ -135,22 +165,25 @@ static double sim_found(gsl_rng *rng, double step, int trials, int *near_out)
 	int found = 0, near = 0;
 
 	for (int t = 0; t < trials; t++) {
-		double x[12], v[12], noise;
+		double x[12], v[12], noise, within = 0;
 		struct stats_step st[8];
 		int n;
 
 		for (int i = 0; i < 12; i++) {
 			double level = log(i >= 6 ? 1 + step : 1) + gsl_ran_gaussian(rng, 0.015);
-			double sum = 0;
+			double sum = 0, run[5];
 
 			for (int r = 0; r < 5; r++)
-				sum += level + gsl_ran_gaussian(rng, 0.02);
+				sum += run[r] = level + gsl_ran_gaussian(rng, 0.02);
 			x[i] = sum / 5;
+			for (int r = 0; r < 5; r++)
+				within += (run[r] - x[i]) * (run[r] - x[i]);
 		}
-		noise = stats_steps_noise(x, 12);
+		/* The runs' spread pooled over the labels, on 12 x 4 degrees of freedom. */
+		noise = within / 48 / 5;
 		for (int i = 0; i < 12; i++)
 			v[i] = noise;
-		n = stats_steps(x, v, 12, 4, 0.05, st, 8);
+		n = stats_steps(x, v, 12, NAN, 48, 0.05, st, 8, NULL);
 		assert_true(n >= 0);
 		found += n > 0;
 		for (int k = 0; k < n; k++)
@@ -210,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_two_steps),
 		cmocka_unit_test(test_no_step),
 		cmocka_unit_test(test_noisy_stretch),
+		cmocka_unit_test(test_runs_explain),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_simulated_histories),
 		cmocka_unit_test(test_version_order),

@@ -6,13 +6,9 @@
  * are the struct field names, so they are part of the contract with the
  * importer and with users' scripts: add keys, never rename them.
  *
- * Two things jansson will not do for us: it refuses NaN and infinities (a
- * figure that does not exist becomes null here), and it refuses strings that
- * are not UTF-8.  Host names and uname text come from the OS, and a label
- * from a database an older kbench wrote, so each byte that is not UTF-8 is
- * replaced by U+FFFD, the replacement character, and everything else is
- * kept: "noyau-\xe9" is written "noyau-\ufffd", never refused, and its
- * valid characters ("é" elsewhere in it) are not touched.
+ * What jansson will not take, NaN and strings that are not UTF-8 (host
+ * names and uname text come from the OS, a label from a database an older
+ * kbench wrote), jsonw.c's helpers make null and repair.
  */
 #include "report/report.h"
 #include "report/export.h"

@@ -4,6 +4,14 @@
  * UTF-8, numbers that are null where JSON has none, sets and pushes that
  * count their failures, and the table model's tables as JSON.  It calls
  * only jansson, the UTF-8 repair and the model, never a report.
+ *
+ * Two things jansson will not do for us: it refuses NaN and infinities (a
+ * figure that does not exist becomes null here), and it refuses strings that
+ * are not UTF-8.  Host names and uname text come from the OS, and a label
+ * from a database an older kbench wrote, so each byte that is not UTF-8 is
+ * replaced by U+FFFD, the replacement character, and everything else is
+ * kept: "noyau-\xe9" is written "noyau-\ufffd", never refused, and its
+ * valid characters ("é" elsewhere in it) are not touched.
  */
 #include "report/jsonw.h"
 #include "report/model.h"

@@ -4,7 +4,7 @@
  * contest's; the timed jobs'; the clock sources'), whether the runs hold
  * each, how each is built (its tables on the one model the text, the JSON
  * and the page are written from) and what the page draws before its
- * tables.  The text, the JSON and the page walk this table; a new part
+ * tables, with each and after them.  The text, the JSON and the page walk this table; a new part
  * of the summary is a row here, not a branch in each of them.
  */
 #include "report/report.h"
@@ -14,6 +14,7 @@
 #include "report/timed.h"
 #include "report/sections.h"
 #include "report/html.h"
+#include "report/lmpage.h"
 #include "report/model.h"
 
 #include <stdio.h>
@@ -54,13 +55,15 @@ static int sec_clocks_model(struct rm_doc *doc, const struct run_info *rows, siz
 }
 
 const struct report_section report_sections[] = {
-	{ "lmbench", report_summary_has, sec_lmbench_model, NULL, NULL, NULL },
+	{ "lmbench", report_summary_has, sec_lmbench_model, NULL, NULL, "Some tables",
+	  lm_page_forest, lm_page_after },
 	{ "contest", report_contest_has, sec_contest_model, "<h2 id=\"contest\">contest</h2>",
-	  report_contest_chart, "contest's tables" },
+	  report_contest_chart, "contest's tables", NULL, NULL },
 	{ "timed", report_timed_has, sec_timed_model, "<h2 id=\"timed-chart\">Timed jobs</h2>",
-	  report_timed_chart, "The timed jobs' tables" },
-	{ "clocks", report_clocks_has, sec_clocks_model, NULL, NULL, "The clock sources' tables" },
-	{ NULL, NULL, NULL, NULL, NULL, NULL },
+	  report_timed_chart, "The timed jobs' tables", NULL, NULL },
+	{ "clocks", report_clocks_has, sec_clocks_model, NULL, NULL, "The clock sources' tables",
+	  NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 int report_sections_model(struct rm_doc *doc, const struct run_info *rows, size_t nrows,

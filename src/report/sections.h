@@ -15,7 +15,9 @@ struct rm_doc;
  * tables on a model, lmbench's of the rows (a label's runs merged, or the
  * runs with --each) and the others' of the runs; the page's heading and
  * chart before its tables (NULL: none); what its tables are called when
- * the page cannot show them.  The list ends with a NULL id.
+ * the page cannot show them; the chart the page draws with each of its
+ * tables (arg a report_table_chart; NULL: none) and what it draws after
+ * them, of the rows (NULL: nothing).  The list ends with a NULL id.
  */
 struct report_section {
 	const char *id;
@@ -25,6 +27,15 @@ struct report_section {
 	const char *heading;
 	int (*chart)(FILE *out, const struct run_info *runs, size_t nruns);
 	const char *what;
+	void (*table_chart)(FILE *out, const void *arg);
+	void (*after)(FILE *out, const struct run_info *rows, size_t nrows);
+};
+
+/* A table's chart on the page: the rows (labels) side by side and the table's model id. */
+struct report_table_chart {
+	const struct run_info *rows;
+	size_t nrows;
+	const char *table;
 };
 extern const struct report_section report_sections[];
 /* Every section the runs hold, on doc.  0, or -1 without memory. */

@@ -967,7 +967,7 @@ int svg_forest(FILE *out, const struct svg_chart *c, const struct svg_row *rows,
 	size_t drawn = 0, namech = 0, nlegs = 0;
 	double reach = 0, top = svg_top(c), bottom, legy, height;
 	int kinds[4] = { 0 };		/* better, worse, signif unsaid, not signif */
-	int lines, rc;
+	int lines, rc, untested;
 
 	for (size_t i = 0; i <= nrows; i++) {
 		const struct svg_row *r = i < nrows ? &rows[i] : gmean;
@@ -995,17 +995,23 @@ int svg_forest(FILE *out, const struct svg_chart *c, const struct svg_row *rows,
 	bottom = top + (double)nrows * SVG_ROW + (gmean ? 30 : 4);
 	legy = bottom + (c->xlabel ? 42 : 26);
 
+	/* Where nothing was tested (the summary's labels), the legend says what the fill does mean. */
+	untested = (c->flags & SVG_UNTESTED) != 0;
 	if (kinds[0])
-		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER, .text = "significant, better",
+		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
+			.text = untested ? "intervals apart, better" : "significant, better",
 			.colour = SVG_BETTER, .shape = SVG_CIRCLE };
 	if (kinds[1])
-		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER, .text = "significant, worse",
+		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
+			.text = untested ? "intervals apart, worse" : "significant, worse",
 			.colour = SVG_WORSE, .shape = SVG_SQUARE };
 	if (kinds[2])
-		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER, .text = "significant",
+		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
+			.text = untested ? "intervals apart" : "significant",
 			.colour = "#000000", .shape = SVG_CIRCLE };
 	if (kinds[3])
-		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER, .text = "not significant",
+		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
+			.text = untested ? "intervals overlap" : "not significant",
 			.colour = SVG_GREY, .shape = SVG_CIRCLE, .hollow = 1 };
 	if (gmean && svg_row_ok(gmean))
 		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER, .text = "geometric mean",

@@ -37,6 +37,8 @@
 #define SVG_YLOG 1u
 /* svg_chart.flags: svg_curve draws intervals as a band instead of whiskers. */
 #define SVG_BAND 2u
+/* svg_chart.flags: svg_forest's fill says two intervals are apart, not that a test found a change. */
+#define SVG_UNTESTED 4u
 
 /* What every chart has. */
 struct svg_chart {
@@ -46,7 +48,7 @@ struct svg_chart {
 	/* The nochart paragraph's text when nothing can be drawn: why, as the
 	   reader should see it ("no points: the figure failed"). */
 	const char *empty;
-	unsigned flags;			/* SVG_YLOG, SVG_BAND (svg_curve only) */
+	unsigned flags;			/* SVG_YLOG, SVG_BAND (svg_curve); SVG_UNTESTED (svg_forest) */
 };
 
 /*

@@ -154,7 +154,9 @@ int cmd_history(int argc, char **argv)
 	st = store_open_readonly(path, err);
 	if (!st)
 		die("%s", err);
-	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel, 0, &runs, err);
+	/* The runs' figures alone: a history draws levels, not replicas. */
+	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel, STORE_LOAD_LEVELS, &runs,
+				err);
 	if (nruns < 0) {
 		store_close(st);
 		die("%s", err);
@@ -184,11 +186,6 @@ int cmd_history(int argc, char **argv)
 		die("history: no runs%s%s in db '%s'", host ? " on host " : "", host ? host : "",
 		    cli_db_shown(path));
 	}
-	/* A short series' spread between sittings: the host's labels measured twice. */
-	for (size_t h = 0; h < nhosts; h++)
-		if ((nhist[h] = cli_history(st, &hosts[h], 1, &hist[h], err)) < 0)
-			nhist[h] = 0;
-	store_close(st);
 	for (size_t h = 0; h < nhosts; h++) {
 		size_t n = 0;
 
@@ -196,14 +193,27 @@ int cmd_history(int argc, char **argv)
 		for (int i = 0; i < nruns; i++)
 			if (strcmp(runs[i].host, hosts[h]) == 0)
 				mine[n++] = runs[i];
-		struct report_cmp_side hs = { "history", hist[h], (size_t)nhist[h] };
+		struct report_cmp_side hs = { "history", NULL, 0 };
 
 		if (report_series_build(mine, n, by_label, globs, nglobs, &hs, &ser[h]) < 0)
 			die("history: out of memory");
-		store_runs_free(hist[h], (size_t)nhist[h]);
+		/*
+		 * A series too short to show its own spread between sittings takes
+		 * the host's (its labels measured twice): read only when one needs
+		 * it, as it is hundreds of runs more.
+		 */
+		if (report_series_short(&ser[h]) &&
+		    (nhist[h] = cli_history(st, &hosts[h], 1, &hist[h], err)) > 0) {
+			hs = (struct report_cmp_side){ "history", hist[h], (size_t)nhist[h] };
+			report_series_free(&ser[h]);
+			if (report_series_build(mine, n, by_label, globs, nglobs, &hs, &ser[h]) < 0)
+				die("history: out of memory");
+			store_runs_free(hist[h], (size_t)nhist[h]);
+		}
 		if (fail_on)
 			stepped |= report_series_newest(&ser[h], strcmp(fail_on, "regression") == 0);
 	}
+	store_close(st);
 	if (fmt == CLI_JSON) {
 		if (report_series_json(stdout, ser, hosts, nhosts) < 0)
 			die("history: cannot write the JSON");

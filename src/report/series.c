@@ -259,6 +259,14 @@ fail:
 	return -1;
 }
 
+int report_series_short(const struct report_series *s)
+{
+	for (size_t k = 0; k < s->nfigures; k++)
+		if (s->figures[k].noise == REPORT_NOISE_RUNS)
+			return 1;
+	return 0;
+}
+
 void report_series_free(struct report_series *s)
 {
 	for (size_t k = 0; k < s->nfigures; k++)

@@ -55,6 +55,8 @@ int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
 			const char *const *only, size_t nonly, const struct report_cmp_side *history,
 			struct report_series *s);
 void report_series_free(struct report_series *s);
+/* Whether a figure of s is too short to show its own spread between sittings, and had none given. */
+int report_series_short(const struct report_series *s);
 /*
  * Whether the newest point brought a step of a figure (not the machine's):
  * any, or with regressions_only one in the unit's bad direction.

@@ -105,11 +105,16 @@ int store_run_end(struct store *st, int64_t run_id, char *err);
 
 /*
  * Load runs selected by `sel` (labels, numeric run ids, or "set:N" for the
- * runs of the set whose first run is N; all runs when nsel is 0), oldest first, results included (samples only if want_samples).
- * Returns the count, or -1 with err filled.  A selector that matches nothing
- * is an error naming it.
+ * runs of the set whose first run is N; all runs when nsel is 0), oldest
+ * first, results included; want: STORE_LOAD_SAMPLES, each result's
+ * samples too; STORE_LOAD_LEVELS, each result's figures alone, without its
+ * values, points, replicas or the run's sentinel (a history of a thousand
+ * runs reads what it draws); 0, the rest.  Returns the count, or -1 with
+ * err filled.  A selector that matches nothing is an error naming it.
  */
-int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int want_samples,
+#define STORE_LOAD_SAMPLES 1
+#define STORE_LOAD_LEVELS 2
+int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int want,
 		    struct run_info **runs, char *err);
 void store_runs_free(struct run_info *runs, size_t n);
 

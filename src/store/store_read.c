@@ -561,6 +561,7 @@ static int store_tables_need_samples(const char *id)
 struct store_stretch {
 	struct store_rows runs, results, values, points, replicas, sentinel;
 	struct db_stmt *samples, *usage;	/* a result's, when the reader wants them */
+	int levels;		/* the runs and results alone, not their children */
 };
 
 /* Every cursor of the stretch on the runs lo to hi: 0, or -1 with the error in the connection. */
@@ -569,7 +570,8 @@ static int store_stretch_open(struct store_stretch *x, int64_t lo, int64_t hi)
 	struct store_rows *all[] = { &x->runs, &x->results, &x->values, &x->points, &x->replicas,
 				     &x->sentinel };
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	/* Levels alone: the runs' and results' cursors, the first two. */
+	for (size_t i = 0; i < (x->levels ? 2 : sizeof(all) / sizeof(all[0])); i++)
 		if (store_rows_open(all[i], lo, hi) < 0)
 			return -1;
 	return 0;
@@ -634,7 +636,7 @@ static int store_stretch_prepare(struct store *st, struct store_stretch *x, char
 }
 
 /* A run's results, from the stretch's cursors: 0, or -1 with err filled. */
-static int store_load_results(struct store *st, struct run_info *run, int want_samples,
+static int store_load_results(struct store *st, struct run_info *run, int want,
 			      struct store_stretch *x, char *err)
 {
 	size_t cap = 0;
@@ -656,14 +658,14 @@ static int store_load_results(struct store *st, struct run_info *run, int want_s
 		/* Counted before filling, so run_info_free frees a half-loaded result too. */
 		struct result *r = &run->results[run->nresults++];
 		if (store_row_result(st, q, r, err) < 0 ||
-		    store_load_children(st, &x->values, &x->points, &x->replicas, run->id, rid, r,
-					err) < 0)
+		    (!x->levels && store_load_children(st, &x->values, &x->points, &x->replicas,
+							run->id, rid, r, err) < 0))
 			return -1;
 		/*
 		 * Usage is beside the samples, so it comes with them or not at all;
 		 * a kind whose tables are made from them (timed jobs) always has them.
 		 */
-		if ((want_samples || store_tables_need_samples(r->id)) &&
+		if (!x->levels && ((want & STORE_LOAD_SAMPLES) || store_tables_need_samples(r->id)) &&
 		    (store_load_samples(st, x->samples, rid, r, err) < 0 ||
 		     store_load_usage(st, x->usage, rid, r, err) < 0))
 			return -1;
@@ -702,7 +704,7 @@ static int store_load_run(struct store *st, struct store_rows *c, struct run_inf
 	return 0;
 }
 
-int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int want_samples,
+int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int want,
 		    struct run_info **runs, char *err)
 {
 	struct store_ids ids = {0};
@@ -728,6 +730,7 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 	}
 	if (store_stretch_prepare(st, &x, err) < 0)
 		goto fail;
+	x.levels = (want & STORE_LOAD_LEVELS) != 0;
 	/* The selection, oldest first, in stretches of runs close together. */
 	for (size_t i = 0, j; i < ids.n; i = j) {
 		for (j = i + 1; j < ids.n && ids.v[j] - ids.v[j - 1] <= STORE_STRETCH_GAP; j++)
@@ -741,9 +744,10 @@ int store_runs_load(struct store *st, const char *const *sel, size_t nsel, int w
 
 			run->id = ids.v[k];
 			if (store_load_run(st, &x.runs, run, err) < 0 ||
-			    store_load_results(st, run, want_samples, &x, err) < 0 ||
-			    store_load_records(st, &x.sentinel, &record_sentinel, run->id, run->id,
-					       &run->sentinel, &run->nsentinel, err) < 0)
+			    store_load_results(st, run, want, &x, err) < 0 ||
+			    (!x.levels &&
+			     store_load_records(st, &x.sentinel, &record_sentinel, run->id, run->id,
+						&run->sentinel, &run->nsentinel, err) < 0))
 				goto fail;
 		}
 		store_stretch_reset(&x);

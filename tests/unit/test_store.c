@@ -671,6 +671,22 @@ static void test_round_trip(void **state)
 			assert_same_result(&res[i], &runs[0].results[i], want);
 		store_runs_free(runs, (size_t)n);
 	}
+	/* The levels alone (a history): each result's figures, none of its children. */
+	n = store_runs_load(st, NULL, 0, STORE_LOAD_LEVELS, &runs, err);
+	if (n != 1)
+		fail_msg("load levels: %d: %s", n, err);
+	assert_string_equal(runs[0].label, run.label);
+	assert_int_equal(runs[0].nresults, 3);
+	assert_int_equal(runs[0].nsentinel, 0);
+	for (int i = 0; i < 3; i++) {
+		assert_string_equal(runs[0].results[i].id, res[i].id);
+		assert_same_double(runs[0].results[i].median, res[i].median);
+		assert_int_equal(runs[0].results[i].status, res[i].status);
+		assert_int_equal(runs[0].results[i].nvalues, 0);
+		assert_int_equal(runs[0].results[i].nreplicas, 0);
+		assert_null(runs[0].results[i].samples);
+	}
+	store_runs_free(runs, (size_t)n);
 
 	/* The end time is stamped, and the schema is where it should be. */
 	snprintf(sql, sizeof(sql), "SELECT length(finished) FROM runs WHERE id = %lld",

@@ -107,16 +107,23 @@ int note_result(FILE *out, const struct run_info *run, const struct result *r,
 void note_modes(FILE *out, const struct run_info *run, const struct result *r)
 {
 	struct replica_mode m[2];
-	char name[160], a[32], b[32];
+	char name[160], a[32], b[32], head[320], modes[160];
 
 	if (!text_usable(r) || replica_modes(r, m) != 2)
 		return;
 	text_run_name(run, name, sizeof(name));
 	report_fig(a, sizeof(a), m[0].median);
 	report_fig(b, sizeof(b), m[1].median);
-	fprintf(out, "  %s %s%s" NOTE_MODES_MARK ": two modes: ends on %s %s (%zu of %zu replicas), "
-		"on %s %s (%zu)\n", name, r->id, text_place_tag(r), replica_ends_name(m[0].ends), a,
-		m[0].n, r->nreplicas, replica_ends_name(m[1].ends), b, m[1].n);
+	snprintf(head, sizeof(head), "  %s %s%s" NOTE_MODES_MARK ": two modes:", name, r->id,
+		 text_place_tag(r));
+	snprintf(modes, sizeof(modes), "ends on %s %s (%zu of %zu replicas), %s %s (%zu)",
+		 replica_ends_name(m[0].ends), a, m[0].n, r->nreplicas, replica_ends_name(m[1].ends),
+		 b, m[1].n);
+	/* One line where it fits in 80 columns, else the modes on a line of their own. */
+	if (strlen(head) + 1 + strlen(modes) <= TEXT_MAX_COLS)
+		fprintf(out, "%s %s\n", head, modes);
+	else
+		fprintf(out, "%s\n    %s\n", head, modes);
 }
 
 /*

@@ -392,7 +392,7 @@ static void test_summary_notes(void **state)
  * the shell's +-30%: those two marked, stat giving its last digit to the
  * mark, the shell (whole to its last column) keeping its digits, both
  * named, widest first, in the table's one line.  -v gives every figure's
- * line as before.
+ * line as before.  Run 13 (fill_bimodal) has a figure in two modes.
  */
 static void fill_machine(struct run_info *run, int64_t id, const char *label)
 {
@@ -413,9 +413,37 @@ static void fill_machine(struct run_info *run, int64_t id, const char *label)
 	}
 }
 
+static struct result *add_result(struct run_info *run, const char *id, double median,
+				 const char *unit, enum bench_better better);
+
+/*
+ * Run 13 is bimodal: its pipe latency, left to the scheduler, ended on one
+ * CPU in four replicas (2.4 us) and on two in two (30 us): its figure is
+ * the first mode's, marked, and a line gives both.
+ */
+static void fill_bimodal(struct run_info *run)
+{
+	static const double med[6] = { 2.38, 2.41, 29.5, 2.40, 31.0, 2.43 };
+	struct result *r;
+
+	fill_machine(run, 13, "bimodal");
+	r = add_result(run, "ipc.pipe.lat", 2.405, "us", BETTER_LOWER);
+	r->placement = PLACE_NONE;
+	r->ci_low = 2.38;
+	r->ci_high = 2.43;
+	r->nreplicas = 6;
+	r->replicas = calloc(6, sizeof(*r->replicas));
+	assert_non_null(r->replicas);
+	for (int k = 0; k < 6; k++)
+		r->replicas[k] = (struct result_replica){
+			.median = med[k], .lo = med[k] * 0.99, .hi = med[k] * 1.01, .n = 20,
+			.t0 = k * 2.0, .t1 = k * 2.0 + 1, .stop = STOP_PRECISION,
+			.sentinel_sys = NAN, .sentinel_user = NAN, .apart = med[k] > 10 ? 1 : 0 };
+}
+
 static void test_summary_marks(void **state)
 {
-	struct run_info runs[2];
+	struct run_info runs[3];
 	struct result *r;
 	struct capture c;
 	char *text;
@@ -423,29 +451,35 @@ static void test_summary_marks(void **state)
 	(void)state;
 	fill_machine(&runs[0], 11, "steady");
 	fill_machine(&runs[1], 12, "loose");
+	fill_bimodal(&runs[2]);
 	r = find(&runs[1], "sys.stat");
 	r->ci_low = r->median * 0.91;
 	r->ci_high = r->median * 1.09;
 	r = find(&runs[1], "proc.shell");
 	r->ci_low = r->median * 0.7;
 	r->ci_high = r->median * 1.3;
-	report_summary(capture_start(&c), runs, 2, 0);
+	report_summary(capture_start(&c), runs, 3, 0);
 	text = capture_end(&c);
 	assert_lines_fit(text, 80);
 	assert_null(strstr(text, "noisy"));
 	assert_null(strstr(text, "drift"));
 	assert_null(strstr(text, "run 11 !"));
+	assert_null(strstr(text, "run 13 !"));
+	/* Too long for one line within 80 columns: the modes on a line of their own. */
+	assert_non_null(strstr(text, "\nvm              bimodal       2.40^\n"));
+	assert_non_null(strstr(text, "  run 13 ipc.pipe.lat [none]^: two modes:\n    ends on one CPU "
+				     "2.405 (4 of 6 replicas), several CPUs 30.25 (2)\n"));
 	assert_non_null(strstr(text, " 0.9! "));
 	assert_non_null(strstr(text, "  run 12 ! over twice typical: proc.shell +-30%, sys.stat +-9%\n"));
 	check_golden("summary_marks", text);
 	free(text);
-	report_summary(capture_start(&c), runs, 2, 1);
+	report_summary(capture_start(&c), runs, 3, 1);
 	text = capture_end(&c);
 	assert_non_null(strstr(text, "  run 11 sys.null: noisy: +-2.9% over 4 replicas; drift 6.0%\n"));
 	assert_non_null(strstr(text, "  run 12 proc.shell: noisy: +-30.0% over 4 replicas; drift 6.0%\n"));
 	assert_null(strstr(text, "! over twice"));
 	free(text);
-	free_runs(runs, 2);
+	free_runs(runs, 3);
 }
 
 /*

@@ -100,7 +100,12 @@ while ! pgrep -f "^sleep 33\.1$u\$" >/dev/null && [ $i -lt 100 ]; do sleep 0.1; 
 kill -KILL $pid
 wait $pid 2>/dev/null
 i=0
-while { pgrep -f "^sleep 33\.1$u\$" >/dev/null || [ -n "$(ls -A "$T/tmp")" ]; } && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+# Until the janitor is done: the job, the load and the files gone (20 s at most: a
+# sanitizer build's janitor once took longer than the 5 s this waited).
+while { pgrep -f "^sleep 33\.1$u\$" >/dev/null || ! no_leftovers "$T/tmp"; } && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 check "SIGKILL of kbench: the job is killed" sh -c "! pgrep -f '^sleep 33\.1$u\$' >/dev/null"
 check "SIGKILL of kbench: no load process, no file left" no_leftovers "$T/tmp"
 

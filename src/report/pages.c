@@ -15,8 +15,6 @@
 
 #include "report/model.h"
 #include "report/report.h"
-#include "report/fmt.h"
-#include "report/loose.h"
 #include "report/sections.h"
 #include "report/svg.h"
 

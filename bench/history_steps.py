@@ -179,3 +179,16 @@ for lo, hi, name in CLASSES:
         if step:
             row.append("%.1f%%" % (100.0 * o_ / tot) if tot else "-")
     print("| " + " | ".join(row) + " |")
+
+if os.environ.get("PER_FIGURE"):
+    print()
+    print("| figure | a label's spread | false | 5% found | oracle | 10% found | oracle |")
+    print("|---|---|---|---|---|---|---|")
+    for k in sorted(sd, key=lambda k: sd[k]):
+        row = ["%s%s" % (k[0], " [%s]" % k[1] if k[1] else ""), "%.2f%%" % (100 * sd[k])]
+        for step in (0.0, 0.05, 0.10):
+            rs = [r[k] for r in runs[step] if k in r]
+            row.append("%.0f%%" % (100.0 * sum(x[2] if step else x[1] for x in rs) / len(rs)))
+            if step:
+                row.append("%.0f%%" % (100.0 * sum(oracle(x[0], sd[k]) for x in rs) / len(rs)))
+        print("| " + " | ".join(row) + " |")

@@ -2,9 +2,10 @@
 # Command-line tests of `kbench history` on the fixture of three kernels
 # (tests/fixtures/kernels.json: sys.null 3.6x slower in 2.5.47-mm1, then
 # faster again in 2.5.48, whose pipe is 26% slower): the noticed lines and
-# the figures that stepped, as golden text; the JSON's figures, points and
-# changes; --fail-on's exit status for the newest label; the version order
-# of --by label; bad options and a host with no runs, one line each.  On
+# the figures that stepped, as golden text; the levels, fast by default
+# and medians with --level median; the JSON's figures, points and changes;
+# --fail-on's exit status for the newest label; the version order of --by
+# label; bad options and a host with no runs, one line each.  On
 # SQLite, and on PostgreSQL when run with KBENCH_TEST_BACKEND=pg.
 BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
@@ -18,17 +19,38 @@ kb history --by label --db "$DB"
 check "history --by label exits 0" [ "$rc" = 0 ]
 golden "history by label is the golden text" history_kernels.txt
 check "the noticed line says what, how much, between which labels" \
-	grep -Eq '^kbench noticed a \+260\.4% regression of sys\.null \(\+25[0-9.]+\.\.\+26[0-9.]+%\) between 2\.5\.47 and 2\.5\.47-mm1 \(runs 1-6, 3 and 3 runs\)$' "$T/out"
+	grep -Eq '^kbench noticed a \+260\.7% regression of sys\.null \(\+25[0-9.]+\.\.\+26[0-9.]+%\) between 2\.5\.47 and 2\.5\.47-mm1 \(runs 1-6, 3 and 3 runs\)$' "$T/out"
 check "a step down is an improvement of a time" \
-	grep -q '^kbench noticed a -20.4% improvement of sys.null .* between 2.5.47-mm1 and 2.5.48 ' "$T/out"
+	grep -q '^kbench noticed a -20.8% improvement of sys.null .* between 2.5.47-mm1 and 2.5.48 ' "$T/out"
 check "the pipe's step in the newest label" \
-	grep -Eq '^kbench noticed a \+26\.[0-9]% regression of ipc\.pipe\.lat \[none\] .* between 2\.5\.47-mm1 and 2\.5\.48 ' "$T/out"
+	grep -Eq '^kbench noticed a \+25\.[0-9]% regression of ipc\.pipe\.lat \[none\] .* between 2\.5\.47-mm1 and 2\.5\.48 ' "$T/out"
 check "proc.fork, flat, is not noticed" sh -c "! grep -q 'of proc.fork ' '$T/out'"
 check "labels in version order in the figure's table" \
 	sh -c "grep -A6 '^sys.null ' '$T/out' | grep -oE '^  2\.5\.[0-9a-z.-]+' | tr -d ' ' |
 	       tr '\n' , | grep -qx '2.5.47,2.5.47-mm1,2.5.48,'"
 check "without a label measured twice, says its steps may be a sitting's move" \
 	grep -q "their steps may be a sitting's own move$" "$T/out"
+check "says what a fast level is, and how to get the medians" \
+	grep -q "^levels: each run's fast level (its samples' 5th percentile" "$T/out"
+check "the figure's table heads its column 'fast level'" grep -q '^  label  *runs   fast level' "$T/out"
+check "the fixture's sys.null: 2.5.47's fast level is the geometric mean of its runs' p5s" \
+	grep -Eq '^  2\.5\.47  +3 +0\.5663 ' "$T/out"
+
+# --- --level median: the medians the tables quote --------------------------
+kb history --by label --db "$DB" --level median
+check "history --level median exits 0" [ "$rc" = 0 ]
+check "--level median: sys.null's step between the medians" \
+	grep -q '^kbench noticed a +260.4% regression of sys.null ' "$T/out"
+check "--level median: the column is the median, no line on fast levels" \
+	sh -c "grep -q '^  label  *runs       median' '$T/out' && ! grep -q '^levels:' '$T/out'"
+check "--level median: 2.5.47's level is its runs' medians" grep -Eq '^  2\.5\.47  +3 +0\.5701 ' "$T/out"
+kb history --by label --db "$DB" --level median --json --only sys.null
+check "JSON says which level, for the history and each figure" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["hosts"][0]["level"] == "median", d["hosts"][0]
+assert all(f["level"] == "median" for f in d["figures"])
+' "$T/out"
 
 # --- JSON ------------------------------------------------------------------
 kb history --by label --db "$DB" --json --only 'sys.null,ipc.*'
@@ -41,11 +63,12 @@ s = f[("sys.null", None)]
 assert [p["label"] for p in s["points"]] == ["2.5.47", "2.5.47-mm1", "2.5.48"], s["points"]
 c = s["changes"]
 assert [(x["from"], x["to"]) for x in c] == [("2.5.47", "2.5.47-mm1"), ("2.5.47-mm1", "2.5.48")]
-assert abs(c[0]["change"] - 2.604) < 0.01 and c[0]["ci_low"] < c[0]["change"] < c[0]["ci_high"]
+assert abs(c[0]["change"] - 2.607) < 0.01 and c[0]["ci_low"] < c[0]["change"] < c[0]["ci_high"]
 assert c[0]["regression"] and not c[1]["regression"]
 assert f[("cpu.mhz", None)]["sentinel"]
 assert all(x["id"] in ("sys.null", "cpu.mhz") or x["id"].startswith("ipc.") for x in d["figures"])
 assert len(d["hosts"]) == 1 and d["hosts"][0]["by"] == "label"
+assert d["hosts"][0]["level"] == "fast" and s["level"] == "fast"
 ' "$T/out"
 kb history --db "$DB" --json --only sys.null
 check "by time: a point a run, seven" python3 -c '
@@ -58,11 +81,11 @@ assert d["hosts"][0]["by"] == "time" and d["hosts"][0]["points"] == 7
 kb history --by label --db "$DB" --html
 cp "$T/out" "$T/history.html"
 check "history --html exits 0" [ "$rc" = 0 ]
-check "the page draws each figure that stepped (4)" \
-	[ "$(grep -c '<svg [^>]*class="chart history"' "$T/history.html")" = 4 ]
-check "each step a dashed line on its chart (5)" [ "$(grep -c '<line class="step"' "$T/history.html")" = 5 ]
+check "the page draws each figure that stepped (2)" \
+	[ "$(grep -c '<svg [^>]*class="chart history"' "$T/history.html")" = 2 ]
+check "each step a dashed line on its chart (3)" [ "$(grep -c '<line class="step"' "$T/history.html")" = 3 ]
 check "the page leads with the noticed lines" \
-	grep -q '<li>kbench noticed a +260.4% regression of sys.null' "$T/history.html"
+	grep -q '<li>kbench noticed a +260.7% regression of sys.null' "$T/history.html"
 check "no script to run: only the inert JSON data block" \
 	[ "$(grep -c '<script' "$T/history.html")" = "$(grep -c '<script type="application/json" id="kbench-data">' "$T/history.html")" ]
 . "$(dirname "$0")/browser.sh"
@@ -75,8 +98,8 @@ else
 	browser_load "$T/history.html" "$SHOTS" history
 	check "Chromium loads the history page without a console error" \
 		sh -c "[ $? = 0 ] && [ ! -s '$SHOTS/history.console' ]"
-	check "the DOM holds a point per label and chart (12)" \
-		[ "$(browser_count "$SHOTS/history.dom" g.point)" = 12 ]
+	check "the DOM holds a point per label and chart (6)" \
+		[ "$(browser_count "$SHOTS/history.dom" g.point)" = 6 ]
 	if browser_blank "$SHOTS/history.png"; then
 		notok "the screenshot is not blank ($SHOTS/history.png)"
 	else
@@ -99,6 +122,8 @@ kb history --db "$DB" --by version
 check "--by version: one line, exit 2" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
 kb history --db "$DB" --fail-on slower
 check "--fail-on slower: one line, exit 2" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
+kb history --db "$DB" --level mean
+check "--level mean: one line, exit 2" sh -c "[ $rc = 2 ] && grep -q 'fast or median' '$T/err'"
 kb history --db "$DB" --format csv
 check "--format csv: not one of its formats, exit 2" sh -c "[ $rc = 2 ] && grep -q 'one of text, json, html' '$T/err'"
 kb history --db "$DB" --host nosuch

@@ -614,7 +614,7 @@ static void run_auto_look(const struct run_opts *o, struct session *ses,
 			au->state[j] = au->n[j] ? AUTO_MORE : AUTO_NONE;
 			continue;
 		}
-		if (report_compare_sittings(&h, key, &st) < 0)
+		if (report_compare_sittings(&h, key, LEVEL_MEDIAN, &st) < 0)
 			die("%s: out of memory", o->cmd);
 		au->known += st.df > 0;
 		d = stats_detectable_side(meds, au->n[j], &st, &fl);

@@ -309,6 +309,24 @@ int result_same_instance(const struct result *a, const struct result *b)
 	       a->parallel == b->parallel && a->jobs == b->jobs;
 }
 
+/* The statistic behind a level, known or not. */
+static double result_level_raw(const struct result *r, enum result_level which)
+{
+	return which == LEVEL_MEDIAN ? r->median : r->better == BETTER_HIGHER ? r->p95 : r->p5;
+}
+
+int result_has_level(const struct result *r, enum result_level which)
+{
+	double v = result_level_raw(r, which);
+
+	return isfinite(v) && v > 0;
+}
+
+double result_level(const struct result *r, enum result_level which)
+{
+	return result_has_level(r, which) ? result_level_raw(r, which) : r->median;
+}
+
 int result_busy(const struct result *r)
 {
 	return r->interference > RESULT_BUSY_THRESHOLD;

@@ -197,6 +197,20 @@ void result_value_add(struct result *r, const char *key, double num, const char 
  * CPU is not a pipe across two; make -j4 is not make -j48).
  */
 int result_same_instance(const struct result *a, const struct result *b);
+/*
+ * Which statistic of a result stands for its run.  The median is what
+ * every table quotes.  The fast level is the samples' 5th percentile (the
+ * 95th where bigger is better): the cost when the machine is not in the
+ * way, which a kernel's change moves as it moves the median while a VM's
+ * slow spells leave it alone; between sittings of one kernel here it
+ * spreads 3 to 10 times less for system calls and latencies
+ * (bench/history_noise.py), so a history sees steps the median hides.
+ */
+enum result_level { LEVEL_MEDIAN, LEVEL_FAST };
+/* Whether r has a level of that kind (one stored by an older kbench has no fast level). */
+int result_has_level(const struct result *r, enum result_level which);
+/* r's level of that kind; its median where it has none. */
+double result_level(const struct result *r, enum result_level which);
 /* True when other work competed for the CPUs while sampling. */
 int result_busy(const struct result *r);
 void result_free(struct result *r);

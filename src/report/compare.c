@@ -496,7 +496,7 @@ static int cmp_pairs(const struct report_cmp_side *base, const struct report_cmp
 }
 
 int report_compare_sittings(const struct report_cmp_side *hist, const struct result *key,
-			    struct stats_sittings *st)
+			    enum result_level level, struct stats_sittings *st)
 {
 	size_t n = hist ? hist->nruns : 0, nsit = 0, at = 0;
 	double *val = NULL, *x = NULL;
@@ -539,7 +539,7 @@ int report_compare_sittings(const struct report_cmp_side *hist, const struct res
 				}
 			nsit++;
 		}
-		val[at] = r->median;
+		val[at] = result_level(r, level);
 		sid[at++] = j;
 		nper[j]++;
 	}
@@ -848,7 +848,7 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 		size_t common = 0;
 		struct report_cmp_row *row = &rows[k];
 		int bad = cmp_gather(&sides[0], adds[0], row->key, &row->cell[0], &b) < 0 ||
-			  report_compare_sittings(history, row->key, &sit) < 0;
+			  report_compare_sittings(history, row->key, LEVEL_MEDIAN, &sit) < 0;
 
 		for (size_t s = 1; s < nsides && !bad; s++) {
 			struct report_cmp_cell *o = &row->cell[s];

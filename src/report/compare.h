@@ -165,14 +165,15 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 				 const struct report_cmp_side *history,
 				 struct report_cmp_row **rows, size_t *nrows);
 /*
- * The spread between sittings of key's instance in the history's runs:
- * grouped into sittings (a label's runs of one set), each sitting's
- * condition its label (stats_sittings); nothing learnt from a history
- * NULL or without the instance.  0, or -1 without memory.
+ * The spread between sittings of key's instance in the history's runs,
+ * of the runs' levels of that kind (result_level): grouped into sittings
+ * (a label's runs of one set), each sitting's condition its label
+ * (stats_sittings); nothing learnt from a history NULL or without the
+ * instance.  0, or -1 without memory.
  */
 struct stats_sittings;
 int report_compare_sittings(const struct report_cmp_side *history, const struct result *key,
-			    struct stats_sittings *st);
+			    enum result_level level, struct stats_sittings *st);
 /*
  * `compare --curves`: each curve the base and another side measured
  * (mem.lat.curve), point by point: the median of the runs' y at each size

@@ -5,7 +5,11 @@
  * them: "kbench noticed a +12.0% regression of proc.fork (+9.1..+14.8%)
  * between 6.18.40 and 6.18.44".
  *
- * A point's level is the mean log of its runs' medians; the variance of
+ * A point's level is the mean log of its runs' levels: by default their
+ * fast levels (result_level: the samples' 5th percentile, or 95th where
+ * bigger is better), which a kernel's change moves and the machine's
+ * slow spells do not, so that a label's level spreads between sittings
+ * far less than its median does; the medians on asking.  The variance of
  * that mean is its runs' spread over their count (pooled over the
  * figure's points, as one label's runs say little of their own spread;
  * a label whose runs spread wider by its own) plus the spread between
@@ -42,6 +46,7 @@ static int series_run_usable(const struct result *r)
 	return (r->status == RES_OK || r->status == RES_NOISY) && r->median > 0 &&
 	       isfinite(r->median);
 }
+
 
 static const struct result *series_find(const struct run_info *run, const struct result *key)
 {
@@ -103,9 +108,16 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		free(x);
 		return -1;
 	}
+	/* One kind of level along a series: the medians where any run has no fast level. */
+	for (size_t i = 0; i < first[npts] && f->level == LEVEL_FAST; i++) {
+		const struct result *r = series_find(runs[i], key);
+
+		if (r && series_run_usable(r) && !result_has_level(r, LEVEL_FAST))
+			f->level = LEVEL_MEDIAN;
+	}
 	for (size_t p = 0; p < npts; p++) {
 		struct report_series_point *pt = &f->points[f->npoints];
-		double sum = 0, sq = 0;
+		double sum = 0, sq = 0, y;
 		size_t k = 0;
 
 		for (size_t i = first[p]; i < first[p + 1]; i++) {
@@ -113,8 +125,9 @@ static int series_figure(const struct result *key, const struct run_info *const 
 
 			if (!r || !series_run_usable(r))
 				continue;
-			sum += log(r->median);
-			sq += log(r->median) * log(r->median);
+			y = log(result_level(r, f->level));
+			sum += y;
+			sq += y * y;
 			if (!k++)
 				pt->first_run = runs[i]->id;
 			pt->last_run = runs[i]->id;
@@ -151,7 +164,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		f->noise = REPORT_NOISE_SERIES;
 		tau2 = stats_steps_noise(x, f->npoints);
 		df = 4;
-	} else if (report_compare_sittings(history, key, &sit) == 0 && sit.df > 0) {
+	} else if (report_compare_sittings(history, key, f->level, &sit) == 0 && sit.df > 0) {
 		f->noise = REPORT_NOISE_HISTORY;
 		tau2 = sit.tau2;
 		df = sit.df;
@@ -191,8 +204,8 @@ static int series_figure(const struct result *key, const struct run_info *const 
 }
 
 int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
-			const char *const *only, size_t nonly, const struct report_cmp_side *history,
-			struct report_series *s)
+			enum result_level level, const char *const *only, size_t nonly,
+			const struct report_cmp_side *history, struct report_series *s)
 {
 	const struct run_info **ord = calloc(nruns ? nruns : 1, sizeof(*ord));
 	size_t *first = calloc(nruns + 1, sizeof(*first)), npts = 0;
@@ -200,6 +213,7 @@ int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
 
 	memset(s, 0, sizeof(*s));
 	s->by_label = by_label;
+	s->level = level;
 	if (!ord || !first)
 		goto fail;
 	for (size_t i = 0; i < nruns; i++)
@@ -229,6 +243,7 @@ int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
 				goto fail;
 			s->figures = more;
 			memset(&s->figures[s->nfigures], 0, sizeof(*more));
+			s->figures[s->nfigures].level = level;
 			if (series_figure(r, ord, first, npts, history, &s->figures[s->nfigures]) < 0)
 				goto fail;
 			s->figures[s->nfigures].sentinel = sentinel;
@@ -273,6 +288,12 @@ void report_series_free(struct report_series *s)
 		free(s->figures[k].points);
 	free(s->figures);
 	memset(s, 0, sizeof(*s));
+}
+
+/* "fast" or "median", as --level takes it and the JSON says it. */
+static const char *series_level_name(enum result_level level)
+{
+	return level == LEVEL_FAST ? "fast" : "median";
 }
 
 /* Whether step i of f is a regression: its change in the unit's bad direction. */
@@ -358,6 +379,12 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 			"points, and no label\nmeasured twice on this host): their steps may be a "
 			"sitting's own move\n", from[REPORT_NOISE_RUNS],
 			from[REPORT_NOISE_RUNS] == 1 ? "" : "s", SERIES_OWN_NOISE);
+	/* What a level is: the fast one is not the figure the tables quote. */
+	if (s->level == LEVEL_FAST)
+		fprintf(out, "levels: each run's fast level (its samples' 5th percentile, 95th where "
+			"bigger is better),\n"
+			"which the machine's slow spells leave alone; "
+			"--level median for the tables' medians\n");
 	/* Each figure that stepped, point by point. */
 	for (size_t k = 0; k < s->nfigures; k++) {
 		const struct report_series_figure *f = &s->figures[k];
@@ -368,8 +395,8 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 		series_name(f->key, name, sizeof(name));
 		fprintf(out, "\n%s (%s, %s is better)\n", name, f->key->unit,
 			f->key->better == BETTER_LOWER ? "smaller" : "bigger");
-		fprintf(out, "  %-24s %5s %12s  %s\n", s->by_label ? "label" : "run", "runs", "level",
-			"95% interval");
+		fprintf(out, "  %-24s %5s %12s  %s\n", s->by_label ? "label" : "run", "runs",
+			f->level == LEVEL_FAST ? "fast level" : "median", "95% interval");
 		for (size_t p = 0; p < f->npoints; p++) {
 			const struct report_series_point *pt = &f->points[p];
 			char lab[4 * 24 + 1], fig[32], lo[32], hi[32];
@@ -406,6 +433,7 @@ static json_t *series_figure_json(const struct report_series *s,
 	report_jset(o, "better", report_jstr(f->key->better == BETTER_LOWER ? "lower" : "higher"),
 		    bad);
 	report_jset(o, "sentinel", json_boolean(f->sentinel), bad);
+	report_jset(o, "level", report_jstr(series_level_name(f->level)), bad);
 	report_jset(o, "sitting_spread", report_jreal(expm1(sqrt(f->sitting_var))), bad);
 	report_jset(o, "noise_from", report_jstr(f->noise == REPORT_NOISE_SERIES ? "series" :
 						 f->noise == REPORT_NOISE_HISTORY ? "history" : "runs"),
@@ -453,6 +481,7 @@ static json_t *series_json(const struct report_series *s, const char *host, int 
 
 	report_jset(o, "host", host ? report_jstr(host) : json_null(), bad);
 	report_jset(o, "by", report_jstr(s->by_label ? "label" : "time"), bad);
+	report_jset(o, "level", report_jstr(series_level_name(s->level)), bad);
 	report_jset(o, "points", json_integer((json_int_t)s->npoints), bad);
 	for (size_t k = 0; k < s->nfigures; k++)
 		report_jpush(figs, series_figure_json(s, &s->figures[k], bad), bad);

@@ -17,8 +17,9 @@
  * 0; the sentinel's row always, to tell the machine's steps from the
  * kernel's) over points in order, a point a label's runs in version order
  * (parse_version_cmp) or, by time, a run; each point's level (the
- * geometric mean of its runs' medians) with its 95% interval, and the
- * steps found (stats_steps at REPORT_SERIES_ALPHA).
+ * geometric mean of its runs' levels of the kind asked: result_level)
+ * with its 95% interval, and the steps found (stats_steps at
+ * REPORT_SERIES_ALPHA).
  */
 #define REPORT_SERIES_ALPHA 0.05
 #define REPORT_SERIES_MAX_STEPS 8
@@ -34,6 +35,8 @@ enum report_noise { REPORT_NOISE_SERIES, REPORT_NOISE_HISTORY, REPORT_NOISE_RUNS
 struct report_series_figure {
 	const struct result *key;	/* the instance, one of the runs' results */
 	int sentinel;			/* the machine's row (cpu.mhz) */
+	enum result_level level;	/* the series' kind, or the median where a run
+					   has no fast level (stored by an older kbench) */
 	enum report_noise noise;	/* the series itself (6 points or more), the host's
 					   history of labels measured twice, or none:
 					   the runs' spread alone */
@@ -46,14 +49,15 @@ struct report_series_figure {
 };
 struct report_series {
 	int by_label;
+	enum result_level level;
 	size_t npoints;
 	struct report_series_figure *figures;
 	size_t nfigures;
 };
 struct report_cmp_side;
 int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
-			const char *const *only, size_t nonly, const struct report_cmp_side *history,
-			struct report_series *s);
+			enum result_level level, const char *const *only, size_t nonly,
+			const struct report_cmp_side *history, struct report_series *s);
 void report_series_free(struct report_series *s);
 /* Whether a figure of s is too short to show its own spread between sittings, and had none given. */
 int report_series_short(const struct report_series *s);

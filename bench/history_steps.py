@@ -22,6 +22,13 @@ level spreads (no method can do better), and the same split by that
 spread, so that what the method loses and what the machine's noise
 forbids are told apart.
 
+With the step at the newest label (STEP_AT = LABELS - 1), also whether
+the smallest step history says the newest label would show is honest:
+of the figures whose detectable step, read in a history without a step,
+is at most the step, the share found in the same history with it (want
+about 80%, "4 times in 5").  Each history's draws are the same for every
+step size.
+
 usage: bench/history_steps.py KBENCH DB [HISTORIES [LABELS [STEP_AT]]]
 """
 import json
@@ -54,7 +61,16 @@ con.close()
 SCALED = ("median", "ci_low", "ci_high", "min", "max", "mean", "stddev", "p5", "p95", "aggregate")
 
 
-def make(path, step):
+def draw():
+    """A history's draws: each label's sitting and its runs, shared by every step size."""
+    spec = []
+    for i in range(labels):
+        sit = rng.choice(sittings)
+        spec.append([rng.choice(sit) for k in range(per)])
+    return spec
+
+
+def make(path, step, spec):
     shutil.copy(src, path)
     c = sqlite3.connect(path)
     runs = {r[0]: r for r in c.execute("SELECT * FROM runs")}
@@ -68,11 +84,10 @@ def make(path, step):
     c.execute("DELETE FROM results")
     c.execute("DELETE FROM runs")
     for i in range(labels):
-        sit = rng.choice(sittings)
         set_uuid = uuid.uuid4().hex
         f = 1 + step if i >= step_at else 1.0
         for k in range(per):
-            rid = rng.choice(sit)
+            rid = spec[i][k]
             row = dict(zip(ucols, runs[rid]))
             row["id"] = None
             row["uuid"] = uuid.uuid4().hex if k else set_uuid
@@ -105,7 +120,8 @@ def judge(path):
             continue
         ch = f["changes"]
         near = any(abs(int(x["to"].split(".")[-1]) - 1 - step_at) <= 1 for x in ch)
-        res[(f["id"], f["placement"])] = ([math.log(p["level"]) for p in f["points"]], bool(ch), near)
+        res[(f["id"], f["placement"])] = ([math.log(p["level"]) for p in f["points"]], bool(ch), near,
+                                          f.get("detectable"))
     return res
 
 
@@ -122,12 +138,12 @@ def oracle(levels, sd):
 print("%d sittings of %d runs (%s); %d histories of %d labels a step size, the step at label %d"
       % (len(sittings), per, src, histories, labels, step_at + 1))
 print()
-runs = {}
-for step in (0.0, 0.05, 0.10):
-    runs[step] = []
-    for h in range(histories):
+runs = {0.0: [], 0.05: [], 0.10: []}
+for h in range(histories):
+    spec = draw()
+    for step in runs:
         p = os.path.join(work, "h.db")
-        make(p, step)
+        make(p, step, spec)
         runs[step].append(judge(p))
 shutil.rmtree(work)
 
@@ -150,7 +166,7 @@ print("|---|---|---|---|---|")
 for step in (0.0, 0.05, 0.10):
     tot = f_ = n_ = o_ = 0
     for r in runs[step]:
-        for key, (x, found, near) in r.items():
+        for key, (x, found, near, _) in r.items():
             tot += 1
             f_ += found
             n_ += near
@@ -179,6 +195,29 @@ for lo, hi, name in CLASSES:
         if step:
             row.append("%.1f%%" % (100.0 * o_ / tot) if tot else "-")
     print("| " + " | ".join(row) + " |")
+
+# The detectable step at the newest label, read off each history without a
+# step, held against the same history with one (meaningful when the step is
+# at the newest label: STEP_AT = LABELS - 1).
+if step_at == labels - 1:
+    print()
+    print("The detectable step the newest label would show, read where nothing stepped:")
+    print()
+    print("| step | figures whose detectable is at most the step | found within a label | the rest: found |")
+    print("|---|---|---|---|")
+    for step in (0.05, 0.10):
+        k_ = f_ = r_ = rf_ = 0
+        for h in range(histories):
+            for key, (x, found, near, det) in runs[step][h].items():
+                d0 = runs[0.0][h].get(key, (0, 0, 0, None))[3]
+                if d0 is not None and d0 <= step + 1e-12:
+                    k_ += 1
+                    f_ += near
+                else:
+                    r_ += 1
+                    rf_ += near
+        print("| %+.0f%% | %d | %s | %s |" % (100 * step, k_, "%.1f%%" % (100.0 * f_ / k_) if k_ else "-",
+                                           "%d of %d" % (rf_, r_)))
 
 if os.environ.get("PER_FIGURE"):
     print()

@@ -36,6 +36,34 @@ check "the figure's table heads its column 'fast level'" grep -q '^  label  *run
 check "the fixture's sys.null: 2.5.47's fast level is the geometric mean of its runs' p5s" \
 	grep -Eq '^  2\.5\.47  +3 +0\.5663 ' "$T/out"
 
+check "with no label measured twice, no detectable step is promised" \
+	sh -c "! grep -q 'would show a step' '$T/out'"
+
+# --- what the newest label would show: the sittings fixture ----------------
+# (tests/fixtures/sittings.json: label H measured in several sittings, so
+# the spread between sittings is known for A and B.)
+SIT=$(db_for history_sittings) || { echo "1..0 # SKIP $SIT"; exit 0; }
+kb import "$(dirname "$0")/fixtures/sittings.json" --db "$SIT"
+kb history --by label --db "$SIT"
+check "history of the sittings fixture exits 0" [ "$rc" = 0 ]
+golden "the detectable steps are the golden text" history_sittings.txt
+check "the newest label's detectable step, the figures past 10% named worst first" \
+	grep -Eq '^10% in 0; not 10%: mem\.read\.bw \(\+[0-9]+%\), sys\.null \(\+[0-9]+%\)$' "$T/out"
+kb history --by label --db "$SIT" --json
+check "JSON: each figure's detectable step, a positive change; none for the sentinel's spread unknown" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["id"]: x for x in d["figures"]}
+assert 0.05 < f["sys.null"]["detectable"] < 0.5, f["sys.null"]
+assert 0.05 < f["mem.read.bw"]["detectable"] < 0.5, f["mem.read.bw"]
+' "$T/out"
+kb history --by label --db "$DB" --json --only sys.null
+check "JSON: no detectable step where the spread between sittings is unknown" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(f["detectable"] is None for f in d["figures"]), d["figures"]
+' "$T/out"
+
 # --- --level median: the medians the tables quote --------------------------
 kb history --by label --db "$DB" --level median
 check "history --level median exits 0" [ "$rc" = 0 ]

@@ -25,6 +25,7 @@
  */
 #include "report/compare.h"
 #include "report/fmt.h"
+#include "report/text.h"
 #include "report/series.h"
 #include "report/html.h"
 #include "report/jsonw.h"
@@ -180,6 +181,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	}
 	f->sitting_var = isfinite(tau2) ? tau2 : 0;
 	f->nsteps = 0;
+	f->detectable = (double)NAN;
 	/* Runs alone with no spread of their own (one run a point) cannot tell anything. */
 	if (f->npoints >= 2 && df > 0) {
 		int k = stats_steps(x, v, f->npoints, tau2, df, REPORT_SERIES_ALPHA, f->steps,
@@ -190,6 +192,15 @@ static int series_figure(const struct result *key, const struct run_info *const 
 			return -1;
 		}
 		f->nsteps = (size_t)k;
+		/*
+		 * What a missing step at the newest point says: not one this large;
+		 * nothing where the spread between sittings is not known, as the
+		 * runs alone would promise steps a sitting's own move hides.
+		 */
+		if (f->noise != REPORT_NOISE_RUNS)
+			f->detectable = stats_steps_detectable(v, f->npoints, f->sitting_var,
+							       !isfinite(tau2), df, REPORT_SERIES_ALPHA,
+							       f->npoints - 1);
 	}
 	for (size_t p = 0; p < f->npoints; p++) {
 		struct report_series_point *pt = &f->points[p];
@@ -342,6 +353,72 @@ static void series_where(const struct report_series *s, const struct report_seri
 		 b->nruns == 1 ? "" : "s");
 }
 
+/* Detectable steps below these are counted; those past the last named. */
+static const double series_detect_bars[] = { 0.05, 0.10 };
+#define SERIES_DETECT_BARS (sizeof(series_detect_bars) / sizeof(series_detect_bars[0]))
+/* Figures named that would not show the last bar; the JSON has every figure's. */
+#define SERIES_DETECT_NAMES 6
+
+/*
+ * What the newest point could have shown, so that no step noticed is not
+ * read as no step there: how many figures would show a step of 5% and of
+ * 10% at it 4 times in 5, and those that would not show 10%, worst first,
+ * within 80 columns a line.
+ */
+static void series_text_detectable(FILE *out, const struct report_series *s)
+{
+	size_t known = 0, under[SERIES_DETECT_BARS] = { 0 }, nworse = 0, col;
+	const struct report_series_figure **worse = calloc(s->nfigures + 1, sizeof(*worse));
+	char line[TEXT_MAX_COLS + 1], item[200], name[160];
+
+	if (!worse)
+		return;
+	for (size_t k = 0; k < s->nfigures; k++) {
+		const struct report_series_figure *f = &s->figures[k];
+
+		if (f->sentinel || !isfinite(f->detectable))
+			continue;
+		known++;
+		for (size_t b = 0; b < SERIES_DETECT_BARS; b++)
+			under[b] += f->detectable <= series_detect_bars[b];
+		if (f->detectable > series_detect_bars[SERIES_DETECT_BARS - 1])
+			worse[nworse++] = f;
+	}
+	if (known) {
+		/* Worst first: insertion, a few figures. */
+		for (size_t i = 1; i < nworse; i++)
+			for (size_t j = i; j > 0 && worse[j]->detectable > worse[j - 1]->detectable; j--) {
+				const struct report_series_figure *t = worse[j];
+
+				worse[j] = worse[j - 1];
+				worse[j - 1] = t;
+			}
+		fprintf(out, "the newest %s would show a step (4 times in 5) of 5%% in %zu of %zu "
+			"figures,\n", s->by_label ? "label" : "run", under[0], known);
+		col = (size_t)snprintf(line, sizeof(line), "10%% in %zu%s", under[1],
+				       nworse ? "; not 10%:" : "");
+		fputs(line, out);
+		for (size_t i = 0; i < nworse; i++) {
+			series_name(worse[i]->key, name, sizeof(name));
+			if (i == SERIES_DETECT_NAMES && nworse > i + 1)
+				snprintf(item, sizeof(item), " and %zu more (--json has each)", nworse - i);
+			else
+				snprintf(item, sizeof(item), " %s (%+.0f%%)%s", name,
+					 100 * worse[i]->detectable, i + 1 < nworse ? "," : "");
+			if (col + strlen(item) > TEXT_MAX_COLS) {
+				fputc('\n', out);
+				col = 0;
+			}
+			fputs(item, out);
+			col += strlen(item);
+			if (i == SERIES_DETECT_NAMES && nworse > i + 1)
+				break;
+		}
+		fputc('\n', out);
+	}
+	free(worse);
+}
+
 void report_series_text(FILE *out, const struct report_series *s, const char *host)
 {
 	size_t noticed = 0, figures = 0;
@@ -370,6 +447,7 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 	if (!noticed)
 		fprintf(out, "kbench noticed no step in %zu figure%s over %zu %s\n", figures,
 			figures == 1 ? "" : "s", s->npoints, s->by_label ? "labels" : "runs");
+	series_text_detectable(out, s);
 	/* What a step was held against: a sitting's own move, known or not. */
 	size_t from[3] = { 0, 0, 0 };
 	for (size_t k = 0; k < s->nfigures; k++)
@@ -435,6 +513,7 @@ static json_t *series_figure_json(const struct report_series *s,
 	report_jset(o, "sentinel", json_boolean(f->sentinel), bad);
 	report_jset(o, "level", report_jstr(series_level_name(f->level)), bad);
 	report_jset(o, "sitting_spread", report_jreal(expm1(sqrt(f->sitting_var))), bad);
+	report_jset(o, "detectable", report_jreal(f->detectable), bad);
 	report_jset(o, "noise_from", report_jstr(f->noise == REPORT_NOISE_SERIES ? "series" :
 						 f->noise == REPORT_NOISE_HISTORY ? "history" : "runs"),
 		    bad);

@@ -43,6 +43,9 @@ struct report_series_figure {
 	size_t npoints;			/* points with a usable figure */
 	struct report_series_point *points;
 	double sitting_var;		/* a point's spread beyond its runs', squared logs */
+	double detectable;		/* the smallest step the newest point could show
+					   4 times in 5 (stats_steps_detectable); NaN
+					   where nothing could */
 	size_t nsteps;
 	struct stats_step steps[REPORT_SERIES_MAX_STEPS];
 	int machine[REPORT_SERIES_MAX_STEPS];	/* the sentinel stepped at the same point */

@@ -229,6 +229,18 @@ struct stats_step {
 int stats_steps(const double *x, const double *u, size_t n, double tau2, double df, double alpha,
 		struct stats_step *out, size_t max, double *tau2_out);
 /*
+ * The smallest step between points at - 1 and at (at n - 1: the newest
+ * point alone after it) that stats_steps's first test finds 4 times in 5
+ * in a series of variances u[0..n) known on df degrees of freedom, tau2
+ * the spread between sittings (estimated: the one stats_steps returned,
+ * which its test estimates again): the test's critical value (the 1 -
+ * alpha quantile of the largest z of series drawn without a step) plus
+ * 0.84, in standard errors of the two sides' difference at that split.
+ * A change (new level over old, less 1); NaN for no such split.
+ */
+double stats_steps_detectable(const double *u, size_t n, double tau2, int estimated, double df,
+			      double alpha, size_t at);
+/*
  * The variance of a point of a series about its neighbours' level, robust
  * to a few steps: from the median absolute difference of successive
  * points.  NaN below 3 points.

@@ -340,6 +340,90 @@ int stats_steps(const double *x, const double *u, size_t n, double tau2, double 
 	return (int)w.n;
 }
 
+/* Series drawn for a detectable step's critical value: its 95th percentile is the 10th largest of 199. */
+#define STEPS_DETECT_DRAWS 199
+
+static int steps_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The 1 - alpha quantile of the largest z of series drawn like u[0..n) with tau2 and no step. */
+static double steps_crit(struct steps_work *w, const double *u, size_t n, double tau2, double *z)
+{
+	size_t ignored;
+
+	gsl_rng_set(w->rng, 20261204);
+	for (int d = 0; d < STEPS_DETECT_DRAWS; d++) {
+		double c = w->df < 1e5 ? gsl_ran_chisq(w->rng, w->df) / w->df : 1, t2;
+
+		for (size_t i = 0; i < n; i++)
+			w->draw[i] = gsl_ran_gaussian(w->rng, sqrt(tau2 + u[i]));
+		z[d] = steps_best(w, w->draw, u, n, c, &ignored, &t2);
+	}
+	qsort(z, STEPS_DETECT_DRAWS, sizeof(*z), steps_cmp);
+	return stats_quantile_sorted(z, STEPS_DETECT_DRAWS, 1 - w->alpha);
+}
+
+double stats_steps_detectable(const double *u, size_t n, double tau2, int estimated, double df,
+			      double alpha, size_t at)
+{
+	struct steps_work w = { NULL, u, estimated ? (double)NAN : tau2, df > 0 ? df : 1e6, alpha,
+				NULL, 0, 0, NULL, NULL };
+	double *z, se, d, q = 0, cc = 0;
+	struct steps_sums l, r, all;
+
+	if (n < 2 || at < 1 || at >= n || !(tau2 >= 0))
+		return (double)NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!(u[i] > 0) || !isfinite(u[i]))
+			return (double)NAN;
+	/*
+	 * The two sides' difference at the split, weighed as the test weighs it
+	 * (the x sums unused: u stands in for x).
+	 */
+	if (estimated) {
+		l = steps_sum(u, u, 0, 0, at);
+		r = steps_sum(u, u, 0, at, n);
+		se = sqrt(steps_seg_var(&l, tau2) + steps_seg_var(&r, tau2));
+	} else {
+		l = steps_sum(u, u, tau2, 0, at);
+		r = steps_sum(u, u, tau2, at, n);
+		se = sqrt(1 / l.w + 1 / r.w);
+	}
+	w.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	w.draw = malloc(n * sizeof(*w.draw));
+	z = malloc(STEPS_DETECT_DRAWS * sizeof(*z));
+	if (!w.rng || !w.draw || !z) {
+		if (w.rng)
+			gsl_rng_free(w.rng);
+		free(w.draw);
+		free(z);
+		return (double)NAN;
+	}
+	/* Found within a label 4 times in 5: the step's z past the critical value by 0.8416. */
+	d = (steps_crit(&w, u, n, tau2, z) + 0.841621) * se;
+	/*
+	 * Estimated, the test draws its series with the spread the segment
+	 * shows as one level, which the step itself widens (by d^2 Wl Wr / W
+	 * over C in DerSimonian and Laird's terms): its critical value is that
+	 * of the wider spread, so the step that clears it is sought again.
+	 */
+	if (estimated) {
+		all = steps_sum(u, u, 0, 0, n);
+		steps_seg(&all, &q, &cc);
+		for (int it = 0; it < 3 && cc > 0; it++)
+			d = (steps_crit(&w, u, n, tau2 + d * d * l.w * r.w / all.w / cc, z) + 0.841621) *
+			    se;
+	}
+	gsl_rng_free(w.rng);
+	free(w.draw);
+	free(z);
+	return expm1(d);
+}
+
 double stats_steps_noise(const double *x, size_t n)
 {
 	double *d;

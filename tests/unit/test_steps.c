@@ -3,7 +3,9 @@
  * (stats_steps, stats_steps_noise) on known answers (one step, two, none,
  * a step inside a noisy stretch, a label measured once beside labels
  * measured five times) and on simulated histories with this machine's
- * spread; and the version order labels are put in (parse_version_cmp).
+ * spread; the smallest step the newest label would show
+ * (stats_steps_detectable), held against simulated steps of that size;
+ * and the version order labels are put in (parse_version_cmp).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,6 +219,66 @@ static void test_simulated_histories(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * The detectable step at the newest label is honest: a series of 12
+ * labels whose newest is moved by exactly that much has the step found
+ * within a label of it about 4 times in 5 (the variances known, then the
+ * spread between sittings estimated as history does); a noisier series
+ * needs a larger step, a step in the middle (six labels a side) a smaller
+ * one, and none can be below the one test's 1.96 + 0.84 standard errors.
+ */
+static double detect_found(gsl_rng *rng, double tau2, double run2, double step, int trials)
+{
+	int found = 0;
+
+	for (int t = 0; t < trials; t++) {
+		double x[12], v[12];
+		struct stats_step st[8];
+		int n;
+
+		for (int i = 0; i < 12; i++) {
+			x[i] = (i == 11 ? log1p(step) : 0) + gsl_ran_gaussian(rng, sqrt(tau2 + run2));
+			v[i] = run2;
+		}
+		n = stats_steps(x, v, 12, tau2 > 0 ? NAN : 0, 48, 0.05, st, 8, NULL);
+		/* The steps are in order of position: the last is the newest's, if any. */
+		found += n > 0 && st[n - 1].at >= 10;
+	}
+	return (double)found / trials;
+}
+
+static void test_detectable(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double u[12], d, share, dmid, dnoisy;
+
+	(void)state;
+	assert_non_null(rng);
+	gsl_rng_set(rng, 20261205);
+	for (int i = 0; i < 12; i++)
+		u[i] = 1e-4;	/* a label's level 1% apart from its runs */
+	d = stats_steps_detectable(u, 12, 0, 0, 48, 0.05, 11);
+	/* Past one test's (1.96 + 0.84) x 1.04%, below Bonferroni's over 11 splits. */
+	assert_true(d > expm1(2.80 * sqrt(1e-4 * (1 + 1.0 / 11))));
+	assert_true(d < expm1((3.1 + 0.85) * sqrt(1e-4 * (1 + 1.0 / 11))));
+	share = detect_found(rng, 0, 1e-4, d, 400);
+	print_message("# known spread: detectable %+.2f%%, found %.3f at it\n", 100 * d, share);
+	assert_true(share >= 0.70 && share <= 0.92);
+	/* Estimated spread between sittings: 1% beyond the runs' 1%. */
+	d = stats_steps_detectable(u, 12, 1e-4, 1, 48, 0.05, 11);
+	share = detect_found(rng, 1e-4, 1e-4, d, 400);
+	print_message("# estimated spread: detectable %+.2f%%, found %.3f at it\n", 100 * d, share);
+	assert_true(share >= 0.70 && share <= 0.92);
+	/* Noisier points need a larger step, a step in the middle a smaller one; no split, no figure. */
+	dmid = stats_steps_detectable(u, 12, 1e-4, 1, 48, 0.05, 6);
+	dnoisy = stats_steps_detectable(u, 12, 4e-4, 1, 48, 0.05, 11);
+	assert_true(dmid < d);
+	assert_true(dnoisy > d);
+	assert_true(isnan(stats_steps_detectable(u, 12, 0, 0, 48, 0.05, 12)));
+	assert_true(isnan(stats_steps_detectable(u, 1, 0, 0, 48, 0.05, 0)));
+	gsl_rng_free(rng);
+}
+
 /* Version order: the seeds' series, a kernel's rc before its release, numbers as numbers. */
 static void test_version_order(void **state)
 {
@@ -246,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_runs_explain),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_simulated_histories),
+		cmocka_unit_test(test_detectable),
 		cmocka_unit_test(test_version_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

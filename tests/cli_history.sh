@@ -114,6 +114,7 @@ check "the page draws each figure that stepped (2)" \
 check "each step a dashed line on its chart (3)" [ "$(grep -c '<line class="step"' "$T/history.html")" = 3 ]
 check "the page leads with the noticed lines" \
 	grep -q '<li>kbench noticed a +260.7% regression of sys.null' "$T/history.html"
+check "the page says what a level is" grep -q "<li>levels: each run's fast level" "$T/history.html"
 check "no script to run: only the inert JSON data block" \
 	[ "$(grep -c '<script' "$T/history.html")" = "$(grep -c '<script type="application/json" id="kbench-data">' "$T/history.html")" ]
 . "$(dirname "$0")/browser.sh"

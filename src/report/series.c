@@ -353,6 +353,12 @@ static void series_where(const struct report_series *s, const struct report_seri
 		 b->nruns == 1 ? "" : "s");
 }
 
+/* What a fast level is, a line break or a space where %s is. */
+static const char series_fast_text[] =
+	"levels: each run's fast level (its samples' 5th percentile, 95th where bigger is "
+	"better),%swhich the machine's slow spells leave alone; --level median for the tables' "
+	"medians\n";
+
 /* Detectable steps below these are counted; those past the last named. */
 static const double series_detect_bars[] = { 0.05, 0.10 };
 #define SERIES_DETECT_BARS (sizeof(series_detect_bars) / sizeof(series_detect_bars[0]))
@@ -363,9 +369,9 @@ static const double series_detect_bars[] = { 0.05, 0.10 };
  * What the newest point could have shown, so that no step noticed is not
  * read as no step there: how many figures would show a step of 5% and of
  * 10% at it 4 times in 5, and those that would not show 10%, worst first,
- * within 80 columns a line.
+ * within 80 columns a line when wrap (the page's is one line).
  */
-static void series_text_detectable(FILE *out, const struct report_series *s)
+static void series_text_detectable(FILE *out, const struct report_series *s, int wrap)
 {
 	size_t known = 0, under[SERIES_DETECT_BARS] = { 0 }, nworse = 0, col;
 	const struct report_series_figure **worse = calloc(s->nfigures + 1, sizeof(*worse));
@@ -394,7 +400,7 @@ static void series_text_detectable(FILE *out, const struct report_series *s)
 				worse[j - 1] = t;
 			}
 		fprintf(out, "the newest %s would show a step (4 times in 5) of 5%% in %zu of %zu "
-			"figures,\n", s->by_label ? "label" : "run", under[0], known);
+			"figures,%s", s->by_label ? "label" : "run", under[0], known, wrap ? "\n" : " ");
 		col = (size_t)snprintf(line, sizeof(line), "10%% in %zu%s", under[1],
 				       nworse ? "; not 10%:" : "");
 		fputs(line, out);
@@ -405,7 +411,7 @@ static void series_text_detectable(FILE *out, const struct report_series *s)
 			else
 				snprintf(item, sizeof(item), " %s (%+.0f%%)%s", name,
 					 100 * worse[i]->detectable, i + 1 < nworse ? "," : "");
-			if (col + strlen(item) > TEXT_MAX_COLS) {
+			if (wrap && col + strlen(item) > TEXT_MAX_COLS) {
 				fputc('\n', out);
 				col = 0;
 			}
@@ -447,7 +453,7 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 	if (!noticed)
 		fprintf(out, "kbench noticed no step in %zu figure%s over %zu %s\n", figures,
 			figures == 1 ? "" : "s", s->npoints, s->by_label ? "labels" : "runs");
-	series_text_detectable(out, s);
+	series_text_detectable(out, s, 1);
 	/* What a step was held against: a sitting's own move, known or not. */
 	size_t from[3] = { 0, 0, 0 };
 	for (size_t k = 0; k < s->nfigures; k++)
@@ -459,10 +465,7 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 			from[REPORT_NOISE_RUNS] == 1 ? "" : "s", SERIES_OWN_NOISE);
 	/* What a level is: the fast one is not the figure the tables quote. */
 	if (s->level == LEVEL_FAST)
-		fprintf(out, "levels: each run's fast level (its samples' 5th percentile, 95th where "
-			"bigger is better),\n"
-			"which the machine's slow spells leave alone; "
-			"--level median for the tables' medians\n");
+		fprintf(out, series_fast_text, "\n");
 	/* Each figure that stepped, point by point. */
 	for (size_t k = 0; k < s->nfigures; k++) {
 		const struct report_series_figure *f = &s->figures[k];
@@ -641,6 +644,27 @@ static int series_chart(FILE *out, const struct report_series *s,
 	return rc;
 }
 
+/* The text's lines on what the newest point would show and what a level is, as items. */
+static void series_html_about(FILE *out, const struct report_series *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return;
+	series_text_detectable(mem, s, 0);
+	if (s->level == LEVEL_FAST)
+		fprintf(mem, series_fast_text, " ");
+	if (fclose(mem) == 0 && buf)
+		for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+			fputs("<li>", out);
+			report_html_text(out, line);
+			fputs("</li>\n", out);
+		}
+	free(buf);
+}
+
 int report_series_html(FILE *out, const struct report_series *s, const char *const *hosts,
 		       size_t n)
 {
@@ -678,6 +702,7 @@ int report_series_html(FILE *out, const struct report_series *s, const char *con
 		}
 		if (!noticed)
 			fputs("<li>kbench noticed no step</li>\n", out);
+		series_html_about(out, &s[h]);
 		fputs("</ul>\n", out);
 		for (size_t k = 0; k < s[h].nfigures; k++)
 			if (s[h].figures[k].nsteps && series_chart(out, &s[h], &s[h].figures[k]) < 0)

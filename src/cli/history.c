@@ -101,8 +101,9 @@ out:
 
 /*
  * kbench history [SELECTOR...] [--only IDS] [--host H] [--by time|label]
- * [--level fast|median] [--fail-on regression|change]: each figure over the stored runs (those
- * selected, on the host named or each host apart), the steps found
+ * [--level fast|median] [--fail-on regression|change]: each figure over
+ * the stored runs (those selected, on the host named or each host apart),
+ * the levels a run's fast ones or its medians, the steps found
  * (report/series.c), the noticed lines first.  --fail-on: exit
  * EXIT_STEPPED when the newest point brought a step of that kind, for CI
  * and `git bisect run`.

@@ -48,7 +48,6 @@ static int series_run_usable(const struct result *r)
 	       isfinite(r->median);
 }
 
-
 static const struct result *series_find(const struct run_info *run, const struct result *key)
 {
 	for (size_t i = 0; i < run->nresults; i++)
@@ -359,9 +358,9 @@ static const char series_fast_text[] =
 	"better),%swhich the machine's slow spells leave alone; --level median for the tables' "
 	"medians\n";
 
-/* Detectable steps below these are counted; those past the last named. */
+/* Detectable steps at most these are counted (the line names two); those past the last named. */
 static const double series_detect_bars[] = { 0.05, 0.10 };
-#define SERIES_DETECT_BARS (sizeof(series_detect_bars) / sizeof(series_detect_bars[0]))
+#define SERIES_DETECT_BARS 2
 /* Figures named that would not show the last bar; the JSON has every figure's. */
 #define SERIES_DETECT_NAMES 6
 
@@ -399,10 +398,14 @@ static void series_text_detectable(FILE *out, const struct report_series *s, int
 				worse[j] = worse[j - 1];
 				worse[j - 1] = t;
 			}
-		fprintf(out, "the newest %s would show a step (4 times in 5) of 5%% in %zu of %zu "
-			"figures,%s", s->by_label ? "label" : "run", under[0], known, wrap ? "\n" : " ");
-		col = (size_t)snprintf(line, sizeof(line), "10%% in %zu%s", under[1],
-				       nworse ? "; not 10%:" : "");
+		fprintf(out, "the newest %s would show a step (4 times in 5) of %.0f%% in %zu of %zu "
+			"figures,%s", s->by_label ? "label" : "run", 100 * series_detect_bars[0],
+			under[0], known, wrap ? "\n" : " ");
+		col = (size_t)snprintf(line, sizeof(line), "%.0f%% in %zu", 100 * series_detect_bars[1],
+				       under[1]);
+		if (nworse)
+			col += (size_t)snprintf(line + col, sizeof(line) - col, "; not %.0f%%:",
+						100 * series_detect_bars[1]);
 		fputs(line, out);
 		for (size_t i = 0; i < nworse; i++) {
 			series_name(worse[i]->key, name, sizeof(name));

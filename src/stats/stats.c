@@ -106,10 +106,15 @@ static double stats_median_sorted(const double *s, size_t n)
 	return lhs == rhs ? s[lhs] : (s[lhs] + s[rhs]) / 2.0;
 }
 
-double stats_median_sort(double *v, size_t n)
+double stats_quantile_sort(double *v, size_t n, double q)
 {
 	qsort(v, n, sizeof(*v), stats_cmp);
-	return stats_quantile_sorted(v, n, 0.5);
+	return stats_quantile_sorted(v, n, q);
+}
+
+double stats_median_sort(double *v, size_t n)
+{
+	return stats_quantile_sort(v, n, 0.5);
 }
 
 /*

@@ -47,6 +47,8 @@ double stats_rel_halfwidth(const struct stats_summary *s);
 
 /* Percentile q in [0,1] of sorted data, linear interpolation. */
 double stats_quantile_sorted(const double *sorted, size_t n, double q);
+/* Percentile q of v[0..n), n > 0, sorting v in place. */
+double stats_quantile_sort(double *v, size_t n, double q);
 /* The median of v[0..n), n > 0, sorting v in place. */
 double stats_median_sort(double *v, size_t n);
 

@@ -184,6 +184,43 @@ static double steps_best(const struct steps_work *w, const double *x, const doub
 }
 
 /*
+ * The largest z of one series drawn like u[0..n) with tau2 between
+ * sittings and no step: the variances' scale drawn as a chi-square on
+ * their degrees of freedom over them (1 when known exactly), as
+ * estimated variances are.
+ */
+static double steps_draw_best(struct steps_work *w, const double *u, size_t n, double tau2)
+{
+	double c = w->df < 1e5 ? gsl_ran_chisq(w->rng, w->df) / w->df : 1, t2;
+	size_t ignored;
+
+	for (size_t i = 0; i < n; i++)
+		w->draw[i] = gsl_ran_gaussian(w->rng, sqrt(tau2 + u[i]));
+	return steps_best(w, w->draw, u, n, c, &ignored, &t2);
+}
+
+/* The generator (seeded the same for every series) and a drawn series of n; 0, or -1. */
+static int steps_work_open(struct steps_work *w, size_t n)
+{
+	w->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	w->draw = malloc(n * sizeof(*w->draw));
+	if (!w->rng || !w->draw) {
+		if (w->rng)
+			gsl_rng_free(w->rng);
+		free(w->draw);
+		return -1;
+	}
+	gsl_rng_set(w->rng, 20261204);
+	return 0;
+}
+
+static void steps_work_close(struct steps_work *w)
+{
+	gsl_rng_free(w->rng);
+	free(w->draw);
+}
+
+/*
  * How often the largest z of a stepless segment like u[0..n), its
  * sittings' spread tau2, reaches z: its p.  Drawn until it is sure: a
  * split that Bonferroni's bound over the n - 1 splits already finds below
@@ -195,7 +232,7 @@ static double steps_best(const struct steps_work *w, const double *x, const doub
  */
 static double steps_p(struct steps_work *w, const double *u, size_t n, double tau2, double z)
 {
-	size_t reach = 0, ignored;
+	size_t reach = 0;
 	double bdf = isfinite(w->tau2) ? (double)n - 2 + w->df : fmax(1, fmin((double)n - 2, w->df));
 	double bound = fmin(1, 2 * gsl_cdf_tdist_Q(z, bdf) * (double)(n - 1));
 	double enough = w->alpha * (STEPS_DRAWS + 1);
@@ -205,11 +242,7 @@ static double steps_p(struct steps_work *w, const double *u, size_t n, double ta
 	for (int d = 0; d < STEPS_DRAWS; d++) {
 		if ((double)reach >= enough)
 			return (double)reach / (double)d;
-		double c = w->df > 0 && w->df < 1e5 ? gsl_ran_chisq(w->rng, w->df) / w->df : 1, t2;
-
-		for (size_t i = 0; i < n; i++)
-			w->draw[i] = gsl_ran_gaussian(w->rng, sqrt(tau2 + u[i]));
-		reach += steps_best(w, w->draw, u, n, c, &ignored, &t2) >= z;
+		reach += steps_draw_best(w, u, n, tau2) >= z;
 	}
 	return (double)(reach + 1) / (STEPS_DRAWS + 1);
 }
@@ -283,18 +316,10 @@ int stats_steps(const double *x, const double *u, size_t n, double tau2, double 
 		*tau2_out = isfinite(tau2) ? tau2 : 0;
 	if (n < 2)
 		return 0;
-	w.rng = gsl_rng_alloc(gsl_rng_mt19937);
-	w.draw = malloc(n * sizeof(*w.draw));
-	if (!w.rng || !w.draw) {
-		if (w.rng)
-			gsl_rng_free(w.rng);
-		free(w.draw);
+	if (steps_work_open(&w, n) < 0)
 		return -1;
-	}
-	gsl_rng_set(w.rng, 20261204);
 	steps_search(&w, 0, n);
-	gsl_rng_free(w.rng);
-	free(w.draw);
+	steps_work_close(&w);
 	/*
 	 * The spread the steps are sized with, about the segments found: known,
 	 * with the variances' scale pooled from the residuals as the tests took
@@ -342,29 +367,16 @@ int stats_steps(const double *x, const double *u, size_t n, double tau2, double 
 
 /* Series drawn for a detectable step's critical value: its 95th percentile is the 10th largest of 199. */
 #define STEPS_DETECT_DRAWS 199
-
-static int steps_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+/* The standard normal's 80th percentile: a step found 4 times in 5 clears the critical value by it. */
+#define STEPS_Z80 0.841621
 
 /* The 1 - alpha quantile of the largest z of series drawn like u[0..n) with tau2 and no step. */
 static double steps_crit(struct steps_work *w, const double *u, size_t n, double tau2, double *z)
 {
-	size_t ignored;
-
 	gsl_rng_set(w->rng, 20261204);
-	for (int d = 0; d < STEPS_DETECT_DRAWS; d++) {
-		double c = w->df < 1e5 ? gsl_ran_chisq(w->rng, w->df) / w->df : 1, t2;
-
-		for (size_t i = 0; i < n; i++)
-			w->draw[i] = gsl_ran_gaussian(w->rng, sqrt(tau2 + u[i]));
-		z[d] = steps_best(w, w->draw, u, n, c, &ignored, &t2);
-	}
-	qsort(z, STEPS_DETECT_DRAWS, sizeof(*z), steps_cmp);
-	return stats_quantile_sorted(z, STEPS_DETECT_DRAWS, 1 - w->alpha);
+	for (int d = 0; d < STEPS_DETECT_DRAWS; d++)
+		z[d] = steps_draw_best(w, u, n, tau2);
+	return stats_quantile_sort(z, STEPS_DETECT_DRAWS, 1 - w->alpha);
 }
 
 double stats_steps_detectable(const double *u, size_t n, double tau2, int estimated, double df,
@@ -372,7 +384,7 @@ double stats_steps_detectable(const double *u, size_t n, double tau2, int estima
 {
 	struct steps_work w = { NULL, u, estimated ? (double)NAN : tau2, df > 0 ? df : 1e6, alpha,
 				NULL, 0, 0, NULL, NULL };
-	double *z, se, d, q = 0, cc = 0;
+	double z[STEPS_DETECT_DRAWS], se, d, q = 0, cc = 0;
 	struct steps_sums l, r, all;
 
 	if (n < 2 || at < 1 || at >= n || !(tau2 >= 0))
@@ -393,18 +405,9 @@ double stats_steps_detectable(const double *u, size_t n, double tau2, int estima
 		r = steps_sum(u, u, tau2, at, n);
 		se = sqrt(1 / l.w + 1 / r.w);
 	}
-	w.rng = gsl_rng_alloc(gsl_rng_mt19937);
-	w.draw = malloc(n * sizeof(*w.draw));
-	z = malloc(STEPS_DETECT_DRAWS * sizeof(*z));
-	if (!w.rng || !w.draw || !z) {
-		if (w.rng)
-			gsl_rng_free(w.rng);
-		free(w.draw);
-		free(z);
+	if (steps_work_open(&w, n) < 0)
 		return (double)NAN;
-	}
-	/* Found within a label 4 times in 5: the step's z past the critical value by 0.8416. */
-	d = (steps_crit(&w, u, n, tau2, z) + 0.841621) * se;
+	d = (steps_crit(&w, u, n, tau2, z) + STEPS_Z80) * se;
 	/*
 	 * Estimated, the test draws its series with the spread the segment
 	 * shows as one level, which the step itself widens (by d^2 Wl Wr / W
@@ -415,12 +418,10 @@ double stats_steps_detectable(const double *u, size_t n, double tau2, int estima
 		all = steps_sum(u, u, 0, 0, n);
 		steps_seg(&all, &q, &cc);
 		for (int it = 0; it < 3 && cc > 0; it++)
-			d = (steps_crit(&w, u, n, tau2 + d * d * l.w * r.w / all.w / cc, z) + 0.841621) *
-			    se;
+			d = (steps_crit(&w, u, n, tau2 + d * d * l.w * r.w / all.w / cc, z) +
+			     STEPS_Z80) * se;
 	}
-	gsl_rng_free(w.rng);
-	free(w.draw);
-	free(z);
+	steps_work_close(&w);
 	return expm1(d);
 }
 

@@ -95,24 +95,23 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	struct stats_sittings sit;
 	double df;
 	double *x = calloc(npts ? npts : 1, 4 * sizeof(double)), *v, *n, *own, within = 0, s2, tau2;
-	size_t wdf = 0;
+	size_t wdf = 0, nruns = first[npts];
+	/* Each run's usable result of the figure, or NULL: found once, read twice. */
+	const struct result **res = calloc(nruns ? nruns : 1, sizeof(*res));
 
-	if (!x)
-		return -1;
+	f->key = key;
+	f->points = calloc(npts ? npts : 1, sizeof(*f->points));
+	if (!x || !res || !f->points)
+		goto fail;
 	v = x + npts;
 	n = v + npts;
 	own = n + npts;
-	f->key = key;
-	f->points = calloc(npts ? npts : 1, sizeof(*f->points));
-	if (!f->points) {
-		free(x);
-		return -1;
-	}
 	/* One kind of level along a series: the medians where any run has no fast level. */
-	for (size_t i = 0; i < first[npts] && f->level == LEVEL_FAST; i++) {
+	for (size_t i = 0; i < nruns; i++) {
 		const struct result *r = series_find(runs[i], key);
 
-		if (r && series_run_usable(r) && !result_has_level(r, LEVEL_FAST))
+		res[i] = r && series_run_usable(r) ? r : NULL;
+		if (res[i] && !result_has_level(r, LEVEL_FAST))
 			f->level = LEVEL_MEDIAN;
 	}
 	for (size_t p = 0; p < npts; p++) {
@@ -121,9 +120,9 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		size_t k = 0;
 
 		for (size_t i = first[p]; i < first[p + 1]; i++) {
-			const struct result *r = series_find(runs[i], key);
+			const struct result *r = res[i];
 
-			if (!r || !series_run_usable(r))
+			if (!r)
 				continue;
 			y = log(result_level(r, f->level));
 			sum += y;
@@ -186,10 +185,8 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		int k = stats_steps(x, v, f->npoints, tau2, df, REPORT_SERIES_ALPHA, f->steps,
 				    REPORT_SERIES_MAX_STEPS, &f->sitting_var);
 
-		if (k < 0) {
-			free(x);
-			return -1;
-		}
+		if (k < 0)
+			goto fail;
 		f->nsteps = (size_t)k;
 		/*
 		 * What a missing step at the newest point says: not one this large;
@@ -210,7 +207,15 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		pt->hi = exp(x[p] + 1.959964 * sd);
 	}
 	free(x);
+	free(res);
 	return 0;
+fail:
+	/* The caller frees the figures it counted, and this one is not counted yet. */
+	free(f->points);
+	f->points = NULL;
+	free(x);
+	free(res);
+	return -1;
 }
 
 int report_series_build(const struct run_info *runs, size_t nruns, int by_label,

@@ -48,32 +48,22 @@
  * samples, also only when neither side missed its precision, since samples
  * of one block understate the variation a noisy figure has.
  *
- * The table is built once (report_compare_build) and then written as text
- * or as JSON; both take a section's closing figures from cmp_tally, so the
- * two can never disagree.  Nothing here reads the database or measures.
+ * The table is built here once (report_compare_build) and then written as
+ * text, page or JSON (compare_out.c).  Nothing here reads the database or
+ * measures.
  */
 #include "report/compare.h"
-#include "report/fmt.h"
 #include "report/loose.h"
-#include "report/jsonw.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "report/html.h"
-#include "report/model.h"
-#include "report/svg.h"
 #include "core/catalog.h"
 #include "stats/stats.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-/* The false discovery rate a table is held to (the text's header spells it out). */
-#define CMP_ALPHA 0.05
 
 /*
  * The sections of the registry's rows, in lmbench's order; an id goes to the
@@ -105,27 +95,32 @@ static const struct {
 #define CMP_SECTION_BW 6
 
 /* The last section, "Other", for the ids no section claims. */
-static size_t cmp_section_other(void)
+size_t report_compare_section_other(void)
 {
 	return NELEM(cmp_sections) + catalog_count();
 }
 
 /* A row's section title. */
-static const char *cmp_section_title(size_t sec)
+const char *report_compare_section_title(size_t sec)
 {
 	if (sec < NELEM(cmp_sections))
 		return cmp_sections[sec].title;
-	if (sec < cmp_section_other())
+	if (sec < report_compare_section_other())
 		return catalog_at(sec - NELEM(cmp_sections))->title;
 	return "Other";
 }
 
+int report_compare_section_units(size_t sec)
+{
+	return sec < NELEM(cmp_sections) && cmp_sections[sec].unit_column;
+}
+
 /* A section's short name: "proc"; a kind's is its prefix without the dot. */
-static void cmp_section_id(size_t sec, char *buf, size_t size)
+void report_compare_section_id(size_t sec, char *buf, size_t size)
 {
 	if (sec < NELEM(cmp_sections))
 		snprintf(buf, size, "%s", cmp_sections[sec].id);
-	else if (sec < cmp_section_other())
+	else if (sec < report_compare_section_other())
 		snprintf(buf, size, "%.*s", (int)strcspn(catalog_at(sec - NELEM(cmp_sections))->prefix, "."),
 			 catalog_at(sec - NELEM(cmp_sections))->prefix);
 	else
@@ -150,7 +145,7 @@ static size_t cmp_section_of(const char *id)
 			if (strncmp(id, cmp_sections[s].prefixes[k],
 				    strlen(cmp_sections[s].prefixes[k])) == 0)
 				return s;
-	return cmp_section_other();
+	return report_compare_section_other();
 }
 
 static int cmp_usable(const struct result *r)
@@ -299,12 +294,6 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 	return 0;
 }
 
-/*
- * The window of the machine's states (stats_common_state): 15%, because
- * here they are 35-45% apart and each a few % wide, and a 5-10% change
- * must stay inside it.
- */
-#define CMP_STATE_WIDTH 0.15
 
 /* The runs' levels a test takes, a side each; with cmp_state, those in the common state. */
 struct cmp_levels {
@@ -335,9 +324,9 @@ static int cmp_state(const struct report_cmp_cell *base, const struct cmp_data *
 		for (size_t i = 0; i < cell[s]->nruns; i++)
 			if (!data[s]->repk[i])
 				return 0;
-	if (!(fabs(log(o->median / base->median)) < log1p(2 * CMP_STATE_WIDTH)) ||
+	if (!(fabs(log(o->median / base->median)) < log1p(2 * REPORT_CMP_STATE_WIDTH)) ||
 	    stats_common_state(b->reps, b->repk, base->nruns, d->reps, d->repk, o->nruns, lower,
-			       CMP_STATE_WIDTH, &st) < 0)
+			       REPORT_CMP_STATE_WIDTH, &st) < 0)
 		return 0;
 	if (st.in < st.all && st.ha >= 3 && st.hb >= 3 &&
 	    (lv->buf = malloc(2 * (st.ha + st.hb) * sizeof(*lv->buf))) != NULL) {
@@ -601,7 +590,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	 * (a condition that slows system calls moves it too).
 	 */
 	if (pp->n >= 3) {
-		size_t kept = stats_pairs_within(pp->a, pp->b, pp->n, CMP_STATE_WIDTH);
+		size_t kept = stats_pairs_within(pp->a, pp->b, pp->n, REPORT_CMP_STATE_WIDTH);
 
 		if (stats_paired_log(pp->a, pp->b, kept, &w) < 0)
 			kept = 0;
@@ -763,12 +752,12 @@ static void cmp_detectable(struct report_cmp_cell *o, double bar, double thresho
 	if (!(o->ratio_lo > 0) || !(o->ratio_hi > 0) || !isfinite(o->ratio_lo) ||
 	    !isfinite(o->ratio_hi))
 		return;
-	se = (log(o->ratio_hi) - log(o->ratio_lo)) / 2 / gsl_cdf_tdist_Qinv(0.025, df);
+	se = (log(o->ratio_hi) - log(o->ratio_lo)) / 2 / stats_t975(df);
 	se_true = sqrt(se * se - o->sitting_var + o->sitting_var_hi);
 	o->detectable = expm1(stats_detectable_at(se, se_true, df, alpha,
 						  bar < 1 ? -log1p(-bar) : (double)INFINITY));
 	lr = log(o->ratio);
-	h = gsl_cdf_tdist_Qinv(0.025, df) * se_true;
+	h = stats_t975(df) * se_true;
 	if (!o->significant && lr - h >= log1p(-threshold) && lr + h <= log1p(threshold))
 		o->verdict = CMP_UNCHANGED;
 	/*
@@ -904,7 +893,7 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 	/* The rows the correction kept, for each row's level: it joins them at (kept + 1) / np. */
 	size_t kept = 0;
 	for (size_t i = 0; i < np; i++)
-		kept += adj[i] < CMP_ALPHA;
+		kept += adj[i] < REPORT_CMP_ALPHA;
 	size_t tested = np;
 	np = 0;
 	for (size_t k = 0; k < nrows; k++)
@@ -930,11 +919,11 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 					   o->test != CMP_TEST_PAIRED &&
 					   isfinite(machine[s].user_shift) ?
 					   fabs(machine[s].user_shift) : 0);
-			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= bar &&
+			o->significant = o->p_adj < REPORT_CMP_ALPHA && fabs(o->change) >= bar &&
 					 (o->test != CMP_TEST_MW_SAMPLES ||
 					  (!o->noisy && !rows[k].cell[0].noisy));
 			cmp_detectable(o, bar, threshold,
-				       CMP_ALPHA * (double)(kept - (o->p_adj < CMP_ALPHA) + 1) /
+				       REPORT_CMP_ALPHA * (double)(kept - (o->p_adj < REPORT_CMP_ALPHA) + 1) /
 					       (double)tested,
 				       cmp_count(&rows[k].cell[0], o));
 		}
@@ -954,1029 +943,3 @@ fail:
 	return -1;
 }
 
-/*
- * What a section's closing line says of one other side against the base,
- * over the section's rows both have: the geometric mean of the gain (base /
- * other for a time, other / base for a rate, so that above 1 is better
- * either way and a 2x gain and a 2x loss cancel) and how many changes are
- * significant each way.  The text says it of the first other, the JSON of
- * each.
- */
-struct cmp_tally {
-	size_t compared;		/* rows with a figure on both sides */
-	double geomean;			/* NaN when compared is 0 */
-	size_t better, worse;		/* marked, each way */
-	size_t unchanged, untold;	/* not marked: unchanged within the threshold, or
-					   cannot tell (report_cmp_cell's verdict) */
-};
-
-static void cmp_tally(const struct report_cmp_row *rows, size_t nrows, size_t sec, size_t side,
-		      struct cmp_tally *t)
-{
-	double logsum = 0;
-
-	*t = (struct cmp_tally){ .geomean = (double)NAN };
-	for (size_t k = 0; k < nrows; k++) {
-		const struct report_cmp_row *row = &rows[k];
-		const struct report_cmp_cell *o = &row->cell[side];
-
-		if (row->section != sec || !row->common || !o->present)
-			continue;
-		logsum += log(row->key->better == BETTER_LOWER ? 1 / (1 + o->change) : 1 + o->change);
-		t->compared++;
-		if (!o->significant && o->verdict == CMP_UNCHANGED)
-			t->unchanged++;
-		else if (!o->significant)
-			t->untold++;
-		else if (o->better)
-			t->better++;
-		else
-			t->worse++;
-	}
-	if (t->compared)
-		t->geomean = exp(logsum / (double)t->compared);
-}
-
-/* Whether some row of section sec is printed: one the base shares with another side. */
-static int cmp_section_used(const struct report_cmp_row *rows, size_t nrows, size_t sec)
-{
-	for (size_t k = 0; k < nrows; k++)
-		if (rows[k].section == sec && rows[k].common)
-			return 1;
-	return 0;
-}
-
-/* "2.060 +-0.5%": the figure and its CI half-width in percent. */
-static void cmp_cell_text(char *buf, size_t size, const struct report_cmp_cell *c)
-{
-	char fig[32];
-	double hw = fmax(c->median - c->lo, c->hi - c->median) / c->median * 100;
-
-	report_fig(fig, sizeof(fig), c->median);
-	if (isfinite(hw))
-		snprintf(buf, size, "%s %s%.1f%%", fig, "+-", hw);
-	else
-		snprintf(buf, size, "%s", fig);
-}
-
-/*
- * What the sentinel says of the machines: for each other side whose runs
- * and the base's have a timeline, how much slower (+) its machine ran, the
- * system call and the adds apart.  A shift of the adds is the machine's
- * alone and raises the bar for *; one of the system call alone may be the
- * kernel's (the sentinel's call is sys.null), so it is only said.  Each a
- * note line of the legend.
- */
-static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *sides,
-			      size_t nsides, const struct report_cmp_machine *m, double threshold,
-			      unsigned flags)
-{
-	const char *why = flags & REPORT_CMP_AS_MEASURED ?
-		": the machine itself moved, and as measured\n(--as-measured) its move is "
-		"counted in every figure's change" :
-		": the machine itself moved, and only at equal adds\ncan a change of that size be "
-		"told from it";
-
-	for (size_t s = 1; s < nsides; s++) {
-		char a[512], b[512], line[1280], sys[32] = "?", user[32] = "?";
-		int moved;
-
-		if (!isfinite(m[s].user_shift) && !isfinite(m[s].sys_shift))
-			continue;
-		/* A side measured without one of the operations (an import): unknown, not nan. */
-		if (isfinite(m[s].sys_shift))
-			snprintf(sys, sizeof(sys), "%+.1f%%", 100 * m[s].sys_shift);
-		if (isfinite(m[s].user_shift))
-			snprintf(user, sizeof(user), "%+.1f%%", 100 * m[s].user_shift);
-		moved = fabs(m[s].user_shift) > threshold || fabs(m[s].sys_shift) > threshold;
-		snprintf(line, sizeof(line), "sentinel: %s against %s: getppid %s, adds %s%s",
-			 report_cell(a, sizeof(a), sides[s].name, -1, 0),
-			 report_cell(b, sizeof(b), sides[0].name, -1, 0), sys, user, moved ? why : "");
-		rm_text(doc, RM_NOTE, line);
-	}
-}
-
-/*
- * What the tests knew of sittings: how many figures took the spread the
- * host's history shows between them, or, for sides from different
- * sittings and no history, that it is not known.  A note line each.
- */
-static void cmp_sitting_notes(struct rm_doc *doc, const struct report_cmp_row *rows,
-			      size_t nrows, size_t nsides)
-{
-	size_t added = 0, most = 0, unknown = 0;
-	char line[512];
-
-	for (size_t k = 0; k < nrows; k++)
-		for (size_t s = 1; s < nsides; s++) {
-			const struct report_cmp_cell *o = &rows[k].cell[s];
-
-			if (!o->present || !o->apart || o->test == CMP_TEST_NONE ||
-			    o->test == CMP_TEST_MW_SAMPLES)
-				continue;
-			added += o->sitting_var > 0;
-			unknown += o->sittings == 0;
-			most = o->sittings > most ? o->sittings : most;
-		}
-	if (added) {
-		snprintf(line, sizeof(line), "between sittings: %zu figure%s tested with the spread "
-			 "this host's history shows\nbetween sittings of one label (from up to %zu "
-			 "sittings), which a side's own runs cannot show", added,
-			 added == 1 ? "" : "s", most);
-		rm_text(doc, RM_NOTE, line);
-	}
-	if (unknown)
-		rm_text(doc, RM_NOTE, "between sittings: how far two sittings differ is not in the "
-			"tests, as no label on\nthis host was measured in two (or --no-history): "
-			"measure the base again, later, to learn it");
-}
-
-/*
- * The unmarked figures the comparison could not tell unchanged (their
- * intervals reach past the threshold): how many, and what would tell them,
- * the runs (rounds, for pairs) a side its spread asks for (the cells'
- * needed), or more sittings where the spread between them alone is too
- * wide (floor_bound).  One note line, none when every cell could tell.
- */
-static void cmp_untold_note(struct rm_doc *doc, const struct report_cmp_row *rows, size_t nrows,
-			    size_t nsides, double threshold)
-{
-	size_t untold = 0, lo = (size_t)-1, hi = 0, counted = 0, sittings = 0;
-	char line[512], runs[160] = "", sit[96] = "";
-
-	for (size_t k = 0; k < nrows; k++)
-		for (size_t s = 1; s < nsides; s++) {
-			const struct report_cmp_cell *o = &rows[k].cell[s];
-
-			if (!o->present || o->significant || o->verdict != CMP_CANNOT_TELL ||
-			    !isfinite(o->detectable))
-				continue;
-			untold++;
-			sittings += o->floor_bound;
-			if (o->needed) {
-				counted++;
-				lo = o->needed < lo ? o->needed : lo;
-				hi = o->needed > hi ? o->needed : hi;
-			}
-		}
-	if (!untold)
-		return;
-	if (counted)
-		snprintf(runs, sizeof(runs), "\nfor %zu, %zu to %zu runs a side would tell (rounds, in "
-			 "pairs; JSON: needed)", counted, lo, hi);
-	if (sittings)
-		snprintf(sit, sizeof(sit), "%sfor %zu, only more sittings, as sittings differ by more",
-			 counted ? "; " : "\n", sittings);
-	snprintf(line, sizeof(line), "cannot tell: %zu unmarked figure%s may have moved %.0f%% or "
-		 "more%s%s", untold, untold == 1 ? "" : "s", threshold * 100,
-		 counted || sittings ? ":" : "", runs);
-	snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", sit);
-	rm_text(doc, RM_NOTE, line);
-}
-
-/* Whether a row's other sides were tested by `test` (CMP_TEST_*), any of them. */
-static int cmp_row_tested(const struct report_cmp_row *row, size_t nsides, int test)
-{
-	for (size_t s = 1; s < nsides; s++)
-		if (row->cell[s].present && row->cell[s].test == test)
-			return 1;
-	return 0;
-}
-
-/* A row's instance in full: a placement, and a timed job's -j and copies, are part of it. */
-static void cmp_row_name(const struct report_cmp_row *row, char *buf, size_t size)
-{
-	char jobs[16] = "", copies[16] = "";
-
-	if (row->key->jobs)
-		snprintf(jobs, sizeof(jobs), " -j%d", row->key->jobs);
-	if (row->key->parallel > 1 && catalog_prefixed(row->key->id))
-		snprintf(copies, sizeof(copies), " x%d", row->key->parallel);
-	snprintf(buf, size, "%s%s%s%s%s", row->key->id,
-		 row->key->placement == PLACE_NA ? "" : " ", place_name(row->key->placement), jobs,
-		 copies);
-}
-
-/* The name column: 22 wide, wider for a longer name ("rate.clock_gettime_coarse"). */
-#define CMP_NAME_W 22
-#define CMP_NAME_MAX_W 40
-
-static int cmp_name_width(const struct report_cmp_row *rows, size_t nrows)
-{
-	int w = CMP_NAME_W;
-	char name[96];
-
-	for (size_t k = 0; k < nrows; k++) {
-		if (!rows[k].common)
-			continue;
-		cmp_row_name(&rows[k], name, sizeof(name));
-		if ((int)strlen(name) > w)
-			w = (int)strlen(name) < CMP_NAME_MAX_W ? (int)strlen(name) : CMP_NAME_MAX_W;
-	}
-	return w;
-}
-
-/*
- * The change's 95% interval, from the test's ratio ("+3.1..+7.6"): what the
- * runs allow the change to be, so that "unchanged" says how closely (a
- * change outside it would have been seen) and a reader can tell a row that
- * cannot see 5% from one that saw nothing.  "" where the test gives no
- * ratio (Mann-Whitney says which side is larger, not by how much) or the
- * row is not compared (?: report_compare_build leaves it no ratio).
- */
-static void cmp_change_ci(char *buf, size_t len, const struct report_cmp_cell *o)
-{
-	buf[0] = '\0';
-	if (isfinite(o->ratio_lo) && isfinite(o->ratio_hi))
-		snprintf(buf, len, "%+.1f..%+.1f", (o->ratio_lo - 1) * 100, (o->ratio_hi - 1) * 100);
-}
-
-/* The cells' widths: the base's 15, the others' 14, the interval's 11, more for a wider one. */
-#define CMP_BASE_W 15
-#define CMP_OTHER_W 14
-#define CMP_CI_W 11
-#define CMP_CELL_MAX_W 40
-
-/*
- * The widest figure cell of the base (side 0), of the others and of the
- * change's interval, at least the usual widths: a rate of hundreds of
- * millions with its interval ("168170891 +-27.9%") is wider than the times
- * the table was laid out for, and so is a change of +260%'s.
- */
-static void cmp_cell_widths(const struct report_cmp_row *rows, size_t nrows, size_t nsides,
-			    int *basew, int *otherw, int *ciw)
-{
-	char cell[64];
-
-	*basew = CMP_BASE_W;
-	*otherw = CMP_OTHER_W;
-	*ciw = CMP_CI_W;
-	for (size_t k = 0; k < nrows; k++) {
-		if (!rows[k].common)
-			continue;
-		for (size_t s = 0; s < nsides; s++) {
-			int *w = s == 0 ? basew : otherw;
-			int len;
-
-			if (s > 0 && !rows[k].cell[s].present)
-				continue;
-			cmp_cell_text(cell, sizeof(cell), &rows[k].cell[s]);
-			len = (int)strlen(cell);
-			if (len > *w)
-				*w = len < CMP_CELL_MAX_W ? len : CMP_CELL_MAX_W;
-			if (s > 0) {
-				cmp_change_ci(cell, sizeof(cell), &rows[k].cell[s]);
-				len = (int)strlen(cell);
-				if (len > *ciw)
-					*ciw = len < CMP_CELL_MAX_W ? len : CMP_CELL_MAX_W;
-			}
-		}
-	}
-}
-
-/*
- * The comparison as the table model (report/model.h), which the text, the
- * page and the JSON render: first an untitled table of the legend's notes
- * (and what the sentinel says of the machines), then a table per section
- * used, its title after a blank line and no rule, a row per figure, the
- * section's line for the first other side as its note.  A row's cells: the
- * name; the base's figure and its noisy mark glued to it; for each other
- * side its figure, mark, change, the marks of the test (* ? ~) and the
- * change's interval, or one "-" for a side that did not measure it; the
- * unit where the section has one.  secs[t] is table t's section (secs holds cmp_section_other() + 2).
- */
-static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_side *sides,
-		      size_t nsides, const struct report_cmp_row *rows, size_t nrows,
-		      double threshold, unsigned flags)
-{
-	/* Side names escaped by the writers (report_cell): a label may hold anything. */
-	char cell[64], change[32], legend[1024], base[512], other[512], id[32], name[96];
-	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
-	int namew = cmp_name_width(rows, nrows), basew, otherw, ciw;
-	size_t nstate;
-
-	cmp_cell_widths(rows, nrows, nsides, &basew, &otherw, &ciw);
-	rm_table(doc, "legend", "");
-	rm_plain(doc);
-	secs[0] = (size_t)-1;
-	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1, then its 95%% "
-		 "interval (a..b, in %%); * = significant\n(Benjamini-Hochberg adjusted p < 0.05, "
-		 "at least %.0f%%%s); = = unchanged\n(its interval inside +-%.0f%%); ~ = fewer than 3 "
-		 "runs a side, their replicas compared\n(samples, for runs without); ! = loose in a run "
-		 "of the side (its interval over\ntwice its run's typical one)",
-		 report_cell(base, sizeof(base), sides[0].name, -1, 0), threshold * 100,
-		 flags & REPORT_CMP_AS_MEASURED ? "" : " and what the machine moved", threshold * 100);
-	rm_text(doc, RM_PARA, legend);
-	report_compare_machine(sides, nsides, m);
-	cmp_machine_notes(doc, sides, nsides, m, threshold, flags);
-	for (size_t k = 0; k < nrows; k++)
-		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_WELCH_ADJUSTED)) {
-			rm_text(doc, RM_NOTE, "replicas compared at equal machine speed: each moved "
-				"along how its figure follows the sentinel adds\nwithin runs, to the adds "
-				"of all; the change at equal adds");
-			break;
-		}
-	for (size_t k = 0; k < nrows; k++)
-		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_PAIRED)) {
-			size_t pairs = 0, out = 0;
-
-			for (size_t j = 0; j < nrows; j++)
-				for (size_t s = 1; s < nsides; s++)
-					if (rows[j].cell[s].test == CMP_TEST_PAIRED) {
-						pairs = rows[j].cell[s].pairs_all > pairs ?
-							rows[j].cell[s].pairs_all : pairs;
-						out += rows[j].cell[s].pairs_all - rows[j].cell[s].pairs;
-					}
-			snprintf(legend, sizeof(legend), "paired: the sides were measured round by round "
-				 "in one session (kbench ab),\nup to %zu rounds; each round's ratio tested "
-				 "(paired t on the logarithms),\nthe change their geometric mean", pairs);
-			rm_text(doc, RM_NOTE, legend);
-			if (out) {
-				snprintf(legend, sizeof(legend), "%zu pair%s of rounds left out over the table: %s ratio beyond "
-					 "%.0f%% of the\nothers' median (a jump of the machine between "
-					 "the two halves of a pair)", out, out == 1 ? "" : "s",
-					 out == 1 ? "its" : "their", CMP_STATE_WIDTH * 100);
-				rm_text(doc, RM_NOTE, legend);
-			}
-			break;
-		}
-	cmp_sitting_notes(doc, rows, nrows, nsides);
-	cmp_untold_note(doc, rows, nrows, nsides, threshold);
-	for (size_t k = 0; k < nrows; k++)
-		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {
-			rm_text(doc, RM_NOTE, "runs compared at equal machine speed: their figures "
-				"against each run's sentinel adds, the change at equal adds");
-			break;
-		}
-	nstate = 0;
-	for (size_t k = 0; k < nrows; k++)
-		for (size_t s = 1; s < nsides; s++)
-			if (rows[k].cell[s].present && rows[k].cell[s].state_all) {
-				nstate++;
-				break;
-			}
-	if (nstate) {
-		snprintf(legend, sizeof(legend), "%zu figure%s with replicas beyond %.0f%% of a level both "
-			 "sides share (the machine's states, outliers):\nruns compared on their replicas "
-			 "within it, the change that level's", nstate, nstate == 1 ? "" : "s",
-			 CMP_STATE_WIDTH * 100);
-		rm_notes(doc, legend);
-	}
-	for (size_t k = 0; k < nrows; k++)
-		if (rows[k].levels_differ && rows[k].common) {
-			rm_text(doc, RM_NOTE, "? = the runs found this cache level at sizes more than "
-				"2x apart: not compared");
-			break;
-		}
-	for (size_t sec = 0; sec <= cmp_section_other(); sec++) {
-		int unit = sec < NELEM(cmp_sections) && cmp_sections[sec].unit_column;
-		struct cmp_tally t;
-
-		if (!cmp_section_used(rows, nrows, sec))
-			continue;
-		cmp_section_id(sec, id, sizeof(id));
-		secs[doc->ntables] = sec;
-		rm_table(doc, id, cmp_section_title(sec));
-		rm_plain(doc);
-		rm_lead(doc);
-		rm_line(doc, RM_HEAD);
-		rm_cell(doc, namew, 0, "");
-		for (size_t s = 0; s < nsides; s++) {
-			rm_cell(doc, s == 0 ? basew + 1 : otherw + 12, 1, sides[s].name);
-			if (s > 0) {
-				/* The name over the figure and its change; the interval's column unnamed. */
-				rm_span(doc, 3);
-				rm_cell(doc, ciw, 0, "");
-			}
-		}
-		if (unit) {
-			rm_cell(doc, -1, 0, "");
-			rm_gap(doc, 2);
-		}
-		for (size_t k = 0; k < nrows; k++) {
-			const struct report_cmp_row *row = &rows[k];
-
-			if (row->section != sec || !row->common)
-				continue;
-			rm_line(doc, RM_ROW);
-			cmp_row_name(row, name, sizeof(name));
-			rm_cell(doc, namew, 0, name);
-			cmp_cell_text(cell, sizeof(cell), &row->cell[0]);
-			rm_cell(doc, basew, 1, cell);
-			rm_cell(doc, 1, 0, row->cell[0].noisy ? "!" : "");
-			rm_gap(doc, 0);
-			for (size_t s = 1; s < nsides; s++) {
-				const struct report_cmp_cell *o = &row->cell[s];
-				char marks[3] = { row->levels_differ ? '?' : o->significant ? '*' :
-						  o->verdict == CMP_UNCHANGED ? '=' : ' ',
-						  o->test == CMP_TEST_MW_SAMPLES ||
-							  o->test == CMP_TEST_WELCH_REPLICAS ? '~' : ' ',
-						  '\0' };
-
-				if (!o->present) {
-					rm_cell(doc, otherw + 13 + ciw, 1, "-");
-					rm_span(doc, 4);
-					continue;
-				}
-				cmp_cell_text(cell, sizeof(cell), o);
-				rm_cell(doc, otherw, 1, cell);
-				rm_cell(doc, 1, 0, o->noisy ? "!" : "");
-				rm_gap(doc, 0);
-				snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
-				rm_cell(doc, 7, 1, change);
-				if (o->significant && !row->levels_differ)
-					rm_flags(doc, RM_SIGNIF);
-				rm_cell(doc, 2, 0, marks);
-				cmp_change_ci(change, sizeof(change), o);
-				rm_cell(doc, ciw, 1, change);
-			}
-			if (unit) {
-				rm_cell(doc, -1, 0, row->key->unit);
-				rm_gap(doc, 2);
-			}
-		}
-		/* The section's line speaks of the first other. */
-		cmp_tally(rows, nrows, sec, 1, &t);
-		if (t.compared) {
-			char line[1400];
-
-			snprintf(line, sizeof(line), "  %s against %s: geometric mean of the gain %.3fx (above 1 "
-				 "is better); %zu better, %zu worse, %zu unchanged, %zu cannot tell",
-				 report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
-				 t.geomean, t.better, t.worse, t.unchanged, t.untold);
-			rm_text(doc, RM_NOTE, line);
-		}
-	}
-}
-
-/* The most curves compared (--curves): a table each. */
-#define CMP_MAX_CURVES 32
-
-static int cmp_curves_model(struct rm_doc *doc, size_t *secs, size_t nsecs,
-			    const struct report_cmp_side *sides, size_t nsides, double threshold);
-
-/*
- * The model of a comparison into doc, and with curves the curves' tables
- * after it; each table's section into *secs when secs is not NULL.
- */
-static int cmp_model_new(struct rm_doc *doc, size_t **secs, const struct report_cmp_side *sides,
-			 size_t nsides, const struct report_cmp_row *rows, size_t nrows,
-			 double threshold, unsigned flags, int curves)
-{
-	size_t nsec = cmp_section_other() + 2 + CMP_MAX_CURVES;
-	size_t *sec = malloc(nsec * sizeof(*sec));
-
-	memset(doc, 0, sizeof(*doc));
-	if (!sec)
-		return -1;
-	cmp_model(doc, sec, sides, nsides, rows, nrows, threshold, flags);
-	if (doc->oom || (curves && cmp_curves_model(doc, sec, nsec, sides, nsides, threshold) < 0)) {
-		rm_doc_free(doc);
-		free(sec);
-		return -1;
-	}
-	if (secs)
-		*secs = sec;
-	else
-		free(sec);
-	return 0;
-}
-
-int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold,
-			unsigned flags)
-{
-	struct rm_doc doc;
-
-	if (cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold, flags, 0) < 0)
-		return -1;
-	rm_write_text(out, &doc);
-	rm_doc_free(&doc);
-	return 0;
-}
-
-/*
- * `compare --html`: the comparison's model (cmp_model, the text's own)
- * rendered as the page's tables, each section's change against the base
- * drawn as a forest plot between its heading and its table; the
- * comparison embedded as its JSON.
- */
-struct cmp_html_data {
-	const struct report_cmp_side *sides;
-	size_t nsides;
-	const struct report_cmp_row *rows;
-	size_t nrows;
-	double threshold;
-	unsigned flags;
-	int curves;
-	size_t sec;		/* the section whose chart is drawn next, or CMP_SEC_MARKED */
-};
-
-/* The chart at the head of the page: every marked change, of every section. */
-#define CMP_SEC_MARKED ((size_t)-2)
-
-static int cmp_html_json(FILE *out, const void *arg)
-{
-	const struct cmp_html_data *d = arg;
-
-	return report_compare_json(out, d->sides, d->nsides, d->rows, d->nrows, d->threshold, d->flags,
-				   d->curves);
-}
-
-/*
- * The section's forest plot for each other side: a row per figure, its
- * point the table's other / base, its interval the 95% interval of the
- * ratio where the test gave one (Welch's on the logarithms; none for
- * Mann-Whitney); significant rows filled; last the geometric mean of the
- * rows' other / base, in the rows' direction (the line under the table
- * turns it so that above 1 is better).  For CMP_SEC_MARKED, the marked
- * rows of every section, and no mean: what changed, first, at a glance.
- */
-static void cmp_html_forest(FILE *out, const void *arg)
-{
-	const struct cmp_html_data *d = arg;
-	const struct report_cmp_side *sides = d->sides;
-	const struct report_cmp_row *rows = d->rows;
-	size_t nsides = d->nsides, nrows = d->nrows, sec = d->sec;
-	struct svg_row *fr = calloc(nrows ? nrows : 1, sizeof(*fr));
-	char (*names)[96] = calloc(nrows ? nrows : 1, sizeof(*names));
-	char title[512];
-
-	if (!fr || !names) {
-		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-		free(fr);
-		free(names);
-		return;
-	}
-	for (size_t s = 1; s < nsides; s++) {
-		struct svg_chart c = { 0 };
-		struct svg_row gm = { "geometric mean of other / base", NAN, NAN, NAN, 0, 0, NULL };
-		double logsum = 0;
-		size_t n = 0, nlog = 0;
-
-		for (size_t k = 0; k < nrows; k++) {
-			const struct report_cmp_row *row = &rows[k];
-			const struct report_cmp_cell *o = &row->cell[s];
-			struct svg_row *r = &fr[n];
-
-			if (!row->common ||
-			    (sec == CMP_SEC_MARKED ? !o->present || !o->significant || row->levels_differ
-						   : row->section != sec))
-				continue;
-			cmp_row_name(row, names[n], sizeof(names[n]));
-			r->name = names[n];
-			r->lo = r->hi = NAN;
-			if (!o->present) {
-				r->ratio = NAN;
-				r->note = "not measured";
-			} else {
-				/* The table's change, with the test's interval of the ratio. */
-				r->ratio = 1 + o->change;
-				if (isfinite(o->ratio_lo) && isfinite(o->ratio_hi)) {
-					r->lo = o->ratio_lo;
-					r->hi = o->ratio_hi;
-				}
-			}
-			r->signif = o->present && o->significant && !row->levels_differ;
-			r->better = !r->signif ? 0 : o->better ? 1 : -1;
-			if (o->present && 1 + o->change > 0 && isfinite(o->change)) {
-				logsum += log(1 + o->change);
-				nlog++;
-			}
-			n++;
-		}
-		if (nlog)
-			gm.ratio = exp(logsum / (double)nlog);
-		snprintf(title, sizeof(title), "%s%s against %s", sec == CMP_SEC_MARKED ?
-			 "marked changes: " : "", sides[s].name, sides[0].name);
-		c.title = title;
-		c.xlabel = "other / base (log scale)";
-		c.empty = sec == CMP_SEC_MARKED ? "no change marked" : "no figure to compare";
-		if (svg_forest(out, &c, fr, n, nlog && sec != CMP_SEC_MARKED ? &gm : NULL) < 0)
-			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-	}
-	free(fr);
-	free(names);
-}
-
-int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold,
-			unsigned flags, int curves)
-{
-	struct cmp_html_data d = { sides, nsides, rows, nrows, threshold, flags, curves, 0 };
-	struct rm_doc doc;
-	size_t *secs;
-	char title[512];
-
-	if (cmp_model_new(&doc, &secs, sides, nsides, rows, nrows, threshold, flags, curves) < 0)
-		return -1;
-	snprintf(title, sizeof(title), "kbench compare: base %s", sides[0].name);
-	report_html_begin(out, title);
-	/* What changed leads; the legend and the sections' tables and charts follow. */
-	fputs("<h2 id=\"marked\">What changed</h2>\n", out);
-	d.sec = CMP_SEC_MARKED;
-	cmp_html_forest(out, &d);
-	for (size_t t = 0; t < doc.ntables; t++) {
-		d.sec = secs[t];
-		report_html_table(out, &doc, t, secs[t] != (size_t)-1 ? cmp_html_forest : NULL, &d);
-	}
-	report_html_data(out, cmp_html_json, &d);
-	report_html_end(out);
-	rm_doc_free(&doc);
-	free(secs);
-	return ferror(out) ? -1 : 0;
-}
-
-/* The "verdict" key's values, by CMP_CHANGED etc. */
-static const char *const cmp_verdict_names[] = {
-	[CMP_CANNOT_TELL] = "cannot tell",
-	[CMP_CHANGED] = "changed",
-	[CMP_UNCHANGED] = "unchanged",
-};
-
-/* The "test" key's values, by CMP_TEST_*; none is null. */
-static const char *const cmp_test_names[] = {
-	[CMP_TEST_NONE] = NULL,
-	[CMP_TEST_WELCH_RUNS] = "welch-log-runs",
-	[CMP_TEST_MW_SAMPLES] = "mann-whitney-samples",
-	[CMP_TEST_WELCH_REPLICAS] = "welch-log-replicas",
-	[CMP_TEST_ANCOVA_RUNS] = "ancova-log-runs",
-	[CMP_TEST_WELCH_ADJUSTED] = "welch-log-runs-adjusted",
-	[CMP_TEST_PAIRED] = "paired-log-rounds",
-};
-
-/* One cell; the keys after "noisy" only for an other side (other = 1). */
-static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, int other,
-			     int *bad)
-{
-	json_t *o = json_object();
-	const char *test = c->test >= 0 && (size_t)c->test < NELEM(cmp_test_names) ?
-			   cmp_test_names[c->test] : NULL;
-
-	report_jset(o, "side", report_jstr(name), bad);
-	report_jset(o, "present", json_boolean(c->present), bad);
-	report_jset(o, "runs", json_integer((json_int_t)c->nruns), bad);
-	report_jset(o, "median", report_jreal(c->median), bad);
-	report_jset(o, "ci_low", report_jreal(c->lo), bad);
-	report_jset(o, "ci_high", report_jreal(c->hi), bad);
-	report_jset(o, "noisy", json_boolean(c->noisy), bad);
-	if (!other)
-		return o;
-	report_jset(o, "change", report_jreal(c->change), bad);
-	report_jset(o, "ratio", report_jreal(c->ratio), bad);
-	report_jset(o, "ratio_ci_low", report_jreal(c->ratio_lo), bad);
-	report_jset(o, "ratio_ci_high", report_jreal(c->ratio_hi), bad);
-	report_jset(o, "test", test ? json_string(test) : json_null(), bad);
-	/* The runs compared in the machine's common state: how many replicas it held. */
-	if (c->state_all) {
-		json_t *st = json_object();
-
-		report_jset(st, "replicas_in", json_integer((json_int_t)c->state_in), bad);
-		report_jset(st, "replicas", json_integer((json_int_t)c->state_all), bad);
-		report_jset(st, "width", json_real(CMP_STATE_WIDTH), bad);
-		report_jset(o, "state", st, bad);
-	} else {
-		report_jset(o, "state", json_null(), bad);
-	}
-	/* Replicas taken at equal adds: the slope they were moved along. */
-	report_jset(o, "slope", report_jreal(c->slope), bad);
-	/* Measured in pairs (kbench ab): the rounds tested, of those paired. */
-	if (c->test == CMP_TEST_PAIRED) {
-		json_t *pr = json_object();
-
-		report_jset(pr, "tested", json_integer((json_int_t)c->pairs), bad);
-		report_jset(pr, "rounds", json_integer((json_int_t)c->pairs_all), bad);
-		report_jset(pr, "width", json_real(CMP_STATE_WIDTH), bad);
-		report_jset(o, "pairs", pr, bad);
-	} else {
-		report_jset(o, "pairs", json_null(), bad);
-	}
-	report_jset(o, "p", report_jreal(c->p), bad);
-	report_jset(o, "p_adj", report_jreal(c->p_adj), bad);
-	report_jset(o, "significant", json_boolean(c->significant), bad);
-	/* The smallest change this comparison could see, and what it says of this one. */
-	report_jset(o, "detectable", report_jreal(c->detectable), bad);
-	report_jset(o, "verdict", report_jstr(cmp_verdict_names[c->verdict]), bad);
-	/* How many a side would see the threshold (runs; rounds for pairs), where it can be said. */
-	report_jset(o, "needed", c->needed ? json_integer((json_int_t)c->needed) : json_null(), bad);
-	/*
-	 * What the host's history said of sittings: their spread (a fraction,
-	 * as change), how many it was learnt from, and whether the test took
-	 * it; more_sittings: no count of runs a side gets to the threshold.
-	 */
-	if (c->sittings) {
-		json_t *si = json_object();
-
-		report_jset(si, "spread", report_jreal(expm1(c->sitting_sd)), bad);
-		report_jset(si, "spread_hi", report_jreal(expm1(c->sitting_sd_hi)), bad);
-		report_jset(si, "sittings", json_integer((json_int_t)c->sittings), bad);
-		report_jset(si, "added", json_boolean(c->sitting_var > 0), bad);
-		report_jset(si, "more_sittings", json_boolean(c->floor_bound), bad);
-		report_jset(o, "between_sittings", si, bad);
-	} else {
-		report_jset(o, "between_sittings", json_null(), bad);
-	}
-	report_jset(o, "sets", json_integer((json_int_t)c->sets), bad);
-	/* A side without the instance has no direction either. */
-	report_jset(o, "better", c->present ? json_boolean(c->better) : json_null(), bad);
-	return o;
-}
-
-static json_t *cmp_row_json(const struct report_cmp_side *sides, size_t nsides,
-			    const struct report_cmp_row *row, int *bad)
-{
-	const struct result *key = row->key;
-	json_t *o = json_object(), *cells = json_array();
-
-	report_jset(o, "id", json_string(key->id), bad);
-	/* null, not "", for a benchmark that takes no placement, as in run --json. */
-	report_jset(o, "placement", key->placement == PLACE_NA ? json_null()
-							  : json_string(place_name(key->placement)), bad);
-	report_jset(o, "parallel", json_integer(key->parallel), bad);
-	/* null, not 0, for an instance without a {jobs} value, as in run --json. */
-	report_jset(o, "jobs", key->jobs ? json_integer(key->jobs) : json_null(), bad);
-	report_jset(o, "unit", json_string(key->unit), bad);
-	report_jset(o, "better", json_string(bench_better_name(key->better)), bad);
-	report_jset(o, "section", json_string(cmp_section_title(row->section)), bad);
-	report_jset(o, "levels_differ", json_boolean(row->levels_differ), bad);
-	for (size_t s = 0; s < nsides; s++)
-		report_jpush(cells, cmp_cell_json(sides[s].name, &row->cell[s], s > 0, bad), bad);
-	report_jset(o, "cells", cells, bad);
-	return o;
-}
-
-/* A section's closing figures for one other side: cmp_tally's, as the text's line. */
-static json_t *cmp_section_json(const struct report_cmp_side *side,
-				const struct report_cmp_row *rows, size_t nrows, size_t sec,
-				size_t s, int *bad)
-{
-	json_t *o = json_object();
-	struct cmp_tally t;
-
-	cmp_tally(rows, nrows, sec, s, &t);
-	report_jset(o, "title", json_string(cmp_section_title(sec)), bad);
-	report_jset(o, "side", report_jstr(side->name), bad);
-	report_jset(o, "compared", json_integer((json_int_t)t.compared), bad);
-	report_jset(o, "geomean", report_jreal(t.geomean), bad);
-	report_jset(o, "better", json_integer((json_int_t)t.better), bad);
-	report_jset(o, "worse", json_integer((json_int_t)t.worse), bad);
-	report_jset(o, "unchanged", json_integer((json_int_t)t.unchanged), bad);
-	report_jset(o, "cannot_tell", json_integer((json_int_t)t.untold), bad);
-	return o;
-}
-
-int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold,
-			unsigned flags, int curves)
-{
-	json_t *root = json_object(), *jsides = json_array(), *jrows = json_array();
-	json_t *jsecs = json_array();
-	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
-	struct rm_doc doc;
-	int bad = 0, rc = -1;
-
-	report_compare_machine(sides, nsides, m);
-	report_jset(root, "kbench", json_string(KB_VERSION), &bad);
-	report_jset(root, "base", report_jstr(sides[0].name), &bad);
-	for (size_t s = 0; s < nsides; s++) {
-		json_t *o = json_object();
-
-		report_jset(o, "name", report_jstr(sides[s].name), &bad);
-		report_jset(o, "runs", json_integer((json_int_t)sides[s].nruns), &bad);
-		report_jset(o, "sentinel_sys_ns", report_jreal(m[s].sys_ns), &bad);
-		report_jset(o, "sentinel_user_ns", report_jreal(m[s].user_ns), &bad);
-		report_jset(o, "sentinel_sys_shift", report_jreal(m[s].sys_shift), &bad);
-		report_jset(o, "sentinel_user_shift", report_jreal(m[s].user_shift), &bad);
-		report_jpush(jsides, o, &bad);
-	}
-	report_jset(root, "sides", jsides, &bad);
-	report_jset(root, "threshold", json_real(threshold), &bad);
-	report_jset(root, "as_measured", json_boolean(flags & REPORT_CMP_AS_MEASURED), &bad);
-	report_jset(root, "correction", json_string("benjamini-hochberg"), &bad);
-	report_jset(root, "alpha", json_real(CMP_ALPHA), &bad);
-	/* The text's rows in the text's order: section by section, as the base measured them. */
-	for (size_t sec = 0; sec <= cmp_section_other() && !bad; sec++) {
-		if (!cmp_section_used(rows, nrows, sec))
-			continue;
-		for (size_t k = 0; k < nrows; k++)
-			if (rows[k].section == sec && rows[k].common)
-				report_jpush(jrows, cmp_row_json(sides, nsides, &rows[k], &bad), &bad);
-		for (size_t s = 1; s < nsides; s++)
-			report_jpush(jsecs, cmp_section_json(&sides[s], rows, nrows, sec, s, &bad), &bad);
-	}
-	report_jset(root, "rows", jrows, &bad);
-	report_jset(root, "sections", jsecs, &bad);
-	if (!bad && cmp_model_new(&doc, NULL, sides, nsides, rows, nrows, threshold, flags,
-				  curves) == 0) {
-		report_jset(root, "tables", report_model_json(&doc, &bad), &bad);
-		rm_doc_free(&doc);
-	} else {
-		bad = 1;
-	}
-	/*
-	 * 15 digits, not the 17 an export needs to read back the same double:
-	 * nothing reads these figures back, and 17 prints 0.05 as
-	 * 0.050000000000000003.
-	 */
-	if (!bad && json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) == 0 &&
-	    fputc('\n', out) != EOF)
-		rc = 0;
-	json_decref(root);
-	return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* Curves, point by point (--curves)                                   */
-/* ------------------------------------------------------------------ */
-
-/*
- * One side's runs at one point of a curve: the y of each usable run whose
- * curve has a point of that series at exactly that x (the sizes are the
- * same doubles wherever the same grid was measured), and whether any of
- * them missed its precision.  The count; vals holds max.
- */
-static size_t cmp_point_runs(const struct report_cmp_side *side, const struct result *key,
-			     const struct result_point *at, double *vals, size_t max, int *noisy)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < side->nruns; i++)
-		for (size_t j = 0; j < side->runs[i].nresults; j++) {
-			const struct result *r = &side->runs[i].results[j];
-
-			if (!result_same_instance(r, key) || r->npoints == 0 || !r->points)
-				continue;
-			for (size_t k = 0; k < r->npoints && n < max; k++) {
-				const struct result_point *p = &r->points[k];
-
-				if (p->x == at->x && strcmp(p->series, at->series) == 0 &&
-				    isfinite(p->y) && p->y > 0) {
-					vals[n++] = p->y;
-					*noisy |= p->noisy;
-				}
-			}
-		}
-	return n;
-}
-
-/* One point of one side: its median over the runs and the test against the base. */
-struct cmp_pt {
-	int present, noisy;
-	double median, change, p, p_adj;
-	int significant;
-};
-
-static int cmp_curve(struct rm_doc *doc, const struct report_cmp_side *sides, size_t nsides,
-		     const struct result *key, double threshold)
-{
-	char title[256];
-	size_t np = key->npoints, nt = 0;
-	struct cmp_pt *pt = calloc(np * nsides + 1, sizeof(*pt));
-	double *p = calloc(np * nsides + 1, sizeof(*p)), *adj = calloc(np * nsides + 1, sizeof(*adj));
-	double bv[256], ov[256];
-	char size[16], fig[32];
-	int rc = -1;
-
-	if (!pt || !p || !adj)
-		goto out;
-	for (size_t k = 0; k < np; k++) {
-		struct cmp_pt *b = &pt[k * nsides];
-		size_t nb = cmp_point_runs(&sides[0], key, &key->points[k], bv, 256, &b->noisy);
-		struct stats_summary ss;
-
-		if (nb == 0 || stats_summarize(bv, nb, &ss) < 0)
-			continue;
-		b->present = 1;
-		b->median = ss.median;
-		for (size_t s = 1; s < nsides; s++) {
-			struct cmp_pt *o = &pt[k * nsides + s];
-			size_t no = cmp_point_runs(&sides[s], key, &key->points[k], ov, 256, &o->noisy);
-			struct stats_welch w;
-
-			o->p = NAN;
-			if (no == 0 || stats_summarize(ov, no, &ss) < 0)
-				continue;
-			o->present = 1;
-			o->median = ss.median;
-			o->change = o->median / b->median - 1;
-			/* Runs are the repetitions, as for the other rows: 3 a side or no test. */
-			if (nb >= 3 && no >= 3 && stats_welch_log(bv, nb, ov, no, &w) == 0)
-				p[nt++] = o->p = w.p;
-		}
-	}
-	/* One correction over the curve's points, as over a table's rows. */
-	if (stats_bh(p, nt, adj) < 0)
-		goto out;
-	nt = 0;
-	for (size_t k = 0; k < np; k++)
-		for (size_t s = 1; s < nsides; s++) {
-			struct cmp_pt *o = &pt[k * nsides + s];
-
-			if (!o->present || !isfinite(o->p))
-				continue;
-			o->p_adj = adj[nt++];
-			o->significant = o->p_adj < CMP_ALPHA && fabs(o->change) >= threshold &&
-					 !o->noisy && !pt[k * nsides].noisy;
-		}
-	snprintf(title, sizeof(title), "%s (%s): each point's median over the runs", key->id,
-		 key->unit);
-	rm_table(doc, "curve", title);
-	rm_plain(doc);
-	rm_lead(doc);
-	rm_line(doc, RM_HEAD);
-	rm_cell(doc, 8, 1, "size");
-	rm_cell(doc, 8, 0, "series");
-	for (size_t s = 0; s < nsides; s++) {
-		rm_cell(doc, s == 0 ? 10 : 18, 1, sides[s].name);
-		/* A side's columns in the page: its figure and its change (marks glued). */
-		if (s > 0)
-			rm_span(doc, 2);
-	}
-	for (size_t k = 0; k < np; k++) {
-		const struct cmp_pt *b = &pt[k * nsides];
-
-		if (!b->present)
-			continue;
-		rm_line(doc, RM_ROW);
-		report_size(size, sizeof(size), key->points[k].x, 8);
-		rm_cell(doc, 8, 1, size);
-		rm_cell(doc, 8, 0, key->points[k].series);
-		report_fig(fig, sizeof(fig), b->median);
-		rm_cell(doc, 9, 1, fig);
-		rm_cell(doc, 1, 0, b->noisy ? "!" : "");
-		rm_gap(doc, 0);
-		for (size_t s = 1; s < nsides; s++) {
-			const struct cmp_pt *o = &pt[k * nsides + s];
-			char change[16];
-
-			if (!o->present) {
-				rm_cell(doc, 18, 1, "-");
-				rm_span(doc, 2);
-				continue;
-			}
-			report_fig(fig, sizeof(fig), o->median);
-			rm_cell(doc, 8, 1, fig);
-			rm_cell(doc, 1, 0, o->noisy ? "!" : "");
-			rm_gap(doc, 0);
-			snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
-			rm_cell(doc, 7, 1, change);
-			if (o->significant)
-				rm_flags(doc, RM_SIGNIF);
-			rm_cell(doc, 1, 0, o->significant ? "*" : "");
-			rm_gap(doc, 0);
-		}
-	}
-	rc = 0;
-out:
-	free(pt);
-	free(p);
-	free(adj);
-	return rc;
-}
-
-/* The curves' tables at the end of doc; the section of each in secs (none). */
-static int cmp_curves_model(struct rm_doc *doc, size_t *secs, size_t nsecs,
-			    const struct report_cmp_side *sides, size_t nsides, double threshold)
-{
-	const struct result *done[CMP_MAX_CURVES];
-	size_t ndone = 0;
-
-	for (size_t i = 0; i < sides[0].nruns; i++)
-		for (size_t j = 0; j < sides[0].runs[i].nresults; j++) {
-			const struct result *key = &sides[0].runs[i].results[j];
-			int seen = 0, other = 0;
-
-			if (key->npoints == 0 || !key->points || key->npoints > 256)
-				continue;
-			for (size_t d = 0; d < ndone && !seen; d++)
-				seen = result_same_instance(done[d], key);
-			if (seen || ndone == sizeof(done) / sizeof(done[0]))
-				continue;
-			done[ndone++] = key;
-			for (size_t s = 1; s < nsides && !other; s++)
-				for (size_t r = 0; r < sides[s].nruns && !other; r++)
-					for (size_t q = 0; q < sides[s].runs[r].nresults && !other; q++)
-						other = result_same_instance(&sides[s].runs[r].results[q], key) &&
-							sides[s].runs[r].results[q].npoints > 0;
-			if (other && cmp_curve(doc, sides, nsides, key, threshold) < 0)
-				return -1;
-			/* No forest plot for a curve's table. */
-			for (size_t t = 0; t < doc->ntables && t < nsecs; t++)
-				if (strcmp(doc->tables[t].id, "curve") == 0)
-					secs[t] = (size_t)-1;
-		}
-	return doc->oom ? -1 : 0;
-}
-
-int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			  double threshold)
-{
-	struct rm_doc doc = { 0 };
-	size_t secs[CMP_MAX_CURVES];
-	int rc = cmp_curves_model(&doc, secs, CMP_MAX_CURVES, sides, nsides, threshold);
-
-	if (rc == 0)
-		rm_write_text(out, &doc);
-	rm_doc_free(&doc);
-	return rc;
-}

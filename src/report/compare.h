@@ -1,7 +1,7 @@
 /*
- * `kbench compare` (src/report/compare.c): sides of runs compared figure
- * by figure against the first, each change tested, and the tables, page
- * and JSON of the comparison.
+ * `kbench compare`: sides of runs compared figure by figure against the
+ * first, each change tested (src/report/compare.c), and the tables, page
+ * and JSON of the comparison (src/report/compare_out.c).
  */
 #ifndef KB_REPORT_COMPARE_H
 #define KB_REPORT_COMPARE_H
@@ -12,6 +12,15 @@
 #include "core/result.h"
 
 #define REPORT_CMP_MAX_SIDES 8
+
+/* The false discovery rate a table is held to (the text's header spells it out). */
+#define REPORT_CMP_ALPHA 0.05
+/*
+ * The window of the machine's states (stats_common_state): 15%, because
+ * here they are 35-45% apart and each a few % wide, and a 5-10% change
+ * must stay inside it.  The rounds of a pair outside it are left out too.
+ */
+#define REPORT_CMP_STATE_WIDTH 0.15
 
 /* One side of a comparison: a label's runs, or one run. */
 struct report_cmp_side {
@@ -147,6 +156,17 @@ struct report_cmp_row {
 #define REPORT_CMP_AS_MEASURED 1u
 
 /*
+ * The sections a row goes to (report_cmp_row's section), lmbench's tables
+ * in their order, then the catalogue's kinds, then "Other", whose index
+ * report_compare_section_other() is: each's title, its short name in the
+ * page and the JSON ("proc"; a kind's prefix without the dot), and
+ * whether its rows end with their units (AIM9's differ row to row).
+ */
+size_t report_compare_section_other(void);
+const char *report_compare_section_title(size_t sec);
+void report_compare_section_id(size_t sec, char *buf, size_t size);
+int report_compare_section_units(size_t sec);
+/*
  * Compare sides[1..] against sides[0]: rows malloc'd.  threshold is the
  * smallest change called significant (0.02); flags REPORT_CMP_* or 0.  0,
  * or -1 without memory or with a bad number of sides.
@@ -185,7 +205,7 @@ int report_compare_sittings(const struct report_cmp_side *history, const struct 
 int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t nsides,
 			  double threshold);
 /*
- * The comparison's tables (one model, compare.c's cmp_model, which the
+ * The comparison's tables (one model, compare_out.c's cmp_model, which the
  * text, the page and the JSON's "tables" render): the legend, then a
  * section at a time, a row per instance.  0, or -1 without memory.
  */

@@ -182,6 +182,11 @@ void stats_widen(struct stats_welch *w, double var, double var_df)
 	w->diff_hi = w->diff + q * se;
 }
 
+double stats_t975(double df)
+{
+	return gsl_cdf_tdist_Qinv(0.025, df);
+}
+
 double stats_detectable(double se, double df)
 {
 	return se * (gsl_cdf_tdist_Qinv(0.025, df) + gsl_cdf_tdist_Qinv(0.2, df));

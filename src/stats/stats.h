@@ -96,6 +96,8 @@ int stats_sittings(const double *x, const size_t *nper, const size_t *cond, size
  * taken again; var 0 leaves w as it is.
  */
 void stats_widen(struct stats_welch *w, double var, double var_df);
+/* t on df degrees of freedom's 97.5th percentile: a 95% interval's half width in standard errors. */
+double stats_t975(double df);
 /*
  * The smallest true difference a t test of standard error se on df degrees
  * of freedom finds at the 5% level (two-sided) 80% of the time:

@@ -4,10 +4,17 @@ machine's noise?
 
 From a database of real sittings of one kernel (bench/sittings.sh keeps
 one: SITTINGS sittings of RUNS runs each, labels s1, s2, ...), HISTORIES
-synthetic histories of LABELS labels ("6.18.1", "6.18.2", ...) are made:
-each label is one real sitting drawn at random, its RUNS runs drawn from
-that sitting's with replacement (copies of the stored runs and their
-results), so that labels differ as sittings here do and runs as runs do.
+synthetic histories of LABELS labels ("6.18.1", "6.18.2", ...) are made
+(copies of the stored runs and their results).  With at least LABELS
+sittings, each label is a different real sitting, its runs as they were,
+the sittings drawn without replacement in a random order: every history
+is real A/A data, reordered, so labels differ as sittings here do and a
+label's runs are fresh runs, as a user's are.  With fewer sittings (or
+DRAW=resample), each label is one sitting drawn at random and its RUNS
+runs drawn from that sitting's with replacement: labels then share
+sittings and repeat runs, which understates a label's own spread and
+makes two labels of one sitting alike (the sittings' levels, with their
+runs' noise frozen, stand in for the spread between sittings).
 From label STEP_AT on, every figure but the sentinel's is multiplied by
 1 + step (medians and intervals, as bench/scale_side.py does).  Then
 `kbench history --by label --json`, and for each figure: found when a
@@ -30,6 +37,7 @@ about 80%, "4 times in 5").  Each history's draws are the same for every
 step size.
 
 usage: bench/history_steps.py KBENCH DB [HISTORIES [LABELS [STEP_AT]]]
+       (DRAW=sittings|resample, PER_FIGURE=1 for a table a figure)
 """
 import json
 import math
@@ -61,8 +69,15 @@ con.close()
 SCALED = ("median", "ci_low", "ci_high", "min", "max", "mean", "stddev", "p5", "p95", "aggregate")
 
 
+mode = os.environ.get("DRAW") or ("sittings" if len(sittings) >= labels else "resample")
+if mode == "sittings" and len(sittings) < labels:
+    sys.exit("DRAW=sittings needs at least %d sittings, the database has %d" % (labels, len(sittings)))
+
+
 def draw():
     """A history's draws: each label's sitting and its runs, shared by every step size."""
+    if mode == "sittings":
+        return [sit[:per] for sit in rng.sample(sittings, labels)]
     spec = []
     for i in range(labels):
         sit = rng.choice(sittings)
@@ -135,8 +150,10 @@ def oracle(levels, sd):
     return abs(d) / (sd * math.sqrt(1.0 / len(left) + 1.0 / len(right))) > 1.959964
 
 
-print("%d sittings of %d runs (%s); %d histories of %d labels a step size, the step at label %d"
-      % (len(sittings), per, src, histories, labels, step_at + 1))
+print("%d sittings of %d runs (%s); %d histories of %d labels a step size, the step at label %d;"
+      " a label is %s" % (len(sittings), per, src, histories, labels, step_at + 1,
+                          "a sitting, its runs as they were" if mode == "sittings"
+                          else "a sitting drawn at random, its runs drawn with replacement"))
 print()
 runs = {0.0: [], 0.05: [], 0.10: []}
 for h in range(histories):

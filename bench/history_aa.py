@@ -18,13 +18,13 @@ then each figure's steps over the windows.
 
 usage: bench/history_aa.py KBENCH DB [LABELS]
 """
-import json
 import os
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
+
+from historylib import series_figures
 
 kb, src = sys.argv[1], sys.argv[2]
 labels = int(sys.argv[3]) if len(sys.argv) > 3 else 12
@@ -48,30 +48,21 @@ for w in range(len(order) - labels + 1):
     win = order[w:w + labels]
     path = os.path.join(work, "aa.db")
     shutil.copy(src, path)
-    c = sqlite3.connect(path)
-    c.execute("DELETE FROM runs WHERE label NOT IN (%s)" % ",".join("?" * len(win)), win)
-    for i, lab in enumerate(win):
-        c.execute("UPDATE runs SET label = ? WHERE label = ?", ("6.18.%d" % (i + 1), lab))
-    c.commit()
-    c.close()
-    out = subprocess.run([kb, "history", "--by", "label", "--json", "--db", path],
-                         capture_output=True, text=True, check=True).stdout
-    figs = [f for f in json.loads(out)["figures"] if not f["sentinel"]]
+    figs = series_figures(kb, path, win)
     stepped = [f for f in figs if f["changes"]]
     machine = [f for f in stepped if all(c.get("machine") for c in f["changes"])]
     steps = []
     for f in stepped:
         name = f["id"] + (" [%s]" % f["placement"] if f["placement"] else "")
         for ch in f["changes"]:
-            # The sittings either side of the step, by their names in the database.
-            a, b = win[int(ch["from"].split(".")[-1]) - 1], win[int(ch["to"].split(".")[-1]) - 1]
+            a, b = ch["sittings"]
             per_fig.setdefault(name, []).append("%s-%s %+.1f%%%s" % (a, b, 100 * ch["change"],
                                                                        " (machine)" if ch.get("machine") else ""))
             steps.append(a + "-" + b)
     tot[0] += len(figs)
     tot[1] += len(stepped)
     tot[2] += len(machine)
-    where = sorted(set(steps), key=lambda s: -steps.count(s))
+    where = sorted(set(steps), key=lambda s: (-steps.count(s), s))
     print("| %s..%s | %d | %d (%.1f%%) | %d | %s |" % (win[0], win[-1], len(figs), len(stepped),
                                                       100.0 * len(stepped) / len(figs), len(machine),
                                                       ", ".join("%s x%d" % (s, steps.count(s)) for s in where[:4])))

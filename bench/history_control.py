@@ -24,15 +24,15 @@ the drift is taken out.
 usage: bench/history_control.py KBENCH DB [EVERY]
 """
 import bisect
-import json
 import math
 import os
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 from datetime import datetime
+
+from historylib import series_figures
 
 kb, src = sys.argv[1], sys.argv[2]
 every = int(sys.argv[3]) if len(sys.argv) > 3 else 3
@@ -82,11 +82,9 @@ def drift(controls, bid, pl, t):
 
 
 def history(controls, series, correct):
-    path = os.path.join(work, "c.db")
-    shutil.copy(src, path)
-    c = sqlite3.connect(path)
-    c.execute("DELETE FROM runs WHERE label NOT IN (%s)" % ",".join("?" * len(series)), series)
-    if correct:
+    """The figures' steps in series as measured, or against the control."""
+
+    def divide(c):
         cols = [d[0] for d in c.execute("SELECT * FROM results LIMIT 0").description]
         rows = c.execute("SELECT r.id, r.bench_id, r.placement, u.label FROM results r "
                          "JOIN runs u ON u.id = r.run_id").fetchall()
@@ -97,19 +95,12 @@ def history(controls, series, correct):
             c.execute("UPDATE results SET %s WHERE id = ?" %
                       ", ".join("%s = %s * ?" % (x, x) for x in SCALED if x in cols),
                       [f for x in SCALED if x in cols] + [rid])
-    for i, lab in enumerate(series):
-        c.execute("UPDATE runs SET label = ? WHERE label = ?", ("6.18.%d" % (i + 1), lab))
-    c.commit()
-    c.close()
-    out = subprocess.run([kb, "history", "--by", "label", "--json", "--db", path],
-                         capture_output=True, text=True, check=True).stdout
-    figs = [f for f in json.loads(out)["figures"] if not f["sentinel"]]
-    named = []
-    for f in figs:
-        for ch in f["changes"]:
-            a = series[int(ch["from"].split(".")[-1]) - 1]
-            b = series[int(ch["to"].split(".")[-1]) - 1]
-            named.append("%s %s-%s %+.1f%%" % (f["id"], a, b, 100 * ch["change"]))
+
+    path = os.path.join(work, "c.db")
+    shutil.copy(src, path)
+    figs = series_figures(kb, path, series, divide if correct else None)
+    named = ["%s %s-%s %+.1f%%" % (f["id"], ch["sittings"][0], ch["sittings"][1], 100 * ch["change"])
+             for f in figs for ch in f["changes"]]
     return len(figs), sum(1 for f in figs if f["changes"]), named
 
 

@@ -1,38 +1,32 @@
 #!/usr/bin/env python3
-"""Would a control tell the machine's drift from a kernel's step?  A
-prototype, outside kbench, of a design kbench does not have yet.
+"""Does a control tell the machine's drift from a kernel's step?
 
 A history measured in order meets the machine's drift between its labels
 (bench/history_aa.py).  A control is a label measured again every few
-labels (the series' first kernel, or a reference one): its sittings trace
-each figure's drift, and the labels between them can be read against it.
+labels (the series' first kernel, or a reference one): `kbench history
+--by label --control LABEL` reads each other label against the control's
+level at its time, drawn between the control's sittings either side.
 From a database of sittings of one kernel (bench/sittings.sh, labels s1,
 s2, ... in the order measured), every EVERY-th sitting from OFFSET on
-(and the last) is taken as the control and the others as a series of
-labels 6.18.1, 6.18.2, ... in the order measured.  Each figure's control
-level at a label's time is drawn linearly between the control sittings
-either side (by their runs' start times; the nearest beyond the ends),
-and the label's runs' levels are divided by it over the controls' mean
-(the stored levels rescaled, as bench/scale_side.py does).  Then `kbench
-history --by label --json` on the series as measured and as corrected,
-the control's runs left out of both.  Every step reported is false: the
-kernel never changed.  The correction's own noise (a control sitting's
-runs) is not added to the labels' variances, nor the correlation of
-labels read against the same control sittings: this asks only whether
-the drift is taken out.
+(OFFSET = 0 .. EVERY-1, with the first and the last) becomes the control,
+labelled 6.18.0, and the others a series 6.18.1, 6.18.2, ... in the order
+measured.  Asked of each arrangement:
+  - with nothing changed: the figures with a step, the series alone (the
+    control's runs left out) and against the control (every step false);
+  - with the labels from the middle on multiplied by 1 + STEP (5%, 10%;
+    the stored levels, as bench/scale_side.py does; the control not): the
+    figures whose step is found within one label of its place, the series
+    alone and against the control.
 
 usage: bench/history_control.py KBENCH DB [EVERY]
 """
-import bisect
-import math
+import json
 import os
 import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
-from datetime import datetime
-
-from historylib import series_figures
 
 kb, src = sys.argv[1], sys.argv[2]
 every = int(sys.argv[3]) if len(sys.argv) > 3 else 3
@@ -41,94 +35,68 @@ work = tempfile.mkdtemp()
 con = sqlite3.connect(src)
 order = [r[0] for r in con.execute("SELECT label FROM runs WHERE label LIKE 's%' "
                                    "GROUP BY label ORDER BY min(id)")]
-
-
-def when(label):
-    """A sitting's time: the median start of its runs, in seconds."""
-    ts = sorted(datetime.strptime(r[0], "%Y-%m-%dT%H:%M:%SZ").timestamp()
-                for r in con.execute("SELECT started FROM runs WHERE label = ?", (label,)))
-    return ts[len(ts) // 2]
-
-
-times = {lab: when(lab) for lab in order}
-# (label, bench_id, placement) -> mean log fast level of the sitting's runs
-levels = {}
-for lab, bid, pl, better, p5, p95 in con.execute(
-        "SELECT u.label, r.bench_id, r.placement, r.better, r.p5, r.p95 FROM results r "
-        "JOIN runs u ON u.id = r.run_id WHERE r.status IN ('ok', 'noisy') AND u.label LIKE 's%'"):
-    v = p5 if better == "lower" else p95
-    if v and v > 0:
-        levels.setdefault((lab, bid, pl), []).append(math.log(v))
 con.close()
-levels = {k: sum(v) / len(v) for k, v in levels.items()}
 
 
-def drift(controls, bid, pl, t):
-    """The control's log level at time t, over the controls' mean: linear between sittings."""
-    pts = [(times[c], levels[(c, bid, pl)]) for c in controls if (c, bid, pl) in levels]
-    if len(pts) < 2:
-        return 0.0
-    mean = sum(y for _, y in pts) / len(pts)
-    xs = [x for x, _ in pts]
-    i = bisect.bisect_left(xs, t)
-    if i == 0:
-        y = pts[0][1]
-    elif i == len(pts):
-        y = pts[-1][1]
-    else:
-        (x0, y0), (x1, y1) = pts[i - 1], pts[i]
-        y = y0 + (y1 - y0) * (t - x0) / (x1 - x0)
-    return y - mean
-
-
-def history(controls, series, correct):
-    """The figures' steps in series as measured, or against the control."""
-
-    def divide(c):
-        cols = [d[0] for d in c.execute("SELECT * FROM results LIMIT 0").description]
-        rows = c.execute("SELECT r.id, r.bench_id, r.placement, u.label FROM results r "
-                         "JOIN runs u ON u.id = r.run_id").fetchall()
-        for rid, bid, pl, lab in rows:
-            if bid == "cpu.mhz":
-                continue
-            f = math.exp(-drift(controls, bid, pl, times[lab]))
-            c.execute("UPDATE results SET %s WHERE id = ?" %
-                      ", ".join("%s = %s * ?" % (x, x) for x in SCALED if x in cols),
-                      [f for x in SCALED if x in cols] + [rid])
-
+def history(controls, series, step, with_control):
+    """The figures (the sentinel's aside): whether a step was reported, and
+    whether one within a label of the step's place (the series' middle)."""
     path = os.path.join(work, "c.db")
     shutil.copy(src, path)
-    figs = series_figures(kb, path, series, divide if correct else None)
-    named = ["%s %s-%s %+.1f%%" % (f["id"], ch["sittings"][0], ch["sittings"][1], 100 * ch["change"])
-             for f in figs for ch in f["changes"]]
-    return len(figs), sum(1 for f in figs if f["changes"]), named
+    c = sqlite3.connect(path)
+    keep = series + (controls if with_control else [])
+    c.execute("DELETE FROM runs WHERE label NOT IN (%s)" % ",".join("?" * len(keep)), keep)
+    at = len(series) // 2
+    if step:
+        cols = [d[0] for d in c.execute("SELECT * FROM results LIMIT 0").description]
+        stepped = series[at:]
+        c.execute("UPDATE results SET %s WHERE bench_id != 'cpu.mhz' AND run_id IN "
+                  "(SELECT id FROM runs WHERE label IN (%s))" %
+                  (", ".join("%s = %s * %r" % (x, x, 1 + step) for x in SCALED if x in cols),
+                   ",".join("?" * len(stepped))), stepped)
+    for lab in controls:
+        c.execute("UPDATE runs SET label = '6.18.0' WHERE label = ?", (lab,))
+    for i, lab in enumerate(series):
+        c.execute("UPDATE runs SET label = ? WHERE label = ?", ("6.18.%d" % (i + 1), lab))
+    c.commit()
+    c.close()
+    args = [kb, "history", "--by", "label", "--json", "--db", path]
+    if with_control:
+        args += ["--control", "6.18.0"]
+    figs = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)["figures"]
+    out = []
+    for f in figs:
+        if f["sentinel"]:
+            continue
+        near = any(abs(int(ch["to"].split(".")[-1]) - 1 - at) <= 1 for ch in f["changes"])
+        out.append((bool(f["changes"]), near))
+    return out
 
 
-print("%d sittings (%s); a control every %d sittings" % (len(order), src, every))
+print("%d sittings (%s); a control every %d sittings, labelled 6.18.0; the step at the series' middle"
+      % (len(order), src, every))
 print()
-print("| control sittings | labels | figures | steps as measured | steps against the control |")
-print("|---|---|---|---|---|")
-tot = [0, 0, 0]
-detail = []
+print("| control sittings | labels | figures | nothing changed: a step, alone | against the control "
+      "| +5%: found, alone | against the control | +10%: found, alone | against the control |")
+print("|---|---|---|---|---|---|---|---|---|")
+tot = {}
 for off in range(every):
     controls = order[off::every]
-    if order[-1] not in controls:
-        controls.append(order[-1])
-    if order[0] not in controls and off:
-        controls.insert(0, order[0])
+    for end in (order[0], order[-1]):
+        if end not in controls:
+            controls.append(end)
+    controls.sort(key=order.index)
     series = [lab for lab in order if lab not in controls]
-    n, raw, rn = history(controls, series, False)
-    _, cor, cn = history(controls, series, True)
-    tot[0] += n
-    tot[1] += raw
-    tot[2] += cor
-    detail.append((controls, rn, cn))
-    print("| %s | %d | %d | %d (%.1f%%) | %d (%.1f%%) |" % (" ".join(controls), len(series), n, raw,
-                                                          100.0 * raw / n, cor, 100.0 * cor / n))
-print("| all | | %d | %d (%.1f%%) | %d (%.1f%%) |" % (tot[0], tot[1], 100.0 * tot[1] / tot[0], tot[2],
-                                                      100.0 * tot[2] / tot[0]))
+    row = []
+    for step in (0.0, 0.05, 0.10):
+        for wc in (False, True):
+            r = history(controls, series, step, wc)
+            k = sum(x[0] if not step else x[1] for x in r)
+            t = tot.setdefault((step, wc), [0, 0])
+            t[0] += k
+            t[1] += len(r)
+            row.append("%d of %d (%.1f%%)" % (k, len(r), 100.0 * k / len(r)))
+    print("| %s | %d | %d | %s |" % (" ".join(controls), len(series), len(r), " | ".join(row)))
+print("| all | | | %s |" % " | ".join("%.1f%%" % (100.0 * tot[k][0] / tot[k][1])
+                                      for k in sorted(tot)))
 shutil.rmtree(work)
-print()
-for controls, rn, cn in detail:
-    print("- control %s: as measured: %s; against the control: %s" %
-          (" ".join(controls), "; ".join(rn) or "none", "; ".join(cn) or "none"))

@@ -159,4 +159,42 @@ kb history --db "$DB" --host nosuch
 check "a host with no runs: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 kb history --db "$DB" --only 'sys.null,,x'
 check "--only with an empty item: exit 2" [ "$rc" = 2 ]
+
+# --- a control: the machine's drift read off a label measured again --------
+# (tests/fixtures/control.json: 6.18.1 measured before, between and after
+# the others, the machine 1% slower each hour; mem.read.bw 20% faster from
+# 6.18.5 on.)
+CTL=$(db_for history_control) || { echo "1..0 # SKIP $CTL"; exit 0; }
+kb import "$(dirname "$0")/fixtures/control.json" --db "$CTL"
+kb history --by label --db "$CTL"
+check "as measured, the machine's ramp takes 4 points off mem.read.bw's step" \
+	grep -Eq '^kbench noticed a \+1[56]\.[0-9]% improvement of mem\.read\.bw ' "$T/out"
+kb history --by label --db "$CTL" --control 6.18.1
+check "history --control exits 0" [ "$rc" = 0 ]
+golden "the history against a control is the golden text" history_control.txt
+check "against the control, the kernel's step at its size, +20%" \
+	grep -Eq '^kbench noticed a \+(19\.[5-9]|20\.[0-5])% improvement of mem\.read\.bw \(\+(19|20)\.[0-9]+\.\.\+(20|21)\.[0-9]+%\) between 6\.18\.4 and 6\.18\.5 ' "$T/out"
+check "against the control, sys.null, the machine's ramp alone, has no step" \
+	sh -c "! grep -q 'of sys.null ' '$T/out'"
+check "says what the levels were read against" \
+	grep -q "^levels against the control 6.18.1 (4 sittings): each label's over the control's at its time,$" "$T/out"
+kb history --by label --db "$CTL" --control 6.18.1 --json
+check "JSON: the control, its sittings, each figure read against it; the points flat but for the step" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = d["hosts"][0]
+assert h["control"] == "6.18.1" and h["control_sittings"] == 4, h
+f = {x["id"]: x for x in d["figures"]}
+assert all(x["controlled"] for x in d["figures"])
+lv = [p["level"] for p in f["sys.null"]["points"]]
+assert max(lv) / min(lv) < 1.01, lv
+bw = [p["level"] for p in f["mem.read.bw"]["points"]]
+assert max(bw[:4]) / min(bw[:4]) < 1.01 and max(bw[4:]) / min(bw[4:]) < 1.01, bw
+' "$T/out"
+kb history --db "$CTL" --control 6.18.1
+check "--control without --by label: one line, exit 2" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
+kb history --by label --db "$CTL" --control 6.18.9
+check "--control of no label: one line, exit 1" sh -c "[ $rc = 1 ] && grep -q \"no label '6.18.9'\" '$T/err' && [ \$(wc -l <'$T/err') = 1 ]"
+kb history --by label --db "$CTL" --control 6.18.2
+check "--control of a label measured once: one line, exit 1" sh -c "[ $rc = 1 ] && grep -q 'needs two or more' '$T/err' && [ \$(wc -l <'$T/err') = 1 ]"
 echo "1..$n"

@@ -101,7 +101,7 @@ out:
 
 /*
  * kbench history [SELECTOR...] [--only IDS] [--host H] [--by time|label]
- * [--level fast|median] [--fail-on regression|change]: each figure over
+ * [--level fast|median] [--control LABEL] [--fail-on regression|change]: each figure over
  * the stored runs (those selected, on the host named or each host apart),
  * the levels a run's fast ones or its medians, the steps found
  * (report/series.c), the noticed lines first.  --fail-on: exit
@@ -114,7 +114,7 @@ out:
 int cmd_history(int argc, char **argv)
 {
 	const char *db = NULL, *format = NULL, *only = NULL, *host = NULL, *by = "time",
-		   *fail_on = NULL, *level = "fast";
+		   *fail_on = NULL, *level = "fast", *control = NULL;
 	int json = 0, html = 0, nsel, nruns, stepped = 0, by_label;
 	enum result_level lev;
 	enum cli_format fmt;
@@ -124,6 +124,7 @@ int cmd_history(int argc, char **argv)
 		{ "host", OPT_STRING, &host, "H", "this host's runs only (default: each host apart)", 0, 0, 0 },
 		{ "by", OPT_STRING, &by, "time|label", "a point a run in time order, or a label's runs in version order", 0, 0, 0 },
 		{ "level", OPT_STRING, &level, "fast|median", "a run's fast level (samples' 5th percentile; default) or its median", 0, 0, 0 },
+		{ "control", OPT_STRING, &control, "LABEL", "a label measured again every few labels: the others read against its drift", 0, 0, 0 },
 		{ "fail-on", OPT_STRING, &fail_on, "regression|change", "exit 3 when the newest point brought a step of that kind", 0, 0, 0 },
 		OPT_ROW_FORMAT(format, "text (the noticed lines, then the figures that stepped), json or html"),
 		{ "json", OPT_FLAG, &json, NULL, "print one JSON document: figures, points, changes", 0, 0, 0 },
@@ -146,6 +147,8 @@ int cmd_history(int argc, char **argv)
 	if (strcmp(level, "fast") != 0 && strcmp(level, "median") != 0)
 		die_usage("history: --level must be fast or median, not '%s'", level);
 	lev = strcmp(level, "fast") == 0 ? LEVEL_FAST : LEVEL_MEDIAN;
+	if (control && !by_label)
+		die_usage("history: --control needs --by label");
 	if (fail_on && strcmp(fail_on, "regression") != 0 && strcmp(fail_on, "change") != 0)
 		die_usage("history: --fail-on must be regression or change, not '%s'", fail_on);
 	for (const char *rest = only, *item; rest && (item = parse_item(&rest, &len));) {
@@ -201,7 +204,8 @@ int cmd_history(int argc, char **argv)
 				mine[n++] = runs[i];
 		struct report_cmp_side hs = { "history", NULL, 0 };
 
-		if (report_series_build(mine, n, by_label, lev, globs, nglobs, &hs, &ser[h]) < 0)
+		if (report_series_build(mine, n, by_label, lev, globs, nglobs, &hs, control,
+					&ser[h]) < 0)
 			die("history: out of memory");
 		/*
 		 * A series too short to show its own spread between sittings takes
@@ -212,10 +216,20 @@ int cmd_history(int argc, char **argv)
 		    (nhist[h] = cli_history(st, &hosts[h], 1, &hist[h], err)) > 0) {
 			hs = (struct report_cmp_side){ "history", hist[h], (size_t)nhist[h] };
 			report_series_free(&ser[h]);
-			if (report_series_build(mine, n, by_label, lev, globs, nglobs, &hs, &ser[h]) < 0)
+			if (report_series_build(mine, n, by_label, lev, globs, nglobs, &hs, control,
+					&ser[h]) < 0)
 				die("history: out of memory");
 			store_runs_free(hist[h], (size_t)nhist[h]);
 		}
+		/* A control measured once says nothing of the machine's drift. */
+		if (control && ser[h].control_sittings == 0)
+			die("history: no label '%s' among the runs%s%s for --control", control,
+			    nhosts > 1 ? " on host " : "", nhosts > 1 ? hosts[h] : "");
+		if (control && ser[h].control_sittings < 2)
+			die("history: the control '%s' has %zu sitting%s%s%s; it needs two or more, "
+			    "between the labels", control, ser[h].control_sittings,
+			    ser[h].control_sittings == 1 ? "" : "s", nhosts > 1 ? " on host " : "",
+			    nhosts > 1 ? hosts[h] : "");
 		if (fail_on)
 			stepped |= report_series_newest(&ser[h], strcmp(fail_on, "regression") == 0);
 	}

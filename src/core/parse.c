@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
+#include <time.h>
 
 const char *parse_item(const char **s, size_t *len)
 {
@@ -154,4 +156,32 @@ int parse_version_cmp(const char *a, const char *b)
 		if (c)
 			return c < 0 ? -1 : 1;
 	}
+}
+
+/*
+ * "2026-12-01T13:46:59Z", the one form kbench writes (store.c, run.c): a
+ * real UTC date and time, so "yesterday" or February 30 is refused.
+ */
+int parse_utc(const char *s, time_t *t)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	struct tm tm = { 0 }, back;
+	char again[32];
+
+	if (strlen(s) != sizeof(form) - 1)
+		return -1;
+	for (size_t i = 0; form[i]; i++)
+		if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != form[i])
+			return -1;
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*t = timegm(&tm);
+	/* Read back: out-of-range fields (month 13, 25 o'clock) normalise to another text. */
+	if (!gmtime_r(t, &back) || strftime(again, sizeof(again), "%Y-%m-%dT%H:%M:%SZ", &back) == 0 ||
+	    strcmp(again, s) != 0)
+		return -1;
+	return 0;
 }

@@ -10,6 +10,7 @@
 #define KB_PARSE_H
 
 #include <stddef.h>
+#include <time.h>
 
 /*
  * The next item of the list at *s: its start, its length in *len, and *s
@@ -37,5 +38,12 @@ int parse_real_prefix(const char *text, double *out, const char **end);
  * 2.5.46 < 2.5.46-mm1 < 2.5.47, 6.18.9 < 6.18.10 < 6.19-rc1 < 6.19.
  */
 int parse_version_cmp(const char *a, const char *b);
+
+/*
+ * "2026-12-01T13:46:59Z", the one form kbench writes its times in (store.c,
+ * run.c), into *t: 0, or -1 for any other text or a date that is not one
+ * (February 30, 25 o'clock).
+ */
+int parse_utc(const char *s, time_t *t);
 
 #endif

@@ -37,6 +37,7 @@
 #include "core/catalog.h"
 #include "core/err.h"
 #include "core/fields.h"
+#include "core/parse.h"
 #include "core/utf8.h"
 #include "report/jsonw.h"
 
@@ -118,34 +119,6 @@ static void imp_free(void *p)
 	h--;
 	imp_tree_used -= h->size;
 	free(h);
-}
-
-/*
- * "2026-12-01T13:46:59Z", the one form kbench writes (store.c, run.c): a
- * real UTC date and time, so "yesterday" or February 30 is refused.
- */
-static int imp_time_parse(const char *s, time_t *t)
-{
-	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
-	struct tm tm = { 0 }, back;
-	char again[32];
-
-	if (strlen(s) != sizeof(form) - 1)
-		return -1;
-	for (size_t i = 0; form[i]; i++)
-		if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != form[i])
-			return -1;
-	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
-		return -1;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	*t = timegm(&tm);
-	/* Read back: out-of-range fields (month 13, 25 o'clock) normalise to another text. */
-	if (!gmtime_r(t, &back) || strftime(again, sizeof(again), "%Y-%m-%dT%H:%M:%SZ", &back) == 0 ||
-	    strcmp(again, s) != 0)
-		return -1;
-	return 0;
 }
 
 /* A string that must be there and fit dst (size bytes, so size - 1 characters). */
@@ -698,12 +671,12 @@ static void imp_run(struct imp *im, json_t *o, size_t idx, struct run_info *run)
 	imp_str(im, o, "host", run->host, sizeof(run->host), 0);
 	imp_str(im, o, "os", run->os, sizeof(run->os), 0);
 	imp_str(im, o, "started", run->started, sizeof(run->started), 0);
-	if (!im->bad && imp_time_parse(run->started, &t0) < 0)
+	if (!im->bad && parse_utc(run->started, &t0) < 0)
 		imp_fail(im, "\"started\" is \"%s\", not a time as 2026-12-01T13:46:59Z", run->started);
 	/* null: interrupted, as runs --json and export write it; "" is neither. */
 	imp_str(im, o, "finished", run->finished, sizeof(run->finished), 1);
 	if (!im->bad && json_is_string(json_object_get(o, "finished"))) {
-		if (imp_time_parse(run->finished, &t1) < 0)
+		if (parse_utc(run->finished, &t1) < 0)
 			imp_fail(im, "\"finished\" is \"%s\", not a time as 2026-12-01T13:46:59Z or null",
 				 run->finished);
 		else if (t1 < t0)

@@ -87,25 +87,118 @@ static int series_wanted(const char *id, const char *const *only, size_t nonly)
 	return 0;
 }
 
+/*
+ * A control's sitting for one figure (history --control): the control is a
+ * label measured again every few labels (the series' first kernel, or a
+ * reference one), and each of its sittings (a set of runs) says where the
+ * machine stood for that figure then.
+ */
+struct series_ctl {
+	const char *set;	/* its runs' set_uuid */
+	double t0, t1;		/* its first and last run's start, seconds */
+	double sum, sq;		/* of its runs' log levels */
+	double n;		/* its runs with the figure */
+};
+
+/* A control sitting's mean log level's variance: its runs' spread, at least the pooled s2, over their count. */
+static double series_ctl_var(const struct series_ctl *c, double s2)
+{
+	double own = c->n > 1 ? (c->sq - c->sum * c->sum / c->n) / (c->n - 1) : 0;
+
+	return fmax(s2, own) / c->n;
+}
+
+/*
+ * The control's log level at time t from its sittings c[0..n) in time
+ * order, and that level's variance into *var: drawn linearly between the
+ * sittings either side of t, the nearest's beyond them.
+ */
+static double series_ctl_at(const struct series_ctl *c, size_t n, double t, double s2, double *var)
+{
+	size_t i = 0;
+	double w, a, b;
+
+	while (i < n && (c[i].t0 + c[i].t1) / 2 < t)
+		i++;
+	if (i == 0 || i == n) {
+		const struct series_ctl *e = &c[i ? n - 1 : 0];
+
+		*var = series_ctl_var(e, s2);
+		return e->sum / e->n;
+	}
+	a = (c[i - 1].t0 + c[i - 1].t1) / 2;
+	b = (c[i].t0 + c[i].t1) / 2;
+	w = b > a ? (t - a) / (b - a) : 0.5;
+	*var = (1 - w) * (1 - w) * series_ctl_var(&c[i - 1], s2) + w * w * series_ctl_var(&c[i], s2);
+	return (1 - w) * c[i - 1].sum / c[i - 1].n + w * c[i].sum / c[i].n;
+}
+
+/* A run's start in seconds, NaN where its time is not kbench's form. */
+static double series_time(const struct run_info *run)
+{
+	time_t t;
+
+	return parse_utc(run->started, &t) == 0 ? (double)t : (double)NAN;
+}
+
+/*
+ * The figure's levels read against the control, point ctl of x[0..n) (its
+ * sittings c[0..nc), in time order), each other point p measured at time
+ * t[p]: its level over the control's at that time (series_ctl_at) times
+ * the control's over all its sittings, and the control's variance there
+ * added to the point's, extra[p]; the control's own point its sittings'
+ * mean.  The labels read against one control sitting share its error,
+ * which the steps' test does not know: a control sitting should have as
+ * many runs as a label.
+ */
+static void series_control(double *x, double *extra, const double *t, size_t n, size_t ctl,
+			   const struct series_ctl *c, size_t nc, double s2)
+{
+	double mean = 0, var = 0, m, vm;
+
+	for (size_t i = 0; i < nc; i++) {
+		mean += c[i].sum / c[i].n / (double)nc;
+		var += series_ctl_var(&c[i], s2) / ((double)nc * (double)nc);
+	}
+	for (size_t p = 0; p < n; p++) {
+		if (p == ctl) {
+			x[p] = mean;
+			extra[p] = var;
+			continue;
+		}
+		extra[p] = 0;
+		if (!isfinite(t[p]))
+			continue;
+		m = series_ctl_at(c, nc, t[p], s2, &vm);
+		x[p] -= m - mean;
+		extra[p] = vm;
+	}
+}
+
 /* The figure of key over the points: levels, variances and the steps. */
 static int series_figure(const struct result *key, const struct run_info *const *runs,
 			 const size_t *first, size_t npts, const struct report_cmp_side *history,
-			 struct report_series_figure *f)
+			 size_t ctl, struct report_series_figure *f)
 {
 	struct stats_sittings sit;
 	double df;
-	double *x = calloc(npts ? npts : 1, 4 * sizeof(double)), *v, *n, *own, within = 0, s2, tau2;
-	size_t wdf = 0, nruns = first[npts];
+	double *x = calloc(npts ? npts : 1, 6 * sizeof(double)), *v, *n, *own, *t, *extra,
+	       within = 0, s2, tau2;
+	size_t wdf = 0, nruns = first[npts], nc = 0, cq = SIZE_MAX;
 	/* Each run's usable result of the figure, or NULL: found once, read twice. */
 	const struct result **res = calloc(nruns ? nruns : 1, sizeof(*res));
+	/* The control's sittings, at most one a run of its label. */
+	struct series_ctl *c = calloc(ctl < npts ? first[ctl + 1] - first[ctl] : 1, sizeof(*c));
 
 	f->key = key;
 	f->points = calloc(npts ? npts : 1, sizeof(*f->points));
-	if (!x || !res || !f->points)
+	if (!x || !res || !c || !f->points)
 		goto fail;
 	v = x + npts;
 	n = v + npts;
 	own = n + npts;
+	t = own + npts;
+	extra = t + npts;
 	/* One kind of level along a series: the medians where any run has no fast level. */
 	for (size_t i = 0; i < nruns; i++) {
 		const struct result *r = series_find(runs[i], key);
@@ -116,7 +209,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	}
 	for (size_t p = 0; p < npts; p++) {
 		struct report_series_point *pt = &f->points[f->npoints];
-		double sum = 0, sq = 0, y;
+		double sum = 0, sq = 0, y, t0 = (double)NAN, t1 = (double)NAN;
 		size_t k = 0;
 
 		for (size_t i = first[p]; i < first[p + 1]; i++) {
@@ -127,9 +220,21 @@ static int series_figure(const struct result *key, const struct run_info *const 
 			y = log(result_level(r, f->level));
 			sum += y;
 			sq += y * y;
-			if (!k++)
+			if (!k++) {
 				pt->first_run = runs[i]->id;
+				t0 = series_time(runs[i]);
+			}
 			pt->last_run = runs[i]->id;
+			t1 = series_time(runs[i]);
+			/* The control's runs by sitting: a set's runs are stored together. */
+			if (p == ctl) {
+				if (!nc || strcmp(c[nc - 1].set, runs[i]->set_uuid) != 0)
+					c[nc++] = (struct series_ctl){ runs[i]->set_uuid, t1, t1, 0, 0, 0 };
+				c[nc - 1].t1 = t1;
+				c[nc - 1].sum += y;
+				c[nc - 1].sq += y * y;
+				c[nc - 1].n++;
+			}
 		}
 		if (k == 0)
 			continue;
@@ -138,8 +243,18 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		pt->nruns = k;
 		x[f->npoints] = sum / (double)k;
 		n[f->npoints] = (double)k;
+		t[f->npoints] = (t0 + t1) / 2;
 		own[f->npoints] = k > 1 ? (sq - sum * sum / (double)k) / (double)(k - 1) : 0;
-		if (k > 1) {
+		if (p == ctl)
+			cq = f->npoints;
+		/* The control's runs spread within its sittings, not across them. */
+		if (p == ctl && nc >= 2) {
+			for (size_t j = 0; j < nc; j++)
+				if (c[j].n > 1) {
+					within += c[j].sq - c[j].sum * c[j].sum / c[j].n;
+					wdf += (size_t)c[j].n - 1;
+				}
+		} else if (k > 1) {
 			within += sq - sum * sum / (double)k;
 			wdf += k - 1;
 		}
@@ -153,6 +268,11 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	 * or has its runs' alone and says so.
 	 */
 	s2 = wdf ? within / (double)wdf : 0;
+	for (size_t p = 0; p < f->npoints; p++)
+		extra[p] = 0;
+	f->controlled = cq != SIZE_MAX && nc >= 2;
+	if (f->controlled)
+		series_control(x, extra, t, f->npoints, cq, c, nc, s2);
 	tau2 = 0;
 	if (f->npoints >= SERIES_OWN_NOISE && wdf) {
 		f->noise = REPORT_NOISE_SERIES;
@@ -173,7 +293,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	}
 	/* A point whose own runs spread wider than the rest (a wild run) weighs less. */
 	for (size_t p = 0; p < f->npoints; p++) {
-		v[p] = fmax(s2, own[p]) / n[p];
+		v[p] = (f->controlled && p == cq ? 0 : fmax(s2, own[p]) / n[p]) + extra[p];
 		if (!(v[p] > 0))
 			v[p] = 1e-12;
 	}
@@ -208,6 +328,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	}
 	free(x);
 	free(res);
+	free(c);
 	return 0;
 fail:
 	/* The caller frees the figures it counted, and this one is not counted yet. */
@@ -215,15 +336,17 @@ fail:
 	f->points = NULL;
 	free(x);
 	free(res);
+	free(c);
 	return -1;
 }
 
 int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
 			enum result_level level, const char *const *only, size_t nonly,
-			const struct report_cmp_side *history, struct report_series *s)
+			const struct report_cmp_side *history, const char *control,
+			struct report_series *s)
 {
 	const struct run_info **ord = calloc(nruns ? nruns : 1, sizeof(*ord));
-	size_t *first = calloc(nruns + 1, sizeof(*first)), npts = 0;
+	size_t *first = calloc(nruns + 1, sizeof(*first)), npts = 0, ctl = SIZE_MAX;
 	const struct report_series_figure *machine = NULL;
 
 	memset(s, 0, sizeof(*s));
@@ -240,6 +363,15 @@ int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
 			first[npts++] = i;
 	first[npts] = nruns;
 	s->npoints = npts;
+	/* The control's point, and its sittings (a set's runs are stored together). */
+	s->control = by_label ? control : NULL;
+	for (size_t p = 0; p < npts && s->control; p++)
+		if (strcmp(ord[first[p]]->label, control) == 0) {
+			ctl = p;
+			for (size_t i = first[p]; i < first[p + 1]; i++)
+				s->control_sittings += i == first[p] ||
+						       strcmp(ord[i]->set_uuid, ord[i - 1]->set_uuid) != 0;
+		}
 	/* Every instance of any run, in the order first met, the sentinel's row first. */
 	for (size_t i = 0; i < nruns; i++)
 		for (size_t j = 0; j < ord[i]->nresults; j++) {
@@ -259,7 +391,8 @@ int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
 			s->figures = more;
 			memset(&s->figures[s->nfigures], 0, sizeof(*more));
 			s->figures[s->nfigures].level = level;
-			if (series_figure(r, ord, first, npts, history, &s->figures[s->nfigures]) < 0)
+			if (series_figure(r, ord, first, npts, history, ctl,
+					  &s->figures[s->nfigures]) < 0)
 				goto fail;
 			s->figures[s->nfigures].sentinel = sentinel;
 			s->nfigures++;
@@ -362,6 +495,30 @@ static const char series_fast_text[] =
 	"levels: each run's fast level (its samples' 5th percentile, 95th where bigger is "
 	"better),%swhich the machine's slow spells leave alone; --level median for the tables' "
 	"medians\n";
+
+/*
+ * What the levels were read against, with --control, a line break or a
+ * space where each %s is: the control, its sittings, and the figures it
+ * did not measure in two of them (as measured).
+ */
+static void series_text_control(FILE *out, const struct report_series *s, const char *sep)
+{
+	size_t as_measured = 0;
+	char c[4 * 128];
+
+	if (!s->control)
+		return;
+	for (size_t k = 0; k < s->nfigures; k++)
+		as_measured += !s->figures[k].controlled;
+	utf8_escape(c, sizeof(c), s->control, -1);
+	fprintf(out, "levels against the control %s (%zu sittings): each label's over the control's "
+		"at its time,%sdrawn between the control's sittings either side", c,
+		s->control_sittings, sep);
+	if (as_measured)
+		fprintf(out, "; %zu figure%s as measured (the%s control's in fewer than two sittings)",
+			as_measured, as_measured == 1 ? "" : "s", as_measured == 1 ? "" : "ir");
+	fputc('\n', out);
+}
 
 /* Detectable steps at most these are counted (the line names two); those past the last named. */
 static const double series_detect_bars[] = { 0.05, 0.10 };
@@ -474,6 +631,7 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 	/* What a level is: the fast one is not the figure the tables quote. */
 	if (s->level == LEVEL_FAST)
 		fprintf(out, series_fast_text, "\n");
+	series_text_control(out, s, "\n");
 	/* Each figure that stepped, point by point. */
 	for (size_t k = 0; k < s->nfigures; k++) {
 		const struct report_series_figure *f = &s->figures[k];
@@ -523,6 +681,7 @@ static json_t *series_figure_json(const struct report_series *s,
 		    bad);
 	report_jset(o, "sentinel", json_boolean(f->sentinel), bad);
 	report_jset(o, "level", report_jstr(series_level_name(f->level)), bad);
+	report_jset(o, "controlled", json_boolean(f->controlled), bad);
 	report_jset(o, "sitting_spread", report_jreal(expm1(sqrt(f->sitting_var))), bad);
 	report_jset(o, "detectable", report_jreal(f->detectable), bad);
 	report_jset(o, "noise_from", report_jstr(f->noise == REPORT_NOISE_SERIES ? "series" :
@@ -572,6 +731,8 @@ static json_t *series_json(const struct report_series *s, const char *host, int 
 	report_jset(o, "host", host ? report_jstr(host) : json_null(), bad);
 	report_jset(o, "by", report_jstr(s->by_label ? "label" : "time"), bad);
 	report_jset(o, "level", report_jstr(series_level_name(s->level)), bad);
+	report_jset(o, "control", s->control ? report_jstr(s->control) : json_null(), bad);
+	report_jset(o, "control_sittings", json_integer((json_int_t)s->control_sittings), bad);
 	report_jset(o, "points", json_integer((json_int_t)s->npoints), bad);
 	for (size_t k = 0; k < s->nfigures; k++)
 		report_jpush(figs, series_figure_json(s, &s->figures[k], bad), bad);
@@ -664,6 +825,7 @@ static void series_html_about(FILE *out, const struct report_series *s)
 	series_text_detectable(mem, s, 0);
 	if (s->level == LEVEL_FAST)
 		fprintf(mem, series_fast_text, " ");
+	series_text_control(mem, s, " ");
 	if (fclose(mem) == 0 && buf)
 		for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
 			fputs("<li>", out);

@@ -46,6 +46,8 @@ struct report_series_figure {
 	double detectable;		/* the smallest step the newest point could show
 					   4 times in 5 (stats_steps_detectable); NaN
 					   where nothing could */
+	int controlled;			/* read against the control (report_series' control):
+					   it measured the figure in two sittings or more */
 	size_t nsteps;
 	struct stats_step steps[REPORT_SERIES_MAX_STEPS];
 	int machine[REPORT_SERIES_MAX_STEPS];	/* the sentinel stepped at the same point */
@@ -53,14 +55,24 @@ struct report_series_figure {
 struct report_series {
 	int by_label;
 	enum result_level level;
+	const char *control;		/* the control label (the caller's), or NULL */
+	size_t control_sittings;	/* its sittings (sets of runs) among the runs */
 	size_t npoints;
 	struct report_series_figure *figures;
 	size_t nfigures;
 };
+/*
+ * control (by label only; NULL: none): a label measured again every few
+ * labels, whose sittings trace the machine's drift of each figure; the
+ * other labels' levels are read against it, each over the control's level
+ * at its time (drawn linearly between the control's sittings either side)
+ * and the control's variance there added to its own.
+ */
 struct report_cmp_side;
 int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
 			enum result_level level, const char *const *only, size_t nonly,
-			const struct report_cmp_side *history, struct report_series *s);
+			const struct report_cmp_side *history, const char *control,
+			struct report_series *s);
 void report_series_free(struct report_series *s);
 /* Whether a figure of s is too short to show its own spread between sittings, and had none given. */
 int report_series_short(const struct report_series *s);

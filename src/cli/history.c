@@ -101,9 +101,10 @@ out:
 
 /*
  * kbench history [SELECTOR...] [--only IDS] [--host H] [--by time|label]
- * [--level fast|median] [--control LABEL] [--fail-on regression|change]: each figure over
- * the stored runs (those selected, on the host named or each host apart),
- * the levels a run's fast ones or its medians, the steps found
+ * [--level fast|median] [--control LABEL] [--fail-on regression|change]:
+ * each figure over the stored runs (those selected, on the host named or
+ * each host apart), the levels a run's fast ones or its medians, read
+ * against the control's drift when one is named, the steps found
  * (report/series.c), the noticed lines first.  --fail-on: exit
  * EXIT_STEPPED when the newest point brought a step of that kind, for CI
  * and `git bisect run`.

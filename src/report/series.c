@@ -21,7 +21,11 @@
  * stats_sittings, as compare does), or without one has only its runs'
  * spread, and says so.  The sentinel's own row
  * (cpu.mhz, the machine's adds) is searched too: a figure's step where
- * the machine stepped is said to be the machine's, not the kernel's.
+ * the machine stepped is said to be the machine's, not the kernel's.  The
+ * machine also moves where the sentinel does not (a memory figure by 5%
+ * between sittings hours apart): with a control, a label measured again
+ * every few labels, each label is read against the control's level at its
+ * time (series_control).
  */
 #include "report/compare.h"
 #include "report/fmt.h"
@@ -268,6 +272,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	 * or has its runs' alone and says so.
 	 */
 	s2 = wdf ? within / (double)wdf : 0;
+	/* Read against the control where it measured the figure in two sittings or more. */
 	for (size_t p = 0; p < f->npoints; p++)
 		extra[p] = 0;
 	f->controlled = cq != SIZE_MAX && nc >= 2;

@@ -23,6 +23,8 @@ import sqlite3
 import statistics as st
 import sys
 
+from historylib import spread
+
 
 def betacf(a, b, x):
     """The continued fraction of the regularized incomplete beta (Lentz's method)."""
@@ -89,20 +91,6 @@ for bid, pl, better, med, p5, p95, lab in con.execute(
     d[lab]["fast"].append(math.log(fast))
 
 
-def tau2_of(groups):
-    """Between-group variance beyond the within (moment estimate), its floor 0."""
-    groups = [g for g in groups if len(g) > 1]
-    k, n = len(groups), sum(len(g) for g in groups)
-    if k < 2:
-        return 0.0
-    gm = [st.mean(g) for g in groups]
-    grand = sum(sum(g) for g in groups) / n
-    msw = sum(sum((x - m) ** 2 for x in g) for g, m in zip(groups, gm)) / (n - k)
-    msb = sum(len(g) * (m - grand) ** 2 for g, m in zip(groups, gm)) / (k - 1)
-    n0 = (n - sum(len(g) ** 2 for g in groups) / n) / (k - 1)
-    return max(0.0, (msb - msw) / n0)
-
-
 def test(a, b, tau2):
     va, vb = st.variance(a), st.variance(b)
     se2 = va / len(a) + vb / len(b) + 2 * tau2
@@ -126,7 +114,8 @@ for key, sit in data.items():
         for a, b in pairs:
             if len(sit[a][lev]) < 2 or len(sit[b][lev]) < 2:
                 continue
-            t2 = tau2_of([sit[x][lev] for x in labs if x not in (a, b)])
+            t2 = spread([sit[x][lev] for x in labs if x not in (a, b)])[0]
+            t2 = t2 if math.isfinite(t2) else 0.0
             m, det = test(sit[a][lev], sit[b][lev], t2)
             marks += m
             dets.append(det)

@@ -29,6 +29,8 @@ import sqlite3
 import statistics as st
 import sys
 
+from historylib import spread
+
 db = sys.argv[1]
 per = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 labels = int(sys.argv[3]) if len(sys.argv) > 3 else 12
@@ -84,23 +86,6 @@ for rid, bid, place, better, med, p5, p95, label, run in rows:
     v["fast10"] = sign * st.mean(sm[:max(1, len(sm) // 10)]) if sm else float("nan")
     key = bid + ("[%s]" % place if place else "")
     data.setdefault(key, {}).setdefault(label, []).append(v)
-
-
-def spread(groups):
-    """Between-sitting variance beyond the runs' (moment estimate) and the runs' variance."""
-    groups = [g for g in groups if len(g) > 1]
-    k = len(groups)
-    N = sum(len(g) for g in groups)
-    if k < 2:
-        return float("nan"), float("nan")
-    gm = [st.mean(g) for g in groups]
-    grand = sum(sum(g) for g in groups) / N
-    ssw = sum(sum((x - m) ** 2 for x in g) for g, m in zip(groups, gm))
-    ssb = sum(len(g) * (m - grand) ** 2 for g, m in zip(groups, gm))
-    msw = ssw / (N - k)
-    msb = ssb / (k - 1)
-    n0 = (N - sum(len(g) ** 2 for g in groups) / N) / (k - 1)
-    return max(0.0, (msb - msw) / n0), msw
 
 
 def phi(z):

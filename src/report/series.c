@@ -272,9 +272,10 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	 * or has its runs' alone and says so.
 	 */
 	s2 = wdf ? within / (double)wdf : 0;
-	/* Read against the control where it measured the figure in two sittings or more. */
-	for (size_t p = 0; p < f->npoints; p++)
-		extra[p] = 0;
+	/*
+	 * Read against the control where it measured the figure in two
+	 * sittings or more; else extra stays 0 (calloc'd).
+	 */
 	f->controlled = cq != SIZE_MAX && nc >= 2;
 	if (f->controlled)
 		series_control(x, extra, t, f->npoints, cq, c, nc, s2);

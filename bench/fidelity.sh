@@ -25,7 +25,7 @@ TMPD=${TMPDIR:-/tmp}
 # in the last minute (kbench's fs.c), and alternating kbench with a
 # reference on one file system makes each pay for the other's deletes.
 FSDIR=${FSDIR:-$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo "$TMPD")}
-for r in fork_loop exec_loop pingpong ring faults files stream_bw getppid_loop; do
+for r in fork_loop exec_loop pingpong ring faults files stream_bw getppid_loop chase; do
 	build_ref "$r" || exit 1
 done
 # As its header says: the vector loops a compiler makes for this machine, as kbench's are.
@@ -75,6 +75,14 @@ mem.read.bw - b 1 1 $WORK/mem_bw -H -8 read $MEMMB
 mem.bcopy_libc.bw - b 1 1 $WORK/mem_bw -H copy $MEMMB
 mem.write.bw - b 1 1 $WORK/mem_bw -H -8 write $MEMMB
 EOF
+# The cache levels at the sizes kbench measures them at (one a machine, as
+# its results record them), chased in the same page order.
+"$KBENCH" run --only mem.lat.l1,mem.lat.l2,mem.lat.l3 --replicas 1 --max-time 0.05 --no-store --quiet --json |
+	python3 -c 'import json, sys
+for r in json.load(sys.stdin)["runs"][0]["results"]:
+    if r["id"].startswith("mem.lat.l") and r["status"] in ("ok", "noisy"):
+        print(r["id"], "%.9g" % (r["values"]["size"] / 1048576))' |
+	while read -r id mb; do echo "$id - t 1 1 $WORK/chase $mb 20 5 page"; done >>"$FIGS"
 
 # kbench's median of ID under placement P (- for the default) on stdout.
 kb_fig() {

@@ -2,7 +2,7 @@
 # Main-memory latency: kbench's mem.lat.main (random order over 1 GiB, 4 KiB
 # pages, one element per 256-byte slot, loop overhead subtracted, median of
 # its samples) against bench/ref/chase.c, an independent random pointer
-# chase over 1 GiB (every 64-byte line on one Sattolo cycle, malloc'd,
+# chase over 1 GiB (every 64-byte line on one Sattolo cycle, page-aligned,
 # median of 5 timed passes of 4 million loads).  ROUNDS rounds (default 5),
 # alternating the two, both pinned to CPU $PIN (default 0; lib.sh), so slow
 # phases of the VM hit both alike.  Prints each round, the medians, and the

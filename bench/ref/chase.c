@@ -1,24 +1,30 @@
 /*
- * Independent reference for kbench's mem.lat.main: a random pointer chase
- * over SIZE_MB MiB of memory, written separately and more simply than
- * kbench's.  malloc'd memory (the C library's, THP as the system sets it
- * for malloc), one node per 64-byte line holding the index of the next,
- * all lines on one cycle (Sattolo's shuffle), LOADS dependent loads timed
- * with clock_gettime(CLOCK_MONOTONIC), the median of TRIES (kbench quotes
+ * Independent reference for kbench's memory latencies: a pointer chase
+ * over SIZE_MB MiB of memory (a fraction for a cache: 0.015625 is 16 KiB),
+ * written separately and more simply than kbench's.  The C library's
+ * memory on a page boundary (THP as the system sets it), one node per 64-byte
+ * line holding the address of the next, LOADS dependent loads timed with
+ * clock_gettime(CLOCK_MONOTONIC), the median of TRIES (kbench quotes
  * medians too; the best would be biased low); prints nanoseconds per load
- * and nothing else.  No loop-overhead subtraction: at hundreds of
- * nanoseconds a load it is below a tenth of a percent.
+ * and nothing else.  ORDER "line" (mem.lat.main): all lines on one cycle
+ * (Sattolo's shuffle).  ORDER "page" (mem.lat.l1 to l3): the pages in a
+ * random order and each page's lines in a random order, one page after
+ * the other, so that a TLB miss comes once per page's lines and the
+ * caches are what is timed.  No loop-overhead subtraction: the counter is
+ * an integer apart from the chain of loads, which the CPU runs beside it.
  *
- * usage: chase [SIZE_MB [LOADS_MILLIONS [TRIES]]]   (defaults 1024, 20, 5)
+ * usage: chase [SIZE_MB [LOADS_MILLIONS [TRIES [ORDER]]]]   (1024, 20, 5, line)
  * build: cc -O2 -o chase chase.c
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct node {
-	uint64_t next;
+	struct node *next;
 	char pad[56];
 };
 
@@ -41,40 +47,83 @@ static double now_ns(void)
 
 int main(int argc, char **argv)
 {
-	size_t mb = argc > 1 ? strtoul(argv[1], NULL, 10) : 1024;
-	double loads = (argc > 2 ? atof(argv[2]) : 20) * 1e6;
+	double mb = argc > 1 ? strtod(argv[1], NULL) : 1024;
+	uint64_t loads = (uint64_t)((argc > 2 ? atof(argv[2]) : 20) * 1e6);
 	int tries = argc > 3 ? atoi(argv[3]) : 5;
-	size_t n = mb * 1024 * 1024 / sizeof(struct node);
-	struct node *a = malloc(n * sizeof(*a));
+	const char *order = argc > 4 ? argv[4] : "line";
+	size_t n = (size_t)(mb * 1024 * 1024) / sizeof(struct node);
+	size_t per_page = 4096 / sizeof(struct node);
+	struct node *a = NULL;
 	uint32_t *perm = malloc(n * sizeof(*perm));
-	uint64_t seed = 12345, p = 0;
+	uint64_t seed = 12345;
+	struct node *p;
 	double per[64];
 
-	if (tries < 1 || tries > 64) {
-		fprintf(stderr, "chase: TRIES must be 1 to 64\n");
+	if (tries < 1 || tries > 64 || loads < 1) {
+		fprintf(stderr, "chase: TRIES must be 1 to 64, LOADS above 0\n");
 		return 2;
 	}
-	if (!a || !perm || n < 2 || n > UINT32_MAX) {
-		fprintf(stderr, "chase: cannot allocate %zu MiB\n", mb);
+	if (strcmp(order, "line") != 0 && (strcmp(order, "page") != 0 || n % per_page)) {
+		fprintf(stderr, "chase: ORDER is line or page (whole 4 KiB pages)\n");
+		return 2;
+	}
+	if (n < 2 || n > UINT32_MAX || posix_memalign((void **)&a, 4096, n * sizeof(*a)) || !perm) {
+		fprintf(stderr, "chase: cannot allocate %g MiB\n", mb);
 		return 1;
 	}
-	/* Sattolo: a random permutation that is a single cycle. */
-	for (size_t i = 0; i < n; i++)
-		perm[i] = (uint32_t)i;
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = rnd(&seed) % i;
-		uint32_t t = perm[i];
-		perm[i] = perm[j];
-		perm[j] = t;
+	if (strcmp(order, "line") == 0) {
+		/* Sattolo: a random permutation that is a single cycle. */
+		for (size_t i = 0; i < n; i++)
+			perm[i] = (uint32_t)i;
+		for (size_t i = n - 1; i > 0; i--) {
+			size_t j = rnd(&seed) % i;
+			uint32_t t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (size_t i = 0; i < n; i++)
+			a[i].next = &a[perm[i]];
+	} else {
+		/* The visiting order: pages shuffled, then the lines within each. */
+		size_t pages = n / per_page, at = 0;
+		uint32_t *pg = malloc(pages * sizeof(*pg)), ln[4096 / sizeof(struct node)];
+
+		if (!pg) {
+			fprintf(stderr, "chase: cannot allocate the page order\n");
+			return 1;
+		}
+		for (size_t i = 0; i < pages; i++)
+			pg[i] = (uint32_t)i;
+		for (size_t i = pages - 1; i > 0; i--) {
+			size_t j = rnd(&seed) % (i + 1);
+			uint32_t t = pg[i];
+			pg[i] = pg[j];
+			pg[j] = t;
+		}
+		for (size_t i = 0; i < pages; i++) {
+			for (size_t l = 0; l < per_page; l++)
+				ln[l] = (uint32_t)l;
+			for (size_t l = per_page - 1; l > 0; l--) {
+				size_t j = rnd(&seed) % (l + 1);
+				uint32_t t = ln[l];
+				ln[l] = ln[j];
+				ln[j] = t;
+			}
+			for (size_t l = 0; l < per_page; l++)
+				perm[at++] = (uint32_t)(pg[i] * per_page + ln[l]);
+		}
+		free(pg);
+		/* Each node points to the next in that order, the last to the first. */
+		for (size_t i = 0; i < n; i++)
+			a[perm[i]].next = &a[perm[(i + 1) % n]];
 	}
-	for (size_t i = 0; i < n; i++)
-		a[i].next = perm[i];
 	free(perm);
+	p = a;
 	for (int t = 0; t < tries; t++) {
 		double t0 = now_ns();
-		for (double k = 0; k < loads; k++)
-			p = a[p].next;
-		per[t] = (now_ns() - t0) / loads;
+		for (uint64_t k = 0; k < loads; k++)
+			p = p->next;
+		per[t] = (now_ns() - t0) / (double)loads;
 	}
 	/* Insertion sort: a handful of values. */
 	for (int i = 1; i < tries; i++)
@@ -84,7 +133,7 @@ int main(int argc, char **argv)
 			per[j - 1] = x;
 		}
 	/* p depends on every load: printing it keeps the chase. */
-	fprintf(stderr, "chase: ended at node %llu\n", (unsigned long long)p);
-	printf("%.1f\n", tries % 2 ? per[tries / 2] : (per[tries / 2 - 1] + per[tries / 2]) / 2);
+	fprintf(stderr, "chase: ended at node %td\n", p - a);
+	printf("%.2f\n", tries % 2 ? per[tries / 2] : (per[tries / 2 - 1] + per[tries / 2]) / 2);
 	return 0;
 }

@@ -21,9 +21,10 @@
  * THP is on, a random chase would otherwise measure 2 MiB pages here and
  * 4 KiB pages there, and the same kernel would read differently.
  *
- * mem.lat.l1, .l2 and .l3 read the levels found on the curve of the same
- * run (a run that selects them measures the curve first) and measure each
- * level's latency at half the size it was found to hold.
+ * mem.lat.l1, .l2 and .l3 measure each level's latency at one size per
+ * machine (half of L1, twice the level below for the others: the OS's
+ * sizes, else the curve's), after the curve of the same run (a run that
+ * selects them measures it first) has shown that size inside a cache.
  *
  * The work is checked exactly: the harness asks for n loads, and after
  * them the chain must stand on the element the visiting order says.
@@ -427,14 +428,29 @@ static uint64_t memlat_os_size(int level)
 	return 0;
 }
 
+/*
+ * The size a level's latency is measured at: one the level holds and the
+ * level below does not, the same in every run on one machine.  L1 at half
+ * its size; a higher level at twice the size of the level below, where a
+ * chain that cycles through misses the level below on every load (a
+ * cache of LRU kind keeps none of a cycle twice its size).  The sizes are
+ * the OS's where it gives them, the curve's otherwise.  A size read off
+ * each run's curve moves: on a VM whose L3 is shared with its neighbours
+ * the third level ended at 4, 8 or 64 MiB from run to run, and half of
+ * that was an L3 hit, a main-memory load or a skip, three figures under
+ * one name.  The curve then only confirms that the size is inside a
+ * cache: its latency there under half of the curve's top (main memory).
+ */
 static enum bench_status memlat_level_setup(struct bench_ctx *ctx)
 {
 	const struct memlat_param *lp = ctx->arg;
 	const struct result *curve = bench_prior(ctx, "mem.lat.curve");
 	double x[BENCH_MAX_POINTS], y[BENCH_MAX_POINTS];
+	int below = lp->level == 1 ? 1 : lp->level - 1;
+	uint64_t base = memlat_os_size(below);
 	struct levels lv;
 	char why[256];
-	size_t k, size;
+	size_t k, at, size;
 	int found;
 
 	if (!curve)
@@ -443,19 +459,29 @@ static enum bench_status memlat_level_setup(struct bench_ctx *ctx)
 		return bench_skip(ctx, "mem.lat.curve was not measured: %.200s", curve->reason);
 	k = memlat_page_series(curve->points, curve->npoints, x, y, BENCH_MAX_POINTS);
 	found = levels_detect(x, y, k, &lv, why, sizeof(why));
-	if (found == 0)
-		return bench_skip(ctx, "no cache level found on mem.lat.curve: %.200s", why);
-	if (found < lp->level)
-		return bench_skip(ctx, "mem.lat.curve shows %d cache level%s, not %d", found,
-				  found == 1 ? "" : "s", lp->level);
-	const struct level *l = &lv.cache[lp->level - 1];
-	/* Half the size found: inside the level, as far from the next as from the last. */
-	size = (size_t)(l->size / 2);
-	if (size < (size_t)x[l->first])
-		size = (size_t)x[l->first];
-	size = size < MEMLAT_PAGE ? size / MEMLAT_LINE * MEMLAT_LINE : size / MEMLAT_PAGE * MEMLAT_PAGE;
-	bench_value(ctx, "detected", l->size);
+	if (found >= lp->level)
+		bench_value(ctx, "detected", lv.cache[lp->level - 1].size);
 	bench_value(ctx, "os_size", (double)memlat_os_size(lp->level));
+	if (base == 0) {
+		if (found == 0)
+			return bench_skip(ctx, "no cache level found on mem.lat.curve "
+					  "and the OS gives no sizes: %.200s", why);
+		if (found < below)
+			return bench_skip(ctx, "mem.lat.curve shows %d cache level%s and the "
+					  "OS gives no L%d size", found, found == 1 ? "" : "s", below);
+		base = (uint64_t)lv.cache[below - 1].size;
+	}
+	size = (size_t)(lp->level == 1 ? base / 2 : 2 * base);
+	size = size < MEMLAT_PAGE ? size / MEMLAT_LINE * MEMLAT_LINE : size / MEMLAT_PAGE * MEMLAT_PAGE;
+	for (at = 0; at < k && x[at] < (double)size; at++)
+		;
+	if (at + 1 >= k)
+		return bench_skip(ctx, "mem.lat.curve stops at %.0f KiB, short of the %zu KiB "
+				  "L%d is measured at and main memory past it",
+				  k ? x[k - 1] / 1024 : 0.0, size / 1024, lp->level);
+	if (y[at] * 2 > y[k - 1])
+		return bench_skip(ctx, "no L%d holds %zu KiB: mem.lat.curve reads %.1f ns there, "
+				  "%.1f ns at its top", lp->level, size / 1024, y[at], y[k - 1]);
 	return memlat_build(ctx, size, MEMLAT_LINE, ORDER_PAGE);
 }
 
@@ -489,13 +515,13 @@ const struct bench memlat_benches[] = {
 	  .summary = "load latency by array size, page/random order (and strides in full)",
 	  .setup = memlat_curve_setup, .points = memlat_points, .curve_done = memlat_curve_done },
 	{ .id = "mem.lat.l1", MEMLAT_ROW, .needs = "mem.lat.curve",
-	  .summary = "load latency in the first cache level found on mem.lat.curve",
+	  .summary = "load latency in L1, at half its size",
 	  .setup = memlat_level_setup, .arg = &memlat_l1 },
 	{ .id = "mem.lat.l2", MEMLAT_ROW, .needs = "mem.lat.curve",
-	  .summary = "load latency in the second cache level found on mem.lat.curve",
+	  .summary = "load latency in L2, at twice the size of L1",
 	  .setup = memlat_level_setup, .arg = &memlat_l2 },
 	{ .id = "mem.lat.l3", MEMLAT_ROW, .needs = "mem.lat.curve",
-	  .summary = "load latency in the third cache level found on mem.lat.curve",
+	  .summary = "load latency in L3, at twice the size of L2",
 	  .setup = memlat_level_setup, .arg = &memlat_l3 },
 	{ .id = "mem.lat.main", MEMLAT_ROW, .flags = BENCH_SIZED,
 	  .summary = "load latency from memory: random order over 1 GiB, TLB misses included",

@@ -197,4 +197,35 @@ kb history --by label --db "$CTL" --control 6.18.9
 check "--control of no label: one line, exit 1" sh -c "[ $rc = 1 ] && grep -q \"no label '6.18.9'\" '$T/err' && [ \$(wc -l <'$T/err') = 1 ]"
 kb history --by label --db "$CTL" --control 6.18.2
 check "--control of a label measured once: one line, exit 1" sh -c "[ $rc = 1 ] && grep -q 'needs two or more' '$T/err' && [ \$(wc -l <'$T/err') = 1 ]"
+
+# --- a wild run: taken at its bound, not at its word -----------------------
+# (tests/fixtures/wild.json: 8 kernels of 5 runs; one run of fs.create.0k
+# 4.5x slower than its label's others, one of mem.read.bw at half speed;
+# mem.read.bw 10% faster from 6.18.5 on.)
+WILD=$(db_for history_wild) || { echo "1..0 # SKIP $WILD"; exit 0; }
+kb import "$(dirname "$0")/fixtures/wild.json" --db "$WILD"
+kb history --by label --db "$WILD"
+check "history with wild runs exits 0" [ "$rc" = 0 ]
+golden "the history with wild runs is the golden text" history_wild.txt
+check "mem.read.bw's step found where it is, at its size" \
+	grep -Eq '^kbench noticed a \+(9\.[5-9]|10\.[0-5])% improvement of mem\.read\.bw .* between 6\.18\.4 and 6\.18\.5 ' "$T/out"
+check "fs.create.0k's wild run makes no step" sh -c "! grep -q 'of fs.create.0k ' '$T/out'"
+check "the wild runs are counted" grep -q '^wild runs: 2 in 2 figures, each taken at 8 standard deviations' "$T/out"
+kb history --by label --db "$WILD" --json
+check "JSON: one wild run a figure; the wild run's label level with the others" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["id"]: x for x in d["figures"]}
+assert f["fs.create.0k"]["clipped_runs"] == 1 and f["mem.read.bw"]["clipped_runs"] == 1, f
+lv = [p["level"] for p in f["fs.create.0k"]["points"]]
+assert max(lv) / min(lv) < 1.02, lv
+bw = [p["level"] for p in f["mem.read.bw"]["points"]]
+assert max(bw[:4]) / min(bw[:4]) < 1.02, bw
+' "$T/out"
+kb history --db "$WILD" --json
+check "JSON by time: a run a point, nothing to clip against" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(x["clipped_runs"] == 0 for x in d["figures"]), d["figures"]
+' "$T/out"
 echo "1..$n"

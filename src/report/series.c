@@ -180,6 +180,70 @@ static void series_control(double *x, double *extra, const double *t, size_t n, 
 }
 
 /* The figure of key over the points: levels, variances and the steps. */
+/*
+ * A wild run is taken at a bound: a run's log level farther than
+ * SERIES_CLIP standard deviations of the runs from its point's median is
+ * moved to that distance.  The deviation is a robust one: the median of
+ * the differences between two runs of one point, over the figure's points
+ * (over 1.0483, a normal's), which neither a wild run nor a point of
+ * three runs (whose median run is at no distance from its median) bends.
+ * One file system's writeback storm or one VM stall makes a run 4x slower
+ * than its label's others (fs.create.10k: 114 us among 25 us), and the
+ * label's mean log then moves 30%: a history with such runs finds fewer
+ * steps, which a wild run is not.  So far out, a run is the machine's.
+ * y[i] is NaN for a run without the figure; the count moved is returned.
+ */
+#define SERIES_CLIP 8.0
+/* Fewer pairs than this say too little of the runs' spread to clip by. */
+#define SERIES_CLIP_PAIRS 10
+
+static size_t series_clip(double *y, const size_t *first, size_t npts)
+{
+	size_t nruns = first[npts], npairs = 0, moved = 0, k;
+	double *med = calloc(npts ? npts : 1, sizeof(double)), *tmp = NULL, sd;
+
+	for (size_t p = 0; p < npts; p++) {
+		k = first[p + 1] - first[p];
+		npairs += k * (k - 1) / 2;
+	}
+	tmp = calloc(npairs > nruns ? npairs : nruns ? nruns : 1, sizeof(double));
+	if (!med || !tmp)
+		goto out;
+	npairs = 0;
+	for (size_t p = 0; p < npts; p++) {
+		k = 0;
+		for (size_t i = first[p]; i < first[p + 1]; i++)
+			if (!isnan(y[i]))
+				tmp[k++] = y[i];
+		med[p] = k ? stats_median_sort(tmp, k) : (double)NAN;
+	}
+	for (size_t p = 0; p < npts; p++)
+		for (size_t i = first[p]; i < first[p + 1]; i++)
+			for (size_t j = i + 1; j < first[p + 1]; j++)
+				if (!isnan(y[i]) && !isnan(y[j]))
+					tmp[npairs++] = fabs(y[i] - y[j]);
+	/* A history by time has a run a point: no pairs, nothing to clip against. */
+	if (npairs < SERIES_CLIP_PAIRS)
+		goto out;
+	sd = stats_median_sort(tmp, npairs) / 1.0483;
+	/* Runs most of which read the same (a quantised figure): no spread to measure by. */
+	if (!(sd > 0))
+		goto out;
+	for (size_t p = 0; p < npts; p++)
+		for (size_t i = first[p]; i < first[p + 1]; i++) {
+			double lo = med[p] - SERIES_CLIP * sd, hi = med[p] + SERIES_CLIP * sd;
+
+			if (y[i] < lo || y[i] > hi) {
+				y[i] = y[i] < lo ? lo : hi;
+				moved++;
+			}
+		}
+out:
+	free(med);
+	free(tmp);
+	return moved;
+}
+
 static int series_figure(const struct result *key, const struct run_info *const *runs,
 			 const size_t *first, size_t npts, const struct report_cmp_side *history,
 			 size_t ctl, struct report_series_figure *f)
@@ -191,12 +255,14 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	size_t wdf = 0, nruns = first[npts], nc = 0, cq = SIZE_MAX;
 	/* Each run's usable result of the figure, or NULL: found once, read twice. */
 	const struct result **res = calloc(nruns ? nruns : 1, sizeof(*res));
+	/* Each run's log level, NaN where it has none, wild ones clipped. */
+	double *ly = calloc(nruns ? nruns : 1, sizeof(*ly));
 	/* The control's sittings, at most one a run of its label. */
 	struct series_ctl *c = calloc(ctl < npts ? first[ctl + 1] - first[ctl] : 1, sizeof(*c));
 
 	f->key = key;
 	f->points = calloc(npts ? npts : 1, sizeof(*f->points));
-	if (!x || !res || !c || !f->points)
+	if (!x || !res || !ly || !c || !f->points)
 		goto fail;
 	v = x + npts;
 	n = v + npts;
@@ -211,6 +277,9 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		if (res[i] && !result_has_level(r, LEVEL_FAST))
 			f->level = LEVEL_MEDIAN;
 	}
+	for (size_t i = 0; i < nruns; i++)
+		ly[i] = res[i] ? log(result_level(res[i], f->level)) : (double)NAN;
+	f->clipped = series_clip(ly, first, npts);
 	for (size_t p = 0; p < npts; p++) {
 		struct report_series_point *pt = &f->points[f->npoints];
 		double sum = 0, sq = 0, y, t0 = (double)NAN, t1 = (double)NAN;
@@ -221,7 +290,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 
 			if (!r)
 				continue;
-			y = log(result_level(r, f->level));
+			y = ly[i];
 			sum += y;
 			sq += y * y;
 			if (!k++) {
@@ -334,6 +403,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	}
 	free(x);
 	free(res);
+	free(ly);
 	free(c);
 	return 0;
 fail:
@@ -342,6 +412,7 @@ fail:
 	f->points = NULL;
 	free(x);
 	free(res);
+	free(ly);
 	free(c);
 	return -1;
 }
@@ -638,6 +709,15 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 	if (s->level == LEVEL_FAST)
 		fprintf(out, series_fast_text, "\n");
 	series_text_control(out, s, "\n");
+	size_t wild = 0, wild_figs = 0;
+	for (size_t k = 0; k < s->nfigures; k++) {
+		wild += s->figures[k].clipped;
+		wild_figs += s->figures[k].clipped > 0;
+	}
+	if (wild)
+		fprintf(out, "wild runs: %zu in %zu figure%s, each taken at %.0f standard deviations "
+			"of the runs from\nits label's median\n", wild, wild_figs,
+			wild_figs == 1 ? "" : "s", SERIES_CLIP);
 	/* Each figure that stepped, point by point. */
 	for (size_t k = 0; k < s->nfigures; k++) {
 		const struct report_series_figure *f = &s->figures[k];
@@ -670,6 +750,9 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 			report_fig(hi, sizeof(hi), pt->hi);
 			fprintf(out, "  %s %5zu %12s  %s..%s\n", lab, pt->nruns, fig, lo, hi);
 		}
+		if (f->clipped)
+			fprintf(out, "  (%zu wild run%s taken at the bound)\n", f->clipped,
+				f->clipped == 1 ? "" : "s");
 	}
 }
 
@@ -688,6 +771,7 @@ static json_t *series_figure_json(const struct report_series *s,
 	report_jset(o, "sentinel", json_boolean(f->sentinel), bad);
 	report_jset(o, "level", report_jstr(series_level_name(f->level)), bad);
 	report_jset(o, "controlled", json_boolean(f->controlled), bad);
+	report_jset(o, "clipped_runs", json_integer((json_int_t)f->clipped), bad);
 	report_jset(o, "sitting_spread", report_jreal(expm1(sqrt(f->sitting_var))), bad);
 	report_jset(o, "detectable", report_jreal(f->detectable), bad);
 	report_jset(o, "noise_from", report_jstr(f->noise == REPORT_NOISE_SERIES ? "series" :

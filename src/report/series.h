@@ -48,6 +48,7 @@ struct report_series_figure {
 					   where nothing could */
 	int controlled;			/* read against the control (report_series' control):
 					   it measured the figure in two sittings or more */
+	size_t clipped;			/* wild runs taken at a bound (series_clip) */
 	size_t nsteps;
 	struct stats_step steps[REPORT_SERIES_MAX_STEPS];
 	int machine[REPORT_SERIES_MAX_STEPS];	/* the sentinel stepped at the same point */

@@ -37,6 +37,22 @@ static uint64_t rnd(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/*
+ * v = 0..n-1 shuffled: every order alike (Fisher-Yates), or with cycle a
+ * single cycle (Sattolo's: v[i] is where i goes next).
+ */
+static void shuffle(uint32_t *v, size_t n, uint64_t *seed, int cycle)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = (uint32_t)i;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = rnd(seed) % (cycle ? i : i + 1);
+		uint32_t t = v[i];
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
 static double now_ns(void)
 {
 	struct timespec t;
@@ -72,15 +88,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (strcmp(order, "line") == 0) {
-		/* Sattolo: a random permutation that is a single cycle. */
-		for (size_t i = 0; i < n; i++)
-			perm[i] = (uint32_t)i;
-		for (size_t i = n - 1; i > 0; i--) {
-			size_t j = rnd(&seed) % i;
-			uint32_t t = perm[i];
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
+		shuffle(perm, n, &seed, 1);
 		for (size_t i = 0; i < n; i++)
 			a[i].next = &a[perm[i]];
 	} else {
@@ -92,23 +100,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "chase: cannot allocate the page order\n");
 			return 1;
 		}
-		for (size_t i = 0; i < pages; i++)
-			pg[i] = (uint32_t)i;
-		for (size_t i = pages - 1; i > 0; i--) {
-			size_t j = rnd(&seed) % (i + 1);
-			uint32_t t = pg[i];
-			pg[i] = pg[j];
-			pg[j] = t;
-		}
+		shuffle(pg, pages, &seed, 0);
 		for (size_t i = 0; i < pages; i++) {
-			for (size_t l = 0; l < per_page; l++)
-				ln[l] = (uint32_t)l;
-			for (size_t l = per_page - 1; l > 0; l--) {
-				size_t j = rnd(&seed) % (l + 1);
-				uint32_t t = ln[l];
-				ln[l] = ln[j];
-				ln[j] = t;
-			}
+			shuffle(ln, per_page, &seed, 0);
 			for (size_t l = 0; l < per_page; l++)
 				perm[at++] = (uint32_t)(pg[i] * per_page + ln[l]);
 		}

@@ -179,7 +179,6 @@ static void series_control(double *x, double *extra, const double *t, size_t n, 
 	}
 }
 
-/* The figure of key over the points: levels, variances and the steps. */
 /*
  * A wild run is taken at a bound: a run's log level farther than
  * SERIES_CLIP standard deviations of the runs from its point's median is
@@ -194,16 +193,18 @@ static void series_control(double *x, double *extra, const double *t, size_t n, 
  * on 13 sittings here, 8 SDs took the 10% steps a history finds from 94.1%
  * to 97.2% and its false steps from 3.8% to 4.1% (bench/history_steps.py);
  * 3 SDs, tried on copies of the sittings clipped so, made 5.7%.
- * y[i] is NaN for a run without the figure; the count moved is returned.
+ * y[i] is NaN for a run without the figure; *moved counts those moved.
+ * -1 when out of memory.
  */
 #define SERIES_CLIP 8.0
 /* Fewer pairs than this say too little of the runs' spread to clip by. */
 #define SERIES_CLIP_PAIRS 10
 
-static size_t series_clip(double *y, const size_t *first, size_t npts)
+static int series_clip(double *y, const size_t *first, size_t npts, size_t *moved)
 {
-	size_t nruns = first[npts], npairs = 0, moved = 0, k;
+	size_t nruns = first[npts], npairs = 0, k;
 	double *med = calloc(npts ? npts : 1, sizeof(double)), *tmp = NULL, sd;
+	int rc = -1;
 
 	for (size_t p = 0; p < npts; p++) {
 		k = first[p + 1] - first[p];
@@ -212,6 +213,8 @@ static size_t series_clip(double *y, const size_t *first, size_t npts)
 	tmp = calloc(npairs > nruns ? npairs : nruns ? nruns : 1, sizeof(double));
 	if (!med || !tmp)
 		goto out;
+	rc = 0;
+	*moved = 0;
 	npairs = 0;
 	for (size_t p = 0; p < npts; p++) {
 		k = 0;
@@ -238,15 +241,16 @@ static size_t series_clip(double *y, const size_t *first, size_t npts)
 
 			if (y[i] < lo || y[i] > hi) {
 				y[i] = y[i] < lo ? lo : hi;
-				moved++;
+				(*moved)++;
 			}
 		}
 out:
 	free(med);
 	free(tmp);
-	return moved;
+	return rc;
 }
 
+/* The figure of key over the points: levels, variances and the steps. */
 static int series_figure(const struct result *key, const struct run_info *const *runs,
 			 const size_t *first, size_t npts, const struct report_cmp_side *history,
 			 size_t ctl, struct report_series_figure *f)
@@ -282,7 +286,8 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	}
 	for (size_t i = 0; i < nruns; i++)
 		ly[i] = res[i] ? log(result_level(res[i], f->level)) : (double)NAN;
-	f->clipped = series_clip(ly, first, npts);
+	if (series_clip(ly, first, npts, &f->clipped) < 0)
+		goto fail;
 	for (size_t p = 0; p < npts; p++) {
 		struct report_series_point *pt = &f->points[f->npoints];
 		double sum = 0, sq = 0, y, t0 = (double)NAN, t1 = (double)NAN;

@@ -12,7 +12,7 @@ set -eu
 ROUNDS=${ROUNDS:-5}
 # browser.sh is written for the tests' TAP helpers; only its loader is used here.
 T=$WORK
-. "$ROOT/tests/browser.sh"
+KBENCH_TESTS="$ROOT/tests" . "$ROOT/tests/browser.sh"
 browser_setup
 if [ -z "$BROWSER" ]; then
 	echo "skip: no browser: $BROWSER_WHY"

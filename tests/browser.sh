@@ -12,6 +12,9 @@
 #                              tag[attr=value], .class, [attr=value])
 # It must not fetch anything but Debian's package, and leaves no profile,
 # cache or process behind.  Variables of its own start with _b.
+# apt.sh beside this file: the tests' directory (lib.sh exports it as
+# KBENCH_TESTS; a script elsewhere, in bench/, sets it).
+. "${KBENCH_TESTS:-$(dirname "$0")}/apt.sh"
 BROWSER=${BROWSER:-}
 BROWSER_WHY=${BROWSER_WHY:-}
 
@@ -61,37 +64,19 @@ browser_setup() {
 	[ -n "$BROWSER" ] && [ -x "$BROWSER" ] && return 0
 	BROWSER=
 	_browser_find && return 0
-	if ! command -v apt-get >/dev/null 2>&1; then
-		BROWSER_WHY="no chromium installed, and no apt-get to install it"
-		return 1
-	fi
-	if [ "$(id -u)" != 0 ]; then
-		BROWSER_WHY="no chromium installed, and not root to install it"
-		return 1
-	fi
-	echo "browser.sh: chromium missing, installing Debian's (apt-get install chromium)" >&2
 	_bt0=$(_browser_ms)
-	_blog=$(mktemp "${TMPDIR:-/tmp}/browser-apt.XXXXXX")
-	# A fresh machine may have no package lists yet: update once and
-	# retry rather than report a package that is there.
-	if ! _browser_apt >"$_blog" 2>&1; then
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq >>"$_blog" 2>&1
-		_browser_apt >>"$_blog" 2>&1
+	if ! apt_install chromium; then
+		BROWSER_WHY=$APT_WHY
+		echo "browser.sh: $BROWSER_WHY" >&2
+		return 1
 	fi
 	if _browser_find; then
 		echo "browser.sh: installed $BROWSER in $(( ($(_browser_ms) - _bt0) / 1000 )) s" >&2
-		rm -f "$_blog"
 		return 0
 	fi
-	BROWSER_WHY="apt-get install chromium failed: $(tail -n 1 "$_blog" | cut -c1-200)"
-	rm -f "$_blog"
+	BROWSER_WHY="apt-get install chromium installed no chromium"
 	echo "browser.sh: $BROWSER_WHY" >&2
 	return 1
-}
-
-_browser_apt() {
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends chromium
 }
 
 # Milliseconds of wall clock; GNU date's %N, else whole seconds.

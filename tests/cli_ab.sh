@@ -102,14 +102,13 @@ for sig in INT KILL; do
 		--a "echo A >>$L" --b "echo B >>$L" --restore "echo R >>$L" --quiet \
 		--label-a "ab_${sig}_$$" >/dev/null 2>&1 &
 	p=$!
-	i=0
-	while [ ! -s "$L" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-	sleep 0.3
+	# Both switches made: a round is under way, with a setting to restore.
+	wait_for eval "grep -q A '$L' && grep -q B '$L'"
 	kill -"$sig" "$p"
 	wait "$p"
 	rc=$?
-	i=0
-	while ! grep -q R "$L" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_for grep -q R "$L"
+	wait_for eval "! pgrep -f '[a]b_${sig}_$$' >/dev/null"
 	check "$sig: exit $(sig_exit "$sig")" [ "$rc" = "$(sig_exit "$sig")" ]
 	check "$sig: the restore ran once, last" \
 		sh -c "[ \$(grep -c R '$L') = 1 ] && tail -1 '$L' | grep -qx R"

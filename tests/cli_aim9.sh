@@ -133,11 +133,12 @@ check "a file size not in 1 KiB blocks: the test skips with its reason" \
 	grep -q "aim9.disk_rr: skip: a file of 5000 bytes (--size) is not a whole number of AIM9's 1024-byte blocks" "$T/out"
 "$KB" run --only 'aim9.sync_disk_*,aim9.disk_*' --no-store --tmpdir "$T/tmp" --quiet >"$T/out" 2>&1 &
 pid=$!
-sleep 1.5
+# Under way: a disk test's file in its private directory.
+wait_for eval "find '$T/tmp' -type f | grep -q ."
 kill -INT "$pid"
 wait "$pid"
 rc=$?
 check "Ctrl-C in the disk tests: exit 130" [ "$rc" = 130 ]
-sleep 0.5
+wait_for no_leftovers "$T/tmp"
 check "Ctrl-C in the disk tests: nothing left behind" no_leftovers "$T/tmp"
 echo "1..$n"

@@ -22,7 +22,8 @@ if [ "$PLATFORM" != posix ]; then
 	done
 fi
 other=$(echo $others | cut -d' ' -f1)
-NT=$(mktemp -d "${TMPDIR:-/tmp}/kbench-clocks.XXXXXX")
+# nobody's directory: in /tmp, which every user may enter ($TMPDIR may be private).
+NT=$(mktemp -d /tmp/kbench-clocks.XXXXXX)
 chmod 1777 "$NT"
 # Whatever happens to a test, the machine gets its clock source back.
 restore() {
@@ -30,16 +31,13 @@ restore() {
 		[ "$(cat "$CS/current_clocksource")" != "$before" ]; then
 		echo "$before" >"$CS/current_clocksource"
 	fi
-	rm -rf "$T" "$NT"
+	rm -rf "$NT"
+	lib_cleanup
 }
 trap restore EXIT
 now() { cat "$CS/current_clocksource" 2>/dev/null; }
-# back: wait (at most 20 s) until the clock source is the one from before
-back() {
-	i=0
-	while [ "$(now)" != "$before" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
-	[ "$(now)" = "$before" ]
-}
+# back: wait (bounded) until the clock source is the one from before
+back() { wait_for eval "[ \"\$(cat '$CS/current_clocksource' 2>/dev/null)\" = '$before' ]"; }
 # A row of figures for source $1 in $T/out: its name, then a number.
 row() { grep -qE "^$1 +[0-9]" "$T/out"; }
 
@@ -119,10 +117,9 @@ else
 		"$KB" clocks --no-store --tmpdir "$T/tmp" --quiet --max-time 60 --replicas 100 \
 			--sources "$other" --label "$mark" >"$T/out" 2>"$T/err" &
 		pid=$!
-		i=0
-		while [ "$(now)" = "$before" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+		# Switched, and measuring under it: a worker of this run's is there.
+		wait_for eval "[ \"\$(cat '$CS/current_clocksource')\" != '$before' ] && pgrep -f '[k]bench-worker.*$mark' >/dev/null"
 		switched=$(now)
-		sleep 0.3
 		kill -"$sig" $pid
 		wait $pid 2>/dev/null
 		rc=$?
@@ -134,8 +131,7 @@ else
 			back
 			check "SIGKILL: the guard puts it back (it had switched to $switched)" \
 				sh -c "[ '$rc' = 137 ] && [ '$switched' = '$other' ] && [ \"\$(cat $CS/current_clocksource)\" = '$before' ]"
-			i=0
-			while pgrep -f "[c]locks_${sig}_$$" >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+			wait_for eval "! pgrep -f '[c]locks_${sig}_$$' >/dev/null"
 			check "SIGKILL: no process left" sh -c "! pgrep -f '[c]locks_${sig}_$$' >/dev/null"
 		fi
 		back >/dev/null || echo "$before" >"$CS/current_clocksource"
@@ -154,11 +150,14 @@ fi
 if [ "$(id -u)" = 0 ] && [ -z "$asuser" ]; then
 	skip "without root: the current source measured" "neither runuser nor setpriv can run as nobody"
 	skip "without root: the others need root" "neither runuser nor setpriv can run as nobody"
-elif [ "$(id -u)" = 0 ] && ! $asuser test -x "$KB"; then
-	skip "without root: the current source measured" "nobody cannot run $KB"
-	skip "without root: the others need root" "nobody cannot run $KB"
+elif [ "$(id -u)" = 0 ] && ! kb_for_others; then
+	skip "without root: the current source measured" "no copy of kbench nobody can run: $KBO_WHY"
+	skip "without root: the others need root" "as above"
 else
-	HOME="$NT" $asuser "$KB" clocks --no-store --tmpdir "$NT" --max-time 0.05 --replicas 1 \
+	# As nobody, the copy nobody can run (the checkout may be closed to it).
+	kbn=$KB
+	[ "$(id -u)" = 0 ] && kbn=$KBO
+	HOME="$NT" $asuser "$kbn" clocks --no-store --tmpdir "$NT" --max-time 0.05 --replicas 1 \
 		--quiet >"$T/out" 2>"$T/err"
 	rc=$?
 	check "without root: the current source measured" sh -c "[ '$rc' = 0 ] && grep -qE '^$cur +[0-9]' '$T/out'"

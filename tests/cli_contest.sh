@@ -81,31 +81,24 @@ check "after a timeout: no process (sleep killed), nothing left" sh -c "! pgrep 
 
 "$KB" contest --workload "sleep 32.3$u" --loads tick_load --db "$DB" $FAST >"$T/out" 2>"$T/err" &
 pid=$!
-i=0
 # The job itself, not kbench, whose command line holds the same words.
-while ! pgrep -f "^sleep 32\.3$u\$" >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for pgrep -f "^sleep 32\.3$u\$" >/dev/null
 kill -INT $pid
 wait $pid
 rc=$?
 check "SIGINT during the job: exit 130" [ "$rc" = 130 ]
-sleep 0.2
+wait_for eval "! pgrep -f '^sleep 32\.3$u\$' >/dev/null && [ -z \"\$(ls -A '$T/tmp')\" ]"
 check "SIGINT: the job is killed" sh -c "! pgrep -f '^sleep 32\.3$u\$' >/dev/null"
 check "SIGINT: no load process, no file left" no_leftovers "$T/tmp"
 
 # SIGKILL leaves kbench no chance: its janitor kills the job and the load and removes the files.
 "$KB" contest --workload "sleep 33.1$u" --loads tick_load --no-store $FAST >/dev/null 2>&1 &
 pid=$!
-i=0
-while ! pgrep -f "^sleep 33\.1$u\$" >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for pgrep -f "^sleep 33\.1$u\$" >/dev/null
 kill -KILL $pid
 wait $pid 2>/dev/null
-i=0
-# Until the janitor is done: the job, the load and the files gone (20 s at most: a
-# sanitizer build's janitor once took longer than the 5 s this waited).
-while { pgrep -f "^sleep 33\.1$u\$" >/dev/null || ! no_leftovers "$T/tmp"; } && [ $i -lt 200 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+# Until the janitor is done: the job, the load and the files gone.
+wait_for eval "! pgrep -f '^sleep 33\.1$u\$' >/dev/null && [ -z \"\$(ls -A '$T/tmp')\" ] && ! pgrep -f '$T/tmp' >/dev/null"
 check "SIGKILL of kbench: the job is killed" sh -c "! pgrep -f '^sleep 33\.1$u\$' >/dev/null"
 check "SIGKILL of kbench: no load process, no file left" no_leftovers "$T/tmp"
 

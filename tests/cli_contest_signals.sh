@@ -41,21 +41,17 @@ start() {
 		"$T/pid" "$KB" contest --workload "sh $T/job.sh" --label "$mark" --db "$DB" $FAST "$@" \
 		>"$T/out" 2>"$T/err" &
 	bg=$!
-	i=0
-	while ! pgrep -f "^sleep $long\$" >/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_for pgrep -f "^sleep $long\$" >/dev/null
 	pid=$(cat "$T/pid" 2>/dev/null)
 }
 # The pattern for pgrep that finds MARK but not the shell of a check naming it.
 pat() { echo "[${1%"${1#?}"}]${1#?}"; }
-# gone MARK LONG: wait (at most 10 s) until nothing of the contest is left
-gone() {
-	i=0
-	while { pgrep -f "$(pat "$1")" >/dev/null || pgrep -f "^sleep $2\$" >/dev/null ||
-		[ -n "$(ls -A "$T/tmp")$(ls -A "$T/usertmp")" ]; } && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+# gone MARK LONG: wait (bounded) until nothing of the contest is left
+left() {
+	pgrep -f "$(pat "$1")" >/dev/null || pgrep -f "^sleep $2\$" >/dev/null ||
+		[ -n "$(ls -A "$T/tmp")$(ls -A "$T/usertmp")" ]
 }
+gone() { wait_for eval "! left '$1' '$2'"; }
 
 for how in INT TERM HUP KILL GROUP; do
 	case $how in
@@ -126,19 +122,22 @@ check "contest --json of a finished contest: finished is a time" grep -Eq '"fini
 rm -f "$T/flag.starts"
 start "SIGTSTP_$u" 1.37$u --loads tick_load
 kill -TSTP "$pid"
-i=0
-while [ "$(ps -o stat= -p "$pid" | cut -c1)" != T ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-sleep 0.3
 # The contest's processes in kbench's session: kbench, the load, the job
 # (the janitor keeps a session of its own, asleep until kbench is done).
 sid=$(ps -o sid= -p "$pid" | tr -d ' ')
-ps -e -o pid=,sid=,stat=,args= | grep -E "$(pat "SIGTSTP_$u")|[s]leep 1\.37$u\$" | awk -v s="$sid" '$2 == s' >"$T/ps"
+contest_ps() {
+	ps -e -o pid=,sid=,stat=,args= | grep -E "$(pat "SIGTSTP_$u")|[s]leep 1\.37$u\$" | awk -v s="$sid" '$2 == s' >"$T/ps"
+}
+# Until every one of them has stopped (kbench stops the others after itself).
+wait_for eval "$(command -v ps) -e -o sid=,stat=,args= | grep -E '$(pat "SIGTSTP_$u")|[s]leep 1\.37$u\$' |
+	awk -v s='$sid' '\$1 == s { n++; if (\$2 !~ /^T/) bad = 1 } END { exit !(n >= 3 && !bad) }'"
+contest_ps
 check "SIGTSTP: kbench is stopped" sh -c "[ \"\$(ps -o stat= -p $pid | cut -c1)\" = T ]"
 check "SIGTSTP: the job is stopped too" sh -c "grep -E '^ *[0-9]+ +[0-9]+ T.* sleep 1\.37$u\$' '$T/ps' >/dev/null"
 check "SIGTSTP: every process of the contest is stopped (the load's too)" sh -c \
 	"[ \$(wc -l <'$T/ps') -ge 3 ] && ! awk '{print \$3}' '$T/ps' | grep -qv '^T'"
 kill -CONT "$pid"
-sleep 0.3
+wait_for eval "! ps -e -o stat=,args= | grep -qE '^T.* [s]leep 1\.37$u\$'"
 check "SIGCONT: the job runs again" sh -c "! ps -e -o stat=,args= | grep -E '^T.* [s]leep 1\.37$u\$'"
 wait $bg 2>/dev/null
 rc=$?

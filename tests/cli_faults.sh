@@ -87,13 +87,7 @@ word() {
 	esac
 }
 # gone: no process of the run left (the janitor may take a moment)
-gone() {
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		pgrep -f "$MARK" >/dev/null 2>&1 || return 0
-		sleep 0.2
-	done
-	return 1
-}
+gone() { wait_for eval "! pgrep -f '$MARK' >/dev/null 2>&1"; }
 
 faults=0
 for call in $CALLS; do

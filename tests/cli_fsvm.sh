@@ -14,7 +14,7 @@ FAST="--max-time 0.2 --quiet --no-store"
 MNT=
 if mkdir "$T/mnt" && mount -t tmpfs -o size=256m kbench-fsvm "$T/mnt" 2>/dev/null; then
 	MNT=$T/mnt
-	trap 'umount "$MNT"; rm -rf "$T"' EXIT
+	trap 'umount "$MNT"; lib_cleanup' EXIT
 fi
 
 # sane N: the run --json in $T/out has N results, all ok or noisy
@@ -147,10 +147,12 @@ MARK="fsint-$$"
 "$KB" run --only 'fs.create.10k,fs.delete.10k' --label "$MARK" --max-time 3 --precision 0.01 \
 	--tmpdir "$T/tmp" --quiet --no-store >/dev/null 2>"$T/err" &
 pid=$!
-sleep 1.5
+# A sample's directory with files in it.
+wait_for eval "[ \$(find '$T/tmp' -type f 2>/dev/null | head -20 | wc -l) -ge 20 ]"
 kill -INT "$pid"
 wait "$pid"; rc=$?
 check "SIGINT in a file benchmark exits 130" [ "$rc" = 130 ]
+wait_for no_leftovers "$MARK"
 check "SIGINT in a file benchmark leaves no process and no file" no_leftovers "$MARK"
 
 echo "1..$n"

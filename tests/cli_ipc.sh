@@ -121,7 +121,7 @@ else
 fi
 
 # Read the affinity back from the live processes while a ring runs.
-affinities() { # MARK PID: the Cpus_allowed_list of the instance's processes,
+ring_cpus() { # MARK PID: the Cpus_allowed_list of each of the instance's processes,
 	# those outside kbench's own process group (kbench) and not its janitor
 	# (which leads a session of its own)
 	pg=$(ps -o pgid= -p "$2" | tr -d ' ')
@@ -129,16 +129,19 @@ affinities() { # MARK PID: the Cpus_allowed_list of the instance's processes,
 		[ "$(ps -o pgid= -p "$p" | tr -d ' ')" = "$pg" ] && continue
 		[ "$(ps -o sid= -p "$p" | tr -d ' ')" = "$p" ] && continue
 		sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$p/status 2>/dev/null
-	done | sort -u | tr '\n' ' '
+	done
 }
+affinities() { ring_cpus "$@" | sort -u | tr '\n' ' '; }
+# The ring is up: its four processes there, each held to one CPU.
+ring_up() { [ "$(ring_cpus "$@" | grep -cv '[-,]')" -ge 4 ]; }
 if [ "$NCPU" -ge 2 ]; then
 	for p in same spread; do
 		MARK="aff-$p-$$"
-		# A 0.01% precision is never met, so it runs its whole 4 s, in one
-		# replica: with several, the ring can be between replicas at 1.5 s.
-		"$KB" run --only ctx.4p.0k --placement $p --label "$MARK" --max-time 4 --replicas 1 --precision 0.01 --tmpdir "$T/tmp" --quiet --no-store >/dev/null 2>&1 &
+		# A 0.01% precision is never met, so it runs its whole 20 s, in one
+		# replica: with several, the ring can be between replicas.
+		"$KB" run --only ctx.4p.0k --placement $p --label "$MARK" --max-time 20 --replicas 1 --precision 0.01 --tmpdir "$T/tmp" --quiet --no-store >/dev/null 2>&1 &
 		pid=$!
-		sleep 1.5
+		[ "$PLATFORM" = posix ] || wait_for ring_up "$MARK" $pid
 		got=$(affinities "$MARK" $pid)
 		kill -INT $pid; wait $pid
 		if [ $p = same ]; then
@@ -170,12 +173,13 @@ MARK="kill-$$"
 # (at 1%, a quiet machine meets it within a second and the run is over).
 "$KB" run --only ipc.tcp.bw --label "$MARK" --max-time 5 --precision 0.01 --tmpdir "$T/tmp" --quiet --no-store >/dev/null 2>&1 &
 pid=$!
-sleep 1
+# kbench, its janitor, the worker and the peer.
+wait_for eval "[ \$(pgrep -f '$MARK' | wc -l) -ge 4 ]"
 before=$(nprocs "$MARK")
 kill -KILL $pid; wait $pid 2>/dev/null
-sleep 1
+wait_for eval "! pgrep -f '$MARK' >/dev/null"
 check "the TCP benchmark had its peer running ($before processes)" [ "$before" -ge 3 ]
-check "SIGKILL of kbench leaves no process behind within a second" [ "$(nprocs "$MARK")" = 0 ]
+check "SIGKILL of kbench leaves no process behind" [ "$(nprocs "$MARK")" = 0 ]
 
 # --- bad input ---------------------------------------------------------------
 kb run --only ipc.pipe.lat --parallel 0 $FAST

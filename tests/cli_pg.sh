@@ -92,11 +92,10 @@ dir=$PG_DIR
 pid=$(postmaster)
 check "pg_stop exits 0" pg_stop
 check "pg_stop leaves no server process" stopped "$dir" "$pid"
-t0=$(_pg_ms)
-pg_psql 'select 1' >/dev/null 2>&1
+pg_psql 'select 1' >/dev/null 2>"$T/psql.err"
 rc=$?
 check "psql fails while the server is stopped" [ "$rc" != 0 ]
-check "and within 5 s" [ $(($(_pg_ms) - t0)) -lt 5000 ]
+check "refused, not waited out" grep -qi 'refused' "$T/psql.err"
 check "pg_start exits 0" pg_start
 check "pg_start keeps the port" [ "$PG_PORT:$(pg_psql 'show port')" = "$port:$port" ]
 check "pg_start keeps the data" [ "$(pg_psql 'select x from t')" = 42 ]
@@ -124,11 +123,7 @@ for how in exit TERM; do
 		[ "$how" = exit ] && exit 1
 		while :; do sleep 0.1; done' >"$T/$how.out" 2>&1 &
 	child=$!
-	i=0
-	while [ ! -s "$T/$how.where" ] && [ "$i" -lt 300 ] && alive "$child"; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for eval "[ -s '$T/$how.where' ] || ! kill -0 $child 2>/dev/null"
 	[ "$how" = TERM ] && kill -TERM "$child" 2>/dev/null
 	wait "$child"
 	rc=$?

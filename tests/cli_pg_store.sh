@@ -10,12 +10,9 @@ BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg.sh"
 FAST="--max-time 0.05 --replicas 2 --tmpdir $T/tmp --quiet"
-# elapsed_ms CMD...: run kbench as kb does, the milliseconds it took in $ms.
-elapsed() {
-	t0=$(date +%s%N)
-	kb "$@"
-	ms=$((($(date +%s%N) - t0) / 1000000))
-}
+# kb_bounded ARGS: kb, killed after a minute (status 124 then): a command
+# that would hang fails its check instead of the whole test.
+kb_bounded() { timeout 60 "$KB" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 
 KBENCH_TEST_PG=
 if ! pg_setup; then
@@ -26,14 +23,20 @@ fi
 URI=$KBENCH_TEST_PG
 BASE=${URI%/*}
 
-# Nobody listens: refused at once, one line.
-elapsed runs --db "postgresql://kb@127.0.0.1:1/kbench"
-check "a port nobody listens on: one line, exit 1, at once (${ms} ms)" sh -c \
-	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q \"cannot open db 'postgresql://kb@127.0.0.1:1/kbench'\" '$T/err' && [ $ms -lt 5000 ]"
-# An address nothing answers (packets dropped, or no route): given up within 5 s.
-elapsed runs --db "postgresql://kb@10.255.255.1/kbench"
-check "an address nothing answers: one line, exit 1, within 6 s (${ms} ms)" sh -c \
-	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && [ $ms -lt 6000 ]"
+# Nobody listens: refused at once, one line.  "At once": with a connect
+# timeout of ten minutes it still returns (an outer bound of a minute would
+# have killed it, status 124, had it waited for the timeout).
+PGCONNECT_TIMEOUT=600 kb_bounded runs --db "postgresql://kb@127.0.0.1:1/kbench"
+check "a port nobody listens on: one line, exit 1, at once (no wait for the timeout)" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q \"cannot open db 'postgresql://kb@127.0.0.1:1/kbench'\" '$T/err'"
+# An address nothing answers (packets dropped, or no route): given up on its
+# own, by kbench's default connect timeout and by PGCONNECT_TIMEOUT.
+kb_bounded runs --db "postgresql://kb@10.255.255.1/kbench"
+check "an address nothing answers: one line, exit 1, given up (kbench's connect timeout)" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
+PGCONNECT_TIMEOUT=1 kb_bounded runs --db "postgresql://kb@10.255.255.1/kbench"
+check "an address nothing answers, PGCONNECT_TIMEOUT=1: one line, exit 1" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 
 # A role with a password, the server asking for it on 127.0.0.1.
 pg_psql "create role kbpw login password 's3cret'; grant all on database kbench to kbpw" >/dev/null
@@ -94,20 +97,15 @@ LIVE="$BASE/live"
 "$KB" run --only 'sys.null,sys.read,sys.write,sys.stat,sys.fstat,sys.open_close' --max-time 0.5 \
 	--replicas 2 --tmpdir "$T/tmp" --quiet --label live --db "$LIVE" >"$T/live.out" 2>"$T/live.err" &
 pid=$!
-i=0
-while [ "$i" -lt 100 ]; do
-	got=$(KBENCH_TEST_PG=$LIVE pg_psql "select count(*) from results" 2>/dev/null)
-	[ "${got:-0}" -ge 1 ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
+live_results() { [ "$(KBENCH_TEST_PG=$LIVE pg_psql "select count(*) from results" 2>/dev/null)" -ge 1 ] 2>/dev/null; }
+wait_for live_results
 pg_stop
-t0=$(date +%s%N)
+# It must notice on its own (bounded: a run that hangs on the dead server fails here).
+wait_for eval "! kill -0 $pid 2>/dev/null"
+kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
 wait "$pid"
 live_rc=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
-check "a run whose server stops: exit 1 within 5 s of the stop (${ms} ms)" sh -c \
-	"[ $live_rc = 1 ] && [ $ms -lt 5000 ]"
+check "a run whose server stops: exit 1, by itself" [ "$live_rc" = 1 ]
 check "and its store's failure in one line, then how much was stored" sh -c \
 	"grep -q \"cannot .* db '$LIVE'\" '$T/live.err' && grep -q 'run stopped' '$T/live.err'"
 pg_start

@@ -10,15 +10,6 @@ BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 FAST="--max-time 0.05 --tmpdir $T/tmp --quiet"
 
-# wait_for CMD...: poll (up to 60 s) until the command succeeds
-wait_for() {
-	i=0
-	while ! "$@" >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -gt 600 ] && return 1
-		sleep 0.1
-	done
-}
 # stored DB: how many results the database holds in all
 stored() { "$KB" runs --db "$1" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }'; }
 has_results() { [ "$(stored "$1")" -gt 0 ]; }
@@ -37,6 +28,7 @@ for sig in INT TERM HUP; do
 	wait $pid; rc=$?
 	want=$(sig_exit $sig)
 	check "SIG$sig: exit $want (128 + the signal)" [ "$rc" = $want ]
+	wait_for no_leftovers "$MARK"
 	check "SIG$sig: no process or temporary file left" no_leftovers "$MARK"
 	kb runs --db "$DB"
 	check "SIG$sig: runs marks the run interrupted" grep -q "$MARK .*; interrupted$" "$T/out"
@@ -67,8 +59,15 @@ wait_for has_results "$DB"
 kb runs --db "$DB" --json
 check "runs --json says a run in progress is being measured" grep -q '"state": "being measured"' "$T/out"
 kill -TSTP $pid
-wait_for sh -c "grep -q '^State:.*T' /proc/$pid/status"
-sleep 0.3
+# kbench stopped, and then the worker it stops (the janitor, in a session
+# of its own, sleeps in poll).
+stopped() {
+	grep -q '^State:.*T' /proc/$pid/status || return 1
+	for p in $(pgrep -f -- "--kbench-worker .*$MARK"); do
+		grep -q '^State:.*T' /proc/$p/status 2>/dev/null || return 1
+	done
+}
+wait_for stopped
 c0=$(cputicks "$MARK")
 sleep 1
 c1=$(cputicks "$MARK")
@@ -112,7 +111,7 @@ MARK="empty-$$"
 KBENCH_TEST_HANG=sys.null "$KB" run --only sys.null,sys.fstat --db "$DB" --label "$MARK" \
 	--watchdog 600 --tmpdir "$T/tmp" --quiet >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for sh -c "\"$KB\" runs --db '$DB' | grep -q '$MARK'"
+wait_for eval "\"$KB\" runs --db '$DB' | grep -q '$MARK'"
 kill -TERM $pid
 wait $pid; rc=$?
 check "interrupted before a result (SIGTERM): exit 143" [ "$rc" = 143 ]
@@ -130,7 +129,7 @@ if mount -t tmpfs -o size=2m tmpfs "$FS" 2>/dev/null; then
 	"$KB" run --only 'sys.*' --db "$DB" --label full --max-time 1 --precision 0.01 \
 		--tmpdir "$T/tmp" --quiet >"$T/out" 2>"$T/err" &
 	pid=$!
-	wait_for sh -c "\"$KB\" runs --db '$DB' | grep -q ' full '"
+	wait_for eval "\"$KB\" runs --db '$DB' | grep -q ' full '"
 	dd if=/dev/zero of="$FS/fill" bs=4k 2>/dev/null
 	wait $pid; rc=$?
 	check "a full disk mid-run: exit 1" [ "$rc" = 1 ]

@@ -13,9 +13,16 @@ BUILD=${1:-build}
 FAST="--max-time 0.05 --replicas 1 --tmpdir $T/tmp --quiet"
 # alive PID: whether the process is still there (the lock still held).
 alive() { kill -0 "$1" 2>/dev/null; }
-# locked WHAT DB MESSAGE SIG: with $holder holding DB's lock, a run gives up
-# with MESSAGE in one line (exit 1), and another ends at once on SIG (exit
-# 128 + it), both while the lock is still held.
+# locked WHAT DB MESSAGE SIG STORE: with $holder holding DB's lock, a run
+# gives up with MESSAGE in one line (exit 1), and another ends at once on
+# SIG (exit 128 + it), sent once it waits for the lock, both while the lock
+# is still held.
+# waiting_sqlite PID: kbench has the database open (and so waits on its lock).
+waiting_sqlite() { ls -l "/proc/$1/fd" 2>/dev/null | grep -q "$T/s.db\$"; }
+# waiting_pg PID: kbench's session waits on a lock.
+waiting_pg() {
+	[ "$(pg_psql "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'kbench' AND wait_event_type = 'Lock'")" -ge 1 ] 2>/dev/null
+}
 locked() {
 	kb run --only sys.null $FAST --db "$2"
 	check "$1 locked by another: exit 1" [ "$rc" = 1 ]
@@ -23,7 +30,8 @@ locked() {
 	check "$1: it gave up while the lock was still held" alive $holder
 	"$KB" run --only sys.null $FAST --db "$2" >"$T/out" 2>"$T/err" &
 	pid=$!
-	sleep 1
+	# Until it waits for the lock (waiting_sqlite, waiting_pg).
+	wait_for "waiting_$5" $pid
 	kill -"$4" $pid
 	wait $pid
 	rc=$?
@@ -42,13 +50,12 @@ c.execute('BEGIN EXCLUSIVE')
 print('locked', flush=True)
 time.sleep($1)" >"$T/lock" &
 	holder=$!
-	i=0
-	while ! grep -q locked "$T/lock" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_for grep -q locked "$T/lock" 2>/dev/null
 }
 
 if command -v python3 >/dev/null 2>&1; then
 	hold_sqlite 60
-	locked SQLite "$T/s.db" "database is locked: another process held its lock for 5.0 s" INT
+	locked SQLite "$T/s.db" "database is locked: another process held its lock for 5.0 s" INT sqlite
 	check "and it says so" grep -q "interrupted by signal 2 while waiting for the store" "$T/err"
 	kill $holder 2>/dev/null
 	wait $holder 2>/dev/null
@@ -76,27 +83,25 @@ check "a PostgreSQL store to stall" [ "$rc" = 0 ]
 # Another session holds the results table for a minute.
 pg_psql "BEGIN; LOCK TABLE results IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60);" >/dev/null 2>&1 &
 holder=$!
-i=0
-while [ "$(pg_psql "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = 'results'::regclass")" != 1 ] &&
-	[ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-locked PostgreSQL "$URI" "another session held a lock kbench needs for 5.0 s" TERM
+pg_locked() {
+	[ "$(pg_psql "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = 'results'::regclass")" = 1 ]
+}
+wait_for pg_locked
+locked PostgreSQL "$URI" "another session held a lock kbench needs for 5.0 s" TERM pg
 pg_psql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()" >/dev/null
 wait $holder 2>/dev/null
 
 # kbench's own server process stopped between its results.  backend: the
 # process serving kbench, once kbench has connected and measured a little.
+backend_pid() { pg_psql "SELECT pid FROM pg_stat_activity WHERE application_name = 'kbench'"; }
 backend() {
-	i=0
-	b=
-	while [ -z "$b" ] && [ $i -lt 200 ]; do
-		b=$(pg_psql "SELECT pid FROM pg_stat_activity WHERE application_name = 'kbench'")
-		[ -n "$b" ] || sleep 0.05
-		i=$((i + 1))
-	done
-	echo "$b"
+	wait_for eval '[ -n "$(backend_pid)" ]'
+	backend_pid
 }
 # stalled SIG ENV...: a run whose server process is stopped (SIGSTOP) once it
-# has connected; SIG (or none: -) sent to kbench 1.5 s later; its status in rc.
+# has connected; SIG (or none: -) sent to kbench 1.5 s later, a moment for it
+# to reach the store (the checks hold wherever the signal finds it: exit
+# 143 and "interrupted"); its status in rc.
 stalled() {
 	sig=$1
 	shift

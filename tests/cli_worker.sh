@@ -52,16 +52,12 @@ fi
 if [ -r /proc/self/maps ]; then
 	mark="WORKMAPS_$$"
 	KBENCH_TEST_HANG=sys.null "$KB" run --only sys.null --replicas 1 --no-store --quiet \
-		--label "$mark" --tmpdir "$T/tmp" --watchdog 20 >/dev/null 2>&1 &
+		--label "$mark" --tmpdir "$T/tmp" --watchdog 600 >/dev/null 2>&1 &
 	kpid=$!
-	wpid=""
-	i=0
-	while [ -z "$wpid" ] && [ $i -lt 100 ]; do
-		wpid=$(pgrep -f "^kbench-worker --kbench-worker .*$mark" | head -1)
-		# The preludes' workers come and go in milliseconds; the hanging one stays.
-		[ -n "$wpid" ] && sleep 0.3 && [ -d "/proc/$wpid" ] || { wpid=; sleep 0.1; }
-		i=$((i + 1))
-	done
+	# The preludes' workers come and go in milliseconds; the hanging one
+	# stays, and says so with its file.
+	wait_for eval "ls '$T'/tmp/*/hanging >/dev/null 2>&1"
+	wpid=$(pgrep -f "^kbench-worker --kbench-worker .*$mark" | head -1)
 	if [ -n "$wpid" ]; then
 		mapped "$wpid" >"$T/worker.maps"
 		mapped "$kpid" >"$T/kbench.maps"

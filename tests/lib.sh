@@ -3,6 +3,10 @@
 # clean environment, and TAP helpers.  Each file ends with: echo "1..$n".
 set -u
 KB=$(cd "$BUILD" && pwd)/kbench
+# The tests' directory, for the helpers sourced from it (apt.sh, pg.sh),
+# also from a shell a test starts elsewhere.
+KBENCH_TESTS=$(cd "$(dirname "$0")" && pwd)
+export KBENCH_TESTS
 JC=$(cd "$BUILD" && pwd)/jsoncheck
 T=$(mktemp -d "${TMPDIR:-/tmp}/kbench-cli.XXXXXX")
 # The databases db_for made on the test server go with $T.
@@ -12,6 +16,7 @@ lib_cleanup() {
 			psql "$KBENCH_TEST_PG" -qXc "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1
 		done <"$T/pg-databases"
 	fi
+	[ -s "$T/bin-dirs" ] && xargs rm -rf <"$T/bin-dirs"
 	rm -rf "$T"
 }
 trap lib_cleanup EXIT
@@ -51,9 +56,51 @@ lines() { wc -l <"$1" | tr -d ' '; }
 no_leftovers() { # MARK: no process with MARK in its command line, tmp dir empty
 	! pgrep -f "$1" >/dev/null 2>&1 && [ -z "$(ls -A "$T/tmp")" ]
 }
+# wait_for CONDITION...: run the condition (a shell command) every 0.05 s
+# until it holds, for at most WAIT_MAX polls; its last status.  A check
+# waits for what it checks (a process gone, a line printed, a file made),
+# never a fixed time: a passing check waits as long as its condition takes
+# and no longer, and only a real failure meets the bound, which is far
+# past the longest wait kbench itself allows (its janitor's three grace
+# periods of 5 s) on a machine busy with other work.
+WAIT_MAX=${KBENCH_TEST_WAIT_POLLS:-1200}
+wait_for() {
+	_w=0
+	until "$@"; do
+		[ "$_w" -ge "$WAIT_MAX" ] && return 1
+		sleep 0.05
+		_w=$((_w + 1))
+	done
+}
+# clear_leftovers PATTERN: after a check of leftovers, whatever it left is
+# killed and the tmp dir emptied, so that one check's failure cannot fail
+# the checks after it.
+clear_leftovers() {
+	pkill -KILL -f "$1" 2>/dev/null
+	wait_for eval "! pgrep -f '$1' >/dev/null"
+	rm -rf "$T/tmp" && mkdir "$T/tmp"
+}
+# A copy of kbench and its companions that any user may run, for the checks
+# that run kbench as another user (nobody): a checkout in a private
+# directory (root's home, mktemp -d) is closed to them.  Made by
+# kb_for_others on first use, in a directory of its own under /tmp that
+# goes with $T.  Sets KBO; fails with KBO_WHY saying why when it cannot.
+KBO=""
+KBO_WHY=""
+kb_for_others() {
+	[ -n "$KBO" ] && return 0
+	_d=$(mktemp -d /tmp/kbench-cli-bin.XXXXXX) || { KBO_WHY="cannot make a directory in /tmp"; return 1; }
+	echo "$_d" >>"$T/bin-dirs"
+	chmod 755 "$_d"
+	for _f in kbench kbench-worker kbench-tiny; do
+		[ -f "$BUILD/$_f" ] || continue
+		cp "$BUILD/$_f" "$_d/" && chmod 755 "$_d/$_f" || { KBO_WHY="cannot copy $_f to $_d"; return 1; }
+	done
+	KBO=$_d/kbench
+}
 # The golden files, and golden NAME FILE: $T/out compared with FILE there
 # (KBENCH_GOLDEN_UPDATE=1 writes it instead, for an intended change).
-GOLD="$(cd "$(dirname "$0")" && pwd)/golden"
+GOLD="$KBENCH_TESTS/golden"
 golden() { # NAME GOLDEN-FILE: compare $T/out with it (or write it when updating)
 	if [ "${KBENCH_GOLDEN_UPDATE:-}" = 1 ]; then
 		cp "$T/out" "$GOLD/$2"

@@ -24,6 +24,9 @@
 # exit through it, so no server outlives its test; a test that sets a
 # trap of its own calls pg_teardown in it.  Variables of its own start
 # with _pg.
+# apt.sh beside this file: the tests' directory (lib.sh exports it as
+# KBENCH_TESTS, for a shell started elsewhere that sources this one).
+. "${KBENCH_TESTS:-$(dirname "$0")}/apt.sh"
 KBENCH_TEST_PG=${KBENCH_TEST_PG:-}
 PG_WHY=
 # The server's programs (initdb, pg_ctl, psql), its directory (data/,
@@ -65,37 +68,10 @@ _pg_find() {
 	[ -n "$PG_BIN" ]
 }
 
-# _pg_install PACKAGE: Debian's PACKAGE installed, quietly, as root or
-# through sudo -n; status 1 with PG_WHY set when it cannot be.
+# _pg_install PACKAGE: Debian's PACKAGE installed (tests/apt.sh); status 1
+# with PG_WHY set when it cannot be.
 _pg_install() {
-	command -v apt-get >/dev/null 2>&1 ||
-		{ _pg_fail "no $1 installed, and no apt-get to install it"; return 1; }
-	_pgsudo=
-	if [ "$(id -u)" != 0 ]; then
-		sudo -n true 2>/dev/null ||
-			{ _pg_fail "no $1 installed, and neither root nor sudo -n to install it"; return 1; }
-		_pgsudo="sudo -n"
-	fi
-	echo "pg.sh: $1 missing, installing Debian's (apt-get install $1)" >&2
-	_pglog=$(mktemp "${TMPDIR:-/tmp}/kbench-pg-apt.XXXXXX") || return 1
-	# A fresh machine may have no package lists yet: update once and
-	# retry rather than report a package that is there.
-	if ! _pg_apt "$1" >"$_pglog" 2>&1; then
-		$_pgsudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >>"$_pglog" 2>&1
-		_pg_apt "$1" >>"$_pglog" 2>&1
-	fi
-	_pgrc=$?
-	[ "$_pgrc" = 0 ] || _pg_fail "apt-get install $1 failed: $(tail -n 1 "$_pglog" | cut -c1-200)"
-	rm -f "$_pglog"
-	return "$_pgrc"
-}
-
-# Another apt-get may hold dpkg's lock (a second test installing the same
-# package at once): wait for it rather than fail.
-_pg_apt() {
-	# shellcheck disable=SC2086 # _pgsudo is empty or two words
-	$_pgsudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		-o DPkg::Lock::Timeout=120 --no-install-recommends "$1"
+	apt_install "$1" || { _pg_fail "$APT_WHY"; return 1; }
 }
 
 # _pg_as COMMAND...: COMMAND run in PG_DIR as the server's owner (postgres

@@ -20,6 +20,7 @@
 #include "core/runner.h"
 #include "core/sysinfo.h"
 #include "core/utf8.h"
+#include "plat/plat.h"
 #include "store/store.h"
 
 /*
@@ -263,13 +264,13 @@ int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
 
 /*
  * The temporary directory, tried the way the benchmarks and loads will use
- * it: a directory made and removed in it.  Every way that can go wrong
+ * it: a file made in it (plat_dir_probe, which leaves no name behind even
+ * if kbench is killed in the middle).  Every way that can go wrong
  * (absent, not a directory, read-only, no permission, full) is one line
  * here rather than a failure in every file benchmark later.
  */
 const char *cli_tmpdir(const char *cmd, const char *dir)
 {
-	char probe[PATH_MAX];
 	struct stat sb;
 	/* Say where a bad directory came from: the option or the environment. */
 	const char *from = "--tmpdir";
@@ -286,16 +287,16 @@ const char *cli_tmpdir(const char *cmd, const char *dir)
 		die("%s: %s '%s': %s", cmd, from, dir, strerror(errno));
 	if (!S_ISDIR(sb.st_mode))
 		die("%s: %s '%s' is not a directory", cmd, from, dir);
-	if (snprintf(probe, sizeof(probe), "%s/kbench.XXXXXX", dir) >= (int)sizeof(probe))
+	/* The longest private directory's name made in it must fit. */
+	if (strlen(dir) + sizeof("/kbench-contest.XXXXXX") > PATH_MAX)
 		die("%s: %s '%s': the path is too long", cmd, from, dir);
-	if (!mkdtemp(probe)) {
+	if (plat_dir_probe(dir) < 0) {
 		/* /proc, /sys: a directory that makes none, where mkdir says ENOENT. */
 		if (errno == ENOENT)
 			die("%s: %s '%s' takes no new directories (as /proc and /sys): %s", cmd, from, dir,
 			    strerror(errno));
 		die("%s: %s '%s' is not writable: %s", cmd, from, dir, strerror(errno));
 	}
-	rmdir(probe);
 	return dir;
 }
 

@@ -1008,9 +1008,8 @@ int cmd_ab(int argc, char **argv)
 			snprintf(labels[s], sizeof(labels[s]), "%.120s %c", ses.label, s ? 'B' : 'A');
 	/* The switches' private directory: their TMPDIR and log; the janitor removes it. */
 	snprintf(a.root, sizeof(a.root), "%s/kbench-ab.XXXXXX", o.tmpdir);
-	if (!mkdtemp(a.root))
+	if (runner_janitor_start(a.root, sizeof(a.root), 1, &a.jan) < 0)
 		die("ab: cannot make a directory in '%s': %s", o.tmpdir, strerror(errno));
-	runner_janitor_start(a.root, 1, &a.jan);
 	snprintf(a.tmp, sizeof(a.tmp), "%s/tmp", a.root);
 	snprintf(a.log, sizeof(a.log), "%s/switch.log", a.root);
 	if (mkdir(a.tmp, 0700) != 0) {

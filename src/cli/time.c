@@ -495,9 +495,8 @@ int cmd_time(int argc, char **argv)
 	/* The private directory: logs, TMPDIR, the generated trees; the janitor removes it. */
 	(void)plat_subreaper();
 	snprintf(root, sizeof(root), "%s/kbench-time.XXXXXX", o.tmpdir);
-	if (!mkdtemp(root))
+	if (runner_janitor_start(root, sizeof(root), 1, &jan) < 0)
 		die("time: cannot make a directory in '%s': %s", o.tmpdir, strerror(errno));
-	runner_janitor_start(root, 1, &jan);
 	snprintf(tmp, sizeof(tmp), "%s/tmp", root);
 	if (mkdir(tmp, 0700) != 0) {
 		runner_janitor_wait(&jan, root);

@@ -292,7 +292,6 @@ static _Noreturn void janitor_main(const char *tmpdir, const char *cgroup, int l
 	int orphaned = 0, waited = 0;
 	char c;
 
-	runner_detach();
 	/*
 	 * Until both have spoken: the instance gone (lifeline at end of file)
 	 * and kbench done or dead (the control pipe).  Leaving on the first
@@ -361,44 +360,127 @@ static _Noreturn void janitor_main(const char *tmpdir, const char *cgroup, int l
 	_exit(0);
 }
 
-void runner_janitor_start(const char *tmpdir, int cgroup, struct runner_janitor *j)
+/*
+ * What the janitor says back once it has made the directory (and the
+ * cgroup): errno, 0 when the directory was made, and the names made.
+ */
+struct janitor_made {
+	int err;			/* errno of mkdtemp, 0: made */
+	char dir[PATH_MAX];		/* the directory's name, the template filled in */
+	char cgroup[RUNNER_CGROUP_LEN];	/* the jobs' cgroup, "" when none */
+};
+
+/*
+ * In the janitor, before it watches anything: make what kbench asked for
+ * and say so on rep.  Made by the janitor rather than by kbench, so that
+ * at no moment does something exist that no live process would remove: a
+ * SIGKILL of kbench before the fork leaves nothing, one after it leaves
+ * the janitor to clean up.  The cgroup's name carries kbench's pid.
+ */
+static void janitor_make(struct janitor_made *m, int cgroup, pid_t owner, unsigned serial, int rep)
+{
+	m->err = mkdtemp(m->dir) ? 0 : errno;
+	m->cgroup[0] = '\0';
+	if (!m->err && cgroup) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "kbench-%d-%u", (int)owner, serial);
+		(void)plat_cgroup_make(name, m->cgroup, sizeof(m->cgroup));
+	}
+	/* kbench dead already: EPIPE (SIGPIPE is ignored), and the main loop cleans up. */
+	(void)plat_full_io(rep, m, sizeof(*m), 1);
+	close(rep);
+}
+
+/* A janitor that made nothing: let it go and reap it; kbench is then on its own. */
+static void janitor_forget(struct runner_janitor *j)
+{
+	int status;
+
+	close(j->lifeline);
+	close(j->ctl);
+	j->lifeline = j->ctl = -1;
+	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	j->pid = -1;
+}
+
+int runner_janitor_start(char *dir, size_t len, int cgroup, struct runner_janitor *j)
 {
 	static unsigned made;
-	int life[2], ctl[2];
+	struct janitor_made m;
+	int life[2], ctl[2], rep[2];
+	unsigned serial = made++;
+	pid_t owner = getpid();
 
 	j->pid = -1;
 	j->lifeline = j->ctl = -1;
 	j->cgroup[0] = '\0';
-	/* KBENCH_INJECT=no-cgroup: the tests of what the process groups do alone. */
-	if (cgroup && !plat_test_switch("no-cgroup")) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "kbench-%d-%u", (int)getpid(), made++);
-		(void)plat_cgroup_make(name, j->cgroup, sizeof(j->cgroup));
+	if (len > sizeof(m.dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
 	}
+	memset(&m, 0, sizeof(m));
+	snprintf(m.dir, sizeof(m.dir), "%s", dir);
+	/* KBENCH_INJECT=no-cgroup: the tests of what the process groups do alone. */
+	if (plat_test_switch("no-cgroup"))
+		cgroup = 0;
 	/* Close-on-exec: a program a benchmark execs must not keep them open. */
 	if (plat_pipe_cloexec(life) < 0)
-		return;
+		goto alone;
 	if (plat_pipe_cloexec(ctl) < 0) {
 		close(life[0]);
 		close(life[1]);
-		return;
+		goto alone;
+	}
+	if (plat_pipe_cloexec(rep) < 0) {
+		close(life[0]);
+		close(life[1]);
+		close(ctl[0]);
+		close(ctl[1]);
+		goto alone;
 	}
 	j->pid = fork();
 	if (j->pid == 0) {
 		close(life[1]);
 		close(ctl[1]);
-		janitor_main(tmpdir, j->cgroup, life[0], ctl[0]);
+		close(rep[0]);
+		runner_detach();
+		janitor_make(&m, cgroup, owner, serial, rep[1]);
+		if (m.err)
+			_exit(0);
+		janitor_main(m.dir, m.cgroup, life[0], ctl[0]);
 	}
 	close(life[0]);
 	close(ctl[0]);
+	close(rep[1]);
 	if (j->pid < 0) {
 		close(life[1]);
 		close(ctl[1]);
-		return;
+		close(rep[0]);
+		goto alone;
 	}
 	j->lifeline = life[1];
 	j->ctl = ctl[1];
+	/* A janitor that died before it spoke (killed, out of memory): kbench makes the directory. */
+	if (plat_full_io(rep[0], &m, sizeof(m), 0) < 0) {
+		close(rep[0]);
+		janitor_forget(j);
+		goto alone;
+	}
+	close(rep[0]);
+	if (m.err) {
+		janitor_forget(j);
+		errno = m.err;
+		return -1;
+	}
+	snprintf(dir, len, "%s", m.dir);
+	snprintf(j->cgroup, sizeof(j->cgroup), "%s", m.cgroup);
+	return 0;
+alone:
+	/* Without a janitor: kbench makes it, and runner_janitor_wait removes it. */
+	j->pid = -1;
+	return mkdtemp(dir) ? 0 : -1;
 }
 
 static void janitor_tell(struct runner_janitor *j, char tag, pid_t pgid)
@@ -595,7 +677,9 @@ static void runner_exchange(enum wire_kind kind, const struct bench *b, const st
 		x->what = "temporary directory";
 		return;
 	}
-	if (!mkdtemp(tmpdir)) {
+	/* Before the result pipe, so the janitor does not hold its write end. */
+	fflush(NULL);
+	if (runner_janitor_start(tmpdir, sizeof(tmpdir), 0, &jan) < 0) {
 		x->err = errno;
 		x->what = "cannot make a temporary directory";
 		return;
@@ -604,12 +688,9 @@ static void runner_exchange(enum wire_kind kind, const struct bench *b, const st
 	if ((req = wire_request_write(tmpdir, kind, runner_build_id, b, &hc)) < 0) {
 		x->err = errno;
 		x->what = "cannot write the worker's request";
-		runner_rmtree(tmpdir);
+		runner_janitor_wait(&jan, tmpdir);
 		return;
 	}
-	/* Before the result pipe, so the janitor does not hold its write end. */
-	fflush(NULL);
-	runner_janitor_start(tmpdir, 0, &jan);
 	if (pipe(fds) < 0) {
 		x->err = errno;
 		x->what = "pipe";

@@ -108,10 +108,15 @@ struct runner_janitor {
 	char cgroup[RUNNER_CGROUP_LEN];	/* the jobs' cgroup, "" when none */
 };
 /*
- * Start the janitor of dir; cgroup: make the jobs' control group too
- * (where the machine gives one: j->cgroup says whether it did).
+ * Start the janitor, which makes the private directory: dir (len bytes)
+ * holds a mkdtemp template ("/tmp/kbench-time.XXXXXX") and comes back as
+ * the directory's name.  cgroup: the janitor makes the jobs' control group
+ * too (where the machine gives one: j->cgroup says whether it did).  The
+ * janitor makes both, and kbench waits until it has, so that a SIGKILL of
+ * kbench at any moment leaves neither behind.  0, or -1 with errno when
+ * the directory cannot be made (then nothing is left to wait for).
  */
-void runner_janitor_start(const char *dir, int cgroup, struct runner_janitor *j);
+int runner_janitor_start(char *dir, size_t len, int cgroup, struct runner_janitor *j);
 /*
  * In a helper process of kbench's (the janitor, the guard): leave kbench's
  * session and process group, ignore the terminal's signals and SIGPIPE,

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,10 +56,22 @@ static _Noreturn void worker_measure(const struct wire_request *rq, const char *
 	int code = 0;
 
 	plat_inject_from_env();
-	/* Test hook: make one benchmark hang so the watchdog can be seen at work. */
-	if (hang && strcmp(hang, rq->b->id) == 0)
+	/*
+	 * Test hook: make one benchmark hang so the watchdog, or a signal to
+	 * kbench, can be seen at work.  A file "hanging" in the replica's
+	 * private directory says it has begun, for a test to wait for.
+	 */
+	if (hang && strcmp(hang, rq->b->id) == 0) {
+		char at[PATH_MAX + 16];
+		int mark;
+
+		snprintf(at, sizeof(at), "%s/hanging", rq->hc.tmpdir);
+		mark = open(at, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+		if (mark >= 0)
+			close(mark);
 		for (;;)
 			pause();
+	}
 	if (harness_run(rq->b, &rq->hc, &r) < 0)
 		_exit(WORKER_EXIT_HARNESS);
 	if (wire_reply_write(fd, build_id, 0) < 0 || wire_result_write(fd, &r) < 0)

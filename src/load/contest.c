@@ -365,12 +365,11 @@ enum contest_status contest_measure(const struct contest_cfg *cfg, const struct 
 	memset(m, 0, sizeof(*m));
 	(void)plat_subreaper();	/* orphaned workers come back here to be reaped */
 	snprintf(root, sizeof(root), "%s/kbench-contest.XXXXXX", cfg->tmproot);
-	if (!mkdtemp(root)) {
+	/* Even if kbench is killed outright, the janitor kills the groups and removes root. */
+	if (runner_janitor_start(root, sizeof(root), 1, &jan) < 0) {
 		errbuf_set(err, "cannot make a directory in '%s': %s", cfg->tmproot, strerror(errno));
 		return CONTEST_ERROR;
 	}
-	/* Even if kbench is killed outright, the janitor kills the groups and removes root. */
-	runner_janitor_start(root, 1, &jan);
 	/* kbench's own children (the janitor, the guard): never swept as the job's. */
 	nbefore = plat_children(before, GROUP_MAX_CHILDREN);
 	snprintf(job, sizeof(job), "%s/job", root);

@@ -326,6 +326,13 @@ enum timed_status timed_run(const struct timed_cfg *cfg, struct timed_copy *out,
 			 * another CPU's interrupt) is kbench's, not the job's.
 			 */
 			out[k].real = now - (start[k] >= release ? start[k] : release);
+			/*
+			 * A copy that passed the barrier and ended after now was read
+			 * (kbench off its CPU meanwhile, on a busy machine): its end is
+			 * known only now, and never before its start ("-0.00 real").
+			 */
+			if (out[k].real < 0)
+				out[k].real = group_now() - start[k];
 			ended++;
 			/* What it left running goes now, counted with it. */
 			group_kill(&g[k], cfg->jan);

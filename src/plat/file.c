@@ -7,6 +7,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -81,6 +84,32 @@ int plat_write_text(const char *path, const char *text)
 	if (w >= 0 && w != (ssize_t)len)
 		errno = EIO;
 	return w == (ssize_t)len ? 0 : -1;
+}
+
+int plat_dir_probe(const char *dir)
+{
+	char probe[PATH_MAX];
+	int fd;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	/* Only a file system without unnamed files goes on to the named probe. */
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -1;
+#endif
+	if (snprintf(probe, sizeof(probe), "%s/kbench.XXXXXX", dir) >= (int)sizeof(probe)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (!mkdtemp(probe))
+		return -1;
+	(void)rmdir(probe);
+	(void)fd;
+	return 0;
 }
 
 int plat_full_io(int fd, void *buf, size_t len, int writing)

@@ -92,6 +92,14 @@ ssize_t plat_read_file(const char *path, char *buf, size_t len);
  * retrying short counts and EINTR: 0, or -1 (end of file counts).
  */
 int plat_full_io(int fd, void *buf, size_t len, int writing);
+/*
+ * Whether kbench may make files in dir: 0, or -1 with mkdir's errno
+ * (EACCES, EROFS; ENOENT where the directory takes no new entries, as
+ * /proc).  An unnamed file (O_TMPFILE) where the file system has them, so
+ * that a SIGKILL in the middle of the probe leaves no name behind; a
+ * directory made and removed elsewhere.
+ */
+int plat_dir_probe(const char *dir);
 
 /* Facts for sysinfo; each leaves buf empty when unknown. */
 void plat_cpu_model(char *buf, size_t len);

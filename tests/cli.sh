@@ -123,6 +123,21 @@ KBENCH_TINY=/bin/false "$KB" run --only proc.exec --no-store $FAST >"$T/out" 2>"
 check "a program that exits wrongly fails proc.exec" [ "$rc" = 1 ]
 check "a program that exits wrongly fails proc.exec (message)" grep -q 'proc.exec: fail: exec child exited 1' "$T/out"
 
+# --- what other work used the CPUs for, named at the end -------------------
+# A CPU-bound loop under a name of its own (a copy of sh) runs beside a run
+# of a few seconds: the run ends with a warning that names it.  Not a figure:
+# only that a process that took a CPU all along is among those named.
+cp "$(command -v sh)" "$T/kbhog"
+"$T/kbhog" -c 'while :; do :; done' &
+hog=$!
+kb run --only sys.null,sys.fstat --no-store --max-time 1 --replicas 2 --tmpdir "$T/tmp"
+kill "$hog"
+wait "$hog" 2>/dev/null
+needs "process table" check "a run beside a CPU-bound loop ends with a warning naming it" \
+	grep -Eq '^kbench: warning: other work used [0-9.]+ of the [0-9]+ CPUs? while kbench measured \(.*kbhog [0-9.]+ s' "$T/err"
+kb run --only sys.null --no-store --max-time 0.05 --replicas 1 --tmpdir "$T/tmp"
+check "no warning of the load average that what ran before left" sh -c "! grep -q 'load average' '$T/err'"
+
 # --- watchdog --------------------------------------------------------------
 MARK="wd-$$"
 KBENCH_TEST_HANG=sys.null "$KB" run --only sys.null,sys.fstat --no-store --watchdog 1 --label "$MARK" --json $FAST >"$T/out" 2>"$T/err"; rc=$?

@@ -27,8 +27,10 @@ void session_open(struct session *s, const char *cmd, const char *db, int no_sto
 		s->stores = 1;
 	}
 	sysinfo_collect(&s->si, &pre->ti, pre->mhz);
-	if (warn)
+	if (warn) {
 		sysinfo_warn(&s->si, stderr);
+		(void)others_begin(&s->others);
+	}
 	s->si_json = report_sysinfo_json(&s->si);
 	if (!s->si_json)
 		die("%s: cannot encode the system description", cmd);
@@ -163,8 +165,17 @@ void session_close(struct session *s)
 int session_finish(struct session *s, size_t nfail, const char *more, int quiet)
 {
 	int rc = nfail ? EXIT_FAIL : EXIT_DONE;
+	struct others_use use;
 
 	session_close(s);
+	/* What ran beside the measuring, named, where it was enough to move the figures. */
+	if (!quiet && s->others.ok && others_since(&s->others, &use) == 0 && others_worth_saying(&use)) {
+		char line[512];
+
+		others_line(&use, line, sizeof(line));
+		fprintf(stderr, "kbench: warning: %s\n", line);
+	}
+	others_free(&s->others);
 	if (s->state == SESSION_UNSTORED) {
 		/* The figures printed are all that is left of what was not stored. */
 		fprintf(stderr, "kbench: %s\n", s->err);

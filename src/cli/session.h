@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/others.h"
 #include "core/result.h"
 #include "core/sysinfo.h"
 
@@ -47,6 +48,7 @@ struct session {
 	size_t ngone;			/* of those, in runs deleted from the store meanwhile */
 	enum session_state state;
 	char err[ERRBUF_LEN];		/* why SESSION_UNSTORED */
+	struct others others;		/* what else ran, from the opening on (when warning) */
 };
 
 /*

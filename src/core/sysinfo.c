@@ -224,15 +224,13 @@ double sysinfo_measure_mhz(void)
 
 int sysinfo_warn(const struct sysinfo *si, FILE *out)
 {
-	int ncpu = si->ncpu_online > 0 ? si->ncpu_online : 1;
 	int count = 0;
 
-	/* Above half a runnable task per CPU, benchmarks share CPUs often. */
-	if (si->loadavg[0] > 0.5 * ncpu) {
-		fprintf(out, SYSINFO_WARN "load average %.2f on %d CPU%s: other work will "
-			"disturb the figures\n", si->loadavg[0], ncpu, ncpu == 1 ? "" : "s");
-		count++;
-	}
+	/*
+	 * No word on the load average: it says what ran before (kbench's own
+	 * build, the last run), not beside; what other work used while the
+	 * figures were taken is said at the end (core/others.h).
+	 */
 	if (si->governor[0] != '\0' && strcmp(si->governor, "performance") != 0) {
 		fprintf(out, SYSINFO_WARN "cpufreq governor is \"%s\", not \"performance\": "
 			"the clock rate may change during a run\n", si->governor);

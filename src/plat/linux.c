@@ -218,30 +218,77 @@ static uint64_t plat_tv_ns(const struct timeval *tv)
  * field of stat may hold spaces and parentheses, so fields are counted from
  * the last ')'.
  */
-static uint64_t plat_pid_group_ns(const char *pid, pid_t pgrp)
+/* What /proc/PID/stat says of a process: its parent, group, name and times in ticks. */
+struct plat_stat {
+	int ppid, pgrp;
+	char comm[16];
+	unsigned long long ut, st, cut, cst;
+};
+
+static int plat_pid_stat(const char *pid, struct plat_stat *ps)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long ut, st, cut, cst, run;
-	uint64_t hz = plat_clk_tck();
-	int grp;
+	char path[64], buf[1024], *open, *close;
+	size_t len;
 
 	if (snprintf(path, sizeof(path), "/proc/%s/stat", pid) >= (int)sizeof(path))
-		return 0;
+		return -1;
 	if (plat_read_file(path, buf, sizeof(buf)) <= 0)
-		return 0;
-	p = strrchr(buf, ')');
-	if (p == NULL)
-		return 0;
-	/* Fields 3 (state) to 17 (cstime); 5 is pgrp, 14-17 the times. */
-	if (sscanf(p + 1, " %*c %*d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-		   &grp, &ut, &st, &cut, &cst) != 5)
-		return 0;
-	if (grp != (int)pgrp)
+		return -1;
+	open = strchr(buf, '(');
+	close = strrchr(buf, ')');
+	if (open == NULL || close == NULL || close < open)
+		return -1;
+	len = (size_t)(close - open - 1);
+	if (len >= sizeof(ps->comm))
+		len = sizeof(ps->comm) - 1;
+	memcpy(ps->comm, open + 1, len);
+	ps->comm[len] = '\0';
+	/* Fields 3 (state) to 17 (cstime); 4 is ppid, 5 pgrp, 14-17 the times. */
+	if (sscanf(close + 1, " %*c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+		   &ps->ppid, &ps->pgrp, &ps->ut, &ps->st, &ps->cut, &ps->cst) != 6)
+		return -1;
+	return 0;
+}
+
+static uint64_t plat_pid_group_ns(const char *pid, pid_t pgrp)
+{
+	char path[64], buf[1024];
+	unsigned long long run;
+	uint64_t hz = plat_clk_tck();
+	struct plat_stat ps;
+
+	if (plat_pid_stat(pid, &ps) < 0 || ps.pgrp != (int)pgrp)
 		return 0;
 	if (snprintf(path, sizeof(path), "/proc/%s/schedstat", pid) < (int)sizeof(path) &&
 	    plat_read_file(path, buf, sizeof(buf)) > 0 && sscanf(buf, "%llu", &run) == 1)
-		return run + plat_ticks_ns(cut + cst, hz);
-	return plat_ticks_ns(ut + st + cut + cst, hz);
+		return run + plat_ticks_ns(ps.cut + ps.cst, hz);
+	return plat_ticks_ns(ps.ut + ps.st + ps.cut + ps.cst, hz);
+}
+
+int plat_procs(struct plat_proc *out, int max)
+{
+	uint64_t hz = plat_clk_tck();
+	struct dirent *de;
+	struct plat_stat ps;
+	int n = 0;
+	DIR *d = opendir("/proc");
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		/* Gone between the listing and the read: not counted. */
+		if (!isdigit((unsigned char)de->d_name[0]) || plat_pid_stat(de->d_name, &ps) < 0)
+			continue;
+		if (n < max) {
+			out[n].pid = (pid_t)atol(de->d_name);
+			out[n].ppid = (pid_t)ps.ppid;
+			memcpy(out[n].comm, ps.comm, sizeof(out[n].comm));
+			out[n].cpu_ns = plat_ticks_ns(ps.ut + ps.st + ps.cut + ps.cst, hz);
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
 }
 
 int plat_group_cpu_ns(uint64_t *ns)

@@ -29,6 +29,20 @@ int plat_cpu_times(struct plat_cpu_times *t);
  */
 int plat_group_cpu_ns(uint64_t *ns);
 
+/* One process, as the system's process table tells it. */
+struct plat_proc {
+	pid_t pid, ppid;
+	char comm[16];		/* its name, as ps shows it */
+	uint64_t cpu_ns;	/* user and system time: its own and its reaped children's */
+};
+/*
+ * Every process of the machine, at most max of them into out: how many
+ * there are (more than max when out was too small), or -1 with errno
+ * (ENOSYS where the system gives no such list).  What other work used
+ * the CPUs while kbench measured is read from two of these.
+ */
+int plat_procs(struct plat_proc *out, int max);
+
 /*
  * Where a sample ran: the CPU the calling thread is on now (-1, errno
  * ENOSYS where the OS cannot say), and the steal time of every CPU so far

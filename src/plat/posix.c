@@ -283,6 +283,14 @@ void plat_boot_cmdline(char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+int plat_procs(struct plat_proc *out, int max)
+{
+	(void)out;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
 int plat_children(pid_t *out, int max)
 {
 	(void)out;

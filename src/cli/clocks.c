@@ -224,8 +224,8 @@ static void clocks_merge(const struct bench *call, const struct result *reps, si
 	}
 	if (step > 0)
 		clocks_value_set(out, "step_ns", step);
-	if ((out->status == RES_OK || out->status == RES_NOISY) && out->median > 0)
-		clocks_value_set(out, "calls_per_s", 1e9 / out->median);
+	if ((out->status == RES_OK || out->status == RES_NOISY) && result_figure(out) > 0)
+		clocks_value_set(out, "calls_per_s", 1e9 / result_figure(out));
 }
 
 /* Store every call of source as a skip with the reason: the table lists it so. */

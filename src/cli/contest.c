@@ -100,6 +100,7 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 			   const char *why, struct result *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->level = r->level_low = r->level_high = r->slow_share = r->slow_depth = NAN;
 	snprintf(r->id, sizeof(r->id), "%s%s", CATALOG_CONTEST, ld->name);
 	snprintf(r->unit, sizeof(r->unit), "s");
 	r->better = BETTER_LOWER;
@@ -123,6 +124,7 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 	/* One job, one sample: the spread of Time comes from --runs, across runs. */
 	r->median = r->ci_low = r->ci_high = r->min = r->max = r->mean = m->time_s;
 	r->p5 = r->p95 = m->time_s;
+	result_level_is_median(r);
 	r->stddev = r->cv = 0;
 	r->n = 1;
 	r->iterations = 1;

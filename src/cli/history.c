@@ -124,7 +124,7 @@ int cmd_history(int argc, char **argv)
 		{ "only", OPT_STRING, &only, "GLOB,...", "these figures only (ids, globs: 'proc.*,sys.null')", 0, 0, 0 },
 		{ "host", OPT_STRING, &host, "H", "this host's runs only (default: each host apart)", 0, 0, 0 },
 		{ "by", OPT_STRING, &by, "time|label", "a point a run in time order, or a label's runs in version order", 0, 0, 0 },
-		{ "level", OPT_STRING, &level, "fast|median", "a run's fast level (samples' 5th percentile; default) or its median", 0, 0, 0 },
+		{ "level", OPT_STRING, &level, "fast|median", "a run's level (the fast state's; default) or its median", 0, 0, 0 },
 		{ "control", OPT_STRING, &control, "LABEL", "a label measured again every few labels: the others read against its drift", 0, 0, 0 },
 		{ "fail-on", OPT_STRING, &fail_on, "regression|change", "exit 3 when the newest point brought a step of that kind", 0, 0, 0 },
 		OPT_ROW_FORMAT(format, "text (the noticed lines, then the figures that stepped), json or html"),

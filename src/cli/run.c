@@ -576,10 +576,10 @@ static size_t auto_figures(const struct session *ses, const struct engine_job *j
 
 			if (strcmp(r->id, job->b->id) != 0 || r->placement != job->place ||
 			    (*key && !result_same_instance(r, *key)) ||
-			    (r->status != RES_OK && r->status != RES_NOISY) || !(r->median > 0))
+			    (r->status != RES_OK && r->status != RES_NOISY) || !(result_figure(r) > 0))
 				continue;
 			*key = *key ? *key : r;
-			meds[n++] = r->median;
+			meds[n++] = result_figure(r);
 		}
 	return n;
 }
@@ -614,7 +614,7 @@ static void run_auto_look(const struct run_opts *o, struct session *ses,
 			au->state[j] = au->n[j] ? AUTO_MORE : AUTO_NONE;
 			continue;
 		}
-		if (report_compare_sittings(&h, key, LEVEL_MEDIAN, &st) < 0)
+		if (report_compare_sittings(&h, key, LEVEL_FAST, &st) < 0)
 			die("%s: out of memory", o->cmd);
 		au->known += st.df > 0;
 		d = stats_detectable_side(meds, au->n[j], &st, &fl);

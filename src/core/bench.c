@@ -117,6 +117,8 @@ void result_init(struct result *r, const struct bench *b)
 	r->aggregate = NAN;
 	r->drift = NAN;
 	r->apart = NAN;
+	r->level = r->level_low = r->level_high = NAN;
+	r->slow_share = r->slow_depth = NAN;
 	for (int i = 0; i < 2; i++)
 		r->around[i] = (struct sentinel_point){ .t = NAN, .cpu = -1, .sys_ns = NAN,
 							.user_ns = NAN };
@@ -309,10 +311,19 @@ int result_same_instance(const struct result *a, const struct result *b)
 	       a->parallel == b->parallel && a->jobs == b->jobs;
 }
 
+int result_level_known(const struct result *r)
+{
+	return isfinite(r->level) && r->level > 0;
+}
+
 /* The statistic behind a level, known or not. */
 static double result_level_raw(const struct result *r, enum result_level which)
 {
-	return which == LEVEL_MEDIAN ? r->median : r->better == BETTER_HIGHER ? r->p95 : r->p5;
+	if (which == LEVEL_MEDIAN)
+		return r->median;
+	if (result_level_known(r))
+		return r->level;
+	return r->better == BETTER_HIGHER ? r->p95 : r->p5;
 }
 
 int result_has_level(const struct result *r, enum result_level which)
@@ -325,6 +336,36 @@ int result_has_level(const struct result *r, enum result_level which)
 double result_level(const struct result *r, enum result_level which)
 {
 	return result_has_level(r, which) ? result_level_raw(r, which) : r->median;
+}
+
+double result_figure(const struct result *r)
+{
+	return result_level_known(r) ? r->level : r->median;
+}
+
+void result_figure_ci(const struct result *r, double *lo, double *hi)
+{
+	if (result_level_known(r)) {
+		*lo = r->level_low;
+		*hi = r->level_high;
+	} else {
+		*lo = r->ci_low;
+		*hi = r->ci_high;
+	}
+}
+
+double result_replica_figure(const struct result_replica *rr)
+{
+	return isfinite(rr->fast) && rr->fast > 0 ? rr->fast : rr->median;
+}
+
+void result_level_is_median(struct result *r)
+{
+	r->level = r->median;
+	r->level_low = r->ci_low;
+	r->level_high = r->ci_high;
+	r->slow_share = (double)NAN;
+	r->slow_depth = (double)NAN;
 }
 
 int result_busy(const struct result *r)

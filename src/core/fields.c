@@ -11,6 +11,8 @@
 #define F(key, col, type, member, flags, lo, hi) \
 	{ key, col, type, offsetof(struct result, member), sizeof(((struct result *)0)->member), \
 	  flags, lo, hi }
+/* A level and its interval's ends: a cost or a rate, absent from an older kbench's. */
+#define LEVEL_FLAGS (FIELD_MEASURED | FIELD_NONNEG | FIELD_OPTIONAL | FIELD_POSITIVE)
 /* A statistic of the samples: times, rates, spreads and their ratios, none below zero. */
 #define STAT(key) F(#key, #key, FIELD_REAL, key, FIELD_MEASURED | FIELD_NONNEG, 0, 0)
 
@@ -24,6 +26,13 @@ const struct field field_result[] = {
 	F("parallel", "parallel", FIELD_INT, parallel, 0, 1, INT_MAX),
 	/* Absent (an older kbench) or null: not one of a -j sweep. */
 	F("jobs", "jobs", FIELD_INT, jobs, FIELD_ZERO_NONE | FIELD_OPTIONAL, 1, 1000000),
+	/* The figure quoted and its interval; absent (an older kbench) or null: none. */
+	F("level", "level", FIELD_REAL, level, LEVEL_FLAGS, 0, 0),
+	F("level_low", "level_low", FIELD_REAL, level_low, LEVEL_FLAGS, 0, 0),
+	F("level_high", "level_high", FIELD_REAL, level_high, LEVEL_FLAGS, 0, 0),
+	/* The slow spells: their share of the replicas, and how much slower. */
+	F("slow_share", "slow_share", FIELD_REAL, slow_share, FIELD_MEASURED | FIELD_SHARE | FIELD_OPTIONAL, 0, 0),
+	F("slow_depth", "slow_depth", FIELD_REAL, slow_depth, FIELD_MEASURED | FIELD_NONNEG | FIELD_OPTIONAL, 0, 0),
 	STAT(median), STAT(ci_low), STAT(ci_high), STAT(min), STAT(max), STAT(mean),
 	STAT(stddev), STAT(cv), STAT(p5), STAT(p95),
 	/* n bounds what is allocated for the samples; a billion is far past any run. */
@@ -83,6 +92,7 @@ static const struct field replica_fields[] = {
 	R(result_replica, "sentinel_user_ns", "sentinel_user", FIELD_REAL, sentinel_user, 0, 0, 0),
 	/* Absent from an older kbench's export: not known. */
 	R(result_replica, "apart", "apart", FIELD_REAL, apart, FIELD_OPTIONAL | FIELD_SHARE, 0, 0),
+	R(result_replica, "fast", "fast", FIELD_REAL, fast, FIELD_OPTIONAL | FIELD_NONNEG | FIELD_POSITIVE, 0, 0),
 };
 const struct record record_replica =
 	RECORD(result_replica, "replica", "replicas", "result_replicas", 0, replica_fields, 100000);

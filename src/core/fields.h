@@ -43,6 +43,8 @@ enum {
 	FIELD_NUMBER = 1u << 8,		/* a real that is never none (a point's x) */
 	FIELD_SHARE = 1u << 9,		/* a real from 0 to 1 where known */
 	FIELD_COPY = 1u << 10,		/* a copy's number: 1 to its result's parallel */
+	FIELD_POSITIVE = 1u << 11,	/* a real that is none unless above zero (a level:
+					   a cost or a rate; a zeroed result has none) */
 };
 
 struct field {

@@ -1019,6 +1019,14 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	free(agg);
 	stats_summarize(r->samples, r->n, &ss);
 	fill_stats(r, &ss);
+	/*
+	 * The replica's own level: its fastest stretch, the samples' 5th
+	 * percentile (95th where bigger is better), with that quantile's
+	 * interval; whether it fell in a slow spell only the other replicas
+	 * can tell (replica_merge).
+	 */
+	stats_quantile_ci(r->samples, r->n, r->better == BETTER_HIGHER ? 0.95 : 0.05, &r->level,
+			  &r->level_low, &r->level_high);
 	r->status = r->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
 	/* What was subtracted per operation, in the result's unit: a time's
 	 * alone, since a rate's figure is no sum of parts. */

@@ -86,6 +86,48 @@ static int replica_machine(const struct replica_cfg *cfg, double *w)
 }
 
 /*
+ * The machine's spread in its fast state, relative: as replica_machine,
+ * over the timeline's points that the sentinel took in the fast state
+ * alone (within STATS_SLOW_STEP of its fastest tenth), so that the slow
+ * spells, which the level leaves out, do not widen it.
+ */
+static int replica_machine_fast(const struct replica_cfg *cfg, double *w)
+{
+	size_t n = cfg->ntimeline;
+	double *v, spread[2];
+
+	*w = 0;
+	if (n < 4)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	for (int op = 0; op < 2; op++) {
+		size_t k = 0;
+		double anchor;
+
+		for (size_t i = 0; i < n; i++) {
+			double x = op ? cfg->timeline[i].user_ns : cfg->timeline[i].sys_ns;
+
+			if (isfinite(x) && x > 0)
+				v[k++] = x;
+		}
+		spread[op] = (double)NAN;
+		if (k < 4)
+			continue;
+		qsort(v, k, sizeof(*v), replica_cmp);
+		anchor = stats_quantile_sorted(v, k, 0.1);
+		while (k > 0 && v[k - 1] > anchor * (1 + STATS_SLOW_STEP))
+			k--;
+		spread[op] = replica_spread(v, k);
+	}
+	free(v);
+	if (isfinite(fmax(spread[0], spread[1])))
+		*w = REPLICA_MACHINE_Z * fmax(spread[0], spread[1]);
+	return 0;
+}
+
+/*
  * The interval [*lo, *hi] around m made at least w (relative) wide on
  * each side: on the logarithm where it can be, so that a positive
  * figure's bound never goes below zero.  A floor, not a sum: replicas that
@@ -104,6 +146,38 @@ static void replica_widen(double m, double w, double *lo, double *hi)
 		*lo = m - fmax(m - *lo, w * fabs(m));
 		*hi = m + fmax(*hi - m, w * fabs(m));
 	}
+}
+
+/*
+ * The level of the figure's replicas (in[k]) in the machine's fast state
+ * (stats_fast_level over each one's fast level), its interval at least
+ * the fast state's own spread w wide, and the slow spells' share and
+ * depth.  scratch holds n doubles.  -1 without memory.
+ */
+static int replica_level(const struct result *reps, size_t n, const unsigned char *in, double w,
+			 double *scratch, struct result *out)
+{
+	int up = reps[0].better == BETTER_HIGHER;
+	struct stats_fast f;
+	size_t m = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (in[k] && result_level_known(&reps[k]))
+			scratch[m++] = up ? 1 / reps[k].level : reps[k].level;
+	if (m == 0) {
+		out->level = out->level_low = out->level_high = (double)NAN;
+		out->slow_share = out->slow_depth = (double)NAN;
+		return 0;
+	}
+	if (stats_fast_level(scratch, m, &f) < 0)
+		return -1;
+	replica_widen(f.level, w, &f.lo, &f.hi);
+	out->level = up ? 1 / f.level : f.level;
+	out->level_low = up ? 1 / f.hi : f.lo;
+	out->level_high = up ? 1 / f.lo : f.hi;
+	out->slow_share = (double)f.nslow / (double)m;
+	out->slow_depth = f.slow_depth;
+	return 0;
 }
 
 /* A side figure into a result's values, as a benchmark's own would be. */
@@ -233,6 +307,7 @@ static void replica_records(const struct result *reps, size_t n, const struct re
 		struct result_replica *rr = &out->replicas[k];
 
 		rr->median = r->median;
+		rr->fast = r->level;
 		rr->lo = r->ci_low;
 		rr->hi = r->ci_high;
 		rr->n = r->n;
@@ -293,7 +368,7 @@ static size_t replica_split(const double *median, const double *apart, size_t n,
 		if (stats_summarize(scratch, got, &ss) < 0)
 			return 0;
 		out[m].n = got;
-		out[m].median = ss.median;
+		out[m].level = ss.median;
 		out[m].lo = ss.ci_low;
 		out[m].hi = ss.ci_high;
 	}
@@ -308,7 +383,7 @@ size_t replica_modes(const struct result *r, struct replica_mode out[2])
 	if (n < 2 || !r->replicas || r->placement == PLACE_NA || !(v = malloc(3 * n * sizeof(*v))))
 		return 0;
 	for (size_t k = 0; k < n; k++) {
-		v[k] = r->replicas[k].median;
+		v[k] = result_replica_figure(&r->replicas[k]);
 		v[n + k] = r->replicas[k].apart;
 	}
 	got = replica_split(v, v + n, n, v + 2 * n, out, NULL);
@@ -367,7 +442,7 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		  const struct replica_cfg *cfg, struct result *out)
 {
 	const struct result *miss;
-	double *scratch, best = INFINITY, w;
+	double *scratch, best = INFINITY, w, wf;
 	size_t near = 0, which = 0, m = 0;
 	struct stats_summary ss, all;
 	struct replica_mode modes[2];
@@ -427,12 +502,17 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		free(in);
 		return 0;	/* one replica: its own figure, CI and stop, as measured */
 	}
-	if (replica_spread_of(reps, n, in, &all) < 0 || replica_machine(cfg, &w) < 0)
+	if (replica_spread_of(reps, n, in, &all) < 0 || replica_machine(cfg, &w) < 0 ||
+	    replica_machine_fast(cfg, &wf) < 0 || replica_level(reps, n, in, wf, scratch, out) < 0)
 		goto fail;
-	/* The interval for the next run: the replicas' own, at least the machine's movement. */
+	/*
+	 * The intervals for the next run: the replicas' own, at least the
+	 * machine's movement; the level's, the fast state's (machine_pct, as
+	 * the figure quoted is the level).
+	 */
 	if (cfg->ntimeline) {
 		replica_widen(ss.median, w, &ss.ci_low, &ss.ci_high);
-		replica_value(out, "machine_pct", 100 * w);
+		replica_value(out, "machine_pct", 100 * wf);
 	}
 	out->median = ss.median;
 	out->ci_low = ss.ci_low;
@@ -450,7 +530,12 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 			scratch[m++] = reps[k].aggregate;
 	if (reps[0].parallel > 1 && stats_summarize(scratch, m, &all) == 0)
 		out->aggregate = all.median;
-	out->stop = stats_rel_halfwidth(&ss) <= cfg->precision ? STOP_PRECISION : STOP_MAX_TIME;
+	/* The figure quoted met its precision or not: the level's interval where there is one. */
+	if (isfinite(out->level) && out->level > 0)
+		out->stop = fmax(out->level - out->level_low, out->level_high - out->level) / out->level <=
+					    cfg->precision ? STOP_PRECISION : STOP_MAX_TIME;
+	else
+		out->stop = stats_rel_halfwidth(&ss) <= cfg->precision ? STOP_PRECISION : STOP_MAX_TIME;
 	out->status = out->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
 	free(scratch);
 	free(in);

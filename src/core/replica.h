@@ -63,10 +63,15 @@ struct replica_cfg {
  * - A replica that failed fails the result, with its reason: the work did
  *   not happen once, and a figure made of the others would hide it.  A
  *   first replica that skipped makes the result a skip.
- * - Otherwise: the median of the replicas' medians, its 95% CI from order
- *   statistics over them (their whole range below 6 replicas), at least
- *   the machine's spread wide (REPLICA_MACHINE_Z, recorded as the value
- *   machine_pct), noisy when that interval is wider than the precision; the spread fields (min to p95) and
+ * - Otherwise: the level, the fast state's (stats_fast_level over the
+ *   replicas' own levels, their samples' 5th percentiles), its 95%
+ *   interval at least the machine's spread in its fast state wide
+ *   (REPLICA_MACHINE_Z over the sentinel's fast points, recorded as the
+ *   value machine_pct), noisy when that interval is wider than the
+ *   precision, and the slow spells' share and depth; beside it the median
+ *   of the replicas' medians, its 95% CI from order statistics over them
+ *   (their whole range below 6 replicas), at least the machine's whole
+ *   spread wide (slow spells and all); the spread fields (min to p95) and
  *   samples are every replica's samples; a curve's points are merged point
  *   by point the same way and its levels found again (b->curve_done); the
  *   values are those of the replica nearest the median.  One replica is
@@ -103,7 +108,8 @@ enum replica_ends {
 };
 struct replica_mode {
 	enum replica_ends ends;
-	double median, lo, hi;		/* the median of its replicas' medians, its 95% CI */
+	double level, lo, hi;		/* the median of its replicas' levels (their medians
+					   where a replica has no level), its 95% CI */
 	size_t n;			/* its replicas */
 };
 /*

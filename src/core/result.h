@@ -56,6 +56,8 @@ struct result_sample {
  */
 struct result_replica {
 	double median, lo, hi;		/* of its samples, and their 95% CI */
+	double fast;			/* its fast level: its samples' 5th percentile (95th
+					   where bigger is better); NaN unknown */
 	size_t n;			/* samples */
 	double t0, t1;			/* first and last sample, seconds from the run's start */
 	double sentinel_sys;		/* the sentinel around it: the mean of the points */
@@ -108,7 +110,17 @@ struct result {
 	char unit[64];			/* "us", "calls/s", a row's own text (AIM9's longest is 48) */
 	enum bench_better better;
 	enum result_status status;
-	double median;			/* the figure quoted */
+	double level;			/* the figure quoted: the operation's cost in the
+					   machine's fast state (stats_fast_level over the
+					   replicas; a whole job's median, time and contest);
+					   NaN in a result of an older kbench */
+	double level_low, level_high;	/* its 95% interval, for the next run too */
+	double slow_share;		/* the share of the replicas that fell in slower
+					   spells of the machine, 0 to 1; NaN unknown */
+	double slow_depth;		/* how much slower they were: their median over the
+					   level, less 1 (0.3: 30% slower); 0 with none */
+	double median;			/* the samples' median (over replicas: the median
+					   of theirs), which mixes the machine's states */
 	double ci_low, ci_high;		/* 95% CI of the median */
 	double min, max, mean, stddev, cv, p5, p95;
 	size_t n;			/* samples kept (warm-up excluded) */
@@ -198,19 +210,37 @@ void result_value_add(struct result *r, const char *key, double num, const char 
  */
 int result_same_instance(const struct result *a, const struct result *b);
 /*
- * Which statistic of a result stands for its run.  The median is what
- * every table quotes.  The fast level is the samples' 5th percentile (the
- * 95th where bigger is better): the cost when the machine is not in the
+ * Which statistic of a result stands for its run.  The fast level is what
+ * every table quotes (level): the cost when the machine is not in the
  * way, which a kernel's change moves as it moves the median while a VM's
  * slow spells leave it alone; between sittings of one kernel here it
- * spreads 3 to 10 times less for system calls and latencies
- * (bench/history_noise.py), so a history sees steps the median hides.
+ * spreads 3 to 10 times less than the median for system calls and
+ * latencies (bench/history_noise.py), so a history sees steps the median
+ * hides.  A result of an older kbench has no level: its samples' 5th
+ * percentile (the 95th where bigger is better) stands for it, and where
+ * that is unknown too, its median.
  */
 enum result_level { LEVEL_MEDIAN, LEVEL_FAST };
 /* Whether r has a level of that kind (one stored by an older kbench has no fast level). */
 int result_has_level(const struct result *r, enum result_level which);
 /* r's level of that kind; its median where it has none. */
 double result_level(const struct result *r, enum result_level which);
+/*
+ * Whether r has a level of its own: a cost or a rate, never 0, so that a
+ * result made by zeroing (a test's, a report's own) or of an older kbench
+ * has none.
+ */
+int result_level_known(const struct result *r);
+/*
+ * The figure a table quotes and its 95% interval: the level where r has
+ * one, else its median and the median's interval.
+ */
+double result_figure(const struct result *r);
+void result_figure_ci(const struct result *r, double *lo, double *hi);
+/* A replica's figure: its fast level, or its median where it has none (an older kbench's). */
+double result_replica_figure(const struct result_replica *rr);
+/* The level taken as the median, for a whole job's runs (time, contest): no spells named. */
+void result_level_is_median(struct result *r);
 /* True when other work competed for the CPUs while sampling. */
 int result_busy(const struct result *r);
 void result_free(struct result *r);

@@ -498,6 +498,7 @@ void timed_result(const struct timed_series *c, const char *id, const char *cmdl
 	for (int i = 0; i < 5; i++)
 		per[i] = calloc(c->nruns + 1, sizeof(double));
 	memset(r, 0, sizeof(*r));
+	r->level = r->level_low = r->level_high = r->slow_share = r->slow_depth = NAN;
 	snprintf(r->id, sizeof(r->id), "%s", id);
 	snprintf(r->unit, sizeof(r->unit), "s");
 	r->better = BETTER_LOWER;
@@ -590,6 +591,8 @@ void timed_result(const struct timed_series *c, const char *id, const char *cmdl
 		r->cv = ss.cv;
 		r->p5 = ss.p5;
 		r->p95 = ss.p95;
+		/* A whole job: its runs' median is its level, as time users read one. */
+		result_level_is_median(r);
 		r->overhead = 0;
 		result_value_add(r, "user_s", timed_median(per[0], c->nruns), NULL);
 		result_value_add(r, "sys_s", timed_median(per[1], c->nruns), NULL);

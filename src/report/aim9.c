@@ -103,17 +103,17 @@ static void aim9_row(struct rm_doc *doc, const struct run_info *run, const struc
 		return;
 	}
 	aim9_span(r, &elapsed, &count);
-	hw = 100.0 * fmax(r->median - r->ci_low, r->ci_high - r->median) / r->median;
-	if (r->median > 0 && isfinite(hw))
+	hw = 100.0 * report_rel_halfwidth(r);
+	if (isfinite(hw))
 		snprintf(ci, sizeof(ci), hw < 99.95 ? "+-%.1f%%" : "+-%.0f%%", fmin(hw, 9999));
 	snprintf(buf, sizeof(buf), elapsed > 0 ? "%.2f" : "-", elapsed);
 	rm_cell(doc, AIM9_ELAPSED_W, 1, buf);
 	snprintf(buf, sizeof(buf), elapsed > 0 ? "%.0f" : "-", count);
 	rm_cell(doc, AIM9_COUNT_W, 1, buf);
 	/* The loops from the factor of today's row; a row since removed has none. */
-	snprintf(buf, sizeof(buf), b && b->ops > 0 ? "%.5f" : "-", b && b->ops > 0 ? r->median / b->ops : 0);
+	snprintf(buf, sizeof(buf), b && b->ops > 0 ? "%.5f" : "-", b && b->ops > 0 ? result_figure(r) / b->ops : 0);
 	rm_cell(doc, AIM9_RATE_W, 1, buf);
-	snprintf(buf, sizeof(buf), "%.2f", r->median);
+	snprintf(buf, sizeof(buf), "%.2f", result_figure(r));
 	rm_cell(doc, AIM9_RATE_W, 1, buf);
 	snprintf(buf, sizeof(buf), "%s%s", ci, report_loose(r, sp) ? " " REPORT_LOOSE_MARK : "");
 	rm_cell(doc, -1, 0, buf);

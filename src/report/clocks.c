@@ -177,16 +177,15 @@ static int ck_figure(const struct ck_row *row, const char *call, struct stats_su
 		if (strcmp(ck_call(r->id), call) != 0)
 			continue;
 		*last = r;
-		if (!ck_usable(r) || !isfinite(r->median))
+		if (!ck_usable(r) || !isfinite(result_figure(r)))
 			continue;
 		if (!*first)
 			*first = r;
-		v[n++] = r->median;
+		v[n++] = result_figure(r);
 	}
 	if (n == 1) {
-		ss->median = (*first)->median;
-		ss->ci_low = (*first)->ci_low;
-		ss->ci_high = (*first)->ci_high;
+		ss->median = result_figure(*first);
+		result_figure_ci(*first, &ss->ci_low, &ss->ci_high);
 	} else if (n > 1 && stats_summarize(v, n, ss) < 0) {
 		n = 0;
 	}
@@ -416,7 +415,7 @@ int report_clocks_model(struct rm_doc *doc, const struct run_info *runs, size_t 
 	if (n > 0) {
 		rm_table(doc, "clocks", "Clock sources - ns per call - smaller is better");
 		rm_plain(doc);
-		rm_text(doc, RM_PARA, "(median +- the larger distance to an end of its 95% interval; "
+		rm_text(doc, RM_PARA, "(level +- the larger distance to an end of its 95% interval; "
 			"v: answered in\nuser space by the vDSO, k: entered the kernel)");
 	}
 	for (size_t from = 0, to; from < (size_t)n && rc == 0; from = to) {

@@ -5,9 +5,13 @@
  *
  * An instance is (id, placement, copies): a pipe round trip on one CPU and
  * across two are different things and are never compared with each other.
- * A side's figure is the median of its runs' medians, and its interval is
- * the 95% CI of that median (order statistics, so with fewer than 6 runs
- * it is their whole range), or with one run that run's own CI.
+ * A run's figure is its level (result_figure: the machine's fast state's,
+ * the slow spells left out; the median of a run of an older kbench), and
+ * a replica's its own fast level.  A side's figure is the median of its
+ * runs' levels, and its interval is the 95% CI of that median (order
+ * statistics, so with fewer than 6 runs it is their whole range), or with
+ * one run that run's own interval.  The tests below take the runs' levels
+ * and the replicas' fast levels where they say "median".
  *
  * Which test: with 3 runs or more a side, the logarithms of the run
  * levels (runs are the independent repetitions: samples within one run
@@ -150,8 +154,8 @@ static size_t cmp_section_of(const char *id)
 
 static int cmp_usable(const struct result *r)
 {
-	return (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median) &&
-	       r->median > 0 && r->npoints == 0;
+	return (r->status == RES_OK || r->status == RES_NOISY) && isfinite(result_figure(r)) &&
+	       result_figure(r) > 0 && r->npoints == 0;
 }
 
 /* Appending to a growing array of doubles; 0, or -1 without memory. */
@@ -256,7 +260,7 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 				return -1;
 			a[c->nruns] = run_adds[i];
 			nk[c->nruns] = r->replicas ? r->nreplicas : 0;
-			m[c->nruns++] = r->median;
+			m[c->nruns++] = result_figure(r);
 			/* The runs of a set are stored one after the other. */
 			if (!set || strcmp(set, side->runs[i].set_uuid) != 0) {
 				set = side->runs[i].set_uuid;
@@ -267,16 +271,18 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 
 				c->noisy |= report_loose(r, &sp);
 			}
-			c->lo = r->ci_low;
-			c->hi = r->ci_high;
+			result_figure_ci(r, &c->lo, &c->hi);
 			if (r->samples && r->n &&
 			    cmp_push(&d->samples, &d->ns, &d->scap, r->samples, r->n) < 0)
 				return -1;
-			for (size_t k = 0; r->replicas && k < r->nreplicas; k++)
-				if (cmp_push(&d->reps, &d->nreps, &d->rcap, &r->replicas[k].median, 1) < 0 ||
+			for (size_t k = 0; r->replicas && k < r->nreplicas; k++) {
+				double fig = result_replica_figure(&r->replicas[k]);
+
+				if (cmp_push(&d->reps, &d->nreps, &d->rcap, &fig, 1) < 0 ||
 				    cmp_push(&d->repx, &d->nrepx, &d->xcap, &r->replicas[k].sentinel_user,
 					     1) < 0)
 					return -1;
+			}
 		}
 	if (c->nruns == 0)
 		return 0;
@@ -477,8 +483,8 @@ static int cmp_pairs(const struct report_cmp_side *base, const struct report_cmp
 					pp->b = b;
 					pp->cap = cap;
 				}
-				pp->a[pp->n] = x->replicas[k].median;
-				pp->b[pp->n++] = y->replicas[k].median;
+				pp->a[pp->n] = result_replica_figure(&x->replicas[k]);
+				pp->b[pp->n++] = result_replica_figure(&y->replicas[k]);
 			}
 		}
 	return 0;
@@ -837,7 +843,7 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 		size_t common = 0;
 		struct report_cmp_row *row = &rows[k];
 		int bad = cmp_gather(&sides[0], adds[0], row->key, &row->cell[0], &b) < 0 ||
-			  report_compare_sittings(history, row->key, LEVEL_MEDIAN, &sit) < 0;
+			  report_compare_sittings(history, row->key, LEVEL_FAST, &sit) < 0;
 
 		for (size_t s = 1; s < nsides && !bad; s++) {
 			struct report_cmp_cell *o = &row->cell[s];

@@ -687,9 +687,9 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 	report_jset(o, "side", report_jstr(name), bad);
 	report_jset(o, "present", json_boolean(c->present), bad);
 	report_jset(o, "runs", json_integer((json_int_t)c->nruns), bad);
-	report_jset(o, "median", report_jreal(c->median), bad);
-	report_jset(o, "ci_low", report_jreal(c->lo), bad);
-	report_jset(o, "ci_high", report_jreal(c->hi), bad);
+	report_jset(o, "level", report_jreal(c->median), bad);
+	report_jset(o, "level_low", report_jreal(c->lo), bad);
+	report_jset(o, "level_high", report_jreal(c->hi), bad);
 	report_jset(o, "noisy", json_boolean(c->noisy), bad);
 	if (!other)
 		return o;

@@ -80,7 +80,8 @@ static void csv_field(FILE *out, const struct field *f, const struct result *r)
 		break;
 	case FIELD_REAL:
 		d = *(const double *)(const void *)p;
-		csv_num(out, (f->flags & FIELD_NEG_NONE) && d < 0 ? (double)NAN : d);
+		csv_num(out, ((f->flags & FIELD_NEG_NONE) && d < 0) || ((f->flags & FIELD_POSITIVE) && !(d > 0))
+				     ? (double)NAN : d);
 		break;
 	case FIELD_SIZE:
 		fprintf(out, ",%zu", *(const size_t *)(const void *)p);

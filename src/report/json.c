@@ -288,7 +288,8 @@ static json_t *field_json(const struct field *f, const void *obj, int measured)
 		return (f->flags & FIELD_EMPTY_NONE) ? jstr_or_null(p) : report_jstr(p);
 	case FIELD_REAL:
 		d = *(const double *)(const void *)p;
-		if (((f->flags & FIELD_MEASURED) && !measured) || ((f->flags & FIELD_NEG_NONE) && d < 0))
+		if (((f->flags & FIELD_MEASURED) && !measured) || ((f->flags & FIELD_NEG_NONE) && d < 0) ||
+		    ((f->flags & FIELD_POSITIVE) && !(d > 0)))
 			return json_null();
 		return report_jreal(d);
 	case FIELD_SIZE:
@@ -365,9 +366,9 @@ static json_t *modes_array(const struct result *r, int *bad)
 			break;
 		}
 		report_jset(o, "ends", report_jstr(replica_ends_name(m[k].ends)), bad);
-		report_jset(o, "median", report_jreal(m[k].median), bad);
-		report_jset(o, "ci_low", report_jreal(m[k].lo), bad);
-		report_jset(o, "ci_high", report_jreal(m[k].hi), bad);
+		report_jset(o, "level", report_jreal(m[k].level), bad);
+		report_jset(o, "level_low", report_jreal(m[k].lo), bad);
+		report_jset(o, "level_high", report_jreal(m[k].hi), bad);
 		report_jset(o, "replicas", juint(m[k].n), bad);
 		report_jpush(a, o, bad);
 	}

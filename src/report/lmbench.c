@@ -53,7 +53,7 @@ struct table_col {
 	int width;		/* cell width; figures are right-aligned in it */
 	int head_right;		/* right-align the header labels too */
 	const char *ids[3];	/* results the cell is made of, NULL-terminated */
-	cell_fn cell;		/* NULL: the median of ids[0] */
+	cell_fn cell;		/* NULL: the figure of ids[0] */
 	int numw;		/* a figure's width when less than the cell's (0): a
 				   wide header must not buy digits that mean nothing */
 	int left;		/* left-align the cells: text, not figures */
@@ -134,7 +134,7 @@ static void cell_marked(char *buf, int w, double v, const char *mark)
 	snprintf(buf, (size_t)w + 1, "%s%s", less, mark);
 }
 
-static void cell_median(const struct table_col *col, const struct row *row, char *buf)
+static void cell_figure(const struct table_col *col, const struct row *row, char *buf)
 {
 	const struct result *r = find_result(row, col->ids[0]);
 	struct replica_mode modes[2];
@@ -144,14 +144,16 @@ static void cell_median(const struct table_col *col, const struct row *row, char
 	if (!text_usable(r))
 		return;
 	if (replica_modes(r, modes) == 2)
-		cell_marked(buf, w, r->median, NOTE_MODES_MARK);
+		cell_marked(buf, w, result_figure(r), NOTE_MODES_MARK);
 	else if (row->sp && report_loose(r, row->sp))
-		cell_marked(buf, w, r->median, REPORT_LOOSE_MARK);
+		cell_marked(buf, w, result_figure(r), REPORT_LOOSE_MARK);
+	else if (note_slow_marked(r))
+		cell_marked(buf, w, result_figure(r), NOTE_SLOW_MARK);
 	else
-		report_num(buf, w, r->median);
+		report_num(buf, w, result_figure(r));
 }
 
-/* The mean of the medians of all ids, blank unless every one is usable. */
+/* The mean of the figures of all ids, blank unless every one is usable. */
 static void cell_mean(const struct table_col *col, const struct row *row, char *buf)
 {
 	double sum = 0;
@@ -162,7 +164,7 @@ static void cell_mean(const struct table_col *col, const struct row *row, char *
 		const struct result *r = find_result(row, col->ids[i]);
 		if (!text_usable(r))
 			return;
-		sum += r->median;
+		sum += result_figure(r);
 		n++;
 	}
 	if (n)
@@ -180,8 +182,8 @@ static double row_mhz(const struct row *row)
 	const struct row na = { row->run, PLACE_NA, row->si, row->sp, row->verbose };
 	const struct result *r = find_result(&na, "cpu.mhz");
 
-	if (text_usable(r) && r->median > 0)
-		return r->median;
+	if (text_usable(r) && result_figure(r) > 0)
+		return result_figure(r);
 	if (row->run->mhz > 0 && isfinite(row->run->mhz))
 		return row->run->mhz;
 	return NAN;
@@ -581,12 +583,12 @@ static void memlat_guesses(const struct row *row, char *buf, size_t size)
 			report_size(o, sizeof(o), os, 5);
 			guess_add(buf, size, &used, "L%d %s/OS %s", i + 1, d, o);
 		}
-		if (last && lv[i]->median < GUESS_SLOWER * last->median)
+		if (last && result_figure(lv[i]) < GUESS_SLOWER * result_figure(last))
 			guess_add(buf, size, &used, "L%d ~ L%d", i + 1, lastn);
 		last = lv[i];
 		lastn = i + 1;
 	}
-	if (text_usable(mem) && last && mem->median < GUESS_SLOWER * last->median)
+	if (text_usable(mem) && last && result_figure(mem) < GUESS_SLOWER * result_figure(last))
 		guess_add(buf, size, &used, "mem ~ L%d", lastn);
 	if (text_usable(lv[0]) && text_usable(lv[1]) && !text_usable(lv[2])) {
 		double os3 = text_os_cache_bytes(row->si, 3);
@@ -764,7 +766,7 @@ static void table_row(struct rm_doc *doc, const struct table *t, const struct ro
 		if (c->cell)
 			c->cell(c, row, cell);
 		else if (c->ids[0])
-			cell_median(c, row, cell);
+			cell_figure(c, row, cell);
 		rm_cell(doc, w, !c->left, cell);
 		rm_flags(doc, cell_flags(c, row));
 	}
@@ -837,9 +839,10 @@ static int shown_before(const struct table *t, const char *id)
 static void table_notes(FILE *out, const struct table *t, const struct row *row)
 {
 	int verbose = row->verbose;
-	const struct result *loose[64];
-	size_t nloose = 0;
+	const struct result *loose[64], *slow[64];
+	size_t nloose = 0, nslow = 0;
 	const char *id;
+	struct replica_mode modes[2];
 
 	/* A table with a rule of its own for its rows (basic's) has its notes by it. */
 	if (t->notes && (t->has_row ? t->has_row(row) : row_has_exact(t, row)))
@@ -853,9 +856,13 @@ static void table_notes(FILE *out, const struct table *t, const struct row *row)
 			if (!verbose && report_loose(r, row->sp) && nloose < NELEM(loose) &&
 			    !shown_before(t, id))
 				loose[nloose++] = r;
+			else if (replica_modes(r, modes) != 2 && !(row->sp && report_loose(r, row->sp)) &&
+				 note_slow_marked(r) && nslow < NELEM(slow) && !shown_before(t, id))
+				slow[nslow++] = r;
 		}
 	}
 	note_loose(out, row->run, loose, nloose);
+	note_slow(out, row->run, slow, nslow);
 }
 
 /* The order placements are shown in, and what each means. */

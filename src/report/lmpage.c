@@ -173,12 +173,12 @@ void lm_page_forest(FILE *out, const void *arg)
 
 			while (j < nids && strcmp(ids[j], a->id) != 0)
 				j++;
-			if (j == nids || !(a->status == RES_OK || a->status == RES_NOISY) || !(a->median > 0))
+			if (j == nids || !(a->status == RES_OK || a->status == RES_NOISY) || !(result_figure(a) > 0))
 				continue;
 			for (size_t k = 0; k < other->nresults && !b; k++)
 				if (result_same_instance(&other->results[k], a))
 					b = &other->results[k];
-			if (!b || !(b->status == RES_OK || b->status == RES_NOISY) || !(b->median > 0))
+			if (!b || !(b->status == RES_OK || b->status == RES_NOISY) || !(result_figure(b) > 0))
 				continue;
 			snprintf(names[n], sizeof(names[n]), "%s%s", a->id,
 				 a->placement == PLACE_SAME ? " same" : a->placement == PLACE_SPREAD ? " spread" :
@@ -186,7 +186,7 @@ void lm_page_forest(FILE *out, const void *arg)
 			double ha = log1p(report_rel_halfwidth(a)), hb = log1p(report_rel_halfwidth(b));
 			double h = sqrt(ha * ha + hb * hb);
 
-			*r = (struct svg_row){ names[n], b->median / a->median, NAN, NAN, 0, 0, NULL };
+			*r = (struct svg_row){ names[n], result_figure(b) / result_figure(a), NAN, NAN, 0, 0, NULL };
 			if (isfinite(h)) {
 				r->lo = r->ratio * exp(-h);
 				r->hi = r->ratio * exp(h);
@@ -249,9 +249,8 @@ static void lm_page_rates(FILE *out, const struct run_info *rows, size_t nrows)
 			bars[g.n] = (struct svg_bar){ rows[k].label, NAN, NAN, NAN,
 						     r->status == RES_SKIP ? "skipped" : "failed" };
 			if (r->status == RES_OK || r->status == RES_NOISY) {
-				bars[g.n].value = r->median;
-				bars[g.n].lo = r->ci_low;
-				bars[g.n].hi = r->ci_high;
+				bars[g.n].value = result_figure(r);
+				result_figure_ci(r, &bars[g.n].lo, &bars[g.n].hi);
 			}
 			g.n++;
 		}

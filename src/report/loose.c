@@ -20,9 +20,12 @@
 
 double report_rel_halfwidth(const struct result *r)
 {
-	double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
+	double lo, hi, m = result_figure(r), hw;
 
-	return r->median > 0 && isfinite(hw) ? hw / r->median : (double)NAN;
+	result_figure_ci(r, &lo, &hi);
+	hw = fmax(m - lo, hi - m);
+
+	return m > 0 && isfinite(hw) ? hw / m : (double)NAN;
 }
 
 static int loose_cmp(const void *a, const void *b)
@@ -42,7 +45,7 @@ static double loose_median(double *x, size_t n)
 
 static int loose_usable(const struct result *r)
 {
-	return (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median);
+	return (r->status == RES_OK || r->status == RES_NOISY) && isfinite(result_figure(r));
 }
 
 struct report_spread report_run_spread(const struct run_info *run)

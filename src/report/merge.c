@@ -73,8 +73,8 @@ static int merge_median(const double *v, size_t n, double *out)
  * The instance of key over the runs of one label (the members of runs),
  * into out.  With two usable figures or more: the median of their medians
  * and its 95% CI (order statistics over the runs, so with fewer than six
- * runs it is their whole range); the spread fields (min to p95) describe
- * the medians too.  With one, that run's result as it is, CI included.
+ * runs it is their whole range), and the same of their levels; the spread
+ * fields (min to p95) describe the medians too.  With one, that run's result as it is, CI included.
  * With none, the first run's, so a skip or a failure keeps its reason.
  */
 static int merge_instance(const struct run_info *runs, const size_t *members, size_t nmembers,
@@ -82,9 +82,10 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 {
 	const struct result **got = NULL, *first = NULL, *rep;
 	int64_t *got_run = NULL, rep_run;
-	double *meds = NULL, *aggs = NULL, dist, interference = -1, wall = 0, drift = NAN;
-	size_t nused = 0, naggs = 0, nsamples = 0, cap = 0;
-	struct stats_summary ss;
+	double *meds = NULL, *aggs = NULL, *levs = NULL, *shares = NULL, *depths = NULL, dist;
+	double interference = -1, wall = 0, drift = NAN;
+	size_t nused = 0, naggs = 0, nsamples = 0, cap = 0, nlevels = 0, nshares = 0, ndepths = 0;
+	struct stats_summary ss, ls;
 	int noisy = 0, drifted = 0, rc = -1;
 
 	for (size_t m = 0; m < nmembers; m++)
@@ -93,7 +94,10 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 	meds = malloc(cap * sizeof(*meds));
 	aggs = malloc(cap * sizeof(*aggs));
 	got_run = malloc(cap * sizeof(*got_run));
-	if (!got || !meds || !aggs || !got_run)
+	levs = malloc(cap * sizeof(*levs));
+	shares = malloc(cap * sizeof(*shares));
+	depths = malloc(cap * sizeof(*depths));
+	if (!got || !meds || !aggs || !got_run || !levs || !shares || !depths)
 		goto out;
 	for (size_t m = 0; m < nmembers; m++) {
 		const struct run_info *run = &runs[members[m]];
@@ -112,6 +116,12 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 			got[nused] = r;
 			got_run[nused] = run->id;
 			meds[nused++] = r->median;
+			if (result_level_known(r))
+				levs[nlevels++] = r->level;
+			if (isfinite(r->slow_share))
+				shares[nshares++] = r->slow_share;
+			if (isfinite(r->slow_depth) && r->slow_depth > 0)
+				depths[ndepths++] = r->slow_depth;
 			noisy |= r->status == RES_NOISY;
 			drifted |= r->drifted;
 			if (isfinite(r->drift))
@@ -131,6 +141,9 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 	}
 	if (stats_summarize(meds, nused, &ss) < 0)
 		goto out;
+	/* Levels where every run has one (an older kbench's have none: the medians stand). */
+	if (nlevels == nused && stats_summarize(levs, nlevels, &ls) < 0)
+		goto out;
 	/*
 	 * The values (a curve's detected cache sizes, the file system, pages per
 	 * fault) and a curve's points describe one measurement, so they come
@@ -141,12 +154,12 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 	 */
 	rep = got[0];
 	rep_run = got_run[0];
-	dist = fabs(got[0]->median - ss.median);
+	dist = fabs(result_figure(got[0]) - (nlevels == nused ? ls.median : ss.median));
 	for (size_t i = 1; i < nused; i++)
-		if (fabs(got[i]->median - ss.median) < dist) {
+		if (fabs(result_figure(got[i]) - (nlevels == nused ? ls.median : ss.median)) < dist) {
 			rep = got[i];
 			rep_run = got_run[i];
-			dist = fabs(got[i]->median - ss.median);
+			dist = fabs(result_figure(got[i]) - (nlevels == nused ? ls.median : ss.median));
 		}
 	if (merge_copy(out, rep) < 0)
 		goto out;
@@ -170,6 +183,27 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 	out->cv = ss.cv;
 	out->p5 = ss.p5;
 	out->p95 = ss.p95;
+	/*
+	 * The level: the runs' levels' median and its interval over the runs;
+	 * the slow spells, the runs' mean share and median depth.
+	 */
+	out->level = out->level_low = out->level_high = NAN;
+	out->slow_share = out->slow_depth = NAN;
+	if (nlevels == nused) {
+		out->level = ls.median;
+		out->level_low = ls.ci_low;
+		out->level_high = ls.ci_high;
+	}
+	if (nshares) {
+		out->slow_share = 0;
+		for (size_t i = 0; i < nshares; i++)
+			out->slow_share += shares[i] / (double)nshares;
+		out->slow_depth = 0;
+	}
+	if (ndepths && merge_median(depths, ndepths, &out->slow_depth) < 0) {
+		result_free(out);
+		goto out;
+	}
 	/* Every sample behind the figure, though none is kept (see merge_copy). */
 	out->n = nsamples;
 	/* A noisy row's stop is a noisy run's: it says why the precision was missed. */
@@ -193,6 +227,9 @@ out:
 	free(got_run);
 	free(meds);
 	free(aggs);
+	free(levs);
+	free(shares);
+	free(depths);
 	return rc;
 }
 

@@ -112,8 +112,8 @@ void note_modes(FILE *out, const struct run_info *run, const struct result *r)
 	if (!text_usable(r) || replica_modes(r, m) != 2)
 		return;
 	text_run_name(run, name, sizeof(name));
-	report_fig(a, sizeof(a), m[0].median);
-	report_fig(b, sizeof(b), m[1].median);
+	report_fig(a, sizeof(a), m[0].level);
+	report_fig(b, sizeof(b), m[1].level);
 	snprintf(head, sizeof(head), "  %s %s%s" NOTE_MODES_MARK ": two modes:", name, r->id,
 		 text_place_tag(r));
 	snprintf(modes, sizeof(modes), "ends on %s %s (%zu of %zu replicas), %s %s (%zu)",
@@ -193,9 +193,63 @@ void note_loose(FILE *out, const struct run_info *run, const struct result **rs,
 	fprintf(out, "%s\n", line);
 }
 
+int note_slow_marked(const struct result *r)
+{
+	return text_usable(r) && isfinite(r->slow_share) && r->slow_share > 0 && isfinite(r->slow_depth) &&
+	       r->slow_depth > 0;
+}
+
+/*
+ * The figures of one run in one table whose replicas fell in slow spells,
+ * on one line within 80 columns: each with the share of its replicas and
+ * how much slower they were ("proc.fork 3/8 +24%"; a label's merged row,
+ * its runs' mean share), deepest first, and how many more did not fit.
+ */
+void note_slow(FILE *out, const struct run_info *run, const struct result **rs, size_t n)
+{
+	char name[160], line[512], item[200];
+	size_t len, shown = 0;
+
+	if (n == 0)
+		return;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && rs[j]->slow_depth > rs[j - 1]->slow_depth; j--) {
+			const struct result *t = rs[j];
+
+			rs[j] = rs[j - 1];
+			rs[j - 1] = t;
+		}
+	text_run_name(run, name, sizeof(name));
+	len = (size_t)snprintf(line, sizeof(line), "  %s " NOTE_SLOW_MARK " slow spells left out:", name);
+	for (size_t i = 0; i < n; i++) {
+		const struct result *r = rs[i];
+		char share[32], more[32];
+		size_t room = TEXT_MAX_COLS - len;
+
+		if (r->nreplicas > 1)
+			snprintf(share, sizeof(share), "%.0f/%zu", r->slow_share * (double)r->nreplicas,
+				 r->nreplicas);
+		else
+			snprintf(share, sizeof(share), "%.0f%%", 100 * r->slow_share);
+		snprintf(item, sizeof(item), "%s %s%s %s +%.0f%%", i ? "," : "", r->id, text_place_tag(r),
+			 share, fmin(100 * r->slow_depth, 9999));
+		snprintf(more, sizeof(more), ", %zu more", n - i);
+		if (strlen(item) + (i + 1 < n ? strlen(more) : 0) > room && shown) {
+			snprintf(line + len, sizeof(line) - len, "%s", more);
+			len = strlen(line);
+			break;
+		}
+		snprintf(line + len, sizeof(line) - len, "%s", item);
+		len = strlen(line);
+		shown++;
+	}
+	fprintf(out, "%s\n", line);
+}
+
 /*
  * The notes on n figures of one run, as the table's notes (the text and
- * HTML share them): each figure's own, then one line naming the loose.
+ * HTML share them): each figure's own, then one line naming the loose,
+ * and one the figures with slow spells left out.
  */
 void note_model(struct rm_doc *doc, const struct run_info *run,
 			const struct result *const *rs, size_t n, int parallel)
@@ -204,8 +258,8 @@ void note_model(struct rm_doc *doc, const struct run_info *run,
 	size_t len = 0;
 	FILE *mem = open_memstream(&notes, &len);
 	struct report_spread sp = report_run_spread(run);
-	const struct result *loose[64];
-	size_t nloose = 0;
+	const struct result *loose[64], *slow[64];
+	size_t nloose = 0, nslow = 0;
 
 	if (!mem) {
 		doc->oom = 1;
@@ -217,8 +271,11 @@ void note_model(struct rm_doc *doc, const struct run_info *run,
 			note_parallel(mem, run, rs[i]);
 		if (!doc->verbose && report_loose(rs[i], &sp) && nloose < NELEM(loose))
 			loose[nloose++] = rs[i];
+		else if (note_slow_marked(rs[i]) && nslow < NELEM(slow))
+			slow[nslow++] = rs[i];
 	}
 	note_loose(mem, run, loose, nloose);
+	note_slow(mem, run, slow, nslow);
 	if (fclose(mem) != 0)
 		doc->oom = 1;
 	else

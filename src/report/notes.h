@@ -18,6 +18,17 @@
  */
 #define NOTE_MODES_MARK "^"
 
+/*
+ * The mark of a figure some of whose replicas fell in slower spells of the
+ * machine (the level leaves them out: stats_fast_level): a line under the
+ * table names them, with their share and how much slower they were.
+ */
+#define NOTE_SLOW_MARK "+"
+/* Whether r is such a figure. */
+int note_slow_marked(const struct result *r);
+/* The n such figures of one run in one table, on one line, deepest first (rs reordered). */
+void note_slow(FILE *out, const struct run_info *run, const struct result **rs, size_t n);
+
 /* r's own note lines (failed, interrupted; with verbose noisy, drift, busy); 1 if any. */
 int note_result(FILE *out, const struct run_info *run, const struct result *r, int verbose);
 /* Both modes of a figure marked NOTE_MODES_MARK. */

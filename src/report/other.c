@@ -59,29 +59,30 @@ static int other_result(const struct result *r)
 	return !in_a_table(r->id);
 }
 
-/* Other results' header: Host, OS, the figure's id, its median, its interval. */
+/* Other results' header: Host, OS, the figure's id, its level, its interval. */
 static void other_header(struct rm_doc *doc)
 {
 	static const char dash[] = "------------------------";
 	static const int widths[] = { LM_HOST_W, LM_OS_W, OTHER_FIG_W, OTHER_MED_W, OTHER_CI_W };
 
-	rm_table(doc, "other", "Other results - median of the samples");
+	rm_table(doc, "other", "Other results - levels, each in its unit");
 	rm_line(doc, RM_HEAD);
 	rm_cell(doc, LM_HOST_W, 0, "Host");
 	rm_cell(doc, LM_OS_W, 1, "OS");
 	rm_cell(doc, OTHER_FIG_W, 0, "Figure");
-	rm_cell(doc, OTHER_MED_W, 1, "Median");
+	rm_cell(doc, OTHER_MED_W, 1, "Level");
 	rm_cell(doc, OTHER_CI_W, 0, "95% CI");
 	rm_line(doc, RM_RULE);
 	for (size_t i = 0; i < NELEM(widths); i++)
 		rm_cell(doc, widths[i], 0, dash);
 }
 
-/* One figure's row: its run's Host and OS, the id, the median with its unit, the interval. */
+/* One figure's row: its run's Host and OS, the id, the level with its unit, the interval. */
 static void other_row(struct rm_doc *doc, const struct run_info *run, const struct result *r,
 		      const struct report_spread *sp)
 {
 	char cell[192], fig[64], lo[64], hi[64];
+	double flo, fhi;
 
 	rm_line(doc, RM_ROW);
 	rm_cell(doc, LM_HOST_W, 0, run->host);
@@ -89,13 +90,15 @@ static void other_row(struct rm_doc *doc, const struct run_info *run, const stru
 	rm_cell(doc, LM_OS_W, 1, cell);
 	snprintf(cell, sizeof(cell), "%s%s", r->id, text_place_tag(r));
 	rm_cell(doc, OTHER_FIG_W, 0, cell);
-	report_fig(fig, sizeof(fig), r->median);
-	snprintf(cell, sizeof(cell), "%s%s %s", fig, report_loose(r, sp) ? "!" : "", r->unit);
+	report_fig(fig, sizeof(fig), result_figure(r));
+	snprintf(cell, sizeof(cell), "%s%s %s", fig,
+		 report_loose(r, sp) ? REPORT_LOOSE_MARK : note_slow_marked(r) ? NOTE_SLOW_MARK : "", r->unit);
 	rm_cell(doc, OTHER_MED_W, 1, cell);
 	if (report_loose(r, sp))
 		rm_flags(doc, RM_NOISY);
-	report_fig(lo, sizeof(lo), r->ci_low);
-	report_fig(hi, sizeof(hi), r->ci_high);
+	result_figure_ci(r, &flo, &fhi);
+	report_fig(lo, sizeof(lo), flo);
+	report_fig(hi, sizeof(hi), fhi);
 	snprintf(cell, sizeof(cell), "%s to %s", lo, hi);
 	rm_cell(doc, OTHER_CI_W, 0, cell);
 }

@@ -77,14 +77,14 @@ static void rate_cell(const struct run_info *run, const struct result *r, char *
 	buf[0] = '\0';
 	if (!text_usable(r))
 		return;
-	if (snprintf(fig, sizeof(fig), "%.0f", r->median) > RATE_FIG_W)
-		report_num(fig, RATE_FIG_W, r->median);
+	if (snprintf(fig, sizeof(fig), "%.0f", result_figure(r)) > RATE_FIG_W)
+		report_num(fig, RATE_FIG_W, result_figure(r));
 	if (run->nmerged <= 1) {
 		snprintf(buf, size, "%*s", RATE_COL_W, fig);
 		return;
 	}
-	hw = 100.0 * fmax(r->median - r->ci_low, r->ci_high - r->median) / r->median;
-	if (r->median > 0 && isfinite(hw))
+	hw = 100.0 * report_rel_halfwidth(r);
+	if (isfinite(hw))
 		snprintf(ci, sizeof(ci), hw < 99.95 ? " +-%.1f%%" : " +-%.0f%%", fmin(hw, 9999));
 	snprintf(buf, size, "%*s%*s", RATE_FIG_W, fig, RATE_CI_W, ci);
 }

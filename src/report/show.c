@@ -277,7 +277,10 @@ static void show_curve_values(FILE *out, const struct result *r)
 	}
 }
 
-/* A single figure: the median, its CI, how it was sampled, its values. */
+/*
+ * A single figure: its level and interval, the slow spells left out of it,
+ * the median and its CI, how it was sampled, its values.
+ */
 static void show_figure(FILE *out, const struct result *r)
 {
 	struct show_line l[SHOW_LINES];
@@ -286,6 +289,22 @@ static void show_figure(FILE *out, const struct result *r)
 	/* why fits a show line's value whole, so it is never cut inside an escape. */
 	char a[32], b[32], c[32], v[300], why[300];
 
+	if (usable && result_level_known(r)) {
+		double hw = fmax(r->level - r->level_low, r->level_high - r->level);
+
+		report_fig(a, sizeof(a), r->level);
+		line_add(l, &n, "level", "%s %s (the fast state's)", a, r->unit);
+		report_fig(a, sizeof(a), r->level_low);
+		report_fig(b, sizeof(b), r->level_high);
+		if (isfinite(hw / r->level))
+			line_add(l, &n, "its 95% CI", "%s to %s %s (+-%.1f%%)", a, b, r->unit,
+				 100.0 * hw / r->level);
+		if (isfinite(r->slow_share) && r->slow_share > 0 && isfinite(r->slow_depth))
+			line_add(l, &n, "slow spells", "%.0f%% of the replicas, %.0f%% slower: left out",
+				 100 * r->slow_share, 100 * r->slow_depth);
+		else if (isfinite(r->slow_share))
+			line_add(l, &n, "slow spells", "none seen");
+	}
 	if (usable) {
 		double hw = fmax(r->median - r->ci_low, r->ci_high - r->median);
 
@@ -397,24 +416,25 @@ static void show_ends(FILE *out, const struct result *r)
 
 /*
  * The replicas behind a figure, one a line, in the order taken: when each
- * ran, its median and CI, its samples, and the sentinel around it, so a
+ * ran, its fast level and median, its samples, and the sentinel around it, so a
  * replica that sat in a slow spell of the machine can be seen as one.
  */
 static void show_replicas(FILE *out, const struct result *r)
 {
-	char m[32], lo[32], hi[32];
+	char m[32], f[32];
 
 	if (r->nreplicas < 2 || !r->replicas)
 		return;
-	fprintf(out, "\nreplica  at (s)       median   95%% CI               samples  "
-		"getppid   adds (ns)\n");
+	fprintf(out, "\nreplica  at (s)          fast     median  samples  getppid   adds (ns)\n");
 	for (size_t k = 0; k < r->nreplicas; k++) {
 		const struct result_replica *p = &r->replicas[k];
 		char at[32], sys[16], user[16];
 
 		report_fig(m, sizeof(m), p->median);
-		report_fig(lo, sizeof(lo), p->lo);
-		report_fig(hi, sizeof(hi), p->hi);
+		if (isfinite(p->fast) && p->fast > 0)
+			report_fig(f, sizeof(f), p->fast);
+		else
+			snprintf(f, sizeof(f), "-");
 		if (isfinite(p->t0) && isfinite(p->t1))
 			snprintf(at, sizeof(at), "%.1f-%.1f", p->t0, p->t1);
 		else
@@ -427,8 +447,7 @@ static void show_replicas(FILE *out, const struct result *r)
 			snprintf(user, sizeof(user), "%.3f", p->sentinel_user);
 		else
 			snprintf(user, sizeof(user), "-");
-		fprintf(out, "%7zu  %-11s %8s %9s to %-9s %7zu  %7s %10s\n", k + 1, at, m, lo, hi,
-			p->n, sys, user);
+		fprintf(out, "%7zu  %-11s %9s  %9s  %7zu  %7s %10s\n", k + 1, at, f, m, p->n, sys, user);
 	}
 	show_ends(out, r);
 }

@@ -24,7 +24,7 @@ const char *text_esc(char *buf, size_t size, const char *s)
 /* A figure worth printing: measured, even if noisy.  Skip and fail are blank. */
 int text_usable(const struct result *r)
 {
-	return r && (r->status == RES_OK || r->status == RES_NOISY) && isfinite(r->median);
+	return r && (r->status == RES_OK || r->status == RES_NOISY) && isfinite(result_figure(r));
 }
 
 /* The number a result stored under key, or NaN when it has none (or a text). */
@@ -56,7 +56,7 @@ int text_floored(const struct result *r, double hw)
 {
 	const struct bench_value *v = result_value(r, "machine_pct");
 
-	return v && v->num > 0 && hw <= expm1(v->num / 100) * fabs(r->median) * (1 + 1e-9);
+	return v && v->num > 0 && hw <= expm1(v->num / 100) * fabs(result_figure(r)) * (1 + 1e-9);
 }
 
 /* " [same]" after an id measured under a placement; "" otherwise. */

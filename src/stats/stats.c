@@ -180,6 +180,64 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	return 0;
 }
 
+int stats_quantile_ci(const double *x, size_t n, double q, double *value, double *lo, double *hi)
+{
+	double *s, half, at;
+	long a, b;
+
+	if (n == 0)
+		return -1;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return -1;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), stats_cmp);
+	*value = stats_quantile_sorted(s, n, q);
+	/* Ranks 1-based: the normal approximation to the binomial count below the quantile. */
+	at = (double)n * q;
+	half = 1.96 * sqrt(at * (1 - q));
+	a = (long)floor(at - half);
+	b = (long)ceil(at + half) + 1;
+	*lo = s[a < 1 ? 0 : (size_t)a - 1];
+	*hi = s[b > (long)n ? n - 1 : (size_t)b - 1];
+	free(s);
+	return 0;
+}
+
+int stats_fast_level(const double *cost, size_t n, struct stats_fast *out)
+{
+	struct stats_summary fast;
+	double *s;
+	size_t k = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!(isfinite(cost[i]) && cost[i] > 0))
+			return -1;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return -1;
+	memcpy(s, cost, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), stats_cmp);
+	while (k < n && s[k] <= s[0] * (1 + STATS_SLOW_STEP))
+		k++;
+	if (stats_summarize(s, k, &fast) < 0) {
+		free(s);
+		return -1;
+	}
+	out->level = fast.median;
+	out->lo = fast.ci_low;
+	out->hi = fast.ci_high;
+	out->nfast = k;
+	out->nslow = n - k;
+	if (k < n)
+		out->slow_depth = stats_median_sorted(s + k, n - k) / fast.median - 1;
+	free(s);
+	return 0;
+}
+
 double stats_rel_halfwidth(const struct stats_summary *s)
 {
 	double half = fmax(s->median - s->ci_low, s->ci_high - s->median);

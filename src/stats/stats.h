@@ -42,6 +42,37 @@ double stats_median_ci_level(size_t n);
 /* Summarise n >= 1 samples (the input is not modified).  -1 when n is 0. */
 int stats_summarize(const double *x, size_t n, struct stats_summary *out);
 
+/*
+ * A figure's level in the machine's fast state, from its replicas.  Each
+ * replica's cost in its own fastest stretch (its samples' 5th percentile,
+ * or the reciprocal of the 95th where bigger is better: cost[] is lower
+ * when faster, all positive) is either the fast state's, or a slow
+ * spell's when the whole replica fell in one (a replica lasts a fraction
+ * of a second to a few; the spells of a shared machine, seconds to
+ * minutes).  The replicas within STATS_SLOW_STEP of the fastest are the
+ * fast state's; the level is their median, its interval the order
+ * statistics' 95% one over them; the others are the slow spells, named by
+ * their share of the replicas and how much slower they were (the median
+ * of theirs over the level, less 1).  Delays on deterministic work are
+ * positive and add up (Chen and Revels, 2016), so the fastest stretch is
+ * the cost and the rest is the machine.
+ */
+#define STATS_SLOW_STEP 0.08
+struct stats_fast {
+	double level, lo, hi;	/* in cost: the fast replicas' median and its 95% interval */
+	size_t nfast, nslow;	/* replicas of the fast state, of slow spells */
+	double slow_depth;	/* the slow ones' median over the level, less 1; 0 with none */
+};
+/* n >= 1 positive costs; 0, or -1 (n 0, a cost not positive finite, no memory). */
+int stats_fast_level(const double *cost, size_t n, struct stats_fast *out);
+
+/*
+ * The q-quantile of n samples (q in (0, 1)) and its distribution-free 95%
+ * interval from order statistics (the ranks n q -+ 1.96 sqrt(n q (1 - q)),
+ * the sample's ends beyond them): 0, or -1 when n is 0 or no memory.
+ */
+int stats_quantile_ci(const double *x, size_t n, double q, double *value, double *lo, double *hi);
+
 /* Largest distance from the median to a CI end, relative to the median. */
 double stats_rel_halfwidth(const struct stats_summary *s);
 

@@ -105,6 +105,11 @@
  * database too, so that it comes last as in a migrated one.
  */
 #define STORE_SQL_REPLICAS_APART "ALTER TABLE result_replicas ADD COLUMN apart REAL;\n"
+/*
+ * A replica's fast level (version 11), beside its median: added the same
+ * way, after apart.
+ */
+#define STORE_SQL_REPLICAS_FAST "ALTER TABLE result_replicas ADD COLUMN fast REAL;\n"
 #define STORE_SQL_REPLICAS \
 	"CREATE TABLE result_replicas (\n" \
 	"  result_id INTEGER NOT NULL REFERENCES results(id),\n" \
@@ -207,7 +212,8 @@ static const char store_schema[] =
 	"  drift REAL,\n"
 	"  drifted INTEGER NOT NULL DEFAULT 0,\n"
 	"  jobs INTEGER NOT NULL DEFAULT 0,\n"
-	"  apart REAL\n"
+	"  apart REAL,\n"
+	"  level REAL, level_low REAL, level_high REAL, slow_share REAL, slow_depth REAL\n"
 	");\n"
 	"CREATE TABLE samples (\n"
 	"  result_id INTEGER NOT NULL REFERENCES results(id),\n"
@@ -226,6 +232,7 @@ static const char store_schema[] =
 	STORE_SQL_RUNS_UUID
 	STORE_SQL_REPLICAS
 	STORE_SQL_REPLICAS_APART
+	STORE_SQL_REPLICAS_FAST
 	STORE_SQL_RESULT_USAGE
 	STORE_SQL_RUNS_SET;
 
@@ -245,7 +252,9 @@ static const char store_schema[] =
  * measured; version 7 timed no jobs, so jobs 0 (none) and no usage;
  * version 8 did not see where the ends of a benchmark between processes
  * ran, so apart NULL (unknown) for its results and replicas; version 9
- * lacked the index that finds a run's set.
+ * lacked the index that finds a run's set; version 10 quoted the median,
+ * so no level (NULL: its results are read at their 5th percentile, or
+ * median), nothing said of slow spells, and no replica's fast level.
  */
 static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
@@ -274,6 +283,12 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[8] = "ALTER TABLE results ADD COLUMN apart REAL;\n"
 	      STORE_SQL_REPLICAS_APART,
 	[9] = STORE_SQL_RUNS_SET,
+	[10] = "ALTER TABLE results ADD COLUMN level REAL;\n"
+	       "ALTER TABLE results ADD COLUMN level_low REAL;\n"
+	       "ALTER TABLE results ADD COLUMN level_high REAL;\n"
+	       "ALTER TABLE results ADD COLUMN slow_share REAL;\n"
+	       "ALTER TABLE results ADD COLUMN slow_depth REAL;\n"
+	       STORE_SQL_REPLICAS_FAST,
 };
 /*
  * One of the results table's statements (STORE_SQL_*), its columns the

@@ -269,7 +269,8 @@ static int store_bind_fields(struct db_stmt *s, int first, const struct field *f
 								     : store_bind_text(s, i, p);
 			break;
 		case FIELD_REAL:
-			rc = store_bind_real(s, i, *(const double *)(const void *)p);
+			rc = store_bind_real(s, i, (f->flags & FIELD_POSITIVE) && !(*(const double *)(const void *)p > 0)
+							   ? (double)NAN : *(const double *)(const void *)p);
 			break;
 		case FIELD_SIZE:
 			rc = db_bind_int64(s, i, (int64_t)*(const size_t *)(const void *)p);

@@ -1027,8 +1027,8 @@ static void test_json(void **state)
 			    "Processor, processes (us)");
 	/* The base's cell has its figure and no test. */
 	cell = json_array_get(json_object_get(row, "cells"), 0);
-	assert_near(jnum(cell, "median"), 2, 0);
-	assert_near(jnum(cell, "ci_low"), 1, 0);
+	assert_near(jnum(cell, "level"), 2, 0);
+	assert_near(jnum(cell, "level_low"), 1, 0);
 	assert_null(json_object_get(cell, "p_adj"));
 	cell = json_array_get(json_object_get(row, "cells"), 1);
 	assert_string_equal(json_string_value(json_object_get(cell, "side")), "other");
@@ -1042,7 +1042,7 @@ static void test_json(void **state)
 	cell = json_array_get(json_object_get(row, "cells"), 2);
 	assert_true(json_is_false(json_object_get(cell, "present")));
 	assert_near(jnum(cell, "runs"), 0, 0);
-	static const char *const nulls[] = { "median", "ci_low", "ci_high", "change", "ratio",
+	static const char *const nulls[] = { "level", "level_low", "level_high", "change", "ratio",
 					     "ratio_ci_low", "ratio_ci_high", "test", "p",
 					     "p_adj", "better" };
 	for (size_t i = 0; i < sizeof(nulls) / sizeof(nulls[0]); i++)

@@ -22,8 +22,8 @@ int cmd_compare(int argc, char **argv)
 	double threshold = 2.0;
 	int json = 0, html = 0, curves = 0, measured = 0, no_history = 0, nhist = 0;
 	struct run_info *hist = NULL;
-	struct report_cmp_side history;
-	const char *hosts[REPORT_CMP_MAX_SIDES];
+	struct judge_cmp_side history;
+	const char *hosts[JUDGE_CMP_MAX_SIDES];
 	size_t nhosts = 0;
 	const struct opt opts[] = {
 		OPT_ROW_DB(db),
@@ -36,9 +36,9 @@ int cmd_compare(int argc, char **argv)
 		{ "no-history", OPT_FLAG, &no_history, NULL, "learn nothing from the host's other sittings: the sides' runs only", 0, 0, 0 },
 		{ 0 },
 	};
-	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];
-	struct run_info *runs[REPORT_CMP_MAX_SIDES] = { 0 };
-	struct report_cmp_row *rows = NULL;
+	struct judge_cmp_side sides[JUDGE_CMP_MAX_SIDES];
+	struct run_info *runs[JUDGE_CMP_MAX_SIDES] = { 0 };
+	struct judge_cmp_row *rows = NULL;
 	char path[PATH_MAX], err[ERRBUF_LEN];
 	size_t nrows = 0, common = 0;
 	struct store *st;
@@ -51,8 +51,8 @@ int cmd_compare(int argc, char **argv)
 	fmt = cli_format("compare", format, json, html, 1u << CLI_TEXT | 1u << CLI_JSON | 1u << CLI_HTML);
 	json = fmt == CLI_JSON;
 	html = fmt == CLI_HTML;
-	if (nsides > REPORT_CMP_MAX_SIDES)
-		die_usage("compare: at most %d sides", REPORT_CMP_MAX_SIDES);
+	if (nsides > JUDGE_CMP_MAX_SIDES)
+		die_usage("compare: at most %d sides", JUDGE_CMP_MAX_SIDES);
 	for (int i = 0; i < nsides; i++)
 		for (int j = 0; j < i; j++)
 			if (strcmp(argv[i], argv[j]) == 0)
@@ -70,7 +70,7 @@ int cmd_compare(int argc, char **argv)
 			store_close(st);
 			die("compare: %s", err);
 		}
-		sides[i] = (struct report_cmp_side){ argv[i], runs[i], (size_t)n };
+		sides[i] = (struct judge_cmp_side){ argv[i], runs[i], (size_t)n };
 		/* '1' and 'A' where A is run 1: the run would be compared with itself. */
 		for (int j = 0; j < i; j++)
 			for (size_t a = 0; a < sides[i].nruns; a++)
@@ -81,7 +81,7 @@ int cmd_compare(int argc, char **argv)
 							  (long long)runs[i][a].id, argv[j], argv[i]);
 	}
 	for (int i = 0; i < nsides; i++)
-		for (size_t j = 0; j < sides[i].nruns && nhosts < REPORT_CMP_MAX_SIDES; j++) {
+		for (size_t j = 0; j < sides[i].nruns && nhosts < JUDGE_CMP_MAX_SIDES; j++) {
 			int seen = 0;
 
 			for (size_t h = 0; h < nhosts && !seen; h++)
@@ -94,9 +94,9 @@ int cmd_compare(int argc, char **argv)
 		die("compare: the host's history: %s", err);
 	}
 	store_close(st);
-	history = (struct report_cmp_side){ "history", hist, (size_t)nhist };
-	flags = measured ? REPORT_CMP_AS_MEASURED : 0;
-	if (report_compare_build_history(sides, (size_t)nsides, threshold / 100, flags,
+	history = (struct judge_cmp_side){ "history", hist, (size_t)nhist };
+	flags = measured ? JUDGE_CMP_AS_MEASURED : 0;
+	if (judge_compare_build_history(sides, (size_t)nsides, threshold / 100, flags,
 					 nhist ? &history : NULL, &rows, &nrows) < 0)
 		die("compare: out of memory");
 	for (size_t k = 0; k < nrows; k++)

@@ -13,37 +13,25 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "core/parse.h"
-#include "report/compare.h"
+#include "judge/history.h"
 #include "report/series.h"
 #include "store/store.h"
 
 /*
- * The history a comparison learns the spread between sittings from
- * (report_compare_build_history): on the hosts named, the runs of every
- * label measured in two sittings (sets) or more, its newest
- * HISTORY_SITTINGS sets, HISTORY_RUNS runs in all, newest first:
- * enough for the spread, and bounded in time however large the store.
+ * The host's history for a comparison: the runs judge_history_pick chooses
+ * of each host's, loaded.
  */
-#define HISTORY_SITTINGS 20
-#define HISTORY_RUNS 400
-
-/* A label of the history: its newest set seen so far, and how many sets. */
-struct history_label {
-	const char *label;
-	int64_t last;
-	size_t all;
-};
-
 int cli_history(struct store *st, const char *const *hosts, size_t nhosts, struct run_info **runs,
 		char *err)
 {
-	char (*ids)[24] = malloc(HISTORY_RUNS * sizeof(*ids));
-	const char **sel = malloc(HISTORY_RUNS * sizeof(*sel));
-	size_t nsel = 0;
+	int64_t *pick = malloc(JUDGE_HISTORY_RUNS * sizeof(*pick));
+	char (*ids)[24] = malloc(JUDGE_HISTORY_RUNS * sizeof(*ids));
+	const char **sel = malloc(JUDGE_HISTORY_RUNS * sizeof(*sel));
+	size_t npick = 0;
 	int n = 0;
 
 	*runs = NULL;
-	if (!ids || !sel) {
+	if (!pick || !ids || !sel) {
 		snprintf(err, ERRBUF_LEN, "out of memory");
 		n = -1;
 		goto out;
@@ -55,49 +43,26 @@ int cli_history(struct store *st, const char *const *hosts, size_t nhosts, struc
 		/* A host with no run stored (yet): nothing to learn from. */
 		if (nr < 0)
 			continue;
-		/*
-		 * Each label's sets counted newest first (a set's runs are
-		 * stored together): a run is taken when its label has 2 sets
-		 * or more and its set is among the label's newest.
-		 */
-		struct history_label *lab = calloc((size_t)nr + 1, sizeof(*lab));
-		size_t nlab = 0, *rank = calloc((size_t)nr + 1, sizeof(*rank)),
-		       *of = calloc((size_t)nr + 1, sizeof(*of));
-
-		for (int r = nr - 1; lab && rank && of && r >= 0; r--) {
-			size_t l = 0;
-
-			while (l < nlab && strcmp(lab[l].label, rows[r].label) != 0)
-				l++;
-			if (l == nlab)
-				lab[nlab++] = (struct history_label){ rows[r].label, -1, 0 };
-			if (lab[l].last != rows[r].set_id) {
-				lab[l].last = rows[r].set_id;
-				lab[l].all++;
-			}
-			rank[r] = lab[l].all;
-			of[r] = l;
+		if (judge_history_pick(rows, nr, pick, JUDGE_HISTORY_RUNS, &npick) < 0) {
+			free(rows);
+			snprintf(err, ERRBUF_LEN, "out of memory");
+			n = -1;
+			goto out;
 		}
-		for (int r = nr - 1; lab && rank && of && r >= 0 && nsel < HISTORY_RUNS; r--)
-			if (lab[of[r]].all >= 2 && rank[r] <= HISTORY_SITTINGS) {
-				snprintf(ids[nsel], sizeof(ids[nsel]), "%lld",
-					 (long long)rows[r].id);
-				sel[nsel] = ids[nsel];
-				nsel++;
-			}
-		free(lab);
-		free(rank);
-		free(of);
 		free(rows);
 	}
-	if (nsel)
-		n = store_runs_load(st, sel, nsel, 0, runs, err);
+	for (size_t i = 0; i < npick; i++) {
+		snprintf(ids[i], sizeof(ids[i]), "%lld", (long long)pick[i]);
+		sel[i] = ids[i];
+	}
+	if (npick)
+		n = store_runs_load(st, sel, npick, 0, runs, err);
 out:
+	free(pick);
 	free(ids);
 	free(sel);
 	return n;
 }
-
 
 /*
  * kbench history [SELECTOR...] [--only IDS] [--host H] [--by time|label]
@@ -173,7 +138,7 @@ int cmd_history(int argc, char **argv)
 	}
 	/* The hosts, each its own history: one machine's steps are not another's. */
 	const char **hosts = calloc((size_t)nruns + 1, sizeof(*hosts));
-	struct report_series *ser = calloc((size_t)nruns + 1, sizeof(*ser));
+	struct judge_series *ser = calloc((size_t)nruns + 1, sizeof(*ser));
 	struct run_info *mine = calloc((size_t)nruns + 1, sizeof(*mine));
 	struct run_info **hist = calloc((size_t)nruns + 1, sizeof(*hist));
 	int *nhist = calloc((size_t)nruns + 1, sizeof(*nhist));
@@ -203,9 +168,9 @@ int cmd_history(int argc, char **argv)
 		for (int i = 0; i < nruns; i++)
 			if (strcmp(runs[i].host, hosts[h]) == 0)
 				mine[n++] = runs[i];
-		struct report_cmp_side hs = { "history", NULL, 0 };
+		struct judge_cmp_side hs = { "history", NULL, 0 };
 
-		if (report_series_build(mine, n, by_label, lev, globs, nglobs, &hs, control,
+		if (judge_series_build(mine, n, by_label, lev, globs, nglobs, &hs, control,
 					&ser[h]) < 0)
 			die("history: out of memory");
 		/*
@@ -213,11 +178,11 @@ int cmd_history(int argc, char **argv)
 		 * the host's (its labels measured twice): read only when one needs
 		 * it, as it is hundreds of runs more.
 		 */
-		if (report_series_short(&ser[h]) &&
+		if (judge_series_short(&ser[h]) &&
 		    (nhist[h] = cli_history(st, &hosts[h], 1, &hist[h], err)) > 0) {
-			hs = (struct report_cmp_side){ "history", hist[h], (size_t)nhist[h] };
-			report_series_free(&ser[h]);
-			if (report_series_build(mine, n, by_label, lev, globs, nglobs, &hs, control,
+			hs = (struct judge_cmp_side){ "history", hist[h], (size_t)nhist[h] };
+			judge_series_free(&ser[h]);
+			if (judge_series_build(mine, n, by_label, lev, globs, nglobs, &hs, control,
 					&ser[h]) < 0)
 				die("history: out of memory");
 			store_runs_free(hist[h], (size_t)nhist[h]);
@@ -232,7 +197,7 @@ int cmd_history(int argc, char **argv)
 			    ser[h].control_sittings == 1 ? "" : "s", nhosts > 1 ? " on host " : "",
 			    nhosts > 1 ? hosts[h] : "");
 		if (fail_on)
-			stepped |= report_series_newest(&ser[h], strcmp(fail_on, "regression") == 0);
+			stepped |= judge_series_newest(&ser[h], strcmp(fail_on, "regression") == 0);
 	}
 	store_close(st);
 	if (fmt == CLI_JSON) {
@@ -250,7 +215,7 @@ int cmd_history(int argc, char **argv)
 	}
 	/* The series point into the runs' results: freed before them. */
 	for (size_t h = 0; h < nhosts; h++)
-		report_series_free(&ser[h]);
+		judge_series_free(&ser[h]);
 	free(ser);
 	free(mine);
 	free(hist);

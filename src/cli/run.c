@@ -35,7 +35,8 @@
 #include "plat/plat.h"
 #include "report/report.h"
 #include "report/compare.h"
-#include "report/merge.h"
+#include "judge/compare.h"
+#include "judge/merge.h"
 #include "stats/stats.h"
 #include "store/store.h"
 
@@ -299,12 +300,12 @@ static struct engine_job *make_jobs(const struct run_opts *o, const struct bench
 static void run_summary(const struct run_info *runs, size_t nruns, int verbose)
 {
 	struct run_info *rows;
-	int nrows = report_merge_labels(runs, nruns, &rows);
+	int nrows = judge_merge_labels(runs, nruns, &rows);
 
 	if (nrows < 0)
 		die("run: out of memory merging the runs");
 	report_summary(stdout, rows, (size_t)nrows, verbose);
-	report_merge_free(rows, (size_t)nrows);
+	judge_merge_free(rows, (size_t)nrows);
 }
 
 /*
@@ -604,7 +605,7 @@ static void run_auto_look(const struct run_opts *o, struct session *ses,
 	au->looked = 1;
 	au->known = 0;
 	for (size_t j = 0; j < njobs; j++) {
-		struct report_cmp_side h = { "history", au->hist, (size_t)au->nhist };
+		struct judge_cmp_side h = { "history", au->hist, (size_t)au->nhist };
 		struct stats_sittings st;
 		const struct result *key;
 		double fl, d;
@@ -614,7 +615,7 @@ static void run_auto_look(const struct run_opts *o, struct session *ses,
 			au->state[j] = au->n[j] ? AUTO_MORE : AUTO_NONE;
 			continue;
 		}
-		if (report_compare_sittings(&h, key, LEVEL_FAST, &st) < 0)
+		if (judge_compare_sittings(&h, key, LEVEL_FAST, &st) < 0)
 			die("%s: out of memory", o->cmd);
 		au->known += st.df > 0;
 		d = stats_detectable_side(meds, au->n[j], &st, &fl);
@@ -928,16 +929,16 @@ static int ab_restore(struct ab *a)
  */
 static void ab_report(const struct run_opts *o, const struct session *ses)
 {
-	struct report_cmp_side sides[2];
-	struct report_cmp_row *rows = NULL;
+	struct judge_cmp_side sides[2];
+	struct judge_cmp_row *rows = NULL;
 	size_t nrows = 0;
 
 	run_summary(ses->runs, ses->nruns, o->verbose);
 	if (ses->nruns != 2)
 		return;
 	for (int s = 0; s < 2; s++)
-		sides[s] = (struct report_cmp_side){ ses->runs[s].label, &ses->runs[s], 1 };
-	if (report_compare_build(sides, 2, AB_THRESHOLD, 0, &rows, &nrows) < 0)
+		sides[s] = (struct judge_cmp_side){ ses->runs[s].label, &ses->runs[s], 1 };
+	if (judge_compare_build(sides, 2, AB_THRESHOLD, 0, &rows, &nrows) < 0)
 		die("%s: out of memory", o->cmd);
 	printf("\n");
 	if (report_compare_text(stdout, sides, 2, rows, nrows, AB_THRESHOLD, 0) < 0)

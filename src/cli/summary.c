@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "report/report.h"
-#include "report/merge.h"
+#include "judge/merge.h"
 #include "report/sections.h"
 #include "report/html.h"
 #include "report/model.h"
@@ -68,8 +68,8 @@ int cmd_summary(int argc, char **argv)
 			memcpy(stored_labels[i], runs[i].label, sizeof(runs[i].label));
 	if (json && nruns > 0 && !stored_labels)
 		die("summary: out of memory");
-	report_qualify_hosts(runs, (size_t)nruns);
-	report_qualify_cpus(runs, (size_t)nruns);
+	judge_qualify_hosts(runs, (size_t)nruns);
+	judge_qualify_cpus(runs, (size_t)nruns);
 	if (nruns == 0) {
 		store_runs_free(runs, 0);
 		die("no runs in db '%s' yet: 'kbench run' makes some", cli_db_shown(path));
@@ -81,13 +81,13 @@ int cmd_summary(int argc, char **argv)
 		if (each) {
 			rc = report_html_summary(stdout, runs, (size_t)nruns, runs, (size_t)nruns, verbose);
 		} else {
-			nrows = report_merge_labels(runs, (size_t)nruns, &rows);
+			nrows = judge_merge_labels(runs, (size_t)nruns, &rows);
 			if (nrows < 0) {
 				store_runs_free(runs, (size_t)nruns);
 				die("summary: out of memory merging the runs of each label");
 			}
 			rc = report_html_summary(stdout, rows, (size_t)nrows, runs, (size_t)nruns, verbose);
-			report_merge_free(rows, (size_t)nrows);
+			judge_merge_free(rows, (size_t)nrows);
 		}
 		store_runs_free(runs, (size_t)nruns);
 		if (rc < 0)
@@ -95,7 +95,7 @@ int cmd_summary(int argc, char **argv)
 		return EXIT_DONE;
 	}
 	/* The tables of the label rows, or of each run with --each. */
-	if (!each && (nrows = report_merge_labels(runs, (size_t)nruns, &rows)) < 0) {
+	if (!each && (nrows = judge_merge_labels(runs, (size_t)nruns, &rows)) < 0) {
 		store_runs_free(runs, (size_t)nruns);
 		die("summary: out of memory merging the runs of each label");
 	}
@@ -120,7 +120,7 @@ int cmd_summary(int argc, char **argv)
 		rc = report_sections_text(stdout, trows, ntrows, runs, (size_t)nruns, verbose);
 	}
 	if (!each)
-		report_merge_free(rows, (size_t)nrows);
+		judge_merge_free(rows, (size_t)nrows);
 	if (rc < 0) {
 		store_runs_free(runs, (size_t)nruns);
 		die(json ? "summary: cannot encode the runs as JSON" : "summary: out of memory");

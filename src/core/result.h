@@ -162,7 +162,7 @@ struct result {
 					   samples whose ends were seen on more than one
 					   CPU (this process and every peer, just before
 					   and just after the sample); NaN unknown */
-	int64_t from_run;		/* in a label's merged row (report_merge_labels):
+	int64_t from_run;		/* in a label's merged row (judge_merge_labels):
 					   the stored run whose values and points it shows;
 					   0 otherwise (never stored) */
 };
@@ -183,7 +183,7 @@ struct run_info {
 	char *sysinfo_json;		/* full sysinfo as JSON text, malloc'd or NULL */
 	size_t nresults;
 	struct result *results;		/* malloc'd array */
-	size_t nmerged;			/* runs merged into this row (report_merge_labels),
+	size_t nmerged;			/* runs merged into this row (judge_merge_labels),
 					   0 or 1 for a plain run */
 	size_t nsentinel;		/* the machine's timeline through the run */
 	struct sentinel_point *sentinel;	/* malloc'd, in time order, or NULL */

@@ -4,7 +4,7 @@
  * says how its elapsed time and counts are made from the samples).
  */
 #include "report/lmbench.h"
-#include "report/loose.h"
+#include "judge/loose.h"
 #include "report/model.h"
 #include "report/notes.h"
 #include "report/text.h"
@@ -85,7 +85,7 @@ static void aim9_span(const struct result *r, double *elapsed, double *count)
 }
 
 static void aim9_row(struct rm_doc *doc, const struct run_info *run, const struct result *r,
-		     const struct report_spread *sp)
+		     const struct judge_spread *sp)
 {
 	const struct bench *b = registry_find(r->id);
 	int num = aim9_number(b);
@@ -103,7 +103,7 @@ static void aim9_row(struct rm_doc *doc, const struct run_info *run, const struc
 		return;
 	}
 	aim9_span(r, &elapsed, &count);
-	hw = 100.0 * report_rel_halfwidth(r);
+	hw = 100.0 * judge_rel_halfwidth(r);
 	if (isfinite(hw))
 		snprintf(ci, sizeof(ci), hw < 99.95 ? "+-%.1f%%" : "+-%.0f%%", fmin(hw, 9999));
 	snprintf(buf, sizeof(buf), elapsed > 0 ? "%.2f" : "-", elapsed);
@@ -115,7 +115,7 @@ static void aim9_row(struct rm_doc *doc, const struct run_info *run, const struc
 	rm_cell(doc, AIM9_RATE_W, 1, buf);
 	snprintf(buf, sizeof(buf), "%.2f", result_figure(r));
 	rm_cell(doc, AIM9_RATE_W, 1, buf);
-	snprintf(buf, sizeof(buf), "%s%s", ci, report_loose(r, sp) ? " " REPORT_LOOSE_MARK : "");
+	snprintf(buf, sizeof(buf), "%s%s", ci, judge_loose(r, sp) ? " " NOTE_LOOSE_MARK : "");
 	rm_cell(doc, -1, 0, buf);
 	snprintf(buf, sizeof(buf), "%*s %s", AIM9_NUM_W, "", r->unit);
 	rm_text(doc, RM_CONT, buf);
@@ -140,7 +140,7 @@ void aim9_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 
 		if (!aim9_has(run))
 			continue;
-		struct report_spread sp = report_run_spread(run);
+		struct judge_spread sp = judge_run_spread(run);
 
 		lm_label_cell(run, 40, lab, sizeof(lab));
 		snprintf(title, sizeof(title), "AIM Independent Resource Benchmark - Suite IX - %s", lab);
@@ -162,7 +162,7 @@ void aim9_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 			for (size_t j = 0; j < run->nresults; j++)
 				if (strcmp(run->results[j].id, b->id) == 0) {
 					aim9_row(doc, run, &run->results[j], &sp);
-					noisy |= report_loose(&run->results[j], &sp);
+					noisy |= judge_loose(&run->results[j], &sp);
 				}
 		}
 		/* Results of rows this kbench no longer has, after the others. */
@@ -171,5 +171,5 @@ void aim9_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 				aim9_row(doc, run, &run->results[j], &sp);
 	}
 	if (noisy)
-		rm_text(doc, RM_NOTE, REPORT_LOOSE_MARK " = loose: its interval over twice its run's typical one");
+		rm_text(doc, RM_NOTE, NOTE_LOOSE_MARK " = loose: its interval over twice its run's typical one");
 }

@@ -1,6 +1,6 @@
 /*
  * kbench compare's tables, page and JSON, written from the table
- * report_compare_build made (compare.c), and the curves compared point by
+ * judge_compare_build made (compare.c), and the curves compared point by
  * point (--curves).  The text and the JSON take a section's closing
  * figures from cmp_tally, so the two can never disagree.  Nothing here
  * reads the database or measures, and nothing here decides what is
@@ -38,18 +38,18 @@ struct cmp_tally {
 	double geomean;			/* NaN when compared is 0 */
 	size_t better, worse;		/* marked, each way */
 	size_t unchanged, untold;	/* not marked: unchanged within the threshold, or
-					   cannot tell (report_cmp_cell's verdict) */
+					   cannot tell (judge_cmp_cell's verdict) */
 };
 
-static void cmp_tally(const struct report_cmp_row *rows, size_t nrows, size_t sec, size_t side,
+static void cmp_tally(const struct judge_cmp_row *rows, size_t nrows, size_t sec, size_t side,
 		      struct cmp_tally *t)
 {
 	double logsum = 0;
 
 	*t = (struct cmp_tally){ .geomean = (double)NAN };
 	for (size_t k = 0; k < nrows; k++) {
-		const struct report_cmp_row *row = &rows[k];
-		const struct report_cmp_cell *o = &row->cell[side];
+		const struct judge_cmp_row *row = &rows[k];
+		const struct judge_cmp_cell *o = &row->cell[side];
 
 		if (row->section != sec || !row->common || !o->present)
 			continue;
@@ -69,7 +69,7 @@ static void cmp_tally(const struct report_cmp_row *rows, size_t nrows, size_t se
 }
 
 /* Whether some row of section sec is printed: one the base shares with another side. */
-static int cmp_section_used(const struct report_cmp_row *rows, size_t nrows, size_t sec)
+static int cmp_section_used(const struct judge_cmp_row *rows, size_t nrows, size_t sec)
 {
 	for (size_t k = 0; k < nrows; k++)
 		if (rows[k].section == sec && rows[k].common)
@@ -78,7 +78,7 @@ static int cmp_section_used(const struct report_cmp_row *rows, size_t nrows, siz
 }
 
 /* "2.060 +-0.5%": the figure and its CI half-width in percent. */
-static void cmp_cell_text(char *buf, size_t size, const struct report_cmp_cell *c)
+static void cmp_cell_text(char *buf, size_t size, const struct judge_cmp_cell *c)
 {
 	char fig[32];
 	double hw = fmax(c->median - c->lo, c->hi - c->median) / c->median * 100;
@@ -98,11 +98,11 @@ static void cmp_cell_text(char *buf, size_t size, const struct report_cmp_cell *
  * kernel's (the sentinel's call is sys.null), so it is only said.  Each a
  * note line of the legend.
  */
-static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *sides,
-			      size_t nsides, const struct report_cmp_machine *m, double threshold,
+static void cmp_machine_notes(struct rm_doc *doc, const struct judge_cmp_side *sides,
+			      size_t nsides, const struct judge_cmp_machine *m, double threshold,
 			      unsigned flags)
 {
-	const char *why = flags & REPORT_CMP_AS_MEASURED ?
+	const char *why = flags & JUDGE_CMP_AS_MEASURED ?
 		": the machine itself moved, and as measured\n(--as-measured) its move is "
 		"counted in every figure's change" :
 		": the machine itself moved, and only at equal adds\ncan a change of that size be "
@@ -132,7 +132,7 @@ static void cmp_machine_notes(struct rm_doc *doc, const struct report_cmp_side *
  * host's history shows between them, or, for sides from different
  * sittings and no history, that it is not known.  A note line each.
  */
-static void cmp_sitting_notes(struct rm_doc *doc, const struct report_cmp_row *rows,
+static void cmp_sitting_notes(struct rm_doc *doc, const struct judge_cmp_row *rows,
 			      size_t nrows, size_t nsides)
 {
 	size_t added = 0, most = 0, unknown = 0;
@@ -140,7 +140,7 @@ static void cmp_sitting_notes(struct rm_doc *doc, const struct report_cmp_row *r
 
 	for (size_t k = 0; k < nrows; k++)
 		for (size_t s = 1; s < nsides; s++) {
-			const struct report_cmp_cell *o = &rows[k].cell[s];
+			const struct judge_cmp_cell *o = &rows[k].cell[s];
 
 			if (!o->present || !o->apart || o->test == CMP_TEST_NONE ||
 			    o->test == CMP_TEST_MW_SAMPLES)
@@ -169,7 +169,7 @@ static void cmp_sitting_notes(struct rm_doc *doc, const struct report_cmp_row *r
  * needed), or more sittings where the spread between them alone is too
  * wide (floor_bound).  One note line, none when every cell could tell.
  */
-static void cmp_untold_note(struct rm_doc *doc, const struct report_cmp_row *rows, size_t nrows,
+static void cmp_untold_note(struct rm_doc *doc, const struct judge_cmp_row *rows, size_t nrows,
 			    size_t nsides, double threshold)
 {
 	size_t untold = 0, lo = (size_t)-1, hi = 0, counted = 0, sittings = 0;
@@ -177,7 +177,7 @@ static void cmp_untold_note(struct rm_doc *doc, const struct report_cmp_row *row
 
 	for (size_t k = 0; k < nrows; k++)
 		for (size_t s = 1; s < nsides; s++) {
-			const struct report_cmp_cell *o = &rows[k].cell[s];
+			const struct judge_cmp_cell *o = &rows[k].cell[s];
 
 			if (!o->present || o->significant || o->verdict != CMP_CANNOT_TELL ||
 			    !isfinite(o->detectable))
@@ -206,7 +206,7 @@ static void cmp_untold_note(struct rm_doc *doc, const struct report_cmp_row *row
 }
 
 /* Whether a row's other sides were tested by `test` (CMP_TEST_*), any of them. */
-static int cmp_row_tested(const struct report_cmp_row *row, size_t nsides, int test)
+static int cmp_row_tested(const struct judge_cmp_row *row, size_t nsides, int test)
 {
 	for (size_t s = 1; s < nsides; s++)
 		if (row->cell[s].present && row->cell[s].test == test)
@@ -215,7 +215,7 @@ static int cmp_row_tested(const struct report_cmp_row *row, size_t nsides, int t
 }
 
 /* A row's instance in full: a placement, and a timed job's -j and copies, are part of it. */
-static void cmp_row_name(const struct report_cmp_row *row, char *buf, size_t size)
+static void cmp_row_name(const struct judge_cmp_row *row, char *buf, size_t size)
 {
 	char jobs[16] = "", copies[16] = "";
 
@@ -232,7 +232,7 @@ static void cmp_row_name(const struct report_cmp_row *row, char *buf, size_t siz
 #define CMP_NAME_W 22
 #define CMP_NAME_MAX_W 40
 
-static int cmp_name_width(const struct report_cmp_row *rows, size_t nrows)
+static int cmp_name_width(const struct judge_cmp_row *rows, size_t nrows)
 {
 	int w = CMP_NAME_W;
 	char name[96];
@@ -253,9 +253,9 @@ static int cmp_name_width(const struct report_cmp_row *rows, size_t nrows)
  * change outside it would have been seen) and a reader can tell a row that
  * cannot see 5% from one that saw nothing.  "" where the test gives no
  * ratio (Mann-Whitney says which side is larger, not by how much) or the
- * row is not compared (?: report_compare_build leaves it no ratio).
+ * row is not compared (?: judge_compare_build leaves it no ratio).
  */
-static void cmp_change_ci(char *buf, size_t len, const struct report_cmp_cell *o)
+static void cmp_change_ci(char *buf, size_t len, const struct judge_cmp_cell *o)
 {
 	buf[0] = '\0';
 	if (isfinite(o->ratio_lo) && isfinite(o->ratio_hi))
@@ -274,7 +274,7 @@ static void cmp_change_ci(char *buf, size_t len, const struct report_cmp_cell *o
  * millions with its interval ("168170891 +-27.9%") is wider than the times
  * the table was laid out for, and so is a change of +260%'s.
  */
-static void cmp_cell_widths(const struct report_cmp_row *rows, size_t nrows, size_t nsides,
+static void cmp_cell_widths(const struct judge_cmp_row *rows, size_t nrows, size_t nsides,
 			    int *basew, int *otherw, int *ciw)
 {
 	char cell[64];
@@ -314,15 +314,15 @@ static void cmp_cell_widths(const struct report_cmp_row *rows, size_t nrows, siz
  * name; the base's figure and its noisy mark glued to it; for each other
  * side its figure, mark, change, the marks of the test (* ? ~) and the
  * change's interval, or one "-" for a side that did not measure it; the
- * unit where the section has one.  secs[t] is table t's section (secs holds report_compare_section_other() + 2).
+ * unit where the section has one.  secs[t] is table t's section (secs holds judge_section_other() + 2).
  */
-static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_side *sides,
-		      size_t nsides, const struct report_cmp_row *rows, size_t nrows,
+static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_side *sides,
+		      size_t nsides, const struct judge_cmp_row *rows, size_t nrows,
 		      double threshold, unsigned flags)
 {
 	/* Side names escaped by the writers (report_cell): a label may hold anything. */
 	char cell[64], change[32], legend[1024], base[512], other[512], id[32], name[96];
-	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
+	struct judge_cmp_machine m[JUDGE_CMP_MAX_SIDES];
 	int namew = cmp_name_width(rows, nrows), basew, otherw, ciw;
 	size_t nstate;
 
@@ -336,9 +336,9 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 		 "runs a side, their replicas compared\n(samples, for runs without); ! = loose in a run "
 		 "of the side (its interval over\ntwice its run's typical one)",
 		 report_cell(base, sizeof(base), sides[0].name, -1, 0), threshold * 100,
-		 flags & REPORT_CMP_AS_MEASURED ? "" : " and what the machine moved", threshold * 100);
+		 flags & JUDGE_CMP_AS_MEASURED ? "" : " and what the machine moved", threshold * 100);
 	rm_text(doc, RM_PARA, legend);
-	report_compare_machine(sides, nsides, m);
+	judge_compare_machine(sides, nsides, m);
 	cmp_machine_notes(doc, sides, nsides, m, threshold, flags);
 	for (size_t k = 0; k < nrows; k++)
 		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_WELCH_ADJUSTED)) {
@@ -366,7 +366,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 				snprintf(legend, sizeof(legend), "%zu pair%s of rounds left out over the table: %s ratio beyond "
 					 "%.0f%% of the\nothers' median (a jump of the machine between "
 					 "the two halves of a pair)", out, out == 1 ? "" : "s",
-					 out == 1 ? "its" : "their", REPORT_CMP_STATE_WIDTH * 100);
+					 out == 1 ? "its" : "their", JUDGE_CMP_STATE_WIDTH * 100);
 				rm_text(doc, RM_NOTE, legend);
 			}
 			break;
@@ -390,7 +390,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 		snprintf(legend, sizeof(legend), "%zu figure%s with replicas beyond %.0f%% of a level both "
 			 "sides share (the machine's states, outliers):\nruns compared on their replicas "
 			 "within it, the change that level's", nstate, nstate == 1 ? "" : "s",
-			 REPORT_CMP_STATE_WIDTH * 100);
+			 JUDGE_CMP_STATE_WIDTH * 100);
 		rm_notes(doc, legend);
 	}
 	for (size_t k = 0; k < nrows; k++)
@@ -399,15 +399,15 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 				"2x apart: not compared");
 			break;
 		}
-	for (size_t sec = 0; sec <= report_compare_section_other(); sec++) {
-		int unit = report_compare_section_units(sec);
+	for (size_t sec = 0; sec <= judge_section_other(); sec++) {
+		int unit = judge_section_units(sec);
 		struct cmp_tally t;
 
 		if (!cmp_section_used(rows, nrows, sec))
 			continue;
-		report_compare_section_id(sec, id, sizeof(id));
+		judge_section_id(sec, id, sizeof(id));
 		secs[doc->ntables] = sec;
-		rm_table(doc, id, report_compare_section_title(sec));
+		rm_table(doc, id, judge_section_title(sec));
 		rm_plain(doc);
 		rm_lead(doc);
 		rm_line(doc, RM_HEAD);
@@ -425,7 +425,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 			rm_gap(doc, 2);
 		}
 		for (size_t k = 0; k < nrows; k++) {
-			const struct report_cmp_row *row = &rows[k];
+			const struct judge_cmp_row *row = &rows[k];
 
 			if (row->section != sec || !row->common)
 				continue;
@@ -437,7 +437,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 			rm_cell(doc, 1, 0, row->cell[0].noisy ? "!" : "");
 			rm_gap(doc, 0);
 			for (size_t s = 1; s < nsides; s++) {
-				const struct report_cmp_cell *o = &row->cell[s];
+				const struct judge_cmp_cell *o = &row->cell[s];
 				char marks[3] = { row->levels_differ ? '?' : o->significant ? '*' :
 						  o->verdict == CMP_UNCHANGED ? '=' : ' ',
 						  o->test == CMP_TEST_MW_SAMPLES ||
@@ -484,17 +484,17 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct report_cmp_
 #define CMP_MAX_CURVES 32
 
 static int cmp_curves_model(struct rm_doc *doc, size_t *secs, size_t nsecs,
-			    const struct report_cmp_side *sides, size_t nsides, double threshold);
+			    const struct judge_cmp_side *sides, size_t nsides, double threshold);
 
 /*
  * The model of a comparison into doc, and with curves the curves' tables
  * after it; each table's section into *secs when secs is not NULL.
  */
-static int cmp_model_new(struct rm_doc *doc, size_t **secs, const struct report_cmp_side *sides,
-			 size_t nsides, const struct report_cmp_row *rows, size_t nrows,
+static int cmp_model_new(struct rm_doc *doc, size_t **secs, const struct judge_cmp_side *sides,
+			 size_t nsides, const struct judge_cmp_row *rows, size_t nrows,
 			 double threshold, unsigned flags, int curves)
 {
-	size_t nsec = report_compare_section_other() + 2 + CMP_MAX_CURVES;
+	size_t nsec = judge_section_other() + 2 + CMP_MAX_CURVES;
 	size_t *sec = malloc(nsec * sizeof(*sec));
 
 	memset(doc, 0, sizeof(*doc));
@@ -513,8 +513,8 @@ static int cmp_model_new(struct rm_doc *doc, size_t **secs, const struct report_
 	return 0;
 }
 
-int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold,
+int report_compare_text(FILE *out, const struct judge_cmp_side *sides, size_t nsides,
+			const struct judge_cmp_row *rows, size_t nrows, double threshold,
 			unsigned flags)
 {
 	struct rm_doc doc;
@@ -533,9 +533,9 @@ int report_compare_text(FILE *out, const struct report_cmp_side *sides, size_t n
  * comparison embedded as its JSON.
  */
 struct cmp_html_data {
-	const struct report_cmp_side *sides;
+	const struct judge_cmp_side *sides;
 	size_t nsides;
-	const struct report_cmp_row *rows;
+	const struct judge_cmp_row *rows;
 	size_t nrows;
 	double threshold;
 	unsigned flags;
@@ -566,8 +566,8 @@ static int cmp_html_json(FILE *out, const void *arg)
 static void cmp_html_forest(FILE *out, const void *arg)
 {
 	const struct cmp_html_data *d = arg;
-	const struct report_cmp_side *sides = d->sides;
-	const struct report_cmp_row *rows = d->rows;
+	const struct judge_cmp_side *sides = d->sides;
+	const struct judge_cmp_row *rows = d->rows;
 	size_t nsides = d->nsides, nrows = d->nrows, sec = d->sec;
 	struct svg_row *fr = calloc(nrows ? nrows : 1, sizeof(*fr));
 	char (*names)[96] = calloc(nrows ? nrows : 1, sizeof(*names));
@@ -586,8 +586,8 @@ static void cmp_html_forest(FILE *out, const void *arg)
 		size_t n = 0, nlog = 0;
 
 		for (size_t k = 0; k < nrows; k++) {
-			const struct report_cmp_row *row = &rows[k];
-			const struct report_cmp_cell *o = &row->cell[s];
+			const struct judge_cmp_row *row = &rows[k];
+			const struct judge_cmp_cell *o = &row->cell[s];
 			struct svg_row *r = &fr[n];
 
 			if (!row->common ||
@@ -630,8 +630,8 @@ static void cmp_html_forest(FILE *out, const void *arg)
 	free(names);
 }
 
-int report_compare_html(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold,
+int report_compare_html(FILE *out, const struct judge_cmp_side *sides, size_t nsides,
+			const struct judge_cmp_row *rows, size_t nrows, double threshold,
 			unsigned flags, int curves)
 {
 	struct cmp_html_data d = { sides, nsides, rows, nrows, threshold, flags, curves, 0 };
@@ -677,7 +677,7 @@ static const char *const cmp_test_names[] = {
 };
 
 /* One cell; the keys after "noisy" only for an other side (other = 1). */
-static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, int other,
+static json_t *cmp_cell_json(const char *name, const struct judge_cmp_cell *c, int other,
 			     int *bad)
 {
 	json_t *o = json_object();
@@ -704,7 +704,7 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 
 		report_jset(st, "replicas_in", json_integer((json_int_t)c->state_in), bad);
 		report_jset(st, "replicas", json_integer((json_int_t)c->state_all), bad);
-		report_jset(st, "width", json_real(REPORT_CMP_STATE_WIDTH), bad);
+		report_jset(st, "width", json_real(JUDGE_CMP_STATE_WIDTH), bad);
 		report_jset(o, "state", st, bad);
 	} else {
 		report_jset(o, "state", json_null(), bad);
@@ -717,7 +717,7 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 
 		report_jset(pr, "tested", json_integer((json_int_t)c->pairs), bad);
 		report_jset(pr, "rounds", json_integer((json_int_t)c->pairs_all), bad);
-		report_jset(pr, "width", json_real(REPORT_CMP_STATE_WIDTH), bad);
+		report_jset(pr, "width", json_real(JUDGE_CMP_STATE_WIDTH), bad);
 		report_jset(o, "pairs", pr, bad);
 	} else {
 		report_jset(o, "pairs", json_null(), bad);
@@ -753,8 +753,8 @@ static json_t *cmp_cell_json(const char *name, const struct report_cmp_cell *c, 
 	return o;
 }
 
-static json_t *cmp_row_json(const struct report_cmp_side *sides, size_t nsides,
-			    const struct report_cmp_row *row, int *bad)
+static json_t *cmp_row_json(const struct judge_cmp_side *sides, size_t nsides,
+			    const struct judge_cmp_row *row, int *bad)
 {
 	const struct result *key = row->key;
 	json_t *o = json_object(), *cells = json_array();
@@ -768,7 +768,7 @@ static json_t *cmp_row_json(const struct report_cmp_side *sides, size_t nsides,
 	report_jset(o, "jobs", key->jobs ? json_integer(key->jobs) : json_null(), bad);
 	report_jset(o, "unit", json_string(key->unit), bad);
 	report_jset(o, "better", json_string(bench_better_name(key->better)), bad);
-	report_jset(o, "section", json_string(report_compare_section_title(row->section)), bad);
+	report_jset(o, "section", json_string(judge_section_title(row->section)), bad);
 	report_jset(o, "levels_differ", json_boolean(row->levels_differ), bad);
 	for (size_t s = 0; s < nsides; s++)
 		report_jpush(cells, cmp_cell_json(sides[s].name, &row->cell[s], s > 0, bad), bad);
@@ -777,15 +777,15 @@ static json_t *cmp_row_json(const struct report_cmp_side *sides, size_t nsides,
 }
 
 /* A section's closing figures for one other side: cmp_tally's, as the text's line. */
-static json_t *cmp_section_json(const struct report_cmp_side *side,
-				const struct report_cmp_row *rows, size_t nrows, size_t sec,
+static json_t *cmp_section_json(const struct judge_cmp_side *side,
+				const struct judge_cmp_row *rows, size_t nrows, size_t sec,
 				size_t s, int *bad)
 {
 	json_t *o = json_object();
 	struct cmp_tally t;
 
 	cmp_tally(rows, nrows, sec, s, &t);
-	report_jset(o, "title", json_string(report_compare_section_title(sec)), bad);
+	report_jset(o, "title", json_string(judge_section_title(sec)), bad);
 	report_jset(o, "side", report_jstr(side->name), bad);
 	report_jset(o, "compared", json_integer((json_int_t)t.compared), bad);
 	report_jset(o, "geomean", report_jreal(t.geomean), bad);
@@ -796,17 +796,17 @@ static json_t *cmp_section_json(const struct report_cmp_side *side,
 	return o;
 }
 
-int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t nsides,
-			const struct report_cmp_row *rows, size_t nrows, double threshold,
+int report_compare_json(FILE *out, const struct judge_cmp_side *sides, size_t nsides,
+			const struct judge_cmp_row *rows, size_t nrows, double threshold,
 			unsigned flags, int curves)
 {
 	json_t *root = json_object(), *jsides = json_array(), *jrows = json_array();
 	json_t *jsecs = json_array();
-	struct report_cmp_machine m[REPORT_CMP_MAX_SIDES];
+	struct judge_cmp_machine m[JUDGE_CMP_MAX_SIDES];
 	struct rm_doc doc;
 	int bad = 0, rc = -1;
 
-	report_compare_machine(sides, nsides, m);
+	judge_compare_machine(sides, nsides, m);
 	report_jset(root, "kbench", json_string(KB_VERSION), &bad);
 	report_jset(root, "base", report_jstr(sides[0].name), &bad);
 	for (size_t s = 0; s < nsides; s++) {
@@ -822,11 +822,11 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
 	}
 	report_jset(root, "sides", jsides, &bad);
 	report_jset(root, "threshold", json_real(threshold), &bad);
-	report_jset(root, "as_measured", json_boolean(flags & REPORT_CMP_AS_MEASURED), &bad);
+	report_jset(root, "as_measured", json_boolean(flags & JUDGE_CMP_AS_MEASURED), &bad);
 	report_jset(root, "correction", json_string("benjamini-hochberg"), &bad);
-	report_jset(root, "alpha", json_real(REPORT_CMP_ALPHA), &bad);
+	report_jset(root, "alpha", json_real(JUDGE_CMP_ALPHA), &bad);
 	/* The text's rows in the text's order: section by section, as the base measured them. */
-	for (size_t sec = 0; sec <= report_compare_section_other() && !bad; sec++) {
+	for (size_t sec = 0; sec <= judge_section_other() && !bad; sec++) {
 		if (!cmp_section_used(rows, nrows, sec))
 			continue;
 		for (size_t k = 0; k < nrows; k++)
@@ -866,7 +866,7 @@ int report_compare_json(FILE *out, const struct report_cmp_side *sides, size_t n
  * same doubles wherever the same grid was measured), and whether any of
  * them missed its precision.  The count; vals holds max.
  */
-static size_t cmp_point_runs(const struct report_cmp_side *side, const struct result *key,
+static size_t cmp_point_runs(const struct judge_cmp_side *side, const struct result *key,
 			     const struct result_point *at, double *vals, size_t max, int *noisy)
 {
 	size_t n = 0;
@@ -897,7 +897,7 @@ struct cmp_pt {
 	int significant;
 };
 
-static int cmp_curve(struct rm_doc *doc, const struct report_cmp_side *sides, size_t nsides,
+static int cmp_curve(struct rm_doc *doc, const struct judge_cmp_side *sides, size_t nsides,
 		     const struct result *key, double threshold)
 {
 	char title[256];
@@ -946,7 +946,7 @@ static int cmp_curve(struct rm_doc *doc, const struct report_cmp_side *sides, si
 			if (!o->present || !isfinite(o->p))
 				continue;
 			o->p_adj = adj[nt++];
-			o->significant = o->p_adj < REPORT_CMP_ALPHA && fabs(o->change) >= threshold &&
+			o->significant = o->p_adj < JUDGE_CMP_ALPHA && fabs(o->change) >= threshold &&
 					 !o->noisy && !pt[k * nsides].noisy;
 		}
 	snprintf(title, sizeof(title), "%s (%s): each point's median over the runs", key->id,
@@ -1007,7 +1007,7 @@ out:
 
 /* The curves' tables at the end of doc; the section of each in secs (none). */
 static int cmp_curves_model(struct rm_doc *doc, size_t *secs, size_t nsecs,
-			    const struct report_cmp_side *sides, size_t nsides, double threshold)
+			    const struct judge_cmp_side *sides, size_t nsides, double threshold)
 {
 	const struct result *done[CMP_MAX_CURVES];
 	size_t ndone = 0;
@@ -1039,7 +1039,7 @@ static int cmp_curves_model(struct rm_doc *doc, size_t *secs, size_t nsecs,
 	return doc->oom ? -1 : 0;
 }
 
-int report_compare_curves(FILE *out, const struct report_cmp_side *sides, size_t nsides,
+int report_compare_curves(FILE *out, const struct judge_cmp_side *sides, size_t nsides,
 			  double threshold)
 {
 	struct rm_doc doc = { 0 };

@@ -14,7 +14,7 @@
  * threshold: the rows of the contest tables are compared together).
  *
  * Every label gets its row and every run its part in the figures, however
- * many there are; only the marks stop at compare's REPORT_CMP_MAX_SIDES
+ * many there are; only the marks stop at compare's JUDGE_CMP_MAX_SIDES
  * sides (the reference and the next seven labels), and the header says so.
  */
 #include "report/contest.h"
@@ -164,7 +164,7 @@ int report_contest_has(const struct run_info *runs, size_t nruns)
 
 /* One row: the label, then Time and its CI, CPU%, Loads, LCPU%, Ratio, the mark. */
 static void ct_row(struct rm_doc *doc, const struct ct_label *l, const char *id, double ref_noload,
-		   const struct report_cmp_cell *cell)
+		   const struct judge_cmp_cell *cell)
 {
 	char name[4 * 20 + 1], fig[32], ci[32], loads[32], cut[4 * 15 + 1], num[32];
 	double t, lo = NAN, hi = NAN, cpu, ld, lcpu;
@@ -262,7 +262,7 @@ static void ct_busy_note(struct rm_doc *doc, const struct ct_label *l, const cha
 }
 
 /* The cell of label s for id in the compared rows; NULL when not compared. */
-static const struct report_cmp_cell *ct_cell(const struct report_cmp_row *rows, size_t nrows,
+static const struct judge_cmp_cell *ct_cell(const struct judge_cmp_row *rows, size_t nrows,
 					     const char *id, size_t s)
 {
 	if (s == 0)
@@ -277,8 +277,8 @@ int report_contest_model(struct rm_doc *doc, const struct run_info *runs, size_t
 			 double threshold)
 {
 	struct ct_label *labels = calloc(nruns ? nruns : 1, sizeof(*labels));
-	struct report_cmp_side sides[REPORT_CMP_MAX_SIDES];
-	struct report_cmp_row *rows = NULL;
+	struct judge_cmp_side sides[JUDGE_CMP_MAX_SIDES];
+	struct judge_cmp_row *rows = NULL;
 	const char **ids = NULL;
 	size_t nids, nrows = 0, maxids = 0, ncmp = 0;
 	int nl = 0, rc = 0;
@@ -305,11 +305,11 @@ int report_contest_model(struct rm_doc *doc, const struct run_info *runs, size_t
 		goto out;
 	/* compare takes so many sides at once: the labels past them are shown unmarked. */
 	if (nl > 1) {
-		ncmp = (size_t)nl < REPORT_CMP_MAX_SIDES ? (size_t)nl : REPORT_CMP_MAX_SIDES;
+		ncmp = (size_t)nl < JUDGE_CMP_MAX_SIDES ? (size_t)nl : JUDGE_CMP_MAX_SIDES;
 		for (size_t i = 0; i < ncmp; i++)
-			sides[i] = (struct report_cmp_side){ labels[i].name, labels[i].runs,
+			sides[i] = (struct judge_cmp_side){ labels[i].name, labels[i].runs,
 							     labels[i].nruns };
-		if (report_compare_build(sides, ncmp, threshold, 0, &rows, &nrows) < 0) {
+		if (judge_compare_build(sides, ncmp, threshold, 0, &rows, &nrows) < 0) {
 			rc = -1;
 			goto out;
 		}
@@ -338,7 +338,7 @@ int report_contest_model(struct rm_doc *doc, const struct run_info *runs, size_t
 		snprintf(line, sizeof(line), "the last %zu labels, from %s on, are not marked: compare "
 			 "takes %d labels at once", (size_t)nl - ncmp,
 			 report_cell(first_unmarked, sizeof(first_unmarked), labels[ncmp].name, -1, 0),
-			 REPORT_CMP_MAX_SIDES);
+			 JUDGE_CMP_MAX_SIDES);
 		rm_text(doc, RM_NOTE, line);
 	}
 	for (size_t k = 0; k < nids; k++) {

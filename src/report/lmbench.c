@@ -10,7 +10,7 @@
 #include "report/lmbench.h"
 #include "report/report.h"
 #include "report/fmt.h"
-#include "report/loose.h"
+#include "judge/loose.h"
 #include "report/model.h"
 #include "report/notes.h"
 #include "report/text.h"
@@ -36,7 +36,7 @@ struct row {
 	const struct run_info *run;
 	enum placement place;	/* PLACE_NA for a table of single-process figures */
 	const struct sysinfo *si;	/* the run's stored machine description, or NULL */
-	const struct report_spread *sp;	/* its intervals, for the loose mark */
+	const struct judge_spread *sp;	/* its intervals, for the loose mark */
 	int verbose;			/* every note (-v), not only the marks' */
 };
 
@@ -145,8 +145,8 @@ static void cell_figure(const struct table_col *col, const struct row *row, char
 		return;
 	if (replica_modes(r, modes) == 2)
 		cell_marked(buf, w, result_figure(r), NOTE_MODES_MARK);
-	else if (row->sp && report_loose(r, row->sp))
-		cell_marked(buf, w, result_figure(r), REPORT_LOOSE_MARK);
+	else if (row->sp && judge_loose(r, row->sp))
+		cell_marked(buf, w, result_figure(r), NOTE_LOOSE_MARK);
 	else if (note_slow_marked(r))
 		cell_marked(buf, w, result_figure(r), NOTE_SLOW_MARK);
 	else
@@ -738,7 +738,7 @@ static unsigned cell_flags(const struct table_col *c, const struct row *row)
 
 		if (!r)
 			continue;
-		if (row->sp && report_loose(r, row->sp))
+		if (row->sp && judge_loose(r, row->sp))
 			flags |= RM_NOISY;
 		if (r->status == RES_FAIL || r->status == RES_SKIP)
 			flags |= RM_MISSING;
@@ -853,10 +853,10 @@ static void table_notes(FILE *out, const struct table *t, const struct row *row)
 			note_result(out, row->run, r, verbose);
 			note_modes(out, row->run, r);
 			note_parallel(out, row->run, r);
-			if (!verbose && report_loose(r, row->sp) && nloose < NELEM(loose) &&
+			if (!verbose && judge_loose(r, row->sp) && nloose < NELEM(loose) &&
 			    !shown_before(t, id))
 				loose[nloose++] = r;
-			else if (replica_modes(r, modes) != 2 && !(row->sp && report_loose(r, row->sp)) &&
+			else if (replica_modes(r, modes) != 2 && !(row->sp && judge_loose(r, row->sp)) &&
 				 note_slow_marked(r) && nslow < NELEM(slow) && !shown_before(t, id))
 				slow[nslow++] = r;
 		}
@@ -890,14 +890,14 @@ static void table_print(struct rm_doc *doc, const struct table *t, const struct 
 	char *notes = NULL;
 	size_t len = 0;
 	FILE *mem;
-	struct report_spread *sp = calloc(nruns ? nruns : 1, sizeof(*sp));
+	struct judge_spread *sp = calloc(nruns ? nruns : 1, sizeof(*sp));
 
 	if (!sp) {
 		doc->oom = 1;
 		return;
 	}
 	for (size_t k = 0; k < nruns; k++)
-		sp[k] = report_run_spread(&runs[k]);
+		sp[k] = judge_run_spread(&runs[k]);
 	for (size_t p = 0; p < NELEM(place_order); p++) {
 		int sub = 0;
 

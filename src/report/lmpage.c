@@ -8,7 +8,7 @@
 #include "report/lmpage.h"
 #include "report/fmt.h"
 #include "report/html.h"
-#include "report/loose.h"
+#include "judge/loose.h"
 #include "report/report.h"
 #include "report/sections.h"
 #include "report/svg.h"
@@ -183,7 +183,7 @@ void lm_page_forest(FILE *out, const void *arg)
 			snprintf(names[n], sizeof(names[n]), "%s%s", a->id,
 				 a->placement == PLACE_SAME ? " same" : a->placement == PLACE_SPREAD ? " spread" :
 				 a->placement == PLACE_NONE ? " none" : "");
-			double ha = log1p(report_rel_halfwidth(a)), hb = log1p(report_rel_halfwidth(b));
+			double ha = log1p(judge_rel_halfwidth(a)), hb = log1p(judge_rel_halfwidth(b));
 			double h = sqrt(ha * ha + hb * hb);
 
 			*r = (struct svg_row){ names[n], result_figure(b) / result_figure(a), NAN, NAN, 0, 0, NULL };

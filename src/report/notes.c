@@ -9,7 +9,7 @@
 #include "report/notes.h"
 #include "report/report.h"
 #include "report/fmt.h"
-#include "report/loose.h"
+#include "judge/loose.h"
 #include "report/model.h"
 #include "report/text.h"
 #include "core/replica.h"
@@ -162,15 +162,15 @@ void note_loose(FILE *out, const struct run_info *run, const struct result **rs,
 		for (size_t j = i; j > 0; j--) {
 			const struct result *t = rs[j];
 
-			if (report_rel_halfwidth(t) <= report_rel_halfwidth(rs[j - 1]))
+			if (judge_rel_halfwidth(t) <= judge_rel_halfwidth(rs[j - 1]))
 				break;
 			rs[j] = rs[j - 1];
 			rs[j - 1] = t;
 		}
 	text_run_name(run, name, sizeof(name));
-	len = (size_t)snprintf(line, sizeof(line), "  %s " REPORT_LOOSE_MARK " over twice typical:", name);
+	len = (size_t)snprintf(line, sizeof(line), "  %s " NOTE_LOOSE_MARK " over twice typical:", name);
 	for (size_t i = 0; i < n; i++) {
-		double h = report_rel_halfwidth(rs[i]);
+		double h = judge_rel_halfwidth(rs[i]);
 		char more[32];
 		size_t room = TEXT_MAX_COLS - len;
 
@@ -257,7 +257,7 @@ void note_model(struct rm_doc *doc, const struct run_info *run,
 	char *notes = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&notes, &len);
-	struct report_spread sp = report_run_spread(run);
+	struct judge_spread sp = judge_run_spread(run);
 	const struct result *loose[64], *slow[64];
 	size_t nloose = 0, nslow = 0;
 
@@ -269,7 +269,7 @@ void note_model(struct rm_doc *doc, const struct run_info *run,
 		note_result(mem, run, rs[i], doc->verbose);
 		if (parallel)
 			note_parallel(mem, run, rs[i]);
-		if (!doc->verbose && report_loose(rs[i], &sp) && nloose < NELEM(loose))
+		if (!doc->verbose && judge_loose(rs[i], &sp) && nloose < NELEM(loose))
 			loose[nloose++] = rs[i];
 		else if (note_slow_marked(rs[i]) && nslow < NELEM(slow))
 			slow[nslow++] = rs[i];

@@ -17,6 +17,8 @@
  * and a note gives both.
  */
 #define NOTE_MODES_MARK "^"
+/* The mark of a loose figure (judge_loose): its interval is over twice its run's typical one. */
+#define NOTE_LOOSE_MARK "!"
 
 /*
  * The mark of a figure some of whose replicas fell in slower spells of the

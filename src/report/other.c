@@ -5,7 +5,7 @@
  * the tables themselves (lm_has_id, rates_is, aim9_is, the catalog).
  */
 #include "report/lmbench.h"
-#include "report/loose.h"
+#include "judge/loose.h"
 #include "report/model.h"
 #include "report/notes.h"
 #include "report/fmt.h"
@@ -79,7 +79,7 @@ static void other_header(struct rm_doc *doc)
 
 /* One figure's row: its run's Host and OS, the id, the level with its unit, the interval. */
 static void other_row(struct rm_doc *doc, const struct run_info *run, const struct result *r,
-		      const struct report_spread *sp)
+		      const struct judge_spread *sp)
 {
 	char cell[192], fig[64], lo[64], hi[64];
 	double flo, fhi;
@@ -92,9 +92,9 @@ static void other_row(struct rm_doc *doc, const struct run_info *run, const stru
 	rm_cell(doc, OTHER_FIG_W, 0, cell);
 	report_fig(fig, sizeof(fig), result_figure(r));
 	snprintf(cell, sizeof(cell), "%s%s %s", fig,
-		 report_loose(r, sp) ? REPORT_LOOSE_MARK : note_slow_marked(r) ? NOTE_SLOW_MARK : "", r->unit);
+		 judge_loose(r, sp) ? NOTE_LOOSE_MARK : note_slow_marked(r) ? NOTE_SLOW_MARK : "", r->unit);
 	rm_cell(doc, OTHER_MED_W, 1, cell);
-	if (report_loose(r, sp))
+	if (judge_loose(r, sp))
 		rm_flags(doc, RM_NOISY);
 	result_figure_ci(r, &flo, &fhi);
 	report_fig(lo, sizeof(lo), flo);
@@ -116,7 +116,7 @@ void other_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 	char name[160], line[1024];
 
 	for (size_t k = 0; k < nruns; k++) {
-		struct report_spread sp = report_run_spread(&runs[k]);
+		struct judge_spread sp = judge_run_spread(&runs[k]);
 
 		for (size_t i = 0; i < runs[k].nresults; i++) {
 			const struct result *r = &runs[k].results[i];

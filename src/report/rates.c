@@ -4,7 +4,7 @@
  * (the comment below says why), each column's figures with their notes.
  */
 #include "report/lmbench.h"
-#include "report/loose.h"
+#include "judge/loose.h"
 #include "report/model.h"
 #include "report/notes.h"
 #include "report/fmt.h"
@@ -83,7 +83,7 @@ static void rate_cell(const struct run_info *run, const struct result *r, char *
 		snprintf(buf, size, "%*s", RATE_COL_W, fig);
 		return;
 	}
-	hw = 100.0 * report_rel_halfwidth(r);
+	hw = 100.0 * judge_rel_halfwidth(r);
 	if (isfinite(hw))
 		snprintf(ci, sizeof(ci), hw < 99.95 ? " +-%.1f%%" : " +-%.0f%%", fmin(hw, 9999));
 	snprintf(buf, size, "%*s%*s", RATE_FIG_W, fig, RATE_CI_W, ci);
@@ -113,12 +113,12 @@ static void rate_block(struct rm_doc *doc, const struct run_info *const *cols, s
 		rm_cell(doc, RATE_CALL_W, 0, ids[i] + strlen(RATE_PREFIX));
 		for (size_t c = 0; c < ncols; c++) {
 			const struct result *r = rate_find(cols[c], ids[i]);
-			struct report_spread sp = report_run_spread(cols[c]);
+			struct judge_spread sp = judge_run_spread(cols[c]);
 
 			rate_cell(cols[c], r, cell, sizeof(cell));
 			rm_cell(doc, RATE_COL_W, 1, cell);
 			if (r)
-				rm_flags(doc, (report_loose(r, &sp) ? RM_NOISY : 0) |
+				rm_flags(doc, (judge_loose(r, &sp) ? RM_NOISY : 0) |
 					      (result_busy(r) ? RM_BUSY : 0) |
 					      (!text_usable(r) ? RM_MISSING : 0));
 		}

@@ -22,7 +22,7 @@
  * Processor, Processes; Context switching; *Local* Communication latencies;
  * File & VM system latencies; *Local* Communication bandwidths; Memory
  * latencies.  One row per run (and placement) that has figures for a
- * table, labelled "LABEL [N]" for a run merged from N (report_merge_labels);
+ * table, labelled "LABEL [N]" for a run merged from N (judge_merge_labels);
  * each table followed by one line per noisy, busy, failed or skipped figure
  * saying which and why; then "System call rates", turned around (a row per
  * rate.* call, a column per run, a merged run's figures with their

@@ -1,31 +1,8 @@
 /*
- * A figure's history (kbench history): each figure's level over the stored
- * runs in order, a point a label (in version order) or a run (in time),
- * and the steps in it (stats_steps), told as a kernel developer mails
- * them: "kbench noticed a +12.0% regression of proc.fork (+9.1..+14.8%)
- * between 6.18.40 and 6.18.44".
- *
- * A point's level is the mean log of its runs' levels: by default their
- * fast levels (result_level: the samples' 5th percentile, or 95th where
- * bigger is better), which a kernel's change moves and the machine's
- * slow spells do not, so that a label's level spreads between sittings
- * far less than its median does; the medians on asking.  The variance of
- * that mean is its runs' spread over their count (pooled over the
- * figure's points, as one label's runs say little of their own spread;
- * a label whose runs spread wider by its own) plus the spread between
- * sittings, which a series of SERIES_OWN_NOISE points or more estimates
- * itself (stats_steps, from the points' residuals about each split's
- * sides beyond what their runs explain; with one run a point, from the
- * points' successive differences: stats_steps_noise); a shorter series
- * takes it from the host's history (labels measured in several sittings:
- * stats_sittings, as compare does), or without one has only its runs'
- * spread, and says so.  The sentinel's own row
- * (cpu.mhz, the machine's adds) is searched too: a figure's step where
- * the machine stepped is said to be the machine's, not the kernel's.  The
- * machine also moves where the sentinel does not (a memory figure by 5%
- * between sittings hours apart): with a control, a label measured again
- * every few labels, each label is read against the control's level at its
- * time (series_control).
+ * A figure's history (kbench history) as text, JSON and a page: the
+ * noticed lines first ("kbench noticed a +12.0% regression of proc.fork
+ * (+9.1..+14.8%) between 6.18.40 and 6.18.44"), then each figure that
+ * stepped, point by point.  The series and its steps are judge/series.c's.
  */
 #include "report/compare.h"
 #include "report/fmt.h"
@@ -43,509 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Below this many points a series cannot tell its own noise from a step in it. */
-#define SERIES_OWN_NOISE 6
-
-static int series_run_usable(const struct result *r)
-{
-	return (r->status == RES_OK || r->status == RES_NOISY) && r->median > 0 &&
-	       isfinite(r->median);
-}
-
-static const struct result *series_find(const struct run_info *run, const struct result *key)
-{
-	for (size_t i = 0; i < run->nresults; i++)
-		if (result_same_instance(&run->results[i], key))
-			return &run->results[i];
-	return NULL;
-}
-
-static int series_by_label(const void *a, const void *b)
-{
-	const struct run_info *x = *(const struct run_info *const *)a,
-			      *y = *(const struct run_info *const *)b;
-	int c = parse_version_cmp(x->label, y->label);
-
-	if (c == 0)
-		c = strcmp(x->label, y->label);
-	return c ? c : strcmp(x->started, y->started);
-}
-
-static int series_by_time(const void *a, const void *b)
-{
-	const struct run_info *x = *(const struct run_info *const *)a,
-			      *y = *(const struct run_info *const *)b;
-	int c = strcmp(x->started, y->started);
-
-	return c ? c : (x->id > y->id) - (x->id < y->id);
-}
-
-/* Whether id is one of the globs (all when nonly is 0). */
-static int series_wanted(const char *id, const char *const *only, size_t nonly)
-{
-	if (nonly == 0)
-		return 1;
-	for (size_t i = 0; i < nonly; i++)
-		if (fnmatch(only[i], id, 0) == 0)
-			return 1;
-	return 0;
-}
-
-/*
- * A control's sitting for one figure (history --control): the control is a
- * label measured again every few labels (the series' first kernel, or a
- * reference one), and each of its sittings (a set of runs) says where the
- * machine stood for that figure then.
- */
-struct series_ctl {
-	const char *set;	/* its runs' set_uuid */
-	double t0, t1;		/* its first and last run's start, seconds */
-	double sum, sq;		/* of its runs' log levels */
-	double n;		/* its runs with the figure */
-};
-
-/* A control sitting's mean log level's variance: its runs' spread, at least the pooled s2, over their count. */
-static double series_ctl_var(const struct series_ctl *c, double s2)
-{
-	double own = c->n > 1 ? (c->sq - c->sum * c->sum / c->n) / (c->n - 1) : 0;
-
-	return fmax(s2, own) / c->n;
-}
-
-/*
- * The control's log level at time t from its sittings c[0..n) in time
- * order, and that level's variance into *var: drawn linearly between the
- * sittings either side of t, the nearest's beyond them.
- */
-static double series_ctl_at(const struct series_ctl *c, size_t n, double t, double s2, double *var)
-{
-	size_t i = 0;
-	double w, a, b;
-
-	while (i < n && (c[i].t0 + c[i].t1) / 2 < t)
-		i++;
-	if (i == 0 || i == n) {
-		const struct series_ctl *e = &c[i ? n - 1 : 0];
-
-		*var = series_ctl_var(e, s2);
-		return e->sum / e->n;
-	}
-	a = (c[i - 1].t0 + c[i - 1].t1) / 2;
-	b = (c[i].t0 + c[i].t1) / 2;
-	w = b > a ? (t - a) / (b - a) : 0.5;
-	*var = (1 - w) * (1 - w) * series_ctl_var(&c[i - 1], s2) + w * w * series_ctl_var(&c[i], s2);
-	return (1 - w) * c[i - 1].sum / c[i - 1].n + w * c[i].sum / c[i].n;
-}
-
-/* A run's start in seconds, NaN where its time is not kbench's form. */
-static double series_time(const struct run_info *run)
-{
-	time_t t;
-
-	return parse_utc(run->started, &t) == 0 ? (double)t : (double)NAN;
-}
-
-/*
- * The figure's levels read against the control, point ctl of x[0..n) (its
- * sittings c[0..nc), in time order), each other point p measured at time
- * t[p]: its level over the control's at that time (series_ctl_at) times
- * the control's over all its sittings, and the control's variance there
- * added to the point's, extra[p]; the control's own point its sittings'
- * mean.  The labels read against one control sitting share its error,
- * which the steps' test does not know: a control sitting should have as
- * many runs as a label.
- */
-static void series_control(double *x, double *extra, const double *t, size_t n, size_t ctl,
-			   const struct series_ctl *c, size_t nc, double s2)
-{
-	double mean = 0, var = 0, m, vm;
-
-	for (size_t i = 0; i < nc; i++) {
-		mean += c[i].sum / c[i].n / (double)nc;
-		var += series_ctl_var(&c[i], s2) / ((double)nc * (double)nc);
-	}
-	for (size_t p = 0; p < n; p++) {
-		if (p == ctl) {
-			x[p] = mean;
-			extra[p] = var;
-			continue;
-		}
-		extra[p] = 0;
-		if (!isfinite(t[p]))
-			continue;
-		m = series_ctl_at(c, nc, t[p], s2, &vm);
-		x[p] -= m - mean;
-		extra[p] = vm;
-	}
-}
-
-/*
- * A wild run is taken at a bound: a run's log level farther than
- * SERIES_CLIP standard deviations of the runs from its point's median is
- * moved to that distance.  The deviation is a robust one: the median of
- * the differences between two runs of one point, over the figure's points
- * (over 1.0483, a normal's), which neither a wild run nor a point of
- * three runs (whose median run is at no distance from its median) bends.
- * One file system's writeback storm or one VM stall makes a run 4x slower
- * than its label's others (fs.create.10k: 114 us among 25 us), and the
- * label's mean log then moves 30%: a history with such runs finds fewer
- * steps, which a wild run is not.  So far out, a run is the machine's:
- * on 13 sittings here, 8 SDs took the 10% steps a history finds from 94.1%
- * to 97.2% and its false steps from 3.8% to 4.1% (bench/history_steps.py);
- * 3 SDs, tried on copies of the sittings clipped so, made 5.7%.
- * y[i] is NaN for a run without the figure; *moved counts those moved.
- * -1 when out of memory.
- */
-#define SERIES_CLIP 8.0
-/* Fewer pairs than this say too little of the runs' spread to clip by. */
-#define SERIES_CLIP_PAIRS 10
-
-static int series_clip(double *y, const size_t *first, size_t npts, size_t *moved)
-{
-	size_t nruns = first[npts], npairs = 0, k;
-	double *med = calloc(npts ? npts : 1, sizeof(double)), *tmp = NULL, sd;
-	int rc = -1;
-
-	for (size_t p = 0; p < npts; p++) {
-		k = first[p + 1] - first[p];
-		npairs += k * (k - 1) / 2;
-	}
-	tmp = calloc(npairs > nruns ? npairs : nruns ? nruns : 1, sizeof(double));
-	if (!med || !tmp)
-		goto out;
-	rc = 0;
-	*moved = 0;
-	npairs = 0;
-	for (size_t p = 0; p < npts; p++) {
-		k = 0;
-		for (size_t i = first[p]; i < first[p + 1]; i++)
-			if (!isnan(y[i]))
-				tmp[k++] = y[i];
-		med[p] = k ? stats_median_sort(tmp, k) : (double)NAN;
-	}
-	for (size_t p = 0; p < npts; p++)
-		for (size_t i = first[p]; i < first[p + 1]; i++)
-			for (size_t j = i + 1; j < first[p + 1]; j++)
-				if (!isnan(y[i]) && !isnan(y[j]))
-					tmp[npairs++] = fabs(y[i] - y[j]);
-	/* A history by time has a run a point: no pairs, nothing to clip against. */
-	if (npairs < SERIES_CLIP_PAIRS)
-		goto out;
-	sd = stats_median_sort(tmp, npairs) / 1.0483;
-	/* Runs most of which read the same (a quantised figure): no spread to measure by. */
-	if (!(sd > 0))
-		goto out;
-	for (size_t p = 0; p < npts; p++)
-		for (size_t i = first[p]; i < first[p + 1]; i++) {
-			double lo = med[p] - SERIES_CLIP * sd, hi = med[p] + SERIES_CLIP * sd;
-
-			if (y[i] < lo || y[i] > hi) {
-				y[i] = y[i] < lo ? lo : hi;
-				(*moved)++;
-			}
-		}
-out:
-	free(med);
-	free(tmp);
-	return rc;
-}
-
-/* The figure of key over the points: levels, variances and the steps. */
-static int series_figure(const struct result *key, const struct run_info *const *runs,
-			 const size_t *first, size_t npts, const struct report_cmp_side *history,
-			 size_t ctl, struct report_series_figure *f)
-{
-	struct stats_sittings sit;
-	double df;
-	double *x = calloc(npts ? npts : 1, 6 * sizeof(double)), *v, *n, *own, *t, *extra,
-	       within = 0, s2, tau2;
-	size_t wdf = 0, nruns = first[npts], nc = 0, cq = SIZE_MAX;
-	/* Each run's usable result of the figure, or NULL: found once, read twice. */
-	const struct result **res = calloc(nruns ? nruns : 1, sizeof(*res));
-	/* Each run's log level, NaN where it has none, wild ones clipped. */
-	double *ly = calloc(nruns ? nruns : 1, sizeof(*ly));
-	/* The control's sittings, at most one a run of its label. */
-	struct series_ctl *c = calloc(ctl < npts ? first[ctl + 1] - first[ctl] : 1, sizeof(*c));
-
-	f->key = key;
-	f->points = calloc(npts ? npts : 1, sizeof(*f->points));
-	if (!x || !res || !ly || !c || !f->points)
-		goto fail;
-	v = x + npts;
-	n = v + npts;
-	own = n + npts;
-	t = own + npts;
-	extra = t + npts;
-	/* One kind of level along a series: the medians where any run has no fast level. */
-	for (size_t i = 0; i < nruns; i++) {
-		const struct result *r = series_find(runs[i], key);
-
-		res[i] = r && series_run_usable(r) ? r : NULL;
-		if (res[i] && !result_has_level(r, LEVEL_FAST))
-			f->level = LEVEL_MEDIAN;
-	}
-	for (size_t i = 0; i < nruns; i++)
-		ly[i] = res[i] ? log(result_level(res[i], f->level)) : (double)NAN;
-	if (series_clip(ly, first, npts, &f->clipped) < 0)
-		goto fail;
-	for (size_t p = 0; p < npts; p++) {
-		struct report_series_point *pt = &f->points[f->npoints];
-		double sum = 0, sq = 0, y, t0 = (double)NAN, t1 = (double)NAN;
-		size_t k = 0;
-
-		for (size_t i = first[p]; i < first[p + 1]; i++) {
-			const struct result *r = res[i];
-
-			if (!r)
-				continue;
-			y = ly[i];
-			sum += y;
-			sq += y * y;
-			if (!k++) {
-				pt->first_run = runs[i]->id;
-				t0 = series_time(runs[i]);
-			}
-			pt->last_run = runs[i]->id;
-			t1 = series_time(runs[i]);
-			/* The control's runs by sitting: a set's runs are stored together. */
-			if (p == ctl) {
-				if (!nc || strcmp(c[nc - 1].set, runs[i]->set_uuid) != 0)
-					c[nc++] = (struct series_ctl){ runs[i]->set_uuid, t1, t1, 0, 0, 0 };
-				c[nc - 1].t1 = t1;
-				c[nc - 1].sum += y;
-				c[nc - 1].sq += y * y;
-				c[nc - 1].n++;
-			}
-		}
-		if (k == 0)
-			continue;
-		snprintf(pt->label, sizeof(pt->label), "%s", runs[first[p]]->label);
-		snprintf(pt->started, sizeof(pt->started), "%s", runs[first[p]]->started);
-		pt->nruns = k;
-		x[f->npoints] = sum / (double)k;
-		n[f->npoints] = (double)k;
-		t[f->npoints] = (t0 + t1) / 2;
-		own[f->npoints] = k > 1 ? (sq - sum * sum / (double)k) / (double)(k - 1) : 0;
-		if (p == ctl)
-			cq = f->npoints;
-		/* The control's runs spread within its sittings, not across them. */
-		if (p == ctl && nc >= 2) {
-			for (size_t j = 0; j < nc; j++)
-				if (c[j].n > 1) {
-					within += c[j].sq - c[j].sum * c[j].sum / c[j].n;
-					wdf += (size_t)c[j].n - 1;
-				}
-		} else if (k > 1) {
-			within += sq - sum * sum / (double)k;
-			wdf += k - 1;
-		}
-		f->npoints++;
-	}
-	/*
-	 * The spread between sittings: a series long enough estimates it
-	 * itself, about each split's sides (stats_steps) where its labels'
-	 * runs say what their own spread is, or from the points' differences
-	 * where each point is one run; a short one takes the host's history's,
-	 * or has its runs' alone and says so.
-	 */
-	s2 = wdf ? within / (double)wdf : 0;
-	/*
-	 * Read against the control where it measured the figure in two
-	 * sittings or more; else extra stays 0 (calloc'd).
-	 */
-	f->controlled = cq != SIZE_MAX && nc >= 2;
-	if (f->controlled)
-		series_control(x, extra, t, f->npoints, cq, c, nc, s2);
-	tau2 = 0;
-	if (f->npoints >= SERIES_OWN_NOISE && wdf) {
-		f->noise = REPORT_NOISE_SERIES;
-		tau2 = (double)NAN;
-		df = (double)wdf;
-	} else if (f->npoints >= SERIES_OWN_NOISE) {
-		/* The median of the points' differences: about 4 degrees of freedom. */
-		f->noise = REPORT_NOISE_SERIES;
-		tau2 = stats_steps_noise(x, f->npoints);
-		df = 4;
-	} else if (report_compare_sittings(history, key, f->level, &sit) == 0 && sit.df > 0) {
-		f->noise = REPORT_NOISE_HISTORY;
-		tau2 = sit.tau2;
-		df = sit.df;
-	} else {
-		f->noise = REPORT_NOISE_RUNS;
-		df = (double)wdf;
-	}
-	/* A point whose own runs spread wider than the rest (a wild run) weighs less. */
-	for (size_t p = 0; p < f->npoints; p++) {
-		v[p] = (f->controlled && p == cq ? 0 : fmax(s2, own[p]) / n[p]) + extra[p];
-		if (!(v[p] > 0))
-			v[p] = 1e-12;
-	}
-	f->sitting_var = isfinite(tau2) ? tau2 : 0;
-	f->nsteps = 0;
-	f->detectable = (double)NAN;
-	/* Runs alone with no spread of their own (one run a point) cannot tell anything. */
-	if (f->npoints >= 2 && df > 0) {
-		int k = stats_steps(x, v, f->npoints, tau2, df, REPORT_SERIES_ALPHA, f->steps,
-				    REPORT_SERIES_MAX_STEPS, &f->sitting_var);
-
-		if (k < 0)
-			goto fail;
-		f->nsteps = (size_t)k;
-		/*
-		 * What a missing step at the newest point says: not one this large;
-		 * nothing where the spread between sittings is not known, as the
-		 * runs alone would promise steps a sitting's own move hides.
-		 */
-		if (f->noise != REPORT_NOISE_RUNS)
-			f->detectable = stats_steps_detectable(v, f->npoints, f->sitting_var,
-							       !isfinite(tau2), df, REPORT_SERIES_ALPHA,
-							       f->npoints - 1);
-	}
-	for (size_t p = 0; p < f->npoints; p++) {
-		struct report_series_point *pt = &f->points[p];
-		double sd = sqrt(f->sitting_var + v[p]);
-
-		pt->level = exp(x[p]);
-		pt->lo = exp(x[p] - 1.959964 * sd);
-		pt->hi = exp(x[p] + 1.959964 * sd);
-	}
-	free(x);
-	free(res);
-	free(ly);
-	free(c);
-	return 0;
-fail:
-	/* The caller frees the figures it counted, and this one is not counted yet. */
-	free(f->points);
-	f->points = NULL;
-	free(x);
-	free(res);
-	free(ly);
-	free(c);
-	return -1;
-}
-
-int report_series_build(const struct run_info *runs, size_t nruns, int by_label,
-			enum result_level level, const char *const *only, size_t nonly,
-			const struct report_cmp_side *history, const char *control,
-			struct report_series *s)
-{
-	const struct run_info **ord = calloc(nruns ? nruns : 1, sizeof(*ord));
-	size_t *first = calloc(nruns + 1, sizeof(*first)), npts = 0, ctl = SIZE_MAX;
-	const struct report_series_figure *machine = NULL;
-
-	memset(s, 0, sizeof(*s));
-	s->by_label = by_label;
-	s->level = level;
-	if (!ord || !first)
-		goto fail;
-	for (size_t i = 0; i < nruns; i++)
-		ord[i] = &runs[i];
-	qsort(ord, nruns, sizeof(*ord), by_label ? series_by_label : series_by_time);
-	/* A point a label's runs, or a run. */
-	for (size_t i = 0; i < nruns; i++)
-		if (!by_label || i == 0 || strcmp(ord[i]->label, ord[i - 1]->label) != 0)
-			first[npts++] = i;
-	first[npts] = nruns;
-	s->npoints = npts;
-	/* The control's point, and its sittings (a set's runs are stored together). */
-	s->control = by_label ? control : NULL;
-	for (size_t p = 0; p < npts && s->control; p++)
-		if (strcmp(ord[first[p]]->label, control) == 0) {
-			ctl = p;
-			for (size_t i = first[p]; i < first[p + 1]; i++)
-				s->control_sittings += i == first[p] ||
-						       strcmp(ord[i]->set_uuid, ord[i - 1]->set_uuid) != 0;
-		}
-	/* Every instance of any run, in the order first met, the sentinel's row first. */
-	for (size_t i = 0; i < nruns; i++)
-		for (size_t j = 0; j < ord[i]->nresults; j++) {
-			const struct result *r = &ord[i]->results[j];
-			int seen = 0, sentinel = strcmp(r->id, SENTINEL_USER_ID) == 0;
-
-			if (!series_run_usable(r) || (!sentinel && !series_wanted(r->id, only, nonly)))
-				continue;
-			for (size_t k = 0; k < s->nfigures && !seen; k++)
-				seen = result_same_instance(s->figures[k].key, r);
-			if (seen)
-				continue;
-			struct report_series_figure *more =
-				realloc(s->figures, (s->nfigures + 1) * sizeof(*more));
-			if (!more)
-				goto fail;
-			s->figures = more;
-			memset(&s->figures[s->nfigures], 0, sizeof(*more));
-			s->figures[s->nfigures].level = level;
-			if (series_figure(r, ord, first, npts, history, ctl,
-					  &s->figures[s->nfigures]) < 0)
-				goto fail;
-			s->figures[s->nfigures].sentinel = sentinel;
-			s->nfigures++;
-		}
-	/* A step where the machine's adds stepped too is the machine's. */
-	for (size_t k = 0; k < s->nfigures; k++)
-		if (s->figures[k].sentinel)
-			machine = &s->figures[k];
-	for (size_t k = 0; k < s->nfigures && machine; k++) {
-		struct report_series_figure *f = &s->figures[k];
-
-		for (size_t i = 0; i < f->nsteps && !f->sentinel; i++)
-			for (size_t j = 0; j < machine->nsteps; j++)
-				if (!strcmp(f->points[f->steps[i].at].label,
-					    machine->points[machine->steps[j].at].label) &&
-				    !strcmp(f->points[f->steps[i].at].started,
-					    machine->points[machine->steps[j].at].started))
-					f->machine[i] = 1;
-	}
-	free(ord);
-	free(first);
-	return 0;
-fail:
-	free(ord);
-	free(first);
-	report_series_free(s);
-	return -1;
-}
-
-int report_series_short(const struct report_series *s)
-{
-	for (size_t k = 0; k < s->nfigures; k++)
-		if (s->figures[k].noise == REPORT_NOISE_RUNS)
-			return 1;
-	return 0;
-}
-
-void report_series_free(struct report_series *s)
-{
-	for (size_t k = 0; k < s->nfigures; k++)
-		free(s->figures[k].points);
-	free(s->figures);
-	memset(s, 0, sizeof(*s));
-}
-
 /* "fast" or "median", as --level takes it and the JSON says it. */
 static const char *series_level_name(enum result_level level)
 {
 	return level == LEVEL_FAST ? "fast" : "median";
-}
-
-/* Whether step i of f is a regression: its change in the unit's bad direction. */
-static int series_worse(const struct report_series_figure *f, size_t i)
-{
-	return (f->steps[i].change > 0) == (f->key->better == BETTER_LOWER);
-}
-
-int report_series_newest(const struct report_series *s, int regressions_only)
-{
-	for (size_t k = 0; k < s->nfigures; k++) {
-		const struct report_series_figure *f = &s->figures[k];
-
-		for (size_t i = 0; i < f->nsteps; i++)
-			if (!f->sentinel && !f->machine[i] && f->steps[i].at + 1 == f->npoints &&
-			    f->npoints == s->npoints && (!regressions_only || series_worse(f, i)))
-				return 1;
-	}
-	return 0;
 }
 
 /* "proc.fork", "ipc.pipe.lat [same]". */
@@ -557,10 +35,10 @@ static void series_name(const struct result *r, char *buf, size_t size)
 }
 
 /* "between 6.18.40 and 6.18.44 (runs 31-36, 5 and 5 runs)", or by time "between runs 31 and 32". */
-static void series_where(const struct report_series *s, const struct report_series_figure *f,
+static void series_where(const struct judge_series *s, const struct judge_series_figure *f,
 			 size_t at, char *buf, size_t size)
 {
-	const struct report_series_point *a = &f->points[at - 1], *b = &f->points[at];
+	const struct judge_series_point *a = &f->points[at - 1], *b = &f->points[at];
 	char la[4 * sizeof(a->label)], lb[4 * sizeof(b->label)];
 
 	if (!s->by_label) {
@@ -586,7 +64,7 @@ static const char series_fast_text[] =
  * space where each %s is: the control, its sittings, and the figures it
  * did not measure in two of them (as measured).
  */
-static void series_text_control(FILE *out, const struct report_series *s, const char *sep)
+static void series_text_control(FILE *out, const struct judge_series *s, const char *sep)
 {
 	size_t as_measured = 0;
 	char c[4 * 128];
@@ -617,16 +95,16 @@ static const double series_detect_bars[] = { 0.05, 0.10 };
  * 10% at it 4 times in 5, and those that would not show 10%, worst first,
  * within 80 columns a line when wrap (the page's is one line).
  */
-static void series_text_detectable(FILE *out, const struct report_series *s, int wrap)
+static void series_text_detectable(FILE *out, const struct judge_series *s, int wrap)
 {
 	size_t known = 0, under[SERIES_DETECT_BARS] = { 0 }, nworse = 0, col;
-	const struct report_series_figure **worse = calloc(s->nfigures + 1, sizeof(*worse));
+	const struct judge_series_figure **worse = calloc(s->nfigures + 1, sizeof(*worse));
 	char line[TEXT_MAX_COLS + 1], item[200], name[160];
 
 	if (!worse)
 		return;
 	for (size_t k = 0; k < s->nfigures; k++) {
-		const struct report_series_figure *f = &s->figures[k];
+		const struct judge_series_figure *f = &s->figures[k];
 
 		if (f->sentinel || !isfinite(f->detectable))
 			continue;
@@ -640,7 +118,7 @@ static void series_text_detectable(FILE *out, const struct report_series *s, int
 		/* Worst first: insertion, a few figures. */
 		for (size_t i = 1; i < nworse; i++)
 			for (size_t j = i; j > 0 && worse[j]->detectable > worse[j - 1]->detectable; j--) {
-				const struct report_series_figure *t = worse[j];
+				const struct judge_series_figure *t = worse[j];
 
 				worse[j] = worse[j - 1];
 				worse[j - 1] = t;
@@ -675,7 +153,7 @@ static void series_text_detectable(FILE *out, const struct report_series *s, int
 	free(worse);
 }
 
-void report_series_text(FILE *out, const struct report_series *s, const char *host)
+void report_series_text(FILE *out, const struct judge_series *s, const char *host)
 {
 	size_t noticed = 0, figures = 0;
 	char name[160], where[1200], h[4 * 128];
@@ -685,7 +163,7 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 		fprintf(out, "host %s\n", h);
 	}
 	for (size_t k = 0; k < s->nfigures; k++) {
-		const struct report_series_figure *f = &s->figures[k];
+		const struct judge_series_figure *f = &s->figures[k];
 
 		figures += !f->sentinel;
 		for (size_t i = 0; i < f->nsteps; i++) {
@@ -695,7 +173,7 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 			series_where(s, f, st->at, where, sizeof(where));
 			fprintf(out, "kbench noticed a %+.1f%% %s of %s (%+.1f..%+.1f%%) %s%s\n",
 				100 * st->change, f->sentinel ? "move of the machine (the sentinel)" :
-				series_worse(f, i) ? "regression" : "improvement", name, 100 * st->lo,
+				judge_series_worse(f, i) ? "regression" : "improvement", name, 100 * st->lo,
 				100 * st->hi, where, f->machine[i] ? "; the machine stepped there too" : "");
 			noticed++;
 		}
@@ -708,11 +186,11 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 	size_t from[3] = { 0, 0, 0 };
 	for (size_t k = 0; k < s->nfigures; k++)
 		from[s->figures[k].noise]++;
-	if (from[REPORT_NOISE_RUNS])
+	if (from[JUDGE_NOISE_RUNS])
 		fprintf(out, "the spread between sittings: unknown for %zu figure%s (fewer than %d "
 			"points, and no label\nmeasured twice on this host): their steps may be a "
-			"sitting's own move\n", from[REPORT_NOISE_RUNS],
-			from[REPORT_NOISE_RUNS] == 1 ? "" : "s", SERIES_OWN_NOISE);
+			"sitting's own move\n", from[JUDGE_NOISE_RUNS],
+			from[JUDGE_NOISE_RUNS] == 1 ? "" : "s", JUDGE_SERIES_OWN_NOISE);
 	/* What a level is: the fast one is not the figure the tables quote. */
 	if (s->level == LEVEL_FAST)
 		fprintf(out, series_fast_text, "\n");
@@ -725,10 +203,10 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 	if (wild)
 		fprintf(out, "wild runs: %zu in %zu figure%s, each taken at %.0f standard deviations "
 			"of the runs from\nits label's median\n", wild, wild_figs,
-			wild_figs == 1 ? "" : "s", SERIES_CLIP);
+			wild_figs == 1 ? "" : "s", JUDGE_SERIES_CLIP);
 	/* Each figure that stepped, point by point. */
 	for (size_t k = 0; k < s->nfigures; k++) {
-		const struct report_series_figure *f = &s->figures[k];
+		const struct judge_series_figure *f = &s->figures[k];
 		size_t next = 0;
 
 		if (!f->nsteps)
@@ -739,7 +217,7 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 		fprintf(out, "  %-24s %5s %12s  %s\n", s->by_label ? "label" : "run", "runs",
 			f->level == LEVEL_FAST ? "fast level" : "median", "95% interval");
 		for (size_t p = 0; p < f->npoints; p++) {
-			const struct report_series_point *pt = &f->points[p];
+			const struct judge_series_point *pt = &f->points[p];
 			char lab[4 * 24 + 1], fig[32], lo[32], hi[32];
 
 			if (next < f->nsteps && f->steps[next].at == p) {
@@ -764,8 +242,8 @@ void report_series_text(FILE *out, const struct report_series *s, const char *ho
 	}
 }
 
-static json_t *series_figure_json(const struct report_series *s,
-				  const struct report_series_figure *f, int *bad)
+static json_t *series_figure_json(const struct judge_series *s,
+				  const struct judge_series_figure *f, int *bad)
 {
 	json_t *o = json_object(), *pts = json_array(), *ch = json_array();
 
@@ -782,11 +260,11 @@ static json_t *series_figure_json(const struct report_series *s,
 	report_jset(o, "clipped_runs", json_integer((json_int_t)f->clipped), bad);
 	report_jset(o, "sitting_spread", report_jreal(expm1(sqrt(f->sitting_var))), bad);
 	report_jset(o, "detectable", report_jreal(f->detectable), bad);
-	report_jset(o, "noise_from", report_jstr(f->noise == REPORT_NOISE_SERIES ? "series" :
-						 f->noise == REPORT_NOISE_HISTORY ? "history" : "runs"),
+	report_jset(o, "noise_from", report_jstr(f->noise == JUDGE_NOISE_SERIES ? "series" :
+						 f->noise == JUDGE_NOISE_HISTORY ? "history" : "runs"),
 		    bad);
 	for (size_t p = 0; p < f->npoints; p++) {
-		const struct report_series_point *pt = &f->points[p];
+		const struct judge_series_point *pt = &f->points[p];
 		json_t *j = json_object();
 
 		report_jset(j, s->by_label ? "label" : "run", s->by_label ? report_jstr(pt->label) :
@@ -801,7 +279,7 @@ static json_t *series_figure_json(const struct report_series *s,
 	}
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct stats_step *st = &f->steps[i];
-		const struct report_series_point *a = &f->points[st->at - 1], *b = &f->points[st->at];
+		const struct judge_series_point *a = &f->points[st->at - 1], *b = &f->points[st->at];
 		json_t *j = json_object();
 
 		report_jset(j, "from", s->by_label ? report_jstr(a->label) : json_integer(a->first_run),
@@ -812,7 +290,7 @@ static json_t *series_figure_json(const struct report_series *s,
 		report_jset(j, "ci_low", report_jreal(st->lo), bad);
 		report_jset(j, "ci_high", report_jreal(st->hi), bad);
 		report_jset(j, "p", report_jreal(st->p), bad);
-		report_jset(j, "regression", json_boolean(!f->sentinel && series_worse(f, i)), bad);
+		report_jset(j, "regression", json_boolean(!f->sentinel && judge_series_worse(f, i)), bad);
 		report_jset(j, "machine", json_boolean(f->machine[i]), bad);
 		report_jpush(ch, j, bad);
 	}
@@ -822,7 +300,7 @@ static json_t *series_figure_json(const struct report_series *s,
 }
 
 /* One host's series: its figures, each with its points and changes. */
-static json_t *series_json(const struct report_series *s, const char *host, int *bad)
+static json_t *series_json(const struct judge_series *s, const char *host, int *bad)
 {
 	json_t *o = json_object(), *figs = json_array();
 
@@ -838,7 +316,7 @@ static json_t *series_json(const struct report_series *s, const char *host, int 
 	return o;
 }
 
-int report_series_json(FILE *out, const struct report_series *s, const char *const *hosts,
+int report_series_json(FILE *out, const struct judge_series *s, const char *const *hosts,
 		       size_t n)
 {
 	json_t *root = json_object(), *all = json_array();
@@ -861,7 +339,7 @@ int report_series_json(FILE *out, const struct report_series *s, const char *con
 
 /* The page's embedded data: the JSON document of the same series. */
 struct series_page {
-	const struct report_series *s;
+	const struct judge_series *s;
 	const char *const *hosts;
 	size_t n;
 };
@@ -874,12 +352,12 @@ static int series_page_json(FILE *out, const void *arg)
 }
 
 /* One figure's chart: its points with their intervals, its steps marked. */
-static int series_chart(FILE *out, const struct report_series *s,
-			const struct report_series_figure *f)
+static int series_chart(FILE *out, const struct judge_series *s,
+			const struct judge_series_figure *f)
 {
 	struct svg_point *pts = calloc(f->npoints ? f->npoints : 1, sizeof(*pts));
-	struct svg_step st[REPORT_SERIES_MAX_STEPS];
-	char names[REPORT_SERIES_MAX_STEPS][32], title[200], (*runs)[24] = NULL;
+	struct svg_step st[JUDGE_SERIES_MAX_STEPS];
+	char names[JUDGE_SERIES_MAX_STEPS][32], title[200], (*runs)[24] = NULL;
 	struct svg_chart c = { 0 };
 	int rc;
 
@@ -890,7 +368,7 @@ static int series_chart(FILE *out, const struct report_series *s,
 		return -1;
 	}
 	for (size_t p = 0; p < f->npoints; p++) {
-		const struct report_series_point *pt = &f->points[p];
+		const struct judge_series_point *pt = &f->points[p];
 
 		if (runs)
 			snprintf(runs[p], sizeof(runs[p]), "%lld", (long long)pt->first_run);
@@ -898,7 +376,7 @@ static int series_chart(FILE *out, const struct report_series *s,
 	}
 	for (size_t i = 0; i < f->nsteps; i++) {
 		snprintf(names[i], sizeof(names[i]), "%+.1f%%", 100 * f->steps[i].change);
-		st[i] = (struct svg_step){ f->steps[i].at, names[i], !f->sentinel && series_worse(f, i) };
+		st[i] = (struct svg_step){ f->steps[i].at, names[i], !f->sentinel && judge_series_worse(f, i) };
 	}
 	series_name(f->key, title, sizeof(title));
 	c.title = title;
@@ -912,7 +390,7 @@ static int series_chart(FILE *out, const struct report_series *s,
 }
 
 /* The text's lines on what the newest point would show and what a level is, as items. */
-static void series_html_about(FILE *out, const struct report_series *s)
+static void series_html_about(FILE *out, const struct judge_series *s)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -933,7 +411,7 @@ static void series_html_about(FILE *out, const struct report_series *s)
 	free(buf);
 }
 
-int report_series_html(FILE *out, const struct report_series *s, const char *const *hosts,
+int report_series_html(FILE *out, const struct judge_series *s, const char *const *hosts,
 		       size_t n)
 {
 	struct series_page pg = { s, hosts, n };
@@ -951,7 +429,7 @@ int report_series_html(FILE *out, const struct report_series *s, const char *con
 		/* What a kernel developer mails, first; then each figure that stepped, drawn. */
 		fputs("<ul class=\"notes\">\n", out);
 		for (size_t k = 0; k < s[h].nfigures; k++) {
-			const struct report_series_figure *f = &s[h].figures[k];
+			const struct judge_series_figure *f = &s[h].figures[k];
 
 			for (size_t i = 0; i < f->nsteps; i++) {
 				char line[1600];
@@ -960,7 +438,7 @@ int report_series_html(FILE *out, const struct report_series *s, const char *con
 				series_where(&s[h], f, f->steps[i].at, where, sizeof(where));
 				snprintf(line, sizeof(line), "kbench noticed a %+.1f%% %s of %s (%+.1f..%+.1f%%) %s",
 					 100 * f->steps[i].change, f->sentinel ? "move of the machine" :
-					 series_worse(f, i) ? "regression" : "improvement", name,
+					 judge_series_worse(f, i) ? "regression" : "improvement", name,
 					 100 * f->steps[i].lo, 100 * f->steps[i].hi, where);
 				fputs("<li>", out);
 				report_html_text(out, line);

@@ -228,9 +228,9 @@ static void test_compare_sections(void **state)
 	struct result base[NCMP], other[NCMP];
 	struct run_info runs[2] = { { .label = "base", .results = base, .nresults = NCMP },
 				    { .label = "other", .results = other, .nresults = NCMP } };
-	const struct report_cmp_side sides[2] = { { "base", &runs[0], 1 },
+	const struct judge_cmp_side sides[2] = { { "base", &runs[0], 1 },
 						  { "other", &runs[1], 1 } };
-	struct report_cmp_row *rows;
+	struct judge_cmp_row *rows;
 	size_t nrows, len = 0;
 	char *text = NULL;
 	const char *at = NULL;
@@ -241,7 +241,7 @@ static void test_compare_sections(void **state)
 		cmp_result(&base[i], cmp_ids[i].id, 1);
 		cmp_result(&other[i], cmp_ids[i].id, 1.5);
 	}
-	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
+	assert_int_equal(judge_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, NCMP);
 	out = open_memstream(&text, &len);
 	assert_non_null(out);

@@ -1,5 +1,5 @@
 /*
- * kbench compare's table (report_compare_build) on runs built in memory,
+ * kbench compare's table (judge_compare_build) on runs built in memory,
  * where the truth is known.  test_signif.c checks the tests themselves;
  * this checks what compare does with them: which test a row gets, that the
  * correction and the rules around it (threshold, noisy sides) decide
@@ -122,7 +122,7 @@ static void sim_free(struct sim_side *sd)
 /*
  * Every result of a side marked as having missed its precision, and every
  * third (instance 0, 3, 6...) with an interval +-20% wide: looser than its
- * run's typical figure by far (report_loose), the others not.
+ * run's typical figure by far (judge_loose), the others not.
  */
 static void sim_noisy(struct sim_side *sd)
 {
@@ -141,14 +141,14 @@ static void sim_noisy(struct sim_side *sd)
 #define SIM_LOOSE ((SIM_ROWS + 2) / 3)
 
 static void sim_build(struct sim_side *base, struct sim_side *other, double threshold,
-		      unsigned flags, struct report_cmp_row **rows, size_t *nrows)
+		      unsigned flags, struct judge_cmp_row **rows, size_t *nrows)
 {
-	const struct report_cmp_side sides[2] = {
+	const struct judge_cmp_side sides[2] = {
 		{ "base", base->runs, base->nruns },
 		{ "other", other->runs, other->nruns },
 	};
 
-	assert_int_equal(report_compare_build(sides, 2, threshold, flags, rows, nrows), 0);
+	assert_int_equal(judge_compare_build(sides, 2, threshold, flags, rows, nrows), 0);
 }
 
 /* What a simulated table says of other against base. */
@@ -156,12 +156,12 @@ struct sim_count {
 	size_t rows, common, flagged, better, worse, welch, mw, below;	/* below: p_adj < 0.05 */
 };
 
-static void sim_count(const struct report_cmp_row *rows, size_t nrows, struct sim_count *c)
+static void sim_count(const struct judge_cmp_row *rows, size_t nrows, struct sim_count *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->rows = nrows;
 	for (size_t k = 0; k < nrows; k++) {
-		const struct report_cmp_cell *o = &rows[k].cell[1];
+		const struct judge_cmp_cell *o = &rows[k].cell[1];
 
 		c->common += (size_t)rows[k].common;
 		c->flagged += (size_t)o->significant;
@@ -179,7 +179,7 @@ static void sim_table(gsl_rng *rng, size_t base_runs, size_t other_runs, enum be
 		      struct sim_count *c)
 {
 	struct sim_side base, other;
-	struct report_cmp_row *rows;
+	struct judge_cmp_row *rows;
 	size_t nrows;
 
 	sim_make(rng, &base, base_runs, SIM_ROWS, better, 1.0, run_noise, sample_noise);
@@ -256,7 +256,7 @@ static void test_shift_welch(void **state)
 static void test_same_mw(void **state)
 {
 	struct sim_side base, other;
-	struct report_cmp_row *rows;
+	struct judge_cmp_row *rows;
 	struct sim_count c;
 	size_t nrows;
 
@@ -292,7 +292,7 @@ static void test_noisy_runs_and_samples(void **state)
 	for (int noisy_side = 0; noisy_side < 2; noisy_side++)
 		for (size_t nruns = 1; nruns <= 5; nruns += 4) {
 			struct sim_side base, other;
-			struct report_cmp_row *rows;
+			struct judge_cmp_row *rows;
 			struct sim_count c;
 			size_t nrows;
 
@@ -368,7 +368,7 @@ static void sim_drift_table(gsl_rng *rng, double shift, int with_adds, struct si
 			    size_t *adjusted)
 {
 	struct sim_side base, other;
-	struct report_cmp_row *rows;
+	struct judge_cmp_row *rows;
 	size_t nrows;
 
 	sim_drift(rng, &base, 1.0, 1.0, with_adds);
@@ -377,7 +377,7 @@ static void sim_drift_table(gsl_rng *rng, double shift, int with_adds, struct si
 	sim_count(rows, nrows, c);
 	*adjusted = 0;
 	for (size_t k = 0; k < nrows; k++) {
-		const struct report_cmp_cell *o = &rows[k].cell[1];
+		const struct judge_cmp_cell *o = &rows[k].cell[1];
 
 		if (o->test != CMP_TEST_WELCH_ADJUSTED)
 			continue;
@@ -425,7 +425,7 @@ static void test_drift_adjusted(void **state)
 static void test_drift_sentinel_row(void **state)
 {
 	struct sim_side base, other;
-	struct report_cmp_row *rows;
+	struct judge_cmp_row *rows;
 	size_t nrows;
 
 	sim_drift(*state, &base, 1.0, 1.0, 1);
@@ -457,13 +457,13 @@ static void test_drift_sentinel_row(void **state)
 static void test_as_measured(void **state)
 {
 	struct sim_side base, other;
-	struct report_cmp_row *rows;
+	struct judge_cmp_row *rows;
 	struct sim_count c;
 	size_t nrows;
 
 	sim_drift(*state, &base, 1.0, 1.0, 1);
 	sim_drift(*state, &other, 1.0, 1.04, 1);
-	sim_build(&base, &other, 0.02, REPORT_CMP_AS_MEASURED, &rows, &nrows);
+	sim_build(&base, &other, 0.02, JUDGE_CMP_AS_MEASURED, &rows, &nrows);
 	sim_count(rows, nrows, &c);
 	for (size_t k = 0; k < nrows; k++) {
 		assert_int_equal(rows[k].cell[1].test, CMP_TEST_WELCH_RUNS);
@@ -479,7 +479,7 @@ static void test_as_measured(void **state)
 static void test_threshold(void **state)
 {
 	struct sim_side base, other;
-	struct report_cmp_row *rows;
+	struct judge_cmp_row *rows;
 	struct sim_count c;
 	size_t nrows;
 
@@ -516,8 +516,8 @@ static void test_levels_differ(void **state)
 {
 	struct result b[3], o[3];
 	struct run_info br[3], orun[3];
-	const struct report_cmp_side sides[2] = { { "base", br, 3 }, { "other", orun, 3 } };
-	struct report_cmp_row *rows;
+	const struct judge_cmp_side sides[2] = { { "base", br, 3 }, { "other", orun, 3 } };
+	struct judge_cmp_row *rows;
 	size_t nrows;
 	(void)state;
 
@@ -533,7 +533,7 @@ static void test_levels_differ(void **state)
 			br[i] = (struct run_info){ .results = &b[i], .nresults = 1 };
 			orun[i] = (struct run_info){ .results = &o[i], .nresults = 1 };
 		}
-		assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
+		assert_int_equal(judge_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 		assert_int_equal(nrows, 1);
 		assert_int_equal(rows[0].levels_differ, pass == 1);
 		assert_int_equal(rows[0].cell[1].significant, pass == 0);
@@ -574,7 +574,7 @@ static void test_curves(void **state)
 	static const double noise[3] = { 1.0, 1.01, 0.99 };
 	struct result b[3], o[3];
 	struct run_info br[3], orun[3];
-	const struct report_cmp_side sides[2] = { { "base", br, 3 }, { "other", orun, 3 } };
+	const struct judge_cmp_side sides[2] = { { "base", br, 3 }, { "other", orun, 3 } };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -597,7 +597,7 @@ static void test_curves(void **state)
 	/* One run on the other side: figures, but no test, so no mark. */
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
-	const struct report_cmp_side one[2] = { { "base", br, 3 }, { "other", orun, 1 } };
+	const struct judge_cmp_side one[2] = { { "base", br, 3 }, { "other", orun, 1 } };
 	assert_int_equal(report_compare_curves(f, one, 2, 0.02), 0);
 	fclose(f);
 	assert_non_null(strstr(text, "\n     16K page         50.00     100.0  +100.0%\n"));
@@ -618,8 +618,8 @@ static void test_instances(void **state)
 {
 	struct result b[4], o[4];
 	struct run_info br = { .results = b, .nresults = 4 }, orun = { .results = o, .nresults = 4 };
-	const struct report_cmp_side sides[2] = { { "base", &br, 1 }, { "other", &orun, 1 } };
-	struct report_cmp_row *rows;
+	const struct judge_cmp_side sides[2] = { { "base", &br, 1 }, { "other", &orun, 1 } };
+	struct judge_cmp_row *rows;
 	size_t nrows;
 	(void)state;
 
@@ -632,10 +632,10 @@ static void test_instances(void **state)
 	one_result(&o[1], "ipc.pipe.lat", PLACE_SPREAD, 3);
 	one_result(&o[2], "ctx.2p.0k", PLACE_NONE, 4);
 	one_result(&o[3], "sys.read", PLACE_NA, 5);
-	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
+	assert_int_equal(judge_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, 4);
 	for (size_t k = 0; k < nrows; k++) {
-		const struct report_cmp_cell *c = &rows[k].cell[1];
+		const struct judge_cmp_cell *c = &rows[k].cell[1];
 
 		assert_ptr_equal(rows[k].key, &b[k]);
 		assert_int_equal(rows[k].common, k == 0);
@@ -691,17 +691,17 @@ static void known_free(struct known *kn)
 static void test_known_welch(void **state)
 {
 	struct known kn;
-	const struct report_cmp_side sides[2] = { { "base", kn.br, 3 }, { "other", kn.orun, 3 } };
-	struct report_cmp_row *rows;
+	const struct judge_cmp_side sides[2] = { { "base", kn.br, 3 }, { "other", kn.orun, 3 } };
+	struct judge_cmp_row *rows;
 	size_t nrows;
 	(void)state;
 
 	known_make(&kn);
-	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
+	assert_int_equal(judge_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, 1);
 	assert_int_equal(rows[0].section, 1);	/* Processor, processes: sys.* */
 	assert_true(rows[0].common);
-	const struct report_cmp_cell *b = &rows[0].cell[0], *o = &rows[0].cell[1];
+	const struct judge_cmp_cell *b = &rows[0].cell[0], *o = &rows[0].cell[1];
 	assert_int_equal(b->nruns, 3);
 	assert_true(b->median == 2 && b->lo == 1 && b->hi == 3 && !b->noisy);
 	assert_int_equal(o->nruns, 3);
@@ -734,7 +734,7 @@ static double sim_verdicts(gsl_rng *rng, double shift, double run_noise, size_t 
 			   size_t *marked, size_t *needed)
 {
 	struct sim_side base, other;
-	struct report_cmp_row *rows;
+	struct judge_cmp_row *rows;
 	double d[SIM_ROWS];
 	size_t nrows;
 
@@ -743,7 +743,7 @@ static double sim_verdicts(gsl_rng *rng, double shift, double run_noise, size_t 
 	sim_build(&base, &other, 0.05, 0, &rows, &nrows);
 	*unchanged = *marked = *needed = 0;
 	for (size_t k = 0; k < nrows; k++) {
-		const struct report_cmp_cell *o = &rows[k].cell[1];
+		const struct judge_cmp_cell *o = &rows[k].cell[1];
 
 		d[k] = o->detectable;
 		/* A change of the threshold is never marked 4 times in 5: it must clear it. */
@@ -775,7 +775,7 @@ static void test_detectable_found(void **state)
 
 	for (int t = 0; t < tables; t++) {
 		struct sim_side base, other;
-		struct report_cmp_row *rows;
+		struct judge_cmp_row *rows;
 		size_t nrows;
 		double f;
 
@@ -841,16 +841,16 @@ static void test_known_mw(void **state)
 	static const double x[] = { 1, 2, 3 }, y[] = { 4, 5, 6 };
 	struct result b, o;
 	struct run_info br = { .results = &b, .nresults = 1 }, orun = { .results = &o, .nresults = 1 };
-	const struct report_cmp_side sides[2] = { { "base", &br, 1 }, { "other", &orun, 1 } };
-	struct report_cmp_row *rows;
+	const struct judge_cmp_side sides[2] = { { "base", &br, 1 }, { "other", &orun, 1 } };
+	struct judge_cmp_row *rows;
 	size_t nrows;
 	(void)state;
 
 	fill_result(&b, "mem.bcopy_libc.bw", BETTER_HIGHER, x, 3);
 	fill_result(&o, "mem.bcopy_libc.bw", BETTER_HIGHER, y, 3);
-	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
+	assert_int_equal(judge_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, 1);
-	const struct report_cmp_cell *c0 = &rows[0].cell[0], *c = &rows[0].cell[1];
+	const struct judge_cmp_cell *c0 = &rows[0].cell[0], *c = &rows[0].cell[1];
 	assert_true(c0->median == 2 && c0->lo == b.ci_low && c0->hi == b.ci_high);
 	assert_true(c->median == 5);
 	assert_near(c->change, 1.5, 1e-12);
@@ -887,8 +887,8 @@ static void test_rates_section(void **state)
 	enum { NF = sizeof(figs) / sizeof(figs[0]) };
 	struct result b[3][NF], o[3][NF];
 	struct run_info br[3], orun[3];
-	const struct report_cmp_side sides[2] = { { "UP", br, 3 }, { "SMP", orun, 3 } };
-	struct report_cmp_row *rows;
+	const struct judge_cmp_side sides[2] = { { "UP", br, 3 }, { "SMP", orun, 3 } };
+	struct judge_cmp_row *rows;
 	size_t nrows, len;
 	char *text = NULL, line[256];
 	FILE *f;
@@ -910,10 +910,10 @@ static void test_rates_section(void **state)
 		br[i] = (struct run_info){ .results = b[i], .nresults = NF };
 		orun[i] = (struct run_info){ .results = o[i], .nresults = NF };
 	}
-	assert_int_equal(report_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
+	assert_int_equal(judge_compare_build(sides, 2, 0.02, 0, &rows, &nrows), 0);
 	assert_int_equal(nrows, NF);
 	for (size_t k = 0; k < nrows; k++) {
-		const struct report_cmp_cell *c = &rows[k].cell[1];
+		const struct judge_cmp_cell *c = &rows[k].cell[1];
 		int changed = strcmp(rows[k].key->id, "rate.write") == 0 ||
 			      strcmp(rows[k].key->id, "rate.gettimeofday") == 0;
 
@@ -964,8 +964,8 @@ static void test_rates_section(void **state)
 }
 
 /* The JSON of a table, parsed back. */
-static json_t *json_of(const struct report_cmp_side *sides, size_t nsides,
-		       const struct report_cmp_row *rows, size_t nrows)
+static json_t *json_of(const struct judge_cmp_side *sides, size_t nsides,
+		       const struct judge_cmp_row *rows, size_t nrows)
 {
 	FILE *f = tmpfile();
 	json_error_t e;
@@ -998,18 +998,18 @@ static void test_json(void **state)
 	struct known kn;
 	struct result none;
 	struct run_info nrun = { .results = &none, .nresults = 1 };
-	const struct report_cmp_side sides[3] = {
+	const struct judge_cmp_side sides[3] = {
 		{ "base", kn.br, 3 }, { "other", kn.orun, 3 }, { "third", &nrun, 1 },
 	};
 	const double x = 1;
-	struct report_cmp_row *rows;
+	struct judge_cmp_row *rows;
 	size_t nrows;
 	json_t *doc, *row, *cell, *sec;
 	(void)state;
 
 	known_make(&kn);
 	fill_result(&none, "sys.read", BETTER_LOWER, &x, 1);
-	assert_int_equal(report_compare_build(sides, 3, 0.02, 0, &rows, &nrows), 0);
+	assert_int_equal(judge_compare_build(sides, 3, 0.02, 0, &rows, &nrows), 0);
 	doc = json_of(sides, 3, rows, nrows);
 	assert_string_equal(json_string_value(json_object_get(doc, "base")), "base");
 	assert_string_equal(json_string_value(json_object_get(doc, "correction")),

@@ -30,7 +30,7 @@
 #include "report/contest.h"
 #include "report/export.h"
 #include "report/fmt.h"
-#include "report/merge.h"
+#include "judge/merge.h"
 #include "golden.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -1535,7 +1535,7 @@ static void test_merge_labels(void **state)
 	}
 	set_machine(&runs[0], "AMD EPYC 7R13 Processor", 512 << 10, 1);
 
-	n = report_merge_labels(runs, NELEM(runs), &m);
+	n = judge_merge_labels(runs, NELEM(runs), &m);
 	assert_int_equal(n, 2);
 	assert_string_equal(m[0].label, "A");
 	assert_string_equal(m[1].label, "B");
@@ -1607,10 +1607,10 @@ static void test_merge_labels(void **state)
 	assert_int_equal(r->n, 3);
 	assert_null(r->samples);
 
-	report_merge_free(m, (size_t)n);
+	judge_merge_free(m, (size_t)n);
 	free_runs(runs, NELEM(runs));
 
-	assert_int_equal(report_merge_labels(NULL, 0, &m), 0);
+	assert_int_equal(judge_merge_labels(NULL, 0, &m), 0);
 	assert_null(m);
 }
 
@@ -1661,7 +1661,7 @@ static void test_summary_labels(void **state)
 
 	(void)state;
 	fill_labels(runs);
-	n = report_merge_labels(runs, NELEM(runs), &m);
+	n = judge_merge_labels(runs, NELEM(runs), &m);
 	assert_int_equal(n, 2);
 	report_summary(capture_start(&c), m, (size_t)n, 1);
 	text = capture_end(&c);
@@ -1680,7 +1680,7 @@ static void test_summary_labels(void **state)
 	assert_non_null(strstr(text, " 0.3100 us 0.2790 to 0.3720\n"));
 	assert_non_null(strstr(text, "\nkbhost    Linux 6.18.44 sys.fstat "));
 	free(text);
-	report_merge_free(m, (size_t)n);
+	judge_merge_free(m, (size_t)n);
 	free_runs(runs, NELEM(runs));
 }
 
@@ -1735,7 +1735,7 @@ static void test_summary_rates(void **state)
 
 	(void)state;
 	fill_rates(runs);
-	n = report_merge_labels(runs, NELEM(runs), &m);
+	n = judge_merge_labels(runs, NELEM(runs), &m);
 	assert_int_equal(n, 2);
 	report_summary(capture_start(&c), m, (size_t)n, 1);
 	text = capture_end(&c);
@@ -1754,7 +1754,7 @@ static void test_summary_rates(void **state)
 	/* In a table of their own, not among "Other results". */
 	assert_null(strstr(text, "Other results"));
 	free(text);
-	report_merge_free(m, (size_t)n);
+	judge_merge_free(m, (size_t)n);
 	free_runs(runs, NELEM(runs));
 
 	/* --each: a column per run, no intervals, no counts. */

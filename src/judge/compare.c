@@ -52,12 +52,12 @@
  * samples, also only when neither side missed its precision, since samples
  * of one block understate the variation a noisy figure has.
  *
- * The table is built here once (report_compare_build) and then written as
+ * The table is built here once (judge_compare_build) and then written as
  * text, page or JSON (compare_out.c).  Nothing here reads the database or
  * measures.
  */
-#include "report/compare.h"
-#include "report/loose.h"
+#include "judge/compare.h"
+#include "judge/loose.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -99,32 +99,32 @@ static const struct {
 #define CMP_SECTION_BW 6
 
 /* The last section, "Other", for the ids no section claims. */
-size_t report_compare_section_other(void)
+size_t judge_section_other(void)
 {
 	return NELEM(cmp_sections) + catalog_count();
 }
 
 /* A row's section title. */
-const char *report_compare_section_title(size_t sec)
+const char *judge_section_title(size_t sec)
 {
 	if (sec < NELEM(cmp_sections))
 		return cmp_sections[sec].title;
-	if (sec < report_compare_section_other())
+	if (sec < judge_section_other())
 		return catalog_at(sec - NELEM(cmp_sections))->title;
 	return "Other";
 }
 
-int report_compare_section_units(size_t sec)
+int judge_section_units(size_t sec)
 {
 	return sec < NELEM(cmp_sections) && cmp_sections[sec].unit_column;
 }
 
 /* A section's short name: "proc"; a kind's is its prefix without the dot. */
-void report_compare_section_id(size_t sec, char *buf, size_t size)
+void judge_section_id(size_t sec, char *buf, size_t size)
 {
 	if (sec < NELEM(cmp_sections))
 		snprintf(buf, size, "%s", cmp_sections[sec].id);
-	else if (sec < report_compare_section_other())
+	else if (sec < judge_section_other())
 		snprintf(buf, size, "%.*s", (int)strcspn(catalog_at(sec - NELEM(cmp_sections))->prefix, "."),
 			 catalog_at(sec - NELEM(cmp_sections))->prefix);
 	else
@@ -149,7 +149,7 @@ static size_t cmp_section_of(const char *id)
 			if (strncmp(id, cmp_sections[s].prefixes[k],
 				    strlen(cmp_sections[s].prefixes[k])) == 0)
 				return s;
-	return report_compare_section_other();
+	return judge_section_other();
 }
 
 static int cmp_usable(const struct result *r)
@@ -229,14 +229,14 @@ static void cmp_data_free(struct cmp_data *d)
  * A figure the side does not have stays NaN, so that a reader of an absent
  * cell finds no number rather than a zero.  0, or -1 without memory.
  */
-static int cmp_gather(const struct report_cmp_side *side, const double *run_adds,
-		      const struct result *key, struct report_cmp_cell *c, struct cmp_data *d)
+static int cmp_gather(const struct judge_cmp_side *side, const double *run_adds,
+		      const struct result *key, struct judge_cmp_cell *c, struct cmp_data *d)
 {
 	const double none = (double)NAN;
 	double **meds = &d->meds;
 	const char *set = NULL;
 
-	*c = (struct report_cmp_cell){ .median = none, .lo = none, .hi = none, .change = none,
+	*c = (struct judge_cmp_cell){ .median = none, .lo = none, .hi = none, .change = none,
 				       .ratio = none, .ratio_lo = none, .ratio_hi = none,
 				       .p = none, .p_adj = none, .slope = none, .df = none,
 				       .detectable = none, .verdict = CMP_CANNOT_TELL };
@@ -267,9 +267,9 @@ static int cmp_gather(const struct report_cmp_side *side, const double *run_adds
 				c->sets++;
 			}
 			if (r->status == RES_NOISY) {
-				struct report_spread sp = report_run_spread(&side->runs[i]);
+				struct judge_spread sp = judge_run_spread(&side->runs[i]);
 
-				c->noisy |= report_loose(r, &sp);
+				c->noisy |= judge_loose(r, &sp);
 			}
 			result_figure_ci(r, &c->lo, &c->hi);
 			if (r->samples && r->n &&
@@ -317,11 +317,11 @@ struct cmp_levels {
  * side's fast state where the other's slow one is; the medians' test sees
  * it plainly).  1 with lv and the cell's counts set, else 0.
  */
-static int cmp_state(const struct report_cmp_cell *base, const struct cmp_data *b,
-		     struct report_cmp_cell *o, const struct cmp_data *d, int lower,
+static int cmp_state(const struct judge_cmp_cell *base, const struct cmp_data *b,
+		     struct judge_cmp_cell *o, const struct cmp_data *d, int lower,
 		     struct cmp_levels *lv)
 {
-	const struct report_cmp_cell *cell[2] = { base, o };
+	const struct judge_cmp_cell *cell[2] = { base, o };
 	const struct cmp_data *data[2] = { b, d };
 	struct stats_state st;
 	int used = 0;
@@ -330,9 +330,9 @@ static int cmp_state(const struct report_cmp_cell *base, const struct cmp_data *
 		for (size_t i = 0; i < cell[s]->nruns; i++)
 			if (!data[s]->repk[i])
 				return 0;
-	if (!(fabs(log(o->median / base->median)) < log1p(2 * REPORT_CMP_STATE_WIDTH)) ||
+	if (!(fabs(log(o->median / base->median)) < log1p(2 * JUDGE_CMP_STATE_WIDTH)) ||
 	    stats_common_state(b->reps, b->repk, base->nruns, d->reps, d->repk, o->nruns, lower,
-			       REPORT_CMP_STATE_WIDTH, &st) < 0)
+			       JUDGE_CMP_STATE_WIDTH, &st) < 0)
 		return 0;
 	if (st.in < st.all && st.ha >= 3 && st.hb >= 3 &&
 	    (lv->buf = malloc(2 * (st.ha + st.hb) * sizeof(*lv->buf))) != NULL) {
@@ -378,11 +378,11 @@ struct cmp_adjusted {
  * moved.  Only where every replica has its adds and every run at least 3
  * replicas (else 0, nothing changed); 1 with adj filled.
  */
-static int cmp_adjust(const struct report_cmp_cell *base, const struct cmp_data *b,
-		      const struct report_cmp_cell *o, const struct cmp_data *d,
+static int cmp_adjust(const struct judge_cmp_cell *base, const struct cmp_data *b,
+		      const struct judge_cmp_cell *o, const struct cmp_data *d,
 		      struct cmp_adjusted *adj)
 {
-	const struct report_cmp_cell *cell[2] = { base, o };
+	const struct judge_cmp_cell *cell[2] = { base, o };
 	const struct cmp_data *data[2] = { b, d };
 	size_t n = b->nreps + d->nreps, nr = base->nruns + o->nruns, at = 0, r = 0;
 	double *ly, *lx, *moved, *meds, *scratch, x0;
@@ -451,7 +451,7 @@ struct cmp_pairs {
  * which is what kbench ab stores (a --runs set is one label, measured run
  * after run, so its runs are never paired).  0, or -1 without memory.
  */
-static int cmp_pairs(const struct report_cmp_side *base, const struct report_cmp_side *other,
+static int cmp_pairs(const struct judge_cmp_side *base, const struct judge_cmp_side *other,
 		     const struct result *key, struct cmp_pairs *pp)
 {
 	memset(pp, 0, sizeof(*pp));
@@ -490,7 +490,7 @@ static int cmp_pairs(const struct report_cmp_side *base, const struct report_cmp
 	return 0;
 }
 
-int report_compare_sittings(const struct report_cmp_side *hist, const struct result *key,
+int judge_compare_sittings(const struct judge_cmp_side *hist, const struct result *key,
 			    enum result_level level, struct stats_sittings *st)
 {
 	size_t n = hist ? hist->nruns : 0, nsit = 0, at = 0;
@@ -558,7 +558,7 @@ out:
 }
 
 /* Whether two sides share a sitting (the two labels of one ab session): nothing between them. */
-static int cmp_same_sitting(const struct report_cmp_side *a, const struct report_cmp_side *b)
+static int cmp_same_sitting(const struct judge_cmp_side *a, const struct judge_cmp_side *b)
 {
 	for (size_t i = 0; i < a->nruns; i++)
 		for (size_t j = 0; j < b->nruns; j++)
@@ -576,8 +576,8 @@ static int cmp_same_sitting(const struct report_cmp_side *a, const struct report
  * the figures as they are, never at equal adds (the adds' own row, or
  * --as-measured).
  */
-static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
-		     struct report_cmp_cell *o, const struct cmp_data *d, int lower, int measured,
+static void cmp_test(struct judge_cmp_cell *base, const struct cmp_data *b,
+		     struct judge_cmp_cell *o, const struct cmp_data *d, int lower, int measured,
 		     const struct cmp_pairs *pp, const struct stats_sittings *sit)
 {
 	struct stats_welch w;
@@ -596,7 +596,7 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	 * (a condition that slows system calls moves it too).
 	 */
 	if (pp->n >= 3) {
-		size_t kept = stats_pairs_within(pp->a, pp->b, pp->n, REPORT_CMP_STATE_WIDTH);
+		size_t kept = stats_pairs_within(pp->a, pp->b, pp->n, JUDGE_CMP_STATE_WIDTH);
 
 		if (stats_paired_log(pp->a, pp->b, kept, &w) < 0)
 			kept = 0;
@@ -680,8 +680,8 @@ static void cmp_test(struct report_cmp_cell *base, const struct cmp_data *b,
 	}
 }
 
-void report_compare_machine(const struct report_cmp_side *sides, size_t nsides,
-			    struct report_cmp_machine *m)
+void judge_compare_machine(const struct judge_cmp_side *sides, size_t nsides,
+			    struct judge_cmp_machine *m)
 {
 	for (size_t s = 0; s < nsides; s++) {
 		m[s].sys_ns = cmp_timeline_median(sides[s].runs, sides[s].nruns, 0);
@@ -698,7 +698,7 @@ void report_compare_machine(const struct report_cmp_side *sides, size_t nsides,
  * instead of three calls the L3 its "L2".  True when the usable runs of
  * all sides found it more than 2x apart.
  */
-static int cmp_levels_differ(const struct report_cmp_side *sides, size_t nsides,
+static int cmp_levels_differ(const struct judge_cmp_side *sides, size_t nsides,
 			     const struct result *key)
 {
 	double lo = INFINITY, hi = 0;
@@ -721,7 +721,7 @@ static int cmp_levels_differ(const struct report_cmp_side *sides, size_t nsides,
 }
 
 /* What a cell's test compared, a side: rounds for pairs, replicas for replicas, else runs. */
-static size_t cmp_count(const struct report_cmp_cell *base, const struct report_cmp_cell *o)
+static size_t cmp_count(const struct judge_cmp_cell *base, const struct judge_cmp_cell *o)
 {
 	if (o->test == CMP_TEST_PAIRED)
 		return o->pairs;
@@ -745,7 +745,7 @@ static size_t cmp_count(const struct report_cmp_cell *base, const struct report_
  * marked" alone never says.  needed and floor_bound from n, the count its
  * test compared a side.  NaN and cannot tell without an interval.
  */
-static void cmp_detectable(struct report_cmp_cell *o, double bar, double threshold, double alpha,
+static void cmp_detectable(struct judge_cmp_cell *o, double bar, double threshold, double alpha,
 			   size_t n)
 {
 	double df = isfinite(o->df) && o->df >= 1 ? o->df : 1e6, se, se_true, d, h, lr, runs, room,
@@ -782,26 +782,26 @@ static void cmp_detectable(struct report_cmp_cell *o, double bar, double thresho
 			    (size_t)ceil(runs * (double)n / room) : n;
 }
 
-int report_compare_build(const struct report_cmp_side *sides, size_t nsides, double threshold,
-			 unsigned flags, struct report_cmp_row **rows_out, size_t *nrows_out)
+int judge_compare_build(const struct judge_cmp_side *sides, size_t nsides, double threshold,
+			 unsigned flags, struct judge_cmp_row **rows_out, size_t *nrows_out)
 {
-	return report_compare_build_history(sides, nsides, threshold, flags, NULL, rows_out,
+	return judge_compare_build_history(sides, nsides, threshold, flags, NULL, rows_out,
 					    nrows_out);
 }
 
-int report_compare_build_history(const struct report_cmp_side *sides, size_t nsides,
+int judge_compare_build_history(const struct judge_cmp_side *sides, size_t nsides,
 				 double threshold, unsigned flags,
-				 const struct report_cmp_side *history,
-				 struct report_cmp_row **rows_out, size_t *nrows_out)
+				 const struct judge_cmp_side *history,
+				 struct judge_cmp_row **rows_out, size_t *nrows_out)
 {
-	struct report_cmp_row *rows = NULL;
-	struct report_cmp_machine machine[REPORT_CMP_MAX_SIDES];
+	struct judge_cmp_row *rows = NULL;
+	struct judge_cmp_machine machine[JUDGE_CMP_MAX_SIDES];
 	size_t nrows = 0, np = 0;
-	double *p = NULL, *adj = NULL, bar, *adds[REPORT_CMP_MAX_SIDES] = { NULL };
+	double *p = NULL, *adj = NULL, bar, *adds[JUDGE_CMP_MAX_SIDES] = { NULL };
 
 	*rows_out = NULL;
 	*nrows_out = 0;
-	if (nsides < 2 || nsides > REPORT_CMP_MAX_SIDES)
+	if (nsides < 2 || nsides > JUDGE_CMP_MAX_SIDES)
 		return -1;
 	/* Each run's median sentinel adds, once: every instance of the run shares it. */
 	for (size_t s = 0; s < nsides; s++) {
@@ -812,7 +812,7 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 			adds[s][i] = cmp_timeline_median(&sides[s].runs[i], 1, 1);
 	}
 	/* Whether each other side shares no sitting with the base: the same for every row. */
-	int apart[REPORT_CMP_MAX_SIDES] = { 0 };
+	int apart[JUDGE_CMP_MAX_SIDES] = { 0 };
 	for (size_t s = 1; s < nsides; s++)
 		apart[s] = !cmp_same_sitting(&sides[0], &sides[s]);
 	/* Every instance the base has, in the order it was measured, once. */
@@ -827,7 +827,7 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 				seen = result_same_instance(rows[k].key, key);
 			if (seen)
 				continue;
-			struct report_cmp_row *more = realloc(rows, (nrows + 1) * sizeof(*rows));
+			struct judge_cmp_row *more = realloc(rows, (nrows + 1) * sizeof(*rows));
 			if (!more)
 				goto fail;
 			rows = more;
@@ -841,12 +841,12 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 		struct cmp_data b, d;
 		struct stats_sittings sit;
 		size_t common = 0;
-		struct report_cmp_row *row = &rows[k];
+		struct judge_cmp_row *row = &rows[k];
 		int bad = cmp_gather(&sides[0], adds[0], row->key, &row->cell[0], &b) < 0 ||
-			  report_compare_sittings(history, row->key, LEVEL_FAST, &sit) < 0;
+			  judge_compare_sittings(history, row->key, LEVEL_FAST, &sit) < 0;
 
 		for (size_t s = 1; s < nsides && !bad; s++) {
-			struct report_cmp_cell *o = &row->cell[s];
+			struct judge_cmp_cell *o = &row->cell[s];
 
 			struct cmp_pairs pp = { NULL, NULL, 0, 0 };
 
@@ -860,7 +860,7 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 				o->sittings = sit.sittings;
 				o->apart = apart[s];
 				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER,
-					 row->sentinel || (flags & REPORT_CMP_AS_MEASURED), &pp,
+					 row->sentinel || (flags & JUDGE_CMP_AS_MEASURED), &pp,
 					 o->apart ? &sit : NULL);
 			}
 			free(pp.a);
@@ -895,16 +895,16 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 				p[np++] = rows[k].cell[s].p;
 	if (stats_bh(p, np, adj) < 0)
 		goto fail;
-	report_compare_machine(sides, nsides, machine);
+	judge_compare_machine(sides, nsides, machine);
 	/* The rows the correction kept, for each row's level: it joins them at (kept + 1) / np. */
 	size_t kept = 0;
 	for (size_t i = 0; i < np; i++)
-		kept += adj[i] < REPORT_CMP_ALPHA;
+		kept += adj[i] < JUDGE_CMP_ALPHA;
 	size_t tested = np;
 	np = 0;
 	for (size_t k = 0; k < nrows; k++)
 		for (size_t s = 1; s < nsides; s++) {
-			struct report_cmp_cell *o = &rows[k].cell[s];
+			struct judge_cmp_cell *o = &rows[k].cell[s];
 			int lower = rows[k].key->better == BETTER_LOWER;
 
 			if (!o->present)
@@ -919,17 +919,17 @@ int report_compare_build_history(const struct report_cmp_side *sides, size_t nsi
 			 * the file); at equal machine speed it is out of the change
 			 * already, and as measured the user counts it as the kernel's.
 			 */
-			bar = threshold + (!(flags & REPORT_CMP_AS_MEASURED) &&
+			bar = threshold + (!(flags & JUDGE_CMP_AS_MEASURED) &&
 					   o->test != CMP_TEST_ANCOVA_RUNS &&
 					   o->test != CMP_TEST_WELCH_ADJUSTED &&
 					   o->test != CMP_TEST_PAIRED &&
 					   isfinite(machine[s].user_shift) ?
 					   fabs(machine[s].user_shift) : 0);
-			o->significant = o->p_adj < REPORT_CMP_ALPHA && fabs(o->change) >= bar &&
+			o->significant = o->p_adj < JUDGE_CMP_ALPHA && fabs(o->change) >= bar &&
 					 (o->test != CMP_TEST_MW_SAMPLES ||
 					  (!o->noisy && !rows[k].cell[0].noisy));
 			cmp_detectable(o, bar, threshold,
-				       REPORT_CMP_ALPHA * (double)(kept - (o->p_adj < REPORT_CMP_ALPHA) + 1) /
+				       JUDGE_CMP_ALPHA * (double)(kept - (o->p_adj < JUDGE_CMP_ALPHA) + 1) /
 					       (double)tested,
 				       cmp_count(&rows[k].cell[0], o));
 		}

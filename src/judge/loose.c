@@ -4,13 +4,13 @@
  * sentinel's, core/replica.c), and on a shared VM that floor alone misses
  * a 1% precision, so "noisy" (missed its precision) is on every figure
  * and says nothing.  A figure is loose where it missed its precision and
- * its interval is over REPORT_LOOSE_FACTOR times its run's typical
+ * its interval is over JUDGE_LOOSE_FACTOR times its run's typical
  * figure's: where its replicas disagree more than the machine made the
  * others' (bench/marks.py measures what the mark predicts of the next
  * invocation).  A run of a few figures has no typical one: the machine's
  * spread stands in, or, unknown, the precision missed is the mark.
  */
-#include "report/loose.h"
+#include "judge/loose.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 /* Below this many figures a run has no typical interval of its own. */
 #define LOOSE_MIN_FIGURES 5
 
-double report_rel_halfwidth(const struct result *r)
+double judge_rel_halfwidth(const struct result *r)
 {
 	double lo, hi, m = result_figure(r), hw;
 
@@ -48,9 +48,9 @@ static int loose_usable(const struct result *r)
 	return (r->status == RES_OK || r->status == RES_NOISY) && isfinite(result_figure(r));
 }
 
-struct report_spread report_run_spread(const struct run_info *run)
+struct judge_spread judge_run_spread(const struct run_info *run)
 {
-	struct report_spread sp = { (double)NAN, (double)NAN, 0 };
+	struct judge_spread sp = { (double)NAN, (double)NAN, 0 };
 	size_t cap = run->nresults ? run->nresults : 1, nh = 0, nm = 0;
 	double *hw = malloc(2 * cap * sizeof(*hw)), *mp;
 
@@ -60,7 +60,7 @@ struct report_spread report_run_spread(const struct run_info *run)
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct result *r = &run->results[i];
 		const struct bench_value *v = result_value(r, "machine_pct");
-		double h = report_rel_halfwidth(r);
+		double h = judge_rel_halfwidth(r);
 
 		if (!loose_usable(r) || !isfinite(h))
 			continue;
@@ -75,10 +75,10 @@ struct report_spread report_run_spread(const struct run_info *run)
 	return sp;
 }
 
-int report_loose(const struct result *r, const struct report_spread *sp)
+int judge_loose(const struct result *r, const struct judge_spread *sp)
 {
 	double base = sp->n >= LOOSE_MIN_FIGURES ? sp->typical : sp->machine;
 
 	return r && loose_usable(r) && r->status == RES_NOISY &&
-	       !(report_rel_halfwidth(r) <= REPORT_LOOSE_FACTOR * base);
+	       !(judge_rel_halfwidth(r) <= JUDGE_LOOSE_FACTOR * base);
 }

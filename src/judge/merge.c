@@ -8,7 +8,7 @@
  * Everything here reads runs and makes copies; it never changes its input,
  * never prints and never touches the database.
  */
-#include "report/merge.h"
+#include "judge/merge.h"
 
 #include <limits.h>
 #include <math.h>
@@ -340,7 +340,7 @@ static unsigned char *merge_firsts(const struct run_info *runs, size_t nruns)
 	return first;
 }
 
-int report_merge_labels(const struct run_info *runs, size_t nruns, struct run_info **merged)
+int judge_merge_labels(const struct run_info *runs, size_t nruns, struct run_info **merged)
 {
 	struct run_info *out;
 	unsigned char *first;
@@ -362,7 +362,7 @@ int report_merge_labels(const struct run_info *runs, size_t nruns, struct run_in
 		if (!first[k])
 			continue;
 		if (merge_label(runs, nruns, k, &out[n]) < 0) {
-			report_merge_free(out, n);
+			judge_merge_free(out, n);
 			free(first);
 			return -1;
 		}
@@ -373,14 +373,14 @@ int report_merge_labels(const struct run_info *runs, size_t nruns, struct run_in
 	return (int)n;
 }
 
-void report_merge_free(struct run_info *merged, size_t n)
+void judge_merge_free(struct run_info *merged, size_t n)
 {
 	for (size_t i = 0; merged && i < n; i++)
 		run_info_free(&merged[i]);
 	free(merged);
 }
 
-void report_qualify_hosts(struct run_info *runs, size_t nruns)
+void judge_qualify_hosts(struct run_info *runs, size_t nruns)
 {
 	unsigned char *shared = calloc(nruns ? nruns : 1, 1);
 	size_t *order = malloc((nruns ? nruns : 1) * sizeof(*order));
@@ -460,7 +460,7 @@ static void merge_cpus_of(const struct run_info *run, char *buf, size_t len)
 		merge_sysinfo_text(run->sysinfo_json, "cpus", buf, len);
 }
 
-void report_qualify_cpus(struct run_info *runs, size_t nruns)
+void judge_qualify_cpus(struct run_info *runs, size_t nruns)
 {
 	size_t *order = malloc((nruns ? nruns : 1) * sizeof(*order));
 	char (*cpus)[256] = calloc(nruns ? nruns : 1, sizeof(*cpus));

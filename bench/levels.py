@@ -13,7 +13,7 @@ kbench prints one: `level`, `level_low`, `level_high`), and the estimators
 below computed again from the samples, so that they can be weighed on the
 same data.
 
-usage: bench/levels.py EXPORT.json [TAU_PERCENT]
+usage: bench/levels.py EXPORT.json [STEP_PERCENT]   (STEP: the slow step tried besides 5 and 12)
 """
 import json
 import math
@@ -95,8 +95,11 @@ def printed(r):
 def main():
     doc = json.load(open(sys.argv[1]))
     tau = float(sys.argv[2]) / 100 if len(sys.argv) > 2 else 0.08
-    ways = {"printed": printed, "pooled p5": pooled_p5,
-            "fast level tau %g%%" % (100 * tau): lambda r: fast_level(r, tau)}
+    ways = {"printed (the level)": printed,
+            "median (as printed before levels)": lambda r: (r["median"], r["ci_low"], r["ci_high"], None, None),
+            "pooled p5": pooled_p5}
+    for t in sorted({tau, 0.05, 0.12}):
+        ways["fast level, step %g%%, no machine floor" % (100 * t)] = lambda r, t=t: fast_level(r, t)
     # figure -> label -> [result per invocation]
     figs = {}
     for run in doc["runs"]:

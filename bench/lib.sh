@@ -45,8 +45,10 @@ perf_syscall_ns() {
 }
 
 # One line per result of a `kbench run --json` document on stdin:
-# id median ci_low ci_high (all x SCALE, e.g. 1000 for us -> ns) status
-# interference n stop
+# id figure low high (all x SCALE, e.g. 1000 for us -> ns) status
+# interference n stop median: the figure as the tables print it (the level
+# and its interval; a result of a kbench before levels, its median and CI),
+# and the median after.
 kbench_results() {
 	python3 -c '
 import json, sys
@@ -55,9 +57,11 @@ doc = json.load(sys.stdin)
 for run in doc["runs"]:
     for r in run["results"]:
         f = lambda k: "nan" if r.get(k) is None else "%.6g" % (r[k] * scale)
+        lv = r.get("level") is not None
         i = r.get("interference")
-        print(r["id"], f("median"), f("ci_low"), f("ci_high"), r["status"],
-              "nan" if i is None else "%.3f" % i, r.get("n") or 0, r.get("stop") or "-")
+        print(r["id"], f("level" if lv else "median"), f("level_low" if lv else "ci_low"),
+              f("level_high" if lv else "ci_high"), r["status"],
+              "nan" if i is None else "%.3f" % i, r.get("n") or 0, r.get("stop") or "-", f("median"))
 ' "${1:-1}"
 }
 

@@ -21,6 +21,8 @@
 #include <string.h>
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+/* One item of a note line: an id, its placement and a figure or two. */
+#define NOTE_ITEM_LEN 200
 
 /*
  * One note line for a figure that should not be taken at face value:
@@ -146,39 +148,19 @@ void note_parallel(FILE *out, const struct run_info *run, const struct result *r
 }
 
 /*
- * The loose figures of one run in one table (result_loose), on one line
- * within 80 columns: each with its interval, widest first, and how many
- * more did not fit (-v and kbench show give each its own line).
+ * One note line within 80 columns: head, then each of the n items (an
+ * item "proc.fork +-30%", a comma before it after the first) while they
+ * fit, and how many more did not (", 3 more"), at least one item shown.
  */
-void note_loose(FILE *out, const struct run_info *run, const struct result **rs, size_t n)
+static void note_items(FILE *out, const char *head, const char (*items)[NOTE_ITEM_LEN], size_t n)
 {
-	char name[160], line[512], item[200];
-	size_t len, shown = 0;
+	char line[512], more[32], item[NOTE_ITEM_LEN + 2];
+	size_t len = (size_t)snprintf(line, sizeof(line), "%s", head), shown = 0;
 
-	if (n == 0)
-		return;
-	/* Widest first: a table holds a few. */
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0; j--) {
-			const struct result *t = rs[j];
-
-			if (judge_rel_halfwidth(t) <= judge_rel_halfwidth(rs[j - 1]))
-				break;
-			rs[j] = rs[j - 1];
-			rs[j - 1] = t;
-		}
-	text_run_name(run, name, sizeof(name));
-	len = (size_t)snprintf(line, sizeof(line), "  %s " NOTE_LOOSE_MARK " over twice typical:", name);
 	for (size_t i = 0; i < n; i++) {
-		double h = judge_rel_halfwidth(rs[i]);
-		char more[32];
 		size_t room = TEXT_MAX_COLS - len;
 
-		if (isfinite(h))
-			snprintf(item, sizeof(item), "%s %s%s +-%.0f%%", i ? "," : "", rs[i]->id,
-				 text_place_tag(rs[i]), fmin(100 * h, 9999));
-		else
-			snprintf(item, sizeof(item), "%s %s%s", i ? "," : "", rs[i]->id, text_place_tag(rs[i]));
+		snprintf(item, sizeof(item), "%s %s", i ? "," : "", items[i]);
 		/* What is left must still fit: ", 3 more". */
 		snprintf(more, sizeof(more), ", %zu more", n - i);
 		if (strlen(item) + (i + 1 < n ? strlen(more) : 0) > room && shown) {
@@ -191,6 +173,42 @@ void note_loose(FILE *out, const struct run_info *run, const struct result **rs,
 		shown++;
 	}
 	fprintf(out, "%s\n", line);
+}
+
+/*
+ * The loose figures of one run in one table (judge_loose), on one line
+ * within 80 columns: each with its interval, widest first, and how many
+ * more did not fit (-v and kbench show give each its own line).
+ */
+void note_loose(FILE *out, const struct run_info *run, const struct result **rs, size_t n)
+{
+	char name[160], head[200], (*items)[NOTE_ITEM_LEN];
+
+	if (n == 0 || !(items = malloc(n * sizeof(*items))))
+		return;
+	/* Widest first: a table holds a few. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0; j--) {
+			const struct result *t = rs[j];
+
+			if (judge_rel_halfwidth(t) <= judge_rel_halfwidth(rs[j - 1]))
+				break;
+			rs[j] = rs[j - 1];
+			rs[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++) {
+		double h = judge_rel_halfwidth(rs[i]);
+
+		if (isfinite(h))
+			snprintf(items[i], sizeof(items[i]), "%s%s +-%.0f%%", rs[i]->id, text_place_tag(rs[i]),
+				 fmin(100 * h, 9999));
+		else
+			snprintf(items[i], sizeof(items[i]), "%s%s", rs[i]->id, text_place_tag(rs[i]));
+	}
+	text_run_name(run, name, sizeof(name));
+	snprintf(head, sizeof(head), "  %s " NOTE_LOOSE_MARK " over twice typical:", name);
+	note_items(out, head, (const char (*)[NOTE_ITEM_LEN])items, n);
+	free(items);
 }
 
 int note_slow_marked(const struct result *r)
@@ -207,10 +225,9 @@ int note_slow_marked(const struct result *r)
  */
 void note_slow(FILE *out, const struct run_info *run, const struct result **rs, size_t n)
 {
-	char name[160], line[512], item[200];
-	size_t len, shown = 0;
+	char name[160], head[200], (*items)[NOTE_ITEM_LEN];
 
-	if (n == 0)
+	if (n == 0 || !(items = malloc(n * sizeof(*items))))
 		return;
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0 && rs[j]->slow_depth > rs[j - 1]->slow_depth; j--) {
@@ -219,31 +236,22 @@ void note_slow(FILE *out, const struct run_info *run, const struct result **rs, 
 			rs[j] = rs[j - 1];
 			rs[j - 1] = t;
 		}
-	text_run_name(run, name, sizeof(name));
-	len = (size_t)snprintf(line, sizeof(line), "  %s " NOTE_SLOW_MARK " slow spells left out:", name);
 	for (size_t i = 0; i < n; i++) {
 		const struct result *r = rs[i];
-		char share[32], more[32];
-		size_t room = TEXT_MAX_COLS - len;
+		char share[32];
 
 		if (r->nreplicas > 1)
 			snprintf(share, sizeof(share), "%.0f/%zu", r->slow_share * (double)r->nreplicas,
 				 r->nreplicas);
 		else
 			snprintf(share, sizeof(share), "%.0f%%", 100 * r->slow_share);
-		snprintf(item, sizeof(item), "%s %s%s %s +%.0f%%", i ? "," : "", r->id, text_place_tag(r),
-			 share, fmin(100 * r->slow_depth, 9999));
-		snprintf(more, sizeof(more), ", %zu more", n - i);
-		if (strlen(item) + (i + 1 < n ? strlen(more) : 0) > room && shown) {
-			snprintf(line + len, sizeof(line) - len, "%s", more);
-			len = strlen(line);
-			break;
-		}
-		snprintf(line + len, sizeof(line) - len, "%s", item);
-		len = strlen(line);
-		shown++;
+		snprintf(items[i], sizeof(items[i]), "%s%s %s +%.0f%%", r->id, text_place_tag(r), share,
+			 fmin(100 * r->slow_depth, 9999));
 	}
-	fprintf(out, "%s\n", line);
+	text_run_name(run, name, sizeof(name));
+	snprintf(head, sizeof(head), "  %s " NOTE_SLOW_MARK " slow spells left out:", name);
+	note_items(out, head, (const char (*)[NOTE_ITEM_LEN])items, n);
+	free(items);
 }
 
 /*

@@ -145,19 +145,25 @@ static double stats_sd(const double *x, size_t n, double mean)
 	return sqrt(v * ((double)n / (double)(n - 1)));
 }
 
+/* A sorted copy of x[0..n), n > 0, malloc'd; NULL without memory. */
+static double *stats_sorted_copy(const double *x, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (s) {
+		memcpy(s, x, n * sizeof(*s));
+		qsort(s, n, sizeof(*s), stats_cmp);
+	}
+	return s;
+}
+
 int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 {
 	double *s;
 	size_t lo, hi;
 
-	if (n == 0)
+	if (n == 0 || !(s = stats_sorted_copy(x, n)))
 		return -1;
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		return -1;
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), stats_cmp);
-
 	memset(out, 0, sizeof(*out));
 	out->n = n;
 	out->median = stats_median_sorted(s, n);
@@ -185,13 +191,8 @@ int stats_quantile_ci(const double *x, size_t n, double q, double *value, double
 	double *s, half, at;
 	long a, b;
 
-	if (n == 0)
+	if (n == 0 || !(s = stats_sorted_copy(x, n)))
 		return -1;
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		return -1;
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), stats_cmp);
 	*value = stats_quantile_sorted(s, n, q);
 	/* Ranks 1-based: the normal approximation to the binomial count below the quantile. */
 	at = (double)n * q;
@@ -216,11 +217,8 @@ int stats_fast_level(const double *cost, size_t n, struct stats_fast *out)
 	for (size_t i = 0; i < n; i++)
 		if (!(isfinite(cost[i]) && cost[i] > 0))
 			return -1;
-	s = malloc(n * sizeof(*s));
-	if (!s)
+	if (!(s = stats_sorted_copy(cost, n)))
 		return -1;
-	memcpy(s, cost, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), stats_cmp);
 	while (k < n && s[k] <= s[0] * (1 + STATS_SLOW_STEP))
 		k++;
 	if (stats_summarize(s, k, &fast) < 0) {

@@ -192,8 +192,14 @@ int others_since(const struct others *o, struct others_use *u)
 		return -1;
 	}
 	others_deltas(o, now, n, d);
-	/* kbench's own that are still alive (the janitor) count as kbench's. */
+	/*
+	 * kbench's own that are still alive (the janitor) count as kbench's;
+	 * this process and what it reaped are counted by getrusage below, not
+	 * here a second time.
+	 */
 	for (int i = 0; i < n; i++) {
+		if (now[i].pid == getpid())
+			continue;
 		if (others_mine(now, n, now[i].pid))
 			busy -= d[i];
 		else if (d[i] > 0)

@@ -21,7 +21,7 @@
  *   jsoncheck sysinfo  the `sysinfo --json` object; prints "ok"
  *   jsoncheck compare  a `compare --json` document: every row with one cell
  *                      per side, each cell's fields typed and consistent
- *                      (ci_low <= median <= ci_high, the ratio inside its
+ *                      (level_low <= level <= level_high, the ratio inside its
  *                      CI, p <= p_adj <= 1, significant only with a test),
  *                      a section entry per printed section and other side;
  *                      prints "base B sides S rows R significant K ancova A
@@ -176,20 +176,20 @@ static void check_modes(json_t *r, const char *id, size_t nrep)
 	if (!json_is_array(m) || json_array_size(m) != 2)
 		bad("modes is neither null nor two modes", id);
 	json_array_foreach(m, i, p) {
-		double med = num(p, "median", id);
+		double med = num(p, "level", id);
 		const char *ends = json_string_value(json_object_get(p, "ends"));
 
 		if (!ends || (strcmp(ends, "one CPU") && strcmp(ends, "several CPUs")))
 			bad("a mode's ends are neither one CPU nor several CPUs", id);
-		if (!(num(p, "ci_low", id) <= med && med <= num(p, "ci_high", id)))
-			bad("a mode's median is outside its CI", id);
+		if (!(num(p, "level_low", id) <= med && med <= num(p, "level_high", id)))
+			bad("a mode's level is outside its interval", id);
 		counted += num(p, "replicas", id);
 	}
 	if (counted > (double)nrep || num(json_array_get(m, 0), "replicas", id) < num(json_array_get(m, 1), "replicas", id))
 		bad("the modes count more replicas than there are, or the figure's is not the larger", id);
-	if (fabs(num(json_array_get(m, 0), "median", id) - num(r, "median", id)) >
-	    1e-9 * fabs(num(r, "median", id)))
-		bad("the figure is not its mode's median", id);
+	if (fabs(num(json_array_get(m, 0), "level", id) - num(r, "level", id)) >
+	    1e-9 * fabs(num(r, "level", id)))
+		bad("the figure is not its mode's level", id);
 }
 
 static void check_replicas(json_t *r, const char *id, int measured)
@@ -327,8 +327,8 @@ static int check_result(json_t *r)
 	if (!strcmp(status, "skip") || !strcmp(status, "fail")) {
 		if (!json_is_string(json_object_get(r, "reason")))
 			bad("skip/fail without a reason", id);
-		if (!json_is_null(json_object_get(r, "median")))
-			bad("skip/fail with a median", id);
+		if (!json_is_null(json_object_get(r, "median")) || !json_is_null(json_object_get(r, "level")))
+			bad("skip/fail with a median or a level", id);
 		return 0;
 	}
 	if (strcmp(status, "ok") && strcmp(status, "noisy"))
@@ -348,6 +348,21 @@ static int check_result(json_t *r)
 		bad("0 <= ci_low <= median <= ci_high or min <= median <= max does not hold", id);
 	if (n < 1 || it < 1 || json_array_size(samples) != (size_t)n)
 		bad("n, iterations or the samples are inconsistent", id);
+	/*
+	 * The level, the figure printed, is null only where it was never
+	 * measured (a run stored before levels were); else inside its interval.
+	 */
+	double lev = num_or_null(r, "level", id), llo = num_or_null(r, "level_low", id);
+	double lhi = num_or_null(r, "level_high", id), share = num_or_null(r, "slow_share", id);
+	double depth = num_or_null(r, "slow_depth", id);
+	if (!isnan(lev) && (!(lev > 0) || !(llo <= lev && lev <= lhi)))
+		bad("0 < level_low <= level <= level_high does not hold", id);
+	if (isnan(lev) && (!isnan(llo) || !isnan(lhi)))
+		bad("an interval without a level", id);
+	if (!isnan(share) && !(share >= 0 && share <= 1))
+		bad("slow_share is not a share from 0 to 1", id);
+	if (!isnan(depth) && !(depth >= 0))
+		bad("slow_depth is negative", id);
 	json_t *itf = json_object_get(r, "interference");
 	if (!json_is_null(itf) && !(json_number_value(itf) >= 0 && json_number_value(itf) <= 1))
 		bad("interference is not a fraction", id);
@@ -388,14 +403,14 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 		bad("present or noisy is not a boolean", id);
 	present = json_is_true(json_object_get(c, "present"));
 	need(c, "runs", JSON_INTEGER, id);
-	med = num_or_null(c, "median", id);
-	lo = num_or_null(c, "ci_low", id);
-	hi = num_or_null(c, "ci_high", id);
+	med = num_or_null(c, "level", id);
+	lo = num_or_null(c, "level_low", id);
+	hi = num_or_null(c, "level_high", id);
 	if (!present) {
 		if (!isnan(med) || (other && !isnan(num_or_null(c, "p", id))))
 			bad("an absent cell has a figure", id);
 	} else if (!(med > 0) || !(lo <= med && med <= hi)) {
-		bad("ci_low <= median <= ci_high does not hold", id);
+		bad("level_low <= level <= level_high does not hold", id);
 	}
 	if (!other) {
 		if (json_object_get(c, "p_adj"))

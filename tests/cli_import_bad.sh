@@ -280,7 +280,7 @@ check "... where jsoncheck finds a copy beyond the copies run" grep -q "usage en
 check "... export -> import -> export gives the same document" cmp -s "$T/timed.out" "$T/timed2.out"
 kb export --format csv --db "$T/timed.db"
 check "... and its csv has the jobs after parallel" sh -c "[ $rc = 0 ] &&
-	head -1 '$T/out' | grep -q ',placement,parallel,jobs,median,' &&
+	head -1 '$T/out' | grep -q ',placement,parallel,jobs,level,' &&
 	[ \"\$(cut -d, -f12,13 '$T/out' | sed 1d | tr '\n' ' ')\" = '1,4 1,8 ' ]"
 kb export --format csv --db "$DB"
 check "a result of no -j sweep: its jobs field is empty" sh -c "[ $rc = 0 ] &&

@@ -3,11 +3,14 @@
  * measuring process summarises with it) and of comparisons (signif.c, on
  * GSL).  src/stats/ is the only module that includes GSL.
  *
- * The figure quoted is the median, not the minimum or the mean: on a shared
- * machine the distribution has a long right tail (interrupts, a neighbour
- * taking the CPU), the mean chases the tail and the minimum rewards luck.
- * Its 95% confidence interval comes from order statistics, so it assumes
- * nothing about the shape of the distribution.
+ * A replica's samples are summarised by their median and its 95% interval
+ * from order statistics (no shape assumed), and by their percentiles; the
+ * figure quoted is not that median but the level (stats_fast_level): on a
+ * shared machine the samples mix the fast state with slow spells (a
+ * neighbour, the host's moves), the mean and the median chase the spells,
+ * and the single minimum rewards luck, so the level is the fast stretch of
+ * every replica, their median over those in the fast state, and the slow
+ * spells' share and depth beside it.
  */
 #ifndef KB_STATS_H
 #define KB_STATS_H

@@ -49,10 +49,14 @@ def quantile(v, q):
 
 def replicas_of(r):
     """The samples of each replica, in the order taken."""
-    where = r.get("where") or []
+    where = r.get("where") or {}
+    # The export gives "where" as parallel arrays: t, cpu, steal_ns, replica.
+    ids = where.get("replica") if isinstance(where, dict) else None
+    if not ids or len(ids) != len(r["samples"]):
+        ids = [0] * len(r["samples"])
     reps = {}
-    for x, w in zip(r["samples"], where):
-        reps.setdefault(w.get("replica", 0) if isinstance(w, dict) else 0, []).append(x)
+    for x, k in zip(r["samples"], ids):
+        reps.setdefault(k, []).append(x)
     return [sorted(reps[k]) for k in sorted(reps)]
 
 

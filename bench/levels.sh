@@ -20,6 +20,7 @@ ONLY=${ONLY:-sys.null,sys.stat,sys.open_close,sig.catch,proc.fork,ipc.pipe.lat,i
 OUT=${KEEP:-$WORK}
 mkdir -p "$OUT"
 DB=$OUT/levels.db
+rm -f "$DB" "$DB"-*
 cc -O2 -o "$WORK/spells" "$ROOT/bench/ref/spells.c"
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'); kbench: $KBENCH; $INVOCATIONS invocations quiet and under spells of $BUSY ms in $PERIOD ms a CPU, alternated; $(lscpu | sed -n 's/^Model name: *//p'); load average before: $(loadavg)"
 for i in $(seq "$INVOCATIONS"); do
@@ -31,7 +32,7 @@ for i in $(seq "$INVOCATIONS"); do
 		fi
 		"$KBENCH" run --only "$ONLY" --label "$mode" --db "$DB" --tmpdir "$WORK" --quiet >/dev/null
 		if [ -n "$pid" ]; then
-			kill -TERM -- "-$pid" 2>/dev/null || true
+			kill -TERM "-$pid" 2>/dev/null || true
 			wait "$pid" 2>/dev/null || true
 		fi
 		echo "invocation $i $mode done"

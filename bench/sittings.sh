@@ -12,10 +12,14 @@
 # figures multiplied by 1 + d (bench/scale_side.py; d = 5, 10, 20%): of the
 # figures whose printed detectable change is at most d, the share marked
 # (want at least 80%), and of the rest, how many were called unchanged
-# (want 0).  Prints Markdown.  KEEP=dir keeps the databases.
+# (want 0).  With OLD=an earlier kbench (one whose store is version 10,
+# before levels), the same pairs once more through its compare, on a copy
+# of each pair's database marked version 10: the medians' figures beside
+# the levels' on the same sittings.  Prints Markdown.  KEEP=dir keeps the
+# databases.
 #
 # usage: bench/sittings.sh   (KBENCH=..., SUITE=quick, RUNS=5, SITTINGS=5,
-#                             THRESHOLD=5, DB=existing sittings db)
+#                             THRESHOLD=5, DB=existing sittings db, OLD=kbench)
 set -eu
 . "$(dirname "$0")/lib.sh"
 SUITE=${SUITE:-quick}
@@ -36,9 +40,12 @@ if [ -z "${DB:-}" ]; then
 		echo "sitting $k: $(($(date +%s) - t0)) s, load $(loadavg)" >&2
 	done
 fi
-python3 - "$KBENCH" "$DB" "$WORK" "$THRESHOLD" "$(dirname "$0")/scale_side.py" <<'PY'
+for kb in "$KBENCH" ${OLD:+"$OLD"}; do
+echo "### compare of $kb"
+echo
+python3 - "$kb" "$DB" "$WORK" "$THRESHOLD" "$(dirname "$0")/scale_side.py" "${OLD:-}" <<'PY'
 import itertools, json, shutil, sqlite3, subprocess, sys
-kb, db, work, thr, scale = sys.argv[1:6]
+kb, db, work, thr, scale, old = sys.argv[1:7]
 labels = [r[0] for r in sqlite3.connect(db).execute(
     "SELECT label FROM runs GROUP BY label ORDER BY min(id)")]
 labels = [l for l in labels if l.startswith("s")]
@@ -52,6 +59,12 @@ def pair_db(a, b, shift=None):
     c.close()
     if shift:
         subprocess.run(["python3", scale, path, b, str(1 + shift)], check=True)
+    if kb == old:
+        # The earlier kbench reads version 10; the level columns it does not know stay unread.
+        c = sqlite3.connect(path)
+        c.execute("PRAGMA user_version = 10")
+        c.commit()
+        c.close()
     return path
 
 def cells(path, a, b, *extra):
@@ -102,3 +115,4 @@ for shift in (0.05, 0.10, 0.20):
     print("| +%.0f%% | %d | %d | %d (%.0f%%) | %d | %d |" % (100 * shift, n, small, small_marked,
           100.0 * small_marked / small if small else 0, big, big_unchanged))
 PY
+done

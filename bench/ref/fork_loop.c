@@ -6,6 +6,9 @@
  * else, on stdout.  This is a minimal process (libc only): compare its
  * memory mappings with kbench's using -m.
  *
+ * With REF_BEST in the environment it prints the fastest of the R
+ * instead: the fast state's figure, what kbench's level reads.
+ *
  * usage: fork_loop [N [R]]     (defaults N=200, R=21)
  *        fork_loop -m          print this process's size: the number of
  *                              mappings (lines of /proc/self/maps), then
@@ -103,6 +106,9 @@ int main(int argc, char **argv)
 			v[k] = (t1 - t0) / n / 1e3;
 	}
 	qsort(v, r, sizeof(*v), cmp);
-	printf("%.1f\n", r % 2 ? v[r / 2] : (v[r / 2 - 1] + v[r / 2]) / 2);
+	if (getenv("REF_BEST"))
+		printf("%.1f\n", v[0]);
+	else
+		printf("%.1f\n", r % 2 ? v[r / 2] : (v[r / 2 - 1] + v[r / 2]) / 2);
 	return 0;
 }

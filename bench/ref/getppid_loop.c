@@ -5,6 +5,9 @@
  * else, on stdout.  No calibration, no overhead subtraction, no warm-up
  * beyond one discarded repetition: the simplest honest loop.
  *
+ * With REF_BEST in the environment it prints the fastest of the R
+ * instead: the fast state's figure, what kbench's level reads.
+ *
  * usage: getppid_loop [N [R]]     (defaults N=100000, R=21)
  * build: cc -O2 -o getppid_loop getppid_loop.c
  */
@@ -53,6 +56,9 @@ int main(int argc, char **argv)
 			v[k] = (t1 - t0) / n;
 	}
 	qsort(v, r, sizeof(*v), cmp);
-	printf("%.1f\n", r % 2 ? v[r / 2] : (v[r / 2 - 1] + v[r / 2]) / 2);
+	if (getenv("REF_BEST"))
+		printf("%.1f\n", v[0]);
+	else
+		printf("%.1f\n", r % 2 ? v[r / 2] : (v[r / 2 - 1] + v[r / 2]) / 2);
 	return 0;
 }

@@ -12,6 +12,9 @@
  * Channels: pipe (two pipes), unix (socketpair(AF_UNIX, SOCK_STREAM)), udp
  * and tcp (on 127.0.0.1, TCP_NODELAY so a one-byte message goes at once).
  *
+ * With REF_BEST in the environment it prints the fastest of the R
+ * instead: the fast state's figure, what kbench's level reads.
+ *
  * usage: pingpong pipe|unix|udp|tcp same|spread|none [N [R]]   (defaults N=20000, R=11)
  * build: cc -O2 -o pingpong pingpong.c
  */
@@ -183,6 +186,6 @@ int main(int argc, char **argv)
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	qsort(t, r, sizeof(*t), cmp);
-	printf("%.3f\n", t[r / 2]);
+	printf("%.3f\n", getenv("REF_BEST") ? t[0] : t[r / 2]);
 	return 0;
 }

@@ -4,7 +4,7 @@
  * CPU is taken from whatever else runs there for that share of the time.
  * The phases of the CPUs are staggered (CPU k starts k/N of a period late),
  * as a neighbour's bursts would be.  Runs until killed (or for SECONDS).
- * Not a reference of a figure: the machine state that bench/spells.sh
+ * Not a reference of a figure: the machine state that bench/levels.sh
  * measures kbench's levels under.
  *
  * usage: spells [BUSY_MS [PERIOD_MS [SECONDS]]]    (defaults 300, 1000, forever)

@@ -831,16 +831,23 @@ static int shown_before(const struct table *t, const char *id)
 	return 0;
 }
 
+/* A run's loose figures and those with slow spells left out, over its placements. */
+struct table_marked {
+	const struct result *loose[64], *slow[64];
+	size_t nloose, nslow;
+};
+
 /*
- * The notes on one run's figures under one placement.  Exact matches only:
- * a single-process figure shown in several placement rows gets its notes
- * once, from the PLACE_NA pass.
+ * The notes on one run's figures under one placement; its loose and slow
+ * figures go into m, for one line each over all the run's placements.
+ * Exact matches only: a single-process figure shown in several placement
+ * rows gets its notes once, from the PLACE_NA pass.
  */
-static void table_notes(FILE *out, const struct table *t, const struct row *row)
+static void table_notes(FILE *out, const struct table *t, const struct row *row, struct table_marked *m)
 {
 	int verbose = row->verbose;
-	const struct result *loose[64], *slow[64];
-	size_t nloose = 0, nslow = 0;
+	const struct result **loose = m->loose, **slow = m->slow;
+	size_t nloose = m->nloose, nslow = m->nslow;
 	const char *id;
 	struct replica_mode modes[2];
 
@@ -853,16 +860,16 @@ static void table_notes(FILE *out, const struct table *t, const struct row *row)
 			note_result(out, row->run, r, verbose);
 			note_modes(out, row->run, r);
 			note_parallel(out, row->run, r);
-			if (!verbose && judge_loose(r, row->sp) && nloose < NELEM(loose) &&
+			if (!verbose && judge_loose(r, row->sp) && nloose < NELEM(m->loose) &&
 			    !shown_before(t, id))
 				loose[nloose++] = r;
 			else if (replica_modes(r, modes) != 2 && !(row->sp && judge_loose(r, row->sp)) &&
-				 note_slow_marked(r) && nslow < NELEM(slow) && !shown_before(t, id))
+				 note_slow_marked(r) && nslow < NELEM(m->slow) && !shown_before(t, id))
 				slow[nslow++] = r;
 		}
 	}
-	note_loose(out, row->run, loose, nloose);
-	note_slow(out, row->run, slow, nslow);
+	m->nloose = nloose;
+	m->nslow = nslow;
 }
 
 /* The order placements are shown in, and what each means. */
@@ -920,12 +927,17 @@ static void table_print(struct rm_doc *doc, const struct table *t, const struct 
 		free(sp);
 		return;
 	}
-	for (size_t p = 0; p < NELEM(place_order); p++)
-		for (size_t k = 0; k < nruns; k++) {
+	for (size_t k = 0; k < nruns; k++) {
+		struct table_marked m = { .nloose = 0 };
+
+		for (size_t p = 0; p < NELEM(place_order); p++) {
 			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL, &sp[k],
 					   doc->verbose };
-			table_notes(mem, t, &row);
+			table_notes(mem, t, &row, &m);
 		}
+		note_loose(mem, &runs[k], m.loose, m.nloose);
+		note_slow(mem, &runs[k], m.slow, m.nslow);
+	}
 	if (fclose(mem) != 0)
 		doc->oom = 1;
 	else

@@ -1,8 +1,8 @@
 # Every figure of the runs labelled LABEL in the SQLite database DB
 # multiplied by FACTOR (levels, medians, intervals, spread, samples,
-# replicas and their fast levels, curve points; not the sentinel, which is the machine's): what a kernel
-# that much slower at everything (or, for a rate, faster) would have given
-# on the same machine.  Used by bench/sensitivity.sh and bench/aa_splits.sh.
+# replicas and their fast levels, curve points; not the sentinel, which is
+# the machine's): what a kernel that much slower at everything (or, for a
+# rate, faster) would have given on the same machine.  Used by bench/sensitivity.sh and bench/aa_splits.sh.
 #
 # usage: python3 bench/scale_side.py DB LABEL FACTOR
 import sqlite3

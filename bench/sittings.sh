@@ -12,7 +12,8 @@
 # figures multiplied by 1 + d (bench/scale_side.py; d = 5, 10, 20%): of the
 # figures whose printed detectable change is at most d, the share marked
 # (want at least 80%), and of the rest, how many were called unchanged
-# (want 0).  With OLD=an earlier kbench (one whose store is version 10,
+# (want 0), and the median detectable change of the A/A cells.  With
+# OLD=an earlier kbench (one whose store is version 10,
 # before levels), the same pairs once more through its compare, on a copy
 # of each pair's database marked version 10: the medians' figures beside
 # the levels' on the same sittings.  Prints Markdown.  KEEP=dir keeps the
@@ -81,11 +82,13 @@ print()
 print("| pair | history | figures | marked | marked figures | changed | unchanged | cannot tell |")
 print("|---|---|---|---|---|---|---|---|")
 tot = {}
+dets = {}
 for a, b in pairs:
     path = pair_db(a, b)
     for name, extra in (("none (before)", ["--no-history"]), ("H: the other sittings (after)", [])):
         cs = list(cells(path, a, b, *extra))
         marked = [k for k, c in cs if c["significant"]]
+        dets.setdefault(name, []).extend(c["detectable"] for k, c in cs if c.get("detectable") is not None)
         v = {x: sum(c["verdict"] == x for k, c in cs) for x in ("changed", "unchanged", "cannot tell")}
         t = tot.setdefault(name, [0, 0, 0, 0, 0])
         for i, x in enumerate((len(cs), len(marked), v["changed"], v["unchanged"], v["cannot tell"])):
@@ -95,6 +98,13 @@ for a, b in pairs:
               v["cannot tell"]))
 for name, t in tot.items():
     print("| all | %s | %d | %d (%.1f%%) | | %d | %d | %d |" % (name, t[0], t[1], 100.0 * t[1] / t[0], t[2], t[3], t[4]))
+print()
+for name, d in dets.items():
+    d.sort()
+    if d:
+        print("detectable, history %s: %d cells, median %.1f%%, %d detect 10%%, %d detect 20%%" % (
+            name, len(d), 100 * d[len(d) // 2] if len(d) % 2 else 50 * (d[len(d) // 2 - 1] + d[len(d) // 2]),
+            sum(x <= 0.10 for x in d), sum(x <= 0.20 for x in d)))
 print()
 print("## Honesty: a known change applied to the second sitting of each pair (with the history)")
 print()

@@ -168,6 +168,7 @@ int others_since(const struct others *o, struct others_use *u)
 	char (*names)[16];
 	double *cpu, *d, busy;
 	size_t nnames = 0;
+	pid_t me = getpid();
 	int n;
 
 	memset(u, 0, sizeof(*u));
@@ -198,7 +199,7 @@ int others_since(const struct others *o, struct others_use *u)
 	 * here a second time.
 	 */
 	for (int i = 0; i < n; i++) {
-		if (now[i].pid == getpid())
+		if (now[i].pid == me)
 			continue;
 		if (others_mine(now, n, now[i].pid))
 			busy -= d[i];

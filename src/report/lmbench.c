@@ -846,8 +846,6 @@ struct table_marked {
 static void table_notes(FILE *out, const struct table *t, const struct row *row, struct table_marked *m)
 {
 	int verbose = row->verbose;
-	const struct result **loose = m->loose, **slow = m->slow;
-	size_t nloose = m->nloose, nslow = m->nslow;
 	const char *id;
 	struct replica_mode modes[2];
 
@@ -860,16 +858,14 @@ static void table_notes(FILE *out, const struct table *t, const struct row *row,
 			note_result(out, row->run, r, verbose);
 			note_modes(out, row->run, r);
 			note_parallel(out, row->run, r);
-			if (!verbose && judge_loose(r, row->sp) && nloose < NELEM(m->loose) &&
+			if (!verbose && judge_loose(r, row->sp) && m->nloose < NELEM(m->loose) &&
 			    !shown_before(t, id))
-				loose[nloose++] = r;
+				m->loose[m->nloose++] = r;
 			else if (replica_modes(r, modes) != 2 && !(row->sp && judge_loose(r, row->sp)) &&
-				 note_slow_marked(r) && nslow < NELEM(m->slow) && !shown_before(t, id))
-				slow[nslow++] = r;
+				 note_slow_marked(r) && m->nslow < NELEM(m->slow) && !shown_before(t, id))
+				m->slow[m->nslow++] = r;
 		}
 	}
-	m->nloose = nloose;
-	m->nslow = nslow;
 }
 
 /* The order placements are shown in, and what each means. */

@@ -14,9 +14,10 @@
 #   sh bench/fidelity.sh [ROUNDS] [GLOB]    KBENCH=... LMBENCH=... MAXTIME=2.5
 # GLOB picks figures by kbench id ('proc.*'), default all.  The target:
 # every ratio within 0.85 to 1.2.  kbench prints the level, its fast state's
-# figure; the references print the median of their repetitions, which in a
-# busy hour holds the machine's slow spells: with REF_BEST=1 those that know
-# it (getppid_loop, fork_loop, pingpong) print their fastest repetition.
+# figure; the references print the median of their repetitions (mem_bw and
+# stream_bw the whole run's rate), which in a busy hour holds the machine's
+# slow spells: with REF_BEST=1 every reference prints its fastest repetition
+# (mem_bw its fastest pass, stream_bw its fastest twentieth of the stream).
 . "$(dirname "$0")/lib.sh"
 ROUNDS=${1:-3}
 GLOB=${2:-*}

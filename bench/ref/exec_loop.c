@@ -10,6 +10,9 @@
  * kbench's is for these.  A minimal process (libc only), as
  * fork_loop is for proc.fork.
  *
+ * With REF_BEST in the environment it prints the fastest of the R
+ * instead: the fast state's figure, what kbench's level reads.
+ *
  * usage: exec_loop exec|sh PROG [N [R]]     (defaults N=100, R=11)
  * build: cc -O2 -o exec_loop exec_loop.c
  */
@@ -79,6 +82,6 @@ int main(int argc, char **argv)
 			t[k] = (now_ns() - t0) / n / 1e3;
 	}
 	qsort(t, r, sizeof(*t), cmp);
-	printf("%.2f\n", t[r / 2]);
+	printf("%.2f\n", getenv("REF_BEST") ? t[0] : t[r / 2]);
 	return 0;
 }

@@ -19,6 +19,9 @@
  * Files go in DIR (default /tmp) and are removed.  The first repetition is
  * not kept.
  *
+ * With REF_BEST in the environment it prints the fastest of the R
+ * instead: the fast state's figure, what kbench's level reads.
+ *
  * usage: faults anon|file|prot|mmap [N [R [DIR]]]   (defaults N=4096 (file 16384, mmap 200,
  *        prot 100000), R=11)
  * build: cc -O2 -o faults faults.c
@@ -91,6 +94,36 @@ static void on_segv(int sig)
 	siglongjmp(env, 1);
 }
 
+/*
+ * prot's repetition: n writes to a read-only page, ns per write.  Its own
+ * function, so that sigsetjmp's second return cannot clobber main's
+ * variables held in registers.
+ */
+static double prot_writes(long page, int n)
+{
+	volatile char *p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct sigaction sa;
+	volatile int i;
+	double t0, per;
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_segv;
+	sa.sa_flags = SA_NODEFER;
+	sigaction(SIGSEGV, &sa, NULL);
+	caught = 0;
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		if (sigsetjmp(env, 0) == 0)
+			p[0] = 1;
+	per = (now_ns() - t0) / n;
+	if (caught != n)
+		die("missed a SIGSEGV");
+	munmap((void *)p, page);
+	return per;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "", *dir;
@@ -143,23 +176,7 @@ int main(int argc, char **argv)
 			munmap((void *)p, (size_t)n * page);
 			(void)sink;
 		} else if (!strcmp(what, "prot")) {
-			volatile char *p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-			struct sigaction sa;
-			volatile int i;
-
-			memset(&sa, 0, sizeof(sa));
-			sa.sa_handler = on_segv;
-			sa.sa_flags = SA_NODEFER;
-			sigaction(SIGSEGV, &sa, NULL);
-			caught = 0;
-			t0 = now_ns();
-			for (i = 0; i < n; i++)
-				if (sigsetjmp(env, 0) == 0)
-					p[0] = 1;
-			per = (now_ns() - t0) / n;
-			if (caught != n)
-				die("missed a SIGSEGV");
-			munmap((void *)p, page);
+			per = prot_writes(page, n);
 		} else {
 			size_t size = 8u << 20;
 
@@ -179,6 +196,6 @@ int main(int argc, char **argv)
 			t[k] = per / 1e3;
 	}
 	qsort(t, r, sizeof(*t), cmp);
-	printf("%.4f\n", t[r / 2]);
+	printf("%.4f\n", getenv("REF_BEST") ? t[0] : t[r / 2]);
 	return 0;
 }

@@ -21,6 +21,10 @@
  * flight than one stream's prefetcher keeps, so closer to what the memory
  * can give; every word is still touched once a pass.
  *
+ * With REF_BEST in the environment it prints the fastest of the PASSES
+ * instead, each pass timed on its own (the most MB/s): the fast state's
+ * figure, what kbench's level reads.
+ *
  * usage: mem_bw [-H] [-8] read|copy|write [SIZE_MIB [PASSES]]   (defaults 128, 20)
  * build: cc -O3 -march=native -o mem_bw mem_bw.c
  */
@@ -145,7 +149,7 @@ int main(int argc, char **argv)
 	size_t n = len / sizeof(uint64_t);
 	int copy = strcmp(op, "copy") == 0;
 	uint64_t *a, *b = NULL;
-	double t0, t1;
+	double t0, t1, best = 0;
 
 	if ((!copy && strcmp(op, "read") != 0 && strcmp(op, "write") != 0) || len == 0 ||
 	    passes <= 0) {
@@ -172,8 +176,15 @@ int main(int argc, char **argv)
 		store_streams(a, n, 1);
 	else
 		store_words(a, n, 1);
-	t0 = now_s();
+	/*
+	 * Each pass read off the clock as it ends, so that REF_BEST has the
+	 * fastest: one clock read between passes of milliseconds costs nothing
+	 * the whole run's figure would see.
+	 */
+	t0 = t1 = now_s();
 	for (long p = 0; p < passes; p++) {
+		double end;
+
 		/* Memory may have changed: no pass can be merged with another. */
 		__asm__ volatile("" ::: "memory");
 		if (copy)
@@ -184,10 +195,16 @@ int main(int argc, char **argv)
 			store_streams(a, n, (uint64_t)p);
 		else
 			store_words(a, n, (uint64_t)p);
+		end = now_s();
+		if (best == 0 || end - t1 < best)
+			best = end - t1;
+		t1 = end;
 	}
-	t1 = now_s();
 	sink = copy ? b[n - 1] : a[n - 1];
 	(void)sink;
-	printf("%.1f\n", (double)len * passes / (t1 - t0) / 1e6);
+	if (getenv("REF_BEST"))
+		printf("%.1f\n", (double)len / best / 1e6);
+	else
+		printf("%.1f\n", (double)len * passes / (t1 - t0) / 1e6);
 	return 0;
 }

@@ -11,6 +11,10 @@
  * as long as kbench's samples are; a hand-written loop often times one long
  * window, which holds more of the timer ticks and the host's interruptions.
  *
+ * With REF_BEST in the environment it prints the fastest of the R (the
+ * most calls per second) instead: the fast state's figure, what kbench's
+ * level reads.
+ *
  * usage: rate_loop CALL [MS [R]]   (defaults MS=10, R=21)
  *   CALL: getppid write read socket select gettimeofday clock_gettime
  *         clock_gettime_coarse time
@@ -204,6 +208,7 @@ int main(int argc, char **argv)
 			fig[k] = (double)n / ((t1 - t0) / 1e9);
 	}
 	qsort(fig, (size_t)r, sizeof(double), cmp);
-	printf("%.0f\n", fig[r / 2]);
+	/* A rate: the fastest repetition is the largest, the last after the sort. */
+	printf("%.0f\n", getenv("REF_BEST") ? fig[r - 1] : fig[r / 2]);
 	return 0;
 }

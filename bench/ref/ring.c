@@ -8,6 +8,9 @@
  * of the R figures in microseconds per switch (a round over PROCS, less a
  * hop), and nothing else.
  *
+ * With REF_BEST in the environment it prints the fastest of the R
+ * instead: the fast state's figure, what kbench's level reads.
+ *
  * Placement: same pins every process to the first CPU this process may
  * use; spread puts process k on the (k mod 2)-th, so neighbours differ;
  * none pins nothing.
@@ -156,6 +159,6 @@ int main(int argc, char **argv)
 	for (int k = 0; k < r; k++)
 		t[k] = (t[k] / procs - o[k]) / 1e3;
 	qsort(t, r, sizeof(*t), cmp);
-	printf("%.3f\n", t[r / 2]);
+	printf("%.3f\n", getenv("REF_BEST") ? t[0] : t[r / 2]);
 	return 0;
 }

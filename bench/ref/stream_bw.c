@@ -22,6 +22,10 @@
  * TCP_NODELAY on both ends of the tcp connection, as kbench does for all its
  * TCP benchmarks.
  *
+ * With REF_BEST in the environment it prints the fastest of the stream's
+ * SLICES (20) slices of TOTAL_MB / SLICES each, timed one by one, instead
+ * (the most MB/s): the fast state's figure, what kbench's level reads.
+ *
  * usage: stream_bw [-s] [-n] pipe|unix|tcp [TOTAL_MB [CHUNK_KIB [READER_CPU WRITER_CPU]]]
  *        (defaults 2000 MB, 64 KiB, -1 -1)
  * build: cc -O2 -o stream_bw stream_bw.c
@@ -44,6 +48,8 @@
 
 /* Chunks read before the clock starts. */
 #define WARM_CHUNKS 64
+/* REF_BEST's repetitions: the stream cut in this many, 100 MB each of 2000. */
+#define SLICES 20
 
 static double now_s(void)
 {
@@ -140,7 +146,7 @@ int main(int argc, char **argv)
 	int rcpu = argc > 5 ? atoi(argv[4]) : -1, wcpu = argc > 5 ? atoi(argv[5]) : -1;
 	int fds[2], rc;
 	unsigned char *buf;
-	double got = 0, t0, t1;
+	double got = 0, t0, t1, slice, from = 0, best = 0;
 	pid_t pid;
 
 	if (total <= 0 || chunk == 0 || !(buf = malloc(chunk))) {
@@ -189,7 +195,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "stream_bw: the stream stopped during warm-up\n");
 			return 1;
 		}
-	t0 = now_s();
+	/*
+	 * The clock is also read where each slice ends, so that REF_BEST has
+	 * the fastest: one read every TOTAL_MB / SLICES costs nothing the whole
+	 * stream's figure would see.  A slice ends at the first chunk past its
+	 * share; its rate counts the bytes it did get.
+	 */
+	slice = total / SLICES;
+	t0 = t1 = now_s();
 	while (got < total) {
 		ssize_t k = summing ? read_full(fds[0], buf, chunk) : read(fds[0], buf, chunk);
 
@@ -202,11 +215,18 @@ int main(int argc, char **argv)
 		if (summing)
 			sink += sum_words(buf, chunk);
 		got += (double)k;
+		if (got - from >= slice || got >= total) {
+			double end = now_s();
+
+			if ((got - from) / (end - t1) > best)
+				best = (got - from) / (end - t1);
+			from = got;
+			t1 = end;
+		}
 	}
-	t1 = now_s();
 	close(fds[0]);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	printf("%.1f\n", got / (t1 - t0) / 1e6);
+	printf("%.1f\n", (getenv("REF_BEST") ? best : got / (t1 - t0)) / 1e6);
 	return 0;
 }

@@ -9,7 +9,9 @@ each) and, for each way of reading a figure off its replicas, prints
               invocations' levels each), per figure and the worst
   slow share  the share of replicas each calls slow, quiet and in spells
 The ways: kbench's printed figure as stored (the median, or the level once
-kbench prints one: `level`, `level_low`, `level_high`), and the estimators
+kbench prints one: `level`, `level_low`, `level_high`), the same level with
+the interval its sitting alone gave (without what the host's spread between
+sittings added, values.between_sittings), and the estimators
 below computed again from the samples, so that they can be weighed on the
 same data.
 
@@ -96,10 +98,26 @@ def printed(r):
     return r["median"], r["ci_low"], r["ci_high"], None, None
 
 
+def sitting_alone(r):
+    """The printed level with its interval as this sitting's replicas gave it: what
+    the host's spread between sittings added (values.between_sittings, logs) taken out."""
+    m, lo, hi, share, depth = printed(r)
+    s = (r.get("values") or {}).get("between_sittings")
+    if not s or lo is None or not m:
+        return m, lo, hi, share, depth
+    l, h = math.log(m / lo), math.log(hi / m)
+    return (m, m * math.exp(-math.sqrt(max(0, l * l - s * s))),
+            m * math.exp(math.sqrt(max(0, h * h - s * s))), share, depth)
+
+
 def main():
     doc = json.load(open(sys.argv[1]))
     tau = float(sys.argv[2]) / 100 if len(sys.argv) > 2 else 0.08
+    widened = sum(1 for run in doc["runs"] for r in run["results"]
+                  if (r.get("values") or {}).get("between_sittings"))
+    print("levels widened by the host's spread between sittings: %d" % widened)
     ways = {"printed (the level)": printed,
+            "the level, this sitting's interval alone": sitting_alone,
             "median (as printed before levels)": lambda r: (r["median"], r["ci_low"], r["ci_high"], None, None),
             "pooled p5": pooled_p5}
     for t in sorted({tau, 0.05, 0.12}):

@@ -9,8 +9,13 @@
 # another's level, the spells' level against the quiet one, and the share
 # of slow spells each names.
 #
+# PRIME invocations (2) labelled prime go first, not weighed: the host's
+# history of a user who has run kbench before, from which each run widens
+# its levels' intervals by the spread between sittings (without them the
+# first invocations' intervals are their sitting's alone).
+#
 # usage: sh bench/levels.sh   (KBENCH=..., INVOCATIONS=4, BUSY=300, PERIOD=1000,
-#                              ONLY=the seven, KEEP=dir keeps the database)
+#                              ONLY=the seven, KEEP=dir keeps the database, PRIME=2)
 set -eu
 . "$(dirname "$0")/lib.sh"
 INVOCATIONS=${INVOCATIONS:-4}
@@ -22,7 +27,12 @@ mkdir -p "$OUT"
 DB=$OUT/levels.db
 rm -f "$DB" "$DB"-*
 cc -O2 -o "$WORK/spells" "$ROOT/bench/ref/spells.c"
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'); kbench: $KBENCH; $INVOCATIONS invocations quiet and under spells of $BUSY ms in $PERIOD ms a CPU, alternated; $(lscpu | sed -n 's/^Model name: *//p'); load average before: $(loadavg)"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'); kbench: $KBENCH; ${PRIME:-2} priming, $INVOCATIONS invocations quiet and under spells of $BUSY ms in $PERIOD ms a CPU, alternated; $(lscpu | sed -n 's/^Model name: *//p'); load average before: $(loadavg)"
+PRIME=${PRIME:-2}
+for i in $(seq "$PRIME"); do
+	"$KBENCH" run --only "$ONLY" --label prime --db "$DB" --tmpdir "$WORK" --quiet >/dev/null
+	echo "priming invocation $i done"
+done
 for i in $(seq "$INVOCATIONS"); do
 	for mode in quiet spells; do
 		pid=

@@ -297,14 +297,31 @@ static struct engine_job *make_jobs(const struct run_opts *o, const struct bench
 }
 
 /* The tables, one row per label: the median over --runs N repetitions, "[N]". */
-static void run_summary(const struct run_info *runs, size_t nruns, int verbose)
+/*
+ * The tables, and under them what their intervals hold: the spread between
+ * sittings of this host where its history knew it (judge_level_sittings),
+ * or this sitting's alone, said once, where a database could have taught it.
+ */
+static void run_summary(const struct run_info *runs, size_t nruns, int verbose, int stored)
 {
 	struct run_info *rows;
 	int nrows = judge_merge_labels(runs, nruns, &rows);
+	size_t wide = 0, levels = 0;
 
 	if (nrows < 0)
 		die("run: out of memory merging the runs");
 	report_summary(stdout, rows, (size_t)nrows, verbose);
+	for (int i = 0; i < nrows; i++)
+		for (size_t k = 0; k < rows[i].nresults; k++) {
+			levels += result_level_known(&rows[i].results[k]);
+			wide += result_value(&rows[i].results[k], JUDGE_SITTINGS_VALUE) != NULL;
+		}
+	if (wide)
+		printf("intervals: %zu of %zu levels take in how far sittings differed on this "
+		       "host (its earlier runs)\n", wide, levels);
+	else if (stored && levels)
+		printf("intervals: this sitting's alone; how far sittings differ on this host is "
+		       "learnt once a label\nis measured in two (run again), and widens them\n");
 	judge_merge_free(rows, (size_t)nrows);
 }
 
@@ -316,6 +333,11 @@ struct run_sides {
 	struct run_info *run[2];	/* [0] the run (A), [1] B's */
 	int64_t *stored[2];		/* the store's row of each slot, 0 before storing */
 	int paired;
+	/* The host's history, read before this invocation measured: each level's
+	   interval takes in its spread between sittings (judge_level_sittings).
+	   NULL for ab, whose sides are told apart by pairs, not by sittings. */
+	const struct judge_cmp_side *hist;
+	const struct stats_sittings *prior;	/* the host's typical spread (judge_sittings_prior) */
 };
 
 static struct run_info *run_of(const struct run_sides *rs, const struct engine *e, size_t i,
@@ -391,6 +413,13 @@ static int run_merge(const struct engine *e, size_t i, const struct run_opts *o,
 
 	if (replica_merge(e->jobs[i].b, e->jr[i].reps, e->jr[i].n, &cfg, &merged) < 0)
 		die("%s: out of memory merging the replicas of %s", o->cmd, e->jobs[i].b->id);
+	if (rs->hist) {
+		struct stats_sittings st;
+
+		if (judge_compare_sittings(rs->hist, &merged, LEVEL_FAST, &st) < 0)
+			die("%s: out of memory", o->cmd);
+		judge_level_sittings(&merged, &st, rs->prior);
+	}
 	result_free(slot);
 	*slot = merged;
 	return session_put(ses, run, &rs->stored[rs->paired && e->jobs[i].side == 2][k], slot);
@@ -556,8 +585,7 @@ static const struct bench **run_select(const struct run_opts *o, unsigned suite_
 enum auto_state { AUTO_MORE, AUTO_THERE, AUTO_FLOOR, AUTO_NONE };
 
 struct run_auto {
-	struct run_info *hist;		/* the host's history (cli_history), at the first look */
-	int nhist, looked;
+	const struct judge_cmp_side *hist;	/* the host's history (cli_history) */
 	size_t known;			/* jobs whose spread between sittings the history knew */
 	enum auto_state *state;		/* a job each */
 	double *d, *floor;		/* the detectable change and its sittings' part, fractions */
@@ -590,22 +618,11 @@ static void run_auto_look(const struct run_opts *o, struct session *ses,
 {
 	const double target = log1p(o->target / 100);
 	double *meds = malloc((ses->nruns + 1) * sizeof(*meds));
-	char err[ERRBUF_LEN];
 
 	if (!meds)
 		die("%s: out of memory", o->cmd);
-	if (!au->looked && ses->st) {
-		const char *host = ses->si.host;
-
-		/* Without it the runs' spread alone is what a side can say: warned below. */
-		au->nhist = cli_history(ses->st, &host, 1, &au->hist, err);
-		if (au->nhist < 0)
-			au->nhist = 0;
-	}
-	au->looked = 1;
 	au->known = 0;
 	for (size_t j = 0; j < njobs; j++) {
-		struct judge_cmp_side h = { "history", au->hist, (size_t)au->nhist };
 		struct stats_sittings st;
 		const struct result *key;
 		double fl, d;
@@ -615,7 +632,7 @@ static void run_auto_look(const struct run_opts *o, struct session *ses,
 			au->state[j] = au->n[j] ? AUTO_MORE : AUTO_NONE;
 			continue;
 		}
-		if (judge_compare_sittings(&h, key, LEVEL_FAST, &st) < 0)
+		if (judge_compare_sittings(au->hist, key, LEVEL_FAST, &st) < 0)
 			die("%s: out of memory", o->cmd);
 		au->known += st.df > 0;
 		d = stats_detectable_side(meds, au->n[j], &st, &fl);
@@ -701,6 +718,9 @@ int cmd_run(int argc, char **argv)
 	struct progress prog = { 0 };
 	const struct bench **sel;
 	struct run_auto au = { 0 };
+	struct run_info *hruns = NULL;
+	struct judge_cmp_side hist = { "history", NULL, 0 };
+	struct stats_sittings prior;
 	struct engine_job *left = NULL;
 	int rep;
 
@@ -724,6 +744,19 @@ int cmd_run(int argc, char **argv)
 	runner_setup(&o, suite_bits, &rc);
 	cli_engine_open(&eng, "run", &rc, 1, &cpus);
 	session_open(&ses, "run", o.db, o.no_store, o.label, &eng.pre, !o.quiet, (size_t)o.runs);
+	/* Before anything of this invocation is stored: the sittings it learns from are others. */
+	if (ses.st) {
+		const char *host = ses.si.host;
+		char err[ERRBUF_LEN];
+		int nh = cli_history(ses.st, &host, 1, &hruns, err);
+
+		/* Unreadable: the intervals are this sitting's alone, as said under the tables. */
+		hist.nruns = nh > 0 ? (size_t)nh : 0;
+		hist.runs = nh > 0 ? hruns : NULL;
+	}
+	if (judge_sittings_prior(&hist, &prior) < 0)
+		die("run: out of memory");
+	au.hist = &hist;
 
 	prog.on = !o.quiet && isatty(STDERR_FILENO);
 	/* --runs auto: the first runs planned; each later one adds what it measures. */
@@ -748,7 +781,7 @@ int cmd_run(int argc, char **argv)
 			now = left;
 			prog.total += nnow * (size_t)o.replicas;
 		}
-		struct run_sides rs = { { session_begin(&ses, nnow) }, { 0 }, 0 };
+		struct run_sides rs = { { session_begin(&ses, nnow) }, { 0 }, 0, &hist, &prior };
 
 		(void)run_rounds(&o, &eng, now, nnow, &ses, &rs, &prog);
 		for (size_t i = 0; i < rs.run[0]->nresults; i++)
@@ -765,14 +798,14 @@ int cmd_run(int argc, char **argv)
 	if (o.json)
 		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);
 	else
-		run_summary(ses.runs, ses.nruns, o.verbose);
+		run_summary(ses.runs, ses.nruns, o.verbose, ses.stores);
 	if (o.runs_auto && !o.json)
 		run_auto_report(stdout, &o, jobs, njobs, &au, rep);
 	/* The table first, then what happened to it, when both go to a terminal. */
 	fflush(stdout);
 	snprintf(more, sizeof(more), ", %zu of %zu replicas not measured", prog.total - prog.done,
 		 prog.total);
-	store_runs_free(au.hist, (size_t)au.nhist);
+	store_runs_free(hruns, hist.nruns);
 	free(au.state);
 	free(au.d);
 	free(au.floor);
@@ -933,7 +966,7 @@ static void ab_report(const struct run_opts *o, const struct session *ses)
 	struct judge_cmp_row *rows = NULL;
 	size_t nrows = 0;
 
-	run_summary(ses->runs, ses->nruns, o->verbose);
+	run_summary(ses->runs, ses->nruns, o->verbose, 0);
 	if (ses->nruns != 2)
 		return;
 	for (int s = 0; s < 2; s++)
@@ -961,7 +994,7 @@ int cmd_ab(int argc, char **argv)
 	struct runner_cfg rc;
 	struct progress prog = { 0 };
 	struct ab a = { 0 };
-	struct run_sides rs = { { NULL, NULL }, { NULL, NULL }, 1 };
+	struct run_sides rs = { { NULL, NULL }, { NULL, NULL }, 1, NULL, NULL };
 	const struct bench **sel;
 	uint64_t seed;
 

@@ -490,6 +490,83 @@ static int cmp_pairs(const struct judge_cmp_side *base, const struct judge_cmp_s
 	return 0;
 }
 
+void judge_level_widen(struct result *r, double s)
+{
+	double lo, hi;
+
+	if (!(s > 0) || !result_level_known(r) || !(r->level > 0) || !(r->level_low > 0) ||
+	    !(r->level_high > 0))
+		return;
+	lo = log(r->level / r->level_low);
+	hi = log(r->level_high / r->level);
+	r->level_low = r->level * exp(-sqrt(lo * lo + s * s));
+	r->level_high = r->level * exp(sqrt(hi * hi + s * s));
+}
+
+void judge_level_sittings(struct result *r, const struct stats_sittings *st,
+			  const struct stats_sittings *prior)
+{
+	double df = st->df > 0 ? st->df : 0, tau2 = st->df > 0 ? st->df * st->tau2 : 0, s;
+
+	if (prior && prior->df > 0) {
+		tau2 += JUDGE_PRIOR_DF * prior->tau2;
+		df += JUDGE_PRIOR_DF;
+	}
+	if (!(df > 0) || !(tau2 > 0) || !result_level_known(r) ||
+	    result_value(r, JUDGE_SITTINGS_VALUE))
+		return;
+	s = stats_t975(df) * sqrt(tau2 / df);
+	judge_level_widen(r, s);
+	/* Full (a curve's many values): the table's interval stands, a merge does not widen it again. */
+	if (r->nvalues < BENCH_MAX_VALUES)
+		result_value_add(r, JUDGE_SITTINGS_VALUE, s, NULL);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int judge_sittings_prior(const struct judge_cmp_side *hist, struct stats_sittings *prior)
+{
+	const struct run_info *newest;
+	double *t;
+	size_t n = 0;
+
+	memset(prior, 0, sizeof(*prior));
+	if (!hist || hist->nruns == 0)
+		return 0;
+	/* The instances of its largest run: a suite's figures, each once. */
+	newest = &hist->runs[0];
+	for (size_t i = 1; i < hist->nruns; i++)
+		if (hist->runs[i].nresults > newest->nresults)
+			newest = &hist->runs[i];
+	if (!(t = malloc((newest->nresults ? newest->nresults : 1) * sizeof(*t))))
+		return -1;
+	for (size_t k = 0; k < newest->nresults; k++) {
+		struct stats_sittings st;
+
+		if (!cmp_usable(&newest->results[k]))
+			continue;
+		if (judge_compare_sittings(hist, &newest->results[k], LEVEL_FAST, &st) < 0) {
+			free(t);
+			return -1;
+		}
+		if (st.df > 0)
+			t[n++] = st.tau2;
+	}
+	if (n) {
+		qsort(t, n, sizeof(*t), cmp_double);
+		prior->tau2 = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+		prior->df = (double)n;
+		prior->sittings = n;
+	}
+	free(t);
+	return 0;
+}
+
 int judge_compare_sittings(const struct judge_cmp_side *hist, const struct result *key,
 			    enum result_level level, struct stats_sittings *st)
 {

@@ -198,4 +198,34 @@ struct stats_sittings;
 int judge_compare_sittings(const struct judge_cmp_side *history, const struct result *key,
 			    enum result_level level, struct stats_sittings *st);
 
+/*
+ * A figure's level interval as this host measures the figure, not only as
+ * one sitting did: a run's replicas all fall in one stretch of the
+ * machine's hour, and another invocation's level moves by more than their
+ * interval says (doc/performance.md, "Levels").  Each side of the
+ * interval (in logs) becomes the root of the sum of its square and of
+ * (t tau)^2, tau the spread between sittings st learnt for the figure
+ * (judge_compare_sittings at LEVEL_FAST) moderated by the host's typical
+ * one (prior, judge_sittings_prior) as JUDGE_PRIOR_DF sittings' worth, t
+ * on the two's degrees of freedom: with two sittings of its own a
+ * figure's tau has one, whose t (12.7) would make every interval a
+ * doubling, while the host's figures together say how far its sittings
+ * move.  A 95% interval of the figure's level on this host.  t tau is
+ * kept in r's values under JUDGE_SITTINGS_VALUE, so that runs merged for
+ * a table can add it again (judge_level_widen).  Nothing where neither
+ * knew a spread.
+ */
+#define JUDGE_SITTINGS_VALUE "between_sittings"
+#define JUDGE_PRIOR_DF 4.0
+void judge_level_sittings(struct result *r, const struct stats_sittings *st,
+			  const struct stats_sittings *prior);
+/*
+ * The host's typical spread between sittings: the median tau2 over the
+ * instances of the history's largest run that have one (df the count of
+ * them, tau2_hi unused).  0, or -1 without memory.
+ */
+int judge_sittings_prior(const struct judge_cmp_side *history, struct stats_sittings *prior);
+/* r's level interval widened, each side in logs, by s added in quadrature. */
+void judge_level_widen(struct result *r, double s);
+
 #endif

@@ -8,9 +8,12 @@
  * figure's: where its replicas disagree more than the machine made the
  * others' (bench/marks.py measures what the mark predicts of the next
  * invocation).  A run of a few figures has no typical one: the machine's
- * spread stands in, or, unknown, the precision missed is the mark.
+ * spread stands in, or, unknown, the precision missed is the mark.  Both
+ * are weighed on the run's own intervals: what the host's spread between
+ * sittings added to each (judge_level_sittings) is no replica's disagreement.
  */
 #include "judge/loose.h"
+#include "judge/compare.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,6 +29,18 @@ double judge_rel_halfwidth(const struct result *r)
 	hw = fmax(m - lo, hi - m);
 
 	return m > 0 && isfinite(hw) ? hw / m : (double)NAN;
+}
+
+/* r's half-width without the sittings' part, as its replicas gave it. */
+static double loose_within(const struct result *r)
+{
+	const struct bench_value *v = result_value(r, JUDGE_SITTINGS_VALUE);
+	double h = judge_rel_halfwidth(r), l;
+
+	if (!v || !(v->num > 0) || !isfinite(h))
+		return h;
+	l = log1p(h);
+	return expm1(sqrt(fmax(0, l * l - v->num * v->num)));
 }
 
 static int loose_cmp(const void *a, const void *b)
@@ -60,7 +75,7 @@ struct judge_spread judge_run_spread(const struct run_info *run)
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct result *r = &run->results[i];
 		const struct bench_value *v = result_value(r, "machine_pct");
-		double h = judge_rel_halfwidth(r);
+		double h = loose_within(r);
 
 		if (!loose_usable(r) || !isfinite(h))
 			continue;
@@ -80,5 +95,5 @@ int judge_loose(const struct result *r, const struct judge_spread *sp)
 	double base = sp->n >= LOOSE_MIN_FIGURES ? sp->typical : sp->machine;
 
 	return r && loose_usable(r) && r->status == RES_NOISY &&
-	       !(judge_rel_halfwidth(r) <= JUDGE_LOOSE_FACTOR * base);
+	       !(loose_within(r) <= JUDGE_LOOSE_FACTOR * base);
 }

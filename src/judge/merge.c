@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "judge/compare.h"
 #include "stats/stats.h"
 
 /* A figure that can be merged: measured, even if noisy (skip and fail have none). */
@@ -83,7 +84,7 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 	const struct result **got = NULL, *first = NULL, *rep;
 	int64_t *got_run = NULL, rep_run;
 	double *meds = NULL, *aggs = NULL, *levs = NULL, *shares = NULL, *depths = NULL, dist;
-	double interference = -1, wall = 0, drift = NAN;
+	double interference = -1, wall = 0, drift = NAN, between = 0;
 	size_t nused = 0, naggs = 0, nsamples = 0, cap = 0, nlevels = 0, nshares = 0, ndepths = 0;
 	struct stats_summary ss, ls;
 	int noisy = 0, drifted = 0, rc = -1;
@@ -118,6 +119,9 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 			meds[nused++] = r->median;
 			if (result_level_known(r))
 				levs[nlevels++] = r->level;
+			if (result_value(r, JUDGE_SITTINGS_VALUE) &&
+			    isfinite(result_value(r, JUDGE_SITTINGS_VALUE)->num))
+				between = fmax(between, result_value(r, JUDGE_SITTINGS_VALUE)->num);
 			if (isfinite(r->slow_share))
 				shares[nshares++] = r->slow_share;
 			if (isfinite(r->slow_depth) && r->slow_depth > 0)
@@ -193,6 +197,8 @@ static int merge_instance(const struct run_info *runs, const size_t *members, si
 		out->level = ls.median;
 		out->level_low = ls.ci_low;
 		out->level_high = ls.ci_high;
+		/* Runs of one invocation share its sitting: what the sittings add, they cannot show. */
+		judge_level_widen(out, between);
 	}
 	if (nshares) {
 		out->slow_share = 0;

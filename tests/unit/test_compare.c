@@ -1065,6 +1065,134 @@ static void test_json(void **state)
 	known_free(&kn);
 }
 
+/* A result of one sitting's level lev with a +-within interval (in logs), usable by compare. */
+static void level_result(struct result *r, const char *id, double lev, double within)
+{
+	double x[3] = { lev, lev, lev };
+
+	fill_result(r, id, BETTER_LOWER, x, 3);
+	r->level = lev;
+	r->level_low = lev * exp(-within);
+	r->level_high = lev * exp(within);
+}
+
+/*
+ * The level's interval and the spread between sittings, on numbers worked
+ * by hand: a side widened by s in quadrature, the figure's own spread
+ * moderated by the host's typical one as JUDGE_PRIOR_DF sittings' worth,
+ * widened once however often it is asked, and nothing without a spread.
+ */
+static void test_level_sittings_known(void **state)
+{
+	struct stats_sittings own = { 0.01, 0.02, 2, 3 }, prior = { 0.04, 0.04, 20, 20 }, none = { 0 };
+	double lo = log(100.0 / 95), hi = log(104.0 / 100), s = log(1.1), t;
+	struct result r;
+
+	(void)state;
+	level_result(&r, "sim.0", 100, 0.05);
+	r.level_low = 95;
+	r.level_high = 104;
+	judge_level_widen(&r, s);
+	assert_near(r.level_low, 100 * exp(-sqrt(lo * lo + s * s)), 1e-9);
+	assert_near(r.level_high, 100 * exp(sqrt(hi * hi + s * s)), 1e-9);
+	result_free(&r);
+
+	/* (2 x 0.01 + 4 x 0.04) / 6 = 0.03 on 6 degrees of freedom: t.975(6) = 2.446912. */
+	level_result(&r, "sim.0", 100, 0.02);
+	judge_level_sittings(&r, &own, &prior);
+	t = 2.446912 * sqrt(0.03);
+	assert_non_null(result_value(&r, JUDGE_SITTINGS_VALUE));
+	assert_near(result_value(&r, JUDGE_SITTINGS_VALUE)->num, t, 1e-5);
+	assert_near(r.level_high, 100 * exp(sqrt(0.02 * 0.02 + t * t)), 1e-3);
+	lo = r.level_low;
+	judge_level_sittings(&r, &own, &prior);
+	assert_true(r.level_low == lo);
+	result_free(&r);
+
+	level_result(&r, "sim.0", 100, 0.02);
+	judge_level_sittings(&r, &none, NULL);
+	assert_null(result_value(&r, JUDGE_SITTINGS_VALUE));
+	assert_near(r.level_high, 100 * exp(0.02), 1e-9);
+	result_free(&r);
+}
+
+/*
+ * A simulated machine whose level moves between sittings by a known 10%
+ * (log standard deviation) while each sitting's own interval says +-2%:
+ * HIST sittings of SIM_FIGS figures as the host's history, then a new
+ * sitting of each.  Its bare interval holds the figure's true level a
+ * fraction of the time (a 2% interval on a 10% spread); widened by what the
+ * history learnt (judge_compare_sittings, judge_sittings_prior,
+ * judge_level_sittings) it holds it about 95% of the time.  And a machine
+ * that does not move (A/A sittings) widens nothing much.
+ */
+#define LEV_HIST 4
+#define LEV_FIGS 20
+#define LEV_TRIALS 60
+static double level_coverage(gsl_rng *rng, double tau, double *width)
+{
+	struct run_info hist[LEV_HIST];
+	struct judge_cmp_side h = { "history", hist, LEV_HIST };
+	size_t held = 0, n = 0;
+
+	*width = 0;
+	for (int trial = 0; trial < LEV_TRIALS; trial++) {
+		struct stats_sittings prior;
+
+		memset(hist, 0, sizeof(hist));
+		for (size_t i = 0; i < LEV_HIST; i++) {
+			hist[i].results = calloc(LEV_FIGS, sizeof(*hist[i].results));
+			assert_non_null(hist[i].results);
+			hist[i].nresults = LEV_FIGS;
+			snprintf(hist[i].label, sizeof(hist[i].label), "k");
+			snprintf(hist[i].set_uuid, sizeof(hist[i].set_uuid), "set%zu", i);
+			for (size_t k = 0; k < LEV_FIGS; k++) {
+				char id[16];
+
+				snprintf(id, sizeof(id), "sim.%zu", k);
+				level_result(&hist[i].results[k], id,
+					     100 * exp(gsl_ran_gaussian(rng, tau)), 0.02);
+			}
+		}
+		assert_int_equal(judge_sittings_prior(&h, &prior), 0);
+		for (size_t k = 0; k < LEV_FIGS; k++) {
+			struct stats_sittings st;
+			struct result r;
+			char id[16];
+
+			snprintf(id, sizeof(id), "sim.%zu", k);
+			level_result(&r, id, 100 * exp(gsl_ran_gaussian(rng, tau)), 0.02);
+			assert_int_equal(judge_compare_sittings(&h, &r, LEVEL_FAST, &st), 0);
+			judge_level_sittings(&r, &st, &prior);
+			held += r.level_low <= 100 && 100 <= r.level_high;
+			*width += log(r.level_high / r.level);
+			n++;
+			result_free(&r);
+		}
+		for (size_t i = 0; i < LEV_HIST; i++)
+			run_info_free(&hist[i]);
+	}
+	*width /= (double)n;
+	return (double)held / (double)n;
+}
+
+static void test_level_sittings_drift(void **state)
+{
+	double bare = 2 * gsl_cdf_ugaussian_P(0.02 / 0.10) - 1, width, moving, still;
+
+	moving = level_coverage(*state, 0.10, &width);
+	print_message("# a 10%% spread between sittings: the bare +-2%% interval would hold "
+		      "%.0f%%, widened %.1f%% (mean half-width %.1f%%)\n", 100 * bare, 100 * moving,
+		      100 * expm1(width));
+	assert_true(moving >= 0.90 && moving <= 0.995);
+	assert_true(width > 0.10 && width < 0.40);
+	still = level_coverage(*state, 1e-9, &width);
+	print_message("# no spread: held %.1f%%, mean half-width %.2f%%\n", 100 * still,
+		      100 * expm1(width));
+	assert_true(still == 1.0);
+	assert_true(width < 0.021);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1085,6 +1213,8 @@ int main(void)
 		cmocka_unit_test(test_known_mw),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_rates_section),
+		cmocka_unit_test(test_level_sittings_known),
+		cmocka_unit_test(test_level_sittings_drift),
 	};
 	return cmocka_run_group_tests(tests, setup_rng, teardown_rng);
 }

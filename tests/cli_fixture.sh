@@ -41,11 +41,35 @@ kb summary --db "$DB"
 check "summary of the fixture exits 0" [ "$rc" = 0 ]
 golden "summary text is the golden text" summary_kernels.txt
 check "one row per label, [runs] where more than one" sh -c \
-	"grep -q '^testbox      2.5.47 \[3\] 2952 0.57 ' '$T/out' && grep -q '^testbox          2.5.48 2952 1.63 ' '$T/out'"
-check "a label cut to fit keeps its [runs]" grep -q '^testbox   2.5.47-mm \[3\] 2940 2.05 ' "$T/out"
+	"grep -q '^testbox       2.5.47 \[3\] 2952 0.57 ' '$T/out' && grep -q '^testbox           2.5.48 2952 1.63 ' '$T/out'"
+check "no label is cut: the OS column as wide as 2.5.47-mm1 [3]" \
+	grep -q '^testbox   2.5.47-mm1 \[3\] 2940 2.05 ' "$T/out"
 kb summary 2.5.47 --each --db "$DB"
 check "summary --each: one row per run" sh -c \
 	"[ \$(sed -n '/^Processor, Processes/,/^\$/p' '$T/out' | grep -c '^testbox          2.5.47 ') = 3 ]"
+
+# --- kernels named as they are: whole labels that differ at their ends -------
+# The fixture's kernels renamed 6.19.0-rc1-next-a, 6.19.0-rc1-next-b and
+# 6.19.0-rc1-00042-gdeadbeef: every table names each whole, and its rows
+# are 80 columns but what the longest label (with its [3]) takes over 13.
+sed -e 's/"label": "2\.5\.47"/"label": "6.19.0-rc1-next-a"/' \
+	-e 's/"label": "2\.5\.47-mm1"/"label": "6.19.0-rc1-next-b"/' \
+	-e 's/"label": "2\.5\.48"/"label": "6.19.0-rc1-00042-gdeadbeef"/' "$FIX" >"$T/long.json"
+"$KB" import "$T/long.json" --db "$T/long.db" >/dev/null 2>&1
+kb summary --db "$T/long.db"
+check "summary of long labels exits 0" [ "$rc" = 0 ]
+# each kernel's row in the seven tables that have its figures, and in Other results
+for lab in '6.19.0-rc1-next-a \[3\]' '6.19.0-rc1-next-b \[3\]' '6.19.0-rc1-00042-gdeadbeef'; do
+	check "summary: '$lab' whole in every table" sh -c \
+		"[ \$(grep -c '^testbox  *$lab ' '$T/out') -ge 7 ]"
+done
+check "summary: no label cut" sh -c "! grep -q '6\.19\.0-rc \[3\]\|6\.19\.0-rc1-ne ' '$T/out'"
+# the tables' lines (a note names a label in its own words, as long as it is)
+grep -v '^  ' "$T/out" >"$T/tables"
+widest() { LC_ALL=C.UTF-8 wc -L <"$1"; }
+check "summary: 80 columns but what the longest label takes over lmbench's 13" \
+	[ "$(widest "$T/tables")" -le $((80 + 26 - 13)) ]
+golden "summary of long labels is the golden text" summary_long_labels.txt
 
 # fixture_compare NAME RUNS GOLDEN WHAT: tests/fixtures/NAME.json imported into
 # $T/NAME.db (RUNS runs), and `compare A B` of it the golden text GOLDEN.

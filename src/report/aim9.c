@@ -136,13 +136,14 @@ void aim9_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 
 	for (size_t k = 0; k < nruns; k++) {
 		const struct run_info *run = &runs[k];
-		char lab[4 * 40 + 1], title[4 * 40 + 64];
+		char lab[LM_LABEL_CELL], title[LM_LABEL_CELL + 64];
 
 		if (!aim9_has(run))
 			continue;
 		struct judge_spread sp = judge_run_spread(run);
 
-		lm_label_cell(run, 40, lab, sizeof(lab));
+		/* The title is a line of its own: the label whole. */
+		lm_label_cell(run, -1, lab, sizeof(lab));
 		snprintf(title, sizeof(title), "AIM Independent Resource Benchmark - Suite IX - %s", lab);
 		rm_table(doc, "aim9", title);
 		rm_rule(doc, (int)strlen(rule));

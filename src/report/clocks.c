@@ -382,9 +382,9 @@ static int ck_res_block(struct rm_doc *doc, const struct ck_row *rows, size_t fr
 static void ck_label(struct rm_doc *doc, const struct run_info *runs, size_t nruns,
 		     const char *label)
 {
-	char lab[4 * 60 + 1], line[sizeof(lab) + 32];
+	char lab[4 * 128 + 1], line[sizeof(lab) + 32];
 
-	snprintf(line, sizeof(line), "%s [%zu]:", report_cell(lab, sizeof(lab), label, 60, 0),
+	snprintf(line, sizeof(line), "%s [%zu]:", report_cell(lab, sizeof(lab), label, -1, 0),
 		 ck_label_runs(runs, nruns, label));
 	rm_text(doc, RM_GROUP, "");
 	rm_text(doc, RM_GROUP, line);

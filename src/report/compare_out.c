@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "core/catalog.h"
+#include "core/utf8.h"
 #include "report/html.h"
 #include "report/model.h"
 #include "report/svg.h"
@@ -228,6 +229,17 @@ static void cmp_row_name(const struct judge_cmp_row *row, char *buf, size_t size
 		 copies);
 }
 
+/*
+ * The columns a side's name needs beyond its column's width, at most room
+ * (the blank header cell before it): 0 when it fits.
+ */
+static int cmp_borrow(const char *name, int width, int room)
+{
+	int over = utf8_width(name) - width;
+
+	return over <= 0 ? 0 : over < room ? over : room;
+}
+
 /* The name column: 22 wide, wider for a longer name ("rate.clock_gettime_coarse"). */
 #define CMP_NAME_W 22
 #define CMP_NAME_MAX_W 40
@@ -411,13 +423,24 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 		rm_plain(doc);
 		rm_lead(doc);
 		rm_line(doc, RM_HEAD);
-		rm_cell(doc, namew, 0, "");
+		/*
+		 * Each side's name whole: one longer than its column reaches left
+		 * into the blank cell before it (the figures' names, a side's
+		 * interval), so that kernels named alike to their last characters
+		 * are told apart.
+		 */
+		int lend = cmp_borrow(sides[0].name, basew + 1, namew);
+
+		rm_cell(doc, namew - lend, 0, "");
 		for (size_t s = 0; s < nsides; s++) {
-			rm_cell(doc, s == 0 ? basew + 1 : otherw + 12, 1, sides[s].name);
+			rm_cell(doc, (s == 0 ? basew + 1 : otherw + 12) + lend, 1, sides[s].name);
+			lend = 0;
 			if (s > 0) {
 				/* The name over the figure and its change; the interval's column unnamed. */
 				rm_span(doc, 3);
-				rm_cell(doc, ciw, 0, "");
+				if (s + 1 < nsides)
+					lend = cmp_borrow(sides[s + 1].name, otherw + 12, ciw);
+				rm_cell(doc, ciw - lend, 0, "");
 			}
 		}
 		if (unit) {

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
+#include "core/utf8.h"
 #include "report/model.h"
 #include "report/svg.h"
 #include "stats/stats.h"
@@ -162,28 +163,31 @@ int report_contest_has(const struct run_info *runs, size_t nruns)
 	return ct_ids(runs, nruns, ids, 1) > 0;
 }
 
-/* One row: the label, then Time and its CI, CPU%, Loads, LCPU%, Ratio, the mark. */
-static void ct_row(struct rm_doc *doc, const struct ct_label *l, const char *id, double ref_noload,
-		   const struct judge_cmp_cell *cell)
+/* A label whole, escaped (report_cell), with " [N]" for N runs. */
+static void ct_name(const struct ct_label *l, char *buf, size_t size)
 {
-	char name[4 * 20 + 1], fig[32], ci[32], loads[32], cut[4 * 15 + 1], num[32];
+	char whole[4 * 128 + 1];
+
+	report_cell(whole, sizeof(whole), l->name, -1, 0);
+	if (l->nruns > 1)
+		snprintf(buf, size, "%s [%zu]", whole, l->nruns);
+	else
+		snprintf(buf, size, "%s", whole);
+}
+
+/* One row: the label in namew columns, then Time and its CI, CPU%, Loads, LCPU%, Ratio, the mark. */
+static void ct_row(struct rm_doc *doc, const struct ct_label *l, const char *id, double ref_noload,
+		   const struct judge_cmp_cell *cell, int namew)
+{
+	char name[4 * 128 + 32], fig[32], ci[32], loads[32], num[32];
 	double t, lo = NAN, hi = NAN, cpu, ld, lcpu;
 	struct stats_summary ts;
 	size_t nok;
 	const struct result *first = ct_first(l, id);
 
-	/* Cut and padded by the columns the label takes, escaped (report_cell). */
-	if (l->nruns > 1) {
-		char count[32];
-
-		snprintf(count, sizeof(count), "%s [%zu]",
-			 report_cell(cut, sizeof(cut), l->name, 15, 0), l->nruns);
-		report_cell(name, sizeof(name), count, 20, -1);
-	} else {
-		report_cell(name, sizeof(name), l->name, 20, -1);
-	}
+	ct_name(l, name, sizeof(name));
 	rm_line(doc, RM_ROW);
-	rm_cell(doc, 20, 0, name);
+	rm_cell(doc, namew, 0, name);
 	nok = ct_summary(l, id, NULL, &ts);
 	if (nok == 0) {
 		char why[4 * sizeof(first->reason)], line[4 * sizeof(first->reason) + 32];
@@ -344,10 +348,17 @@ int report_contest_model(struct rm_doc *doc, const struct run_info *runs, size_t
 	for (size_t k = 0; k < nids; k++) {
 		static const char *const head[] = { "Kernel [runs]", "Time", "", "CPU%", "Loads",
 						    "LCPU%", "Ratio" };
-		static const int width[] = { 20, 8, 7, 5, 8, 6, 6 };
+		/* The label column as wide as the longest: kernels differ at their names' ends. */
+		int width[] = { 20, 8, 7, 5, 8, 6, 6 };
 		const struct result *first = NULL;
 		const struct bench_value *unit;
+		char name[4 * 128 + 32];
 
+		for (int i = 0; i < nl; i++) {
+			ct_name(&labels[i], name, sizeof(name));
+			if (utf8_width(name) + 1 > width[0])
+				width[0] = utf8_width(name) + 1;
+		}
 		for (int i = 0; i < nl && !first; i++)
 			first = ct_first(&labels[i], ids[k]);
 		unit = first ? result_value(first, "load_unit") : NULL;
@@ -365,7 +376,8 @@ int report_contest_model(struct rm_doc *doc, const struct run_info *runs, size_t
 		for (int i = 0; i < nl; i++)
 			if (ct_first(&labels[i], ids[k]))
 				ct_row(doc, &labels[i], ids[k], ref_noload,
-				       (size_t)i < ncmp ? ct_cell(rows, nrows, ids[k], (size_t)i) : NULL);
+				       (size_t)i < ncmp ? ct_cell(rows, nrows, ids[k], (size_t)i) : NULL,
+				       width[0]);
 		for (int i = 0; i < nl; i++)
 			ct_busy_note(doc, &labels[i], ids[k]);
 	}

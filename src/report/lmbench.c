@@ -38,6 +38,7 @@ struct row {
 	const struct sysinfo *si;	/* the run's stored machine description, or NULL */
 	const struct judge_spread *sp;	/* its intervals, for the loose mark */
 	int verbose;			/* every note (-v), not only the marks' */
+	int osw;			/* the OS column's width (lm_os_width) */
 };
 
 /* Writes one cell's text (at most col->width characters) into buf. */
@@ -179,7 +180,7 @@ static void cell_mean(const struct table_col *col, const struct row *row, char *
  */
 static double row_mhz(const struct row *row)
 {
-	const struct row na = { row->run, PLACE_NA, row->si, row->sp, row->verbose };
+	const struct row na = { row->run, PLACE_NA, row->si, row->sp, row->verbose, row->osw };
 	const struct result *r = find_result(&na, "cpu.mhz");
 
 	if (text_usable(r) && result_figure(r) > 0)
@@ -666,11 +667,11 @@ static const struct table memlat_table = {
 /* ---------------------------------------------------------- printing */
 
 /* The first (second = 0) or second line of the column labels. */
-static void header_labels(struct rm_doc *doc, const struct table *t, int second)
+static void header_labels(struct rm_doc *doc, const struct table *t, int second, int osw)
 {
 	rm_line(doc, RM_HEAD);
 	rm_cell(doc, LM_HOST_W, 0, second ? "" : "Host");
-	rm_cell(doc, LM_OS_W, 1, second ? "" : "OS");
+	rm_cell(doc, osw, 1, second ? "" : "OS");
 	for (size_t i = 0; i < t->ncols; i++)
 		rm_cell(doc, t->cols[i].width, t->cols[i].head_right,
 			second ? t->cols[i].h2 : t->cols[i].h1);
@@ -685,18 +686,20 @@ static int has_second_labels(const struct table *t)
 	return 0;
 }
 
-static void table_header(struct rm_doc *doc, const struct table *t)
+static void table_header(struct rm_doc *doc, const struct table *t, int osw)
 {
-	/* Dashes enough for any column; the cell is cut to its width. */
-	static const char dash[] = "---------------------------------------------------------------";
+	char dash[LM_LABEL_CELL];
 
+	/* Dashes enough for any column; the cell is cut to its width. */
+	memset(dash, '-', sizeof(dash) - 1);
+	dash[sizeof(dash) - 1] = '\0';
 	rm_table(doc, t->id, t->title);
-	header_labels(doc, t, 0);
+	header_labels(doc, t, 0, osw);
 	if (has_second_labels(t))
-		header_labels(doc, t, 1);
+		header_labels(doc, t, 1, osw);
 	rm_line(doc, RM_RULE);
 	for (size_t i = 0; i < t->ncols + 2; i++)
-		rm_cell(doc, i == 0 ? LM_HOST_W : i == 1 ? LM_OS_W : t->cols[i - 2].width, 0, dash);
+		rm_cell(doc, i == 0 ? LM_HOST_W : i == 1 ? osw : t->cols[i - 2].width, 0, dash);
 }
 
 /*
@@ -715,17 +718,25 @@ void lm_label_cell(const struct run_info *run, int width, char *buf, size_t size
 	if (run->nmerged > 1)
 		snprintf(count, sizeof(count), " [%zu]", run->nmerged);
 	clen = strlen(count);
-	keep = width - (int)clen;
+	keep = width < 0 ? -1 : width - (int)clen > 0 ? width - (int)clen : 0;
 	if (size <= clen)
 		BUG("no room for the label cell");
 	/* Cut by the columns the label takes, escaped, never inside a character. */
-	report_cell(buf, size - clen, run->label, keep > 0 ? keep : 0, 0);
+	report_cell(buf, size - clen, run->label, keep, 0);
 	strcat(buf, count);
 }
 
-void lm_os_cell(const struct run_info *run, char *buf, size_t size)
+int lm_os_width(const struct run_info *runs, size_t nruns)
 {
-	lm_label_cell(run, LM_OS_W, buf, size);
+	char cell[LM_LABEL_CELL];
+	int w = LM_OS_W;
+
+	for (size_t k = 0; k < nruns; k++) {
+		lm_label_cell(&runs[k], -1, cell, sizeof(cell));
+		if (utf8_width(cell) > w)
+			w = utf8_width(cell);
+	}
+	return w;
 }
 
 /* What the notes will say of the cell's figures: noisy, busy, missing. */
@@ -752,15 +763,15 @@ static void table_row(struct rm_doc *doc, const struct table *t, const struct ro
 {
 	const struct run_info *run = row->run;
 	/* A cell of text may take 4 bytes a column (UTF-8). */
-	char cell[128];
+	char cell[LM_LABEL_CELL];
 
 	rm_line(doc, RM_ROW);
 	rm_cell(doc, LM_HOST_W, 0, run->host);
-	lm_os_cell(run, cell, sizeof(cell));
-	rm_cell(doc, LM_OS_W, 1, cell);
+	lm_label_cell(run, row->osw, cell, sizeof(cell));
+	rm_cell(doc, row->osw, 1, cell);
 	for (size_t i = 0; i < t->ncols; i++) {
 		const struct table_col *c = &t->cols[i];
-		int w = c->width < (int)sizeof(cell) ? c->width : (int)sizeof(cell) - 1;
+		int w = c->width < 128 ? c->width : 127;
 
 		cell[0] = '\0';
 		if (c->cell)
@@ -889,7 +900,7 @@ static const struct {
 static void table_print(struct rm_doc *doc, const struct table *t, const struct run_info *runs,
 			const struct sysinfo *const *si, size_t nruns)
 {
-	int header = 0;
+	int header = 0, osw = lm_os_width(runs, nruns);
 	char *notes = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -906,12 +917,12 @@ static void table_print(struct rm_doc *doc, const struct table *t, const struct 
 
 		for (size_t k = 0; k < nruns; k++) {
 			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL, &sp[k],
-					   doc->verbose };
+					   doc->verbose, osw };
 
 			if (!row_has_results(t, &row))
 				continue;
 			if (!header++)
-				table_header(doc, t);
+				table_header(doc, t, osw);
 			if (!sub++ && place_order[p].says)
 				rm_text(doc, RM_GROUP, place_order[p].says);
 			table_row(doc, t, &row);
@@ -928,7 +939,7 @@ static void table_print(struct rm_doc *doc, const struct table *t, const struct 
 
 		for (size_t p = 0; p < NELEM(place_order); p++) {
 			struct row row = { &runs[k], place_order[p].place, si ? si[k] : NULL, &sp[k],
-					   doc->verbose };
+					   doc->verbose, osw };
 			table_notes(mem, t, &row, &m);
 		}
 		note_loose(mem, &runs[k], m.loose, m.nloose);

@@ -24,10 +24,20 @@ void lm_tables_model(struct rm_doc *doc, const struct run_info *runs,
 		     const struct sysinfo *const *si, size_t nruns);
 /* Whether one of the seven tables has a column for id. */
 int lm_has_id(const char *id);
-/* A run's label in at most width columns, " [N]" after it for a row merged from N runs. */
+/*
+ * A run's label in at most width columns (whole when width < 0), " [N]"
+ * after it for a row merged from N runs; buf of LM_LABEL_CELL bytes holds
+ * any (a label's 127 bytes escaped, 4 a column, and the count).
+ */
+#define LM_LABEL_CELL 576
 void lm_label_cell(const struct run_info *run, int width, char *buf, size_t size);
-/* The same in the OS column's width. */
-void lm_os_cell(const struct run_info *run, char *buf, size_t size);
+/*
+ * The OS column's width for these runs: lmbench's LM_OS_W, or the widest
+ * label cell's, so that no label is cut: kernels are named like
+ * 6.19.0-rc1-00042-gdeadbeef, and two that differ at the end must not read
+ * alike.  The rest of the row keeps lmbench's widths.
+ */
+int lm_os_width(const struct run_info *runs, size_t nruns);
 
 /* Whether id is a system call rate (rate.*), and the rates' table when any run has one. */
 int rates_is(const char *id);

@@ -295,12 +295,12 @@ void report_cpus_notes(FILE *out, const struct run_info *runs, size_t nruns)
 {
 	for (size_t k = 0; k < nruns; k++) {
 		struct sysinfo si;
-		char lab[4 * 40 + 1], who[4 * 40 + 32];
+		char lab[4 * 128 + 1], who[4 * 128 + 32];
 
 		if (report_sysinfo_parse(runs[k].sysinfo_json, &si) < 0 || !si.cpus_mode[0] ||
 		    strcmp(si.cpus_mode, "all") == 0)
 			continue;
-		report_cell(lab, sizeof(lab), runs[k].label, 40, 0);
+		report_cell(lab, sizeof(lab), runs[k].label, -1, 0);
 		/* A label's merged row has no run id of its own: it is named by its label. */
 		if (runs[k].id > 0)
 			snprintf(who, sizeof(who), "run %lld (%s)", (long long)runs[k].id, lab);

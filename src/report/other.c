@@ -60,15 +60,17 @@ static int other_result(const struct result *r)
 }
 
 /* Other results' header: Host, OS, the figure's id, its level, its interval. */
-static void other_header(struct rm_doc *doc)
+static void other_header(struct rm_doc *doc, int osw)
 {
-	static const char dash[] = "------------------------";
-	static const int widths[] = { LM_HOST_W, LM_OS_W, OTHER_FIG_W, OTHER_MED_W, OTHER_CI_W };
+	char dash[LM_LABEL_CELL];
+	const int widths[] = { LM_HOST_W, osw, OTHER_FIG_W, OTHER_MED_W, OTHER_CI_W };
 
+	memset(dash, '-', sizeof(dash) - 1);
+	dash[sizeof(dash) - 1] = '\0';
 	rm_table(doc, "other", "Other results - levels, each in its unit");
 	rm_line(doc, RM_HEAD);
 	rm_cell(doc, LM_HOST_W, 0, "Host");
-	rm_cell(doc, LM_OS_W, 1, "OS");
+	rm_cell(doc, osw, 1, "OS");
 	rm_cell(doc, OTHER_FIG_W, 0, "Figure");
 	rm_cell(doc, OTHER_MED_W, 1, "Level");
 	rm_cell(doc, OTHER_CI_W, 0, "95% CI");
@@ -79,15 +81,15 @@ static void other_header(struct rm_doc *doc)
 
 /* One figure's row: its run's Host and OS, the id, the level with its unit, the interval. */
 static void other_row(struct rm_doc *doc, const struct run_info *run, const struct result *r,
-		      const struct judge_spread *sp)
+		      const struct judge_spread *sp, int osw)
 {
-	char cell[192], fig[64], lo[64], hi[64];
+	char cell[LM_LABEL_CELL], fig[64], lo[64], hi[64];
 	double flo, fhi;
 
 	rm_line(doc, RM_ROW);
 	rm_cell(doc, LM_HOST_W, 0, run->host);
-	lm_os_cell(run, cell, sizeof(cell));
-	rm_cell(doc, LM_OS_W, 1, cell);
+	lm_label_cell(run, osw, cell, sizeof(cell));
+	rm_cell(doc, osw, 1, cell);
 	snprintf(cell, sizeof(cell), "%s%s", r->id, text_place_tag(r));
 	rm_cell(doc, OTHER_FIG_W, 0, cell);
 	report_fig(fig, sizeof(fig), result_figure(r));
@@ -112,7 +114,7 @@ static void other_row(struct rm_doc *doc, const struct run_info *run, const stru
  */
 void other_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 {
-	int header = 0;
+	int header = 0, osw = lm_os_width(runs, nruns);
 	char name[160], line[1024];
 
 	for (size_t k = 0; k < nruns; k++) {
@@ -124,9 +126,9 @@ void other_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 			if (!other_result(r))
 				continue;
 			if (!header++)
-				other_header(doc);
+				other_header(doc, osw);
 			if (text_usable(r) && r->npoints == 0)
-				other_row(doc, &runs[k], r, &sp);
+				other_row(doc, &runs[k], r, &sp, osw);
 		}
 	}
 	for (size_t k = 0; k < nruns; k++) {

@@ -9,6 +9,7 @@
 #include "report/notes.h"
 #include "report/fmt.h"
 #include "report/text.h"
+#include "core/utf8.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -89,19 +90,37 @@ static void rate_cell(const struct run_info *run, const struct result *r, char *
 	snprintf(buf, size, "%*s%*s", RATE_FIG_W, fig, RATE_CI_W, ci);
 }
 
-/* The header, its dashes and the rows of one block of at most RATE_LABELS columns. */
+/*
+ * The header, its dashes and the rows of one block of at most RATE_LABELS
+ * columns, the first of them the table's column first.  A label the
+ * column cannot hold whole heads it as a key, the table's letter of the
+ * column (A, B, ...), each key's label on a line above: two kernels whose
+ * names differ at the end must not head their columns alike.
+ */
 static void rate_block(struct rm_doc *doc, const struct run_info *const *cols, size_t ncols,
-		       const char *const *ids, size_t nids)
+		       size_t first, const char *const *ids, size_t nids)
 {
-	/* A label may take 4 bytes a column (UTF-8). */
-	char cell[4 * RATE_COL_W + 1];
+	char cell[LM_LABEL_CELL], key[LM_LABEL_CELL + 8];
 	/* Dashes enough for either column; the cell is cut to its width. */
 	static const char dash[] = "------------------------------";
+	int keyed = 0;
 
+	for (size_t c = 0; c < ncols; c++) {
+		lm_label_cell(cols[c], -1, cell, sizeof(cell));
+		keyed |= utf8_width(cell) > RATE_COL_W;
+	}
+	for (size_t c = 0; keyed && c < ncols; c++) {
+		lm_label_cell(cols[c], -1, cell, sizeof(cell));
+		snprintf(key, sizeof(key), "%c  %s", (char)('A' + (first + c) % 26), cell);
+		rm_text(doc, RM_GROUP, key);
+	}
 	rm_line(doc, RM_HEAD);
 	rm_cell(doc, RATE_CALL_W, 0, "Call");
 	for (size_t c = 0; c < ncols; c++) {
-		lm_label_cell(cols[c], RATE_COL_W, cell, sizeof(cell));
+		if (keyed)
+			snprintf(cell, sizeof(cell), "%c", (char)('A' + (first + c) % 26));
+		else
+			lm_label_cell(cols[c], RATE_COL_W, cell, sizeof(cell));
 		rm_cell(doc, RATE_COL_W, 1, cell);
 	}
 	rm_line(doc, RM_RULE);
@@ -163,7 +182,7 @@ void rates_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 	for (size_t c = 0; c < ncols; c += RATE_LABELS) {
 		if (c)
 			rm_text(doc, RM_GROUP, "");
-		rate_block(doc, cols + c, ncols - c < RATE_LABELS ? ncols - c : RATE_LABELS, ids,
+		rate_block(doc, cols + c, ncols - c < RATE_LABELS ? ncols - c : RATE_LABELS, c, ids,
 			   nids);
 	}
 	for (size_t c = 0; c < ncols; c++)

@@ -214,11 +214,17 @@ void report_series_text(FILE *out, const struct judge_series *s, const char *hos
 		series_name(f->key, name, sizeof(name));
 		fprintf(out, "\n%s (%s, %s is better)\n", name, f->key->unit,
 			f->key->better == BETTER_LOWER ? "smaller" : "bigger");
-		fprintf(out, "  %-24s %5s %12s  %s\n", s->by_label ? "label" : "run", "runs",
+		/* The label column as wide as the longest label: kernels differ at their names' ends. */
+		int labw = 24;
+
+		for (size_t p = 0; s->by_label && p < f->npoints; p++)
+			if (utf8_width(f->points[p].label) > labw)
+				labw = utf8_width(f->points[p].label);
+		fprintf(out, "  %-*s %5s %12s  %s\n", labw, s->by_label ? "label" : "run", "runs",
 			f->level == LEVEL_FAST ? "fast level" : "median", "95% interval");
 		for (size_t p = 0; p < f->npoints; p++) {
 			const struct judge_series_point *pt = &f->points[p];
-			char lab[4 * 24 + 1], fig[32], lo[32], hi[32];
+			char lab[4 * 128 + 1], fig[32], lo[32], hi[32];
 
 			if (next < f->nsteps && f->steps[next].at == p) {
 				fprintf(out, "  ---- %+.1f%% (%+.1f..%+.1f%%), p %s%.3f\n",
@@ -228,9 +234,9 @@ void report_series_text(FILE *out, const struct judge_series *s, const char *hos
 				next++;
 			}
 			if (s->by_label)
-				report_cell(lab, sizeof(lab), pt->label, 24, -1);
+				report_cell(lab, sizeof(lab), pt->label, labw, -1);
 			else
-				snprintf(lab, sizeof(lab), "%-24lld", (long long)pt->first_run);
+				snprintf(lab, sizeof(lab), "%-*lld", labw, (long long)pt->first_run);
 			report_fig(fig, sizeof(fig), pt->level);
 			report_fig(lo, sizeof(lo), pt->lo);
 			report_fig(hi, sizeof(hi), pt->hi);

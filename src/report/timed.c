@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "core/catalog.h"
+#include "core/utf8.h"
 #include "report/model.h"
 #include "report/svg.h"
 #include "stats/stats.h"
@@ -224,23 +225,44 @@ int report_timed_has(const struct run_info *runs, size_t nruns)
 /* "time.build -j2 x4, Linux 6.18": a configuration named in a heading. */
 static void tj_title(char *buf, size_t len, const struct tj_row *row)
 {
-	char lab[4 * 40 + 1], j[24] = "", x[24] = "";
+	char lab[4 * 128 + 1], j[24] = "", x[24] = "";
 
 	if (row->key->jobs)
 		snprintf(j, sizeof(j), " -j%d", row->key->jobs);
 	if (row->key->parallel > 1)
 		snprintf(x, sizeof(x), " x%d", row->key->parallel);
 	snprintf(buf, len, "%s%s%s, %s", row->key->id, j, x,
-		 report_cell(lab, sizeof(lab), row->label, 40, 0));
+		 report_cell(lab, sizeof(lab), row->label, -1, 0));
 }
 
-/* The first row's table: one line per label and configuration. */
+/* A row's label and its count of runs, whole ("6.19.0-rc1-00042-gdeadbeef [3]"). */
+static size_t tj_label(const struct tj_row *row, char *buf, size_t size)
+{
+	char whole[4 * 128 + 1];
+	struct stats_summary ss;
+	size_t nruns = tj_summary(row, 0, 0, &ss);
+
+	snprintf(buf, size, "%s [%zu]", report_cell(whole, sizeof(whole), row->label, -1, 0), nruns);
+	return nruns;
+}
+
+/*
+ * The first row's table: one line per label and configuration, the label
+ * column as wide as its longest label (26 at least): kernels that differ
+ * at the end of their names must not read alike.
+ */
 static void tj_main(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 {
 	static const char *const head[] = { "Label [runs]", "Name", "-j", "copies", "real", "user",
 					    "sys", "CPU%" };
-	static const int width[] = { 26, 12, 6, 6, 15, 15, 15, 11 };
+	int width[] = { 26, 12, 6, 6, 15, 15, 15, 11 };
+	char count[4 * 128 + 32];
 
+	for (size_t i = 0; i < n; i++) {
+		tj_label(&rows[i], count, sizeof(count));
+		if (utf8_width(count) + 1 > width[0])
+			width[0] = utf8_width(count) + 1;
+	}
 	rm_table(doc, "timed", "Timed jobs - seconds - smaller is better");
 	rm_plain(doc);
 	rm_line(doc, RM_HEAD);
@@ -249,18 +271,16 @@ static void tj_main(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct tj_row *row = &rows[i];
 		struct stats_summary ss[4];
-		char lab[4 * 26 + 1], cut[4 * 20 + 1], count[4 * 20 + 32], name[4 * 12 + 1];
+		char name[4 * 12 + 1];
 		char fig[3][48], cpu[32], jobs[16], copies[16];
-		size_t nruns = tj_summary(row, 0, 0, &ss[0]);
+		size_t nruns = tj_label(row, count, sizeof(count));
 
-		snprintf(count, sizeof(count), "%s [%zu]", report_cell(cut, sizeof(cut), row->label, 18, 0),
-			 nruns);
-		report_cell(lab, sizeof(lab), count, 26, -1);
+		(void)tj_summary(row, 0, 0, &ss[0]);
 		report_cell(name, sizeof(name), row->key->id + strlen("time."), 12, -1);
 		snprintf(jobs, sizeof(jobs), row->key->jobs ? "%d" : "-", row->key->jobs);
 		snprintf(copies, sizeof(copies), "%d", row->key->parallel);
 		rm_line(doc, RM_ROW);
-		rm_cell(doc, 26, 0, lab);
+		rm_cell(doc, width[0], 0, count);
 		rm_cell(doc, 12, 0, name);
 		rm_cell(doc, 6, 1, jobs);
 		rm_cell(doc, 6, 1, copies);
@@ -555,7 +575,7 @@ int report_timed_chart(FILE *out, const struct run_info *runs, size_t nruns)
 	size_t m = n > 0 ? (size_t)n : 1;
 	struct svg_bar_group *groups = calloc(m, sizeof(*groups));
 	struct svg_bar *bars = calloc(m, sizeof(*bars));
-	char (*names)[4 * 40 + 64] = calloc(m, sizeof(*names));
+	char (*names)[4 * 128 + 96] = calloc(m, sizeof(*names));
 	char (*bnames)[32] = calloc(m, sizeof(*bnames));
 	struct svg_chart c = { "Timed jobs: real time (s), the median of the runs", "real (s)", NULL,
 			       "no real time to draw", 0 };
@@ -568,11 +588,11 @@ int report_timed_chart(FILE *out, const struct run_info *runs, size_t nruns)
 	for (int k = 0; k < n; k++) {
 		const struct tj_row *row = &rows[k];
 		struct stats_summary ss;
-		char lab[4 * 40 + 1];
+		char lab[4 * 128 + 1];
 		size_t nr;
 
 		snprintf(names[k], sizeof(names[k]), "%s, %s", row->key->id,
-			 report_cell(lab, sizeof(lab), row->label, 40, 0));
+			 report_cell(lab, sizeof(lab), row->label, -1, 0));
 		if (ng == 0 || strcmp(groups[ng - 1].name, names[k]) != 0)
 			groups[ng++] = (struct svg_bar_group){ names[k], 0, bars + k };
 		if (row->key->jobs && row->key->parallel > 1)

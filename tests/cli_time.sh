@@ -8,7 +8,8 @@ BUILD=${1:-build}
 
 DB="$T/t.db"
 TK="--tmpdir $T/tmp"
-BSD='^ *[0-9]+\.[0-9][0-9] real +[0-9]+\.[0-9][0-9] user +[0-9]+\.[0-9][0-9] sys  '
+# BSD time's line, on stderr as progress; below a second with four decimals
+BSD='^ *[0-9]+\.[0-9]{2,4} real +[0-9]+\.[0-9]{2,4} user +[0-9]+\.[0-9]{2,4} sys  '
 # A short CPU burn (a few tenths of a second), for CPU time that must be counted:
 # 20M adds, 0.4-0.6 s at 4 GHz (3M took 0.05-0.09 s there, at the 0.05 s the
 # orphan check asks for, and failed one run in three).
@@ -23,9 +24,24 @@ print(eval(sys.argv[1]))" "$1"; }
 # --- the lines ----------------------------------------------------------
 kb time --no-store $TK --runs 3 -- sh -c 'exit 0'
 check "three runs exit 0" [ "$rc" = 0 ]
-check "one BSD line per run, as it finishes" [ "$(grep -cE "${BSD}run [123]/3\$" "$T/out")" = 3 ]
-check "then the Timed jobs table" grep -q '^Timed jobs - seconds - smaller is better$' "$T/out"
+check "one BSD line per run on stderr, as it finishes" [ "$(grep -cE "${BSD}run [123]/3\$" "$T/err")" = 3 ]
+check "a run of a few ms: tenths of a millisecond, not 0.00" grep -qE '^ +0\.[0-9]{4} real ' "$T/err"
+check "stdout has the tables alone" sh -c "! grep -qE '$BSD' '$T/out'"
+check "then the Timed jobs table, in milliseconds for a job under a second" \
+	grep -q '^Timed jobs - milliseconds - smaller is better$' "$T/out"
 check "its row: the name and [runs]" grep -qE '^Linux.* \[3\] +sh +- +1 ' "$T/out"
+# Said once for a job whose runs took under 5 ms (what this one took is the machine's).
+kb time --no-store $TK --runs 3 --json -- sh -c 'exit 0'
+short=$(jfield 'r["median"] < 0.005')
+check "a command under 5 ms is said to be too short to time, once; a longer one not" \
+	[ "$(grep -c 'warning: time: time.sh runs for [0-9.]* ms: under 5 ms' "$T/err")" = \
+	"$([ "$short" = True ] && echo 1 || echo 0)" ]
+kb time --no-store $TK --runs 2 --quiet -- sh -c 'exit 0'
+check "--quiet: no line per run" sh -c "[ $rc = 0 ] && ! grep -qE '$BSD' '$T/err' '$T/out'"
+kb time --no-store $TK --runs 2 -- sleep 1.01
+check "a job of a second: seconds, BSD's two decimals" sh -c \
+	"grep -q '^Timed jobs - seconds - smaller is better\$' '$T/out' && grep -qE '^ +1\.[0-9][0-9] real ' '$T/err' &&
+	! grep -q 'too short\|under 5 ms' '$T/err'"
 
 kb time --no-store $TK --runs 1 -- echo chatty-output
 check "the command's output goes to the log, not stdout" sh -c "! grep -q chatty-output '$T/out'"
@@ -42,13 +58,15 @@ kb time --no-store $TK --runs 2 --jobs 3,5 -- sh -c "echo {jobs} >> '$T/order'"
 check "--jobs: each value replaces {jobs}, runs interleaved 3,5,3,5" \
 	[ "$(tr '\n' ' ' <"$T/order")" = "3 5 3 5 " ]
 check "the order is printed" grep -q 'each round runs -j3, -j5; 2 rounds, interleaved' "$T/err"
-check "the lines name the configuration" [ "$(grep -cE "${BSD}-j[35] run [12]/2\$" "$T/out")" = 4 ]
+check "the lines name the configuration" [ "$(grep -cE "${BSD}-j[35] run [12]/2\$" "$T/err")" = 4 ]
+check "the fastest configuration against the other, as hyperfine says it" \
+	grep -qE '^  time.sh: -j[35] ran [0-9.]+ \+- [0-9.]+ times faster than -j[35]$' "$T/out"
 check "a scaling table for the sweep" grep -q '^Scaling of time.sh -j3' "$T/out"
 
 : >"$T/copies"
 kb time --no-store $TK --runs 1 --copies 3 -- sh -c "echo {copy} >> '$T/copies'"
 check "--copies 3: {copy} is 1, 2 and 3" [ "$(sort "$T/copies" | tr '\n' ' ')" = "1 2 3 " ]
-check "one line per copy" [ "$(grep -cE "${BSD}x3 run 1/1 copy [123]/3\$" "$T/out")" = 3 ]
+check "one line per copy" [ "$(grep -cE "${BSD}x3 run 1/1 copy [123]/3\$" "$T/err")" = 3 ]
 check "the copies' table: makespan and spread" grep -q '^makespan .* ends spread over' "$T/out"
 
 kb time --no-store $TK --runs 2 --copies 1,4 --json -- sh -c 'exit 0'
@@ -74,7 +92,7 @@ kb time --no-store $TK --runs 1 -- sh -c 'setsid sleep 31337 & sleep 0.1'
 check "a daemonising grandchild (setsid): exit 0" [ "$rc" = 0 ]
 needs "list of its children" check "a daemonising grandchild (setsid) is killed with the job" no_proc 'sleep 31337'
 
-needs "list of its children" check "and the line says so" grep -q 'left running, killed' "$T/out"
+needs "list of its children" check "and the line says so" grep -q 'left running, killed' "$T/err"
 pkill -f 'sleep 31337' 2>/dev/null
 # A daemon's own child: the sweep kills the daemon, which hands its child to kbench.
 kb time --no-store $TK --runs 1 -- sh -c 'setsid sh -c "sleep 31341; true" & sleep 0.1'
@@ -94,7 +112,7 @@ kb time --db "$DB" $TK --runs 3 -- sh -c 'echo it-broke; exit 3'
 check "a failing command: exit 1" [ "$rc" = 1 ]
 check "its exit status and last output are said" sh -c "grep -q 'run 1 failed: exit status 3' '$T/err' && grep -q '^it-broke\$' '$T/err'"
 check "the result is a failure, not a figure" grep -qE 'sh +- +1 fail: run 1: exit status 3$' "$T/out"
-check "no BSD line for it" sh -c "! grep -qE '$BSD' '$T/out'"
+check "no BSD line for it" sh -c "! grep -qE '$BSD' '$T/out' '$T/err'"
 kb show time.sh --db "$DB" --json
 check "it is stored as failed" grep -q '"status": "fail"' "$T/out"
 # The last lines as they were, a NUL in one, and escapes that must not reach a terminal.
@@ -106,7 +124,7 @@ check "escape sequences in the output are shown escaped, never sent to the termi
 	"grep -q '^\\\\x1b\\[2J\\\\x1b\\]0;owned\\\\x07gone\$' '$T/err' && ! grep -q \"\$(printf '\\033')\" '$T/err' '$T/out'"
 
 kb time --no-store $TK --runs 2 --jobs 1,2 --keep-going -- sh -c 'test {jobs} = 1'
-check "--keep-going: the other configuration goes on" [ "$(grep -cE "${BSD}-j1 run [12]/2\$" "$T/out")" = 2 ]
+check "--keep-going: the other configuration goes on" [ "$(grep -cE "${BSD}-j1 run [12]/2\$" "$T/err")" = 2 ]
 check "--keep-going: still exit 1" [ "$rc" = 1 ]
 
 kb time --no-store $TK --runs 1 --json -- sh -c 'exit 0' a-long-argument-that-does-not-fit-éé
@@ -181,7 +199,7 @@ check "with its usage" grep -q '"usage"' "$T/out"
 # would match too), and then for the outcome it checks, bounded (wait_for).
 "$KB" time --db "$T/int.db" $TK --runs 100 -- sh -c 'sleep 0.2; : 31339' >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for eval "[ \$(grep -c real '$T/out') -ge 2 ]"
+wait_for eval "[ \$(grep -c real '$T/err') -ge 2 ]"
 kill -INT $pid
 wait $pid
 rc=$?
@@ -194,9 +212,9 @@ clear_leftovers ': 31339'
 
 # Copies that sleep in their first runs, and then for good: killed in the long one.
 "$KB" time --db "$T/kill.db" $TK --runs 100 --copies 2 -- \
-	sh -c '[ -e "$0/long" ] && exec sleep 31340; sleep 0.1' "$T" >"$T/out" 2>/dev/null &
+	sh -c '[ -e "$0/long" ] && exec sleep 31340; sleep 0.1' "$T" >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for eval "[ \$(grep -c real '$T/out') -ge 4 ]"
+wait_for eval "[ \$(grep -c real '$T/err') -ge 4 ]"
 touch "$T/long"
 wait_for pgrep -f '^sleep 31340' >/dev/null
 kill -KILL $pid
@@ -237,9 +255,9 @@ clear_leftovers 'sleep 3134[56]'
 if command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
 	kb time --no-store $TK --runs 1 --jobs 2 --size 0.01
 	check "no command: the generated tree, built" \
-		sh -c "[ '$rc' = 0 ] && grep -qE '${BSD}-j2 run 1/1\$' '$T/out' && grep -qE ' build +2 +1 ' '$T/out'"
+		sh -c "[ '$rc' = 0 ] && grep -qE '${BSD}-j2 run 1/1\$' '$T/err' && grep -qE ' build +2 +1 ' '$T/out'"
 	kb time --no-store $TK --runs 1 --jobs 1 --copies 2 --size 0.01
-	check "the generated tree as 2 copies, each its own" sh -c "[ '$rc' = 0 ] && [ \$(grep -c 'copy [12]/2' '$T/out') = 2 ]"
+	check "the generated tree as 2 copies, each its own" sh -c "[ '$rc' = 0 ] && [ \$(grep -c 'copy [12]/2' '$T/err') = 2 ]"
 else
 	skip "no command: the generated tree, built" "no make or cc"
 	skip "the generated tree as 2 copies, each its own" "no make or cc"

@@ -195,6 +195,28 @@ static void time_hms(double s, char *buf, size_t len)
 }
 
 /*
+ * A command that takes a few milliseconds is mostly its process's start
+ * and the clock's steps: said once a configuration, on stderr, with what
+ * times such an operation better.
+ */
+#define TIME_SHORT_S 0.005
+static void time_too_short(const struct run_info *run)
+{
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct result *r = &run->results[i];
+		int said = 0;
+
+		for (size_t k = 0; k < i; k++)
+			said |= !strcmp(run->results[k].id, r->id);
+		if (!said && (r->status == RES_OK || r->status == RES_NOISY) && r->median > 0 &&
+		    r->median < TIME_SHORT_S)
+			warning("time: %s runs for %.2f ms: under %.0f ms, its process's start is much "
+				"of what is timed (kbench run times an operation)", r->id,
+				r->median * 1e3, TIME_SHORT_S * 1e3);
+	}
+}
+
+/*
  * One copy's line, BSD time's "%12.2f real %12.2f user %12.2f sys" (as in
  * the seeds), then what it was: the configuration and, for a job of an hour
  * or more, its real time as h:mm:ss.
@@ -339,9 +361,10 @@ static enum engine_step time_step(void *arg, size_t i, int round)
 		c->s.wall[c->s.nruns] = group_now() - w0;
 		if (busy > c->s.interference)
 			c->s.interference = busy;
-		if (!o->json)
+		/* Progress, as hyperfine's: the tables alone go to stdout. */
+		if (!o->json && !o->quiet)
 			for (int k = 0; k < c->s.copies; k++)
-				time_line(stdout, c, &t[k], conf, c->s.nruns + 1, o->runs);
+				time_line(stderr, c, &t[k], conf, c->s.nruns + 1, o->runs);
 		c->s.nruns++;
 	}
 	/* Stored again after each of its runs; a warm-up that failed is stored too, as the failure. */
@@ -570,8 +593,10 @@ int cmd_time(int argc, char **argv)
 		nfail++;
 	runner_janitor_wait(&jan, root);
 	cli_cpus_restore(&cpus);
-	if (run)
+	if (run) {
 		session_end(&ses, run);
+		time_too_short(run);
+	}
 	session_close(&ses);
 	if (o.json)
 		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);

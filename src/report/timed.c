@@ -7,7 +7,10 @@
  *   Linux 6.18 [5]        build   2      1  20.41 +-1.2%    38.20 +-0.4% ...
  *
  * one row per label and configuration (name, -j, copies) with the median
- * of its runs and their 95% interval; then, where a label swept -j, the
+ * of its runs and their 95% interval, in seconds, or in milliseconds or
+ * microseconds for jobs shorter than a second or a millisecond; how much
+ * faster the fastest row of a job ran than each other ("-j4 ran 2.91 +-
+ * 0.05 times faster than -j1", as hyperfine says it); then, where a label swept -j, the
  * scaling (speedup over the smallest -j, efficiency), and where it ran
  * copies, each copy's figures, the makespan, the spread of the ends and
  * the throughput against one copy.  With longfmt, BSD time -l's rusage
@@ -147,12 +150,40 @@ static double tj_value(const struct tj_row *row, const char *key)
 	return n && stats_summarize(v, n, &ss) == 0 ? ss.median : (double)NAN;
 }
 
+/*
+ * The unit of the Timed jobs table: seconds, or milliseconds or
+ * microseconds where every row's real time is below a second or a
+ * millisecond (a 1 ms command reads 0.0009879 in seconds); its name and
+ * how many of it a second holds.
+ */
+struct tj_unit {
+	const char *name;
+	double per_s;
+};
+
+static struct tj_unit tj_unit_of(const struct tj_row *rows, size_t n)
+{
+	double most = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double m = tj_median(&rows[i], 0, 0);
+
+		if (isfinite(m) && m > most)
+			most = m;
+	}
+	if (most > 0 && most < 1e-3)
+		return (struct tj_unit){ "microseconds", 1e6 };
+	if (most > 0 && most < 1)
+		return (struct tj_unit){ "milliseconds", 1e3 };
+	return (struct tj_unit){ "seconds", 1 };
+}
+
 /* "20.41 +-1.2%": the median and the larger distance to an end of its interval. */
-static void tj_fig(char *buf, size_t len, const struct stats_summary *ss, size_t n)
+static void tj_fig(char *buf, size_t len, const struct stats_summary *ss, size_t n, double scale)
 {
 	char fig[32];
 
-	report_fig(fig, sizeof(fig), ss->median);
+	report_fig(fig, sizeof(fig), ss->median * scale);
 	if (n > 1 && ss->median > 0)
 		snprintf(buf, len, "%s +-%.*f%%", fig,
 			 fmax(ss->median - ss->ci_low, ss->ci_high - ss->median) / ss->median >= 0.1 ? 0 : 1,
@@ -256,14 +287,16 @@ static void tj_main(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 	static const char *const head[] = { "Label [runs]", "Name", "-j", "copies", "real", "user",
 					    "sys", "CPU%" };
 	int width[] = { 26, 12, 6, 6, 15, 15, 15, 11 };
-	char count[4 * 128 + 32];
+	char count[4 * 128 + 32], title[64];
+	struct tj_unit unit = tj_unit_of(rows, n);
 
 	for (size_t i = 0; i < n; i++) {
 		tj_label(&rows[i], count, sizeof(count));
 		if (utf8_width(count) + 1 > width[0])
 			width[0] = utf8_width(count) + 1;
 	}
-	rm_table(doc, "timed", "Timed jobs - seconds - smaller is better");
+	snprintf(title, sizeof(title), "Timed jobs - %s - smaller is better", unit.name);
+	rm_table(doc, "timed", title);
 	rm_plain(doc);
 	rm_line(doc, RM_HEAD);
 	for (size_t c = 0; c < sizeof(width) / sizeof(width[0]); c++)
@@ -298,7 +331,7 @@ static void tj_main(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 			if (!tj_summary(row, f, 0, &ss[f]))
 				ss[f].median = ss[f].ci_low = ss[f].ci_high = NAN;
 		for (int f = 0; f < 3; f++) {
-			tj_fig(fig[f], sizeof(fig[f]), &ss[f], nruns);
+			tj_fig(fig[f], sizeof(fig[f]), &ss[f], nruns, unit.per_s);
 			rm_cell(doc, 15, 1, fig[f]);
 		}
 		/* CPU% in whole percent, its interval too: "191 +-3%". */
@@ -328,6 +361,82 @@ static void tj_table(struct rm_doc *doc, const char *id, const char *title,
 	rm_line(doc, RM_HEAD);
 	for (size_t c = 0; c < ncols; c++)
 		rm_cell(doc, width[c], 1, head[c]);
+}
+
+/* A row as the relative lines name it: its label where the job ran under several, its configuration where it ran several. */
+static void tj_rel_name(const struct tj_row *row, int labels, int confs, char *buf, size_t size)
+{
+	char lab[4 * 128 + 1] = "", conf[48] = "";
+
+	if (labels)
+		report_cell(lab, sizeof(lab), row->label, -1, 0);
+	if (confs && row->key->jobs)
+		snprintf(conf, sizeof(conf), "-j%d", row->key->jobs);
+	if (confs && (row->key->parallel > 1 || !row->key->jobs))
+		snprintf(conf + strlen(conf), sizeof(conf) - strlen(conf), "%sx%d", conf[0] ? " " : "",
+			 row->key->parallel);
+	snprintf(buf, size, "%s%s%s", lab, lab[0] && conf[0] ? " " : "", conf);
+}
+
+/*
+ * Under the Timed jobs table, for each job measured in more than one row
+ * (labels, -j, copies): how many times faster its fastest row ran than
+ * each other, the ratio of their real times' medians with its 95%
+ * interval (the two medians' intervals combined on the logarithm), as
+ * hyperfine reports commands against each other.
+ */
+static void tj_relative(struct rm_doc *doc, const struct tj_row *rows, size_t n)
+{
+	char line[2 * (4 * 128 + 64) + 256], a[4 * 128 + 64], b[4 * 128 + 64];
+	int said = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t fast = i, members = 0, nf;
+		int labels = 0, confs = 0, first = 1;
+		struct stats_summary sf, so;
+
+		/* The job's first row only: the others are its members. */
+		for (size_t k = 0; k < i && first; k++)
+			first = strcmp(rows[k].key->id, rows[i].key->id) != 0;
+		if (!first)
+			continue;
+		for (size_t k = i; k < n; k++) {
+			if (strcmp(rows[k].key->id, rows[i].key->id) != 0)
+				continue;
+			members++;
+			labels |= strcmp(rows[k].label, rows[i].label) != 0;
+			confs |= rows[k].key->jobs != rows[i].key->jobs ||
+				 rows[k].key->parallel != rows[i].key->parallel;
+			if (tj_median(&rows[k], 0, 0) < tj_median(&rows[fast], 0, 0))
+				fast = k;
+		}
+		nf = members < 2 ? 0 : tj_summary(&rows[fast], 0, 0, &sf);
+		if (!nf || !(sf.median > 0))
+			continue;
+		tj_rel_name(&rows[fast], labels, confs, a, sizeof(a));
+		for (size_t k = i; k < n; k++) {
+			size_t no;
+			double r, hf, ho;
+
+			if (k == fast || strcmp(rows[k].key->id, rows[i].key->id) != 0 ||
+			    !(no = tj_summary(&rows[k], 0, 0, &so)) || !(so.median > 0))
+				continue;
+			if (!said++)
+				rm_text(doc, RM_NOTE, "relative: real time, the medians' ratio +- its 95% "
+					"interval");
+			tj_rel_name(&rows[k], labels, confs, b, sizeof(b));
+			r = so.median / sf.median;
+			hf = nf > 1 ? log(fmax(sf.ci_high / sf.median, sf.median / sf.ci_low)) : (double)NAN;
+			ho = no > 1 ? log(fmax(so.ci_high / so.median, so.median / so.ci_low)) : (double)NAN;
+			if (isfinite(hf) && isfinite(ho))
+				snprintf(line, sizeof(line), "  %s: %s ran %.2f +- %.2f times faster than %s",
+					 rows[i].key->id, a, r, r * expm1(sqrt(hf * hf + ho * ho)), b);
+			else
+				snprintf(line, sizeof(line), "  %s: %s ran %.2f times faster than %s (one run: "
+					 "no interval)", rows[i].key->id, a, r, b);
+			rm_text(doc, RM_NOTE, line);
+		}
+	}
 }
 
 /* Where a label swept -j (at one number of copies): speedup and efficiency. */
@@ -516,7 +625,10 @@ static void tj_long(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 
 void report_time_line(char *buf, size_t len, double real, double user, double sys)
 {
-	snprintf(buf, len, "%12.2f real %12.2f user %12.2f sys", real, user, sys);
+	/* Below a second, tenths of a millisecond: a 1 ms command is not "0.00 real". */
+	int d = real < 1 ? 4 : 2;
+
+	snprintf(buf, len, "%12.*f real %12.*f user %12.*f sys", d, real, d, user, d, sys);
 }
 
 int report_timed_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns,
@@ -535,6 +647,7 @@ int report_timed_model(struct rm_doc *doc, const struct run_info *runs, size_t n
 		return 0;
 	}
 	tj_main(doc, rows, (size_t)n);
+	tj_relative(doc, rows, (size_t)n);
 	tj_scaling(doc, rows, (size_t)n);
 	tj_copies(doc, rows, (size_t)n);
 	if (longfmt)

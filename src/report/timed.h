@@ -22,7 +22,8 @@ struct rm_doc;
 int report_timed_text(FILE *out, const struct run_info *runs, size_t nruns, int longfmt);
 /*
  * BSD time's line for one job, right-aligned as in the threads kbench grew
- * from: "     9611.42 real      6149.87 user      2613.20 sys".
+ * from: "     9611.42 real      6149.87 user      2613.20 sys"; below a second
+ * with four decimals ("      0.0012 real ...").
  */
 void report_time_line(char *buf, size_t len, double real, double user, double sys);
 /* Whether the runs hold any timed job's result. */

@@ -32,8 +32,11 @@ static void test_bsd_line(void **state)
 	assert_string_equal(buf, "      137.95 real       277.44 user       155.28 sys");
 	report_time_line(buf, sizeof(buf), 4207.85, 4869.90, 20673.71);
 	assert_string_equal(buf, "     4207.85 real      4869.90 user     20673.71 sys");
+	/* Below a second, tenths of a millisecond: a 4 ms job is not "0.00 real". */
 	report_time_line(buf, sizeof(buf), 0.004, 0, 0.001);
-	assert_string_equal(buf, "        0.00 real         0.00 user         0.00 sys");
+	assert_string_equal(buf, "      0.0040 real       0.0000 user       0.0010 sys");
+	report_time_line(buf, sizeof(buf), 1.004, 0.5, 0.001);
+	assert_string_equal(buf, "        1.00 real         0.50 user         0.00 sys");
 }
 
 static struct timeval tv(double s)
@@ -191,6 +194,10 @@ static void test_tables_golden(void **state)
 		"6.18 [5]                   build             1      1    40.00 +-2.5%    80.00 +-2.5%   0.5000 +-0.0%    201 +-0%\n"
 		"6.18 [5]                   build             2      1    21.00 +-4.8%    42.00 +-4.8%   0.5000 +-0.0%    202 +-0%\n"
 		"6.18 [5]                   build             2      2    41.05 +-2.4%    82.10 +-2.4%   0.5000 +-0.0%    201 +-0%\n"
+		/* 40 / 21 = 1.905; the intervals +-4.8% and +-2.5%, log(1.05) and log(41 / 40), combined. */
+		"relative: real time, the medians' ratio +- its 95% interval\n"
+		"  time.build: -j2 ran 1.90 +- 0.11 times faster than -j1\n"
+		"  time.build: -j2 ran 1.95 +- 0.11 times faster than -j2 x2\n"
 		"\n"
 		"Scaling of time.build -j1, 6.18: real against -j\n"
 		"      -j       real   speedup  efficiency\n"

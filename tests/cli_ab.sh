@@ -25,7 +25,7 @@ check "the restore runs once, last" sh -c "[ \$(grep -c R '$L') = 1 ] && tail -1
 # Four rounds of two instances a side: 16 replicas, at most 16 switches, at least 4 (one a round).
 check "between 4 and 16 switches" sh -c "s=\$(grep -c '[AB]' '$L'); [ \$s -ge 4 ] && [ \$s -le 16 ]"
 check "the two sides' tables and the comparison are printed" \
-	sh -c "grep -q 'sys B against sys A: geometric mean' '$T/out'"
+	sh -c "grep -q 'sys B against sys A: gain [0-9.]*x (geometric mean' '$T/out'"
 "$KB" runs --db "$DB" >"$T/runs"
 check "two runs of one set, a label each" \
 	sh -c "grep -q '2 runs in 1 set under 2 labels' '$T/runs'"

@@ -26,9 +26,12 @@ check "an instance only in other tables' sections is absent" sh -c "! grep -q 'i
 # A row ends with its marks, then the change's interval: "+5.3% *~  +3.1..+7.6".
 check "3 runs a side: runs compared, not samples (no ~)" sh -c "! grep -Eq '~( +[-+][0-9.]+\.\.[-+][0-9.]+)?\$' '$T/out'"
 check "... each replica at equal machine speed, and the notes say so" \
-	grep -q '^replicas compared at equal machine speed: each moved along how its figure follows the sentinel adds$' "$T/out"
-check "the section closes with a geometric mean and counts" \
-	grep -Eq '^  other against base: geometric mean of the gain [0-9.]+x .* [0-9]+ better, [0-9]+ worse, [0-9]+ unchanged' "$T/out"
+	grep -q '^replicas compared at equal machine speed: each moved along how its figure$' "$T/out"
+check "the section closes with a geometric mean and counts" sh -c \
+	"grep -Eq '^  other against base: gain [0-9.]+x \\(geometric mean' '$T/out' &&
+	grep -Eq '^  [0-9]+ better, [0-9]+ worse, [0-9]+ unchanged, [0-9]+ cannot tell$' '$T/out'"
+check "every line of a comparison of two sides fits 80 columns" \
+	[ "$(LC_ALL=C.UTF-8 wc -L <"$T/out")" -le 80 ]
 cp "$T/out" "$T/text"
 kb compare base 2 --db "$DB"
 check "a run id as a side: its replicas compared, marked ~, the change's interval after" \

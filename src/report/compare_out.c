@@ -104,10 +104,10 @@ static void cmp_machine_notes(struct rm_doc *doc, const struct judge_cmp_side *s
 			      unsigned flags)
 {
 	const char *why = flags & JUDGE_CMP_AS_MEASURED ?
-		": the machine itself moved, and as measured\n(--as-measured) its move is "
-		"counted in every figure's change" :
-		": the machine itself moved, and only at equal adds\ncan a change of that size be "
-		"told from it";
+		":\nthe machine itself moved, and as measured (--as-measured) its move is "
+		"counted\nin every figure's change" :
+		":\nthe machine itself moved, and only at equal adds can a change of that size "
+		"be\ntold from it";
 
 	for (size_t s = 1; s < nsides; s++) {
 		char a[512], b[512], line[1280], sys[32] = "?", user[32] = "?";
@@ -152,15 +152,15 @@ static void cmp_sitting_notes(struct rm_doc *doc, const struct judge_cmp_row *ro
 		}
 	if (added) {
 		snprintf(line, sizeof(line), "between sittings: %zu figure%s tested with the spread "
-			 "this host's history shows\nbetween sittings of one label (from up to %zu "
-			 "sittings), which a side's own runs cannot show", added,
+			 "this host's history\nshows between sittings of one label (from up to %zu "
+			 "sittings), which a side's\nown runs cannot show", added,
 			 added == 1 ? "" : "s", most);
 		rm_text(doc, RM_NOTE, line);
 	}
 	if (unknown)
 		rm_text(doc, RM_NOTE, "between sittings: how far two sittings differ is not in the "
-			"tests, as no label on\nthis host was measured in two (or --no-history): "
-			"measure the base again, later, to learn it");
+			"tests, as no label\non this host was measured in two (or --no-history): "
+			"measure the base again,\nlater, to learn it");
 }
 
 /*
@@ -240,8 +240,11 @@ static int cmp_borrow(const char *name, int width, int room)
 	return over <= 0 ? 0 : over < room ? over : room;
 }
 
-/* The name column: 22 wide, wider for a longer name ("rate.clock_gettime_coarse"). */
-#define CMP_NAME_W 22
+/*
+ * The name column: 21 wide, so that a row of two sides is 80 columns, wider
+ * for a longer name ("rate.clock_gettime_coarse").
+ */
+#define CMP_NAME_W 21
 #define CMP_NAME_MAX_W 40
 
 static int cmp_name_width(const struct judge_cmp_row *rows, size_t nrows)
@@ -339,78 +342,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 	size_t nstate;
 
 	cmp_cell_widths(rows, nrows, nsides, &basew, &otherw, &ciw);
-	rm_table(doc, "legend", "");
-	rm_plain(doc);
-	secs[0] = (size_t)-1;
-	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1, then its 95%% "
-		 "interval (a..b, in %%); * = significant\n(Benjamini-Hochberg adjusted p < 0.05, "
-		 "at least %.0f%%%s); = = unchanged\n(its interval inside +-%.0f%%); ~ = fewer than 3 "
-		 "runs a side, their replicas compared\n(samples, for runs without); ! = loose in a run "
-		 "of the side (its interval over\ntwice its run's typical one)",
-		 report_cell(base, sizeof(base), sides[0].name, -1, 0), threshold * 100,
-		 flags & JUDGE_CMP_AS_MEASURED ? "" : " and what the machine moved", threshold * 100);
-	rm_text(doc, RM_PARA, legend);
-	judge_compare_machine(sides, nsides, m);
-	cmp_machine_notes(doc, sides, nsides, m, threshold, flags);
-	for (size_t k = 0; k < nrows; k++)
-		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_WELCH_ADJUSTED)) {
-			rm_text(doc, RM_NOTE, "replicas compared at equal machine speed: each moved "
-				"along how its figure follows the sentinel adds\nwithin runs, to the adds "
-				"of all; the change at equal adds");
-			break;
-		}
-	for (size_t k = 0; k < nrows; k++)
-		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_PAIRED)) {
-			size_t pairs = 0, out = 0;
-
-			for (size_t j = 0; j < nrows; j++)
-				for (size_t s = 1; s < nsides; s++)
-					if (rows[j].cell[s].test == CMP_TEST_PAIRED) {
-						pairs = rows[j].cell[s].pairs_all > pairs ?
-							rows[j].cell[s].pairs_all : pairs;
-						out += rows[j].cell[s].pairs_all - rows[j].cell[s].pairs;
-					}
-			snprintf(legend, sizeof(legend), "paired: the sides were measured round by round "
-				 "in one session (kbench ab),\nup to %zu rounds; each round's ratio tested "
-				 "(paired t on the logarithms),\nthe change their geometric mean", pairs);
-			rm_text(doc, RM_NOTE, legend);
-			if (out) {
-				snprintf(legend, sizeof(legend), "%zu pair%s of rounds left out over the table: %s ratio beyond "
-					 "%.0f%% of the\nothers' median (a jump of the machine between "
-					 "the two halves of a pair)", out, out == 1 ? "" : "s",
-					 out == 1 ? "its" : "their", JUDGE_CMP_STATE_WIDTH * 100);
-				rm_text(doc, RM_NOTE, legend);
-			}
-			break;
-		}
-	cmp_sitting_notes(doc, rows, nrows, nsides);
-	cmp_untold_note(doc, rows, nrows, nsides, threshold);
-	for (size_t k = 0; k < nrows; k++)
-		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {
-			rm_text(doc, RM_NOTE, "runs compared at equal machine speed: their figures "
-				"against each run's sentinel adds, the change at equal adds");
-			break;
-		}
-	nstate = 0;
-	for (size_t k = 0; k < nrows; k++)
-		for (size_t s = 1; s < nsides; s++)
-			if (rows[k].cell[s].present && rows[k].cell[s].state_all) {
-				nstate++;
-				break;
-			}
-	if (nstate) {
-		snprintf(legend, sizeof(legend), "%zu figure%s with replicas beyond %.0f%% of a level both "
-			 "sides share (the machine's states, outliers):\nruns compared on their replicas "
-			 "within it, the change that level's", nstate, nstate == 1 ? "" : "s",
-			 JUDGE_CMP_STATE_WIDTH * 100);
-		rm_notes(doc, legend);
-	}
-	for (size_t k = 0; k < nrows; k++)
-		if (rows[k].levels_differ && rows[k].common) {
-			rm_text(doc, RM_NOTE, "? = the runs found this cache level at sizes more than "
-				"2x apart: not compared");
-			break;
-		}
+	report_cell(base, sizeof(base), sides[0].name, -1, 0);
 	for (size_t sec = 0; sec <= judge_section_other(); sec++) {
 		int unit = judge_section_units(sec);
 		struct cmp_tally t;
@@ -421,7 +353,8 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 		secs[doc->ntables] = sec;
 		rm_table(doc, id, judge_section_title(sec));
 		rm_plain(doc);
-		rm_lead(doc);
+		if (doc->ntables > 1)
+			rm_lead(doc);
 		rm_line(doc, RM_HEAD);
 		/*
 		 * Each side's name whole: one longer than its column reaches left
@@ -446,6 +379,26 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 		if (unit) {
 			rm_cell(doc, -1, 0, "");
 			rm_gap(doc, 2);
+		}
+		/*
+		 * What each column is: the level (with its interval), the change,
+		 * the change's interval; words no wider than the figures under
+		 * them, so that the page's columns stay the figures' width.
+		 */
+		rm_line(doc, RM_HEAD);
+		rm_cell(doc, namew, 0, "");
+		rm_cell(doc, basew + 1, 1, "level");
+		for (size_t s = 1; s < nsides; s++) {
+			int ci = 0;
+
+			/* A side whose changes have no interval here (one run) has none to name. */
+			for (size_t k = 0; k < nrows && !ci; k++)
+				ci = rows[k].section == sec && rows[k].common && rows[k].cell[s].present &&
+				     isfinite(rows[k].cell[s].ratio_lo) && isfinite(rows[k].cell[s].ratio_hi);
+			rm_cell(doc, otherw + 1, 1, "level");
+			rm_cell(doc, 7, 1, "change");
+			rm_cell(doc, 2, 0, "");
+			rm_cell(doc, ciw, 1, ci ? "interval" : "");
 		}
 		for (size_t k = 0; k < nrows; k++) {
 			const struct judge_cmp_row *row = &rows[k];
@@ -494,13 +447,91 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 		if (t.compared) {
 			char line[1400];
 
-			snprintf(line, sizeof(line), "  %s against %s: geometric mean of the gain %.3fx (above 1 "
-				 "is better); %zu better, %zu worse, %zu unchanged, %zu cannot tell",
-				 report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
-				 t.geomean, t.better, t.worse, t.unchanged, t.untold);
+			snprintf(line, sizeof(line), "  %s against %s: gain %.3fx (geometric mean, above 1 "
+				 "is better)", report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
+				 t.geomean);
+			rm_text(doc, RM_NOTE, line);
+			snprintf(line, sizeof(line), "  %zu better, %zu worse, %zu unchanged, %zu cannot tell",
+				 t.better, t.worse, t.unchanged, t.untold);
 			rm_text(doc, RM_NOTE, line);
 		}
 	}
+	/* After the tables, as a mail reader meets them: the figures first. */
+	secs[doc->ntables] = (size_t)-1;
+	rm_table(doc, "legend", "");
+	rm_plain(doc);
+	if (doc->ntables > 1)
+		rm_lead(doc);
+	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1, then its 95%% "
+		 "interval (a..b, in %%);\n* = significant: Benjamini-Hochberg adjusted p < 0.05, "
+		 "at least %.0f%%%s\n= = unchanged: its interval inside +-%.0f%%; ~ = fewer than 3 "
+		 "runs a side, their\nreplicas compared (samples, for runs without); ! = loose in a run "
+		 "of the side\n(its interval over twice its run's typical one)",
+		 base, threshold * 100,
+		 flags & JUDGE_CMP_AS_MEASURED ? ";" : " and what\nthe machine itself moved;",
+		 threshold * 100);
+	rm_text(doc, RM_PARA, legend);
+	judge_compare_machine(sides, nsides, m);
+	cmp_machine_notes(doc, sides, nsides, m, threshold, flags);
+	for (size_t k = 0; k < nrows; k++)
+		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_WELCH_ADJUSTED)) {
+			rm_text(doc, RM_NOTE, "replicas compared at equal machine speed: each moved "
+				"along how its figure\nfollows the sentinel adds within runs, to the adds "
+				"of all; the change at equal\nadds");
+			break;
+		}
+	for (size_t k = 0; k < nrows; k++)
+		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_PAIRED)) {
+			size_t pairs = 0, out = 0;
+
+			for (size_t j = 0; j < nrows; j++)
+				for (size_t s = 1; s < nsides; s++)
+					if (rows[j].cell[s].test == CMP_TEST_PAIRED) {
+						pairs = rows[j].cell[s].pairs_all > pairs ?
+							rows[j].cell[s].pairs_all : pairs;
+						out += rows[j].cell[s].pairs_all - rows[j].cell[s].pairs;
+					}
+			snprintf(legend, sizeof(legend), "paired: the sides were measured round by round "
+				 "in one session (kbench ab),\nup to %zu rounds; each round's ratio tested "
+				 "(paired t on the logarithms),\nthe change their geometric mean", pairs);
+			rm_text(doc, RM_NOTE, legend);
+			if (out) {
+				snprintf(legend, sizeof(legend), "%zu pair%s of rounds left out over the table: %s ratio beyond "
+					 "%.0f%% of the\nothers' median (a jump of the machine between "
+					 "the two halves of a pair)", out, out == 1 ? "" : "s",
+					 out == 1 ? "its" : "their", JUDGE_CMP_STATE_WIDTH * 100);
+				rm_text(doc, RM_NOTE, legend);
+			}
+			break;
+		}
+	cmp_sitting_notes(doc, rows, nrows, nsides);
+	cmp_untold_note(doc, rows, nrows, nsides, threshold);
+	for (size_t k = 0; k < nrows; k++)
+		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {
+			rm_text(doc, RM_NOTE, "runs compared at equal machine speed: their figures "
+				"against each run's sentinel\nadds, the change at equal adds");
+			break;
+		}
+	nstate = 0;
+	for (size_t k = 0; k < nrows; k++)
+		for (size_t s = 1; s < nsides; s++)
+			if (rows[k].cell[s].present && rows[k].cell[s].state_all) {
+				nstate++;
+				break;
+			}
+	if (nstate) {
+		snprintf(legend, sizeof(legend), "%zu figure%s with replicas beyond %.0f%% of a level both "
+			 "sides share (the\nmachine's states, outliers): runs compared on their replicas "
+			 "within it, the\nchange that level's", nstate, nstate == 1 ? "" : "s",
+			 JUDGE_CMP_STATE_WIDTH * 100);
+		rm_notes(doc, legend);
+	}
+	for (size_t k = 0; k < nrows; k++)
+		if (rows[k].levels_differ && rows[k].common) {
+			rm_text(doc, RM_NOTE, "? = the runs found this cache level at sizes more than "
+				"2x apart: not compared");
+			break;
+		}
 }
 
 /* The most curves compared (--curves): a table each. */

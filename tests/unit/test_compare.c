@@ -928,9 +928,9 @@ static void test_rates_section(void **state)
 	assert_int_equal(fclose(f), 0);
 	if (getenv("KBENCH_TEST_VERBOSE"))
 		print_message("%s", text);
-	assert_non_null(strstr(text, "\n\nSystem call rates (calls/s)\n"));
-	assert_non_null(strstr(text, "  SMP against UP: geometric mean of the gain "));
-	assert_non_null(strstr(text, "0 better, 2 worse, 2 unchanged, 0 cannot tell\n"));
+	assert_non_null(strstr(text, "System call rates (calls/s)\n"));
+	assert_non_null(strstr(text, "  SMP against UP: gain "));
+	assert_non_null(strstr(text, "\n  0 better, 2 worse, 2 unchanged, 0 cannot tell\n"));
 	/*
 	 * Every row's columns where the others' are (its change ends in the
 	 * same column; the marks after it, and so the line's end, differ), the

@@ -28,8 +28,9 @@ check "proc.fork, flat, is not noticed" sh -c "! grep -q 'of proc.fork ' '$T/out
 check "labels in version order in the figure's table" \
 	sh -c "grep -A6 '^sys.null ' '$T/out' | grep -oE '^  2\.5\.[0-9a-z.-]+' | tr -d ' ' |
 	       tr '\n' , | grep -qx '2.5.47,2.5.47-mm1,2.5.48,'"
-check "without a label measured twice, says its steps may be a sitting's move" \
-	grep -q "their steps may be a sitting's own move$" "$T/out"
+check "without a label measured twice, says its steps may be a sitting's move, and of which" \
+	sh -c "grep -q \"their steps may be a sitting's own move:\$\" '$T/out' &&
+	grep -Eq '^  cpu\.mhz, sys\.null, .*, \.\.\.\$' '$T/out'"
 check "says what a fast level is, and how to get the medians" \
 	grep -q "^levels: each run's fast level (its samples' 5th percentile" "$T/out"
 check "the figure's table heads its column 'fast level'" grep -q '^  label  *runs   fast level' "$T/out"
@@ -38,6 +39,12 @@ check "the fixture's sys.null: 2.5.47's fast level is the geometric mean of its 
 
 check "with no label measured twice, no detectable step is promised" \
 	sh -c "! grep -q 'would show a step' '$T/out'"
+# --threshold as compare's: a step smaller is no step (sys.null's -20.8% and +260.7%)
+kb history --by label --db "$DB" --only sys.null --threshold 25
+check "--threshold 25: the -20.8% step is no longer noticed, the +260.7% still is" sh -c \
+	"[ $rc = 0 ] && ! grep -q 'noticed a -20.8%' '$T/out' && grep -q 'noticed a +260.7% regression of sys.null' '$T/out'"
+kb history --by label --db "$DB" --threshold 101
+check "--threshold over 100 is refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
 
 # --- what the newest label would show: the sittings fixture ----------------
 # (tests/fixtures/sittings.json: label H measured in several sittings, so

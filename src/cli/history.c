@@ -66,7 +66,8 @@ out:
 
 /*
  * kbench history [SELECTOR...] [--only IDS] [--host H] [--by time|label]
- * [--level fast|median] [--control LABEL] [--fail-on regression|change]:
+ * [--level fast|median] [--control LABEL] [--fail-on regression|change]
+ * [--threshold PCT]:
  * each figure over the stored runs (those selected, on the host named or
  * each host apart), the levels a run's fast ones or its medians, read
  * against the control's drift when one is named, the steps found
@@ -82,6 +83,7 @@ int cmd_history(int argc, char **argv)
 	const char *db = NULL, *format = NULL, *only = NULL, *host = NULL, *by = "time",
 		   *fail_on = NULL, *level = "fast", *control = NULL;
 	int json = 0, html = 0, nsel, nruns, stepped = 0, by_label;
+	double threshold = 2.0;
 	enum result_level lev;
 	enum cli_format fmt;
 	const struct opt opts[] = {
@@ -92,6 +94,7 @@ int cmd_history(int argc, char **argv)
 		{ "level", OPT_STRING, &level, "fast|median", "a run's level (the fast state's; default) or its median", 0, 0, 0 },
 		{ "control", OPT_STRING, &control, "LABEL", "a label measured again every few labels: the others read against its drift", 0, 0, 0 },
 		{ "fail-on", OPT_STRING, &fail_on, "regression|change", "exit 3 when the newest point brought a step of that kind", 0, 0, 0 },
+		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest step called one (2, as compare's)", 0, 100, 0 },
 		OPT_ROW_FORMAT(format, "text (the noticed lines, then the figures that stepped), json or html"),
 		{ "json", OPT_FLAG, &json, NULL, "print one JSON document: figures, points, changes", 0, 0, 0 },
 		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: each figure that stepped drawn", 0, 0, 0 },
@@ -187,6 +190,7 @@ int cmd_history(int argc, char **argv)
 				die("history: out of memory");
 			store_runs_free(hist[h], (size_t)nhist[h]);
 		}
+		(void)judge_series_threshold(&ser[h], threshold / 100);
 		/* A control measured once says nothing of the machine's drift. */
 		if (control && ser[h].control_sittings == 0)
 			die("history: no label '%s' among the runs%s%s for --control", control,

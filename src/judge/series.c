@@ -414,6 +414,27 @@ fail:
 	return -1;
 }
 
+size_t judge_series_threshold(struct judge_series *s, double threshold)
+{
+	size_t dropped = 0;
+
+	for (size_t k = 0; k < s->nfigures; k++) {
+		struct judge_series_figure *f = &s->figures[k];
+		size_t kept = 0;
+
+		for (size_t i = 0; i < f->nsteps; i++) {
+			if (fabs(f->steps[i].change) < threshold) {
+				dropped++;
+				continue;
+			}
+			f->steps[kept] = f->steps[i];
+			f->machine[kept++] = f->machine[i];
+		}
+		f->nsteps = kept;
+	}
+	return dropped;
+}
+
 int judge_series_build(const struct run_info *runs, size_t nruns, int by_label,
 			enum result_level level, const char *const *only, size_t nonly,
 			const struct judge_cmp_side *history, const char *control,

@@ -78,6 +78,13 @@ int judge_series_build(const struct run_info *runs, size_t nruns, int by_label,
 			enum result_level level, const char *const *only, size_t nonly,
 			const struct judge_cmp_side *history, const char *control,
 			struct judge_series *s);
+/*
+ * The steps smaller than threshold (a fraction, 0.02: compare's
+ * --threshold) left out of s's figures, the machine's too: compare calls
+ * a change under its threshold unchanged, and history must not call it a
+ * step.  The count left out.
+ */
+size_t judge_series_threshold(struct judge_series *s, double threshold);
 void judge_series_free(struct judge_series *s);
 /* Whether a figure of s is too short to show its own spread between sittings, and had none given. */
 int judge_series_short(const struct judge_series *s);

@@ -186,11 +186,21 @@ void report_series_text(FILE *out, const struct judge_series *s, const char *hos
 	size_t from[3] = { 0, 0, 0 };
 	for (size_t k = 0; k < s->nfigures; k++)
 		from[s->figures[k].noise]++;
-	if (from[JUDGE_NOISE_RUNS])
+	if (from[JUDGE_NOISE_RUNS]) {
+		size_t named = 0;
+
 		fprintf(out, "the spread between sittings: unknown for %zu figure%s (fewer than %d "
 			"points, and no label\nmeasured twice on this host): their steps may be a "
-			"sitting's own move\n", from[JUDGE_NOISE_RUNS],
+			"sitting's own move:\n ", from[JUDGE_NOISE_RUNS],
 			from[JUDGE_NOISE_RUNS] == 1 ? "" : "s", JUDGE_SERIES_OWN_NOISE);
+		/* Which, the first few: "unknown for 2 figures" alone says nothing to act on. */
+		for (size_t k = 0; k < s->nfigures && named < 8; k++)
+			if (s->figures[k].noise == JUDGE_NOISE_RUNS) {
+				series_name(s->figures[k].key, name, sizeof(name));
+				fprintf(out, "%s %s", named++ ? "," : "", name);
+			}
+		fprintf(out, "%s\n", from[JUDGE_NOISE_RUNS] > named ? ", ..." : "");
+	}
 	/* What a level is: the fast one is not the figure the tables quote. */
 	if (s->level == LEVEL_FAST)
 		fprintf(out, series_fast_text, "\n");

@@ -105,6 +105,10 @@ check "show --json has the points" grep -q '"series": "random"' "$T/out"
 kb summary --db "$DB"
 check "summary points at show for the curve" grep -q '^  run 3 mem.lat.curve: [0-9]* points, see kbench show mem.lat.curve 3$' "$T/out"
 check "summary opens with the basic system parameters" grep -q '^Basic system parameters$' "$T/out"
-check "summary fits 80 columns" fits "$T/out"
+# 80 columns, but what the default label (the OS and release) takes over lmbench's 13
+lab="$(uname -s) $(uname -r)"
+wide=$((80 + (${#lab} > 13 ? ${#lab} - 13 : 0)))
+check "summary fits 80 columns but its labels" \
+	awk -v w="$wide" 'length > w { print; bad = 1 } END { exit bad }' "$T/out"
 
 echo "1..$n"

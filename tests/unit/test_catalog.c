@@ -252,8 +252,10 @@ static void test_compare_sections(void **state)
 		char title[96];
 		const char *t, *row;
 
-		snprintf(title, sizeof(title), "\n%s\n", cmp_ids[i].section);
-		t = strstr(text, title);
+		/* A title is a line of its own, the first one the text's first line. */
+		snprintf(title, sizeof(title), "%s\n", cmp_ids[i].section);
+		for (t = strstr(text, title); t && t != text && t[-1] != '\n'; t = strstr(t + 1, title))
+			;
 		row = strstr(text, cmp_ids[i].id);
 		assert_non_null(t);
 		assert_non_null(row);

@@ -23,6 +23,8 @@ kb --version;			check "--version" grep -q '^kbench [0-9]' "$T/out"
 # --- list and sysinfo ------------------------------------------------------
 kb list;			check "list exits 0" [ "$rc" = 0 ]
 check "list has the 12 Processor, Processes ids" [ "$(grep -c -E '^(sys|sig|proc)\.' "$T/out")" -ge 12 ]
+check "list has a header and fits 80 columns" sh -c \
+	"head -1 '$T/out' | grep -q '^benchmark  *unit  *better  *suites' && [ \$(LC_ALL=C.UTF-8 wc -L <'$T/out') -le 80 ]"
 kb list --json;			check "list --json is valid" sh -c "\"$JC\" list <\"$T/out\" >/dev/null"
 kb list --suite nosuch;		check "list unknown suite exits 2" [ "$rc" = 2 ]
 kb sysinfo;			check "sysinfo shows the clock source" grep -qi 'clock' "$T/out"

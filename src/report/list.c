@@ -8,10 +8,33 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What a listing's line may take: mail's width. */
+#define LIST_COLS 80
+
+/* text on lines of their own under a benchmark's, indented, broken between words at LIST_COLS. */
+static void list_wrapped(FILE *out, const char *text)
+{
+	int col = 0;
+
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (col > 4 && col + 1 + (int)word > LIST_COLS) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += col ? fprintf(out, " ") : fprintf(out, "    ");
+		col += fprintf(out, "%.*s", (int)word, text);
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
 void report_list_text(FILE *out, const struct report_list_row *rows, size_t n)
 {
 	/* The unit column is at least lmbench's "MB/s" wide, wider for "calls/s". */
-	int idw = 0, suitew = 0, unitw = 4;
+	int idw = 9, suitew = 6, unitw = 4;
 
 	for (size_t i = 0; i < n; i++) {
 		int l = (int)strlen(rows[i].bench->id);
@@ -21,17 +44,35 @@ void report_list_text(FILE *out, const struct report_list_row *rows, size_t n)
 			idw = l;
 		if (s > suitew)
 			suitew = s;
-		if (u > unitw)
+		/* AIM9's units ("System Memory Allocations/second") push their own line only. */
+		if (u > unitw && u <= 10)
 			unitw = u;
 	}
+	if (n)
+		fprintf(out, "%-*s  %-*s  %-6s  %s\n", idw, "benchmark", unitw, "unit", "better",
+			"suites, then what it measures");
 	for (size_t i = 0; i < n; i++) {
 		const struct bench *b = rows[i].bench;
+		char what[512];
+		int at;
 
-		fprintf(out, "%-*s  %-*s  %-6s  %-*s  %s", idw, b->id, unitw, bench_unit(b),
-			bench_better_name(b->better), suitew,
-			rows[i].suites ? rows[i].suites : "", b->summary ? b->summary : "");
-		if (rows[i].reason)
-			fprintf(out, "  [skip: %s]", rows[i].reason);
-		fputc('\n', out);
+		snprintf(what, sizeof(what), "%s%s%s%s", b->summary ? b->summary : "",
+			 rows[i].reason ? "  [skip: " : "", rows[i].reason ? rows[i].reason : "",
+			 rows[i].reason ? "]" : "");
+		const char *suites = rows[i].suites ? rows[i].suites : "";
+		/* A unit wider than its column (AIM9's) takes its line as it comes, unaligned. */
+		int wide = (int)strlen(bench_unit(b)) > unitw;
+
+		at = fprintf(out, "%-*s  %-*s  %-6s  %s", wide ? 0 : idw, b->id, unitw, bench_unit(b),
+			     bench_better_name(b->better), suites);
+		/* What it measures after its suites where the line holds it, else on lines of its own. */
+		if (!what[0]) {
+			fputc('\n', out);
+		} else if (at + (suitew - (int)strlen(suites)) + 2 + (int)strlen(what) <= LIST_COLS) {
+			fprintf(out, "%*s  %s\n", suitew - (int)strlen(suites), "", what);
+		} else {
+			fputc('\n', out);
+			list_wrapped(out, what);
+		}
 	}
 }

@@ -34,39 +34,52 @@ static double store_timeout(void)
 	return s;
 }
 
-/* The subcommands, in the order `kbench --help` lists them. */
+/* The subcommands, in the order `kbench --help` lists them, each with two examples for its --help. */
 static const struct cmd cmds[] = {
-	{ "list", "", "list every benchmark instance: id, unit, better, what it measures", cmd_list },
-	{ "run", "", "measure the selected benchmarks, store and print the results", cmd_run },
+	{ "list", "", "list every benchmark instance: id, unit, better, what it measures", cmd_list,
+	  "kbench list --suite quick\nkbench list --json" },
+	{ "run", "", "measure the selected benchmarks, store and print the results", cmd_run,
+	  "kbench run --suite quick\nkbench run --only 'proc.*,sys.null' --runs 5 --label 6.19.0-rc1" },
 	{ "ab", "",
 	  "measure the selection under two conditions, interleaved round by round, and compare",
-	  cmd_ab },
+	  cmd_ab,
+	  "kbench ab --only 'sys.*' --wrap-a 'taskset -c 0' --wrap-b 'taskset -c 1'\n"
+	  "kbench ab --suite quick --label-a thp-never --label-b thp-always \\\n"
+	  "    --a 'echo never >/sys/kernel/mm/transparent_hugepage/enabled' \\\n"
+	  "    --b 'echo always >/sys/kernel/mm/transparent_hugepage/enabled'" },
 	{ "summary", "[LABEL|RUN ...]",
-	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary },
+	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary,
+	  "kbench summary 6.19.0-rc1 6.19.0-rc1-next-a\nkbench summary --html >summary.html" },
 	{ "compare", "BASE OTHER ...",
-	  "compare labels or runs instance by instance: change and significance", cmd_compare },
+	  "compare labels or runs instance by instance: change and significance", cmd_compare,
+	  "kbench compare 6.19.0-rc1 6.19.0-rc1-next-a\n"
+	  "kbench compare 6.19.0-rc1 6.19.0-rc1-next-a --html >compare.html" },
 	{ "history", "[LABEL|RUN ...]",
 	  "each figure over the stored runs, and the steps in it: where, by how much, how sure",
-	  cmd_history },
+	  cmd_history,
+	  "kbench history --by label --only 'proc.*'\n"
+	  "kbench history --by label --threshold 5 --fail-on regression" },
 	{ "show", "ID|sentinel [RUN|LABEL]",
-	  "print one stored result in full, or a run's sentinel timeline",
-	  cmd_show },
+	  "print one stored result in full, or a run's sentinel timeline", cmd_show,
+	  "kbench show proc.fork 6.19.0-rc1\nkbench show sentinel 12" },
 	{ "runs", "[LABEL|RUN ...] | rename LABEL|RUN NEW | delete LABEL|RUN ...",
-	  "list the stored runs with their sets and labels; rename or delete them", cmd_runs },
+	  "list the stored runs with their sets and labels; rename or delete them", cmd_runs,
+	  "kbench runs\nkbench runs rename 12 6.19.0-rc1-next-a" },
 	{ "export", "[LABEL|RUN ...]",
 	  "write stored runs to stdout: JSON with everything, or CSV one row per result",
-	  cmd_export },
+	  cmd_export, "kbench export 6.19.0-rc1 >6.19.json\nkbench export --format csv >all.csv" },
 	{ "import", "FILE ...",
-	  "add the runs of exports to the db; runs it already has are left out", cmd_import },
+	  "add the runs of exports to the db; runs it already has are left out", cmd_import,
+	  "kbench import 6.19.json\nkbench import --label otherbox-6.19 6.19.json" },
 	{ "contest", "", "time a real job under background loads: Time, CPU%, Loads, LCPU%, Ratio",
-	  cmd_contest },
+	  cmd_contest, "kbench contest --runs 3\nkbench contest --loads io_load,mem_load" },
 	{ "time", CMD_OPTIONS " [-- COMMAND [ARG...]]",
 	  "time a whole job (default: a generated build) as BSD time does: runs, copies, -j sweeps",
-	  cmd_time },
+	  cmd_time, "kbench time --jobs 1,2,4\nkbench time --runs 10 -- make -C linux -j{jobs} vmlinux" },
 	{ "clocks", "", "what each clock source costs: clock_gettime, gettimeofday, time; vDSO or kernel",
-	  cmd_clocks },
+	  cmd_clocks, "kbench clocks\nkbench clocks --sources tsc,hpet" },
 	{ "sysinfo", "", "describe the machine and what makes its figures noisy",
-	  cmd_sysinfo },
+	  cmd_sysinfo, "kbench sysinfo\nkbench sysinfo --json" },
 };
 
 const struct cmd *cli_find(const char *name)
@@ -80,8 +93,10 @@ const struct cmd *cli_find(const char *name)
 static void usage(FILE *out)
 {
 	fputs("usage: kbench COMMAND [OPTIONS]\n\n", out);
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(out, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		fprintf(out, "  %-9s ", cmds[i].name);
+		opt_wrapped(out, 12, 12, cmds[i].summary);
+	}
 	fputs("\n'kbench COMMAND --help' shows a command's options; 'man kbench' the rest.\n", out);
 }
 

@@ -22,10 +22,52 @@ usage_has_all() {
 
 cmds=$("$KB" --help | sed -n 's/^  \([a-z]*\) .*/\1/p')
 check "kbench --help lists the commands" [ "$(echo "$cmds" | wc -w)" -ge 12 ]
+# examples_hold CMD: CMD's help fits 80 columns, ends with two examples or
+# more, and every --option an example gives is one the help lists.
+examples_hold() {
+	"$KB" "$1" --help >"$T/help" 2>"$T/err" || return 1
+	awk 'length > 80 { print; bad = 1 } END { exit bad }' "$T/help" || return 1
+	sed -n '/^examples:$/,$p' "$T/help" | sed 1d >"$T/ex"
+	[ "$(grep -cE "^  kbench $1( |\$)" "$T/ex")" -ge 2 ] || return 1
+	for o in $(grep -oE -- ' --[a-z][a-z0-9-]+' "$T/ex" | sort -u); do
+		grep -qE -- "^  (-[a-z], )?$o( |\$)" "$T/help" || { echo "example's $o not an option" >&2; return 1; }
+	done
+}
 for c in $cmds; do
 	check "$c --help: its usage line names every option it lists, within 80 columns" \
 		usage_has_all "$c"
+	check "$c --help: within 80 columns, with two examples whose options it lists" \
+		examples_hold "$c"
 done
+kb --help
+check "kbench --help fits 80 columns" awk 'length > 80 { bad = 1 } END { exit bad }' "$T/out"
+# The man page's SYNOPSIS names each command's options as its --help does
+# (both from one table would be better; this keeps them from drifting).
+MAN="$(dirname "$0")/../doc/kbench.1"
+synopsis_matches() {
+	python3 - "$KB" "$MAN" <<'PY'
+import re, subprocess, sys
+kb, man = sys.argv[1], open(sys.argv[2]).read()
+syn = man[man.index(".Sh SYNOPSIS"):man.index(".Sh DESCRIPTION")]
+got = {}
+for block in re.split(r"^\.Nm kbench\n", syn, flags=re.M)[1:]:
+    m = re.match(r"\.Cm (\S+)", block)
+    if not m:
+        continue
+    opts = {o.replace("\\-", "-") for o in re.findall(r"\\-((?:[a-z0-9]|\\-)+)", block)}
+    got.setdefault(m.group(1), set()).update(opts)
+bad = 0
+for cmd, opts in got.items():
+    out = subprocess.run([kb, cmd, "--help"], capture_output=True, text=True).stdout
+    helped = set(re.findall(r"^  (?:-[a-z], )?--([a-z0-9-]+)", out.split("\n\n", 1)[1], re.M)) - {"help"}
+    if helped != opts - {"help", "version"}:
+        print(cmd, "man only:", sorted(opts - helped - {"help", "version"}),
+              "help only:", sorted(helped - opts))
+        bad = 1
+sys.exit(bad)
+PY
+}
+check "the man page's SYNOPSIS names every command's options as --help does" synopsis_matches
 kb run --help
 check "run's usage line names --precision and -v, which it once left out" \
 	sh -c "sed -n '1,/^\$/p' '$T/out' | grep -q -- '--precision PCT' &&

@@ -91,10 +91,35 @@ static void opt_usage(FILE *out, const struct cmd *cmd, const struct opt *opts)
 	fputc('\n', out);
 }
 
+void opt_wrapped(FILE *out, size_t col, size_t indent, const char *text)
+{
+	size_t first = col;
+
+	while (*text) {
+		size_t len = strcspn(text, " ");
+
+		/* The first word where the caller left the line; the others after a blank, or wrapped. */
+		if (col == first && col > indent) {
+			fprintf(out, "%.*s", (int)len, text);
+			col += len;
+		} else {
+			col = usage_word(out, col, indent, text, len);
+		}
+		text += len;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+/* An option's help column: the option and its value in 22 columns, the help after. */
+#define OPT_HELP_COL 25
+
 void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts)
 {
 	opt_usage(out, cmd, opts);
-	fprintf(out, "\n%s\n\n", cmd->summary);
+	fputc('\n', out);
+	opt_wrapped(out, 0, 0, cmd->summary);
+	fputc('\n', out);
 	for (const struct opt *o = opts; o->name; o++) {
 		char left[64], alias[8] = "";
 
@@ -104,9 +129,27 @@ void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts)
 			snprintf(left, sizeof(left), "%s--%s", alias, o->name);
 		else
 			snprintf(left, sizeof(left), "%s--%s %s", alias, o->name, o->arg ? o->arg : "VALUE");
-		fprintf(out, "  %-22s %s\n", left, o->help);
+		/* The help on the option's line, wrapped at 80 under its column (a long option: below). */
+		if (strlen(left) > OPT_HELP_COL - 3) {
+			fprintf(out, "  %s\n%*s", left, OPT_HELP_COL, "");
+		} else {
+			fprintf(out, "  %-22s ", left);
+		}
+		opt_wrapped(out, OPT_HELP_COL, OPT_HELP_COL, o->help);
 	}
 	fprintf(out, "  %-22s %s\n", "--help", "show this help");
+	if (cmd->examples) {
+		const char *e = cmd->examples;
+
+		fputs("\nexamples:\n", out);
+		while (*e) {
+			size_t len = strcspn(e, "\n");
+
+			fprintf(out, "  %.*s\n", (int)len, e);
+			e += len;
+			e += *e == '\n';
+		}
+	}
 }
 
 static const struct opt *find(const struct opt *opts, const char *name, size_t len)

@@ -52,6 +52,20 @@ check "import from stdin with --label files the runs under it" sh -c "[ $rc = 0 
 kb export --format csv --db "$A"
 check "csv: a header and a row per result (6)" sh -c "[ $rc = 0 ] && [ \$(wc -l <'$T/out') = 7 ] && head -1 '$T/out' | grep -q '^run_uuid,set_uuid,label,'"
 check "csv: a label with a comma is quoted" grep -q '^[0-9a-f]*,[0-9a-f]*,"base, one",' "$T/out"
+cp "$T/out" "$T/a.csv"
+kb export --db "$A"
+check "csv: each figure in its fewest digits, read back the JSON's double exactly" python3 -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))
+res = [r for run in doc["runs"] for r in run["results"]]
+bad = 0
+for row, r in zip(rows, res):
+    for key in ("median", "ci_low", "ci_high", "level", "level_low", "level_high", "mean", "stddev"):
+        if row.get(key) and r.get(key) is not None:
+            bad |= float(row[key]) != r[key] or len(row[key]) > len(repr(r[key]))
+sys.exit(1 if bad or len(rows) != len(res) else 0)
+' "$T/a.csv" "$T/out"
 # Texts a spreadsheet would run as formulas (OWASP's CSV injection): a quote
 # before them, in a quoted cell; numbers keep their sign.
 INJ=$(db_for inj) || INJ="$T/inj.db"

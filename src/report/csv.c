@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/fields.h"
@@ -59,12 +60,24 @@ static void csv_text(FILE *out, const char *s, int first)
 	fputc('"', out);
 }
 
-/* 17 significant digits: read back, the number is the same double. */
+/*
+ * The fewest significant digits (up to 17) that read back as the same
+ * double: 1.634715, not 1.6347149999999999, which a spreadsheet shows and a
+ * reader must not round.
+ */
 static void csv_num(FILE *out, double v)
 {
+	char buf[40];
+
 	fputc(',', out);
-	if (isfinite(v))
-		fprintf(out, "%.17g", v);
+	if (!isfinite(v))
+		return;
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(buf, sizeof(buf), "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, out);
 }
 
 /* One of r's fields, after a comma: empty where it says none. */

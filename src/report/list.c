@@ -65,13 +65,17 @@ void report_list_text(FILE *out, const struct report_list_row *rows, size_t n)
 
 		at = fprintf(out, "%-*s  %-*s  %-6s  %s", wide ? 0 : idw, b->id, unitw, bench_unit(b),
 			     bench_better_name(b->better), suites);
-		/* What it measures after its suites where the line holds it, else on lines of its own. */
+		/*
+		 * What it measures after its suites where the line holds it, else
+		 * on lines of its own, the benchmark's line still marked [skip] so
+		 * that a grep of it says so.
+		 */
 		if (!what[0]) {
 			fputc('\n', out);
 		} else if (at + (suitew - (int)strlen(suites)) + 2 + (int)strlen(what) <= LIST_COLS) {
 			fprintf(out, "%*s  %s\n", suitew - (int)strlen(suites), "", what);
 		} else {
-			fputc('\n', out);
+			fprintf(out, "%s\n", rows[i].reason ? "  [skip]" : "");
 			list_wrapped(out, what);
 		}
 	}

@@ -296,9 +296,9 @@ static struct engine_job *make_jobs(const struct run_opts *o, const struct bench
 	return jobs;
 }
 
-/* The tables, one row per label: the median over --runs N repetitions, "[N]". */
 /*
- * The tables, and under them what their intervals hold: the spread between
+ * The tables, one row per label (the median over --runs N repetitions,
+ * "[N]"), and under them what their intervals hold: the spread between
  * sittings of this host where its history knew it (judge_level_sittings),
  * or this sitting's alone, said once, where a database could have taught it.
  */

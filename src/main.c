@@ -12,6 +12,7 @@
 
 #include "build_id.h"
 #include "cli/cli.h"
+#include "report/fmt.h"
 #include "config.h"
 #include "core/err.h"
 #include "core/catalog.h"
@@ -95,7 +96,7 @@ static void usage(FILE *out)
 	fputs("usage: kbench COMMAND [OPTIONS]\n\n", out);
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		fprintf(out, "  %-9s ", cmds[i].name);
-		opt_wrapped(out, 12, 12, cmds[i].summary);
+		report_wrap(out, 12, cmds[i].summary);
 	}
 	fputs("\n'kbench COMMAND --help' shows a command's options; 'man kbench' the rest.\n", out);
 }

@@ -67,8 +67,6 @@ struct cmd {
  */
 int opt_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **argv);
 void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts);
-/* text from column col (where the caller left its line), wrapped before 80 columns under indent, then a newline. */
-void opt_wrapped(FILE *out, size_t col, size_t indent, const char *text);
 /*
  * --tmpdir checked by making a directory in it (default $TMPDIR, then
  * /tmp): dies with one line naming cmd when it cannot be used.

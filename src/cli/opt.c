@@ -21,6 +21,7 @@
 #include "core/sysinfo.h"
 #include "core/utf8.h"
 #include "plat/plat.h"
+#include "report/fmt.h"
 #include "store/store.h"
 
 /*
@@ -91,26 +92,6 @@ static void opt_usage(FILE *out, const struct cmd *cmd, const struct opt *opts)
 	fputc('\n', out);
 }
 
-void opt_wrapped(FILE *out, size_t col, size_t indent, const char *text)
-{
-	size_t first = col;
-
-	while (*text) {
-		size_t len = strcspn(text, " ");
-
-		/* The first word where the caller left the line; the others after a blank, or wrapped. */
-		if (col == first && col > indent) {
-			fprintf(out, "%.*s", (int)len, text);
-			col += len;
-		} else {
-			col = usage_word(out, col, indent, text, len);
-		}
-		text += len;
-		text += strspn(text, " ");
-	}
-	fputc('\n', out);
-}
-
 /* An option's help column: the option and its value in 22 columns, the help after. */
 #define OPT_HELP_COL 25
 
@@ -118,7 +99,7 @@ void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts)
 {
 	opt_usage(out, cmd, opts);
 	fputc('\n', out);
-	opt_wrapped(out, 0, 0, cmd->summary);
+	report_wrap(out, 0, cmd->summary);
 	fputc('\n', out);
 	for (const struct opt *o = opts; o->name; o++) {
 		char left[64], alias[8] = "";
@@ -135,7 +116,7 @@ void opt_help(FILE *out, const struct cmd *cmd, const struct opt *opts)
 		} else {
 			fprintf(out, "  %-22s ", left);
 		}
-		opt_wrapped(out, OPT_HELP_COL, OPT_HELP_COL, o->help);
+		report_wrap(out, OPT_HELP_COL, o->help);
 	}
 	fprintf(out, "  %-22s %s\n", "--help", "show this help");
 	if (cmd->examples) {

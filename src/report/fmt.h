@@ -8,6 +8,7 @@
 #define KB_REPORT_FMT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * lmbench's number convention for a cell `width` characters wide: as many
@@ -26,6 +27,13 @@ void report_fig(char *buf, size_t size, double v);
  * 32K, 128M; decimals dropped, last first, until it fits maxw characters.
  */
 void report_size(char *buf, size_t size, double bytes, int maxw);
+/*
+ * text from column indent, where the caller left its line, its words one
+ * blank apart and broken before REPORT_COLS columns onto lines indented as
+ * much; then a newline.  For help and listings that keep to mail's width.
+ */
+#define REPORT_COLS 80
+void report_wrap(FILE *out, int indent, const char *text);
 
 /*
  * Text that came from a run (a label, a host, a reason: typed by a user,

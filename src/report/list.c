@@ -4,32 +4,10 @@
  * it is.  The JSON of the same rows is json.c's.
  */
 #include "report/report.h"
+#include "report/fmt.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* What a listing's line may take: mail's width. */
-#define LIST_COLS 80
-
-/* text on lines of their own under a benchmark's, indented, broken between words at LIST_COLS. */
-static void list_wrapped(FILE *out, const char *text)
-{
-	int col = 0;
-
-	while (*text) {
-		size_t word = strcspn(text, " ");
-
-		if (col > 4 && col + 1 + (int)word > LIST_COLS) {
-			fputc('\n', out);
-			col = 0;
-		}
-		col += col ? fprintf(out, " ") : fprintf(out, "    ");
-		col += fprintf(out, "%.*s", (int)word, text);
-		text += word;
-		text += strspn(text, " ");
-	}
-	fputc('\n', out);
-}
 
 void report_list_text(FILE *out, const struct report_list_row *rows, size_t n)
 {
@@ -72,11 +50,11 @@ void report_list_text(FILE *out, const struct report_list_row *rows, size_t n)
 		 */
 		if (!what[0]) {
 			fputc('\n', out);
-		} else if (at + (suitew - (int)strlen(suites)) + 2 + (int)strlen(what) <= LIST_COLS) {
+		} else if (at + (suitew - (int)strlen(suites)) + 2 + (int)strlen(what) <= REPORT_COLS) {
 			fprintf(out, "%*s  %s\n", suitew - (int)strlen(suites), "", what);
 		} else {
-			fprintf(out, "%s\n", rows[i].reason ? "  [skip]" : "");
-			list_wrapped(out, what);
+			fprintf(out, "%s\n    ", rows[i].reason ? "  [skip]" : "");
+			report_wrap(out, 4, what);
 		}
 	}
 }

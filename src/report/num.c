@@ -188,3 +188,25 @@ void report_size(char *buf, size_t size, double bytes, int maxw)
 		}
 	}
 }
+
+void report_wrap(FILE *out, int indent, const char *text)
+{
+	int col = indent;
+
+	text += strspn(text, " ");
+	while (*text) {
+		int word = (int)strcspn(text, " ");
+
+		if (col > indent && col + 1 + word > REPORT_COLS) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", word, text);
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}

@@ -266,12 +266,14 @@ static void tj_title(char *buf, size_t len, const struct tj_row *row)
 		 report_cell(lab, sizeof(lab), row->label, -1, 0));
 }
 
-/* A row's label and its count of runs, whole ("6.19.0-rc1-00042-gdeadbeef [3]"). */
-static size_t tj_label(const struct tj_row *row, char *buf, size_t size)
+/*
+ * A row's label and its count of runs, whole ("6.19.0-rc1-00042-gdeadbeef
+ * [3]"); its real time's summary into ss, the count's source.
+ */
+static size_t tj_label(const struct tj_row *row, char *buf, size_t size, struct stats_summary *ss)
 {
 	char whole[4 * 128 + 1];
-	struct stats_summary ss;
-	size_t nruns = tj_summary(row, 0, 0, &ss);
+	size_t nruns = tj_summary(row, 0, 0, ss);
 
 	snprintf(buf, size, "%s [%zu]", report_cell(whole, sizeof(whole), row->label, -1, 0), nruns);
 	return nruns;
@@ -291,7 +293,9 @@ static void tj_main(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 	struct tj_unit unit = tj_unit_of(rows, n);
 
 	for (size_t i = 0; i < n; i++) {
-		tj_label(&rows[i], count, sizeof(count));
+		struct stats_summary ss;
+
+		tj_label(&rows[i], count, sizeof(count), &ss);
 		if (utf8_width(count) + 1 > width[0])
 			width[0] = utf8_width(count) + 1;
 	}
@@ -306,9 +310,8 @@ static void tj_main(struct rm_doc *doc, const struct tj_row *rows, size_t n)
 		struct stats_summary ss[4];
 		char name[4 * 12 + 1];
 		char fig[3][48], cpu[32], jobs[16], copies[16];
-		size_t nruns = tj_label(row, count, sizeof(count));
+		size_t nruns = tj_label(row, count, sizeof(count), &ss[0]);
 
-		(void)tj_summary(row, 0, 0, &ss[0]);
 		report_cell(name, sizeof(name), row->key->id + strlen("time."), 12, -1);
 		snprintf(jobs, sizeof(jobs), row->key->jobs ? "%d" : "-", row->key->jobs);
 		snprintf(copies, sizeof(copies), "%d", row->key->parallel);

@@ -38,7 +38,8 @@ def rules(run):
         h = rel_hw(r)
         if h is None or r["status"] not in ("ok", "noisy"):
             continue
-        mp = (r.get("values") or {}).get("machine_pct")
+        v = r.get("values") or {}
+        mp = v["machine_share"] * 100 if "machine_share" in v else v.get("machine_pct")
         noisy = r["status"] == "noisy"
         out[(r["id"], r["placement"])] = (r, {
             "noisy": noisy,

@@ -85,7 +85,7 @@ check "list --suite aim9 --json exits 0" [ "$rc" = 0 ]
 golden "list --suite aim9 --json: golden" aim9_list.json
 python3 -c '
 import json, sys
-rows = json.load(open(sys.argv[1]))
+rows = json.load(open(sys.argv[1]))["benchmarks"]
 want = [l.rstrip("\n").split("|") for l in open(sys.argv[2])]
 got = [(r["id"][len("aim9."):], r["ops"], r["unit"], r["better"]) for r in rows]
 bad = [(w, g) for w, g in zip(want, got) if (w[0], float(w[1]), w[2], "higher") != g]

@@ -48,7 +48,7 @@ kb summary T L --db "$DB"
 check "summary of a timed label then a contest one: Ratio against the contest label's noload" sh -c \
 	"[ $rc = 0 ] && grep -q \"Ratio = Time / L's noload Time\" '$T/out' && grep -A2 '^noload:' '$T/out' | grep -Eq '^L .* 1\.00 *\$'"
 kb show contest.tick_load --db "$DB"
-check "stored as contest.tick_load with its values" sh -c "grep -q 'loads' '$T/out' && grep -q 'old_loads' '$T/out' && grep -q 'lcpu_pct' '$T/out'"
+check "stored as contest.tick_load with its values" sh -c "grep -q 'loads' '$T/out' && grep -q 'old_loads' '$T/out' && grep -q 'lcpu_share' '$T/out'"
 
 "$KB" contest --workload 'sleep 0.3' --loads noload,tick_load --label M --db "$DB" $FAST >/dev/null 2>&1
 kb compare L M --db "$DB"

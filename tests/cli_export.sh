@@ -24,14 +24,14 @@ kb runs other --db "$A"
 check "runs LABEL shows only that label" sh -c "[ \$(wc -l <'$T/out') = 3 ] && grep -q '^1 run in 1 set under 1 label' '$T/out'"
 kb runs --json --db "$A"
 check "runs --json: every run, its fields typed" sh -c "[ $rc = 0 ] && [ \"\$('$JC' runs-list <'$T/out')\" = 3 ]"
-check "runs --json: the set of the second run is the first" grep -q '"set": 1,' "$T/out"
+check "runs --json: the set of the second run is the first" grep -q '"set_id": 1,' "$T/out"
 kb runs nosuch --db "$A"
 check "runs of an unknown label: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q \"no run or label 'nosuch'\" '$T/err'"
 
 # JSON: export, import into an empty db, export again: the same document.
 kb export --db "$A"
 cp "$T/out" "$T/a.json"
-check "export exits 0 and names its format and version" sh -c "[ $rc = 0 ] && grep -q '\"format\": \"kbench-export\"' '$T/a.json' && grep -q '\"version\": 1,' '$T/a.json'"
+check "export exits 0 and names itself and its schema" sh -c "[ $rc = 0 ] && grep -q '\"document\": \"export\"' '$T/a.json' && grep -q '\"schema\": 2,' '$T/a.json'"
 "$JC" export <"$T/a.json" >"$T/jc" 2>&1
 check "export is valid JSON, every result whole" grep -q '^runs 3 results 6 ' "$T/jc"
 check "export holds the samples" grep -q '"samples": \[$' "$T/a.json"
@@ -102,8 +102,13 @@ bad_import() { # NAME FILE EXPECTED-TEXT
 "$KB" export --db "$F" >"$T/f.json"
 head -c 700 "$T/f.json" >"$T/trunc.json"
 bad_import "a truncated file" "$T/trunc.json" "not valid JSON at line"
-sed 's/"version": 1,/"version": 2,/' "$T/f.json" >"$T/newer.json"
-bad_import "a file from a newer kbench" "$T/newer.json" "made by a newer kbench (export version 2"
+sed 's/"schema": 2,/"schema": 3,/' "$T/f.json" >"$T/newer.json"
+bad_import "a file from a newer kbench" "$T/newer.json" "made by a newer kbench (JSON schema 3"
+printf '{"format": "kbench-export", "version": 2, "runs": []}' >"$T/newer1.json"
+bad_import "a file from a newer kbench of the old header" "$T/newer1.json" "made by a newer kbench (export version 2"
+"$KB" list --json >"$T/list.json"
+bad_import "a kbench document that is not an export" "$T/list.json" 'a kbench "benchmarks" document, not an export'
+
 echo '{"runs": []}' >"$T/other.json"
 bad_import "a JSON file that is not an export" "$T/other.json" "not a kbench export"
 sed 's/"status": "[a-z]*"/"status": "great"/' "$T/f.json" >"$T/status.json"

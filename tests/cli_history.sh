@@ -83,8 +83,8 @@ kb history --by label --db "$DB" --level median --json --only sys.null
 check "JSON says which level, for the history and each figure" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["hosts"][0]["level"] == "median", d["hosts"][0]
-assert all(f["level"] == "median" for f in d["figures"])
+assert d["hosts"][0]["estimator"] == "median", d["hosts"][0]
+assert all(f["estimator"] == "median" for f in d["figures"])
 ' "$T/out"
 
 # --- JSON ------------------------------------------------------------------
@@ -100,16 +100,16 @@ c = s["changes"]
 assert [(x["from"], x["to"]) for x in c] == [("2.5.47", "2.5.47-mm1"), ("2.5.47-mm1", "2.5.48")]
 assert abs(c[0]["change"] - 2.607) < 0.01 and c[0]["ci_low"] < c[0]["change"] < c[0]["ci_high"]
 assert c[0]["regression"] and not c[1]["regression"]
-assert f[("cpu.mhz", None)]["sentinel"]
+assert f[("cpu.mhz", None)]["is_sentinel"]
 assert all(x["id"] in ("sys.null", "cpu.mhz") or x["id"].startswith("ipc.") for x in d["figures"])
 assert len(d["hosts"]) == 1 and d["hosts"][0]["by"] == "label"
-assert d["hosts"][0]["level"] == "fast" and s["level"] == "fast"
+assert d["hosts"][0]["estimator"] == "fast" and s["estimator"] == "fast"
 ' "$T/out"
 kb history --db "$DB" --json --only sys.null
 check "by time: a point a run, seven" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["hosts"][0]["by"] == "time" and d["hosts"][0]["points"] == 7
+assert d["hosts"][0]["by"] == "time" and d["hosts"][0]["npoints"] == 7
 ' "$T/out"
 
 # --- the page ----------------------------------------------------------------

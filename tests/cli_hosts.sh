@@ -64,5 +64,5 @@ check "summary of a label of one host: as it was" sh -c "[ $rc = 0 ] && ! grep -
 kb import "$T/box2.json" --db "$DB"
 check "importing box2's export again adds nothing" sh -c "[ $rc = 0 ] && grep -q 'imported 0 runs\|0 runs added' '$T/err'"
 kb runs --db "$DB" --json
-check "runs --json: 10 runs" python3 -c 'import json,sys; sys.exit(0 if len(json.load(open(sys.argv[1]))) == 10 else 1)' "$T/out"
+check "runs --json: 10 runs" python3 -c 'import json,sys; sys.exit(0 if len(json.load(open(sys.argv[1]))["runs"]) == 10 else 1)' "$T/out"
 echo "1..$n"

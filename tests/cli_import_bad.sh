@@ -59,7 +59,7 @@ for r in d["runs"]:
 # entry a sample, an unknown figure null.  sys.null stands in for a time.*
 # id, which import knows only from the catalogue.
 timed='def usage(n):
-    return [dict(copy=1, status=256 if i == 1 else 0, start=0.5 * i, user_s=1.25 + i, sys_s=0.5,
+    return [dict(copy=1, wait_status=256 if i == 1 else 0, start=0.5 * i, user_s=1.25 + i, sys_s=0.5,
                  maxrss_kb=2048 + i, minflt=100 + i, majflt=0, nvcsw=10, nivcsw=2,
                  inblock=None if i == 0 else 8, oublock=0, orphans=0) for i in range(n)]
 res["jobs"] = 4
@@ -69,6 +69,14 @@ res["usage"] = usage(res["n"])
 mutate nosamples "$fresh
 res['n'] = 25; res['samples'] = []; res['where'] = None"
 refused nosamples 'run 1, result 1 (sys.null): no samples, but "n" is 25'
+
+mutate where_cpu "$fresh
+res['where'][1]['cpu'] = 'x'"
+refused where_cpu "run 1, result 1 (sys.null): sample's place 2: \"cpu\" is of another type, not a whole number"
+
+mutate where_short "$fresh
+res['where'] = res['where'][:1]"
+refused where_short 'run 1, result 1 (sys.null): "where" has 1 entries, but "n" is'
 
 mutate yesterday "$fresh
 run['started'] = 'yesterday'"
@@ -167,8 +175,8 @@ res['usage'][0]['copy'] = 0"
 refused usage_copy0 'run 1, result 1 (sys.null): usage 1: "copy" is 0, outside 1 to 1 ("parallel")'
 
 mutate usage_status "$fresh$timed
-res['usage'][2]['status'] = None"
-refused usage_status 'run 1, result 1 (sys.null): usage 3: "status" is of another type, not a whole number'
+res['usage'][2]['wait_status'] = None"
+refused usage_status 'run 1, result 1 (sys.null): usage 3: "wait_status" is of another type, not a whole number'
 
 mutate usage_entry "$fresh$timed
 res['usage'][0] = 7"

@@ -135,10 +135,10 @@ static void contest_result(const struct load *ld, const struct contest_cfg *cfg,
 	r->samples[0] = m->time_s;
 	/* time_s again as a value, so a script reading values finds every metric there. */
 	result_value_add(r, "time_s", m->time_s, NULL);
-	result_value_add(r, "cpu_pct", m->cpu_pct, NULL);
+	result_value_add(r, "cpu_share", m->cpu_pct / 100, NULL);
 	result_value_add(r, "loads", (double)m->loads, NULL);
 	result_value_add(r, "load_unit", NAN, ld->unit);
-	result_value_add(r, "lcpu_pct", ld->run ? m->lcpu_pct : 0, NULL);
+	result_value_add(r, "lcpu_share", ld->run ? m->lcpu_pct / 100 : 0, NULL);
 	result_value_add(r, "user_s", m->user_s, NULL);
 	result_value_add(r, "sys_s", m->sys_s, NULL);
 	if (ld->run) {

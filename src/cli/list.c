@@ -14,7 +14,7 @@ int cmd_list(int argc, char **argv)
 	int json = 0;
 	const struct opt opts[] = {
 		{ "suite", OPT_STRING, &suite, "S", "only this suite's instances", 0, 0, 0 },
-		{ "json", OPT_FLAG, &json, NULL, "print a JSON array", 0, 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "print one JSON document", 0, 0, 0 },
 		{ 0 },
 	};
 	unsigned bits = 0;

@@ -140,7 +140,7 @@ int cmd_runs(int argc, char **argv)
 	int json = 0, force = 0, change;
 	const struct opt opts[] = {
 		OPT_ROW_DB(db),
-		{ "json", OPT_FLAG, &json, NULL, "list the runs as a JSON array", 0, 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "list the runs as one JSON document", 0, 0, 0 },
 		{ "host", OPT_STRING, &host, "H", "list only the runs of host H", 0, 0, 0 },
 		{ "force", OPT_FLAG, &force, NULL, "delete: even a run being measured, which then fails", 0, 0, 0 },
 		{ 0 },

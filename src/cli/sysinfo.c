@@ -13,7 +13,7 @@ int cmd_sysinfo(int argc, char **argv)
 {
 	int json = 0;
 	const struct opt opts[] = {
-		{ "json", OPT_FLAG, &json, NULL, "print a JSON object", 0, 0, 0 },
+		{ "json", OPT_FLAG, &json, NULL, "print one JSON document", 0, 0, 0 },
 		{ 0 },
 	};
 	struct sysinfo si;
@@ -24,11 +24,8 @@ int cmd_sysinfo(int argc, char **argv)
 	cli_prelude("sysinfo", cli_tmpdir("sysinfo", NULL), NULL, &pre);
 	sysinfo_collect(&si, &pre.ti, pre.mhz);
 	if (json) {
-		char *text = report_sysinfo_json(&si);
-		if (!text)
+		if (report_sysinfo_doc(stdout, &si) < 0)
 			die("sysinfo: cannot encode JSON");
-		printf("%s\n", text);
-		free(text);
 	} else {
 		report_sysinfo_text(stdout, &si);
 	}

@@ -132,6 +132,31 @@ const struct bench_value *result_value(const struct result *r, const char *key)
 	return NULL;
 }
 
+/*
+ * The values a kbench before JSON schema 2 stored in percent, each with the
+ * share it is now stored as: every share of a result is a fraction, like
+ * cv and slow_share beside it.
+ */
+static const struct {
+	const char *was, *now;
+} result_pct_values[] = {
+	{ "machine_pct", "machine_share" },
+	{ "cpu_pct", "cpu_share" },
+	{ "lcpu_pct", "lcpu_share" },
+};
+
+void result_values_upgrade(struct result *r)
+{
+	for (size_t i = 0; i < r->nvalues && i < BENCH_MAX_VALUES; i++)
+		for (size_t k = 0; k < sizeof(result_pct_values) / sizeof(result_pct_values[0]); k++)
+			if (strcmp(r->values[i].key, result_pct_values[k].was) == 0 &&
+			    !result_value(r, result_pct_values[k].now)) {
+				snprintf(r->values[i].key, sizeof(r->values[i].key), "%s",
+					 result_pct_values[k].now);
+				r->values[i].num /= 100;
+			}
+}
+
 size_t bench_buffer_size(const struct bench_ctx *ctx)
 {
 	/*

@@ -101,8 +101,8 @@ const struct record record_replica =
 #define USAGE(key) R(result_usage, #key, #key, FIELD_REAL, key, FIELD_NONNEG, 0, 0)
 static const struct field usage_fields[] = {
 	R(result_usage, "copy", "copy", FIELD_INT, copy, FIELD_COPY, 1, INT_MAX),
-	/* A wait status: any int. */
-	R(result_usage, "status", "status", FIELD_INT, status, 0, INT_MIN, INT_MAX),
+	/* A wait status: any int ("wait_status": "status" is a result's, a word). */
+	R(result_usage, "wait_status", "status", FIELD_INT, status, 0, INT_MIN, INT_MAX),
 	R(result_usage, "start", "start", FIELD_REAL, start, 0, 0, 0),
 	USAGE(user_s), USAGE(sys_s), USAGE(maxrss_kb), USAGE(minflt), USAGE(majflt),
 	USAGE(nvcsw), USAGE(nivcsw), USAGE(inblock), USAGE(oublock), USAGE(orphans),
@@ -110,6 +110,21 @@ static const struct field usage_fields[] = {
 /* One a sample: the result's n bounds them, not this table. */
 const struct record record_usage =
 	RECORD(result_usage, "usage", "usage", "result_usage", 0, usage_fields, SIZE_MAX);
+
+/*
+ * Where each sample ran, one a sample beside "samples": its end (seconds
+ * from the run's start), its CPU (-1 unknown), its CPU's steal time (none
+ * unknown) and its replica.  The store keeps them with the samples, not
+ * in a table of their own (table NULL).
+ */
+static const struct field where_fields[] = {
+	R(result_sample, "t", "t", FIELD_REAL, t, FIELD_NUMBER, 0, 0),
+	R(result_sample, "cpu", "cpu", FIELD_INT, cpu, 0, -1, INT_MAX),
+	R(result_sample, "steal_ns", "steal_ns", FIELD_REAL, steal_ns, 0, 0, 0),
+	R(result_sample, "replica", "replica", FIELD_INT, replica, 0, 0, INT_MAX),
+};
+const struct record record_where =
+	RECORD(result_sample, "sample's place", "where", NULL, 0, where_fields, SIZE_MAX);
 
 static const struct field sentinel_fields[] = {
 	R(sentinel_point, "t", "t", FIELD_REAL, t, FIELD_NUMBER, 0, 0),

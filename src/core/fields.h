@@ -79,6 +79,7 @@ extern const struct record record_value;	/* struct bench_value (the export: an o
 extern const struct record record_point;	/* struct result_point */
 extern const struct record record_replica;	/* struct result_replica */
 extern const struct record record_usage;	/* struct result_usage, one a sample */
+extern const struct record record_where;	/* struct result_sample, one a sample */
 extern const struct record record_sentinel;	/* struct sentinel_point, the run's */
 
 #endif

@@ -507,12 +507,12 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		goto fail;
 	/*
 	 * The intervals for the next run: the replicas' own, at least the
-	 * machine's movement; the level's, the fast state's (machine_pct, as
+	 * machine's movement; the level's, the fast state's (machine_share, as
 	 * the figure quoted is the level).
 	 */
 	if (cfg->ntimeline) {
 		replica_widen(ss.median, w, &ss.ci_low, &ss.ci_high);
-		replica_value(out, "machine_pct", 100 * wf);
+		replica_value(out, "machine_share", wf);
 	}
 	out->median = ss.median;
 	out->ci_low = ss.ci_low;

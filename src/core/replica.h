@@ -67,7 +67,7 @@ struct replica_cfg {
  *   replicas' own levels, their samples' 5th percentiles), its 95%
  *   interval at least the machine's spread in its fast state wide
  *   (REPLICA_MACHINE_Z over the sentinel's fast points, recorded as the
- *   value machine_pct), noisy when that interval is wider than the
+ *   value machine_share), noisy when that interval is wider than the
  *   precision, and the slow spells' share and depth; beside it the median
  *   of the replicas' medians, its 95% CI from order statistics over them
  *   (their whole range below 6 replicas), at least the machine's whole

@@ -204,6 +204,12 @@ const struct bench_value *result_value(const struct result *r, const char *key);
  */
 void result_value_add(struct result *r, const char *key, double num, const char *text);
 /*
+ * r's values as this kbench names them, from a store or an export an older
+ * kbench wrote: a share once stored in percent ("machine_pct") becomes the
+ * fraction it is now ("machine_share").
+ */
+void result_values_upgrade(struct result *r);
+/*
  * Whether a and b are the same instance, the unit that merge and compare
  * put side by side: the same id, placement, copies and jobs (a pipe on one
  * CPU is not a pipe across two; make -j4 is not make -j48).

@@ -74,14 +74,14 @@ struct judge_spread judge_run_spread(const struct run_info *run)
 	mp = hw + cap;
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct result *r = &run->results[i];
-		const struct bench_value *v = result_value(r, "machine_pct");
+		const struct bench_value *v = result_value(r, "machine_share");
 		double h = loose_within(r);
 
 		if (!loose_usable(r) || !isfinite(h))
 			continue;
 		hw[nh++] = h;
 		if (v && !v->text[0] && v->num > 0)
-			mp[nm++] = v->num / 100;
+			mp[nm++] = v->num;
 	}
 	sp.n = nh;
 	sp.typical = loose_median(hw, nh);

@@ -8,7 +8,7 @@
 /*
  * Loose figures (judge/loose.c): what a run's intervals are like, the
  * median half-width of its figures (typical, over n of them) and of the
- * machine's spread that floors each (machine, the results' machine_pct),
+ * machine's spread that floors each (machine, the results' machine_share),
  * fractions, NaN where none; and whether a figure is looser than its run
  * allows: it missed its precision and its interval is over
  * JUDGE_LOOSE_FACTOR times the typical one (marked so: report/notes.h).

@@ -596,7 +596,7 @@ void timed_result(const struct timed_series *c, const char *id, const char *cmdl
 		r->overhead = 0;
 		result_value_add(r, "user_s", timed_median(per[0], c->nruns), NULL);
 		result_value_add(r, "sys_s", timed_median(per[1], c->nruns), NULL);
-		result_value_add(r, "cpu_pct", timed_median(per[2], c->nruns), NULL);
+		result_value_add(r, "cpu_share", timed_median(per[2], c->nruns) / 100, NULL);
 		result_value_add(r, "makespan_s", timed_median(per[3], c->nruns), NULL);
 		result_value_add(r, "spread_s", timed_median(per[4], c->nruns), NULL);
 		result_value_add(r, "orphans", orphans, NULL);

@@ -740,7 +740,7 @@ static json_t *cmp_cell_json(const char *name, const struct judge_cmp_cell *c, i
 
 	report_jset(o, "side", report_jstr(name), bad);
 	report_jset(o, "present", json_boolean(c->present), bad);
-	report_jset(o, "runs", json_integer((json_int_t)c->nruns), bad);
+	report_jset(o, "nruns", json_integer((json_int_t)c->nruns), bad);
 	report_jset(o, "level", report_jreal(c->median), bad);
 	report_jset(o, "level_low", report_jreal(c->lo), bad);
 	report_jset(o, "level_high", report_jreal(c->hi), bad);
@@ -802,8 +802,8 @@ static json_t *cmp_cell_json(const char *name, const struct judge_cmp_cell *c, i
 		report_jset(o, "between_sittings", json_null(), bad);
 	}
 	report_jset(o, "sets", json_integer((json_int_t)c->sets), bad);
-	/* A side without the instance has no direction either. */
-	report_jset(o, "better", c->present ? json_boolean(c->better) : json_null(), bad);
+	/* Whether the change goes the better way; a side without the instance has no direction. */
+	report_jset(o, "improved", c->present ? json_boolean(c->better) : json_null(), bad);
 	return o;
 }
 
@@ -841,12 +841,12 @@ static json_t *cmp_section_json(const struct judge_cmp_side *side,
 	cmp_tally(rows, nrows, sec, s, &t);
 	report_jset(o, "title", json_string(judge_section_title(sec)), bad);
 	report_jset(o, "side", report_jstr(side->name), bad);
-	report_jset(o, "compared", json_integer((json_int_t)t.compared), bad);
+	report_jset(o, "ncompared", json_integer((json_int_t)t.compared), bad);
 	report_jset(o, "geomean", report_jreal(t.geomean), bad);
-	report_jset(o, "better", json_integer((json_int_t)t.better), bad);
-	report_jset(o, "worse", json_integer((json_int_t)t.worse), bad);
-	report_jset(o, "unchanged", json_integer((json_int_t)t.unchanged), bad);
-	report_jset(o, "cannot_tell", json_integer((json_int_t)t.untold), bad);
+	report_jset(o, "nbetter", json_integer((json_int_t)t.better), bad);
+	report_jset(o, "nworse", json_integer((json_int_t)t.worse), bad);
+	report_jset(o, "nunchanged", json_integer((json_int_t)t.unchanged), bad);
+	report_jset(o, "ncannot_tell", json_integer((json_int_t)t.untold), bad);
 	return o;
 }
 
@@ -854,20 +854,19 @@ int report_compare_json(FILE *out, const struct judge_cmp_side *sides, size_t ns
 			const struct judge_cmp_row *rows, size_t nrows, double threshold,
 			unsigned flags, int curves)
 {
-	json_t *root = json_object(), *jsides = json_array(), *jrows = json_array();
+	int bad = 0, rc = -1;
+	json_t *root = report_jdoc("compare", &bad), *jsides = json_array(), *jrows = json_array();
 	json_t *jsecs = json_array();
 	struct judge_cmp_machine m[JUDGE_CMP_MAX_SIDES];
 	struct rm_doc doc;
-	int bad = 0, rc = -1;
 
 	judge_compare_machine(sides, nsides, m);
-	report_jset(root, "kbench", json_string(KB_VERSION), &bad);
 	report_jset(root, "base", report_jstr(sides[0].name), &bad);
 	for (size_t s = 0; s < nsides; s++) {
 		json_t *o = json_object();
 
 		report_jset(o, "name", report_jstr(sides[s].name), &bad);
-		report_jset(o, "runs", json_integer((json_int_t)sides[s].nruns), &bad);
+		report_jset(o, "nruns", json_integer((json_int_t)sides[s].nruns), &bad);
 		report_jset(o, "sentinel_sys_ns", report_jreal(m[s].sys_ns), &bad);
 		report_jset(o, "sentinel_user_ns", report_jreal(m[s].user_ns), &bad);
 		report_jset(o, "sentinel_sys_shift", report_jreal(m[s].sys_shift), &bad);
@@ -898,14 +897,9 @@ int report_compare_json(FILE *out, const struct judge_cmp_side *sides, size_t ns
 	} else {
 		bad = 1;
 	}
-	/*
-	 * 15 digits, not the 17 an export needs to read back the same double:
-	 * nothing reads these figures back, and 17 prints 0.05 as
-	 * 0.050000000000000003.
-	 */
-	if (!bad && json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) == 0 &&
-	    fputc('\n', out) != EOF)
-		rc = 0;
+	/* 15 digits: nothing reads these figures back (report_jdump). */
+	if (!bad)
+		rc = report_jdump(out, root, 15);
 	json_decref(root);
 	return rc;
 }

@@ -205,9 +205,10 @@ static void ct_row(struct rm_doc *doc, const struct ct_label *l, const char *id,
 		lo = ts.ci_low;
 		hi = ts.ci_high;
 	}
-	cpu = ct_median(l, id, "cpu_pct");
+	/* Shares, printed in percent as contest's table has them. */
+	cpu = 100 * ct_median(l, id, "cpu_share");
 	ld = ct_median(l, id, "loads");
-	lcpu = ct_median(l, id, "lcpu_pct");
+	lcpu = 100 * ct_median(l, id, "lcpu_share");
 	report_fig(fig, sizeof(fig), t);
 	if (isfinite(lo) && t > 0)
 		snprintf(ci, sizeof(ci), "+-%.1f%%", fmax(t - lo, hi - t) / t * 100);

@@ -12,16 +12,16 @@
 #include "core/result.h"
 
 /*
- * An export names its format and version, so an import can refuse a file
+ * An export names what it is and its schema ("document": "export",
+ * "schema": REPORT_JSON_SCHEMA, jsonw.h), so an import can refuse a file
  * that is not one, or that a newer kbench wrote, before reading further.
- * Bump the version when a key changes meaning or goes; adding keys does
- * not need it (the importer ignores keys it does not know).
+ * Exports of schema 1 named themselves by "format": this, and "version":
+ * 1; the import still reads them.
  */
 #define REPORT_EXPORT_FORMAT "kbench-export"
-#define REPORT_EXPORT_VERSION 1
 
 /*
- * `kbench export`: {"format", "version", "kbench", "runs": [{"uuid", "set",
+ * `kbench export`: {"kbench", "schema", "document", "runs": [{"uuid", "set",
  * "label", "host", "os", "started", "finished", "mhz", "sysinfo": {...},
  * "results": [as in `run --json`, samples included]}]}.  No database ids:
  * a run is known by its uuid wherever it is imported.  0 or -1.

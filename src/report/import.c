@@ -293,61 +293,6 @@ static int imp_has(json_t *o, const char *key)
 	return v && !json_is_null(v);
 }
 
-/* One array of "where", n entries: numbers (ints when whole), null allowed where nullable. */
-static json_t *imp_where_array(struct imp *im, json_t *w, const char *key, size_t n)
-{
-	json_t *a = json_object_get(w, key);
-
-	if (!json_is_array(a) || json_array_size(a) != n) {
-		imp_fail(im, "\"where\": \"%s\" is not an array of %zu entries", key, n);
-		return NULL;
-	}
-	return a;
-}
-
-static void imp_where(struct imp *im, json_t *o, struct result *r)
-{
-	json_t *w, *t, *cpu, *steal, *rep;
-
-	if (!imp_has(o, "where"))
-		return;
-	w = imp_get(im, o, "where", 0);
-	if (!w)
-		return;
-	if (!r->samples) {
-		imp_fail(im, "\"where\" without samples");
-		return;
-	}
-	t = imp_where_array(im, w, "t", r->n);
-	cpu = imp_where_array(im, w, "cpu", r->n);
-	steal = imp_where_array(im, w, "steal_ns", r->n);
-	rep = imp_where_array(im, w, "replica", r->n);
-	if (im->bad)
-		return;
-	r->where = calloc(r->n, sizeof(*r->where));
-	if (!r->where) {
-		imp_fail(im, "out of memory");
-		return;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		json_t *ti = json_array_get(t, i), *ci = json_array_get(cpu, i);
-		json_t *si = json_array_get(steal, i), *ri = json_array_get(rep, i);
-
-		if (!json_is_number(ti) || !json_is_integer(ci) || json_integer_value(ci) < -1 ||
-		    json_integer_value(ci) > INT_MAX || !(json_is_number(si) || json_is_null(si)) ||
-		    !json_is_integer(ri) || json_integer_value(ri) < 0 ||
-		    json_integer_value(ri) > INT_MAX) {
-			imp_fail(im, "\"where\" of sample %zu is not a time, a CPU, a steal time "
-				 "and a replica", i + 1);
-			return;
-		}
-		r->where[i].t = json_number_value(ti);
-		r->where[i].cpu = (int)json_integer_value(ci);
-		r->where[i].steal_ns = json_is_null(si) ? (double)NAN : json_number_value(si);
-		r->where[i].replica = (int)json_integer_value(ri);
-	}
-}
-
 /*
  * The largest figure an import takes: 1e15 ns is eleven days, 1e15 MB/s or
  * operations a second no machine does; what is beyond is a hand edit.
@@ -560,6 +505,20 @@ static void imp_records(struct imp *im, json_t *o, const struct record *rec, int
 	}
 }
 
+/* Where each sample ran: absent or null, not known; present, one entry a sample. */
+static void imp_where(struct imp *im, json_t *o, struct result *r)
+{
+	size_t n = 0;
+
+	if (!imp_has(o, record_where.key))
+		return;
+	if (!r->samples) {
+		imp_fail(im, "\"where\" without samples");
+		return;
+	}
+	imp_records(im, o, &record_where, 1, r->n, &r->where, &n);
+}
+
 /* A timed job's "usage": absent for every other result; present, one entry a sample. */
 static void imp_usage(struct imp *im, json_t *o, struct result *r)
 {
@@ -591,6 +550,7 @@ static void imp_result(struct imp *im, json_t *o, struct result *r)
 	if (im->bad)
 		return;
 	imp_values(im, o, r);
+	result_values_upgrade(r);
 	imp_records(im, o, &record_point, 0, SIZE_MAX, &r->points, &r->npoints);
 	imp_samples(im, o, r);
 	imp_records(im, o, &record_replica, 1, SIZE_MAX, &r->replicas, &r->nreplicas);
@@ -763,12 +723,95 @@ static void imp_uuids_distinct(struct imp *im, const struct run_info *runs, size
 }
 
 /* The document, parsed with jansson's allocations counted; the runs, or -1. */
+/*
+ * The schema an export was written in (jsonw.h): 2 and after, "document":
+ * "export" and "schema"; 1, the export's own "format" and "version".
+ */
+static int imp_schema(struct imp *im, json_t *root)
+{
+	const char *doc = json_string_value(json_object_get(root, "document"));
+	const char *format = json_string_value(json_object_get(root, "format"));
+	json_t *v;
+
+	if (json_is_object(root) && doc && strcmp(doc, "export") == 0) {
+		v = json_object_get(root, "schema");
+		if (json_is_integer(v) && json_integer_value(v) > REPORT_JSON_SCHEMA) {
+			imp_fail(im, "made by a newer kbench (JSON schema %lld, this kbench reads %d)",
+				 (long long)json_integer_value(v), REPORT_JSON_SCHEMA);
+			return -1;
+		}
+		return (int)imp_int(im, root, "schema", 2, REPORT_JSON_SCHEMA);
+	}
+	if (json_is_object(root) && format && strcmp(format, REPORT_EXPORT_FORMAT) == 0) {
+		v = json_object_get(root, "version");
+		if (json_is_integer(v) && json_integer_value(v) > 1) {
+			imp_fail(im, "made by a newer kbench (export version %lld, this kbench reads 1)",
+				 (long long)json_integer_value(v));
+			return -1;
+		}
+		return (int)imp_int(im, root, "version", 1, 1);
+	}
+	if (json_is_object(root) && doc)
+		imp_fail(im, "a kbench \"%s\" document, not an export (kbench export writes one)",
+			 doc);
+	else
+		imp_fail(im, "not a kbench export (no \"document\": \"export\")");
+	return -1;
+}
+
+/*
+ * A schema 1 export's results in schema 2's shape, so that one reader
+ * reads both: "where" was an object of four arrays ("t", "cpu",
+ * "steal_ns", "replica"), now an array of one object a sample; a usage
+ * entry's "status" is now "wait_status".  What is not in the old shape
+ * (a column missing, columns of different lengths) is left for the reader
+ * to refuse.  (The values in percent are renamed for the store too, by
+ * result_values_upgrade.)
+ */
+static void imp_upgrade(json_t *root)
+{
+	static const char *const cols[] = { "t", "cpu", "steal_ns", "replica" };
+	json_t *run, *res, *u;
+	size_t i, j, k;
+
+	json_array_foreach(json_object_get(root, "runs"), i, run) {
+		json_array_foreach(json_object_get(run, "results"), j, res) {
+			json_t *w = json_object_get(res, "where"), *a[4], *rows;
+			size_t n = 0, c;
+
+			json_array_foreach(json_object_get(res, "usage"), k, u)
+				if (json_is_object(u) && !json_object_get(u, "wait_status") &&
+				    json_object_get(u, "status")) {
+					json_object_set(u, "wait_status", json_object_get(u, "status"));
+					json_object_del(u, "status");
+				}
+			if (!json_is_object(w))
+				continue;
+			for (c = 0; c < 4; c++) {
+				a[c] = json_object_get(w, cols[c]);
+				if (!json_is_array(a[c]) || (c && json_array_size(a[c]) != n))
+					break;
+				n = json_array_size(a[c]);
+			}
+			if (c < 4 || !(rows = json_array()))
+				continue;
+			for (k = 0; k < n; k++) {
+				json_t *o = json_object();
+
+				for (c = 0; o && c < 4; c++)
+					json_object_set(o, cols[c], json_array_get(a[c], k));
+				json_array_append_new(rows, o);
+			}
+			json_object_set_new(res, "where", rows);
+		}
+	}
+}
+
 static int imp_document(struct imp *im, const char *buf, size_t len, struct run_info **runs_out)
 {
 	struct run_info *runs = NULL;
 	json_error_t jerr;
 	json_t *root, *arr, *v;
-	const char *format;
 	size_t n = 0, i;
 
 	/* Two keys of one name in an object: which one counts would be a guess. */
@@ -783,18 +826,10 @@ static int imp_document(struct imp *im, const char *buf, size_t len, struct run_
 				   im->path, jerr.line, jerr.column, jerr.text);
 		return -1;
 	}
-	format = json_string_value(json_object_get(root, "format"));
-	if (!json_is_object(root) || !format || strcmp(format, REPORT_EXPORT_FORMAT) != 0) {
-		imp_fail(im, "not a kbench export (no \"format\": \"%s\")", REPORT_EXPORT_FORMAT);
+	if (imp_schema(im, root) == 1)
+		imp_upgrade(root);
+	if (im->bad)
 		goto out;
-	}
-	v = json_object_get(root, "version");
-	if (json_is_integer(v) && json_integer_value(v) > REPORT_EXPORT_VERSION) {
-		imp_fail(im, "made by a newer kbench (export version %lld, this kbench reads %d)",
-			 (long long)json_integer_value(v), REPORT_EXPORT_VERSION);
-		goto out;
-	}
-	(void)imp_int(im, root, "version", 1, REPORT_EXPORT_VERSION);
 	arr = imp_get(im, root, "runs", 1);
 	if (im->bad)
 		goto out;

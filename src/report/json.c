@@ -64,16 +64,6 @@ static json_t *juint(uint64_t v)
 	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
 }
 
-/* Write a document the way every --json output ends: indented, newline. */
-static int dump(FILE *out, json_t *root)
-{
-	if (json_dumpf(root, out, JSON_INDENT(2)) != 0)
-		return -1;
-	if (fputc('\n', out) == EOF)
-		return -1;
-	return 0;
-}
-
 /* The CPU caches as the OS reports them: [{"level", "type", "size", "line"}]. */
 static json_t *caches_array(const struct sysinfo *si, int *bad)
 {
@@ -162,6 +152,17 @@ char *report_sysinfo_json(const struct sysinfo *si)
 	return s;
 }
 
+int report_sysinfo_doc(FILE *out, const struct sysinfo *si)
+{
+	int bad = 0, rc;
+	json_t *root = report_jdoc("sysinfo", &bad);
+
+	report_jset(root, "sysinfo", sysinfo_object(si), &bad);
+	rc = bad ? -1 : report_jdump(out, root, 17);
+	json_decref(root);
+	return rc;
+}
+
 /* "quick,standard,lmbench" as ["quick", "standard", "lmbench"]. */
 static json_t *suite_array(const char *suites, int *bad)
 {
@@ -186,8 +187,10 @@ static json_t *suite_array(const char *suites, int *bad)
 
 int report_list_json(FILE *out, const struct report_list_row *rows, size_t n)
 {
-	json_t *arr = json_array();
-	int bad = !arr, rc;
+	int bad = 0, rc;
+	json_t *root = report_jdoc("benchmarks", &bad), *arr = json_array();
+
+	bad |= !arr;
 
 	for (size_t i = 0; i < n && !bad; i++) {
 		const struct bench *b = rows[i].bench;
@@ -208,8 +211,9 @@ int report_list_json(FILE *out, const struct report_list_row *rows, size_t n)
 		report_jset(o, "reason", report_jstr(rows[i].reason), &bad);
 		report_jpush(arr, o, &bad);
 	}
-	rc = bad ? -1 : dump(out, arr);
-	json_decref(arr);
+	report_jset(root, "benchmarks", arr, &bad);
+	rc = bad ? -1 : report_jdump(out, root, 17);
+	json_decref(root);
 	return rc;
 }
 
@@ -232,45 +236,6 @@ static json_t *values_object(const struct result *r, int *bad)
 	}
 	return o;
 }
-
-/*
- * Where each sample ran, as arrays beside "samples": "t" (its end, seconds
- * from the run's start), "cpu" (-1 unknown), "steal_ns" (null unknown) and
- * "replica".  null when not known or no samples are written.
- */
-static json_t *where_object(const struct result *r, int *bad)
-{
-	json_t *o, *t, *cpu, *steal, *rep;
-
-	if (!r->where || !r->samples || !r->n)
-		return json_null();
-	o = json_object();
-	t = json_array();
-	cpu = json_array();
-	steal = json_array();
-	rep = json_array();
-	if (!o || !t || !cpu || !steal || !rep) {
-		json_decref(o);
-		json_decref(t);
-		json_decref(cpu);
-		json_decref(steal);
-		json_decref(rep);
-		*bad = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		report_jpush(t, report_jreal(r->where[i].t), bad);
-		report_jpush(cpu, json_integer(r->where[i].cpu), bad);
-		report_jpush(steal, report_jreal(r->where[i].steal_ns), bad);
-		report_jpush(rep, json_integer(r->where[i].replica), bad);
-	}
-	report_jset(o, "t", t, bad);
-	report_jset(o, "cpu", cpu, bad);
-	report_jset(o, "steal_ns", steal, bad);
-	report_jset(o, "replica", rep, bad);
-	return o;
-}
-
 
 /*
  * One of r's fields as the export writes it: null where it says none, and
@@ -387,7 +352,9 @@ static void result_lists(json_t *o, const struct result *r, int measured, json_t
 		for (size_t i = 0; i < r->n; i++)
 			report_jpush(samples, report_jreal(r->samples[i]), bad);
 	report_jset(o, "samples", samples, bad);
-	report_jset(o, "where", measured ? where_object(r, bad) : json_null(), bad);
+	/* null when not known or no samples are written. */
+	report_jset(o, record_where.key, measured && r->where && r->samples && r->n ?
+		    record_array(&record_where, r->where, r->n, bad) : json_null(), bad);
 	/* Only a timed job has it, and only beside the samples written above. */
 	if (measured && r->samples && r->usage)
 		report_jset(o, record_usage.key, record_array(&record_usage, r->usage, r->n, bad), bad);
@@ -445,7 +412,7 @@ static json_t *run_object(const struct run_info *run, const char *only_id, int *
 		*bad = 1;
 		return NULL;
 	}
-	report_jset(o, "id", json_integer(run->id), bad);
+	report_jset(o, "run_id", json_integer(run->id), bad);
 	report_jset(o, "label", report_jstr(run->label), bad);
 	report_jset(o, "started", report_jstr(run->started), bad);
 	/* null while running and for an interrupted run, as in the export */
@@ -463,11 +430,11 @@ static json_t *run_object(const struct run_info *run, const char *only_id, int *
 	return o;
 }
 
-/* {"kbench", "sysinfo", "runs"}: what run --json, summary --json and the page print. */
-static json_t *runs_document(const char *sysinfo_json, const struct run_info *runs, size_t nruns,
+/* {header, "sysinfo", "runs"}: what run --json, summary --json and the page print. */
+static json_t *runs_document(const char *document, const char *sysinfo_json, const struct run_info *runs, size_t nruns,
 			     int *bad)
 {
-	json_t *root = json_object(), *arr = json_array(), *si = NULL;
+	json_t *root = report_jdoc(document, bad), *arr = json_array(), *si = NULL;
 
 	if (!root || !arr) {
 		*bad = 1;
@@ -478,7 +445,6 @@ static json_t *runs_document(const char *sysinfo_json, const struct run_info *ru
 	/* Stored text that no longer parses is reported as unknown, not fatal. */
 	if (sysinfo_json)
 		si = json_loads(sysinfo_json, 0, NULL);
-	report_jset(root, "kbench", report_jstr(KB_VERSION), bad);
 	report_jset(root, "sysinfo", si ? si : json_null(), bad);
 	for (size_t i = 0; i < nruns && !*bad; i++)
 		report_jpush(arr, run_object(&runs[i], NULL, bad), bad);
@@ -490,9 +456,9 @@ int report_runs_json(FILE *out, const char *sysinfo_json, const struct run_info 
 		     size_t nruns)
 {
 	int bad = 0, rc;
-	json_t *root = runs_document(sysinfo_json, runs, nruns, &bad);
+	json_t *root = runs_document("runs", sysinfo_json, runs, nruns, &bad);
 
-	rc = bad ? -1 : dump(out, root);
+	rc = bad ? -1 : report_jdump(out, root, 17);
 	json_decref(root);
 	return rc;
 }
@@ -501,30 +467,30 @@ int report_summary_json(FILE *out, const char *sysinfo_json, const struct run_in
 			size_t nruns, const struct rm_doc *tables)
 {
 	int bad = 0, rc;
-	json_t *root = runs_document(sysinfo_json, runs, nruns, &bad);
+	json_t *root = runs_document("summary", sysinfo_json, runs, nruns, &bad);
 
 	if (!bad)
 		report_jset(root, "tables", report_model_json(tables, &bad), &bad);
-	rc = bad || tables->oom ? -1 : dump(out, root);
+	rc = bad || tables->oom ? -1 : report_jdump(out, root, 17);
 	json_decref(root);
 	return rc;
 }
 
 int report_show_json(FILE *out, const struct run_info *run, const char *id)
 {
-	json_t *root = json_object(), *arr = json_array(), *si = NULL;
-	int bad = !root || !arr, rc, n = 0;
+	int bad = 0, rc, n = 0;
+	json_t *root = report_jdoc("show", &bad), *arr = json_array(), *si = NULL;
 
+	bad |= !root || !arr;
 	for (size_t i = 0; i < run->nresults; i++)
 		n += strcmp(run->results[i].id, id) == 0;
 	if (run->sysinfo_json)
 		si = json_loads(run->sysinfo_json, 0, NULL);
-	report_jset(root, "kbench", report_jstr(KB_VERSION), &bad);
 	report_jset(root, "sysinfo", si ? si : json_null(), &bad);
 	if (!bad)
 		report_jpush(arr, run_object(run, id, &bad), &bad);
 	report_jset(root, "runs", arr, &bad);
-	rc = bad ? -1 : dump(out, root);
+	rc = bad ? -1 : report_jdump(out, root, 17);
 	json_decref(root);
 	return rc < 0 ? -1 : n;
 }
@@ -559,30 +525,30 @@ static json_t *export_run_object(const struct run_info *run, int *bad)
 
 int report_export_json(FILE *out, const struct run_info *runs, size_t nruns)
 {
-	json_t *root = json_object(), *arr = json_array();
-	int bad = !root || !arr, rc;
+	int bad = 0, rc;
+	json_t *root = report_jdoc("export", &bad), *arr = json_array();
 
-	report_jset(root, "format", report_jstr(REPORT_EXPORT_FORMAT), &bad);
-	report_jset(root, "version", json_integer(REPORT_EXPORT_VERSION), &bad);
-	report_jset(root, "kbench", report_jstr(KB_VERSION), &bad);
+	bad |= !root || !arr;
 	for (size_t i = 0; i < nruns && !bad; i++)
 		report_jpush(arr, export_run_object(&runs[i], &bad), &bad);
 	report_jset(root, "runs", arr, &bad);
-	rc = bad ? -1 : dump(out, root);
+	rc = bad ? -1 : report_jdump(out, root, 17);
 	json_decref(root);
 	return rc;
 }
 
 int report_runs_list_json(FILE *out, const struct store_run_row *rows, size_t n)
 {
-	json_t *arr = json_array();
-	int bad = !arr, rc;
+	int bad = 0, rc;
+	json_t *root = report_jdoc("run-list", &bad), *arr = json_array();
+
+	bad |= !root || !arr;
 
 	for (size_t i = 0; i < n && !bad; i++) {
 		json_t *o = json_object();
 
-		report_jset(o, "id", json_integer(rows[i].id), &bad);
-		report_jset(o, "set", json_integer(rows[i].set_id), &bad);
+		report_jset(o, "run_id", json_integer(rows[i].id), &bad);
+		report_jset(o, "set_id", json_integer(rows[i].set_id), &bad);
 		report_jset(o, "uuid", report_jstr(rows[i].uuid), &bad);
 		report_jset(o, "label", report_jstr(rows[i].label), &bad);
 		report_jset(o, "started", report_jstr(rows[i].started), &bad);
@@ -592,11 +558,12 @@ int report_runs_list_json(FILE *out, const struct store_run_row *rows, size_t n)
 						    "being measured" : "interrupted"), &bad);
 		report_jset(o, "host", report_jstr(rows[i].host), &bad);
 		report_jset(o, "os", report_jstr(rows[i].os), &bad);
-		report_jset(o, "results", json_integer((json_int_t)rows[i].nresults), &bad);
+		report_jset(o, "nresults", json_integer((json_int_t)rows[i].nresults), &bad);
 		report_jset(o, "skipped_or_failed", json_integer((json_int_t)rows[i].nmissing), &bad);
 		report_jpush(arr, o, &bad);
 	}
-	rc = bad ? -1 : dump(out, arr);
-	json_decref(arr);
+	report_jset(root, "runs", arr, &bad);
+	rc = bad ? -1 : report_jdump(out, root, 17);
+	json_decref(root);
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "core/utf8.h"
 
 /* A string as JSON, never NULL for a bad encoding (NULL without memory). */
@@ -65,6 +66,27 @@ void report_jpush(json_t *arr, json_t *val, int *bad)
 {
 	if (json_array_append_new(arr, val) != 0)
 		*bad = 1;
+}
+
+json_t *report_jdoc(const char *document, int *bad)
+{
+	json_t *root = json_object();
+
+	if (!root) {
+		*bad = 1;
+		return NULL;
+	}
+	report_jset(root, "kbench", report_jstr(KB_VERSION), bad);
+	report_jset(root, "schema", json_integer(REPORT_JSON_SCHEMA), bad);
+	report_jset(root, "document", report_jstr(document), bad);
+	return root;
+}
+
+int report_jdump(FILE *out, json_t *root, int digits)
+{
+	if (!root || json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(digits)) != 0)
+		return -1;
+	return fputc('\n', out) == EOF ? -1 : 0;
 }
 
 /* A cell's text without the padding the text aligns it with. */

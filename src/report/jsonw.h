@@ -11,6 +11,15 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
+
+/*
+ * The version of the shape of every --json document and the export
+ * (doc/json.md, doc/kbench.schema.json): raised when a key is renamed,
+ * changes type or meaning, or a document changes shape; adding a key
+ * keeps it.  1 was the export's alone, before the documents shared one.
+ */
+#define REPORT_JSON_SCHEMA 2
 
 /* A string; bytes that are not UTF-8 become '?' (names come from the OS and users). */
 json_t *report_jstr(const char *s);
@@ -18,6 +27,19 @@ json_t *report_jstr(const char *s);
 json_t *report_jreal(double v);
 void report_jset(json_t *obj, const char *key, json_t *val, int *bad);
 void report_jpush(json_t *arr, json_t *val, int *bad);
+
+/*
+ * A document's root, every --json output's: {"kbench": the program's
+ * version, "schema": REPORT_JSON_SCHEMA, "document": what follows, by the
+ * name doc/json.md gives it ("runs", "compare", ...)}.
+ */
+json_t *report_jdoc(const char *document, int *bad);
+/*
+ * Write root as every document ends: indented, a newline, numbers in
+ * digits digits (17 reads back as the same double; 15 keeps 0.05 from
+ * printing as 0.050000000000000003 where nothing reads it back).  0 or -1.
+ */
+int report_jdump(FILE *out, json_t *root, int digits);
 
 struct rm_doc;
 /*

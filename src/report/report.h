@@ -81,6 +81,8 @@ int report_sysinfo_parse(const char *json, struct sysinfo *si);
 void report_sysinfo_text(FILE *out, const struct sysinfo *si);
 /* The same as a JSON object text, malloc'd (caller frees); NULL on failure. */
 char *report_sysinfo_json(const struct sysinfo *si);
+/* `kbench sysinfo --json`: the same object in a document (doc/json.md); 0 or -1. */
+int report_sysinfo_doc(FILE *out, const struct sysinfo *si);
 
 /* One row of `kbench list`. */
 struct report_list_row {

@@ -270,8 +270,9 @@ static json_t *series_figure_json(const struct judge_series *s,
 	report_jset(o, "unit", report_jstr(f->key->unit), bad);
 	report_jset(o, "better", report_jstr(f->key->better == BETTER_LOWER ? "lower" : "higher"),
 		    bad);
-	report_jset(o, "sentinel", json_boolean(f->sentinel), bad);
-	report_jset(o, "level", report_jstr(series_level_name(f->level)), bad);
+	/* The machine's own figure (the sentinel's), not a benchmark's. */
+	report_jset(o, "is_sentinel", json_boolean(f->sentinel), bad);
+	report_jset(o, "estimator", report_jstr(series_level_name(f->level)), bad);
 	report_jset(o, "controlled", json_boolean(f->controlled), bad);
 	report_jset(o, "clipped_runs", json_integer((json_int_t)f->clipped), bad);
 	report_jset(o, "sitting_spread", report_jreal(expm1(sqrt(f->sitting_var))), bad);
@@ -287,7 +288,7 @@ static json_t *series_figure_json(const struct judge_series *s,
 			    json_integer(pt->first_run), bad);
 		report_jset(j, "first_run", json_integer(pt->first_run), bad);
 		report_jset(j, "last_run", json_integer(pt->last_run), bad);
-		report_jset(j, "runs", json_integer((json_int_t)pt->nruns), bad);
+		report_jset(j, "nruns", json_integer((json_int_t)pt->nruns), bad);
 		report_jset(j, "level", report_jreal(pt->level), bad);
 		report_jset(j, "ci_low", report_jreal(pt->lo), bad);
 		report_jset(j, "ci_high", report_jreal(pt->hi), bad);
@@ -322,10 +323,10 @@ static json_t *series_json(const struct judge_series *s, const char *host, int *
 
 	report_jset(o, "host", host ? report_jstr(host) : json_null(), bad);
 	report_jset(o, "by", report_jstr(s->by_label ? "label" : "time"), bad);
-	report_jset(o, "level", report_jstr(series_level_name(s->level)), bad);
+	report_jset(o, "estimator", report_jstr(series_level_name(s->level)), bad);
 	report_jset(o, "control", s->control ? report_jstr(s->control) : json_null(), bad);
 	report_jset(o, "control_sittings", json_integer((json_int_t)s->control_sittings), bad);
-	report_jset(o, "points", json_integer((json_int_t)s->npoints), bad);
+	report_jset(o, "npoints", json_integer((json_int_t)s->npoints), bad);
 	for (size_t k = 0; k < s->nfigures; k++)
 		report_jpush(figs, series_figure_json(s, &s->figures[k], bad), bad);
 	report_jset(o, "figures", figs, bad);
@@ -335,10 +336,9 @@ static json_t *series_json(const struct judge_series *s, const char *host, int *
 int report_series_json(FILE *out, const struct judge_series *s, const char *const *hosts,
 		       size_t n)
 {
-	json_t *root = json_object(), *all = json_array();
 	int bad = 0, rc;
+	json_t *root = report_jdoc("history", &bad), *all = json_array();
 
-	report_jset(root, "version", json_integer(1), &bad);
 	for (size_t h = 0; h < n; h++)
 		report_jpush(all, series_json(&s[h], hosts[h], &bad), &bad);
 	/* One host's figures at the top too, as a script reading one history wants them. */
@@ -346,11 +346,9 @@ int report_series_json(FILE *out, const struct judge_series *s, const char *cons
 		report_jset(root, "figures",
 			    json_incref(json_object_get(json_array_get(all, 0), "figures")), &bad);
 	report_jset(root, "hosts", all, &bad);
-	rc = bad || !root ? -1 : json_dumpf(root, out, JSON_INDENT(2));
-	if (rc == 0)
-		fputc('\n', out);
+	rc = bad ? -1 : report_jdump(out, root, 17);
 	json_decref(root);
-	return rc == 0 ? 0 : -1;
+	return rc;
 }
 
 /* The page's embedded data: the JSON document of the same series. */

@@ -49,14 +49,14 @@ double text_os_cache_bytes(const struct sysinfo *si, int level)
 
 /*
  * Whether a result's interval is the machine's floor (core/replica.h, the
- * value machine_pct) rather than its replicas' range: hw, its half-width,
+ * value machine_share) rather than its replicas' range: hw, its half-width,
  * no wider than the floor.
  */
 int text_floored(const struct result *r, double hw)
 {
-	const struct bench_value *v = result_value(r, "machine_pct");
+	const struct bench_value *v = result_value(r, "machine_share");
 
-	return v && v->num > 0 && hw <= expm1(v->num / 100) * fabs(result_figure(r)) * (1 + 1e-9);
+	return v && v->num > 0 && hw <= expm1(v->num) * fabs(result_figure(r)) * (1 + 1e-9);
 }
 
 /* " [same]" after an id measured under a placement; "" otherwise. */

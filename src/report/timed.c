@@ -65,7 +65,11 @@ static double tj_figure(const struct result *r, size_t i, int f)
 	}
 }
 
-static const char *const tj_value_keys[] = { NULL, "user_s", "sys_s", "cpu_pct" };
+/* Each figure's value, for a result without usage, and its scale to the table's unit. */
+static const struct {
+	const char *key;
+	double scale;
+} tj_values[] = { { NULL, 1 }, { "user_s", 1 }, { "sys_s", 1 }, { "cpu_share", 100 } };
 
 /*
  * The run figures of f over a row's results into v (room for every
@@ -82,8 +86,8 @@ static size_t tj_runs(const struct tj_row *row, int f, int copy, double *v)
 		if (r->status != RES_OK && r->status != RES_NOISY)
 			continue;
 		if (!r->usage || !r->where) {
-			const struct bench_value *bv = f ? result_value(r, tj_value_keys[f]) : NULL;
-			double x = f ? (bv ? bv->num : (double)NAN) : r->median;
+			const struct bench_value *bv = f ? result_value(r, tj_values[f].key) : NULL;
+			double x = f ? (bv ? bv->num * tj_values[f].scale : (double)NAN) : r->median;
 
 			if (isfinite(x) && copy <= 1)
 				v[n++] = x;

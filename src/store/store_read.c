@@ -492,6 +492,7 @@ static int store_load_children(struct store *st, struct store_rows *values,
 		memcpy(r->values, v, nv * sizeof(*v));
 	r->nvalues = nv;
 	free(v);
+	result_values_upgrade(r);
 	return store_load_records(st, points, &record_point, run_id, rid, &r->points, &r->npoints,
 				  err) < 0 ||
 	       store_load_records(st, replicas, &record_replica, run_id, rid, &r->replicas,

@@ -1,6 +1,8 @@
 /*
  * jsoncheck: validates the JSON kbench prints, for the command-line tests
- * (a fresh Debian has no python or jq to do it).  Reads stdin.
+ * (a fresh Debian has no python or jq to do it).  Reads stdin.  Every
+ * document starts with the header of schema 2 (kbench, schema, document);
+ * doc/kbench.schema.json is the whole schema, which cli_schema checks.
  *   jsoncheck run      a `run --json` / `summary --json` document: every
  *                      field of every result present, typed and sane
  *                      (placement, parallel, jobs, aggregate, values, a
@@ -229,17 +231,15 @@ static void check_replicas(json_t *r, const char *id, int measured)
 	if (!w || json_is_null(w))
 		return;
 	size_t n = json_array_size(need(r, "samples", JSON_ARRAY, id));
-	json_t *t = need(w, "t", JSON_ARRAY, id), *cpu = need(w, "cpu", JSON_ARRAY, id);
-	json_t *steal = need(w, "steal_ns", JSON_ARRAY, id), *rep = need(w, "replica", JSON_ARRAY, id);
 	double last = -INFINITY;
 	json_int_t lastrep = -1;
 
-	if (json_array_size(t) != n || json_array_size(cpu) != n || json_array_size(steal) != n ||
-	    json_array_size(rep) != n)
-		bad("where's arrays are not one entry a sample", id);
+	if (!json_is_array(w) || json_array_size(w) != n)
+		bad("where is not an array of one entry a sample", id);
 	for (i = 0; i < n; i++) {
-		json_t *ti = json_array_get(t, i), *ci = json_array_get(cpu, i);
-		json_t *si = json_array_get(steal, i), *ri = json_array_get(rep, i);
+		json_t *e = json_array_get(w, i);
+		json_t *ti = json_object_get(e, "t"), *ci = json_object_get(e, "cpu");
+		json_t *si = json_object_get(e, "steal_ns"), *ri = json_object_get(e, "replica");
 
 		if (!json_is_number(ti) || !json_is_integer(ci) || json_integer_value(ci) < -1 ||
 		    !(json_is_null(si) || json_number_value(si) >= 0) || !json_is_integer(ri) ||
@@ -298,8 +298,8 @@ static void check_usage(json_t *r, const char *id)
 
 		if (!json_is_integer(copy) || json_integer_value(copy) < 1 ||
 		    json_integer_value(copy) > json_integer_value(json_object_get(r, "parallel")) ||
-		    !json_is_integer(json_object_get(u, "status")))
-			bad("a usage entry's copy or status is out of range", id);
+		    !json_is_integer(json_object_get(u, "wait_status")))
+			bad("a usage entry's copy or wait_status is out of range", id);
 		for (size_t k = 0; k < sizeof(figs) / sizeof(figs[0]); k++) {
 			double x = num_or_null(u, figs[k], id);
 
@@ -402,7 +402,7 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 	    !json_is_boolean(json_object_get(c, "noisy")))
 		bad("present or noisy is not a boolean", id);
 	present = json_is_true(json_object_get(c, "present"));
-	need(c, "runs", JSON_INTEGER, id);
+	need(c, "nruns", JSON_INTEGER, id);
 	med = num_or_null(c, "level", id);
 	lo = num_or_null(c, "level_low", id);
 	hi = num_or_null(c, "level_high", id);
@@ -444,8 +444,8 @@ static void check_cmp_cell(json_t *c, const char *side, int other, const char *i
 		if (v && !strcmp(v, "unchanged") && isnan(det))
 			bad("unchanged without a detectable change", id);
 	}
-	if (present && !json_is_boolean(json_object_get(c, "better")))
-		bad("a present cell's better is not a boolean", id);
+	if (present && !json_is_boolean(json_object_get(c, "improved")))
+		bad("a present cell's improved is not a boolean", id);
 	adjusted = test && !strcmp(test, "welch-log-runs-adjusted");
 	if (test && (!strcmp(test, "welch-log-runs") || !strcmp(test, "welch-log-replicas") ||
 		     !strcmp(test, "ancova-log-runs") || adjusted)) {
@@ -510,7 +510,7 @@ static void check_compare(json_t *doc)
 		bad("fewer than 2 sides, or the first is not the base", NULL);
 	json_array_foreach(sides, i, sec) {
 		need(sec, "name", JSON_STRING, NULL);
-		need(sec, "runs", JSON_INTEGER, NULL);
+		need(sec, "nruns", JSON_INTEGER, NULL);
 		num_or_null(sec, "sentinel_sys_ns", NULL);
 		num_or_null(sec, "sentinel_user_ns", NULL);
 		num_or_null(sec, "sentinel_sys_shift", NULL);
@@ -539,11 +539,11 @@ static void check_compare(json_t *doc)
 	}
 	json_array_foreach(need(doc, "sections", JSON_ARRAY, NULL), i, sec) {
 		const char *title = json_string_value(need(sec, "title", JSON_STRING, NULL));
-		double n = num(sec, "compared", title), g = num_or_null(sec, "geomean", title);
+		double n = num(sec, "ncompared", title), g = num_or_null(sec, "geomean", title);
 
 		need(sec, "side", JSON_STRING, title);
-		if (num(sec, "better", title) + num(sec, "worse", title) +
-		    num(sec, "unchanged", title) + num(sec, "cannot_tell", title) != n ||
+		if (num(sec, "nbetter", title) + num(sec, "nworse", title) +
+		    num(sec, "nunchanged", title) + num(sec, "ncannot_tell", title) != n ||
 		    (n > 0) != (g > 0))
 			bad("a section's counts do not add up, or its geometric mean is missing", title);
 	}
@@ -569,10 +569,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "jsoncheck: not JSON: %s at line %d\n", e.text, e.line);
 		return 1;
 	}
+	if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "kbench")) ||
+	    num(doc, "schema", NULL) != 2 || !json_is_string(json_object_get(doc, "document")))
+		bad("no header (kbench, schema 2, document)", NULL);
 	if (!strcmp(argv[1], "list")) {
-		if (!json_is_array(doc) || json_array_size(doc) == 0)
-			bad("not a non-empty array", NULL);
-		json_array_foreach(doc, i, r) {
+		json_t *all = need(doc, "benchmarks", JSON_ARRAY, NULL);
+
+		if (json_array_size(all) == 0)
+			bad("no benchmarks", NULL);
+		json_array_foreach(all, i, r) {
 			const char *id = json_string_value(need(r, "id", JSON_STRING, NULL));
 			need(r, "unit", JSON_STRING, id);
 			need(r, "better", JSON_STRING, id);
@@ -581,27 +586,29 @@ int main(int argc, char **argv)
 			if (!json_is_boolean(json_object_get(r, "supported")))
 				bad("supported is not a boolean", id);
 		}
-		printf("%zu\n", json_array_size(doc));
+		printf("%zu\n", json_array_size(all));
 	} else if (!strcmp(argv[1], "runs-list")) {
-		if (!json_is_array(doc))
-			bad("not an array", NULL);
-		json_array_foreach(doc, i, r) {
+		json_t *all = need(doc, "runs", JSON_ARRAY, NULL);
+
+		json_array_foreach(all, i, r) {
 			const char *u = json_string_value(need(r, "uuid", JSON_STRING, NULL));
 			need(r, "label", JSON_STRING, u);
 			need(r, "started", JSON_STRING, u);
 			need(r, "host", JSON_STRING, u);
-			if (!(num(r, "id", u) >= 1) || !(num(r, "set", u) >= 1) ||
-			    num(r, "set", u) > num(r, "id", u) || !(num(r, "results", u) >= 0))
-				bad("id, set or results out of range", u);
+			if (!(num(r, "run_id", u) >= 1) || !(num(r, "set_id", u) >= 1) ||
+			    num(r, "set_id", u) > num(r, "run_id", u) || !(num(r, "nresults", u) >= 0))
+				bad("run_id, set_id or nresults out of range", u);
 			if (strlen(u) != 32 || strspn(u, "0123456789abcdef") != 32)
 				bad("uuid is not 32 hex digits", u);
 		}
-		printf("%zu\n", json_array_size(doc));
+		printf("%zu\n", json_array_size(all));
 	} else if (!strcmp(argv[1], "sysinfo")) {
-		need(doc, "os", JSON_STRING, NULL);
-		need(doc, "release", JSON_STRING, NULL);
-		need(doc, "clocksource", JSON_STRING, NULL);
-		if (!(num(doc, "mhz", NULL) > 0) || !(num(doc, "ncpu_online", NULL) >= 1))
+		json_t *si = need(doc, "sysinfo", JSON_OBJECT, NULL);
+
+		need(si, "os", JSON_STRING, NULL);
+		need(si, "release", JSON_STRING, NULL);
+		need(si, "clocksource", JSON_STRING, NULL);
+		if (!(num(si, "mhz", NULL) > 0) || !(num(si, "ncpu_online", NULL) >= 1))
 			bad("mhz or ncpu_online not positive", NULL);
 		printf("ok\n");
 	} else if (!strcmp(argv[1], "run") || !strcmp(argv[1], "export")) {
@@ -610,9 +617,8 @@ int main(int argc, char **argv)
 		need(doc, "kbench", JSON_STRING, NULL);
 		/* An export describes the machine per run: runs come from many machines. */
 		if (export) {
-			const char *f = json_string_value(need(doc, "format", JSON_STRING, NULL));
-			if (strcmp(f, "kbench-export") != 0 || num(doc, "version", NULL) != 1)
-				bad("format is not kbench-export version 1", NULL);
+			if (strcmp(json_string_value(need(doc, "document", JSON_STRING, NULL)), "export"))
+				bad("the document is not an export", NULL);
 		} else {
 			need(doc, "sysinfo", JSON_OBJECT, NULL);
 		}
@@ -625,7 +631,7 @@ int main(int argc, char **argv)
 				need(run, "sysinfo", JSON_OBJECT, u);
 				if (strlen(u) != 32 || strspn(u, "0123456789abcdef") != 32)
 					bad("uuid is not 32 hex digits", u);
-				if (json_object_get(run, "id"))
+				if (json_object_get(run, "run_id"))
 					bad("an export carries a database id", u);
 			}
 			json_array_foreach(need(run, "results", JSON_ARRAY, NULL), j, r) {

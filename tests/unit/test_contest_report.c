@@ -53,8 +53,8 @@ static void fill(struct run_info *run, int64_t id, const char *label, double t)
 	assert_non_null(r->samples);
 	r->samples[0] = t;
 	v = &r->values[r->nvalues++];
-	snprintf(v->key, sizeof(v->key), "cpu_pct");
-	v->num = 100;
+	snprintf(v->key, sizeof(v->key), "cpu_share");
+	v->num = 1;
 	v = &r->values[r->nvalues++];
 	snprintf(v->key, sizeof(v->key), "load_unit");
 	v->num = NAN;

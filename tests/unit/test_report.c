@@ -411,8 +411,8 @@ static void fill_machine(struct run_info *run, int64_t id, const char *label)
 		r->drift = 0.06;
 		r->drifted = 1;
 		r->nreplicas = 4;
-		r->values[r->nvalues++] = (struct bench_value){ .key = "machine_pct",
-								.num = 100 * log(1.029) };
+		r->values[r->nvalues++] = (struct bench_value){ .key = "machine_share",
+								.num = log(1.029) };
 	}
 }
 
@@ -689,13 +689,16 @@ static void test_list_json(void **state)
 {
 	struct capture c;
 	char *text;
-	json_t *arr, *o, *suites;
+	json_t *root, *arr, *o, *suites;
 
 	(void)state;
 	assert_int_equal(report_list_json(capture_start(&c), list_rows, NELEM(list_rows)), 0);
 	text = capture_end(&c);
 	assert_true(strlen(text) > 0 && text[strlen(text) - 1] == '\n');
-	arr = parse(text);
+	root = parse(text);
+	assert_string_equal(json_string_value(json_object_get(root, "document")), "benchmarks");
+	assert_int_equal(json_integer_value(json_object_get(root, "schema")), 2);
+	arr = json_object_get(root, "benchmarks");
 	assert_true(json_is_array(arr));
 	assert_int_equal(json_array_size(arr), NELEM(list_rows));
 
@@ -720,7 +723,7 @@ static void test_list_json(void **state)
 	assert_true(json_is_false(json_object_get(o, "supported")));
 	assert_string_equal(json_string_value(json_object_get(o, "reason")),
 			    "built without libtirpc");
-	json_decref(arr);
+	json_decref(root);
 	free(text);
 }
 
@@ -816,7 +819,7 @@ static void test_runs_json(void **state)
 	assert_int_equal(json_array_size(json_object_get(root, "runs")), 3);
 
 	run = json_array_get(json_object_get(root, "runs"), 0);
-	assert_int_equal(json_integer_value(json_object_get(run, "id")), 3);
+	assert_int_equal(json_integer_value(json_object_get(run, "run_id")), 3);
 	assert_string_equal(json_string_value(json_object_get(run, "label")),
 			    "FreeBSD 5.0-CURRENT");
 	assert_string_equal(json_string_value(json_object_get(run, "started")),
@@ -1352,11 +1355,11 @@ static void test_replicas_drift(void **state)
 	assert_null(strstr(text, "drift"));
 	free(text);
 	/*
-	 * The machine's floor (machine_pct) set the interval: no confidence level
+	 * The machine's floor (machine_share) set the interval: no confidence level
 	 * claimed for it; a floor narrower than the replicas' range changes nothing.
 	 */
-	r->values[r->nvalues] = (struct bench_value){ .key = "machine_pct",
-						      .num = 100 * log(0.192 / 0.141) };
+	r->values[r->nvalues] = (struct bench_value){ .key = "machine_share",
+						      .num = log(0.192 / 0.141) };
 	r->nvalues++;
 	report_summary(capture_start(&c), &run, 1, 1);
 	text = capture_end(&c);
@@ -1364,7 +1367,7 @@ static void test_replicas_drift(void **state)
 	assert_non_null(strstr(text, "  run 4 sys.null: noisy: +-36.2%, the machine's spread "
 				     "(7 replicas)\n"));
 	free(text);
-	r->values[r->nvalues - 1].num = 5;
+	r->values[r->nvalues - 1].num = 0.05;
 	report_summary(capture_start(&c), &run, 1, 1);
 	text = capture_end(&c);
 	assert_non_null(strstr(text, "  run 4 sys.null: noisy: 95% CI +-36.2% over 7 replicas\n"));
@@ -1454,7 +1457,7 @@ static void test_show_json(void **state)
 		"AMD EPYC 7R13 Processor");
 	runs = json_object_get(root, "runs");
 	assert_int_equal(json_array_size(runs), 1);
-	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 0), "id")), 9);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 0), "run_id")), 9);
 	/* Only the result asked for, with all its points. */
 	results = json_object_get(json_array_get(runs, 0), "results");
 	assert_int_equal(json_array_size(results), 1);
@@ -1987,17 +1990,17 @@ static void fill_contest(struct run_info *run, int64_t id, const char *label, do
 	r = add_result(run, "contest.noload", noload, "s", BETTER_LOWER);
 	r->n = 1;
 	r->samples[0] = noload;
-	add_value(r, "cpu_pct", 180, NULL);
+	add_value(r, "cpu_share", 1.8, NULL);
 	add_value(r, "loads", 0, NULL);
 	add_value(r, "load_unit", NAN, "-");
-	add_value(r, "lcpu_pct", 0, NULL);
+	add_value(r, "lcpu_share", 0, NULL);
 	r = add_result(run, "contest.io_load", io, "s", BETTER_LOWER);
 	r->n = 1;
 	r->samples[0] = io;
-	add_value(r, "cpu_pct", 90, NULL);
+	add_value(r, "cpu_share", 0.9, NULL);
 	add_value(r, "loads", io_loads, NULL);
 	add_value(r, "load_unit", NAN, "MB written");
-	add_value(r, "lcpu_pct", io_loads / 100, NULL);
+	add_value(r, "lcpu_share", io_loads / 1e4, NULL);
 	r = add_result(run, "contest.mem_load", 0, "s", BETTER_LOWER);
 	make_unmeasured(r, RES_FAIL, "the job ran past its timeout of 400 s and was stopped");
 }
@@ -2391,7 +2394,7 @@ static void test_timed_export_import(void **state)
 	u = json_object_get(res, "usage");
 	assert_int_equal(json_array_size(u), 4);
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(u, 1), "copy")), 2);
-	assert_int_equal(json_integer_value(json_object_get(json_array_get(u, 3), "status")), 256);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(u, 3), "wait_status")), 256);
 	assert_true(json_is_null(json_object_get(json_array_get(u, 0), "inblock")));
 	assert_int_equal(json_object_size(json_array_get(u, 0)), 13);
 	res = json_array_get(json_object_get(json_array_get(json_object_get(root, "runs"), 0),
@@ -2457,15 +2460,15 @@ static void test_timed_export_import(void **state)
 	bad = with_key(text, "usage", json_pack("[{}]"));
 	assert_import_refused(bad, "run 1, result 1 (sys.null): \"usage\" has 1 entries, but \"n\" is 4");
 	free(bad);
-	bad = with_key(text, "usage", json_pack("[{s:i, s:i}, i, i, i]", "copy", 3, "status", 0, 1, 2, 3));
+	bad = with_key(text, "usage", json_pack("[{s:i, s:i}, i, i, i]", "copy", 3, "wait_status", 0, 1, 2, 3));
 	assert_import_refused(bad, "usage 1: \"copy\" is 3, outside 1 to 2 (\"parallel\")");
 	free(bad);
-	bad = with_key(text, "usage", json_pack("[{s:i, s:i, s:s}, i, i, i]", "copy", 1, "status", 0,
+	bad = with_key(text, "usage", json_pack("[{s:i, s:i, s:s}, i, i, i]", "copy", 1, "wait_status", 0,
 						"start", "soon", 1, 2, 3));
 	assert_import_refused(bad, "usage 1: \"start\" is of another type, not a number or null");
 	free(bad);
-	bad = with_key(text, "usage", json_pack("[{s:i, s:f}, i, i, i]", "copy", 1, "status", 0.5, 1, 2, 3));
-	assert_import_refused(bad, "usage 1: \"status\" is of another type, not a whole number");
+	bad = with_key(text, "usage", json_pack("[{s:i, s:f}, i, i, i]", "copy", 1, "wait_status", 0.5, 1, 2, 3));
+	assert_import_refused(bad, "usage 1: \"wait_status\" is of another type, not a whole number");
 	free(bad);
 	free(text);
 	run_info_free(&run);

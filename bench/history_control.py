@@ -68,7 +68,7 @@ def history(controls, series, step, with_control):
     for f in figs:
         if f["sentinel"]:
             continue
-        near = any(abs(int(ch["to"].split(".")[-1]) - 1 - at) <= 1 for ch in f["changes"])
+        near = any(abs(int(ch["to_label"].split(".")[-1]) - 1 - at) <= 1 for ch in f["changes"])
         out.append((bool(f["changes"]), near))
     return out
 

@@ -134,7 +134,7 @@ def judge(path):
         if f["sentinel"]:
             continue
         ch = f["changes"]
-        near = any(abs(int(x["to"].split(".")[-1]) - 1 - step_at) <= 1 for x in ch)
+        near = any(abs(int(x["to_label"].split(".")[-1]) - 1 - step_at) <= 1 for x in ch)
         res[(f["id"], f["placement"])] = ([math.log(p["level"]) for p in f["points"]], bool(ch), near,
                                           f.get("detectable"))
     return res

@@ -44,6 +44,6 @@ def series_figures(kb, path, series, edit=None):
     figs = [f for f in json.loads(out)["figures"] if not f["sentinel"]]
     for f in figs:
         for ch in f["changes"]:
-            ch["sittings"] = (series[int(ch["from"].split(".")[-1]) - 1],
-                              series[int(ch["to"].split(".")[-1]) - 1])
+            ch["sittings"] = (series[int(ch["from_label"].split(".")[-1]) - 1],
+                              series[int(ch["to_label"].split(".")[-1]) - 1])
     return figs

@@ -97,7 +97,7 @@ f = {(x["id"], x["placement"]): x for x in d["figures"]}
 s = f[("sys.null", None)]
 assert [p["label"] for p in s["points"]] == ["2.5.47", "2.5.47-mm1", "2.5.48"], s["points"]
 c = s["changes"]
-assert [(x["from"], x["to"]) for x in c] == [("2.5.47", "2.5.47-mm1"), ("2.5.47-mm1", "2.5.48")]
+assert [(x["from_label"], x["to_label"]) for x in c] == [("2.5.47", "2.5.47-mm1"), ("2.5.47-mm1", "2.5.48")]
 assert abs(c[0]["change"] - 2.607) < 0.01 and c[0]["ci_low"] < c[0]["change"] < c[0]["ci_high"]
 assert c[0]["regression"] and not c[1]["regression"]
 assert f[("cpu.mhz", None)]["is_sentinel"]

@@ -79,13 +79,21 @@ const char *cli_tmpdir(const char *cmd, const char *dir);
  * line, exit 2, naming cmd, on an unknown name, one the command does not
  * have, or two formats at once.
  */
-enum cli_format { CLI_TEXT, CLI_JSON, CLI_HTML, CLI_CSV };
+enum cli_format { CLI_TEXT, CLI_JSON, CLI_HTML, CLI_CSV, CLI_GBENCH };
 enum cli_format cli_format(const char *cmd, const char *format, int json, int html,
 			   unsigned offered);
 #define OPT_ROW_FORMAT(v, says) { "format", OPT_STRING, &(v), "FMT", says, 0, 0, 0 }
 
 /* Flush stdout and die with one line if anything written to it was lost. */
 void cli_stdout_check(void);
+
+struct session;
+/*
+ * A measuring command's runs as its --format asked: run --json's document
+ * (CLI_JSON) or Google Benchmark's (CLI_GBENCH; sides: ab's two).  Dies
+ * with one line, naming cmd, when it cannot be written.
+ */
+void cli_runs_out(const char *cmd, enum cli_format f, const struct session *ses, int sides);
 
 struct engine;
 struct runner_cfg;

@@ -419,7 +419,8 @@ enum cli_format cli_format(const char *cmd, const char *format, int json, int ht
 			   unsigned offered)
 {
 	static const char *const names[] = { [CLI_TEXT] = "text", [CLI_JSON] = "json",
-					     [CLI_HTML] = "html", [CLI_CSV] = "csv" };
+					     [CLI_HTML] = "html", [CLI_CSV] = "csv",
+					     [CLI_GBENCH] = "gbench" };
 	enum cli_format f = CLI_TEXT;
 	char list[64] = "";
 	int given = 0;

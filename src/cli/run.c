@@ -46,6 +46,8 @@ struct run_opts {
 	const char *cmd;		/* "run" or "ab", in messages */
 	const char *suite, *only, *label, *db, *tmpdir, *placement, *cpus;
 	int runs, replicas, no_store, json, quiet, verbose, parallel, offline_cpus;
+	const char *format;		/* --format: text, json or gbench */
+	enum cli_format fmt;		/* what --format and --json come to */
 	const char *runs_arg;		/* --runs: a count, or "auto" */
 	int runs_auto, max_runs;	/* --runs auto: runs until --target, at most max_runs */
 	double target;			/* --target, % */
@@ -201,6 +203,11 @@ static void check_fits(const struct run_opts *o, const char *opt, size_t bytes, 
 static void validate(struct run_opts *o, unsigned *suite_bits)
 {
 	long n;
+
+	o->fmt = cli_format(o->cmd, o->format, o->json, 0,
+			    1u << CLI_TEXT | 1u << CLI_JSON | 1u << CLI_GBENCH);
+	/* A document instead of the tables, whichever. */
+	o->json = o->fmt != CLI_TEXT;
 
 	if (o->runs_arg && !strcmp(o->runs_arg, "auto")) {
 		o->runs_auto = 1;
@@ -518,6 +525,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "tmpdir", OPT_STRING, &o->tmpdir, "DIR", "where private temporary directories go ($TMPDIR or /tmp)", 0, 0, 0 },
 		OPT_ROW_DB(o->db),
 		OPT_ROW_NO_STORE(o->no_store),
+		OPT_ROW_FORMAT(o->format, "text, json or gbench (Google Benchmark's JSON)"),
 		{ "json", OPT_FLAG, &o->json, NULL, "print one JSON document instead of tables", 0, 0, 0 },
 		{ "quiet", OPT_FLAG, &o->quiet, NULL, "no warnings or progress on stderr", 0, 0, 0 },
 		{ "verbose", OPT_FLAG, &o->verbose, NULL, "every note on every figure, not only the marked ones", 0, 0, 'v' },
@@ -796,7 +804,7 @@ int cmd_run(int argc, char **argv)
 	session_close(&ses);
 
 	if (o.json)
-		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);
+		cli_runs_out("run", o.fmt, &ses, 0);
 	else
 		run_summary(ses.runs, ses.nruns, o.verbose, ses.stores);
 	if (o.runs_auto && !o.json)
@@ -1077,7 +1085,7 @@ int cmd_ab(int argc, char **argv)
 	session_close(&ses);
 
 	if (o.json)
-		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);
+		cli_runs_out("ab", o.fmt, &ses, 1);
 	else
 		ab_report(&o, &ses);
 	fflush(stdout);

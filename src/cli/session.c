@@ -211,3 +211,13 @@ int session_finish(struct session *s, size_t nfail, const char *more, int quiet)
 	s->si_json = NULL;
 	return rc;
 }
+
+void cli_runs_out(const char *cmd, enum cli_format f, const struct session *ses, int sides)
+{
+	int rc = f == CLI_GBENCH ? report_gbench(stdout, ses->si_json, ses->runs, ses->nruns, sides)
+				 : report_runs_json(stdout, ses->si_json, ses->runs, ses->nruns);
+
+	if (rc < 0)
+		die("%s: cannot write the %s document: out of memory", cmd,
+		    f == CLI_GBENCH ? "gbench" : "JSON");
+}

@@ -61,6 +61,7 @@
 struct time_opts {
 	const char *jobs, *copies, *name, *label, *prepare, *setup, *cleanup, *db, *tmpdir, *cpus;
 	int runs, warmup, keep_going, show_output, longfmt, no_store, json, quiet, offline_cpus;
+	const char *format;		/* --format: text, json or gbench */
 	double timeout, size;
 };
 
@@ -405,6 +406,7 @@ int cmd_time(int argc, char **argv)
 		{ "tmpdir", OPT_STRING, &o.tmpdir, "DIR", "where the private directory goes ($TMPDIR or /tmp)", 0, 0, 0 },
 		OPT_ROW_DB(o.db),
 		OPT_ROW_NO_STORE(o.no_store),
+		OPT_ROW_FORMAT(o.format, "text, json or gbench (Google Benchmark's JSON)"),
 		{ "json", OPT_FLAG, &o.json, NULL, "print one JSON document (as run --json) instead of lines and tables", 0, 0, 0 },
 		{ "quiet", OPT_FLAG, &o.quiet, NULL, "no progress on stderr", 0, 0, 0 },
 		{ 0 },
@@ -423,9 +425,13 @@ int cmd_time(int argc, char **argv)
 	struct run_info *run;
 	size_t nconfs, nfail = 0;
 	int rc_exit, stop = 0;
+	enum cli_format fmt;
 
 	o.size = TIME_TREE_SIZE;
 	nargs = opt_parse(cli_find("time"), opts, argc, argv);
+	fmt = cli_format("time", o.format, o.json, 0,
+			 1u << CLI_TEXT | 1u << CLI_JSON | 1u << CLI_GBENCH);
+	o.json = fmt != CLI_TEXT;
 	/*
 	 * First: the CPUs it may use are the generated build's default -j.
 	 * Signals are caught before any CPU goes offline, so that a Ctrl-C
@@ -599,7 +605,7 @@ int cmd_time(int argc, char **argv)
 	}
 	session_close(&ses);
 	if (o.json)
-		report_runs_json(stdout, ses.si_json, ses.runs, ses.nruns);
+		cli_runs_out("time", fmt, &ses, 0);
 	else if (ses.nruns && report_timed_text(stdout, ses.runs, ses.nruns, o.longfmt) < 0)
 		die("time: out of memory");
 	fflush(stdout);

@@ -71,8 +71,9 @@ int report_show_json(FILE *out, const struct run_info *run, const char *id);
 /*
  * The machine description stored with a run (report_sysinfo_json's text)
  * read back into si: the names (os, release, version, arch, host,
- * cpu_model, clocksource, governor, smt, virt), ncpu_online, mhz, memory
- * and the caches; mitigations and the build fields are left empty.  0, or
+ * cpu_model, clocksource, governor, smt, virt, build_type), ncpu_online,
+ * mhz, the load averages (NaN unknown), memory and the caches;
+ * mitigations and the other build fields are left empty.  0, or
  * -1 with si zeroed when json is NULL or not such an object.
  */
 int report_sysinfo_parse(const char *json, struct sysinfo *si);
@@ -83,6 +84,14 @@ void report_sysinfo_text(FILE *out, const struct sysinfo *si);
 char *report_sysinfo_json(const struct sysinfo *si);
 /* `kbench sysinfo --json`: the same object in a document (doc/json.md); 0 or -1. */
 int report_sysinfo_doc(FILE *out, const struct sysinfo *si);
+
+/*
+ * `--format gbench` of run, ab and time: the runs' figures in Google
+ * Benchmark's JSON (report/gbench.c), for the tools that read it; sides:
+ * the runs are ab's, run i named side 'A' + i.  0 or -1.
+ */
+int report_gbench(FILE *out, const char *sysinfo_json, const struct run_info *runs, size_t nruns,
+		  int sides);
 
 /* One row of `kbench list`. */
 struct report_list_row {

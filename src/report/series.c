@@ -299,10 +299,11 @@ static json_t *series_figure_json(const struct judge_series *s,
 		const struct judge_series_point *a = &f->points[st->at - 1], *b = &f->points[st->at];
 		json_t *j = json_object();
 
-		report_jset(j, "from", s->by_label ? report_jstr(a->label) : json_integer(a->first_run),
-			    bad);
-		report_jset(j, "to", s->by_label ? report_jstr(b->label) : json_integer(b->first_run),
-			    bad);
+		/* The points either side by their first runs, and by label when by label. */
+		report_jset(j, "from_run", json_integer(a->first_run), bad);
+		report_jset(j, "to_run", json_integer(b->first_run), bad);
+		report_jset(j, "from_label", s->by_label ? report_jstr(a->label) : json_null(), bad);
+		report_jset(j, "to_label", s->by_label ? report_jstr(b->label) : json_null(), bad);
 		report_jset(j, "change", report_jreal(st->change), bad);
 		report_jset(j, "ci_low", report_jreal(st->lo), bad);
 		report_jset(j, "ci_high", report_jreal(st->hi), bad);

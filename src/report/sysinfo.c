@@ -45,7 +45,7 @@ int report_sysinfo_parse(const char *text, struct sysinfo *si)
 		SI_STR(os), SI_STR(release), SI_STR(version), SI_STR(arch), SI_STR(host),
 		SI_STR(cpu_model), SI_STR(clocksource), SI_STR(governor), SI_STR(smt), SI_STR(virt),
 		SI_STR(clocksources), SI_STR(cpus), SI_STR(cpus_mode), SI_STR(cpus_online), SI_STR(cpus_present),
-		SI_STR(cpus_possible), SI_STR(cmdline),
+		SI_STR(cpus_possible), SI_STR(cmdline), SI_STR(build_type),
 	};
 #undef SI_STR
 	json_t *o, *caches, *c;
@@ -66,6 +66,11 @@ int report_sysinfo_parse(const char *text, struct sysinfo *si)
 	si->ncpu_online = ncpu > INT32_MAX ? 0 : (int)ncpu;
 	if (json_is_number(json_object_get(o, "mhz")))
 		si->mhz = json_number_value(json_object_get(o, "mhz"));
+	for (i = 0; i < 3; i++) {
+		json_t *l = json_array_get(json_object_get(o, "loadavg"), i);
+
+		si->loadavg[i] = json_is_number(l) ? json_number_value(l) : (double)NAN;
+	}
 	si->mem_total = get_uint(o, "mem_total");
 	si->mem_available = get_uint(o, "mem_available");
 	caches = json_object_get(o, "caches");

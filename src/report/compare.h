@@ -31,19 +31,20 @@ int report_compare_text(FILE *out, const struct judge_cmp_side *sides, size_t ns
 /*
  * The same table as one JSON document, rows in the text's order and only
  * the rows the text prints (instances the base shares with some other):
- *   {"kbench": version, "base": name, "sides": [{"name", "runs", "sentinel_sys_ns",
+ *   {header (jsonw.h), "base": name, "sides": [{"name", "nruns", "sentinel_sys_ns",
  *    "sentinel_user_ns", "sentinel_sys_shift", "sentinel_user_shift"}],
  *    "threshold": 0.02, "as_measured": false, "correction": "benjamini-hochberg", "alpha": 0.05,
  *    "rows": [{"id", "placement" (null: none), "parallel", "unit", "better",
  *              "section": title, "cells": [cell, base's first]}],
- *    "sections": [{"title", "side", "compared", "geomean", "better",
- *                  "worse", "unchanged"}],
+ *    "sections": [{"title", "side", "ncompared", "geomean", "nbetter",
+ *                  "nworse", "nunchanged", "ncannot_tell"}],
  *    "tables": the tables the text prints, as summary --json's, with curves
  *              (--curves) report_compare_curves' after them}
- * A cell is {"side", "present", "runs", "median", "ci_low", "ci_high",
- * "noisy"}, and for an other also "change", "ratio", "ratio_ci_low",
- * "ratio_ci_high", "test" ("welch-log-runs", "welch-log-replicas",
- * "mann-whitney-samples" or null), "p", "p_adj", "significant", "better".  "sections" has one entry
+ * A cell is {"side", "present", "nruns", "level", "level_low",
+ * "level_high", "noisy"}, and for an other also "change", "ratio",
+ * "ratio_ci_low", "ratio_ci_high", "test" ("welch-log-runs",
+ * "welch-log-replicas", "mann-whitney-samples" or null), "p", "p_adj",
+ * "significant", "verdict", "improved" (doc/json.md).  "sections" has one entry
  * per printed section and other side: the text's closing line, which
  * speaks of the first other only, for each.  A figure that does not exist
  * is null.  0, or -1 when the document cannot be built or written.

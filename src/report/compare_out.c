@@ -321,6 +321,33 @@ static void cmp_cell_widths(const struct judge_cmp_row *rows, size_t nrows, size
 }
 
 /*
+ * Under a row with a significant change, LKP's word for it ("regression",
+ * "improvement") ending under each side's mark, on a line of its own: the
+ * row itself has no room left in 80 columns.
+ */
+static void cmp_words(struct rm_doc *doc, const struct judge_cmp_row *row, size_t nsides,
+		      const int *mark_end)
+{
+	char line[512];
+	int len = 0, any = 0;
+
+	memset(line, ' ', sizeof(line));
+	for (size_t s = 1; s < nsides; s++) {
+		const char *w = row->cell[s].better ? "improvement" : "regression";
+		int at = mark_end[s] - (int)strlen(w);
+
+		if (!mark_end[s] || at < len + 1 || mark_end[s] >= (int)sizeof(line) - 1)
+			continue;
+		memcpy(line + at, w, strlen(w));
+		len = mark_end[s];
+		any = 1;
+	}
+	line[len] = '\0';
+	if (any)
+		rm_text(doc, RM_CONT, line);
+}
+
+/*
  * The comparison as the table model (report/model.h), which the text, the
  * page and the JSON render: first an untitled table of the legend's notes
  * (and what the sentinel says of the machines), then a table per section
@@ -405,6 +432,10 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 
 			if (row->section != sec || !row->common)
 				continue;
+			/* Where each side's mark ends on the row (0: none), for LKP's words below it. */
+			int mark_end[JUDGE_CMP_MAX_SIDES] = { 0 };
+			size_t ncell = 3;
+
 			rm_line(doc, RM_ROW);
 			cmp_row_name(row, name, sizeof(name));
 			rm_cell(doc, namew, 0, name);
@@ -423,6 +454,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 				if (!o->present) {
 					rm_cell(doc, otherw + 13 + ciw, 1, "-");
 					rm_span(doc, 4);
+					ncell++;
 					continue;
 				}
 				cmp_cell_text(cell, sizeof(cell), o);
@@ -434,13 +466,17 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 				if (o->significant && !row->levels_differ)
 					rm_flags(doc, RM_SIGNIF);
 				rm_cell(doc, 2, 0, marks);
+				if (o->significant && !row->levels_differ)
+					mark_end[s] = rm_cell_end(doc, ncell + 3) - 1;
 				cmp_change_ci(change, sizeof(change), o);
 				rm_cell(doc, ciw, 1, change);
+				ncell += 5;
 			}
 			if (unit) {
 				rm_cell(doc, -1, 0, row->key->unit);
 				rm_gap(doc, 2);
 			}
+			cmp_words(doc, row, nsides, mark_end);
 		}
 		/* The section's line speaks of the first other. */
 		cmp_tally(rows, nrows, sec, 1, &t);
@@ -464,7 +500,8 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 		rm_lead(doc);
 	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1, then its 95%% "
 		 "interval (a..b, in %%);\n* = significant: Benjamini-Hochberg adjusted p < 0.05, "
-		 "at least %.0f%%%s\n= = unchanged: its interval inside +-%.0f%%; ~ = fewer than 3 "
+		 "at least %.0f%%%s\nunder a *, regression or improvement: which way it went, in LKP's "
+		 "words;\n= = unchanged: its interval inside +-%.0f%%; ~ = fewer than 3 "
 		 "runs a side, their\nreplicas compared (samples, for runs without); ! = loose in a run "
 		 "of the side\n(its interval over twice its run's typical one)",
 		 base, threshold * 100,

@@ -23,6 +23,7 @@
 #include "report/jsonw.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,7 @@ static size_t gb_nrep(const struct result *r)
 
 /* One entry of "benchmarks": x is in the unit's own terms (a rate as a rate). */
 static json_t *gb_entry(const char *name, const char *run_name, size_t family, const char *agg,
-			size_t reps, size_t index, double iterations, struct gb_unit u, double x,
+			size_t reps, size_t index, uint64_t iterations, struct gb_unit u, double x,
 			const char *unit, int *bad)
 {
 	json_t *o = json_object();
@@ -131,7 +132,8 @@ static json_t *gb_entry(const char *name, const char *run_name, size_t family, c
 		report_jset(o, "repetition_index", json_integer((json_int_t)index), bad);
 		report_jset(o, "threads", json_integer(1), bad);
 	}
-	report_jset(o, "iterations", json_real(iterations), bad);
+	report_jset(o, "iterations", json_integer(iterations > INT64_MAX ? INT64_MAX :
+						  (json_int_t)iterations), bad);
 	report_jset(o, "real_time", report_jreal(t), bad);
 	report_jset(o, "cpu_time", report_jreal(t), bad);
 	report_jset(o, "time_unit", report_jstr(u.time_unit), bad);
@@ -202,7 +204,7 @@ static void gb_benchmarks(json_t *arr, const struct run_info *runs, size_t nruns
 					n += gb_reps(x, v + n);
 					for (size_t m = from; m < n; m++)
 						report_jpush(arr, gb_entry(name, name, family, NULL, 0, m,
-									   (double)x->iterations, u, v[m],
+									   x->iterations, u, v[m],
 									   x->unit, bad), bad);
 					lv[nl++] = result_figure(x);
 				}
@@ -232,7 +234,7 @@ static void gb_benchmarks(json_t *arr, const struct run_info *runs, size_t nruns
 			for (size_t a = 0; a < sizeof(aggs) / sizeof(aggs[0]); a++) {
 				snprintf(agg, sizeof(agg), "%s_%s", name, aggs[a].name);
 				report_jpush(arr, gb_entry(agg, name, family, aggs[a].name, n, 0,
-							   (double)n, as_time, aggs[a].t, r->unit, bad),
+							   n, as_time, aggs[a].t, r->unit, bad),
 					     bad);
 			}
 			family++;

@@ -205,15 +205,14 @@ char *rm_joined(const char *s)
 }
 
 /* A line of cells, each padded to its width, blanks at the end dropped. */
-static void write_cells(FILE *out, const struct rm_line *l)
+/* l's first upto cells as the text writes them, into line (2048 bytes); its length. */
+static size_t cells_text(char *line, size_t size, const struct rm_line *l, size_t upto)
 {
-	/* A cell may take 4 bytes a column (UTF-8), and a line several. */
-	char line[2048];
-	size_t pos = 0, len;
+	size_t pos = 0;
 
 	line[0] = '\0';
-	for (size_t c = 0; c < l->ncells && pos + 1 < sizeof(line); c++) {
-		for (int g = 0; pos > 0 && g < l->cells[c].gap && pos + 1 < sizeof(line); g++)
+	for (size_t c = 0; c < l->ncells && c < upto && pos + 1 < size; c++) {
+		for (int g = 0; pos > 0 && g < l->cells[c].gap && pos + 1 < size; g++)
 			line[pos++] = ' ';
 		int w = l->cells[c].width;
 
@@ -222,18 +221,38 @@ static void write_cells(FILE *out, const struct rm_line *l)
 		 * column reads "+-8.9": one wider pushes the rest of its line right.
 		 */
 		if (l->kind == RM_ROW && l->cells[c].right && w >= 0) {
-			int cols = utf8_escape(line + pos, sizeof(line) - pos, l->cells[c].text, -1);
+			int cols = utf8_escape(line + pos, size - pos, l->cells[c].text, -1);
 
 			w = cols > w ? cols : w;
 		}
-		report_cell(line + pos, sizeof(line) - pos, l->cells[c].text, w,
-			    l->cells[c].right ? 1 : -1);
+		report_cell(line + pos, size - pos, l->cells[c].text, w, l->cells[c].right ? 1 : -1);
 		pos += strlen(line + pos);
 	}
+	return pos;
+}
+
+static void write_cells(FILE *out, const struct rm_line *l)
+{
+	/* A cell may take 4 bytes a column (UTF-8), and a line several. */
+	char line[2048];
+	size_t len;
+
+	cells_text(line, sizeof(line), l, l->ncells);
 	len = strlen(line);
 	while (len > 0 && line[len - 1] == ' ')
 		line[--len] = '\0';
 	fprintf(out, "%s\n", line);
+}
+
+int rm_cell_end(const struct rm_doc *doc, size_t cell)
+{
+	const struct rm_table *tb = doc->ntables ? &doc->tables[doc->ntables - 1] : NULL;
+	char line[2048];
+
+	if (!tb || !tb->nlines)
+		return 0;
+	cells_text(line, sizeof(line), &tb->lines[tb->nlines - 1], cell + 1);
+	return utf8_width(line);
 }
 
 void rm_write_text(FILE *out, const struct rm_doc *doc)

@@ -93,6 +93,11 @@ void rm_span(struct rm_doc *doc, int span);
 void rm_flags(struct rm_doc *doc, unsigned flags);
 /* A GROUP, NOTE, CONT or PARA line in the last table. */
 void rm_text(struct rm_doc *doc, enum rm_kind kind, const char *text);
+/*
+ * The column at which the text ends cell (from 0) of the last line, as
+ * rm_write_text writes it: where a line below can put a word under it.
+ */
+int rm_cell_end(const struct rm_doc *doc, size_t cell);
 /* Each line of what a function printed into a memory stream, as a NOTE line. */
 void rm_notes(struct rm_doc *doc, const char *printed);
 void rm_doc_free(struct rm_doc *doc);

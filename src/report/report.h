@@ -62,8 +62,8 @@ int report_show_text(FILE *out, const struct run_info *run, const char *id);
  */
 void report_show_sentinel_text(FILE *out, const struct run_info *run);
 /*
- * The same as JSON, in `summary --json`'s shape: {"kbench", "sysinfo",
- * "runs": [run]}, the run holding only the results of id, points, values
+ * The same as JSON, in `summary --json`'s shape (doc/json.md's "show"):
+ * {header, "sysinfo", "runs": [run]}, the run holding only the results of id, points, values
  * and samples (when loaded) included.  Returns how many results, or -1.
  */
 int report_show_json(FILE *out, const struct run_info *run, const char *id);
@@ -100,12 +100,13 @@ struct report_list_row {
 	const char *reason;	/* NULL when supported here */
 };
 void report_list_text(FILE *out, const struct report_list_row *rows, size_t n);
-/* JSON array of {id, unit, better, summary, suites[], supported, reason}. */
+/* {header, "benchmarks": [{id, unit, better, summary, suites[], supported, reason}]}. */
 int report_list_json(FILE *out, const struct report_list_row *rows, size_t n);
 
 /*
- * `kbench run --json`: {"kbench": version, "sysinfo": {...}, "runs": [{label,
- * started, host, sysinfo, results: [...]}]}.  sysinfo_json is the stored
+ * `kbench run --json` (doc/json.md's "runs"): {header (jsonw.h),
+ * "sysinfo": {...}, "runs": [{run_id, label, started, host, sysinfo,
+ * results: [...]}]}.  sysinfo_json is the stored
  * text of the top-level "sysinfo" (one machine's, the one measured; NULL:
  * null); each run's "sysinfo" is its own machine, null when it has none.
  */
@@ -123,9 +124,10 @@ int report_summary_json(FILE *out, const char *sysinfo_json, const struct run_in
 
 struct store_run_row;
 /*
- * `kbench runs --json`: an array of {"id", "set", "uuid", "label",
- * "started", "finished" (null if interrupted), "host", "os", "results",
- * "skipped_or_failed"}, one per row.  0 or -1.
+ * `kbench runs --json` (doc/json.md's "run-list"): {header, "runs":
+ * [{"run_id", "set_id", "uuid", "label", "started", "finished" (null if
+ * interrupted), "state", "host", "os", "nresults", "skipped_or_failed"}]},
+ * one per row.  0 or -1.
  */
 int report_runs_list_json(FILE *out, const struct store_run_row *rows, size_t n);
 

@@ -20,8 +20,13 @@ check "sys.null is significantly slower in both others" \
 	grep -Eq '^sys\.null .* \+259\.5% \* .* \+186\.1% \*~$' "$T/out"
 check "proc.fork, within noise, is not called a change" sh -c "grep '^proc\.fork' '$T/out' | grep -vq '\*'"
 check "a figure that missed its precision, no looser than the rest, is not marked" \
-	grep -Eq '^ipc\.tcp\.lat none .*[0-9]% +-0\.3% [= ] ' "$T/out"
+	grep -Eq '^ipc\.tcp\.lat none .*[0-9] +-0\.3% [= ] ' "$T/out"
 check "a skipped figure is a dash" grep -Eq '^ipc\.rpc_udp\.lat none .* -$' "$T/out"
+check "three sides fit 80 columns" sh -c "! awk 'length(\$0) > 80' '$T/out' | grep -q ."
+check "... LKP's word under a significant mark" sh -c "grep -A1 '^sys\.null ' '$T/out' | grep -q '^ *regression *regression\$'"
+kb compare 1 4 7 2 --db "$DB"
+check "four sides fit 80 columns, the others' changes alone" \
+	sh -c "[ $rc = 0 ] && ! awk 'length(\$0) > 80' '$T/out' | grep -q . && grep -q 'the others. changes alone' '$T/out'"
 kb compare 2.5.47 2.5.47-mm1 --threshold 20 --db "$DB"
 check "--threshold 20: a 10% gain is no longer significant" sh -c "grep '^mem\.read\.bw' '$T/out' | grep -vq '\*'"
 check "--threshold 20: a 260% loss still is" grep -Eq '^sys\.null .*\+259\.5% \*' "$T/out"

@@ -321,6 +321,60 @@ static void cmp_cell_widths(const struct judge_cmp_row *rows, size_t nrows, size
 }
 
 /*
+ * How a table lays out the other sides, so that a row stays within 80
+ * columns: two sides, each figure with its interval and the change's
+ * interval (CMP_FULL); more, the others' figures without intervals and no
+ * change's interval (CMP_NO_CI: in the JSON, and in a compare of two); more
+ * still, the others' changes alone (CMP_CHANGES).  Where a side's name is
+ * wider than its columns, the header names the others by key (B, C, ...)
+ * on lines of their own above it.
+ */
+enum cmp_layout { CMP_FULL, CMP_NO_CI, CMP_CHANGES };
+
+/* A change and its marks: "+259.5% *~". */
+#define CMP_CHANGE_W 7
+#define CMP_MARKS_W 2
+
+static enum cmp_layout cmp_layout_of(const struct judge_cmp_row *rows, size_t nrows,
+				     size_t nsides, int namew, int basew, int *otherw, int *ciw)
+{
+	char fig[32];
+	int fw = 6;
+
+	if (nsides <= 2)
+		return CMP_FULL;
+	for (size_t k = 0; k < nrows; k++)
+		for (size_t s = 1; rows[k].common && s < nsides; s++)
+			if (rows[k].cell[s].present) {
+				report_fig(fig, sizeof(fig), rows[k].cell[s].median);
+				fw = (int)strlen(fig) > fw ? (int)strlen(fig) : fw;
+			}
+	*ciw = 0;
+	/* The name, the base with its mark, then each other: figure, mark, change, marks. */
+	if (namew + 1 + basew + 1 + (int)(nsides - 1) * (1 + fw + 1 + 1 + CMP_CHANGE_W + 1 +
+							 CMP_MARKS_W) <= REPORT_COLS) {
+		*otherw = fw;
+		return CMP_NO_CI;
+	}
+	*otherw = 0;
+	return CMP_CHANGES;
+}
+
+/* The cells an other side's row takes in a layout (one "-" spans them when it lacks the figure). */
+static size_t cmp_side_cells(enum cmp_layout lay)
+{
+	return lay == CMP_FULL ? 5 : lay == CMP_NO_CI ? 4 : 2;
+}
+
+/* A side's columns' width in a layout, from its figure's to its marks'. */
+static int cmp_side_width(enum cmp_layout lay, int otherw, int ciw)
+{
+	return lay == CMP_CHANGES ? CMP_CHANGE_W + 1 + CMP_MARKS_W
+				  : otherw + 1 + 1 + CMP_CHANGE_W + 1 + CMP_MARKS_W +
+					    (lay == CMP_FULL ? 1 + ciw : 0);
+}
+
+/*
  * Under a row with a significant change, LKP's word for it ("regression",
  * "improvement") ending under each side's mark, on a line of its own: the
  * row itself has no room left in 80 columns.
@@ -365,10 +419,16 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 	/* Side names escaped by the writers (report_cell): a label may hold anything. */
 	char cell[64], change[32], legend[1024], base[512], other[512], id[32], name[96];
 	struct judge_cmp_machine m[JUDGE_CMP_MAX_SIDES];
-	int namew = cmp_name_width(rows, nrows), basew, otherw, ciw;
+	int namew = cmp_name_width(rows, nrows), basew, otherw, ciw, sidew, keyed = 0;
+	enum cmp_layout lay;
 	size_t nstate;
 
 	cmp_cell_widths(rows, nrows, nsides, &basew, &otherw, &ciw);
+	lay = cmp_layout_of(rows, nrows, nsides, namew, basew, &otherw, &ciw);
+	sidew = cmp_side_width(lay, otherw, ciw);
+	/* Narrowed, the others are named by key where one's name is wider than its columns. */
+	for (size_t s = 1; lay != CMP_FULL && s < nsides; s++)
+		keyed |= utf8_width(sides[s].name) > sidew;
 	report_cell(base, sizeof(base), sides[0].name, -1, 0);
 	for (size_t sec = 0; sec <= judge_section_other(); sec++) {
 		int unit = judge_section_units(sec);
@@ -382,6 +442,13 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 		rm_plain(doc);
 		if (doc->ntables > 1)
 			rm_lead(doc);
+		for (size_t s = 1; keyed && s < nsides; s++) {
+			char key[600];
+
+			report_cell(other, sizeof(other), sides[s].name, -1, 0);
+			snprintf(key, sizeof(key), "%c  %s", (char)('A' + s % 26), other);
+			rm_text(doc, RM_GROUP, key);
+		}
 		rm_line(doc, RM_HEAD);
 		/*
 		 * Each side's name whole: one longer than its column reaches left
@@ -393,11 +460,16 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 
 		rm_cell(doc, namew - lend, 0, "");
 		for (size_t s = 0; s < nsides; s++) {
-			rm_cell(doc, (s == 0 ? basew + 1 : otherw + 12) + lend, 1, sides[s].name);
+			char key[2] = { (char)('A' + s % 26), '\0' };
+
+			rm_cell(doc, (s == 0 ? basew + 1 : sidew - (lay == CMP_FULL ? 1 + ciw : 0)) + lend,
+				1, s > 0 && keyed ? key : sides[s].name);
 			lend = 0;
 			if (s > 0) {
 				/* The name over the figure and its change; the interval's column unnamed. */
-				rm_span(doc, 3);
+				rm_span(doc, (int)cmp_side_cells(lay) - 1 - (lay == CMP_FULL));
+				if (lay != CMP_FULL)
+					continue;
 				if (s + 1 < nsides)
 					lend = cmp_borrow(sides[s + 1].name, otherw + 12, ciw);
 				rm_cell(doc, ciw - lend, 0, "");
@@ -422,10 +494,12 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 			for (size_t k = 0; k < nrows && !ci; k++)
 				ci = rows[k].section == sec && rows[k].common && rows[k].cell[s].present &&
 				     isfinite(rows[k].cell[s].ratio_lo) && isfinite(rows[k].cell[s].ratio_hi);
-			rm_cell(doc, otherw + 1, 1, "level");
-			rm_cell(doc, 7, 1, "change");
-			rm_cell(doc, 2, 0, "");
-			rm_cell(doc, ciw, 1, ci ? "interval" : "");
+			if (lay != CMP_CHANGES)
+				rm_cell(doc, otherw + 1, 1, "level");
+			rm_cell(doc, CMP_CHANGE_W, 1, "change");
+			rm_cell(doc, CMP_MARKS_W, 0, "");
+			if (lay == CMP_FULL)
+				rm_cell(doc, ciw, 1, ci ? "interval" : "");
 		}
 		for (size_t k = 0; k < nrows; k++) {
 			const struct judge_cmp_row *row = &rows[k];
@@ -452,25 +526,33 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 						  '\0' };
 
 				if (!o->present) {
-					rm_cell(doc, otherw + 13 + ciw, 1, "-");
-					rm_span(doc, 4);
+					rm_cell(doc, sidew, 1, "-");
+					rm_span(doc, (int)cmp_side_cells(lay) - 1);
 					ncell++;
 					continue;
 				}
-				cmp_cell_text(cell, sizeof(cell), o);
-				rm_cell(doc, otherw, 1, cell);
-				rm_cell(doc, 1, 0, o->noisy ? "!" : "");
-				rm_gap(doc, 0);
+				if (lay != CMP_CHANGES) {
+					if (lay == CMP_FULL)
+						cmp_cell_text(cell, sizeof(cell), o);
+					else
+						report_fig(cell, sizeof(cell), o->median);
+					rm_cell(doc, otherw, 1, cell);
+					rm_cell(doc, 1, 0, o->noisy ? "!" : "");
+					rm_gap(doc, 0);
+				}
 				snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
-				rm_cell(doc, 7, 1, change);
+				rm_cell(doc, CMP_CHANGE_W, 1, change);
 				if (o->significant && !row->levels_differ)
 					rm_flags(doc, RM_SIGNIF);
-				rm_cell(doc, 2, 0, marks);
+				rm_cell(doc, CMP_MARKS_W, 0, marks);
 				if (o->significant && !row->levels_differ)
-					mark_end[s] = rm_cell_end(doc, ncell + 3) - 1;
-				cmp_change_ci(change, sizeof(change), o);
-				rm_cell(doc, ciw, 1, change);
-				ncell += 5;
+					mark_end[s] = rm_cell_end(doc, ncell + cmp_side_cells(lay) -
+								    (lay == CMP_FULL ? 2 : 1)) - 1;
+				if (lay == CMP_FULL) {
+					cmp_change_ci(change, sizeof(change), o);
+					rm_cell(doc, ciw, 1, change);
+				}
+				ncell += cmp_side_cells(lay);
 			}
 			if (unit) {
 				rm_cell(doc, -1, 0, row->key->unit);
@@ -483,9 +565,18 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 		if (t.compared) {
 			char line[1400];
 
-			snprintf(line, sizeof(line), "  %s against %s: gain %.3fx (geometric mean, above 1 "
-				 "is better)", report_cell(other, sizeof(other), sides[1].name, -1, 0), base,
+			char gain[96];
+
+			snprintf(gain, sizeof(gain), "gain %.3fx (geometric mean, above 1 is better)",
 				 t.geomean);
+			snprintf(line, sizeof(line), "  %s against %s: %s",
+				 report_cell(other, sizeof(other), sides[1].name, -1, 0), base, gain);
+			/* Long labels: the gain on a line of its own rather than past 80 columns. */
+			if (utf8_width(line) > REPORT_COLS) {
+				line[strlen(line) - strlen(gain) - 1] = '\0';
+				rm_text(doc, RM_NOTE, line);
+				snprintf(line, sizeof(line), "  %s", gain);
+			}
 			rm_text(doc, RM_NOTE, line);
 			snprintf(line, sizeof(line), "  %zu better, %zu worse, %zu unchanged, %zu cannot tell",
 				 t.better, t.worse, t.unchanged, t.untold);
@@ -498,16 +589,23 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 	rm_plain(doc);
 	if (doc->ntables > 1)
 		rm_lead(doc);
-	snprintf(legend, sizeof(legend), "Base %s; change = other / base - 1, then its 95%% "
+	/* The base's name alone on the first line where it would push that line past 80. */
+	snprintf(legend, sizeof(legend), "Base %s;%schange = other / base - 1, then its 95%% "
 		 "interval (a..b, in %%);\n* = significant: Benjamini-Hochberg adjusted p < 0.05, "
 		 "at least %.0f%%%s\nunder a *, regression or improvement: which way it went, in LKP's "
 		 "words;\n= = unchanged: its interval inside +-%.0f%%; ~ = fewer than 3 "
 		 "runs a side, their\nreplicas compared (samples, for runs without); ! = loose in a run "
 		 "of the side\n(its interval over twice its run's typical one)",
-		 base, threshold * 100,
+		 base, utf8_width(base) > 10 ? "\n" : " ", threshold * 100,
 		 flags & JUDGE_CMP_AS_MEASURED ? ";" : " and what\nthe machine itself moved;",
 		 threshold * 100);
 	rm_text(doc, RM_PARA, legend);
+	if (lay != CMP_FULL)
+		rm_text(doc, RM_NOTE, lay == CMP_NO_CI ?
+			"more than two sides, to fit 80 columns: the others' levels without their"
+			"\nintervals, the changes without theirs (both in --json, and in a compare of two)" :
+			"more than three sides, to fit 80 columns: the others' changes alone (their\n"
+			"levels and intervals in --json, and in a compare of two)");
 	judge_compare_machine(sides, nsides, m);
 	cmp_machine_notes(doc, sides, nsides, m, threshold, flags);
 	for (size_t k = 0; k < nrows; k++)

@@ -69,7 +69,11 @@ sys.exit(1 if bad or len(rows) != len(res) else 0)
 # Texts a spreadsheet would run as formulas (OWASP's CSV injection): a quote
 # before them, in a quoted cell; numbers keep their sign.
 INJ=$(db_for inj) || INJ="$T/inj.db"
-for l in '=HYPERLINK("http://x","y")' "+1+cmd|'/C calc'!A0" '-2+3' '@SUM(1)'; do
+# A spreadsheet also skips blanks (a no-break space too) before one, reads the
+# fullwidth signs as ASCII's, and splits ';=1+1' where ';' separates cells.
+NBSP=$(printf '\302\240')
+for l in '=HYPERLINK("http://x","y")' "+1+cmd|'/C calc'!A0" '-2+3' '@SUM(1)' 'a;=1+1' \
+	"${NBSP}=2+2" '＝3+3'; do
 	"$KB" run --only sys.null --replicas 1 --label "$l" --db "$INJ" --max-time 0.05 \
 		--tmpdir "$T/tmp" --quiet >/dev/null 2>&1
 done
@@ -78,9 +82,18 @@ check "csv: labels that start as formulas are quoted with a ' before them" sh -c
 	"grep -q '^[0-9a-f]*,[0-9a-f]*,\"'\''=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",' '$T/out' && grep -q ',\"'\''+1+cmd|'\''/C calc'\''!A0\",' '$T/out' && grep -q ',\"'\''-2+3\",' '$T/out' && grep -q ',\"'\''@SUM(1)\",' '$T/out'"
 check "csv: no cell of it starts as a formula" python3 -c '
 import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
-assert len(rows) == 5, len(rows)
-bad = [c for r in rows[1:] for c in r if c[:1] in ("=", "+", "@") or (c[:1] == "-" and not c[1:2].isdigit())]
+rows = list(csv.reader(open(sys.argv[1], encoding="utf-8")))
+assert len(rows) == 8, len(rows)
+signs = ("=", "+", "@", "-", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+def number(q):
+    try:
+        return float(q) == float(q)
+    except ValueError:
+        return False
+def formula(c):
+    return any(p.lstrip(" \t\u00a0\u3000").startswith(signs) and not number(p)
+               for p in c.split(";"))
+bad = [c for r in rows[1:] for c in r if formula(c) and not c.startswith("\x27")]
 assert not bad, bad
 ' "$T/out"
 kb export --format xml --db "$A"

@@ -78,6 +78,10 @@ mutate where_short "$fresh
 res['where'] = res['where'][:1]"
 refused where_short 'run 1, result 1 (sys.null): "where" has 1 entries, but "n" is'
 
+mutate value_escape "$fresh
+res['values']['\\x1b]0;owned\\x07'] = 1.5"
+refused value_escape 'is not named in lowercase words joined by'
+
 mutate yesterday "$fresh
 run['started'] = 'yesterday'"
 refused yesterday 'run 1: "started" is "yesterday", not a time'

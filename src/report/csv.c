@@ -31,8 +31,43 @@ static const char *const csv_run_columns[] = {
  * a label "=HYPERLINK(...)" would run when the file is opened) gets a
  * quote before it, in a quoted field, as OWASP's advice on CSV injection
  * says: the cell then reads as text, the quote shown.  Numbers are never
- * texts here (csv_num), so a negative figure keeps its sign.
+ * texts here (csv_num), so a negative figure keeps its sign.  A spreadsheet
+ * also trims blanks before a formula (" =1+1", a no-break space), reads the
+ * fullwidth signs (U+FF1D "＝" and its kin) as the ASCII ones, and in a
+ * locale whose separator is ';' splits ";=1+1" into a formula cell: each of
+ * those counts as a formula too.
  */
+
+/* The blanks a spreadsheet skips before a formula: ASCII's, NBSP, U+3000. */
+static const char *const csv_blanks[] = { " ", "\t", "\r", "\n", "\xc2\xa0", "\xe3\x80\x80" };
+/* What starts a formula: ASCII's, and their fullwidth forms U+FF1D, U+FF0B, U+FF0D, U+FF20. */
+static const char *const csv_signs[] = { "=", "+", "-", "@", "\xef\xbc\x9d", "\xef\xbc\x8b",
+					 "\xef\xbc\x8d", "\xef\xbc\xa0" };
+
+static int csv_starts(const char *s, const char *const *set, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(s, set[i], strlen(set[i])) == 0)
+			return (int)strlen(set[i]);
+	return 0;
+}
+
+/* Whether s, or a part of it after a ';', starts as a formula once its blanks are skipped. */
+static int csv_formula(const char *s)
+{
+	for (const char *p = s; p; p = strchr(p, ';')) {
+		int k;
+
+		p += *p == ';';
+		while ((k = csv_starts(p, csv_blanks, sizeof(csv_blanks) / sizeof(*csv_blanks))))
+			p += k;
+		if (csv_starts(p, csv_signs, sizeof(csv_signs) / sizeof(*csv_signs)) ||
+		    (p == s && (*p == '\t' || *p == '\r')))
+			return 1;
+	}
+	return 0;
+}
+
 static void csv_text(FILE *out, const char *s, int first)
 {
 	char fixed[3 * 256 + 1];
@@ -44,8 +79,8 @@ static void csv_text(FILE *out, const char *s, int first)
 		utf8_repair(fixed, sizeof(fixed), s);
 		s = fixed;
 	}
-	formula = s[0] && strchr("=+-@\t\r", s[0]) != NULL;
-	if (!formula && !strpbrk(s, ",\"\r\n")) {
+	formula = csv_formula(s) || strchr("\t\r", s[0]) != NULL;
+	if (!formula && !strpbrk(s, ",;\"\r\n")) {
 		fputs(s, out);
 		return;
 	}

@@ -224,6 +224,12 @@ static void imp_values(struct imp *im, json_t *o, struct result *r)
 				 sizeof(bv->key) - 1);
 			return;
 		}
+		/* A name is a benchmark's word, as core/bench.h has it; a show prints it bare. */
+		if (!key[0] || strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(key)) {
+			imp_fail(im, "value \"%s\" is not named in lowercase words joined by '_'",
+				 key);
+			return;
+		}
 		snprintf(bv->key, sizeof(bv->key), "%s", key);
 		bv->num = NAN;
 		if (json_is_string(v)) {

@@ -176,27 +176,32 @@ static char *curve_text(unsigned flags)
 }
 
 static const struct svg_row forest_rows[] = {
-	{ "sys.null", 3.595, 3.57, 3.62, 1, -1, NULL },
-	{ "sys.read", 0.997, 0.99, 1.004, 0, 0, NULL },
-	{ "sys.write", 0.993, 0.985, 1.001, 0, 0, NULL },
-	{ "ctx.2p.0k none", 0.851, 0.84, 0.862, 1, 1, NULL },
-	{ "proc.fork", 1.014, 1.004, 1.024, 0, 0, NULL },
-	{ "ipc.rpc_udp.lat none", NAN, NAN, NAN, 0, 0, "failed: no rpcbind" },
-	{ "ipc.pipe.lat none <&\">", 1.255, 1.21, INFINITY, 1, -1, NULL },
-	{ "a figure whose name is far longer than any column holds", 1.0, 0.98, 1.02, 0, 0, NULL },
+	{ "sys.null", 3.595, 3.57, 3.62, SVG_WORSE, NULL },
+	{ "sys.read", 0.997, 0.99, 1.004, SVG_UNCHANGED, NULL },
+	{ "sys.write", 0.993, 0.985, 1.001, SVG_UNCHANGED, NULL },
+	{ "ctx.2p.0k none", 0.851, 0.84, 0.862, SVG_BETTER, NULL },
+	{ "proc.fork", 1.014, 1.004, 1.024, SVG_UNTOLD, NULL },
+	{ "ipc.rpc_udp.lat none", NAN, NAN, NAN, SVG_UNTOLD, "failed: no rpcbind" },
+	{ "ipc.pipe.lat none <&\">", 1.255, 1.21, INFINITY, SVG_WORSE, NULL },
+	{ "a figure whose name is far longer than any column holds", 1.0, 0.98, 1.02, SVG_UNCHANGED, NULL },
+	{ "mem.lat.l2", 1.5, NAN, NAN, SVG_NOT_COMPARED, NULL },
 };
-static const struct svg_row forest_gmean = { "geometric mean", 1.09, 1.02, 1.17, 1, -1, NULL };
+/* The section's closing lines, compare's: written under the rows. */
+static const char *const forest_foot[] = {
+	"2.5.47-mm1 against 2.5.47: gain 0.891x (geometric mean, above 1 is better)",
+	"0 better, 1 worse, 9 unchanged, 1 cannot tell",
+};
 
 static const struct svg_chart forest_chart = {
 	.title = "Processor, processes: 2.5.47-mm1 against 2.5.47",
 	.xlabel = "change against 2.5.47 (log scale)", .empty = "no figures compared",
 };
 
-static char *forest_text(const struct svg_row *rows, size_t n, const struct svg_row *gmean)
+static char *forest_text(const struct svg_row *rows, size_t n, const char *const *foot)
 {
 	struct capture cap;
 
-	assert_int_equal(svg_forest(capture_start(&cap), &forest_chart, rows, n, gmean), 0);
+	assert_int_equal(svg_forest(capture_start(&cap), &forest_chart, rows, n, foot, foot ? 2 : 0), 0);
 	return capture_end(&cap);
 }
 
@@ -234,7 +239,7 @@ static double strip_y[STRIP_N];
 
 static char *strip_text(void)
 {
-	struct svg_samples s = { STRIP_N, NULL, strip_y, 0.5713, 0.5690, 0.5741 };
+	struct svg_samples s = { STRIP_N, NULL, strip_y, 0.5713, 0.5690, 0.5741, NULL };
 	struct svg_chart c = { .title = "sys.null: samples", .xlabel = "sample",
 			       .ylabel = "us", .empty = "no samples stored" };
 	struct capture cap;
@@ -302,7 +307,7 @@ static void test_curve_golden(void **state)
 
 static void test_forest_golden(void **state)
 {
-	char *text = forest_text(forest_rows, NELEM(forest_rows), &forest_gmean);
+	char *text = forest_text(forest_rows, NELEM(forest_rows), forest_foot);
 
 	(void)state;
 	check_golden("svg_forest", text);
@@ -565,7 +570,7 @@ static void test_curve_escapes(void **state)
 /* One g.row per figure, the failed one too, with its note; the mean set apart. */
 static void test_forest_rows(void **state)
 {
-	char *text = forest_text(forest_rows, NELEM(forest_rows), &forest_gmean);
+	char *text = forest_text(forest_rows, NELEM(forest_rows), forest_foot);
 
 	(void)state;
 	assert_int_equal(count(text, "<g class=\"row\""), (int)NELEM(forest_rows));
@@ -594,8 +599,8 @@ static void test_forest_rows(void **state)
 static void test_forest_ticks(void **state)
 {
 	static const struct svg_row rows[] = {
-		{ "a", 0.82, 0.80, 0.84, 1, 1, NULL },
-		{ "b", 1.2, 1.15, 1.25, 1, -1, NULL },
+		{ "a", 0.82, 0.80, 0.84, SVG_BETTER, NULL },
+		{ "b", 1.2, 1.15, 1.25, SVG_WORSE, NULL },
 	};
 	char labels[512], *text, *p;
 	double xs[64], pct[64];
@@ -607,7 +612,7 @@ static void test_forest_ticks(void **state)
 	assert_string_equal(labels, "-20% -9.1% -4.8% 0 +5% +10% +25%");
 	free(text);
 
-	text = forest_text(forest_rows, NELEM(forest_rows), &forest_gmean);
+	text = forest_text(forest_rows, NELEM(forest_rows), forest_foot);
 	x_ticks(text, labels, sizeof(labels), xs, &n);
 	assert_int_equal(n % 2, 1);
 	for (p = strtok(labels, " "); p; p = strtok(NULL, " "))
@@ -627,8 +632,8 @@ static void test_forest_ticks(void **state)
 /* Tiny changes still get an axis of some width, and percent labels never say -100%. */
 static void test_forest_extremes(void **state)
 {
-	static const struct svg_row tiny[] = { { "t", 1.0, 1.0, 1.0, 0, 0, NULL } };
-	static const struct svg_row huge[] = { { "h", 2000, 1500, 2500, 1, -1, NULL } };
+	static const struct svg_row tiny[] = { { "t", 1.0, 1.0, 1.0, SVG_UNCHANGED, NULL } };
+	static const struct svg_row huge[] = { { "h", 2000, 1500, 2500, SVG_WORSE, NULL } };
 	char labels[512], *text;
 	double xs[64];
 	size_t n;
@@ -650,10 +655,10 @@ static void test_forest_extremes(void **state)
 static void test_forest_nochart(void **state)
 {
 	static const struct svg_row rows[] = {
-		{ "a", NAN, NAN, NAN, 0, 0, NULL },
-		{ "b", 0, 0, 0, 0, 0, NULL },
-		{ "c", -1, -2, 0, 0, 0, NULL },
-		{ "d", INFINITY, 1, 2, 0, 0, NULL },
+		{ "a", NAN, NAN, NAN, SVG_UNTOLD, NULL },
+		{ "b", 0, 0, 0, SVG_UNTOLD, NULL },
+		{ "c", -1, -2, 0, SVG_UNTOLD, NULL },
+		{ "d", INFINITY, 1, 2, SVG_UNTOLD, NULL },
 	};
 	char *text;
 
@@ -751,7 +756,7 @@ static void test_strip_elements(void **state)
 static void test_strip_nochart(void **state)
 {
 	static const double y[] = { NAN, INFINITY };
-	struct svg_samples s = { 2, NULL, y, 1, 0.9, 1.1 };
+	struct svg_samples s = { 2, NULL, y, 1, 0.9, 1.1, NULL };
 	struct svg_chart c = { .empty = "no samples: the result was skipped" };
 	struct capture cap;
 	char *text;
@@ -767,7 +772,7 @@ static void test_strip_nochart(void **state)
 static void test_strip_one_sample(void **state)
 {
 	static const double y[] = { 7 };
-	struct svg_samples s = { 1, NULL, y, NAN, NAN, NAN };
+	struct svg_samples s = { 1, NULL, y, NAN, NAN, NAN, NULL };
 	struct svg_chart c = { .title = "one" };
 	struct capture cap;
 	char *text;
@@ -787,9 +792,9 @@ static void test_strip_one_sample(void **state)
 /* The same input, the same bytes: every chart drawn twice. */
 static void test_deterministic(void **state)
 {
-	char *a[4] = { curve_text(SVG_BAND), forest_text(forest_rows, NELEM(forest_rows), &forest_gmean),
+	char *a[4] = { curve_text(SVG_BAND), forest_text(forest_rows, NELEM(forest_rows), forest_foot),
 		       bars_text(), strip_text() };
-	char *b[4] = { curve_text(SVG_BAND), forest_text(forest_rows, NELEM(forest_rows), &forest_gmean),
+	char *b[4] = { curve_text(SVG_BAND), forest_text(forest_rows, NELEM(forest_rows), forest_foot),
 		       bars_text(), strip_text() };
 
 	(void)state;
@@ -807,7 +812,7 @@ static void test_write_error(void **state)
 	FILE *f = fopen("/dev/null", "r");
 	static const double nan1[] = { NAN };
 	struct svg_series none = { "x", 1, nan1, nan1, NULL, NULL, NULL };
-	struct svg_samples smp = { 2, NULL, (const double[]){ 1, 2 }, 1.5, 1, 2 };
+	struct svg_samples smp = { 2, NULL, (const double[]){ 1, 2 }, 1.5, 1, 2, NULL };
 
 	(void)state;
 	assert_non_null(f);
@@ -816,7 +821,7 @@ static void test_write_error(void **state)
 	clearerr(f);
 	assert_int_equal(svg_curve(f, &curve_chart, &none, 1, NULL, 0), -1);
 	clearerr(f);
-	assert_int_equal(svg_forest(f, &forest_chart, forest_rows, NELEM(forest_rows), &forest_gmean), -1);
+	assert_int_equal(svg_forest(f, &forest_chart, forest_rows, NELEM(forest_rows), forest_foot, 2), -1);
 	clearerr(f);
 	assert_int_equal(svg_bars(f, &bars_chart, bar_groups, NELEM(bar_groups)), -1);
 	clearerr(f);

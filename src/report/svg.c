@@ -110,21 +110,27 @@ static int svg_char_ok(uint32_t cp)
 
 /*
  * s XML-escaped, for text or an attribute in double quotes: at most maxch
- * characters, the last of them an ellipsis when s is longer.  A byte that is
+ * characters, an ellipsis in the middle standing for what is cut when s is
+ * longer, so that both ends show: names alike to their last characters
+ * ("6.19.0-rc1-next-20251201-a" and "-b") stay told apart.  A byte that is
  * not UTF-8 and a control character (a newline in a label, a bidirectional
  * override that would reorder the chart's text) become U+FFFD.
  */
 static void svg_text(struct svg_w *w, const char *s, size_t maxch)
 {
-	size_t total = svg_chars(s), n = 0, len;
+	size_t total = svg_chars(s), n = 0, len, head = total, tail = total;
 	uint32_t cp;
 
+	if (total > maxch) {
+		head = maxch / 2;
+		tail = total - (maxch > 0 ? maxch - 1 - head : 0);
+	}
 	for (; s && *s; s += len ? len : 1, n++) {
-		if (total > maxch && n + 1 >= maxch) {
-			fputs("\xe2\x80\xa6", w->out);
-			break;
-		}
 		len = utf8_next(s, &cp);
+		if (n == head && head < tail)
+			fputs("\xe2\x80\xa6", w->out);
+		if (n >= head && n < tail)
+			continue;
 		if (len == 0 || !svg_char_ok(cp)) {
 			fputs("\xef\xbf\xbd", w->out);
 			continue;
@@ -1017,6 +1023,29 @@ static void svg_forest_row(struct svg_w *w, const struct svg_row *r, const struc
 	fputs("</g>\n", w->out);
 }
 
+/* The bytes a foot's line holds: the chart's width, less its margins. */
+#define SVG_FOOT_CH ((size_t)((SVG_W - 16) / SVG_CHAR))
+
+/*
+ * How much of s goes on one line of at most width bytes: all of it, or up
+ * to its last space that fits (the space itself left out), or where a word
+ * longer than a line must be cut, never inside a UTF-8 character.
+ */
+static size_t svg_wrap(const char *s, size_t width)
+{
+	size_t len = strlen(s), cut = width;
+
+	if (len <= width)
+		return len;
+	while (cut > 0 && s[cut] != ' ')
+		cut--;
+	if (cut > 0)
+		return cut;
+	for (cut = width; cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80; cut--)
+		;
+	return cut ? cut : len;
+}
+
 int svg_forest(FILE *out, const struct svg_chart *c, const struct svg_row *rows, size_t nrows,
 	       const char *const *foot, size_t nfoot)
 {
@@ -1024,7 +1053,7 @@ int svg_forest(FILE *out, const struct svg_chart *c, const struct svg_row *rows,
 	struct svg_axis a;
 	struct svg_ticks *t;
 	struct svg_leg legs[NELEM(svg_verdicts) + 1];
-	size_t drawn = 0, namech = 0, nlegs = 0;
+	size_t drawn = 0, namech = 0, nlegs = 0, nlines = 0;
 	double reach, top = svg_top(c), bottom, legy, footy, height;
 	int kinds[NELEM(svg_verdicts)] = { 0 }, off = 0;
 	int lines, rc;
@@ -1072,7 +1101,17 @@ int svg_forest(FILE *out, const struct svg_chart *c, const struct svg_row *rows,
 			.shape = SVG_ARROW };
 	lines = svg_legend(NULL, legs, nlegs, a.p0, legy);
 	footy = legy + lines * 16 + (nfoot ? 12 : 0);
-	height = footy + (double)nfoot * 16 + 8;
+	for (size_t i = 0; i < nfoot; i++)
+		for (const char *p = foot[i] ? foot[i] : ""; ; ) {
+			size_t len = svg_wrap(p, SVG_FOOT_CH);
+
+			nlines++;
+			p += len;
+			if (!*p)
+				break;
+			p++;
+		}
+	height = footy + (double)nlines * 16 + 8;
 
 	svg_open(&w, "forest", height, c);
 	/* Every second row shaded, under the grid, so the eye keeps a name and its point together. */
@@ -1092,9 +1131,21 @@ int svg_forest(FILE *out, const struct svg_chart *c, const struct svg_row *rows,
 		fputs("<g class=\"foot\">\n", w.out);
 		fprintf(w.out, "<line class=\"sep\" x1=\"4\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#000000\"/>\n",
 			svg_n(&w, footy - 8), svg_n(&w, SVG_W - 4), svg_n(&w, footy - 8));
+		/* A line too long for the chart goes on at the next, broken at a space. */
+		nlines = 0;
 		for (size_t i = 0; i < nfoot; i++)
-			svg_label(&w, "foot", 8, footy + 6 + (double)i * 16, "start", foot[i] ? foot[i] : "",
-				  (size_t)((SVG_W - 16) / SVG_CHAR));
+			for (const char *p = foot[i] ? foot[i] : ""; ; ) {
+				size_t len = svg_wrap(p, SVG_FOOT_CH);
+				char *part = strndup(p, len);
+
+				svg_label(&w, "foot", 8, footy + 6 + (double)nlines++ * 16, "start",
+					  part ? part : "", SVG_ALL);
+				free(part);
+				p += len;
+				if (!*p)
+					break;
+				p++;
+			}
 		fputs("</g>\n", w.out);
 	}
 	rc = svg_close(&w);

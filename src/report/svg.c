@@ -898,7 +898,7 @@ static int svg_cmp_double(const void *a, const void *b)
 }
 
 /* How much further than the typical row's reach a row may be and still set the axis. */
-#define SVG_FOREST_SPAN 4.0
+#define SVG_FOREST_SPAN 3.0
 
 /*
  * The forest's reach: the rows' typical one, the upper quartile of their

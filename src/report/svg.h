@@ -122,7 +122,7 @@ struct svg_row {
  * pairs at r and 1/r labelled with their change (+25% and -20%), so equal
  * distances are equal factors.  The axis spans the rows' typical changes,
  * not the largest: their upper quartile (at least 5%), widened to take in
- * every row within four times that; a row beyond it is drawn as a triangle
+ * every row within three times that; a row beyond it is drawn as a triangle
  * at the axis's end pointing out (path.offscale), its change written
  * beside it, and an interval that leaves the axis is cut at its end, so
  * that one change of +259% leaves the +-1% rows readable.  Each row's

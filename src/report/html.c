@@ -35,7 +35,9 @@ static const char html_css[] =
 	"tr.row:has(+tr.cont) td{border-bottom:none}"
 	"ul.notes{font-size:.8em;color:#444;margin:.2em 0 1em}"
 	"p.warn{color:#8a4b00;margin:.2em 0}"
-	"table.sys th{background:none;font-weight:normal;color:#555}table.sys td{white-space:normal}"
+	"table.sys th{background:none;font-weight:normal;color:#555}"
+	/* A column per label: long labels and values wrap, so that the table fits the page. */
+	"table.sys td,table.sys th.label{white-space:normal;overflow-wrap:anywhere}"
 	"table.sys th.label{color:#111;font-weight:bold}tr.differs th,tr.differs td{background:#fff4e0}"
 	"svg{width:100%;height:auto;max-width:60em}"
 	"p.nochart{font-style:italic;color:#555}"
@@ -43,7 +45,9 @@ static const char html_css[] =
 	"p.legend{font-size:.8em;color:#444}td.sig{font-weight:bold}"
 	/* Print: compare's three sides with their changes' intervals must fit A4's width. */
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}"
-	"table.model{font-size:.75em}table.model th,table.model td{padding:.15em .25em}}";
+	"table.model{font-size:.75em}table.model th,table.model td{padding:.15em .25em}"
+	/* A side's long name over its columns wraps rather than widen them past the paper. */
+	"table.model th{white-space:normal;overflow-wrap:anywhere}}";
 
 void report_html_text(FILE *out, const char *s)
 {
@@ -335,15 +339,11 @@ static void sys_values(const struct run_info *run, struct sys_values *sv)
 	}
 }
 
-/* The warnings, each a paragraph, after who they are of ("2.5.47: ") when said. */
-static void sys_warnings(FILE *out, const char *who, char *warn)
+/* The warnings, each a paragraph. */
+static void sys_warnings(FILE *out, char *warn)
 {
 	for (char *line = warn ? strtok(warn, "\n") : NULL; line; line = strtok(NULL, "\n")) {
 		fputs("<p class=\"warn\">", out);
-		if (who) {
-			report_html_text(out, who);
-			fputs(": ", out);
-		}
 		report_html_text(out, line);
 		fputs("</p>\n", out);
 	}
@@ -364,7 +364,7 @@ void report_html_system(FILE *out, const struct run_info *run)
 	for (size_t f = 0; f < SYS_NFIELDS; f++)
 		sys_row(out, sys_names[f], sv->v[f]);
 	fputs("</table>\n", out);
-	sys_warnings(out, NULL, sv->warn);
+	sys_warnings(out, sv->warn);
 	free(sv->warn);
 	free(sv);
 }
@@ -410,8 +410,15 @@ void report_html_systems(FILE *out, const struct run_info *rows, size_t nrows)
 		sys_values(&rows[k], &sv[k]);
 	fputs("<h2 id=\"systems\">Systems</h2>\n<table class=\"sys\">\n<tr><th></th>", out);
 	for (size_t k = 0; k < nrows; k++) {
+		int shared = 0;
+
+		/* Runs of one label (summary --each) are told apart by their ids. */
+		for (size_t j = 0; j < nrows && !shared; j++)
+			shared = j != k && strcmp(rows[j].label, rows[k].label) == 0;
 		fputs("<th class=\"label\">", out);
 		report_html_text(out, rows[k].label);
+		if (shared)
+			fprintf(out, " (run %lld)", (long long)rows[k].id);
 		fputs("</th>", out);
 	}
 	fputs("</tr>\n", out);

@@ -165,7 +165,7 @@ void lm_page_forest(FILE *out, const void *arg)
 	const struct report_table_chart *lc = arg;
 	const char *ids[64];
 	struct lm_ids t = { ids, report_table_ids(lc->table, ids, 64) };
-	char title[2 * sizeof(lc->rows->label) + 16];
+	char title[2 * sizeof(lc->rows->label) + 80];
 	int any = 0;
 
 	/* A table compare has no row of (Basic system parameters) has no chart. */
@@ -176,7 +176,13 @@ void lm_page_forest(FILE *out, const void *arg)
 	for (size_t s = 1; s < lc->nrows; s++) {
 		struct svg_chart c = { 0 };
 
-		snprintf(title, sizeof(title), "%s against %s", lc->rows[s].label, lc->rows[0].label);
+		/* The sides' names where compared: with --each, runs of one label by their ids. */
+		if (lc->cmp && s < lc->nsides)
+			snprintf(title, sizeof(title), "%s against %s", lc->sides[s].name,
+				 lc->sides[0].name);
+		else
+			snprintf(title, sizeof(title), "%s against %s", lc->rows[s].label,
+				 lc->rows[0].label);
 		if (!lc->cmp || s >= lc->nsides) {
 			fputs("<p class=\"nochart\">", out);
 			report_html_text(out, title);

@@ -32,6 +32,9 @@ static int summary_json(FILE *out, const void *arg)
 	return report_summary_json(out, NULL, d->runs, d->nruns, d->tables);
 }
 
+/* A side's name: a label, or with --each "run 7 (label)". */
+#define SUMMARY_NAME (sizeof(((struct run_info *)0)->label) + 32)
+
 /*
  * The rows compared as `kbench compare ROW1 ROW2 ...` compares them: each
  * row a side, of the runs behind it (of sampled: a label's, or with
@@ -43,8 +46,8 @@ static int summary_json(FILE *out, const void *arg)
 static int summary_compare(const struct run_info *rows, size_t nrows, int each,
 			   const struct run_info *runs, size_t nruns,
 			   const struct judge_cmp_side *history, struct judge_cmp_side *sides,
-			   size_t *nsides, struct run_info **bufp, struct judge_cmp_row **cmp,
-			   size_t *ncmp)
+			   char (*names)[SUMMARY_NAME], size_t *nsides, struct run_info **bufp,
+			   struct judge_cmp_row **cmp, size_t *ncmp)
 {
 	size_t n = nrows < JUDGE_CMP_MAX_SIDES ? nrows : JUDGE_CMP_MAX_SIDES, used = 0;
 	struct run_info *buf = malloc((nruns ? nruns : 1) * sizeof(*buf));
@@ -59,7 +62,13 @@ static int summary_compare(const struct run_info *rows, size_t nrows, int each,
 		for (size_t i = 0; i < nruns; i++)
 			if (each ? runs[i].id == rows[k].id : strcmp(runs[i].label, rows[k].label) == 0)
 				buf[used++] = runs[i];
-		sides[k] = (struct judge_cmp_side){ rows[k].label, buf + from, used - from };
+		/* With --each, runs of one label are told apart by their ids, as compare names them. */
+		if (each)
+			snprintf(names[k], SUMMARY_NAME, "run %lld (%s)", (long long)rows[k].id,
+				 rows[k].label);
+		else
+			snprintf(names[k], SUMMARY_NAME, "%s", rows[k].label);
+		sides[k] = (struct judge_cmp_side){ names[k], buf + from, used - from };
 	}
 	*nsides = n;
 	return judge_compare_build_history(sides, n, JUDGE_CMP_THRESHOLD, 0, history, cmp, ncmp);
@@ -79,7 +88,7 @@ static void summary_differs(FILE *out, const struct judge_cmp_side *sides, size_
 		"tables below draw every figure.</p>\n", JUDGE_CMP_THRESHOLD * 100);
 	for (size_t s = 1; s < nsides; s++) {
 		size_t better = 0, worse = 0, same = 0, untold = 0, not = 0;
-		char title[2 * sizeof(((struct run_info *)0)->label) + 32];
+		char title[2 * SUMMARY_NAME + 32];
 		struct svg_chart c = { 0 };
 
 		for (size_t k = 0; k < ncmp; k++) {
@@ -121,6 +130,7 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 	struct rm_doc doc = { .verbose = verbose };
 	struct summary_data d = { runs, nruns, &doc };
 	struct judge_cmp_side sides[JUDGE_CMP_MAX_SIDES];
+	char names[JUDGE_CMP_MAX_SIDES][SUMMARY_NAME];
 	struct judge_cmp_row *cmp = NULL;
 	struct run_info *buf = NULL;
 	size_t nsides = 0, ncmp = 0;
@@ -133,7 +143,7 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 			nsampled = nruns;
 		}
 		compared = summary_compare(rows, nrows, rows == runs, sampled, nsampled, history, sides,
-					   &nsides, &buf, &cmp, &ncmp) == 0;
+					   names, &nsides, &buf, &cmp, &ncmp) == 0;
 		if (compared)
 			summary_differs(out, sides, nsides, cmp, ncmp);
 		else

@@ -135,12 +135,13 @@ static void lm_page_curves(FILE *out, const struct run_info *rows, size_t nrows)
 		}
 }
 
-/* Whether a compared row is one of the table's figures (arg a struct lm_ids). */
+/* A table's figures: its ids (report_table_ids). */
 struct lm_ids {
 	const char **ids;
 	size_t n;
 };
 
+/* Whether a compared row is one of the table's figures (arg a struct lm_ids). */
 static int lm_page_pick(const struct judge_cmp_row *row, size_t s, const void *arg)
 {
 	const struct lm_ids *t = arg;
@@ -168,28 +169,30 @@ void lm_page_forest(FILE *out, const void *arg)
 	char title[2 * sizeof(lc->rows->label) + 80];
 	int any = 0;
 
-	/* A table compare has no row of (Basic system parameters) has no chart. */
+	/*
+	 * Without a comparison (the page said why at its top) nothing is
+	 * drawn, as for a table compare has no row of (Basic system
+	 * parameters): a chart of another judgement than compare's is what
+	 * this must never draw.
+	 */
 	for (size_t k = 0; lc->cmp && k < lc->ncmp && !any; k++)
 		any = lc->cmp[k].common && lm_page_pick(&lc->cmp[k], 0, &t);
-	if (lc->cmp && !any)
+	if (!any)
 		return;
 	for (size_t s = 1; s < lc->nrows; s++) {
 		struct svg_chart c = { 0 };
 
-		/* The sides' names where compared: with --each, runs of one label by their ids. */
-		if (lc->cmp && s < lc->nsides)
-			snprintf(title, sizeof(title), "%s against %s", lc->sides[s].name,
-				 lc->sides[0].name);
-		else
+		if (s >= lc->nsides) {
 			snprintf(title, sizeof(title), "%s against %s", lc->rows[s].label,
 				 lc->rows[0].label);
-		if (!lc->cmp || s >= lc->nsides) {
 			fputs("<p class=\"nochart\">", out);
 			report_html_text(out, title);
 			fprintf(out, ": not compared (compare takes %d sides at most)</p>\n",
 				JUDGE_CMP_MAX_SIDES);
 			continue;
 		}
+		/* The sides' names: with --each, runs of one label told apart by their ids. */
+		snprintf(title, sizeof(title), "%s against %s", lc->sides[s].name, lc->sides[0].name);
 		c.title = title;
 		c.xlabel = "label / first label (log scale)";
 		c.empty = "no figure both measured";

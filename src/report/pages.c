@@ -147,7 +147,7 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 		if (compared)
 			summary_differs(out, sides, nsides, cmp, ncmp);
 		else
-			fputs("<p class=\"warn\">The labels could not be compared (out of memory).</p>\n", out);
+			fputs("<p class=\"warn\">The labels could not be compared.</p>\n", out);
 	}
 	report_html_systems(out, rows, nrows);
 	/*

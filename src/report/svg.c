@@ -1409,12 +1409,46 @@ static void svg_off_draw(struct svg_w *w, const struct svg_off *o, double y, int
 	svg_label(w, "offscale", o->x + 7, up ? y + 9 : y - 1, "start", buf, SVG_ALL);
 }
 
+/*
+ * Each replica's median (of its samples, as show's table of replicas has
+ * it) as a dark line across its column, where the axis holds it: a replica
+ * that ran slow or fast shows as a step.  0, or -1 without memory.
+ */
+static int svg_strip_medians(struct svg_w *w, const struct svg_samples *s, size_t ngroups,
+			     const struct svg_axis *xa, const struct svg_axis *ya, double cw)
+{
+	double *v = malloc((s->n ? s->n : 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	fputs("<path class=\"replica-median\" stroke=\"#000000\" stroke-width=\"1.5\" d=\"", w->out);
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t n = 0;
+		double m;
+
+		for (size_t i = 0; i < s->n; i++)
+			if (svg_sample_ok(s, i) && (size_t)s->group[i] == g)
+				v[n++] = s->y[i];
+		if (n == 0)
+			continue;
+		qsort(v, n, sizeof(*v), svg_cmp_double);
+		m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		if (m < ya->lo || m > ya->hi)
+			continue;
+		fprintf(w->out, "M%s %sh%s", svg_n(w, xa->p0 + cw * ((double)g + 0.1)),
+			svg_n(w, svg_pos(ya, m)), svg_n(w, cw * 0.8));
+	}
+	fputs("\"/>\n", w->out);
+	free(v);
+	return 0;
+}
+
 int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s)
 {
 	struct svg_w w = { .out = out };
 	struct svg_axis xa, ya;
 	struct svg_ticks *xt, *yt;
-	struct svg_leg legs[4];
+	struct svg_leg legs[5];
 	struct svg_off *offs = NULL;	/* per column (or one), top then bottom */
 	double xmin = HUGE_VAL, xmax = -HUGE_VAL, ymin, ymax;
 	double top = svg_top(c), bottom = top + 220, left, legy, height, cw = 0;
@@ -1505,6 +1539,9 @@ int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s)
 	if (band)
 		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_BAND, .text = "interval of the median",
 			.colour = svg_colours[5], .shape = -1 };
+	if (s->group)
+		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_LINE, .text = "a replica's median",
+			.colour = "#000000", .shape = -1 };
 	if (noff)
 		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
 			.text = "off the axis: how many, the farthest", .colour = svg_colours[1],
@@ -1554,6 +1591,8 @@ int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s)
 		fprintf(w.out, "<line class=\"median\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\""
 			" stroke-width=\"1.5\"/>\n", svg_n(&w, xa.p0), svg_n(&w, svg_pos(&ya, s->median)),
 			svg_n(&w, xa.p1), svg_n(&w, svg_pos(&ya, s->median)), svg_colours[1]);
+	if (s->group && svg_strip_medians(&w, s, ngroups, &xa, &ya, cw) < 0)
+		goto out;
 	if (noff) {
 		fputs("<g class=\"offscale\">\n", w.out);
 		for (size_t k = 0; k < (ngroups ? ngroups : 1); k++) {

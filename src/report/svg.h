@@ -175,9 +175,9 @@ struct svg_samples {
 
 /*
  * A strip plot: each sample a dot, the median a line across, its interval
- * a band.  With groups, a column per replica (g.replica, its number under
- * it), its samples in their order across it, so that a replica that ran
- * slow stands apart from the others.  The y axis spans the samples'
+ * a band.  With groups, a column per replica (its number under it), its
+ * samples in their order across it and their median a dark line across it
+ * (path.replica-median), so that a replica that ran slow stands apart.  The y axis spans the samples'
  * typical range, not their extremes: those within three interquartile
  * ranges of the quartiles (and the median's band).  A sample beyond is
  * drawn as a triangle at the axis's end pointing out (path.offscale), one

@@ -906,7 +906,9 @@ static void test_strip_replicas(void **state)
 {
 	int group[158];
 	double y[158], top = HUGE_VAL, bottom = -HUGE_VAL;
-	char *text = replicas_text(group, y, 158), labels[256], *yaxis, *path, *cols;
+	char *text = replicas_text(group, y, 158), labels[256], *yaxis, *path, *cols, *meds;
+	double my[4];
+	size_t nm = 0;
 	const char *tag = "<text class=\"tick\"";
 	double xs[64];
 	size_t n;
@@ -933,6 +935,13 @@ static void test_strip_replicas(void **state)
 		bottom = fmax(bottom, v);
 	}
 	assert_true(bottom < 1 && top > 0.5);
+	/* Each replica's median a line across its column; the third's, 1% slower, above the others'. */
+	meds = section(text, "<path class=\"replica-median\"", "/>");
+	assert_int_equal(count(meds, "M"), 4);
+	for (const char *p = strstr(meds, "d=\"") + 3; (p = strchr(p, 'M')) != NULL; p++)
+		my[nm++] = strtod(strchr(p, ' ') + 1, NULL);
+	assert_true(my[2] < my[0] - 10 && my[2] < my[1] - 10 && my[2] < my[3] - 10);
+	free(meds);
 	free(cols);
 	free(path);
 	free(yaxis);

@@ -9,8 +9,10 @@
  * appear; and text reaches it only through svg_text, which escapes it.
  * The layout guesses a character of the 11-unit font at SVG_CHAR wide,
  * which is close for the sans-serif faces browsers pick; names longer than
- * a column holds are cut with an ellipsis, their whole text kept in
- * data-name.
+ * a column holds are cut in the middle with an ellipsis, their whole text
+ * kept in data-name.  No axis is scaled to one extreme value: the forest's
+ * and the strip's span what is typical, and what lies beyond is drawn at
+ * the axis's end with its value written beside it.
  */
 #include "report/svg.h"
 

@@ -17,8 +17,10 @@
  * (width="100%").  Elements carry classes the page's CSS styles and tests
  * look for: svg.chart, g.axis, text.title, text.label, text.tick,
  * path.series (one per drawn series, data-series="NAME"), g.row (one per
- * forest row, data-name="NAME"), g.gmean, rect.bar, line.mark, line.zero,
- * line.median, rect.band, path.band, path.whisker, g.legend.  Fonts, sizes and
+ * forest row, data-name="NAME", data-verdict="* better" and so on), g.foot,
+ * path.offscale and text.offscale (what lies beyond an axis), rect.bar,
+ * line.mark, line.zero, line.median, path.replica-median, rect.band,
+ * path.band, path.whisker, g.legend.  Fonts, sizes and
  * colours are set as presentation attributes, which the page's CSS overrides.
  * Colours come from a fixed palette (Okabe and Ito's, safe for colour
  * blindness) and each series also differs in dash and marker shape, so a

@@ -23,6 +23,8 @@ char report_compare_mark(const struct judge_cmp_row *row, size_t side);
 enum svg_verdict report_compare_verdict(const struct judge_cmp_row *row, size_t side);
 /* A row's instance in full, as the text names it: "ctx.2p.0k none", "time.make -j4". */
 void report_compare_row_name(const struct judge_cmp_row *row, char *buf, size_t size);
+/* report_compare_forest's pick of what changed: the rows marked * against side s. */
+int report_compare_pick_marked(const struct judge_cmp_row *row, size_t s, const void *arg);
 /*
  * The forest plot of side s against the base: a row per compared row that
  * pick takes (of its arg), its point the text's change and its interval
@@ -30,10 +32,7 @@ void report_compare_row_name(const struct judge_cmp_row *row, char *buf, size_t 
  * summary page too, which draws its tables' rows by compare's judgement.
  * 0, or -1 without memory or on a write error.
  */
-/* report_compare_forest's pick of what changed: the rows marked * against side s. */
-int report_compare_pick_marked(const struct judge_cmp_row *row, size_t s, const void *arg);
-int report_compare_forest(FILE *out, const struct judge_cmp_side *sides,
-			  const struct judge_cmp_row *rows, size_t nrows, size_t s,
+int report_compare_forest(FILE *out, const struct judge_cmp_row *rows, size_t nrows, size_t s,
 			  int (*pick)(const struct judge_cmp_row *, size_t, const void *),
 			  const void *arg, const struct svg_chart *c, const char *const *foot,
 			  size_t nfoot);

@@ -657,8 +657,7 @@ static int cmp_pick_section(const struct judge_cmp_row *row, size_t s, const voi
 	return row->section == *(const size_t *)arg;
 }
 
-int report_compare_forest(FILE *out, const struct judge_cmp_side *sides,
-			  const struct judge_cmp_row *rows, size_t nrows, size_t s,
+int report_compare_forest(FILE *out, const struct judge_cmp_row *rows, size_t nrows, size_t s,
 			  int (*pick)(const struct judge_cmp_row *, size_t, const void *),
 			  const void *arg, const struct svg_chart *c, const char *const *foot,
 			  size_t nfoot)
@@ -668,7 +667,6 @@ int report_compare_forest(FILE *out, const struct judge_cmp_side *sides,
 	size_t n = 0;
 	int rc;
 
-	(void)sides;
 	if (!fr || !names) {
 		free(fr);
 		free(names);
@@ -731,7 +729,7 @@ static void cmp_html_forest(FILE *out, const void *arg)
 		c.title = title;
 		c.xlabel = "other / base (log scale)";
 		c.empty = sec == CMP_SEC_MARKED ? "no change marked" : "no figure to compare";
-		if (report_compare_forest(out, sides, d->rows, d->nrows, s,
+		if (report_compare_forest(out, d->rows, d->nrows, s,
 					  sec == CMP_SEC_MARKED ? report_compare_pick_marked : cmp_pick_section,
 					  &sec, &c, foot, nfoot) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);

@@ -196,7 +196,7 @@ void lm_page_forest(FILE *out, const void *arg)
 		c.title = title;
 		c.xlabel = "label / first label (log scale)";
 		c.empty = "no figure both measured";
-		if (report_compare_forest(out, lc->sides, lc->cmp, lc->ncmp, s, lm_page_pick, &t, &c,
+		if (report_compare_forest(out, lc->cmp, lc->ncmp, s, lm_page_pick, &t, &c,
 					  NULL, 0) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
 	}

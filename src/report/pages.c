@@ -116,7 +116,7 @@ static void summary_differs(FILE *out, const struct judge_cmp_side *sides, size_
 		c.title = title;
 		c.xlabel = "label / first label (log scale)";
 		c.empty = "no change marked";
-		if (report_compare_forest(out, sides, cmp, ncmp, s, report_compare_pick_marked, NULL, &c,
+		if (report_compare_forest(out, cmp, ncmp, s, report_compare_pick_marked, NULL, &c,
 					  NULL, 0) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
 	}

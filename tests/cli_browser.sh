@@ -7,9 +7,10 @@
 # blank page that must read as blank, a console.error, a missing image and
 # uncaught errors that must all be caught, and a page that never loads,
 # which must fail in time.  Then kbench's own pages of the fixture database
-# (summary, compare, show of the curve) printed as the issue says they
-# print, on A4: a PDF of A4 pages, and nothing wider than the paper under
-# print media (with a page made too wide to show that this is seen).
+# (summary, compare, show of the curve, and summary and compare with long
+# labels) printed as the issue says they print, on A4: a PDF of A4 pages,
+# and nothing wider than the paper under print media (with a page made too
+# wide to show that this is seen).
 # Without Chromium (none can be installed) the loads skip, saying why.  What
 # Chromium made stays in BUILD/html/browser/ for a person to look at; load
 # times are printed, never asserted.  TAP output like tests/cli.sh.
@@ -108,6 +109,13 @@ check "browser_pdf: what is not a PDF is refused, saying so" \
 	"$KB" compare 2.5.47 2.5.47-mm1 2.5.48 --db "$T/f.db" --html >"$T/compare.html" 2>>"$T/err" &&
 	"$KB" show mem.lat.curve --db "$T/f.db" --html >"$T/show.html" 2>>"$T/err"
 check "kbench makes the fixture's summary, compare and show pages" [ $? = 0 ]
+# The same with labels long and alike to their last character (outlier.json):
+# a column per label in the systems table, a side's name over its columns.
+"$KB" import "$(dirname "$FIX")/outlier.json" --db "$T/o.db" >/dev/null 2>&1 &&
+	"$KB" summary --db "$T/o.db" --html >"$T/long-summary.html" 2>"$T/err" &&
+	"$KB" compare 6.19.0-rc1-next-20251201-a 6.19.0-rc1-next-20251201-b \
+		6.19.0-rc1-next-20251201-c --db "$T/o.db" --html >"$T/long-compare.html" 2>>"$T/err"
+check "kbench makes the long labels' summary and compare pages" [ $? = 0 ]
 # A page sure to be wider than A4's printable width under print media
 # alone: on screen it fits, so only a measurement under print sees it.
 cat >"$T/wide.html" <<'EOF'
@@ -187,7 +195,7 @@ fits() {
 		"$(sed 1d "$OUT/print-$1.width" | tr '\n' ';')"
 	return 1
 }
-for page in summary compare show; do
+for page in summary compare show long-summary long-compare; do
 	if ! printed "$page" "$T/$page.html"; then
 		notok "the $page page prints to PDF" "$(head -c 400 "$T/err")"
 		continue

@@ -61,8 +61,8 @@ texttables=$(grep -c '^\(Processor\|Context switching\|\*Local\*\|File & VM\|Mem
 check "the page has a heading for each of the text's tables ($texttables)" \
 	[ "$(grep -c '<table class="model"' "$T/summary.html")" = "$texttables" ]
 labels=$(sed -n '/^Basic system parameters$/,/^$/p' "$T/summary.txt" | sed '1,5d;/^$/d;/^  /d' | wc -l)
-check "a system table per label ($labels)" \
-	[ "$(grep -c '<table class="sys">' "$T/summary.html")" = "$labels" ]
+check "one system table, a column per label ($labels)" \
+	sh -c "[ \$(grep -c '<table class=\"sys\">' '$T/summary.html') = 1 ] && [ \$(grep -o '<th class=\"label\">' '$T/summary.html' | wc -l) = $labels ]"
 check "a noisy figure no looser than the rest is not marked" \
 	sh -c "! grep -q 'title=\"loose\"' '$T/summary.html'"
 # The same runs with one figure's replicas +-50% apart in run 7: loose, marked.
@@ -75,10 +75,10 @@ c.commit()' "$T/loose.db"
 kb summary --db "$T/loose.db" --html
 check "a loose figure's cell is marked, the table has the mark's legend" \
 	sh -c "grep -q '<td class=\"num noisy\">[^<]*<sup class=\"mark\" title=\"loose\">!</sup>' '$T/out' && grep -q '<p class=\"legend\"><sup class=\"mark\">!</sup> loose' '$T/out'"
-check "several labels: each table with figures drawn, a forest plot per label after the first ($((6 * (labels - 1))))" \
-	[ "$(grep -c '<svg [^>]*class="chart forest"' "$T/summary.html")" = "$((6 * (labels - 1)))" ]
-check "the Processor table's chart: sys.null filled (its interval leaves out 1)" \
-	sh -c "sed -n '/<h2 id=\"proc\">/,/<table/p' '$T/summary.html' | grep -A3 'data-name=\"sys.null\"' | grep -q 'class=\"point signif'"
+check "several labels: what differs, then each table with figures drawn, a forest plot per label after the first ($((7 * (labels - 1))))" \
+	[ "$(grep -c '<svg [^>]*class="chart forest"' "$T/summary.html")" = "$((7 * (labels - 1)))" ]
+check "the Processor table's chart: sys.null marked worse, as compare marks it" \
+	sh -c "sed -n '/<h2 id=\"proc\">/,/<table/p' '$T/summary.html' | grep -q 'data-name=\"sys.null\" data-verdict=\"\\* worse\"'"
 check "each label's system table names its clock source" grep -q '<th>Clock source</th><td>tsc</td>' "$T/summary.html"
 curves=$(grep -c '^  .* mem.lat.curve: [0-9]* points' "$T/summary.txt")
 series=$(python3 -c '
@@ -158,6 +158,65 @@ sys.exit(0 if len(t) == 1 and len(t[0]["rows"]) == int(sys.argv[2]) else 1)
 kb compare 2.5.47 2.5.48 --db "$DB" --html --json
 check "compare --html with --json: refused with one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ]"
 
+# Charts that survive an outlier and agree with the text, on the outlier
+# fixture: kernels.json's runs under labels alike to their last character,
+# sys.null +259% beside rows of +-1%, and a run whose sys.null has 158
+# samples in 4 replicas, one of them 5.5 us among the 1.6s.
+ODB="$T/outlier.db"
+OA=6.19.0-rc1-next-20251201-a OB=6.19.0-rc1-next-20251201-b OC=6.19.0-rc1-next-20251201-c
+FOREST="$(dirname "$0")/forest.py"
+kb import "$(dirname "$0")/fixtures/outlier.json" --db "$ODB"
+check "the outlier fixture imports" [ "$rc" = 0 ]
+kb compare "$OA" "$OB" "$OC" --db "$ODB"
+cp "$T/out" "$T/ocompare.txt"
+kb compare "$OA" "$OB" "$OC" --db "$ODB" --html
+cp "$T/out" "$T/ocompare.html"
+kb summary --db "$ODB" --html
+cp "$T/out" "$T/osummary.html"
+python3 "$FOREST" charts "$T/ocompare.html" >"$T/out"
+golden "compare --html with an outlier and long labels: its charts, golden" compare_outlier.svg
+check "compare's charts: the axis the +-1% rows', each clear of 0; +259.5% at the axis's end, its change beside" \
+	python3 "$FOREST" readable "$T/ocompare.html"
+check "summary's charts: the same, each row clear of 0 and the outlier at the end" \
+	python3 "$FOREST" readable "$T/osummary.html"
+check "one verdict: compare's charts show each row's change and mark as its text prints them" \
+	python3 "$FOREST" verdicts "$T/ocompare.html" "$T/ocompare.txt" "$OB" "$OA"
+check "one verdict: the summary's charts too (proc.exec +0.8% =, proc.shell -0.5% =)" \
+	python3 "$FOREST" verdicts "$T/osummary.html" "$T/ocompare.txt" "$OB" "$OA"
+check "one geomean form: the text's 'gain 0.891x (geometric mean, above 1 is better)' under its chart" \
+	python3 "$FOREST" gains "$T/ocompare.html" "$T/ocompare.txt"
+check "the summary opens with what differs: its heading before the systems and any table" \
+	sh -c "[ \$(grep -n '<h2' '$T/osummary.html' | head -1 | grep -c 'id=\"differs\">What differs') = 1 ] && [ \$(grep -n 'id=\"systems\"' '$T/osummary.html' | cut -d: -f1) -lt \$(grep -n '<table class=\"model\"' '$T/osummary.html' | head -1 | cut -d: -f1) ]"
+check "what differs: each label's marked changes, as compare counts them" \
+	grep -q "<p class=\"differs\"><b>$OB</b> against <b>$OA</b>: 3 better, 1 worse, 20 unchanged, 3 cannot tell</p>" "$T/osummary.html"
+awk '/<h2 id="systems">/ { s = 1 } s && /<h2 / && !/id="systems"/ { exit } { print }' "$T/osummary.html" >"$T/out"
+golden "the summary's head, what differs and the systems, with long labels: golden" summary_outlier_head.html
+kb show sys.null --db "$ODB" --html
+cp "$T/out" "$T/oshow.html"
+golden "show --html of 158 samples in 4 replicas with an outlier: golden" show_outlier.html
+check "show: a column per replica, in order, numbered" python3 -c '
+import re, sys
+svg = re.search(r"<svg [^>]*class=\"chart strip\".*?</svg>", open(sys.argv[1]).read(), re.S).group(0)
+axis = re.search(r"<g class=\"axis x\">.*?</g>", svg, re.S).group(0)
+ticks = re.findall(r"<text class=\"tick\"[^>]*>([^<]*)<", axis)
+sys.exit(0 if ticks == ["1", "2", "3", "4"] and "158 samples in 4 replicas" in svg else 1)
+' "$T/oshow.html"
+check "show: the 5.5 us sample off the axis, its value beside; the axis the 1.6s'" python3 -c '
+import re, sys
+svg = re.search(r"<svg [^>]*class=\"chart strip\".*?</svg>", open(sys.argv[1]).read(), re.S).group(0)
+axis = re.search(r"<g class=\"axis y\">.*?</g>", svg, re.S).group(0)
+ticks = [float(t) for t in re.findall(r"<text class=\"tick\"[^>]*>([^<]*)<", axis)]
+ok = svg.count("<path class=\"offscale\"") == 1 and ">5.500</text>" in svg and max(ticks) < 2
+sys.exit(0 if ok else 1)
+' "$T/oshow.html"
+check "show: the sentinel's 1146 ns off its axis, the others' readable" python3 -c '
+import re, sys
+svgs = re.findall(r"<svg [^>]*class=\"chart strip\".*?</svg>", open(sys.argv[1]).read(), re.S)
+axis = re.search(r"<g class=\"axis y\">.*?</g>", svgs[1], re.S).group(0)
+ticks = [float(t) for t in re.findall(r"<text class=\"tick\"[^>]*>([^<]*)<", axis)]
+sys.exit(0 if ">1146</text>" in svgs[1] and max(ticks) < 200 else 1)
+' "$T/oshow.html"
+
 # show --html: a curve's lines, a figure's samples, a skipped figure's reason.
 kb show mem.lat.curve --db "$DB" --html
 check "show --html of a curve exits 0" [ "$rc" = 0 ]
@@ -219,7 +278,7 @@ else
 	check "the DOM holds the tables" [ "$(browser_count "$SHOTS/summary.dom" table.model)" = "$texttables" ]
 	check "the DOM holds a path per curve series" [ "$(browser_count "$SHOTS/summary.dom" path.series)" = "$series" ]
 	check "the DOM holds the labels' forest plots" \
-		[ "$(browser_count "$SHOTS/summary.dom" svg.forest)" = "$((6 * (labels - 1)))" ]
+		[ "$(browser_count "$SHOTS/summary.dom" svg.forest)" = "$((7 * (labels - 1)))" ]
 	if browser_blank "$SHOTS/summary.png"; then
 		notok "the screenshot is not blank ($SHOTS/summary.png)"
 	else

@@ -19,7 +19,7 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *db = NULL, *format = NULL;
 	enum cli_format fmt;
-	double threshold = 2.0;
+	double threshold = JUDGE_CMP_THRESHOLD * 100;
 	int json = 0, html = 0, curves = 0, measured = 0, no_history = 0, nhist = 0;
 	struct run_info *hist = NULL;
 	struct judge_cmp_side history;

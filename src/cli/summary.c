@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "report/report.h"
+#include "judge/compare.h"
 #include "judge/merge.h"
 #include "report/sections.h"
 #include "report/html.h"
@@ -31,6 +32,24 @@ static const char *summary_shared_sysinfo(const struct run_info *runs, size_t nr
 	return runs[0].sysinfo_json;
 }
 
+/* The hosts' history, as compare loads it for its sides (cli_history): the count, or -1. */
+static int summary_history(struct store *st, const struct run_info *runs, size_t nruns,
+			   struct run_info **hist, char *err)
+{
+	const char *hosts[JUDGE_CMP_MAX_SIDES];
+	size_t nhosts = 0;
+
+	for (size_t i = 0; i < nruns && nhosts < JUDGE_CMP_MAX_SIDES; i++) {
+		int seen = 0;
+
+		for (size_t h = 0; h < nhosts && !seen; h++)
+			seen = !strcmp(hosts[h], runs[i].host);
+		if (!seen)
+			hosts[nhosts++] = runs[i].host;
+	}
+	return cli_history(st, hosts, nhosts, hist, err);
+}
+
 int cmd_summary(int argc, char **argv)
 {
 	const char *db = NULL, *format = NULL;
@@ -46,7 +65,9 @@ int cmd_summary(int argc, char **argv)
 		{ 0 },
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
-	struct run_info *runs, *rows = NULL;
+	struct run_info *runs, *rows = NULL, *hist = NULL, *sampled = NULL;
+	struct judge_cmp_side history;
+	int nhist = 0, nsampled = 0;
 	char (*stored_labels)[sizeof(runs->label)] = NULL;
 	struct store *st;
 
@@ -59,9 +80,23 @@ int cmd_summary(int argc, char **argv)
 	if (!st)
 		die("%s", err);
 	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel, json, &runs, err);
-	store_close(st);
-	if (nruns < 0)
+	if (nruns < 0) {
+		store_close(st);
 		die("%s", err);
+	}
+	/*
+	 * The page judges its labels as compare does: their runs with their
+	 * samples (which the page's JSON leaves out), and what the hosts' other
+	 * sittings show.
+	 */
+	if (html && ((nsampled = store_runs_load(st, (const char *const *)argv, (size_t)nsel,
+						 STORE_LOAD_SAMPLES, &sampled, err)) < 0 ||
+		     (nhist = summary_history(st, runs, (size_t)nruns, &hist, err)) < 0)) {
+		store_close(st);
+		store_runs_free(runs, (size_t)nruns);
+		die("summary: the labels compared: %s", err);
+	}
+	store_close(st);
 	/* Each run's label as stored, for the JSON's runs: the tables' are qualified below. */
 	if (json && nruns > 0 && (stored_labels = malloc((size_t)nruns * sizeof(*stored_labels))))
 		for (int i = 0; i < nruns; i++)
@@ -70,6 +105,8 @@ int cmd_summary(int argc, char **argv)
 		die("summary: out of memory");
 	judge_qualify_hosts(runs, (size_t)nruns);
 	judge_qualify_cpus(runs, (size_t)nruns);
+	judge_qualify_hosts(sampled, (size_t)nsampled);
+	judge_qualify_cpus(sampled, (size_t)nsampled);
 	if (nruns == 0) {
 		store_runs_free(runs, 0);
 		die("no runs in db '%s' yet: 'kbench run' makes some", cli_db_shown(path));
@@ -78,18 +115,23 @@ int cmd_summary(int argc, char **argv)
 	if (html) {
 		int rc;
 
+		history = (struct judge_cmp_side){ "history", hist, (size_t)nhist };
 		if (each) {
-			rc = report_html_summary(stdout, runs, (size_t)nruns, runs, (size_t)nruns, verbose);
+			rc = report_html_summary(stdout, runs, (size_t)nruns, runs, (size_t)nruns, verbose,
+						 sampled, (size_t)nsampled, nhist ? &history : NULL);
 		} else {
 			nrows = judge_merge_labels(runs, (size_t)nruns, &rows);
 			if (nrows < 0) {
 				store_runs_free(runs, (size_t)nruns);
 				die("summary: out of memory merging the runs of each label");
 			}
-			rc = report_html_summary(stdout, rows, (size_t)nrows, runs, (size_t)nruns, verbose);
+			rc = report_html_summary(stdout, rows, (size_t)nrows, runs, (size_t)nruns, verbose,
+						 sampled, (size_t)nsampled, nhist ? &history : NULL);
 			judge_merge_free(rows, (size_t)nrows);
 		}
 		store_runs_free(runs, (size_t)nruns);
+		store_runs_free(hist, (size_t)nhist);
+		store_runs_free(sampled, (size_t)nsampled);
 		if (rc < 0)
 			die("summary: cannot write the page");
 		return EXIT_DONE;

@@ -15,6 +15,12 @@
 #include "core/result.h"
 
 #define JUDGE_CMP_MAX_SIDES 8
+/*
+ * The smallest change called significant unless told (compare
+ * --threshold): the summary page judges its labels with it, as compare
+ * would without the option.
+ */
+#define JUDGE_CMP_THRESHOLD 0.02
 
 /* The false discovery rate a table is held to (the text's header spells it out). */
 #define JUDGE_CMP_ALPHA 0.05

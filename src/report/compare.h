@@ -9,6 +9,33 @@
 #include <stdio.h>
 
 #include "judge/compare.h"
+#include "report/svg.h"
+
+/*
+ * The mark the text puts after other side s's change in a row: '*'
+ * significant, '=' unchanged (its interval inside the threshold), '?' not
+ * compared (cache levels found apart), ' ' cannot tell.  The one verdict
+ * every writer shows: the text's column, the compare page's and the
+ * summary page's charts (report_compare_verdict).
+ */
+char report_compare_mark(const struct judge_cmp_row *row, size_t side);
+/* That mark as a chart draws it: '*' better or worse by the cell's direction. */
+enum svg_verdict report_compare_verdict(const struct judge_cmp_row *row, size_t side);
+/* A row's instance in full, as the text names it: "ctx.2p.0k none", "time.make -j4". */
+void report_compare_row_name(const struct judge_cmp_row *row, char *buf, size_t size);
+/* report_compare_forest's pick of what changed: the rows marked * against side s. */
+int report_compare_pick_marked(const struct judge_cmp_row *row, size_t s, const void *arg);
+/*
+ * The forest plot of side s against the base: a row per compared row that
+ * pick takes (of its arg), its point the text's change and its interval
+ * the test's, drawn by its verdict; foot under it (svg_forest).  For the
+ * summary page too, which draws its tables' rows by compare's judgement.
+ * 0, or -1 without memory or on a write error.
+ */
+int report_compare_forest(FILE *out, const struct judge_cmp_row *rows, size_t nrows, size_t s,
+			  int (*pick)(const struct judge_cmp_row *, size_t, const void *),
+			  const void *arg, const struct svg_chart *c, const char *const *foot,
+			  size_t nfoot);
 
 /*
  * `compare --curves`: each curve the base and another side measured

@@ -78,6 +78,47 @@ static int cmp_section_used(const struct judge_cmp_row *rows, size_t nrows, size
 	return 0;
 }
 
+char report_compare_mark(const struct judge_cmp_row *row, size_t side)
+{
+	const struct judge_cmp_cell *o = &row->cell[side];
+
+	return row->levels_differ ? '?' : o->significant ? '*' : o->verdict == CMP_UNCHANGED ? '=' : ' ';
+}
+
+enum svg_verdict report_compare_verdict(const struct judge_cmp_row *row, size_t side)
+{
+	switch (report_compare_mark(row, side)) {
+	case '?': return SVG_NOT_COMPARED;
+	case '*': return row->cell[side].better ? SVG_BETTER : SVG_WORSE;
+	case '=': return SVG_UNCHANGED;
+	default: return SVG_UNTOLD;
+	}
+}
+
+/*
+ * A section's closing lines for other side s, as the text and the page
+ * both print them: the gain ("X against BASE: gain 0.891x (geometric mean,
+ * above 1 is better)") and the verdicts counted, each into a buffer of
+ * size bytes, names escaped as the text escapes them.  The rows compared
+ * (0: nothing to say, and nothing written).
+ */
+static size_t cmp_closing(char *gain, char *counts, size_t size, const struct judge_cmp_side *sides,
+			  const struct judge_cmp_row *rows, size_t nrows, size_t sec, size_t s)
+{
+	char base[512], other[512];
+	struct cmp_tally t;
+
+	cmp_tally(rows, nrows, sec, s, &t);
+	if (!t.compared)
+		return 0;
+	snprintf(gain, size, "%s against %s: gain %.3fx (geometric mean, above 1 is better)",
+		 report_cell(other, sizeof(other), sides[s].name, -1, 0),
+		 report_cell(base, sizeof(base), sides[0].name, -1, 0), t.geomean);
+	snprintf(counts, size, "%zu better, %zu worse, %zu unchanged, %zu cannot tell", t.better,
+		 t.worse, t.unchanged, t.untold);
+	return t.compared;
+}
+
 /* "2.060 +-0.5%": the figure and its CI half-width in percent. */
 static void cmp_cell_text(char *buf, size_t size, const struct judge_cmp_cell *c)
 {
@@ -216,7 +257,7 @@ static int cmp_row_tested(const struct judge_cmp_row *row, size_t nsides, int te
 }
 
 /* A row's instance in full: a placement, and a timed job's -j and copies, are part of it. */
-static void cmp_row_name(const struct judge_cmp_row *row, char *buf, size_t size)
+void report_compare_row_name(const struct judge_cmp_row *row, char *buf, size_t size)
 {
 	char jobs[16] = "", copies[16] = "";
 
@@ -255,7 +296,7 @@ static int cmp_name_width(const struct judge_cmp_row *rows, size_t nrows)
 	for (size_t k = 0; k < nrows; k++) {
 		if (!rows[k].common)
 			continue;
-		cmp_row_name(&rows[k], name, sizeof(name));
+		report_compare_row_name(&rows[k], name, sizeof(name));
 		if ((int)strlen(name) > w)
 			w = (int)strlen(name) < CMP_NAME_MAX_W ? (int)strlen(name) : CMP_NAME_MAX_W;
 	}
@@ -418,6 +459,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 {
 	/* Side names escaped by the writers (report_cell): a label may hold anything. */
 	char cell[64], change[32], legend[1024], base[512], other[512], id[32], name[96];
+	char gain[1200], counts[128];
 	struct judge_cmp_machine m[JUDGE_CMP_MAX_SIDES];
 	int namew = cmp_name_width(rows, nrows), basew, otherw, ciw, sidew, keyed = 0;
 	enum cmp_layout lay;
@@ -432,7 +474,6 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 	report_cell(base, sizeof(base), sides[0].name, -1, 0);
 	for (size_t sec = 0; sec <= judge_section_other(); sec++) {
 		int unit = judge_section_units(sec);
-		struct cmp_tally t;
 
 		if (!cmp_section_used(rows, nrows, sec))
 			continue;
@@ -511,7 +552,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 			size_t ncell = 3;
 
 			rm_line(doc, RM_ROW);
-			cmp_row_name(row, name, sizeof(name));
+			report_compare_row_name(row, name, sizeof(name));
 			rm_cell(doc, namew, 0, name);
 			cmp_cell_text(cell, sizeof(cell), &row->cell[0]);
 			rm_cell(doc, basew, 1, cell);
@@ -519,8 +560,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 			rm_gap(doc, 0);
 			for (size_t s = 1; s < nsides; s++) {
 				const struct judge_cmp_cell *o = &row->cell[s];
-				char marks[3] = { row->levels_differ ? '?' : o->significant ? '*' :
-						  o->verdict == CMP_UNCHANGED ? '=' : ' ',
+				char marks[3] = { report_compare_mark(row, s),
 						  o->test == CMP_TEST_MW_SAMPLES ||
 							  o->test == CMP_TEST_WELCH_REPLICAS ? '~' : ' ',
 						  '\0' };
@@ -561,25 +601,20 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 			cmp_words(doc, row, nsides, mark_end);
 		}
 		/* The section's line speaks of the first other. */
-		cmp_tally(rows, nrows, sec, 1, &t);
-		if (t.compared) {
+		if (cmp_closing(gain, counts, sizeof(gain), sides, rows, nrows, sec, 1)) {
 			char line[1400];
 
-			char gain[96];
+			char *at = strstr(gain, ": gain ");
 
-			snprintf(gain, sizeof(gain), "gain %.3fx (geometric mean, above 1 is better)",
-				 t.geomean);
-			snprintf(line, sizeof(line), "  %s against %s: %s",
-				 report_cell(other, sizeof(other), sides[1].name, -1, 0), base, gain);
+			snprintf(line, sizeof(line), "  %s", gain);
 			/* Long labels: the gain on a line of its own rather than past 80 columns. */
-			if (utf8_width(line) > REPORT_COLS) {
-				line[strlen(line) - strlen(gain) - 1] = '\0';
+			if (utf8_width(line) > REPORT_COLS && at) {
+				snprintf(line, sizeof(line), "  %.*s:", (int)(at - gain), gain);
 				rm_text(doc, RM_NOTE, line);
-				snprintf(line, sizeof(line), "  %s", gain);
+				snprintf(line, sizeof(line), "  %s", at + 2);
 			}
 			rm_text(doc, RM_NOTE, line);
-			snprintf(line, sizeof(line), "  %zu better, %zu worse, %zu unchanged, %zu cannot tell",
-				 t.better, t.worse, t.unchanged, t.untold);
+			snprintf(line, sizeof(line), "  %s", counts);
 			rm_text(doc, RM_NOTE, line);
 		}
 	}
@@ -743,80 +778,96 @@ static int cmp_html_json(FILE *out, const void *arg)
 				   d->curves);
 }
 
+int report_compare_pick_marked(const struct judge_cmp_row *row, size_t s, const void *arg)
+{
+	(void)arg;
+	return report_compare_mark(row, s) == '*';
+}
+
+/* Whether a row is of section *arg. */
+static int cmp_pick_section(const struct judge_cmp_row *row, size_t s, const void *arg)
+{
+	(void)s;
+	return row->section == *(const size_t *)arg;
+}
+
+int report_compare_forest(FILE *out, const struct judge_cmp_row *rows, size_t nrows, size_t s,
+			  int (*pick)(const struct judge_cmp_row *, size_t, const void *),
+			  const void *arg, const struct svg_chart *c, const char *const *foot,
+			  size_t nfoot)
+{
+	struct svg_row *fr = calloc(nrows ? nrows : 1, sizeof(*fr));
+	char (*names)[96] = calloc(nrows ? nrows : 1, sizeof(*names));
+	size_t n = 0;
+	int rc;
+
+	if (!fr || !names) {
+		free(fr);
+		free(names);
+		return -1;
+	}
+	for (size_t k = 0; k < nrows; k++) {
+		const struct judge_cmp_row *row = &rows[k];
+		const struct judge_cmp_cell *o = &row->cell[s];
+		struct svg_row *r = &fr[n];
+
+		if (!row->common || !pick(row, s, arg))
+			continue;
+		report_compare_row_name(row, names[n], sizeof(names[n]));
+		*r = (struct svg_row){ names[n], NAN, NAN, NAN, report_compare_verdict(row, s), NULL };
+		if (!o->present) {
+			r->note = "not measured";
+		} else {
+			/* The table's change, with the test's interval of the ratio. */
+			r->ratio = 1 + o->change;
+			if (isfinite(o->ratio_lo) && isfinite(o->ratio_hi)) {
+				r->lo = o->ratio_lo;
+				r->hi = o->ratio_hi;
+			}
+		}
+		n++;
+	}
+	rc = svg_forest(out, c, fr, n, foot, nfoot);
+	free(fr);
+	free(names);
+	return rc;
+}
+
 /*
  * The section's forest plot for each other side: a row per figure, its
  * point the table's other / base, its interval the 95% interval of the
  * ratio where the test gave one (Welch's on the logarithms; none for
- * Mann-Whitney); significant rows filled; last the geometric mean of the
- * rows' other / base, in the rows' direction (the line under the table
- * turns it so that above 1 is better).  For CMP_SEC_MARKED, the marked
- * rows of every section, and no mean: what changed, first, at a glance.
+ * Mann-Whitney), drawn as the text marks it; under it the section's
+ * closing lines, the text's own (cmp_closing).  For CMP_SEC_MARKED, the
+ * marked rows of every section, and no closing line: what changed, first,
+ * at a glance.
  */
 static void cmp_html_forest(FILE *out, const void *arg)
 {
 	const struct cmp_html_data *d = arg;
 	const struct judge_cmp_side *sides = d->sides;
-	const struct judge_cmp_row *rows = d->rows;
-	size_t nsides = d->nsides, nrows = d->nrows, sec = d->sec;
-	struct svg_row *fr = calloc(nrows ? nrows : 1, sizeof(*fr));
-	char (*names)[96] = calloc(nrows ? nrows : 1, sizeof(*names));
-	char title[512];
+	size_t sec = d->sec;
+	char title[1100], gain[1200], counts[128];
 
-	if (!fr || !names) {
-		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-		free(fr);
-		free(names);
-		return;
-	}
-	for (size_t s = 1; s < nsides; s++) {
+	for (size_t s = 1; s < d->nsides; s++) {
 		struct svg_chart c = { 0 };
-		struct svg_row gm = { "geometric mean of other / base", NAN, NAN, NAN, 0, 0, NULL };
-		double logsum = 0;
-		size_t n = 0, nlog = 0;
+		const char *foot[2] = { gain, counts };
+		size_t nfoot = 0;
+		char base[512], other[512];
 
-		for (size_t k = 0; k < nrows; k++) {
-			const struct judge_cmp_row *row = &rows[k];
-			const struct judge_cmp_cell *o = &row->cell[s];
-			struct svg_row *r = &fr[n];
-
-			if (!row->common ||
-			    (sec == CMP_SEC_MARKED ? !o->present || !o->significant || row->levels_differ
-						   : row->section != sec))
-				continue;
-			cmp_row_name(row, names[n], sizeof(names[n]));
-			r->name = names[n];
-			r->lo = r->hi = NAN;
-			if (!o->present) {
-				r->ratio = NAN;
-				r->note = "not measured";
-			} else {
-				/* The table's change, with the test's interval of the ratio. */
-				r->ratio = 1 + o->change;
-				if (isfinite(o->ratio_lo) && isfinite(o->ratio_hi)) {
-					r->lo = o->ratio_lo;
-					r->hi = o->ratio_hi;
-				}
-			}
-			r->signif = o->present && o->significant && !row->levels_differ;
-			r->better = !r->signif ? 0 : o->better ? 1 : -1;
-			if (o->present && 1 + o->change > 0 && isfinite(o->change)) {
-				logsum += log(1 + o->change);
-				nlog++;
-			}
-			n++;
-		}
-		if (nlog)
-			gm.ratio = exp(logsum / (double)nlog);
+		if (sec != CMP_SEC_MARKED)
+			nfoot = cmp_closing(gain, counts, sizeof(gain), sides, d->rows, d->nrows, sec, s) ? 2 : 0;
 		snprintf(title, sizeof(title), "%s%s against %s", sec == CMP_SEC_MARKED ?
-			 "marked changes: " : "", sides[s].name, sides[0].name);
+			 "marked changes: " : "", report_cell(other, sizeof(other), sides[s].name, -1, 0),
+			 report_cell(base, sizeof(base), sides[0].name, -1, 0));
 		c.title = title;
 		c.xlabel = "other / base (log scale)";
 		c.empty = sec == CMP_SEC_MARKED ? "no change marked" : "no figure to compare";
-		if (svg_forest(out, &c, fr, n, nlog && sec != CMP_SEC_MARKED ? &gm : NULL) < 0)
+		if (report_compare_forest(out, d->rows, d->nrows, s,
+					  sec == CMP_SEC_MARKED ? report_compare_pick_marked : cmp_pick_section,
+					  &sec, &c, foot, nfoot) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
 	}
-	free(fr);
-	free(names);
 }
 
 int report_compare_html(FILE *out, const struct judge_cmp_side *sides, size_t nsides,

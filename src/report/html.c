@@ -36,13 +36,18 @@ static const char html_css[] =
 	"ul.notes{font-size:.8em;color:#444;margin:.2em 0 1em}"
 	"p.warn{color:#8a4b00;margin:.2em 0}"
 	"table.sys th{background:none;font-weight:normal;color:#555}"
+	/* A column per label: long labels and values wrap, so that the table fits the page. */
+	"table.sys td,table.sys th.label{white-space:normal;overflow-wrap:anywhere}"
+	"table.sys th.label{color:#111;font-weight:bold}tr.differs th,tr.differs td{background:#fff4e0}"
 	"svg{width:100%;height:auto;max-width:60em}"
 	"p.nochart{font-style:italic;color:#555}"
 	"sup.mark{color:#b00;font-weight:bold;padding-left:.1em}td.noisy,td.missing{background:#fff4e0}"
 	"p.legend{font-size:.8em;color:#444}td.sig{font-weight:bold}"
 	/* Print: compare's three sides with their changes' intervals must fit A4's width. */
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}"
-	"table.model{font-size:.75em}table.model th,table.model td{padding:.15em .25em}}";
+	"table.model{font-size:.75em}table.model th,table.model td{padding:.15em .25em}"
+	/* A side's long name over its columns wraps rather than widen them past the paper. */
+	"table.model th{white-space:normal;overflow-wrap:anywhere}}";
 
 void report_html_text(FILE *out, const char *s)
 {
@@ -284,55 +289,185 @@ static void sys_row(FILE *out, const char *name, const char *value)
 	fputs("</td></tr>\n", out);
 }
 
-void report_html_system(FILE *out, const struct run_info *run)
+/* The fields of a system table, in its order. */
+enum { SYS_HOST, SYS_STARTED, SYS_RUNS, SYS_OS, SYS_CPU, SYS_CPUS, SYS_MHZ, SYS_CLOCK, SYS_VIRT,
+       SYS_GOVERNOR, SYS_LOAD, SYS_BUILT, SYS_NFIELDS };
+
+static const char *const sys_names[SYS_NFIELDS] = {
+	"Host", "Started", "Runs", "OS and release", "CPU", "CPUs", "Measured MHz", "Clock source",
+	"Virtualisation", "Governor", "Load average", "Built with",
+};
+
+/* One run's (or label's) system: a value per field, "" for none. */
+struct sys_values {
+	char v[SYS_NFIELDS][256];
+	char *warn;		/* the warnings the text report prints, malloc'd, or NULL */
+};
+
+static void sys_values(const struct run_info *run, struct sys_values *sv)
 {
 	struct sysinfo si;
-	char buf[512], *warn = NULL;
 	size_t len = 0;
 	FILE *mem;
+
+	memset(sv, 0, sizeof(*sv));
+	snprintf(sv->v[SYS_HOST], sizeof(sv->v[0]), "%s", run->host);
+	snprintf(sv->v[SYS_STARTED], sizeof(sv->v[0]), "%s", run->started);
+	if (run->nmerged > 1)
+		snprintf(sv->v[SYS_RUNS], sizeof(sv->v[0]), "%zu runs of this label, merged", run->nmerged);
+	if (report_sysinfo_parse(run->sysinfo_json, &si) < 0) {
+		snprintf(sv->v[SYS_OS], sizeof(sv->v[0]), "%s", run->os);
+		return;
+	}
+	snprintf(sv->v[SYS_OS], sizeof(sv->v[0]), "%s %s %s", si.os, si.release, si.arch);
+	snprintf(sv->v[SYS_CPU], sizeof(sv->v[0]), "%s", si.cpu_model);
+	snprintf(sv->v[SYS_CPUS], sizeof(sv->v[0]), "%d online", si.ncpu_online);
+	if (run->mhz > 0 || si.mhz > 0)
+		snprintf(sv->v[SYS_MHZ], sizeof(sv->v[0]), "%.0f", run->mhz > 0 ? run->mhz : si.mhz);
+	snprintf(sv->v[SYS_CLOCK], sizeof(sv->v[0]), "%s", si.clocksource);
+	snprintf(sv->v[SYS_VIRT], sizeof(sv->v[0]), "%s", si.virt[0] ? si.virt : "none found");
+	snprintf(sv->v[SYS_GOVERNOR], sizeof(sv->v[0]), "%s", si.governor[0] ? si.governor : "none");
+	snprintf(sv->v[SYS_LOAD], sizeof(sv->v[0]), "%.2f %.2f %.2f", si.loadavg[0], si.loadavg[1],
+		 si.loadavg[2]);
+	snprintf(sv->v[SYS_BUILT], sizeof(sv->v[0]), "%s", si.compiler);
+	if ((mem = open_memstream(&sv->warn, &len)) == NULL)
+		return;
+	sysinfo_warn(&si, mem);
+	if (fclose(mem) != 0 || (sv->warn && !sv->warn[0])) {
+		free(sv->warn);
+		sv->warn = NULL;
+	}
+}
+
+/* The warnings, each a paragraph. */
+static void sys_warnings(FILE *out, char *warn)
+{
+	for (char *line = warn ? strtok(warn, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+		fputs("<p class=\"warn\">", out);
+		report_html_text(out, line);
+		fputs("</p>\n", out);
+	}
+}
+
+void report_html_system(FILE *out, const struct run_info *run)
+{
+	struct sys_values *sv = malloc(sizeof(*sv));
 
 	fputs("<h2>", out);
 	report_html_text(out, run->label);
 	fputs("</h2>\n<table class=\"sys\">\n", out);
-	sys_row(out, "Host", run->host);
-	sys_row(out, "Started", run->started);
-	if (run->nmerged > 1) {
-		snprintf(buf, sizeof(buf), "%zu runs of this label, merged", run->nmerged);
-		sys_row(out, "Runs", buf);
-	}
-	if (report_sysinfo_parse(run->sysinfo_json, &si) < 0) {
-		sys_row(out, "OS", run->os);
-		fputs("</table>\n", out);
+	if (!sv) {
+		fputs("</table>\n<p class=\"warn\">The system is not shown: out of memory.</p>\n", out);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%s %s %s", si.os, si.release, si.arch);
-	sys_row(out, "OS and release", buf);
-	sys_row(out, "CPU", si.cpu_model);
-	snprintf(buf, sizeof(buf), "%d online", si.ncpu_online);
-	sys_row(out, "CPUs", buf);
-	if (run->mhz > 0 || si.mhz > 0) {
-		snprintf(buf, sizeof(buf), "%.0f", run->mhz > 0 ? run->mhz : si.mhz);
-		sys_row(out, "Measured MHz", buf);
-	}
-	sys_row(out, "Clock source", si.clocksource);
-	sys_row(out, "Virtualisation", si.virt[0] ? si.virt : "none found");
-	sys_row(out, "Governor", si.governor[0] ? si.governor : "none");
-	snprintf(buf, sizeof(buf), "%.2f %.2f %.2f", si.loadavg[0], si.loadavg[1], si.loadavg[2]);
-	sys_row(out, "Load average", buf);
-	sys_row(out, "Built with", si.compiler);
+	sys_values(run, sv);
+	for (size_t f = 0; f < SYS_NFIELDS; f++)
+		sys_row(out, sys_names[f], sv->v[f]);
 	fputs("</table>\n", out);
-	/* The warnings the text report prints, each a paragraph. */
-	if ((mem = open_memstream(&warn, &len)) == NULL)
+	sys_warnings(out, sv->warn);
+	free(sv->warn);
+	free(sv);
+}
+
+/* Whether warn holds the line line (len bytes) as one of its lines. */
+static int sys_has(const char *warn, const char *line, size_t len)
+{
+	for (const char *p = warn; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (strncmp(p, line, len) == 0 && (p[len] == '\n' || p[len] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* Whether a row before k said the line already (with k's, among its labels). */
+static int sys_said(const struct sys_values *sv, size_t k, const char *line, size_t len)
+{
+	for (size_t j = 0; j < k; j++)
+		if (sys_has(sv[j].warn, line, len))
+			return 1;
+	return 0;
+}
+
+/* The first len bytes of s, as report_html_text writes them. */
+static void html_text_n(FILE *out, const char *s, size_t len)
+{
+	char *t = strndup(s, len);
+
+	report_html_text(out, t ? t : "(out of memory)");
+	free(t);
+}
+
+void report_html_systems(FILE *out, const struct run_info *rows, size_t nrows)
+{
+	struct sys_values *sv = calloc(nrows ? nrows : 1, sizeof(*sv));
+
+	if (nrows == 1 || !sv) {
+		free(sv);
+		for (size_t k = 0; k < nrows; k++)
+			report_html_system(out, &rows[k]);
 		return;
-	sysinfo_warn(&si, mem);
-	if (fclose(mem) == 0 && warn) {
-		for (char *line = strtok(warn, "\n"); line; line = strtok(NULL, "\n")) {
+	}
+	for (size_t k = 0; k < nrows; k++)
+		sys_values(&rows[k], &sv[k]);
+	fputs("<h2 id=\"systems\">Systems</h2>\n<table class=\"sys\">\n<tr><th></th>", out);
+	for (size_t k = 0; k < nrows; k++) {
+		int shared = 0;
+
+		/* Runs of one label (summary --each) are told apart by their ids. */
+		for (size_t j = 0; j < nrows && !shared; j++)
+			shared = j != k && strcmp(rows[j].label, rows[k].label) == 0;
+		fputs("<th class=\"label\">", out);
+		report_html_text(out, rows[k].label);
+		if (shared)
+			fprintf(out, " (run %lld)", (long long)rows[k].id);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	/* A field no row has is left out; one the rows differ in is marked, as it may explain a change. */
+	for (size_t f = 0; f < SYS_NFIELDS; f++) {
+		int any = 0, differ = 0;
+
+		for (size_t k = 0; k < nrows; k++) {
+			any |= sv[k].v[f][0] != '\0';
+			differ |= strcmp(sv[k].v[f], sv[0].v[f]) != 0;
+		}
+		/* When each run started always differs; so do a label's merged runs. */
+		if (f == SYS_STARTED || f == SYS_RUNS || f == SYS_LOAD)
+			differ = 0;
+		if (!any)
+			continue;
+		fprintf(out, "<tr%s><th>", differ ? " class=\"differs\"" : "");
+		report_html_text(out, sys_names[f]);
+		fputs("</th>", out);
+		for (size_t k = 0; k < nrows; k++) {
+			fputs("<td>", out);
+			report_html_text(out, sv[k].v[f]);
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	/* Each warning once, after the labels it is of: most are every label's. */
+	for (size_t k = 0; k < nrows; k++)
+		for (char *line = sv[k].warn, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+			size_t len;
+
+			nl = strchr(line, '\n');
+			len = nl ? (size_t)(nl - line) : strlen(line);
+			if (!len || sys_said(sv, k, line, len))
+				continue;
 			fputs("<p class=\"warn\">", out);
-			report_html_text(out, line);
+			for (size_t j = k, n = 0; j < nrows; j++)
+				if (j == k || sys_has(sv[j].warn, line, len)) {
+					fputs(n++ ? ", " : "", out);
+					report_html_text(out, rows[j].label);
+				}
+			fputs(": ", out);
+			html_text_n(out, line, len);
 			fputs("</p>\n", out);
 		}
-	}
-	free(warn);
+	for (size_t k = 0; k < nrows; k++)
+		free(sv[k].warn);
+	free(sv);
 }
 
 void report_html_data(FILE *out, int (*write)(FILE *, const void *), const void *arg)

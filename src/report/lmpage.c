@@ -8,7 +8,7 @@
 #include "report/lmpage.h"
 #include "report/fmt.h"
 #include "report/html.h"
-#include "judge/loose.h"
+#include "report/compare.h"
 #include "report/report.h"
 #include "report/sections.h"
 #include "report/svg.h"
@@ -135,76 +135,71 @@ static void lm_page_curves(FILE *out, const struct run_info *rows, size_t nrows)
 		}
 }
 
+/* A table's figures: its ids (report_table_ids). */
+struct lm_ids {
+	const char **ids;
+	size_t n;
+};
+
+/* Whether a compared row is one of the table's figures (arg a struct lm_ids). */
+static int lm_page_pick(const struct judge_cmp_row *row, size_t s, const void *arg)
+{
+	const struct lm_ids *t = arg;
+
+	(void)s;
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->ids[i], row->key->id) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * A summary table drawn for labels side by side: a forest plot for each
- * label after the first, a row per figure of the table both measured (each
- * placement its own), its point that label's figure over the first's, its
- * interval from both figures' intervals (their half-widths in logarithms,
- * added in quadrature), filled where the interval leaves out 1, a circle
- * when better and a square when worse: which figures moved, and which way,
- * at a glance.  Nothing is tested here (compare does that); the fill says
- * only that the two intervals do not overlap by much.
+ * label after the first, a row per figure of the table that compare
+ * compared (each placement its own), drawn as `kbench compare FIRST ...`
+ * draws it, its change, interval and verdict compare's own
+ * (report_compare_forest): which figures moved, and which way, at a
+ * glance, and never a judgement the text does not make.
  */
 void lm_page_forest(FILE *out, const void *arg)
 {
 	const struct report_table_chart *lc = arg;
-	const struct run_info *base = &lc->rows[0];
 	const char *ids[64];
-	size_t nids = report_table_ids(lc->table, ids, 64);
-	struct svg_row *fr = calloc(base->nresults ? base->nresults : 1, sizeof(*fr));
-	char (*names)[96] = calloc(base->nresults ? base->nresults : 1, sizeof(*names));
-	char title[2 * sizeof(base->label) + 16];
+	struct lm_ids t = { ids, report_table_ids(lc->table, ids, 64) };
+	char title[2 * sizeof(lc->rows->label) + 80];
+	int any = 0;
 
-	if (!fr || !names) {
-		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-		free(fr);
-		free(names);
+	/*
+	 * Without a comparison (the page said why at its top) nothing is
+	 * drawn, as for a table compare has no row of (Basic system
+	 * parameters): a chart of another judgement than compare's is what
+	 * this must never draw.
+	 */
+	for (size_t k = 0; lc->cmp && k < lc->ncmp && !any; k++)
+		any = lc->cmp[k].common && lm_page_pick(&lc->cmp[k], 0, &t);
+	if (!any)
 		return;
-	}
 	for (size_t s = 1; s < lc->nrows; s++) {
-		const struct run_info *other = &lc->rows[s];
 		struct svg_chart c = { 0 };
-		size_t n = 0;
 
-		for (size_t i = 0; i < base->nresults; i++) {
-			const struct result *a = &base->results[i], *b = NULL;
-			struct svg_row *r = &fr[n];
-			size_t j = 0;
-
-			while (j < nids && strcmp(ids[j], a->id) != 0)
-				j++;
-			if (j == nids || !(a->status == RES_OK || a->status == RES_NOISY) || !(result_figure(a) > 0))
-				continue;
-			for (size_t k = 0; k < other->nresults && !b; k++)
-				if (result_same_instance(&other->results[k], a))
-					b = &other->results[k];
-			if (!b || !(b->status == RES_OK || b->status == RES_NOISY) || !(result_figure(b) > 0))
-				continue;
-			snprintf(names[n], sizeof(names[n]), "%s%s", a->id,
-				 a->placement == PLACE_SAME ? " same" : a->placement == PLACE_SPREAD ? " spread" :
-				 a->placement == PLACE_NONE ? " none" : "");
-			double ha = log1p(judge_rel_halfwidth(a)), hb = log1p(judge_rel_halfwidth(b));
-			double h = sqrt(ha * ha + hb * hb);
-
-			*r = (struct svg_row){ names[n], result_figure(b) / result_figure(a), NAN, NAN, 0, 0, NULL };
-			if (isfinite(h)) {
-				r->lo = r->ratio * exp(-h);
-				r->hi = r->ratio * exp(h);
-				r->signif = r->lo > 1 || r->hi < 1;
-				r->better = !r->signif ? 0 : (r->ratio < 1) == (a->better == BETTER_LOWER) ? 1 : -1;
-			}
-			n++;
+		if (s >= lc->nsides) {
+			snprintf(title, sizeof(title), "%s against %s", lc->rows[s].label,
+				 lc->rows[0].label);
+			fputs("<p class=\"nochart\">", out);
+			report_html_text(out, title);
+			fprintf(out, ": not compared (compare takes %d sides at most)</p>\n",
+				JUDGE_CMP_MAX_SIDES);
+			continue;
 		}
-		snprintf(title, sizeof(title), "%s against %s", other->label, base->label);
+		/* The sides' names: with --each, runs of one label told apart by their ids. */
+		snprintf(title, sizeof(title), "%s against %s", lc->sides[s].name, lc->sides[0].name);
 		c.title = title;
 		c.xlabel = "label / first label (log scale)";
 		c.empty = "no figure both measured";
-		c.flags = SVG_UNTESTED;
-		if (n && svg_forest(out, &c, fr, n, NULL) < 0)
+		if (report_compare_forest(out, lc->cmp, lc->ncmp, s, lm_page_pick, &t, &c,
+					  NULL, 0) < 0)
 			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
 	}
-	free(fr);
-	free(names);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/compare.h"
 #include "report/model.h"
 #include "report/report.h"
 #include "report/sections.h"
@@ -31,15 +32,124 @@ static int summary_json(FILE *out, const void *arg)
 	return report_summary_json(out, NULL, d->runs, d->nruns, d->tables);
 }
 
+/* A side's name: a label, or with --each "run 7 (label)". */
+#define SUMMARY_NAME (sizeof(((struct run_info *)0)->label) + 32)
+
+/*
+ * The rows compared as `kbench compare ROW1 ROW2 ...` compares them: each
+ * row a side, of the runs behind it (of sampled: a label's, or with
+ * --each, where rows are the runs, the run of its id), the first eight rows
+ * (compare's most).  sides[k].runs point into *bufp, which holds shallow
+ * copies of the runs (nothing in them is freed twice).  0, or -1 without
+ * memory.
+ */
+static int summary_compare(const struct run_info *rows, size_t nrows, int each,
+			   const struct run_info *runs, size_t nruns,
+			   const struct judge_cmp_side *history, struct judge_cmp_side *sides,
+			   char (*names)[SUMMARY_NAME], size_t *nsides, struct run_info **bufp,
+			   struct judge_cmp_row **cmp, size_t *ncmp)
+{
+	size_t n = nrows < JUDGE_CMP_MAX_SIDES ? nrows : JUDGE_CMP_MAX_SIDES, used = 0;
+	struct run_info *buf = malloc((nruns ? nruns : 1) * sizeof(*buf));
+
+	*bufp = buf;
+	*nsides = 0;
+	if (!buf)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		size_t from = used;
+
+		for (size_t i = 0; i < nruns; i++)
+			if (each ? runs[i].id == rows[k].id : strcmp(runs[i].label, rows[k].label) == 0)
+				buf[used++] = runs[i];
+		/* With --each, runs of one label are told apart by their ids, as compare names them. */
+		if (each)
+			snprintf(names[k], SUMMARY_NAME, "run %lld (%s)", (long long)rows[k].id,
+				 rows[k].label);
+		else
+			snprintf(names[k], SUMMARY_NAME, "%s", rows[k].label);
+		sides[k] = (struct judge_cmp_side){ names[k], buf + from, used - from };
+	}
+	*nsides = n;
+	return judge_compare_build_history(sides, n, JUDGE_CMP_THRESHOLD, 0, history, cmp, ncmp);
+}
+
+/*
+ * What differs between the rows, first: for each row after the first,
+ * what compare marks against it (report_compare_pick_marked) as a forest
+ * plot, after a line counting its verdicts over every figure.
+ */
+static void summary_differs(FILE *out, const struct judge_cmp_side *sides, size_t nsides,
+			    const struct judge_cmp_row *cmp, size_t ncmp)
+{
+	fputs("<h2 id=\"differs\">What differs</h2>\n<p class=\"legend\">Each label against the "
+	      "first, as <code>kbench compare</code> judges it (a change of at least ", out);
+	fprintf(out, "%.0f%%, significant after Benjamini-Hochberg): the changes it marks; the "
+		"tables below draw every figure.</p>\n", JUDGE_CMP_THRESHOLD * 100);
+	for (size_t s = 1; s < nsides; s++) {
+		size_t better = 0, worse = 0, same = 0, untold = 0, not = 0;
+		char title[2 * SUMMARY_NAME + 32];
+		struct svg_chart c = { 0 };
+
+		for (size_t k = 0; k < ncmp; k++) {
+			if (!cmp[k].common || !cmp[k].cell[s].present)
+				continue;
+			switch (report_compare_verdict(&cmp[k], s)) {
+			case SVG_BETTER: better++; break;
+			case SVG_WORSE: worse++; break;
+			case SVG_UNCHANGED: same++; break;
+			case SVG_NOT_COMPARED: not++; break;
+			default: untold++; break;
+			}
+		}
+		fputs("<p class=\"differs\"><b>", out);
+		report_html_text(out, sides[s].name);
+		fputs("</b> against <b>", out);
+		report_html_text(out, sides[0].name);
+		fprintf(out, "</b>: %zu better, %zu worse, %zu unchanged, %zu cannot tell", better, worse,
+			same, untold);
+		if (not)
+			fprintf(out, ", %zu not compared", not);
+		fputs("</p>\n", out);
+		snprintf(title, sizeof(title), "marked changes: %s against %s", sides[s].name,
+			 sides[0].name);
+		c.title = title;
+		c.xlabel = "label / first label (log scale)";
+		c.empty = "no change marked";
+		if (report_compare_forest(out, cmp, ncmp, s, report_compare_pick_marked, NULL, &c,
+					  NULL, 0) < 0)
+			fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
+	}
+}
+
 int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
-			const struct run_info *runs, size_t nruns, int verbose)
+			const struct run_info *runs, size_t nruns, int verbose,
+			const struct run_info *sampled, size_t nsampled,
+			const struct judge_cmp_side *history)
 {
 	struct rm_doc doc = { .verbose = verbose };
 	struct summary_data d = { runs, nruns, &doc };
+	struct judge_cmp_side sides[JUDGE_CMP_MAX_SIDES];
+	char names[JUDGE_CMP_MAX_SIDES][SUMMARY_NAME];
+	struct judge_cmp_row *cmp = NULL;
+	struct run_info *buf = NULL;
+	size_t nsides = 0, ncmp = 0;
+	int compared = 0;
 
 	report_html_begin(out, "kbench summary");
-	for (size_t k = 0; k < nrows; k++)
-		report_html_system(out, &rows[k]);
+	if (nrows > 1) {
+		if (!sampled) {
+			sampled = runs;
+			nsampled = nruns;
+		}
+		compared = summary_compare(rows, nrows, rows == runs, sampled, nsampled, history, sides,
+					   names, &nsides, &buf, &cmp, &ncmp) == 0;
+		if (compared)
+			summary_differs(out, sides, nsides, cmp, ncmp);
+		else
+			fputs("<p class=\"warn\">The labels could not be compared.</p>\n", out);
+	}
+	report_html_systems(out, rows, nrows);
 	/*
 	 * Each section the runs hold, as sections.c's table says: its heading
 	 * and chart, its tables (each with its chart of the rows side by side),
@@ -61,7 +171,8 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 			fputs(" are not shown: out of memory.</p>\n", out);
 		}
 		for (size_t t = from; t < doc.ntables; t++) {
-			struct report_table_chart tc = { rows, nrows, doc.tables[t].id };
+			struct report_table_chart tc = { rows, nrows, doc.tables[t].id, sides, nsides,
+							 compared ? cmp : NULL, ncmp };
 
 			report_html_table(out, &doc, t, s->table_chart, &tc);
 		}
@@ -71,6 +182,8 @@ int report_html_summary(FILE *out, const struct run_info *rows, size_t nrows,
 	report_html_data(out, summary_json, &d);
 	report_html_end(out);
 	rm_doc_free(&doc);
+	free(cmp);
+	free(buf);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -120,35 +233,48 @@ static int show_json(FILE *out, const void *arg)
 	return report_show_json(out, d->run, d->id);
 }
 
-/* The samples of r as a strip: each at its time, the median and its interval across. */
+/*
+ * The samples of r as a strip: a column per replica, in the order taken,
+ * each replica's samples in theirs across it (where the run kept which
+ * replica took each; else each sample at its index), the median and its
+ * interval across, on an axis of the samples' typical range (svg_strip).
+ */
 static void html_strip(FILE *out, const struct result *r)
 {
-	double *x = r->n ? calloc(r->n, sizeof(double)) : NULL;
-	struct svg_samples sm = { r->n, NULL, r->samples, r->median, r->ci_low, r->ci_high };
+	int *group = r->n && r->where ? calloc(r->n, sizeof(int)) : NULL;
+	struct svg_samples sm = { r->n, NULL, r->samples, r->median, r->ci_low, r->ci_high, NULL };
 	struct svg_chart c = { 0 };
 	char title[160];
+	int nrep = 0;
 
-	if (x && r->where) {
-		for (size_t i = 0; i < r->n; i++)
-			x[i] = r->where[i].t;
-		sm.x = x;
+	if (group) {
+		for (size_t i = 0; i < r->n; i++) {
+			group[i] = r->where[i].replica;
+			nrep = group[i] + 1 > nrep ? group[i] + 1 : nrep;
+		}
+		sm.group = group;
 	}
-	snprintf(title, sizeof(title), "%s: %zu samples, the median and its 95%% interval", r->id,
-		 r->n);
+	if (group)
+		snprintf(title, sizeof(title), "%s: %zu samples in %d replica%s, the median and its 95%% "
+			 "interval", r->id, r->n, nrep, nrep == 1 ? "" : "s");
+	else
+		snprintf(title, sizeof(title), "%s: %zu samples, the median and its 95%% interval", r->id,
+			 r->n);
 	c.title = title;
-	c.xlabel = sm.x ? "time in the run (s)" : "sample";
+	c.xlabel = group ? "replica, its samples in the order taken" : "sample";
 	c.ylabel = r->unit;
 	c.empty = r->reason[0] ? r->reason : "no samples stored";
 	if (svg_strip(out, &c, &sm) < 0)
 		fputs("<p class=\"nochart\">No chart: out of memory.</p>\n", out);
-	free(x);
+	free(group);
 }
 
 /* The run's sentinel: one getppid through the run, where each was timed. */
 static void html_sentinel(FILE *out, const struct run_info *run)
 {
 	double *x = run->nsentinel ? calloc(2 * run->nsentinel, sizeof(double)) : NULL;
-	struct svg_samples sm = { run->nsentinel, x, x ? x + run->nsentinel : NULL, NAN, NAN, NAN };
+	struct svg_samples sm = { run->nsentinel, x, x ? x + run->nsentinel : NULL, NAN, NAN, NAN,
+				  NULL };
 	struct svg_chart c = { 0 };
 
 	if (!run->nsentinel)

@@ -31,11 +31,22 @@ struct report_section {
 	void (*after)(FILE *out, const struct run_info *rows, size_t nrows);
 };
 
-/* A table's chart on the page: the rows (labels) side by side and the table's model id. */
+struct judge_cmp_side;
+struct judge_cmp_row;
+/*
+ * A table's chart on the page: the rows (labels) side by side, the table's
+ * model id, and the rows compared as `kbench compare` compares them (the
+ * first nsides rows, each a side; cmp NULL: not compared), whose verdicts
+ * the charts show.
+ */
 struct report_table_chart {
 	const struct run_info *rows;
 	size_t nrows;
 	const char *table;
+	const struct judge_cmp_side *sides;
+	size_t nsides;
+	const struct judge_cmp_row *cmp;
+	size_t ncmp;
 };
 extern const struct report_section report_sections[];
 /* Every section the runs hold, on doc.  0, or -1 without memory. */

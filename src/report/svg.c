@@ -9,8 +9,10 @@
  * appear; and text reaches it only through svg_text, which escapes it.
  * The layout guesses a character of the 11-unit font at SVG_CHAR wide,
  * which is close for the sans-serif faces browsers pick; names longer than
- * a column holds are cut with an ellipsis, their whole text kept in
- * data-name.
+ * a column holds are cut in the middle with an ellipsis, their whole text
+ * kept in data-name.  No axis is scaled to one extreme value: the forest's
+ * and the strip's span what is typical, and what lies beyond is drawn at
+ * the axis's end with its value written beside it.
  */
 #include "report/svg.h"
 
@@ -48,11 +50,12 @@ static const char *const svg_colours[] = {
 };
 static const char *const svg_dashes[] = { NULL, "6 3", "2 2", "8 3 2 3", "4 4", "1 3" };
 /* Marker shapes, drawn by svg_marker. */
-enum { SVG_CIRCLE, SVG_SQUARE, SVG_TRIANGLE, SVG_DIAMOND, SVG_TRIANGLE_DOWN, SVG_NSHAPES };
+enum { SVG_CIRCLE, SVG_SQUARE, SVG_TRIANGLE, SVG_DIAMOND, SVG_TRIANGLE_DOWN, SVG_NSHAPES,
+       SVG_ARROW /* pointing right, as a forest's off-scale row: not one a series cycles through */ };
 
 #define SVG_GREY "#555555"
-#define SVG_BETTER "#0072b2"
-#define SVG_WORSE "#d55e00"
+#define SVG_C_BETTER "#0072b2"
+#define SVG_C_WORSE "#d55e00"
 
 /* ------------------------------------------------------------ writing */
 
@@ -109,21 +112,27 @@ static int svg_char_ok(uint32_t cp)
 
 /*
  * s XML-escaped, for text or an attribute in double quotes: at most maxch
- * characters, the last of them an ellipsis when s is longer.  A byte that is
+ * characters, an ellipsis in the middle standing for what is cut when s is
+ * longer, so that both ends show: names alike to their last characters
+ * ("6.19.0-rc1-next-20251201-a" and "-b") stay told apart.  A byte that is
  * not UTF-8 and a control character (a newline in a label, a bidirectional
  * override that would reorder the chart's text) become U+FFFD.
  */
 static void svg_text(struct svg_w *w, const char *s, size_t maxch)
 {
-	size_t total = svg_chars(s), n = 0, len;
+	size_t total = svg_chars(s), n = 0, len, head = total, tail = total;
 	uint32_t cp;
 
+	if (total > maxch) {
+		head = maxch / 2;
+		tail = total - (maxch > 0 ? maxch - 1 - head : 0);
+	}
 	for (; s && *s; s += len ? len : 1, n++) {
-		if (total > maxch && n + 1 >= maxch) {
-			fputs("\xe2\x80\xa6", w->out);
-			break;
-		}
 		len = utf8_next(s, &cp);
+		if (n == head && head < tail)
+			fputs("\xe2\x80\xa6", w->out);
+		if (n >= head && n < tail)
+			continue;
 		if (len == 0 || !svg_char_ok(cp)) {
 			fputs("\xef\xbf\xbd", w->out);
 			continue;
@@ -203,7 +212,10 @@ static void svg_marker(struct svg_w *w, int shape, double x, double y, const cha
 {
 	FILE *out = w->out;
 
-	switch (shape % SVG_NSHAPES) {
+	switch (shape == SVG_ARROW ? shape : shape % SVG_NSHAPES) {
+	case SVG_ARROW:
+		fprintf(out, "<path d=\"M%s %sl-8-4.5v9z\"", svg_n(w, x + 4), svg_n(w, y));
+		break;
 	case SVG_CIRCLE:
 		fprintf(out, "<circle cx=\"%s\" cy=\"%s\" r=\"3.5\"", svg_n(w, x), svg_n(w, y));
 		break;
@@ -880,19 +892,75 @@ static double svg_row_reach(const struct svg_row *r)
 	return reach;
 }
 
-/* A row's colour: by its direction when significant, grey when not. */
-static const char *svg_row_colour(const struct svg_row *r)
+static int svg_cmp_double(const void *a, const void *b)
 {
-	if (!r->signif)
-		return SVG_GREY;
-	return r->better > 0 ? SVG_BETTER : r->better < 0 ? SVG_WORSE : "#000000";
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
 }
 
-/* The change at a row's right ("+10.0%"), or its note where the point would be. */
+/* How much further than the typical row's reach a row may be and still set the axis. */
+#define SVG_FOREST_SPAN 3.0
+
+/*
+ * The forest's reach: the rows' typical one, the upper quartile of their
+ * reaches (at least 5%, so that unchanged rows are not drawn as moves),
+ * widened to every row within SVG_FOREST_SPAN times it.  Not the largest:
+ * one change of +259% among changes of 1% would put every 1% on the zero
+ * line.  A row beyond is drawn at the axis's end.  0 with no row to draw.
+ */
+static double svg_forest_reach(const struct svg_row *rows, size_t nrows)
+{
+	double *e = malloc((nrows ? nrows : 1) * sizeof(*e)), core, reach;
+	size_t n = 0;
+
+	if (!e)
+		return -1;
+	for (size_t i = 0; i < nrows; i++)
+		if (svg_row_ok(&rows[i]))
+			e[n++] = svg_row_reach(&rows[i]);
+	if (n == 0) {
+		free(e);
+		return 0;
+	}
+	qsort(e, n, sizeof(*e), svg_cmp_double);
+	core = fmax(e[3 * (n - 1) / 4], log(1.05));
+	reach = core;
+	for (size_t i = 0; i < n; i++)
+		if (e[i] <= SVG_FOREST_SPAN * core)
+			reach = fmax(reach, e[i]);
+	free(e);
+	return reach;
+}
+
+/* Each verdict as the page draws it: colour, marker, filled, the text's mark, the legend's words. */
+struct svg_look {
+	const char *colour;
+	int shape;			/* svg_marker's */
+	int filled;			/* marked: filled; else hollow */
+	const char *mark;		/* the text's mark, after the change */
+	const char *legend;		/* the legend's words, and the row's data-verdict */
+};
+static const struct svg_look svg_verdicts[] = {
+	[SVG_UNTOLD] = { SVG_GREY, SVG_DIAMOND, 0, "", "cannot tell (unmarked)" },
+	[SVG_BETTER] = { SVG_C_BETTER, SVG_CIRCLE, 1, "*", "* better" },
+	[SVG_WORSE] = { SVG_C_WORSE, SVG_SQUARE, 1, "*", "* worse" },
+	[SVG_CHANGED] = { "#000000", SVG_CIRCLE, 1, "*", "* changed" },
+	[SVG_UNCHANGED] = { SVG_GREY, SVG_CIRCLE, 0, "=", "= unchanged" },
+	[SVG_NOT_COMPARED] = { "#999999", SVG_TRIANGLE, 0, "?", "? not compared" },
+};
+
+static size_t svg_verdict_of(const struct svg_row *r)
+{
+	return (size_t)r->verdict < NELEM(svg_verdicts) ? (size_t)r->verdict : SVG_UNTOLD;
+}
+
+/* The change and the text's mark at a row's right ("+10.0% *"), or its note where the point would be. */
 static void svg_row_text(struct svg_w *w, const struct svg_row *r, const struct svg_axis *a,
 			 double cy)
 {
 	char buf[48];
+	const char *mark = svg_verdicts[svg_verdict_of(r)].mark;
 
 	if (!svg_row_ok(r)) {
 		fprintf(w->out, "<text class=\"na\" x=\"%s\" y=\"%s\" fill=\"%s\" font-style=\"italic\">",
@@ -901,123 +969,151 @@ static void svg_row_text(struct svg_w *w, const struct svg_row *r, const struct 
 		fputs("</text>\n", w->out);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%+.1f%%", (r->ratio - 1) * 100);
+	snprintf(buf, sizeof(buf), "%+.1f%%%s%s", (r->ratio - 1) * 100, mark[0] ? " " : "", mark);
 	svg_label(w, "value", a->p1 + 8, cy + 4, "start", buf, SVG_ALL);
 }
 
 static void svg_forest_row(struct svg_w *w, const struct svg_row *r, const struct svg_axis *a,
 			   double cy, size_t namech)
 {
-	const char *colour = svg_row_colour(r);
+	size_t v = svg_verdict_of(r);
+	const char *colour = svg_verdicts[v].colour;
+	const char *fill = svg_verdicts[v].filled ? colour : "#ffffff";
 
 	fputs("<g class=\"row\" data-name=\"", w->out);
 	svg_text(w, r->name, SVG_ALL);
-	fputs("\">\n", w->out);
+	fprintf(w->out, "\" data-verdict=\"%s\">\n", svg_verdicts[v].legend);
 	svg_label(w, "name", 8, cy + 4, "start", r->name ? r->name : "", namech);
 	if (svg_row_ok(r)) {
+		double l = log(r->ratio);
+
 		if (svg_row_iv(r)) {
-			fprintf(w->out, "<path class=\"whisker\" fill=\"none\" stroke=\"%s\" d=\"", colour);
-			svg_whisker(w, cy, svg_pos(a, r->lo), svg_pos(a, r->hi), 1);
-			fputs("\"/>\n", w->out);
+			/* Cut at the axis's ends, without the cap there: it goes on. */
+			double lo = fmax(log(r->lo), a->lo), hi = fmin(log(r->hi), a->hi);
+			double x0 = svg_pos(a, exp(lo)), x1 = svg_pos(a, exp(hi));
+
+			if (lo < hi) {
+				fprintf(w->out, "<path class=\"whisker\" fill=\"none\" stroke=\"%s\" d=\"M%s %sH%s",
+					colour, svg_n(w, x0), svg_n(w, cy), svg_n(w, x1));
+				if (log(r->lo) >= a->lo)
+					fprintf(w->out, "M%s %sv6", svg_n(w, x0), svg_n(w, cy - 3));
+				if (log(r->hi) <= a->hi)
+					fprintf(w->out, "M%s %sv6", svg_n(w, x1), svg_n(w, cy - 3));
+				fputs("\"/>\n", w->out);
+			}
 		}
-		svg_marker(w, r->signif && r->better < 0 ? SVG_SQUARE : SVG_CIRCLE, svg_pos(a, r->ratio), cy,
-			   r->signif ? colour : "#ffffff", colour, r->signif ? "point signif" : "point");
+		if (l > a->hi || l < a->lo) {
+			/* Off the axis: a triangle at its end pointing out, the change beside it, inside. */
+			int right = l > a->hi;
+			double x = right ? a->p1 : a->p0;
+			char buf[48];
+
+			fprintf(w->out, "<path class=\"offscale\" fill=\"%s\" stroke=\"%s\" d=\"M%s %sl%s-5v10z\"/>\n",
+				fill, colour, svg_n(w, x), svg_n(w, cy), right ? "-9 " : "9 ");
+			snprintf(buf, sizeof(buf), "%+.1f%%", (r->ratio - 1) * 100);
+			fprintf(w->out, "<text class=\"offscale\" x=\"%s\" y=\"%s\"%s fill=\"%s\""
+				" font-weight=\"bold\">", svg_n(w, right ? x - 12 : x + 12), svg_n(w, cy + 4),
+				right ? " text-anchor=\"end\"" : "", colour);
+			svg_text(w, buf, SVG_ALL);
+			fputs("</text>\n", w->out);
+		} else {
+			svg_marker(w, svg_verdicts[v].shape, svg_pos(a, r->ratio), cy, fill, colour,
+				   svg_verdicts[v].filled ? "point signif" : "point");
+		}
 	}
 	svg_row_text(w, r, a, cy);
 	fputs("</g>\n", w->out);
 }
 
-/* The geometric mean below a line, a diamond as wide as its interval. */
-static void svg_forest_gmean(struct svg_w *w, const struct svg_row *g, const struct svg_axis *a,
-			     double cy, size_t namech)
+/* The bytes a foot's line holds: the chart's width, less its margins. */
+#define SVG_FOOT_CH ((size_t)((SVG_W - 16) / SVG_CHAR))
+
+/*
+ * How much of s goes on one line of at most width bytes: all of it, or up
+ * to its last space that fits (the space itself left out), or where a word
+ * longer than a line must be cut, never inside a UTF-8 character.
+ */
+static size_t svg_wrap(const char *s, size_t width)
 {
-	const char *colour = svg_row_colour(g);
+	size_t len = strlen(s), cut = width;
 
-	fputs("<g class=\"gmean\" data-name=\"", w->out);
-	svg_text(w, g->name, SVG_ALL);
-	fputs("\">\n", w->out);
-	fprintf(w->out, "<line class=\"sep\" x1=\"4\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#000000\"/>\n",
-		svg_n(w, cy - 13), svg_n(w, SVG_W - 4), svg_n(w, cy - 13));
-	fprintf(w->out, "<text class=\"name\" x=\"8\" y=\"%s\" font-weight=\"bold\">", svg_n(w, cy + 4));
-	svg_text(w, g->name ? g->name : "", namech);
-	fputs("</text>\n", w->out);
-	if (svg_row_ok(g)) {
-		double xc = svg_pos(a, g->ratio), xl = xc - 5, xr = xc + 5;
-
-		if (svg_row_iv(g)) {
-			xl = fmin(svg_pos(a, g->lo), xc - 4);
-			xr = fmax(svg_pos(a, g->hi), xc + 4);
-		}
-		fprintf(w->out, "<path class=\"diamond%s\" fill=\"%s\" stroke=\"%s\" d=\"M%s %sL%s %sL%s %sL%s %sZ\"/>\n",
-			g->signif ? " signif" : "", g->signif ? colour : "#ffffff", colour,
-			svg_n(w, xl), svg_n(w, cy), svg_n(w, xc), svg_n(w, cy - 6), svg_n(w, xr),
-			svg_n(w, cy), svg_n(w, xc), svg_n(w, cy + 6));
-	}
-	svg_row_text(w, g, a, cy);
-	fputs("</g>\n", w->out);
+	if (len <= width)
+		return len;
+	while (cut > 0 && s[cut] != ' ')
+		cut--;
+	if (cut > 0)
+		return cut;
+	for (cut = width; cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80; cut--)
+		;
+	return cut ? cut : len;
 }
 
 int svg_forest(FILE *out, const struct svg_chart *c, const struct svg_row *rows, size_t nrows,
-	       const struct svg_row *gmean)
+	       const char *const *foot, size_t nfoot)
 {
 	struct svg_w w = { .out = out };
 	struct svg_axis a;
 	struct svg_ticks *t;
-	struct svg_leg legs[5];
-	size_t drawn = 0, namech = 0, nlegs = 0;
-	double reach = 0, top = svg_top(c), bottom, legy, height;
-	int kinds[4] = { 0 };		/* better, worse, signif unsaid, not signif */
-	int lines, rc, untested;
+	struct svg_leg legs[NELEM(svg_verdicts) + 1];
+	size_t drawn = 0, namech = 0, nlegs = 0, nlines = 0;
+	double reach, top = svg_top(c), bottom, legy, footy, height;
+	int kinds[NELEM(svg_verdicts)] = { 0 }, off = 0;
+	int lines, rc;
+	/* The legend's order: the marked first, as the text's legend has them. */
+	static const enum svg_verdict order[] = { SVG_BETTER, SVG_WORSE, SVG_CHANGED, SVG_UNCHANGED,
+						  SVG_UNTOLD, SVG_NOT_COMPARED };
 
-	for (size_t i = 0; i <= nrows; i++) {
-		const struct svg_row *r = i < nrows ? &rows[i] : gmean;
+	for (size_t i = 0; i < nrows; i++) {
+		const struct svg_row *r = &rows[i];
 
-		if (!r)
-			continue;
 		namech = namech > svg_chars(r->name) ? namech : svg_chars(r->name);
 		if (!svg_row_ok(r))
 			continue;
 		drawn++;
-		reach = fmax(reach, svg_row_reach(r));
-		if (r != gmean)
-			kinds[!r->signif ? 3 : r->better > 0 ? 0 : r->better < 0 ? 1 : 2] = 1;
+		kinds[svg_verdict_of(r)] = 1;
 	}
 	if (drawn == 0)
 		return svg_nochart(out, c);
+	reach = svg_forest_reach(rows, nrows);
 	t = malloc(sizeof(*t));
-	if (!t)
+	if (!t || reach < 0) {
+		free(t);
 		return -1;
+	}
 	if (namech > SVG_NAME_MAX)
 		namech = SVG_NAME_MAX;
 	svg_ratio_ticks(&a, reach, t);
+	for (size_t i = 0; i < nrows; i++)
+		off |= svg_row_ok(&rows[i]) && fabs(log(rows[i].ratio)) > a.hi;
 	a.p0 = 8 + (double)namech * SVG_CHAR + 12;
-	a.p1 = SVG_W - 64;
-	bottom = top + (double)nrows * SVG_ROW + (gmean ? 30 : 4);
+	a.p1 = SVG_W - 72;
+	bottom = top + (double)nrows * SVG_ROW + 4;
 	legy = bottom + (c->xlabel ? 42 : 26);
 
-	/* Where nothing was tested (the summary's labels), the legend says what the fill does mean. */
-	untested = (c->flags & SVG_UNTESTED) != 0;
-	if (kinds[0])
+	for (size_t i = 0; i < NELEM(order); i++)
+		if (kinds[order[i]]) {
+			const struct svg_look *v = &svg_verdicts[order[i]];
+
+			legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER, .text = v->legend,
+				.colour = v->colour, .shape = v->shape, .hollow = !v->filled };
+		}
+	if (off)
 		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
-			.text = untested ? "intervals apart, better" : "significant, better",
-			.colour = SVG_BETTER, .shape = SVG_CIRCLE };
-	if (kinds[1])
-		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
-			.text = untested ? "intervals apart, worse" : "significant, worse",
-			.colour = SVG_WORSE, .shape = SVG_SQUARE };
-	if (kinds[2])
-		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
-			.text = untested ? "intervals apart" : "significant",
-			.colour = "#000000", .shape = SVG_CIRCLE };
-	if (kinds[3])
-		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
-			.text = untested ? "intervals overlap" : "not significant",
-			.colour = SVG_GREY, .shape = SVG_CIRCLE, .hollow = 1 };
-	if (gmean && svg_row_ok(gmean))
-		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER, .text = "geometric mean",
-			.colour = SVG_GREY, .shape = SVG_DIAMOND, .hollow = !gmean->signif };
+			.text = "off the axis: its change beside", .colour = SVG_GREY,
+			.shape = SVG_ARROW };
 	lines = svg_legend(NULL, legs, nlegs, a.p0, legy);
-	height = legy + lines * 16 + 8;
+	footy = legy + lines * 16 + (nfoot ? 12 : 0);
+	for (size_t i = 0; i < nfoot; i++)
+		for (const char *p = foot[i] ? foot[i] : ""; ; ) {
+			size_t len = svg_wrap(p, SVG_FOOT_CH);
+
+			nlines++;
+			p += len;
+			if (!*p)
+				break;
+			p++;
+		}
+	height = footy + (double)nlines * 16 + 8;
 
 	svg_open(&w, "forest", height, c);
 	/* Every second row shaded, under the grid, so the eye keeps a name and its point together. */
@@ -1029,12 +1125,31 @@ int svg_forest(FILE *out, const struct svg_chart *c, const struct svg_row *rows,
 	svg_axis_x(&w, &a, t, bottom, top, c->xlabel);
 	for (size_t i = 0; i < nrows; i++)
 		svg_forest_row(&w, &rows[i], &a, top + SVG_ROW / 2 + (double)i * SVG_ROW, namech);
-	if (gmean)
-		svg_forest_gmean(&w, gmean, &a, top + (double)nrows * SVG_ROW + 17, namech);
 	/* Over the rows' stripes, so that no change hides which side of 0 it is on. */
 	fprintf(w.out, "<line class=\"zero\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#000000\"/>\n",
 		svg_n(&w, svg_pos(&a, 1)), svg_n(&w, top), svg_n(&w, svg_pos(&a, 1)), svg_n(&w, bottom));
 	svg_legend(&w, legs, nlegs, a.p0, legy);
+	if (nfoot) {
+		fputs("<g class=\"foot\">\n", w.out);
+		fprintf(w.out, "<line class=\"sep\" x1=\"4\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#000000\"/>\n",
+			svg_n(&w, footy - 8), svg_n(&w, SVG_W - 4), svg_n(&w, footy - 8));
+		/* A line too long for the chart goes on at the next, broken at a space. */
+		nlines = 0;
+		for (size_t i = 0; i < nfoot; i++)
+			for (const char *p = foot[i] ? foot[i] : ""; ; ) {
+				size_t len = svg_wrap(p, SVG_FOOT_CH);
+				char *part = strndup(p, len);
+
+				svg_label(&w, "foot", 8, footy + 6 + (double)nlines++ * 16, "start",
+					  part ? part : "", SVG_ALL);
+				free(part);
+				p += len;
+				if (!*p)
+					break;
+				p++;
+			}
+		fputs("</g>\n", w.out);
+	}
 	rc = svg_close(&w);
 	free(t);
 	return rc;
@@ -1209,9 +1324,125 @@ int svg_bars(FILE *out, const struct svg_chart *c, const struct svg_bar_group *g
 
 /* ------------------------------------------------------------- strip */
 
+/* The most replicas drawn as columns; a group past it is not drawn. */
+#define SVG_MAXGROUPS 1024
+/* How many interquartile ranges beyond the quartiles a sample may be and still set the axis. */
+#define SVG_STRIP_FENCE 3.0
+
 static double svg_sample_x(const struct svg_samples *s, size_t i)
 {
 	return s->x ? s->x[i] : (double)i;
+}
+
+/* Whether sample i is drawn: a value, and a place along x (its replica, or its x). */
+static int svg_sample_ok(const struct svg_samples *s, size_t i)
+{
+	if (!isfinite(s->y[i]))
+		return 0;
+	if (s->group)
+		return s->group[i] >= 0 && s->group[i] < SVG_MAXGROUPS;
+	return isfinite(svg_sample_x(s, i));
+}
+
+/*
+ * The samples' typical range: the lowest and highest within SVG_STRIP_FENCE
+ * interquartile ranges of the quartiles (the range at least half a percent
+ * of the median, so that equal samples do not make every other an outlier).
+ * -1 without memory.
+ */
+static int svg_strip_range(const struct svg_samples *s, double *lo, double *hi)
+{
+	double *v = malloc((s->n ? s->n : 1) * sizeof(*v)), q1, q3, iqr, flo, fhi;
+	size_t n = 0;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < s->n; i++)
+		if (svg_sample_ok(s, i))
+			v[n++] = s->y[i];
+	qsort(v, n, sizeof(*v), svg_cmp_double);
+	q1 = v[(n - 1) / 4];
+	q3 = v[3 * (n - 1) / 4];
+	iqr = fmax(q3 - q1, 0.005 * fabs(v[(n - 1) / 2]));
+	flo = q1 - SVG_STRIP_FENCE * iqr;
+	fhi = q3 + SVG_STRIP_FENCE * iqr;
+	*lo = HUGE_VAL;
+	*hi = -HUGE_VAL;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] >= flo && v[i] <= fhi) {
+			*lo = fmin(*lo, v[i]);
+			*hi = fmax(*hi, v[i]);
+		}
+	free(v);
+	return 0;
+}
+
+/* The samples off one end of the axis, in one column (or across the plot). */
+struct svg_off {
+	size_t n;			/* how many */
+	double far;			/* the farthest value */
+	double x;			/* where its triangle goes */
+};
+
+static void svg_off_add(struct svg_off *o, double v, double x, int up)
+{
+	if (o->n == 0 || (up ? v > o->far : v < o->far)) {
+		o->far = v;
+		if (isfinite(x))
+			o->x = x;
+	}
+	o->n++;
+}
+
+/* A triangle at the axis's end pointing out, with how many it stands for and the farthest. */
+static void svg_off_draw(struct svg_w *w, const struct svg_off *o, double y, int up)
+{
+	char fig[32], buf[64];
+
+	if (o->n == 0)
+		return;
+	fprintf(w->out, "<path class=\"offscale\" fill=\"%s\" stroke=\"%s\" d=\"M%s %sl4.5 %sh-9z\"/>\n",
+		svg_colours[1], svg_colours[1], svg_n(w, o->x), svg_n(w, y), up ? "9" : "-9");
+	report_fig(fig, sizeof(fig), o->far);
+	if (o->n == 1)
+		snprintf(buf, sizeof(buf), "%s", fig);
+	else
+		snprintf(buf, sizeof(buf), "%zu, to %s", o->n, fig);
+	svg_label(w, "offscale", o->x + 7, up ? y + 9 : y - 1, "start", buf, SVG_ALL);
+}
+
+/*
+ * Each replica's median (of its samples, as show's table of replicas has
+ * it) as a dark line across its column, where the axis holds it: a replica
+ * that ran slow or fast shows as a step.  0, or -1 without memory.
+ */
+static int svg_strip_medians(struct svg_w *w, const struct svg_samples *s, size_t ngroups,
+			     const struct svg_axis *xa, const struct svg_axis *ya, double cw)
+{
+	double *v = malloc((s->n ? s->n : 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	fputs("<path class=\"replica-median\" stroke=\"#000000\" stroke-width=\"1.5\" d=\"", w->out);
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t n = 0;
+		double m;
+
+		for (size_t i = 0; i < s->n; i++)
+			if (svg_sample_ok(s, i) && (size_t)s->group[i] == g)
+				v[n++] = s->y[i];
+		if (n == 0)
+			continue;
+		qsort(v, n, sizeof(*v), svg_cmp_double);
+		m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		if (m < ya->lo || m > ya->hi)
+			continue;
+		fprintf(w->out, "M%s %sh%s", svg_n(w, xa->p0 + cw * ((double)g + 0.1)),
+			svg_n(w, svg_pos(ya, m)), svg_n(w, cw * 0.8));
+	}
+	fputs("\"/>\n", w->out);
+	free(v);
+	return 0;
 }
 
 int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s)
@@ -1219,52 +1450,88 @@ int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s)
 	struct svg_w w = { .out = out };
 	struct svg_axis xa, ya;
 	struct svg_ticks *xt, *yt;
-	struct svg_leg legs[3];
-	double xmin = HUGE_VAL, xmax = -HUGE_VAL, ymin = HUGE_VAL, ymax = -HUGE_VAL;
-	double top = svg_top(c), bottom = top + 220, left, legy, height;
+	struct svg_leg legs[5];
+	struct svg_off *offs = NULL;	/* per column (or one), top then bottom */
+	double xmin = HUGE_VAL, xmax = -HUGE_VAL, ymin, ymax;
+	double top = svg_top(c), bottom = top + 220, left, legy, height, cw = 0;
 	int median = isfinite(s->median);
 	int band = isfinite(s->lo) && isfinite(s->hi) && s->lo <= s->hi;
-	size_t drawn = 0, nlegs = 0;
-	int lines, rc;
+	size_t drawn = 0, nlegs = 0, ngroups = 0, noff = 0, *seen = NULL, *count = NULL;
+	int lines, rc = -1;
 
 	for (size_t i = 0; i < s->n; i++) {
-		double x = svg_sample_x(s, i);
-
-		if (!isfinite(x) || !isfinite(s->y[i]))
+		if (!svg_sample_ok(s, i))
 			continue;
 		drawn++;
-		xmin = fmin(xmin, x);
-		xmax = fmax(xmax, x);
-		ymin = fmin(ymin, s->y[i]);
-		ymax = fmax(ymax, s->y[i]);
+		if (s->group) {
+			ngroups = (size_t)s->group[i] + 1 > ngroups ? (size_t)s->group[i] + 1 : ngroups;
+			continue;
+		}
+		xmin = fmin(xmin, svg_sample_x(s, i));
+		xmax = fmax(xmax, svg_sample_x(s, i));
 	}
 	if (drawn == 0)
 		return svg_nochart(out, c);
 	xt = malloc(sizeof(*xt));
 	yt = malloc(sizeof(*yt));
-	if (!xt || !yt) {
-		free(xt);
-		free(yt);
-		return -1;
-	}
+	offs = calloc(2 * (ngroups ? ngroups : 1), sizeof(*offs));
+	count = calloc(ngroups ? ngroups : 1, sizeof(*count));
+	seen = calloc(ngroups ? ngroups : 1, sizeof(*seen));
+	if (!xt || !yt || !offs || !count || !seen || svg_strip_range(s, &ymin, &ymax) < 0)
+		goto out;
 	if (median) {
 		ymin = fmin(ymin, s->median);
 		ymax = fmax(ymax, s->median);
 	}
+	/* The band as far as the typical samples go: a wide one must not stretch the axis either. */
 	if (band) {
-		ymin = fmin(ymin, s->lo);
-		ymax = fmax(ymax, s->hi);
+		ymin = fmin(ymin, fmax(s->lo, ymin - (ymax - ymin)));
+		ymax = fmax(ymax, fmin(s->hi, ymax + (ymax - ymin)));
 	}
 	/* Not from 0: the spread of the samples is what this chart is for. */
 	svg_widen(&ymin, &ymax);
 	svg_lin_ticks(&ya, ymin, ymax, yt);
 	ya.p0 = bottom;
 	ya.p1 = top;
-	svg_widen(&xmin, &xmax);
-	svg_lin_ticks(&xa, xmin, xmax, xt);
 	left = svg_margin_y(yt, c->ylabel);
-	xa.p0 = left;
-	xa.p1 = SVG_W - 16;
+	if (s->group) {
+		/* The x axis is the replicas' columns, numbered from 1 (every k-th past 24). */
+		size_t every = ngroups > SVG_MAXLABELS ? (ngroups + SVG_MAXLABELS - 1) / SVG_MAXLABELS : 1;
+
+		xa = (struct svg_axis){ SVG_LIN, 0, (double)ngroups, left, SVG_W - 16 };
+		cw = (xa.p1 - xa.p0) / (double)ngroups;
+		xt->n = 0;
+		for (size_t g = 0; g < ngroups; g++) {
+			char buf[24] = "";
+
+			if (g % every == 0)
+				snprintf(buf, sizeof(buf), "%zu", g + 1);
+			svg_tick(xt, (double)g + 0.5, buf);
+		}
+		for (size_t i = 0; i < s->n; i++)
+			if (svg_sample_ok(s, i))
+				count[s->group[i]]++;
+	} else {
+		svg_widen(&xmin, &xmax);
+		svg_lin_ticks(&xa, xmin, xmax, xt);
+		xa.p0 = left;
+		xa.p1 = SVG_W - 16;
+	}
+	/* Which samples are off the axis, and where each end's triangle goes. */
+	for (size_t i = 0; i < s->n; i++) {
+		size_t k = s->group && svg_sample_ok(s, i) ? (size_t)s->group[i] : 0;
+		double x;
+
+		if (!svg_sample_ok(s, i))
+			continue;
+		x = s->group ? xa.p0 + cw * ((double)k + 0.5) : svg_pos(&xa, svg_sample_x(s, i));
+		if (s->y[i] > ya.hi)
+			svg_off_add(&offs[2 * k], s->y[i], x, 1);
+		else if (s->y[i] < ya.lo)
+			svg_off_add(&offs[2 * k + 1], s->y[i], x, 0);
+	}
+	for (size_t k = 0; k < 2 * (ngroups ? ngroups : 1); k++)
+		noff += offs[k].n;
 
 	legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER, .text = "sample",
 		.colour = svg_colours[0], .shape = SVG_CIRCLE };
@@ -1274,6 +1541,13 @@ int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s)
 	if (band)
 		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_BAND, .text = "interval of the median",
 			.colour = svg_colours[5], .shape = -1 };
+	if (s->group)
+		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_LINE, .text = "a replica's median",
+			.colour = "#000000", .shape = -1 };
+	if (noff)
+		legs[nlegs++] = (struct svg_leg){ .kind = SVG_LEG_MARKER,
+			.text = "off the axis: how many, the farthest", .colour = svg_colours[1],
+			.shape = SVG_TRIANGLE };
 	legy = bottom + (c->xlabel ? 42 : 26);
 	lines = svg_legend(NULL, legs, nlegs, left, legy);
 	height = legy + lines * 16 + 8;
@@ -1281,29 +1555,62 @@ int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s)
 	svg_open(&w, "strip", height, c);
 	svg_axis_y(&w, &ya, yt, left, xa.p1, 14, c->ylabel);
 	svg_axis_x(&w, &xa, xt, bottom, top, c->xlabel);
-	if (band)
+	if (s->group) {
+		/* Each column's edges, so that a replica's samples are seen together. */
+		fputs("<path class=\"columns\" stroke=\"#bbbbbb\" stroke-dasharray=\"2 3\" d=\"", w.out);
+		for (size_t g = 1; g < ngroups; g++)
+			fprintf(w.out, "M%s %sV%s", svg_n(&w, xa.p0 + cw * (double)g), svg_n(&w, top),
+				svg_n(&w, bottom));
+		fputs("\"/>\n", w.out);
+	}
+	if (band) {
+		double hi = svg_pos(&ya, fmin(s->hi, ya.hi)), lo = svg_pos(&ya, fmax(s->lo, ya.lo));
+
 		fprintf(w.out, "<rect class=\"band\" x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\""
-			" fill=\"%s\" fill-opacity=\"0.3\"/>\n", svg_n(&w, xa.p0), svg_n(&w, svg_pos(&ya, s->hi)),
-			svg_n(&w, xa.p1 - xa.p0), svg_n(&w, svg_pos(&ya, s->lo) - svg_pos(&ya, s->hi)),
-			svg_colours[5]);
+			" fill=\"%s\" fill-opacity=\"0.3\"/>\n", svg_n(&w, xa.p0), svg_n(&w, hi),
+			svg_n(&w, xa.p1 - xa.p0), svg_n(&w, lo - hi), svg_colours[5]);
+	}
 	/* Each sample a round cap on an empty stroke: a dot in a tenth of a circle's bytes. */
 	fprintf(w.out, "<path class=\"samples\" fill=\"none\" stroke=\"%s\" stroke-width=\"4\""
 		" stroke-linecap=\"round\" d=\"", svg_colours[0]);
 	for (size_t i = 0; i < s->n; i++) {
-		double x = svg_sample_x(s, i);
+		double x;
 
-		if (isfinite(x) && isfinite(s->y[i]))
-			fprintf(w.out, "M%s %sh0", svg_n(&w, svg_pos(&xa, x)), svg_n(&w, svg_pos(&ya, s->y[i])));
+		if (!svg_sample_ok(s, i) || s->y[i] > ya.hi || s->y[i] < ya.lo)
+			continue;
+		if (s->group) {
+			/* Across the middle 70% of its column, in the order taken. */
+			size_t k = (size_t)s->group[i], j = seen[k]++;
+
+			x = xa.p0 + cw * ((double)k + 0.15 + 0.7 * ((double)j + 0.5) / (double)count[k]);
+		} else {
+			x = svg_pos(&xa, svg_sample_x(s, i));
+		}
+		fprintf(w.out, "M%s %sh0", svg_n(&w, x), svg_n(&w, svg_pos(&ya, s->y[i])));
 	}
 	fputs("\"/>\n", w.out);
 	if (median)
 		fprintf(w.out, "<line class=\"median\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\""
 			" stroke-width=\"1.5\"/>\n", svg_n(&w, xa.p0), svg_n(&w, svg_pos(&ya, s->median)),
 			svg_n(&w, xa.p1), svg_n(&w, svg_pos(&ya, s->median)), svg_colours[1]);
+	if (s->group && svg_strip_medians(&w, s, ngroups, &xa, &ya, cw) < 0)
+		goto out;
+	if (noff) {
+		fputs("<g class=\"offscale\">\n", w.out);
+		for (size_t k = 0; k < (ngroups ? ngroups : 1); k++) {
+			svg_off_draw(&w, &offs[2 * k], top, 1);
+			svg_off_draw(&w, &offs[2 * k + 1], bottom, 0);
+		}
+		fputs("</g>\n", w.out);
+	}
 	svg_legend(&w, legs, nlegs, left, legy);
 	rc = svg_close(&w);
+out:
 	free(xt);
 	free(yt);
+	free(offs);
+	free(count);
+	free(seen);
 	return rc;
 }
 
@@ -1357,7 +1664,7 @@ int svg_history(FILE *out, const struct svg_chart *c, const struct svg_point *pt
 	/* The steps first, under the points. */
 	for (size_t k = 0; k < nsteps; k++) {
 		double x = left + dx * (double)steps[k].at;
-		const char *colour = steps[k].worse ? SVG_WORSE : SVG_BETTER;
+		const char *colour = steps[k].worse ? SVG_C_WORSE : SVG_C_BETTER;
 
 		if (steps[k].at == 0 || steps[k].at >= n)
 			continue;

@@ -17,8 +17,10 @@
  * (width="100%").  Elements carry classes the page's CSS styles and tests
  * look for: svg.chart, g.axis, text.title, text.label, text.tick,
  * path.series (one per drawn series, data-series="NAME"), g.row (one per
- * forest row, data-name="NAME"), g.gmean, rect.bar, line.mark, line.zero,
- * line.median, rect.band, path.band, path.whisker, g.legend.  Fonts, sizes and
+ * forest row, data-name="NAME", data-verdict="* better" and so on), g.foot,
+ * path.offscale and text.offscale (what lies beyond an axis), rect.bar,
+ * line.mark, line.zero, line.median, path.replica-median, rect.band,
+ * path.band, path.whisker, g.legend.  Fonts, sizes and
  * colours are set as presentation attributes, which the page's CSS overrides.
  * Colours come from a fixed palette (Okabe and Ito's, safe for colour
  * blindness) and each series also differs in dash and marker shape, so a
@@ -37,8 +39,6 @@
 #define SVG_YLOG 1u
 /* svg_chart.flags: svg_curve draws intervals as a band instead of whiskers. */
 #define SVG_BAND 2u
-/* svg_chart.flags: svg_forest's fill says two intervals are apart, not that a test found a change. */
-#define SVG_UNTESTED 4u
 
 /* What every chart has. */
 struct svg_chart {
@@ -48,7 +48,7 @@ struct svg_chart {
 	/* The nochart paragraph's text when nothing can be drawn: why, as the
 	   reader should see it ("no points: the figure failed"). */
 	const char *empty;
-	unsigned flags;			/* SVG_YLOG, SVG_BAND (svg_curve); SVG_UNTESTED (svg_forest) */
+	unsigned flags;			/* SVG_YLOG, SVG_BAND (svg_curve) */
 };
 
 /*
@@ -92,13 +92,26 @@ struct svg_mark {
 int svg_curve(FILE *out, const struct svg_chart *c, const struct svg_series *series,
 	      size_t nseries, const struct svg_mark *marks, size_t nmarks);
 
+/*
+ * A forest row's verdict: compare's, as its text marks it (report/compare.h
+ * says which mark each is), never one the chart makes up.  The colour and
+ * shape of each are the same on every page.
+ */
+enum svg_verdict {
+	SVG_UNTOLD = 0,			/* unmarked: cannot tell (a hollow diamond) */
+	SVG_BETTER,			/* * in the good direction (a filled circle) */
+	SVG_WORSE,			/* * in the bad direction (a filled square) */
+	SVG_CHANGED,			/* * without a direction (filled, black) */
+	SVG_UNCHANGED,			/* =: inside the threshold (a hollow circle) */
+	SVG_NOT_COMPARED,		/* ?: not compared (a cross) */
+};
+
 /* One row of svg_forest: a figure's change against the base. */
 struct svg_row {
 	const char *name;		/* "sys.null", at the row's left and in data-name */
 	double ratio;			/* other / base: 1.10 is a change of +10% */
 	double lo, hi;			/* the ratio's interval; NaN: none */
-	int signif;			/* nonzero: significant, drawn filled */
-	int better;			/* > 0 the change is better, < 0 worse, 0 not said */
+	enum svg_verdict verdict;	/* compare's, which sets shape, fill and colour */
 	/* Shown in place of the point when ratio cannot be drawn ("failed");
 	   NULL: "no figure". */
 	const char *note;
@@ -106,16 +119,22 @@ struct svg_row {
 
 /*
  * compare's forest plot: one g.row per row in the given order, its name at
- * the left and its change at the right, the point with its interval on a
- * log-ratio axis symmetric about 0 (line.zero), ticks in pairs at r and 1/r
- * labelled with their change (+25% and -20%), so equal distances are equal
- * factors.  A significant row is filled, a circle when better, a square
- * when worse (colour too); the others are hollow.  gmean, when not NULL, is
- * the last row, set apart below a line and drawn as a diamond as wide as its
- * interval.  xlabel goes under the axis; ylabel is not used.
+ * the left and its change and mark at the right, the point with its
+ * interval on a log-ratio axis symmetric about 0 (line.zero), ticks in
+ * pairs at r and 1/r labelled with their change (+25% and -20%), so equal
+ * distances are equal factors.  The axis spans the rows' typical changes,
+ * not the largest: their upper quartile (at least 5%), widened to take in
+ * every row within three times that; a row beyond it is drawn as a triangle
+ * at the axis's end pointing out (path.offscale), its change written
+ * beside it, and an interval that leaves the axis is cut at its end, so
+ * that one change of +259% leaves the +-1% rows readable.  Each row's
+ * shape, fill and colour say its verdict, and the legend names the marks.
+ * The lines of foot (compare's closing line, "X against Y: gain 0.891x
+ * ...") are written under the rows, set apart by a line.  xlabel goes
+ * under the axis; ylabel is not used.
  */
 int svg_forest(FILE *out, const struct svg_chart *c, const struct svg_row *rows, size_t nrows,
-	       const struct svg_row *gmean);
+	       const char *const *foot, size_t nfoot);
 
 /* One bar of svg_bars. */
 struct svg_bar {
@@ -151,9 +170,23 @@ struct svg_samples {
 	const double *y;		/* the values */
 	double median;			/* line.median; NaN: none */
 	double lo, hi;			/* the median's interval, rect.band; NaN: none */
+	/* Which replica took each sample, from 0: a column per replica, in
+	   their order, and x is not used; NULL: none, x across the plot. */
+	const int *group;
 };
 
-/* A strip plot: each sample a dot, the median a line across, its interval a band. */
+/*
+ * A strip plot: each sample a dot, the median a line across, its interval
+ * a band.  With groups, a column per replica (its number under it), its
+ * samples in their order across it and their median a dark line across it
+ * (path.replica-median), so that a replica that ran slow stands apart.  The y axis spans the samples'
+ * typical range, not their extremes: those within three interquartile
+ * ranges of the quartiles (and the median's band).  A sample beyond is
+ * drawn as a triangle at the axis's end pointing out (path.offscale), one
+ * per column and end, with how many it stands for and the farthest value
+ * written beside it, so that one 5.5 us sample leaves the 0.57 us ones
+ * readable.
+ */
 int svg_strip(FILE *out, const struct svg_chart *c, const struct svg_samples *s);
 
 /* One point of svg_history: a label's (or run's) level and its interval. */

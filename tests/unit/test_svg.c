@@ -176,27 +176,32 @@ static char *curve_text(unsigned flags)
 }
 
 static const struct svg_row forest_rows[] = {
-	{ "sys.null", 3.595, 3.57, 3.62, 1, -1, NULL },
-	{ "sys.read", 0.997, 0.99, 1.004, 0, 0, NULL },
-	{ "sys.write", 0.993, 0.985, 1.001, 0, 0, NULL },
-	{ "ctx.2p.0k none", 0.851, 0.84, 0.862, 1, 1, NULL },
-	{ "proc.fork", 1.014, 1.004, 1.024, 0, 0, NULL },
-	{ "ipc.rpc_udp.lat none", NAN, NAN, NAN, 0, 0, "failed: no rpcbind" },
-	{ "ipc.pipe.lat none <&\">", 1.255, 1.21, INFINITY, 1, -1, NULL },
-	{ "a figure whose name is far longer than any column holds", 1.0, 0.98, 1.02, 0, 0, NULL },
+	{ "sys.null", 3.595, 3.57, 3.62, SVG_WORSE, NULL },
+	{ "sys.read", 0.997, 0.99, 1.004, SVG_UNCHANGED, NULL },
+	{ "sys.write", 0.993, 0.985, 1.001, SVG_UNCHANGED, NULL },
+	{ "ctx.2p.0k none", 0.851, 0.84, 0.862, SVG_BETTER, NULL },
+	{ "proc.fork", 1.014, 1.004, 1.024, SVG_UNTOLD, NULL },
+	{ "ipc.rpc_udp.lat none", NAN, NAN, NAN, SVG_UNTOLD, "failed: no rpcbind" },
+	{ "ipc.pipe.lat none <&\">", 1.255, 1.21, INFINITY, SVG_WORSE, NULL },
+	{ "a figure whose name is far longer than any column holds", 1.0, 0.98, 1.02, SVG_UNCHANGED, NULL },
+	{ "mem.lat.l2", 1.5, NAN, NAN, SVG_NOT_COMPARED, NULL },
 };
-static const struct svg_row forest_gmean = { "geometric mean", 1.09, 1.02, 1.17, 1, -1, NULL };
+/* The section's closing lines, compare's: written under the rows. */
+static const char *const forest_foot[] = {
+	"2.5.47-mm1 against 2.5.47: gain 0.891x (geometric mean, above 1 is better)",
+	"0 better, 1 worse, 9 unchanged, 1 cannot tell",
+};
 
 static const struct svg_chart forest_chart = {
 	.title = "Processor, processes: 2.5.47-mm1 against 2.5.47",
 	.xlabel = "change against 2.5.47 (log scale)", .empty = "no figures compared",
 };
 
-static char *forest_text(const struct svg_row *rows, size_t n, const struct svg_row *gmean)
+static char *forest_text(const struct svg_row *rows, size_t n, const char *const *foot)
 {
 	struct capture cap;
 
-	assert_int_equal(svg_forest(capture_start(&cap), &forest_chart, rows, n, gmean), 0);
+	assert_int_equal(svg_forest(capture_start(&cap), &forest_chart, rows, n, foot, foot ? 2 : 0), 0);
 	return capture_end(&cap);
 }
 
@@ -234,7 +239,7 @@ static double strip_y[STRIP_N];
 
 static char *strip_text(void)
 {
-	struct svg_samples s = { STRIP_N, NULL, strip_y, 0.5713, 0.5690, 0.5741 };
+	struct svg_samples s = { STRIP_N, NULL, strip_y, 0.5713, 0.5690, 0.5741, NULL };
 	struct svg_chart c = { .title = "sys.null: samples", .xlabel = "sample",
 			       .ylabel = "us", .empty = "no samples stored" };
 	struct capture cap;
@@ -302,7 +307,7 @@ static void test_curve_golden(void **state)
 
 static void test_forest_golden(void **state)
 {
-	char *text = forest_text(forest_rows, NELEM(forest_rows), &forest_gmean);
+	char *text = forest_text(forest_rows, NELEM(forest_rows), forest_foot);
 
 	(void)state;
 	check_golden("svg_forest", text);
@@ -562,27 +567,147 @@ static void test_curve_escapes(void **state)
 
 /* ---------------------------------------------------------------- forest */
 
-/* One g.row per figure, the failed one too, with its note; the mean set apart. */
+/* One g.row per figure, the failed one too, with its note; compare's closing lines under them. */
 static void test_forest_rows(void **state)
 {
-	char *text = forest_text(forest_rows, NELEM(forest_rows), &forest_gmean);
+	char *text = forest_text(forest_rows, NELEM(forest_rows), forest_foot);
 
 	(void)state;
 	assert_int_equal(count(text, "<g class=\"row\""), (int)NELEM(forest_rows));
 	assert_int_equal(count(text, "data-name=\"sys.null\""), 1);
 	assert_int_equal(count(text, "data-name=\"ipc.pipe.lat none &lt;&amp;&quot;&gt;\""), 1);
 	assert_non_null(strstr(text, ">failed: no rpcbind</text>"));
-	assert_int_equal(count(text, "<g class=\"gmean\""), 1);
-	assert_int_equal(count(text, "<path class=\"diamond signif\""), 1);
+	assert_int_equal(count(text, "<g class=\"foot\">"), 1);
+	assert_non_null(strstr(text, ">2.5.47-mm1 against 2.5.47: gain 0.891x (geometric mean, above 1 is better)</text>"));
+	assert_non_null(strstr(text, ">0 better, 1 worse, 9 unchanged, 1 cannot tell</text>"));
 	assert_int_equal(count(text, "<line class=\"zero\""), 1);
-	/* Three significant rows filled, four hollow; the failed one has no point. */
-	assert_int_equal(count(text, "class=\"point signif\""), 3);
-	assert_int_equal(count(text, "class=\"point\""), 4);
+	/* Each row's verdict, compare's: its mark after the change, its name in data-verdict. */
+	assert_int_equal(count(text, "data-verdict=\"* worse\""), 2);
+	assert_int_equal(count(text, "data-verdict=\"* better\""), 1);
+	assert_int_equal(count(text, "data-verdict=\"= unchanged\""), 3);
+	assert_int_equal(count(text, "data-verdict=\"cannot tell (unmarked)\""), 2);
+	assert_int_equal(count(text, "data-verdict=\"? not compared\""), 1);
+	assert_non_null(strstr(text, ">-14.9% *</text>"));
+	assert_non_null(strstr(text, ">-0.3% =</text>"));
+	assert_non_null(strstr(text, ">+1.4%</text>"));
+	assert_non_null(strstr(text, ">+50.0% ?</text>"));
+	/* sys.null (+259.5%) is off the axis the others set: a triangle at its end, its change beside. */
+	assert_int_equal(count(text, "<path class=\"offscale\""), 1);
+	assert_non_null(strstr(text, "<text class=\"offscale\""));
+	assert_non_null(strstr(text, ">+259.5%</text>"));
+	assert_non_null(strstr(text, ">+259.5% *</text>"));
+	/* Two marked rows filled (the one off the axis is a triangle); the rest hollow. */
+	assert_int_equal(count(text, "class=\"point signif\""), 2);
+	assert_int_equal(count(text, "class=\"point\""), 5);
 	/* The long name cut, whole in its attribute. */
 	assert_non_null(strstr(text, "data-name=\"a figure whose name is far longer than any column holds\""));
-	assert_non_null(strstr(text, "\xe2\x80\xa6</text>"));
-	assert_non_null(strstr(text, ">+259.5%</text>"));
-	assert_non_null(strstr(text, ">-14.9%</text>"));
+	assert_non_null(strstr(text, ">a figure whose nam\xe2\x80\xa6 any column holds</text>"));
+	free(text);
+}
+
+/* The x of the point (or offscale triangle) of the row named name, and of the zero line. */
+static double row_x(const char *text, const char *name)
+{
+	char needle[160];
+	const char *p, *m;
+
+	snprintf(needle, sizeof(needle), "data-name=\"%s\"", name);
+	p = strstr(text, needle);
+	assert_non_null(p);
+	m = strstr(p, "class=\"point");
+	/* The marker's centre: a circle's cx, else the path's M x (a diamond's top). */
+	while (m > p && strncmp(m, "<circle", 7) != 0 && strncmp(m, "<path", 5) != 0 &&
+	       strncmp(m, "<rect", 5) != 0)
+		m--;
+	if (strncmp(m, "<circle", 7) == 0)
+		return strtod(strstr(m, "cx=\"") + 4, NULL);
+	if (strncmp(m, "<rect", 5) == 0)
+		return strtod(strstr(m, "x=\"") + 3, NULL) + 3;
+	return strtod(strstr(m, "d=\"M") + 4, NULL);
+}
+
+static double zero_x(const char *text)
+{
+	const char *z = strstr(text, "<line class=\"zero\" x1=\"");
+
+	assert_non_null(z);
+	return strtod(z + strlen("<line class=\"zero\" x1=\""), NULL);
+}
+
+/*
+ * One change of +259% among changes of +-1%, the names long and alike to
+ * their last characters: the axis is the +-1% rows', each of them drawn
+ * well away from 0 (a reader tells +0.8% from -0.5% at a glance), the
+ * +259% row a triangle at the axis's right end with its change written
+ * beside it.  An axis scaled to the largest change put every +-1% row
+ * within a pixel or two of 0.
+ */
+static char *outlier_text(void)
+{
+	static const struct svg_row rows[] = {
+		{ "sys.null on 6.19.0-rc1-next-20251201-a", 3.595, 3.57, 3.62, SVG_WORSE, NULL },
+		{ "sys.read on 6.19.0-rc1-next-20251201-a", 0.997, 0.984, 1.007, SVG_UNCHANGED, NULL },
+		{ "sys.write on 6.19.0-rc1-next-20251201-a", 0.993, 0.985, 1.008, SVG_UNCHANGED, NULL },
+		{ "proc.fork on 6.19.0-rc1-next-20251201-a", 1.014, 1.001, 1.025, SVG_UNTOLD, NULL },
+		{ "proc.exec on 6.19.0-rc1-next-20251201-a", 1.008, 0.994, 1.020, SVG_UNCHANGED, NULL },
+		{ "proc.shell on 6.19.0-rc1-next-20251201-a", 0.995, 0.992, 0.998, SVG_UNCHANGED, NULL },
+		{ "sig.catch on 6.19.0-rc1-next-20251201-b", 0.990, 0.982, 1.008, SVG_UNCHANGED, NULL },
+	};
+	static const char *const foot[] = {
+		"6.19.0-rc1-next-20251201-b against 6.19.0-rc1-next-20251201-a: gain 0.891x "
+		"(geometric mean, above 1 is better)",
+		"0 better, 1 worse, 5 unchanged, 1 cannot tell",
+	};
+	struct capture cap;
+
+	assert_int_equal(svg_forest(capture_start(&cap), &forest_chart, rows, NELEM(rows), foot, 2), 0);
+	return capture_end(&cap);
+}
+
+static void test_forest_outlier(void **state)
+{
+	char *text = outlier_text(), labels[512];
+	double xs[64], z;
+	size_t n;
+
+	(void)state;
+	check_golden("svg_forest_outlier", text);
+	assert_no_nan(text);
+	/* The axis: the 5% floor, not +259%. */
+	x_ticks(text, labels, sizeof(labels), xs, &n);
+	assert_string_equal(labels, "-4.8% -2% -0.99% 0 +1% +2% +5%");
+	assert_int_equal(count(text, "<path class=\"offscale\""), 1);
+	assert_non_null(strstr(text, "font-weight=\"bold\">+259.5%</text>"));
+	/* Each +-1% row at least 20 units (of 720) from 0, on its own side. */
+	z = zero_x(text);
+	assert_true(row_x(text, "proc.exec on 6.19.0-rc1-next-20251201-a") - z > 20);
+	assert_true(z - row_x(text, "proc.shell on 6.19.0-rc1-next-20251201-a") > 15);
+	assert_true(z - row_x(text, "sig.catch on 6.19.0-rc1-next-20251201-b") > 20);
+	/* Names alike to their last characters, cut in the middle: their ends still tell them apart. */
+	assert_non_null(strstr(text, ">sig.catch on 6.19.\xe2\x80\xa6" "1-next-20251201-b</text>"));
+	/* compare's closing line whole, on two lines where the chart is too narrow for it. */
+	assert_non_null(strstr(text, ">6.19.0-rc1-next-20251201-b against 6.19.0-rc1-next-20251201-a: gain 0.891x (geometric mean, above 1 is</text>"));
+	assert_non_null(strstr(text, ">better)</text>"));
+	free(text);
+}
+
+/* A change off the axis to the left: its triangle points left, at the axis's left end. */
+static void test_forest_outlier_left(void **state)
+{
+	static const struct svg_row rows[] = {
+		{ "a", 0.2, 0.18, 0.22, SVG_BETTER, NULL },
+		{ "b", 1.01, 1.0, 1.02, SVG_UNCHANGED, NULL },
+		{ "c", 0.99, 0.98, 1.0, SVG_UNCHANGED, NULL },
+		{ "d", 1.004, 0.99, 1.02, SVG_UNCHANGED, NULL },
+	};
+	char *text = forest_text(rows, NELEM(rows), NULL);
+	const char *tri = strstr(text, "<path class=\"offscale\"");
+
+	(void)state;
+	assert_non_null(tri);
+	assert_non_null(strstr(tri, "l9 -5v10z"));
+	assert_non_null(strstr(text, ">-80.0%</text>"));
+	assert_null(strstr(text, "class=\"foot\""));
 	free(text);
 }
 
@@ -594,8 +719,8 @@ static void test_forest_rows(void **state)
 static void test_forest_ticks(void **state)
 {
 	static const struct svg_row rows[] = {
-		{ "a", 0.82, 0.80, 0.84, 1, 1, NULL },
-		{ "b", 1.2, 1.15, 1.25, 1, -1, NULL },
+		{ "a", 0.82, 0.80, 0.84, SVG_BETTER, NULL },
+		{ "b", 1.2, 1.15, 1.25, SVG_WORSE, NULL },
 	};
 	char labels[512], *text, *p;
 	double xs[64], pct[64];
@@ -607,7 +732,7 @@ static void test_forest_ticks(void **state)
 	assert_string_equal(labels, "-20% -9.1% -4.8% 0 +5% +10% +25%");
 	free(text);
 
-	text = forest_text(forest_rows, NELEM(forest_rows), &forest_gmean);
+	text = forest_text(forest_rows, NELEM(forest_rows), forest_foot);
 	x_ticks(text, labels, sizeof(labels), xs, &n);
 	assert_int_equal(n % 2, 1);
 	for (p = strtok(labels, " "); p; p = strtok(NULL, " "))
@@ -627,8 +752,8 @@ static void test_forest_ticks(void **state)
 /* Tiny changes still get an axis of some width, and percent labels never say -100%. */
 static void test_forest_extremes(void **state)
 {
-	static const struct svg_row tiny[] = { { "t", 1.0, 1.0, 1.0, 0, 0, NULL } };
-	static const struct svg_row huge[] = { { "h", 2000, 1500, 2500, 1, -1, NULL } };
+	static const struct svg_row tiny[] = { { "t", 1.0, 1.0, 1.0, SVG_UNCHANGED, NULL } };
+	static const struct svg_row huge[] = { { "h", 2000, 1500, 2500, SVG_WORSE, NULL } };
 	char labels[512], *text;
 	double xs[64];
 	size_t n;
@@ -650,10 +775,10 @@ static void test_forest_extremes(void **state)
 static void test_forest_nochart(void **state)
 {
 	static const struct svg_row rows[] = {
-		{ "a", NAN, NAN, NAN, 0, 0, NULL },
-		{ "b", 0, 0, 0, 0, 0, NULL },
-		{ "c", -1, -2, 0, 0, 0, NULL },
-		{ "d", INFINITY, 1, 2, 0, 0, NULL },
+		{ "a", NAN, NAN, NAN, SVG_UNTOLD, NULL },
+		{ "b", 0, 0, 0, SVG_UNTOLD, NULL },
+		{ "c", -1, -2, 0, SVG_UNTOLD, NULL },
+		{ "d", INFINITY, 1, 2, SVG_UNTOLD, NULL },
 	};
 	char *text;
 
@@ -741,17 +866,92 @@ static void test_strip_elements(void **state)
 
 	(void)state;
 	path = section(text, "<path class=\"samples\"", "/>");
-	assert_int_equal(count(path, "h0"), STRIP_N - 1);
+	/* All but the sample that cannot be drawn and the outlier, which is off the axis. */
+	assert_int_equal(count(path, "h0"), STRIP_N - 2);
 	assert_int_equal(count(text, "<line class=\"median\""), 1);
 	assert_int_equal(count(text, "<rect class=\"band\""), 1);
+	assert_int_equal(count(text, "<path class=\"offscale\""), 1);
+	assert_non_null(strstr(text, ">0.6102</text>"));
 	free(path);
+	free(text);
+}
+
+/*
+ * 158 samples of four replicas of about 0.57 us, one of them 5.5 us: a
+ * column per replica, in order, on an axis of the 0.57s (the outlier a
+ * triangle at the top of its column, its value beside it), where an axis
+ * to 5.5 put all 157 others on one line.
+ */
+static char *replicas_text(int *group, double *y, size_t n)
+{
+	struct svg_samples s = { n, NULL, y, 0.5713, 0.5702, 0.5724, group };
+	struct svg_chart c = { .title = "sys.null: 158 samples in 4 replicas",
+			       .xlabel = "replica, its samples in the order taken", .ylabel = "us" };
+	struct capture cap;
+	uint32_t seed = 4242;
+
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		group[i] = (int)(i * 4 / n);
+		/* The third replica a little slower: a step the columns show. */
+		y[i] = 0.5713 * (group[i] == 2 ? 1.01 : 1) +
+		       ((double)(seed >> 16 & 0x7fff) / 32768.0 - 0.5) * 0.004;
+	}
+	y[100] = 5.5;
+	assert_int_equal(svg_strip(capture_start(&cap), &c, &s), 0);
+	return capture_end(&cap);
+}
+
+static void test_strip_replicas(void **state)
+{
+	int group[158];
+	double y[158], top = HUGE_VAL, bottom = -HUGE_VAL;
+	char *text = replicas_text(group, y, 158), labels[256], *yaxis, *path, *cols, *meds;
+	double my[4];
+	size_t nm = 0;
+	const char *tag = "<text class=\"tick\"";
+	double xs[64];
+	size_t n;
+
+	(void)state;
+	check_golden("svg_strip_replicas", text);
+	assert_no_nan(text);
+	/* A column per replica, numbered under it, and the lines between them. */
+	x_ticks(text, labels, sizeof(labels), xs, &n);
+	assert_string_equal(labels, "1 2 3 4");
+	cols = section(text, "<path class=\"columns\"", "/>");
+	assert_int_equal(count(cols, "M"), 3);
+	/* The outlier off the axis, its value beside its triangle; the others drawn. */
+	assert_int_equal(count(text, "<path class=\"offscale\""), 1);
+	assert_non_null(strstr(text, ">5.500</text>"));
+	path = section(text, "<path class=\"samples\"", "/>");
+	assert_int_equal(count(path, "h0"), 157);
+	/* The y axis spans the 0.57s: every tick between 0.5 and 1 us. */
+	yaxis = section(text, "<g class=\"axis y\">", "</g>");
+	for (const char *p = strstr(yaxis, tag); p; p = strstr(p + 1, tag)) {
+		double v = strtod(strchr(p, '>') + 1, NULL);
+
+		top = fmin(top, v);
+		bottom = fmax(bottom, v);
+	}
+	assert_true(bottom < 1 && top > 0.5);
+	/* Each replica's median a line across its column; the third's, 1% slower, above the others'. */
+	meds = section(text, "<path class=\"replica-median\"", "/>");
+	assert_int_equal(count(meds, "M"), 4);
+	for (const char *p = strstr(meds, "d=\"") + 3; (p = strchr(p, 'M')) != NULL; p++)
+		my[nm++] = strtod(strchr(p, ' ') + 1, NULL);
+	assert_true(my[2] < my[0] - 10 && my[2] < my[1] - 10 && my[2] < my[3] - 10);
+	free(meds);
+	free(cols);
+	free(path);
+	free(yaxis);
 	free(text);
 }
 
 static void test_strip_nochart(void **state)
 {
 	static const double y[] = { NAN, INFINITY };
-	struct svg_samples s = { 2, NULL, y, 1, 0.9, 1.1 };
+	struct svg_samples s = { 2, NULL, y, 1, 0.9, 1.1, NULL };
 	struct svg_chart c = { .empty = "no samples: the result was skipped" };
 	struct capture cap;
 	char *text;
@@ -767,7 +967,7 @@ static void test_strip_nochart(void **state)
 static void test_strip_one_sample(void **state)
 {
 	static const double y[] = { 7 };
-	struct svg_samples s = { 1, NULL, y, NAN, NAN, NAN };
+	struct svg_samples s = { 1, NULL, y, NAN, NAN, NAN, NULL };
 	struct svg_chart c = { .title = "one" };
 	struct capture cap;
 	char *text;
@@ -787,9 +987,9 @@ static void test_strip_one_sample(void **state)
 /* The same input, the same bytes: every chart drawn twice. */
 static void test_deterministic(void **state)
 {
-	char *a[4] = { curve_text(SVG_BAND), forest_text(forest_rows, NELEM(forest_rows), &forest_gmean),
+	char *a[4] = { curve_text(SVG_BAND), forest_text(forest_rows, NELEM(forest_rows), forest_foot),
 		       bars_text(), strip_text() };
-	char *b[4] = { curve_text(SVG_BAND), forest_text(forest_rows, NELEM(forest_rows), &forest_gmean),
+	char *b[4] = { curve_text(SVG_BAND), forest_text(forest_rows, NELEM(forest_rows), forest_foot),
 		       bars_text(), strip_text() };
 
 	(void)state;
@@ -807,7 +1007,7 @@ static void test_write_error(void **state)
 	FILE *f = fopen("/dev/null", "r");
 	static const double nan1[] = { NAN };
 	struct svg_series none = { "x", 1, nan1, nan1, NULL, NULL, NULL };
-	struct svg_samples smp = { 2, NULL, (const double[]){ 1, 2 }, 1.5, 1, 2 };
+	struct svg_samples smp = { 2, NULL, (const double[]){ 1, 2 }, 1.5, 1, 2, NULL };
 
 	(void)state;
 	assert_non_null(f);
@@ -816,7 +1016,7 @@ static void test_write_error(void **state)
 	clearerr(f);
 	assert_int_equal(svg_curve(f, &curve_chart, &none, 1, NULL, 0), -1);
 	clearerr(f);
-	assert_int_equal(svg_forest(f, &forest_chart, forest_rows, NELEM(forest_rows), &forest_gmean), -1);
+	assert_int_equal(svg_forest(f, &forest_chart, forest_rows, NELEM(forest_rows), forest_foot, 2), -1);
 	clearerr(f);
 	assert_int_equal(svg_bars(f, &bars_chart, bar_groups, NELEM(bar_groups)), -1);
 	clearerr(f);
@@ -846,10 +1046,13 @@ int main(void)
 		cmocka_unit_test(test_forest_ticks),
 		cmocka_unit_test(test_forest_extremes),
 		cmocka_unit_test(test_forest_nochart),
+		cmocka_unit_test(test_forest_outlier),
+		cmocka_unit_test(test_forest_outlier_left),
 		cmocka_unit_test(test_bars_elements),
 		cmocka_unit_test(test_bars_unnamed),
 		cmocka_unit_test(test_bars_nochart),
 		cmocka_unit_test(test_strip_elements),
+		cmocka_unit_test(test_strip_replicas),
 		cmocka_unit_test(test_strip_nochart),
 		cmocka_unit_test(test_strip_one_sample),
 		cmocka_unit_test(test_deterministic),

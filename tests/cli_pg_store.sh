@@ -70,6 +70,18 @@ kb summary --db "postgresql://kbpw:x@127.0.0.1:$PG_PORT/kbench?password=wrong&pa
 check "nor a refused connection's, the passfile's path neither" sh -c \
 	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && ! grep -q 'wrong\|pgpass' '$T/err'"
 
+# Malformed URIs: a password with '/' or '@' in it is hidden whole, and a
+# scheme in capitals is a URI still, not a file of that name.
+for u in "postgresql://kbpw:pw/with/slash@127.0.0.1:$PG_PORT/kbench" \
+	"postgresql://kbpw:p@ss@127.0.0.1:$PG_PORT/kbench"; do
+	kb summary --db "$u"
+	check "a password with / or @ ('$u'): one line, exit 1, none of it shown" sh -c \
+		"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && ! grep -q 'slash\|pw/\|ss@\|p@' '$T/err'"
+done
+(cd "$T" && PGPASSWORD=s3cret "$KB" summary 2.5.47 --db "POSTGRESQL://kbpw@127.0.0.1:$PG_PORT/kbench" >"$T/out" 2>"$T/err")
+check "a scheme in capitals connects, no file made" sh -c \
+	"[ \$? = 0 ] && grep -q '^testbox ' '$T/out' && [ ! -e '$T/POSTGRESQL:' ]"
+
 # A schema from a newer kbench: refused by readers and writers, left as it is.
 pg_psql "update kbench_schema set version = 99" >/dev/null
 kb summary --db "$URI"

@@ -27,7 +27,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -698,10 +700,18 @@ void store_shown(const char *uri, char *buf, size_t len)
 	auth = auth ? auth + 3 : uri;
 	query = strchr(auth, '?');
 	end = query ? (int)(query - uri) : (int)strlen(uri);
-	at = memchr(auth, '@', (size_t)(uri + end - auth));
+	/*
+	 * The last '@' before the parameters, and a ':' before it: all between
+	 * the user's name and that '@' may be a password, one with '/' or '@'
+	 * in it too ("kb:pw/x@h", "kb:p@ss@h").  Hiding a port and path with it
+	 * ("h:5432/db@x") says less than it could, never more.
+	 */
+	at = NULL;
+	for (const char *p = auth; p < uri + end; p++)
+		if (*p == '@')
+			at = p;
 	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-	/* The user part ends at the first '/' after it: an '@' past that is the path's. */
-	if (at && colon && !memchr(auth, '/', (size_t)(at - auth)))
+	if (at && colon)
 		snprintf(buf, len, "%.*s%.*s%s", (int)(colon - uri), uri, (int)(uri + end - at), at,
 			 query ? "?..." : "");
 	else
@@ -788,7 +798,31 @@ static struct store *store_open_pg(const char *uri, int existing, int readonly, 
 		return NULL;
 	}
 	store_shown(uri, st->path, sizeof(st->path));
-	st->db = db_pg_open(uri, why);
+	/*
+	 * An '@' that is not the one ending the user part: libpq would take
+	 * the rest of a password for a host and say it in its message.
+	 */
+	const char *auth = strstr(uri, "://") + 3;
+	size_t alen = strcspn(auth, "?"), nat = 0, slash = strcspn(auth, "/");
+
+	for (size_t i = 0; i < alen; i++)
+		if (auth[i] == '@' && (++nat > 1 || i > slash)) {
+			errbuf_set(err, "cannot open db '%s': %s", st->path, nat > 1 ?
+				   "two '@' in it: write a password's '@' as %40" :
+				   "an '@' after a '/': write a password's '/' as %2F, a database "
+				   "name's '@' as %40");
+			free(st);
+			return NULL;
+		}
+	/* libpq takes the scheme in lower case only. */
+	char *lower = strdup(uri);
+
+	for (char *p = lower; p && *p && *p != ':'; p++)
+		*p = (char)tolower((unsigned char)*p);
+	st->db = lower ? db_pg_open(lower, why) : NULL;
+	if (!lower)
+		snprintf(why, sizeof(why), "out of memory");
+	free(lower);
 	if (!st->db) {
 		errbuf_set(err, "cannot open db '%s': %s", st->path, why);
 		free(st);
@@ -817,7 +851,8 @@ fail:
 
 int store_is_uri(const char *name)
 {
-	return strncmp(name, "postgresql://", 13) == 0 || strncmp(name, "postgres://", 11) == 0;
+	/* Any case, as a URI's scheme is: POSTGRESQL:// is no file's name. */
+	return strncasecmp(name, "postgresql://", 13) == 0 || strncasecmp(name, "postgres://", 11) == 0;
 }
 
 struct store *store_open(const char *path, char *err)

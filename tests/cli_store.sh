@@ -99,4 +99,14 @@ check "and the document's top names no one machine for both" \
 kb summary A --json --db "$DB"
 check "runs of one machine keep it on top" sh -c "\"$JC\" run <'$T/out' | grep -q 'runs 2'"
 
+# SQLite's names for a database in memory: stored and gone, so refused.
+for name in ':memory:' 'file::memory:' 'file:x.db?mode=memory' 'FILE:y.db'; do
+	(cd "$T" && "$KB" run --only sys.null --max-time 0.05 --quiet --db "$name" >"$T/out" 2>"$T/err")
+	rc=$?
+	check "--db '$name': one line, exit 1, nothing made" sh -c \
+		"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'kept in memory' '$T/err' && ! ls '$T' | grep -qi '^file:'"
+done
+KBENCH_DB=':memory:' kb runs
+check "KBENCH_DB=:memory: too" sh -c "[ $rc = 1 ] && grep -q 'kept in memory' '$T/err'"
+
 echo "1..$n"

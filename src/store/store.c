@@ -415,6 +415,12 @@ int store_default_path(const char *explicit_path, char *buf, size_t len, char *e
 		errbuf_set(err, "db path is too long (%d bytes)", n);
 		return -1;
 	}
+	/* SQLite's names for a database that lives only while it is open. */
+	if (strcmp(buf, ":memory:") == 0 || strncasecmp(buf, "file:", 5) == 0) {
+		errbuf_set(err, "db '%s' is SQLite's name for one kept in memory or a URI: what is "
+			   "stored would be gone at exit; name a file (or --no-store)", buf);
+		return -1;
+	}
 	return 0;
 }
 

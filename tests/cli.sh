@@ -172,4 +172,17 @@ kb summary "$MARK" --db "$IDB" --json
 check "results finished before SIGINT are stored" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'results [1-9]'"
 check "exactly the finished results are stored" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'results $said ok'"
 
+# The progress line on a terminal: ESC[K where TERM may take it, spaces
+# where it is dumb or unset (script(1) gives kbench a terminal).
+if command -v script >/dev/null 2>&1; then
+	for term in dumb xterm; do
+		TERM=$term script -qec "'$KB' run --only sys.null,sys.stat --max-time 0.1 --replicas 2 --no-store >/dev/null" \
+			/dev/null >"$T/tty.$term" 2>&1
+	done
+	check "TERM=dumb: the progress line, and no escape sequence in it" sh -c \
+		"grep -q '2/4. sys.stat' '$T/tty.dumb' && ! grep -q \"\$(printf '\\033')\" '$T/tty.dumb'"
+	check "TERM=xterm: the line erased with ESC[K" grep -q "$(printf '\033')\[K\[2/4\]" "$T/tty.xterm"
+else
+	skip "the progress line on a terminal" "no script(1)"
+fi
 echo "1..$n"

@@ -76,6 +76,8 @@ struct run_opts {
 /* The progress line: only on a terminal, only to stderr. */
 struct progress {
 	int on;
+	int plain;		/* a terminal without ESC[K (TERM dumb or unset): spaces erase */
+	int last;		/* the width of the line last written, for those spaces */
 	size_t done, total;
 	uint64_t start;
 	double per_instance_s;	/* guess for the ETA before anything finished */
@@ -101,16 +103,33 @@ static void progress_show(void *arg, const struct engine_job *job, int measured)
 	eta = p->done ? elapsed / (double)p->done * (double)(p->total - p->done)
 		      : p->per_instance_s * (double)p->total;
 	snprintf(what, sizeof(what), "%s%s%s", id, place == PLACE_NA ? "" : " ", place_name(place));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %-22s elapsed %.0f s, about %.0f s to go",
-		p->done + 1, p->total, what, elapsed, eta);
+	char line[256];
+	int len = snprintf(line, sizeof(line), "[%zu/%zu] %-22s elapsed %.0f s, about %.0f s to go",
+			   p->done + 1, p->total, what, elapsed, eta);
+
+	if (p->plain)
+		fprintf(stderr, "\r%-*s", p->last > len ? p->last : len, line);
+	else
+		fprintf(stderr, "\r\033[K%s", line);
+	p->last = len;
 	fflush(stderr);
 	p->done++;
 }
 
 static void progress_clear(const struct progress *p)
 {
-	if (p->on)
+	if (p->on && p->plain)
+		fprintf(stderr, "\r%*s\r", p->last, "");
+	else if (p->on)
 		fputs("\r\033[K", stderr);
+}
+
+/* Whether the terminal may take ESC[K: not one TERM calls dumb, nor one without TERM. */
+static int progress_plain(void)
+{
+	const char *term = getenv("TERM");
+
+	return !term || !term[0] || strcmp(term, "dumb") == 0;
 }
 
 /*
@@ -767,6 +786,7 @@ int cmd_run(int argc, char **argv)
 	au.hist = &hist;
 
 	prog.on = !o.quiet && isatty(STDERR_FILENO);
+	prog.plain = progress_plain();
 	/* --runs auto: the first runs planned; each later one adds what it measures. */
 	prog.total = njobs * (size_t)(o.runs_auto ? AUTO_MIN_RUNS : o.runs) * (size_t)o.replicas;
 	prog.start = timer_now();
@@ -1064,6 +1084,7 @@ int cmd_ab(int argc, char **argv)
 			(unsigned long long)seed);
 
 	prog.on = !o.quiet && isatty(STDERR_FILENO);
+	prog.plain = progress_plain();
 	prog.total = njobs * (size_t)o.replicas;
 	prog.start = timer_now();
 	prog.per_instance_s = o.max_time / o.replicas + 0.1;

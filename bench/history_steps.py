@@ -36,8 +36,15 @@ is at most the step, the share found in the same history with it (want
 about 80%, "4 times in 5").  Each history's draws are the same for every
 step size.
 
+SHAPE=hump moves labels STEP_AT to STEP_AT + WIDTH - 1 (WIDTH 4 by
+default) and no others, a regression later fixed; SHAPE=spike the label
+STEP_AT alone.  Such a shape is found when a change is reported within a
+label of each of its two edges (both), and the oracle tests the moved
+labels against the rest.
+
 usage: bench/history_steps.py KBENCH DB [HISTORIES [LABELS [STEP_AT]]]
-       (DRAW=sittings|resample, PER_FIGURE=1 for a table a figure)
+       (DRAW=sittings|resample, PER_FIGURE=1 for a table a figure,
+        SHAPE=step|hump|spike, WIDTH=N)
 """
 import json
 import math
@@ -54,6 +61,11 @@ kb, src = sys.argv[1], sys.argv[2]
 histories = int(sys.argv[3]) if len(sys.argv) > 3 else 40
 labels = int(sys.argv[4]) if len(sys.argv) > 4 else 12
 step_at = int(sys.argv[5]) if len(sys.argv) > 5 else labels // 2
+shape = os.environ.get("SHAPE", "step")
+width = {"step": labels - step_at, "spike": 1}.get(shape, int(os.environ.get("WIDTH", "4")))
+moved = range(step_at, min(labels, step_at + width))
+# The places a change is looked for: the first moved label, and the one after the last.
+edges = [step_at] + ([step_at + width] if shape != "step" and step_at + width < labels else [])
 rng = random.Random(20261204)
 work = tempfile.mkdtemp()
 
@@ -100,7 +112,7 @@ def make(path, step, spec):
     c.execute("DELETE FROM runs")
     for i in range(labels):
         set_uuid = uuid.uuid4().hex
-        f = 1 + step if i >= step_at else 1.0
+        f = 1 + step if i in moved else 1.0
         for k in range(per):
             rid = spec[i][k]
             row = dict(zip(ucols, runs[rid]))
@@ -134,7 +146,7 @@ def judge(path):
         if f["sentinel"]:
             continue
         ch = f["changes"]
-        near = any(abs(int(x["to"].split(".")[-1]) - 1 - step_at) <= 1 for x in ch)
+        near = all(any(abs(int(x["to"].split(".")[-1]) - 1 - e) <= 1 for x in ch) for e in edges)
         res[(f["id"], f["placement"])] = ([math.log(p["level"]) for p in f["points"]], bool(ch), near,
                                           f.get("detectable"))
     return res
@@ -145,13 +157,16 @@ def oracle(levels, sd):
     what no method can beat.  |z| over 1.96 at the true split."""
     if len(levels) != labels or not sd > 0:
         return False
-    left, right = levels[:step_at], levels[step_at:]
+    right = [v for i, v in enumerate(levels) if i in moved]
+    left = [v for i, v in enumerate(levels) if i not in moved]
     d = sum(right) / len(right) - sum(left) / len(left)
     return abs(d) / (sd * math.sqrt(1.0 / len(left) + 1.0 / len(right))) > 1.959964
 
 
-print("%d sittings of %d runs (%s); %d histories of %d labels a step size, the step at label %d;"
-      " a label is %s" % (len(sittings), per, src, histories, labels, step_at + 1,
+print("%d sittings of %d runs (%s); %d histories of %d labels a step size, %s at label %d;"
+      " a label is %s" % (len(sittings), per, src, histories, labels,
+                          {"step": "the step", "spike": "a spike"}.get(shape, "a hump of %d" % width),
+                          step_at + 1,
                           "a sitting, its runs as they were" if mode == "sittings"
                           else "a sitting drawn at random, its runs drawn with replacement"))
 print()

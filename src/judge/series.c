@@ -538,14 +538,31 @@ int judge_series_worse(const struct judge_series_figure *f, size_t i)
 	return (f->steps[i].change > 0) == (f->key->better == BETTER_LOWER);
 }
 
+/*
+ * The first point of f's newest label: by label the newest point; by time
+ * the first of the trailing runs that share its label (the newest set, a
+ * commit's runs in a `git bisect run` script), where a step the newest
+ * label brought sits.
+ */
+static size_t series_newest_first(const struct judge_series_figure *f)
+{
+	size_t g = f->npoints - 1;
+
+	while (g > 0 && strcmp(f->points[g - 1].label, f->points[f->npoints - 1].label) == 0)
+		g--;
+	return g;
+}
+
 int judge_series_newest(const struct judge_series *s, int regressions_only)
 {
 	for (size_t k = 0; k < s->nfigures; k++) {
 		const struct judge_series_figure *f = &s->figures[k];
 
+		if (f->sentinel || f->npoints == 0 || f->npoints != s->npoints)
+			continue;
 		for (size_t i = 0; i < f->nsteps; i++)
-			if (!f->sentinel && !f->machine[i] && f->steps[i].at + 1 == f->npoints &&
-			    f->npoints == s->npoints && (!regressions_only || judge_series_worse(f, i)))
+			if (!f->machine[i] && f->steps[i].at == series_newest_first(f) &&
+			    (!regressions_only || judge_series_worse(f, i)))
 				return 1;
 	}
 	return 0;

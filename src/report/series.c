@@ -34,12 +34,40 @@ static void series_name(const struct result *r, char *buf, size_t size)
 		 r->placement == PLACE_NONE ? " [none]" : "");
 }
 
+/*
+ * The run ids of a step's two labels a and b, side 0 or 1 into buf: one
+ * range "31-36" on side 0 (side 1 empty) where b's runs follow a's, else
+ * each label's own, "37-39" and "31-33": labels measured out of version
+ * order would read as a range backwards.
+ */
+static void series_ids(char *buf, size_t size, const struct judge_series_point *a,
+		       const struct judge_series_point *b, int side)
+{
+	int64_t alo = a->first_run < a->last_run ? a->first_run : a->last_run,
+		ahi = a->first_run < a->last_run ? a->last_run : a->first_run,
+		blo = b->first_run < b->last_run ? b->first_run : b->last_run,
+		bhi = b->first_run < b->last_run ? b->last_run : b->first_run;
+	int64_t lo = side ? blo : alo, hi = side ? bhi : ahi;
+
+	if (ahi < blo) {
+		if (side)
+			*buf = 0;
+		else
+			snprintf(buf, size, "%lld-%lld", (long long)alo, (long long)bhi);
+		return;
+	}
+	if (lo == hi)
+		snprintf(buf, size, "%lld", (long long)lo);
+	else
+		snprintf(buf, size, "%lld-%lld", (long long)lo, (long long)hi);
+}
+
 /* "between 6.18.40 and 6.18.44 (runs 31-36, 5 and 5 runs)", or by time "between runs 31 and 32". */
 static void series_where(const struct judge_series *s, const struct judge_series_figure *f,
 			 size_t at, char *buf, size_t size)
 {
 	const struct judge_series_point *a = &f->points[at - 1], *b = &f->points[at];
-	char la[4 * sizeof(a->label)], lb[4 * sizeof(b->label)];
+	char la[4 * sizeof(a->label)], lb[4 * sizeof(b->label)], ra[48], rb[48];
 
 	if (!s->by_label) {
 		snprintf(buf, size, "between runs %lld and %lld", (long long)a->first_run,
@@ -48,9 +76,10 @@ static void series_where(const struct judge_series *s, const struct judge_series
 	}
 	utf8_escape(la, sizeof(la), a->label, -1);
 	utf8_escape(lb, sizeof(lb), b->label, -1);
-	snprintf(buf, size, "between %s and %s (runs %lld-%lld, %zu and %zu run%s)", la, lb,
-		 (long long)a->first_run, (long long)b->last_run, a->nruns, b->nruns,
-		 b->nruns == 1 ? "" : "s");
+	series_ids(ra, sizeof(ra), a, b, 0);
+	series_ids(rb, sizeof(rb), a, b, 1);
+	snprintf(buf, size, "between %s and %s (runs %s%s%s, %zu and %zu run%s)", la, lb, ra,
+		 *rb ? " and " : "", rb, a->nruns, b->nruns, b->nruns == 1 ? "" : "s");
 }
 
 /* What a fast level is, a line break or a space where %s is. */

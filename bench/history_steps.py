@@ -78,7 +78,9 @@ per = min(len(v) for v in sittings)
 rcols = [d[0] for d in con.execute("SELECT * FROM results LIMIT 0").description]
 ucols = [d[0] for d in con.execute("SELECT * FROM runs LIMIT 0").description]
 con.close()
-SCALED = ("median", "ci_low", "ci_high", "min", "max", "mean", "stddev", "p5", "p95", "aggregate")
+# The fast level (level, level_low, level_high) is what history reads by default.
+SCALED = ("median", "ci_low", "ci_high", "min", "max", "mean", "stddev", "p5", "p95", "aggregate",
+          "level", "level_low", "level_high")
 
 
 mode = os.environ.get("DRAW") or ("sittings" if len(sittings) >= labels else "resample")

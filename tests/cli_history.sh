@@ -1,7 +1,8 @@
 #!/bin/sh
 # Command-line tests of `kbench history` on the fixture of three kernels
 # (tests/fixtures/kernels.json: sys.null 3.6x slower in 2.5.47-mm1, then
-# faster again in 2.5.48, whose pipe is 26% slower): the noticed lines and
+# faster again in 2.5.48, whose pipe is 26% slower; mem.read.bw 10% faster,
+# ctx.2p.0k 15% and fs.create.0k 3% in mm1 alone): the noticed lines and
 # the figures that stepped, as golden text; the levels, fast by default
 # and medians with --level median; the JSON's figures, points and changes;
 # --fail-on's exit status for the newest label; the version order of --by
@@ -116,9 +117,10 @@ assert d["hosts"][0]["by"] == "time" and d["hosts"][0]["points"] == 7
 kb history --by label --db "$DB" --html
 cp "$T/out" "$T/history.html"
 check "history --html exits 0" [ "$rc" = 0 ]
-check "the page draws each figure that stepped (2)" \
-	[ "$(grep -c '<svg [^>]*class="chart history"' "$T/history.html")" = 2 ]
-check "each step a dashed line on its chart (3)" [ "$(grep -c '<line class="step"' "$T/history.html")" = 3 ]
+# sys.null, ipc.pipe.lat, and the three figures mm1 alone moved (ctx.2p.0k, fs.create.0k, mem.read.bw).
+check "the page draws each figure that stepped (5)" \
+	[ "$(grep -c '<svg [^>]*class="chart history"' "$T/history.html")" = 5 ]
+check "each step a dashed line on its chart (9)" [ "$(grep -c '<line class="step"' "$T/history.html")" = 9 ]
 check "the page leads with the noticed lines" \
 	grep -q '<li>kbench noticed a +260.7% regression of sys.null' "$T/history.html"
 check "the page says what a level is" grep -q "<li>levels: each run's fast level" "$T/history.html"
@@ -134,8 +136,8 @@ else
 	browser_load "$T/history.html" "$SHOTS" history
 	check "Chromium loads the history page without a console error" \
 		sh -c "[ $? = 0 ] && [ ! -s '$SHOTS/history.console' ]"
-	check "the DOM holds a point per label and chart (6)" \
-		[ "$(browser_count "$SHOTS/history.dom" g.point)" = 6 ]
+	check "the DOM holds a point per label and chart (15)" \
+		[ "$(browser_count "$SHOTS/history.dom" g.point)" = 15 ]
 	if browser_blank "$SHOTS/history.png"; then
 		notok "the screenshot is not blank ($SHOTS/history.png)"
 	else
@@ -166,6 +168,78 @@ kb history --db "$DB" --host nosuch
 check "a host with no runs: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 kb history --db "$DB" --only 'sys.null,,x'
 check "--only with an empty item: exit 2" [ "$rc" = 2 ]
+
+kb history --db "$DB" --only 'sys.nul' --fail-on regression
+check "--only naming no figure (a typo): one line, exit 2, even with --fail-on" \
+	sh -c "[ $rc = 2 ] && grep -q \"only 'sys.nul' matches no figure\" '$T/err' && [ \$(wc -l <'$T/err') = 1 ]"
+kb history --db "$DB" --only 'sys.null,proc.forc'
+check "--only with one glob naming nothing: exit 2" [ "$rc" = 2 ]
+
+# --- the shapes a kernel series has --------------------------------------------
+# (tests/fixtures/hump.json: 20 kernels of 3 runs 1% apart; sys.null 50%
+# slower in 6.18.9-6.18.12, then fixed; sys.read 5% slower in 6.18.4-6.18.7;
+# mem.read.bw 10% faster in 6.18.15 alone; sys.write 50% slower in the
+# newest; sys.stat 20% slower in every fifth label alone; proc.fork flat.)
+HUMP=$(db_for history_hump) || { echo "1..0 # SKIP $HUMP"; exit 0; }
+kb import "$(dirname "$0")/fixtures/hump.json" --db "$HUMP"
+kb history --by label --db "$HUMP"
+check "history of the shapes exits 0" [ "$rc" = 0 ]
+golden "the shapes' history is the golden text" history_hump.txt
+check "a regression later fixed: both steps, up and down, in their places" sh -c "
+	grep -Eq '^kbench noticed a \+49\.[0-9]% regression of sys\.null .* between 6\.18\.8 and 6\.18\.9 ' '$T/out' &&
+	grep -Eq '^kbench noticed a -33\.[0-9]% improvement of sys\.null .* between 6\.18\.12 and 6\.18\.13 ' '$T/out'"
+check "a 5% hump: both edges" sh -c "
+	grep -Eq '^kbench noticed a \+5\.[0-9]% regression of sys\.read .* between 6\.18\.3 and 6\.18\.4 ' '$T/out' &&
+	grep -Eq '^kbench noticed a -5\.[0-9]% improvement of sys\.read .* between 6\.18\.7 and 6\.18\.8 ' '$T/out'"
+check "a one-label spike: up into it and down out of it" sh -c "
+	grep -Eq '^kbench noticed a \+9\.[0-9]% improvement of mem\.read\.bw .* between 6\.18\.14 and 6\.18\.15 ' '$T/out' &&
+	grep -Eq '^kbench noticed a -8\.[0-9]% regression of mem\.read\.bw .* between 6\.18\.15 and 6\.18\.16 ' '$T/out'"
+check "spikes the series' spread hides: cannot tell, not no step" \
+	grep -Eq '^kbench cannot tell whether sys\.stat stepped between 6\.18\.1 and 6\.18\.2 .* differ by \+2[0-9]\.[0-9]%' "$T/out"
+check "proc.fork, flat, neither noticed nor untold" sh -c "! grep -q 'of proc.fork \\|whether proc.fork ' '$T/out'"
+kb compare 6.18.8 6.18.9 --db "$HUMP"
+check "compare marks the two labels history steps between" grep -Eq '^sys\.null .* \+4[0-9]\.[0-9]% \*' "$T/out"
+kb history --by label --db "$HUMP" --json
+check "JSON: the untold pair of sys.stat, none elsewhere; sys.null's spread between sittings its runs'" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["id"]: x for x in d["figures"]}
+u = f["sys.stat"]["cannot_tell"]
+assert u["from"] == "6.18.1" and u["to"] == "6.18.2" and 0.15 < u["change"] < 0.3 and u["p"] < 0.05, u
+assert all(x["cannot_tell"] is None for k, x in f.items() if k != "sys.stat")
+assert f["sys.null"]["sitting_spread"] < 0.02, f["sys.null"]
+assert [(c["from"], c["to"]) for c in f["sys.null"]["changes"]] == [("6.18.8", "6.18.9"), ("6.18.12", "6.18.13")]
+' "$T/out"
+kb history --db "$HUMP"
+check "by time: the regression later fixed, both steps" sh -c "
+	grep -Eq '^kbench noticed a \+49\.[0-9]% regression of sys\.null .* between runs 24 and 25\$' '$T/out' &&
+	grep -Eq '^kbench noticed a -33\.[0-9]% improvement of sys\.null .* between runs 36 and 37\$' '$T/out'"
+check "by time: the spike, both steps" sh -c "
+	grep -Eq '^kbench noticed a \+[89]\.[0-9]% improvement of mem\.read\.bw .* between runs 42 and 43\$' '$T/out' &&
+	grep -Eq '^kbench noticed a -[78]\.[0-9]% regression of mem\.read\.bw .* between runs 45 and 46\$' '$T/out'"
+kb history --db "$HUMP" --only sys.write --fail-on regression
+check "--fail-on regression by time, 3 runs a label: the newest set's step, exit 3" [ "$rc" = 3 ]
+kb history --db "$HUMP" --only 'sys.null,mem.read.bw' --fail-on change
+check "--fail-on change by time: steps long before the newest label, exit 0" [ "$rc" = 0 ]
+kb history --by label --db "$HUMP" --only sys.write --fail-on regression
+check "--fail-on regression by label: the newest label's step, exit 3" [ "$rc" = 3 ]
+# The same runs stored newest first: run ids out of version order.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"].reverse()
+json.dump(d, open(sys.argv[2], "w"))
+' "$(dirname "$0")/fixtures/hump.json" "$T/reversed.json"
+REV=$(db_for history_reversed) || { echo "1..0 # SKIP $REV"; exit 0; }
+kb import "$T/reversed.json" --db "$REV"
+kb history --by label --db "$REV" --only sys.null
+check "runs stored out of version order: each label's own ids" \
+	grep -q 'between 6.18.8 and 6.18.9 (runs 37-39 and 34-36, 3 and 3 runs)' "$T/out"
+check "no range of run ids backwards" python3 -c '
+import re, sys
+for a, b in re.findall(r"runs (\d+)-(\d+)", open(sys.argv[1]).read()):
+    assert int(a) <= int(b), (a, b)
+' "$T/out"
 
 # --- a control: the machine's drift read off a label measured again --------
 # (tests/fixtures/control.json: 6.18.1 measured before, between and after

@@ -239,6 +239,78 @@ out:
 	return rc;
 }
 
+/*
+ * The pairs of adjacent points of f, each point's runs' log levels ly[i]
+ * for i in [first[pidx[p]], first[pidx[p] + 1]) (NaN: none), judged as
+ * compare judges two labels: Welch's test on their runs, widened by the
+ * spread between sittings each saw alone (twice the series', estimated
+ * from its successive differences, which a step passes over:
+ * stats_steps_spread, about 0.4 (n - 1) degrees of freedom).  A pair
+ * within a label of a step found is the step's; of the rest, the one
+ * whose p, times the pairs tested (Holm's first), is under
+ * JUDGE_SERIES_ALPHA is a place the series cannot tell about: its spread
+ * between sittings, estimated about the steps it found, hides a
+ * difference its labels' runs show.  Into f->untold.  -1 when out of
+ * memory.
+ */
+static int series_untold(struct judge_series_figure *f, const double *x, const double *v,
+			 const double *ly, const size_t *first, const size_t *pidx)
+{
+	double tau2 = stats_steps_spread(x, v, f->npoints), best = 1, m = 0;
+	double *a = NULL, *b = NULL;
+	size_t na, nb, most = 0;
+	struct stats_welch w, bw = { 0 };
+
+	f->untold.at = 0;
+	if (!isfinite(tau2))
+		return 0;
+	for (size_t p = 0; p < f->npoints; p++)
+		if (first[pidx[p] + 1] - first[pidx[p]] > most)
+			most = first[pidx[p] + 1] - first[pidx[p]];
+	a = malloc((most ? most : 1) * sizeof(*a));
+	b = malloc((most ? most : 1) * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	for (size_t q = 1; q < f->npoints; q++) {
+		int near = 0;
+
+		for (size_t i = 0; i < f->nsteps; i++)
+			near |= f->steps[i].at + 1 >= q && f->steps[i].at <= q + 1;
+		if (near)
+			continue;
+		na = nb = 0;
+		for (size_t i = first[pidx[q - 1]]; i < first[pidx[q - 1] + 1]; i++)
+			if (!isnan(ly[i]))
+				a[na++] = ly[i];
+		for (size_t i = first[pidx[q]]; i < first[pidx[q] + 1]; i++)
+			if (!isnan(ly[i]))
+				b[nb++] = ly[i];
+		if (na < 2 || nb < 2 || stats_welch(a, na, b, nb, &w) < 0)
+			continue;
+		stats_widen(&w, 2 * tau2, fmax(1, 0.4 * (double)(f->npoints - 1)));
+		m++;
+		if (w.p < best) {
+			best = w.p;
+			bw = w;
+			f->untold.at = q;
+		}
+	}
+	free(a);
+	free(b);
+	if (f->untold.at && best * m < JUDGE_SERIES_ALPHA) {
+		f->untold.change = expm1(bw.diff);
+		f->untold.lo = expm1(bw.diff_lo);
+		f->untold.hi = expm1(bw.diff_hi);
+		f->untold.p = best * m;
+	} else {
+		f->untold.at = 0;
+	}
+	return 0;
+}
+
 /* The figure of key over the points: levels, variances and the steps. */
 static int series_figure(const struct result *key, const struct run_info *const *runs,
 			 const size_t *first, size_t npts, const struct judge_cmp_side *history,
@@ -255,10 +327,12 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	double *ly = calloc(nruns ? nruns : 1, sizeof(*ly));
 	/* The control's sittings, at most one a run of its label. */
 	struct series_ctl *c = calloc(ctl < npts ? first[ctl + 1] - first[ctl] : 1, sizeof(*c));
+	/* Each point's place among the runs' points (a point without the figure is none). */
+	size_t *pidx = calloc(npts ? npts : 1, sizeof(*pidx));
 
 	f->key = key;
 	f->points = calloc(npts ? npts : 1, sizeof(*f->points));
-	if (!x || !res || !ly || !c || !f->points)
+	if (!x || !res || !ly || !c || !pidx || !f->points)
 		goto fail;
 	v = x + npts;
 	n = v + npts;
@@ -311,6 +385,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		snprintf(pt->label, sizeof(pt->label), "%s", runs[first[p]]->label);
 		snprintf(pt->started, sizeof(pt->started), "%s", runs[first[p]]->started);
 		pt->nruns = k;
+		pidx[f->npoints] = p;
 		x[f->npoints] = sum / (double)k;
 		n[f->npoints] = (double)k;
 		t[f->npoints] = (t0 + t1) / 2;
@@ -389,6 +464,14 @@ static int series_figure(const struct result *key, const struct run_info *const 
 			f->detectable = stats_steps_detectable(v, f->npoints, f->sitting_var,
 							       !isfinite(tau2), df, JUDGE_SERIES_ALPHA,
 							       f->npoints - 1);
+		/*
+		 * Where the series' own spread decides (not the control's levels,
+		 * whose runs are not the points'), the labels its steps leave
+		 * unexplained.
+		 */
+		if (f->noise == JUDGE_NOISE_SERIES && !f->controlled &&
+		    series_untold(f, x, v, ly, first, pidx) < 0)
+			goto fail;
 	}
 	for (size_t p = 0; p < f->npoints; p++) {
 		struct judge_series_point *pt = &f->points[p];
@@ -402,6 +485,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	free(res);
 	free(ly);
 	free(c);
+	free(pidx);
 	return 0;
 fail:
 	/* The caller frees the figures it counted, and this one is not counted yet. */
@@ -411,6 +495,7 @@ fail:
 	free(res);
 	free(ly);
 	free(c);
+	free(pidx);
 	return -1;
 }
 
@@ -431,6 +516,8 @@ size_t judge_series_threshold(struct judge_series *s, double threshold)
 			f->machine[kept++] = f->machine[i];
 		}
 		f->nsteps = kept;
+		if (f->untold.at && fabs(f->untold.change) < threshold)
+			f->untold.at = 0;
 	}
 	return dropped;
 }

@@ -34,6 +34,17 @@ struct judge_series_point {
 	size_t nruns;
 	double level, lo, hi;
 };
+/*
+ * Two adjacent labels that differ by compare's own test (Welch's on their
+ * runs, widened by the spread between sittings) where no step was found
+ * within a label of them: the series cannot tell whether it stepped
+ * there.  at the later label's point, 0 for none; the change of it over
+ * the one before with its 95% interval; p Holm's, over the pairs tested.
+ */
+struct judge_series_untold {
+	size_t at;
+	double change, lo, hi, p;
+};
 /* Where a series' spread between sittings came from. */
 enum judge_noise { JUDGE_NOISE_SERIES, JUDGE_NOISE_HISTORY, JUDGE_NOISE_RUNS };
 struct judge_series_figure {
@@ -53,6 +64,7 @@ struct judge_series_figure {
 	int controlled;			/* read against the control (judge_series' control):
 					   it measured the figure in two sittings or more */
 	size_t clipped;			/* wild runs taken at a bound (series_clip) */
+	struct judge_series_untold untold;	/* a pair the steps do not explain */
 	size_t nsteps;
 	struct stats_step steps[JUDGE_SERIES_MAX_STEPS];
 	int machine[JUDGE_SERIES_MAX_STEPS];	/* the sentinel stepped at the same point */
@@ -82,7 +94,8 @@ int judge_series_build(const struct run_info *runs, size_t nruns, int by_label,
  * The steps smaller than threshold (a fraction, 0.02: compare's
  * --threshold) left out of s's figures, the machine's too: compare calls
  * a change under its threshold unchanged, and history must not call it a
- * step.  The count left out.
+ * step; nor a pair of labels that cannot be told (judge_series_untold)
+ * whose change is under it.  The count of steps left out.
  */
 size_t judge_series_threshold(struct judge_series *s, double threshold);
 void judge_series_free(struct judge_series *s);

@@ -284,5 +284,13 @@ double stats_steps_detectable(const double *u, size_t n, double tau2, int estima
  * points.  NaN below 3 points.
  */
 double stats_steps_noise(const double *x, size_t n);
+/*
+ * The spread between sittings of a series x[0..n) beyond its points' own
+ * variances u[i] (their runs'), robust to a few steps: from the median of
+ * the successive differences' squares, each over the variance its two
+ * points' runs give it (a steps_noise that knows the runs).  Worth about
+ * 0.4 (n - 1) degrees of freedom.  NaN below 3 points or without memory.
+ */
+double stats_steps_spread(const double *x, const double *u, size_t n);
 
 #endif

@@ -581,3 +581,51 @@ double stats_steps_noise(const double *x, size_t n)
 	 */
 	return mad * mad / (2 * 0.674490 * 0.674490);
 }
+
+/* The median of a chi-square on one degree of freedom: of a squared standard normal. */
+#define STEPS_CHISQ1_MEDIAN 0.454936
+
+/* The median of d[i]^2 / (2 t + s[i]) over n differences, in tmp. */
+static double steps_spread_at(const double *d, const double *s, size_t n, double t, double *tmp)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = d[i] * d[i] / (2 * t + s[i]);
+	return stats_median_sort(tmp, n);
+}
+
+double stats_steps_spread(const double *x, const double *u, size_t n)
+{
+	double *d, lo = 0, hi = 0, t = (double)NAN;
+
+	if (n < 3 || !(d = malloc(3 * (n - 1) * sizeof(*d))))
+		return (double)NAN;
+	double *s = d + (n - 1), *tmp = s + (n - 1);
+
+	for (size_t i = 0; i + 1 < n; i++) {
+		d[i] = x[i + 1] - x[i];
+		s[i] = u[i] + u[i + 1];
+		hi = fmax(hi, d[i] * d[i]);
+	}
+	/*
+	 * A difference of two points of variance tau2 + u is normal with
+	 * variance 2 tau2 + u[i] + u[i + 1]: tau2 the one at which the squared
+	 * differences so scaled have a chi-square's median, sought by halving
+	 * (the median falls as tau2 grows); nil where the runs explain them.
+	 * A step is one difference of n - 1, which the median passes over.
+	 */
+	if (steps_spread_at(d, s, n - 1, 0, tmp) <= STEPS_CHISQ1_MEDIAN) {
+		t = 0;
+	} else {
+		for (int it = 0; it < 100; it++) {
+			double mid = (lo + hi) / 2;
+
+			if (steps_spread_at(d, s, n - 1, mid, tmp) > STEPS_CHISQ1_MEDIAN)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		t = (lo + hi) / 2;
+	}
+	free(d);
+	return t;
+}

@@ -148,9 +148,16 @@ def judge(path):
         if f["sentinel"]:
             continue
         ch = f["changes"]
-        near = all(any(abs(int(x["to"].split(".")[-1]) - 1 - e) <= 1 for x in ch) for e in edges)
+        # The places history names: each step's, and each it cannot tell about (a
+        # label alone off: its two edges).
+        ct = f.get("cannot_tell") or []
+        places = [int(x["to"].split(".")[-1]) - 1 for x in ch]
+        for x in ct:
+            at = int(x["to"].split(".")[-1]) - 1
+            places += [at, at + 1] if x.get("alone") else [at]
+        near = all(any(abs(p - e) <= 1 for p in places) for e in edges)
         res[(f["id"], f["placement"])] = ([math.log(p["level"]) for p in f["points"]], bool(ch), near,
-                                          f.get("detectable"))
+                                          f.get("detectable"), bool(ct))
     return res
 
 
@@ -196,18 +203,19 @@ for key in set(k for r in runs[0.0] for k in r):
     sd[key] = math.sqrt(ss / df) if df else float("nan")
 
 CLASSES = ((0, 0.02, "under 2%"), (0.02, 0.04, "2-4%"), (0.04, 1e9, "over 4%"))
-print("| step | figures | with a step reported | found within a label | the oracle finds |")
-print("|---|---|---|---|---|")
+print("| step | figures | with a step reported | cannot tell | found within a label (steps or cannot tell) | the oracle finds |")
+print("|---|---|---|---|---|---|")
 for step in runs:
-    tot = f_ = n_ = o_ = 0
+    tot = f_ = n_ = o_ = u_ = 0
     for r in runs[step]:
-        for key, (x, found, near, _) in r.items():
+        for key, (x, found, near, _, untold) in r.items():
             tot += 1
             f_ += found
             n_ += near
+            u_ += untold
             o_ += oracle(x, sd.get(key, float("nan")))
-    print("| %+.0f%% | %d | %d (%.1f%%) | %s | %s |" % (
-        100 * step, tot, f_, 100.0 * f_ / tot,
+    print("| %+.0f%% | %d | %d (%.1f%%) | %d (%.1f%%) | %s | %s |" % (
+        100 * step, tot, f_, 100.0 * f_ / tot, u_, 100.0 * u_ / tot,
         "%d (%.1f%%)" % (n_, 100.0 * n_ / tot) if step else "-",
         "%.1f%%" % (100.0 * o_ / tot) if step else "-"))
 print()
@@ -246,8 +254,8 @@ if step_at == labels - 1:
     for step in [s for s in runs if s]:
         k_ = f_ = r_ = rf_ = 0
         for h in range(histories):
-            for key, (x, found, near, det) in runs[step][h].items():
-                d0 = runs[0.0][h].get(key, (0, 0, 0, None))[3]
+            for key, (x, found, near, det, _) in runs[step][h].items():
+                d0 = runs[0.0][h].get(key, (0, 0, 0, None, 0))[3]
                 if d0 is not None and d0 <= step + 1e-12:
                     k_ += 1
                     f_ += near

@@ -35,14 +35,19 @@ struct judge_series_point {
 	double level, lo, hi;
 };
 /*
- * Two adjacent labels that differ by compare's own test (Welch's on their
- * runs, widened by the spread between sittings) where no step was found
- * within a label of them: the series cannot tell whether it stepped
- * there.  at the later label's point, 0 for none; the change of it over
- * the one before with its 95% interval; p Holm's, over the pairs tested.
+ * A place the series cannot tell whether a figure stepped at: a label
+ * alone off its neighbours (the steps' search found it up and back, or
+ * down and back: one sitting's word, which a sitting's own move says as
+ * well as a kernel's change), or two adjacent labels that differ by
+ * compare's own test (Welch's on their runs, widened by the spread
+ * between sittings) where no step was found within a label of them.  at
+ * the later label's point (the lone label's); the change of it over the
+ * one before with its 95% interval; p the steps' or Holm's, over the
+ * pairs tested.
  */
 struct judge_series_untold {
 	size_t at;
+	int alone;		/* a label alone off, not a pair */
 	double change, lo, hi, p;
 };
 /* Where a series' spread between sittings came from. */
@@ -64,7 +69,8 @@ struct judge_series_figure {
 	int controlled;			/* read against the control (judge_series' control):
 					   it measured the figure in two sittings or more */
 	size_t clipped;			/* wild runs taken at a bound (series_clip) */
-	struct judge_series_untold untold;	/* a pair the steps do not explain */
+	size_t nuntold;
+	struct judge_series_untold untold[JUDGE_SERIES_MAX_STEPS];	/* what the steps do not tell */
 	size_t nsteps;
 	struct stats_step steps[JUDGE_SERIES_MAX_STEPS];
 	int machine[JUDGE_SERIES_MAX_STEPS];	/* the sentinel stepped at the same point */

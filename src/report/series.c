@@ -207,21 +207,31 @@ void report_series_text(FILE *out, const struct judge_series *s, const char *hos
 			noticed++;
 		}
 	}
-	/* No step noticed is not no step where two labels differ beyond what the steps explain. */
+	/* No step noticed is not no step where labels differ beyond what the steps explain. */
 	size_t untold = 0;
 	for (size_t k = 0; k < s->nfigures; k++) {
 		const struct judge_series_figure *f = &s->figures[k];
-		const struct judge_series_untold *u = &f->untold;
 
-		if (f->sentinel || !u->at)
+		if (f->sentinel || !f->nuntold)
 			continue;
-		series_name(f->key, name, sizeof(name));
-		series_where(s, f, u->at, where, sizeof(where));
-		fprintf(out, "kbench cannot tell whether %s stepped %s: those two alone differ by "
-			"%+.1f%% (%+.1f..%+.1f%%, p %s%.3f), which the series' steps do not explain\n",
-			name, where, 100 * u->change, 100 * u->lo, 100 * u->hi, u->p < 0.001 ? "< " : "",
-			fmax(u->p, 0.001));
 		untold++;
+		series_name(f->key, name, sizeof(name));
+		for (size_t i = 0; i < f->nuntold; i++) {
+			const struct judge_series_untold *u = &f->untold[i];
+
+			series_where(s, f, u->at, where, sizeof(where));
+			if (u->alone)
+				fprintf(out, "kbench cannot tell whether %s stepped %s: the later alone "
+					"reads %+.1f%% (%+.1f..%+.1f%%) against its neighbours, one "
+					"sitting's word; measured again it tells\n", name, where,
+					100 * u->change, 100 * u->lo, 100 * u->hi);
+			else
+				fprintf(out, "kbench cannot tell whether %s stepped %s: those two alone "
+					"differ by %+.1f%% (%+.1f..%+.1f%%, p %s%.3f), which the series' "
+					"steps do not explain\n", name, where, 100 * u->change,
+					100 * u->lo, 100 * u->hi, u->p < 0.001 ? "< " : "",
+					fmax(u->p, 0.001));
+		}
 	}
 	if (!noticed && figures > untold)
 		fprintf(out, "kbench noticed no step in %s%zu figure%s over %zu %s\n",
@@ -322,23 +332,25 @@ static json_t *series_figure_json(const struct judge_series *s,
 	report_jset(o, "clipped_runs", json_integer((json_int_t)f->clipped), bad);
 	report_jset(o, "sitting_spread", report_jreal(expm1(sqrt(f->sitting_var))), bad);
 	report_jset(o, "detectable", report_jreal(f->detectable), bad);
-	if (f->untold.at && !f->sentinel) {
-		const struct judge_series_point *a = &f->points[f->untold.at - 1],
-						*b = &f->points[f->untold.at];
+	json_t *ct = json_array();
+
+	for (size_t i = 0; i < f->nuntold && !f->sentinel; i++) {
+		const struct judge_series_untold *un = &f->untold[i];
+		const struct judge_series_point *a = &f->points[un->at - 1], *b = &f->points[un->at];
 		json_t *u = json_object();
 
 		report_jset(u, "from", s->by_label ? report_jstr(a->label) :
 			    json_integer(a->first_run), bad);
 		report_jset(u, "to", s->by_label ? report_jstr(b->label) : json_integer(b->first_run),
 			    bad);
-		report_jset(u, "change", report_jreal(f->untold.change), bad);
-		report_jset(u, "ci_low", report_jreal(f->untold.lo), bad);
-		report_jset(u, "ci_high", report_jreal(f->untold.hi), bad);
-		report_jset(u, "p", report_jreal(f->untold.p), bad);
-		report_jset(o, "cannot_tell", u, bad);
-	} else {
-		report_jset(o, "cannot_tell", json_null(), bad);
+		report_jset(u, "alone", json_boolean(un->alone), bad);
+		report_jset(u, "change", report_jreal(un->change), bad);
+		report_jset(u, "ci_low", report_jreal(un->lo), bad);
+		report_jset(u, "ci_high", report_jreal(un->hi), bad);
+		report_jset(u, "p", report_jreal(un->p), bad);
+		report_jpush(ct, u, bad);
 	}
+	report_jset(o, "cannot_tell", ct, bad);
 	report_jset(o, "noise_from", report_jstr(f->noise == JUDGE_NOISE_SERIES ? "series" :
 						 f->noise == JUDGE_NOISE_HISTORY ? "history" : "runs"),
 		    bad);

@@ -240,8 +240,9 @@ out:
 }
 
 /*
- * A label alone off, up and back or down and back (two steps a point
- * apart that come back: series_back): taken out of f's
+ * A label alone off, up and back or down and back (two steps that come
+ * back, series_back, about one label's point, or its runs by time):
+ * taken out of f's
  * steps into its untold places.  A single label is a single sitting, and
  * a sitting's own move reads just as a kernel's change does: on this
  * machine's sittings, drawn as series where nothing changed, such lone
@@ -260,6 +261,15 @@ static int series_back(double a, double b)
 	return (la > 0) != (lb > 0) && fabs(la + lb) <= 0.5 * fmin(fabs(la), fabs(lb));
 }
 
+/* Whether f's points [a, b) are one label's: one point by label, its runs by time. */
+static int series_one_label(const struct judge_series_figure *f, size_t a, size_t b)
+{
+	for (size_t p = a + 1; p < b; p++)
+		if (strcmp(f->points[p].label, f->points[a].label) != 0)
+			return 0;
+	return b > a;
+}
+
 static void series_alone(struct judge_series_figure *f)
 {
 	size_t kept = 0;
@@ -267,8 +277,8 @@ static void series_alone(struct judge_series_figure *f)
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct stats_step *a = &f->steps[i], *b = &f->steps[i + 1];
 
-		if (i + 1 < f->nsteps && b->at == a->at + 1 && series_back(a->change, b->change) &&
-		    f->nuntold < JUDGE_SERIES_MAX_STEPS) {
+		if (i + 1 < f->nsteps && series_one_label(f, a->at, b->at) &&
+		    series_back(a->change, b->change) && f->nuntold < JUDGE_SERIES_MAX_STEPS) {
 			f->untold[f->nuntold++] = (struct judge_series_untold){
 				a->at, 1, a->change, a->lo, a->hi, a->p };
 			i++;

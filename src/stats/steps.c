@@ -58,7 +58,7 @@
  * thousand candidates take: a long stretch has points enough either side
  * for a plain split to see it.
  */
-#define STEPS_PAIRS_BUDGET 4096
+#define STEPS_PAIRS_BUDGET 1024
 enum { STEPS_SPLIT, STEPS_STRETCH, STEPS_FAMILIES };
 /* Each family's share of alpha. */
 static const double steps_share[STEPS_FAMILIES] = { 0.75, 0.25 };
@@ -87,6 +87,11 @@ struct steps_max {
 	double z[STEPS_FAMILIES];
 	size_t at[STEPS_FAMILIES], at2[STEPS_FAMILIES];
 };
+
+/* The first and past the last i a search of the families fams (bits) looks at. */
+#define STEPS_FIRST(fams) ((fams) & 1u << STEPS_SPLIT ? 0 : 1)
+#define STEPS_END(fams, n) ((fams) & 1u << STEPS_STRETCH ? (n) : 1)
+#define STEPS_ALL (1u << STEPS_SPLIT | 1u << STEPS_STRETCH)
 
 /* Whether [i, j) of n is a candidate, and of which family into *f. */
 static int steps_candidate(size_t n, size_t span, size_t i, size_t j, int *f)
@@ -185,7 +190,7 @@ static double steps_tau2(double q, double cc, size_t n, size_t nseg)
  * for all, which a step would inflate.
  */
 static void steps_best_known(struct steps_sums *pre, const double *x, const double *u, size_t n,
-			     double tau2, double df, double c, struct steps_max *m)
+			     double tau2, double df, double c, unsigned fams, struct steps_max *m)
 {
 	size_t span = steps_span(n);
 	int f;
@@ -194,7 +199,7 @@ static void steps_best_known(struct steps_sums *pre, const double *x, const doub
 	if ((double)n - 2 + df <= 0)
 		return;
 	steps_prefix(pre, x, u, n, tau2, 1);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = STEPS_FIRST(fams); i < STEPS_END(fams, n); i++)
 		for (size_t j = i + 1; j < n; j++) {
 			struct steps_sums in, out;
 			double ss, scale;
@@ -222,14 +227,14 @@ static void steps_best_known(struct steps_sums *pre, const double *x, const doub
  * included.
  */
 static void steps_best_est(struct steps_sums *pre, const double *x, const double *u, size_t n,
-			   double c, struct steps_max *m)
+			   double c, unsigned fams, struct steps_max *m)
 {
 	size_t span = steps_span(n);
 	int f;
 
 	steps_max_init(m);
 	steps_prefix(pre, x, u, n, 0, c);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = STEPS_FIRST(fams); i < STEPS_END(fams, n); i++)
 		for (size_t j = i + 1; j < n; j++) {
 			struct steps_sums in, out;
 			double q = 0, cc = 0, mi, mo, t2;
@@ -254,6 +259,7 @@ struct steps_work {
 	gsl_rng *rng;
 	double *draw;		/* a drawn segment */
 	struct steps_sums *pre;	/* a segment's cumulated sums */
+	unsigned fams;		/* the families searched (bits): a draw needs only those still open */
 };
 
 /* Each family's largest z of x[0..n) under w's model, into m. */
@@ -261,9 +267,9 @@ static void steps_best(const struct steps_work *w, const double *x, const double
 		       double c, struct steps_max *m)
 {
 	if (isfinite(w->tau2))
-		steps_best_known(w->pre, x, u, n, w->tau2, w->df, c, m);
+		steps_best_known(w->pre, x, u, n, w->tau2, w->df, c, w->fams, m);
 	else
-		steps_best_est(w->pre, x, u, n, c, m);
+		steps_best_est(w->pre, x, u, n, c, w->fams, m);
 }
 
 /*
@@ -340,11 +346,13 @@ static void steps_p(struct steps_work *w, const double *u, size_t n, double tau2
 				open &= ~(1 << f);
 			}
 		if (!open)
-			return;
+			break;
+		w->fams = (unsigned)open;
 		steps_draw_best(w, u, n, tau2, &m);
 		for (int f = 0; f < STEPS_FAMILIES; f++)
 			reach[f] += m.z[f] >= z[f];
 	}
+	w->fams = STEPS_ALL;
 	for (int f = 0; f < STEPS_FAMILIES; f++)
 		if (open & 1 << f)
 			p[f] = (double)(reach[f] + 1) / (STEPS_DRAWS + 1);
@@ -436,7 +444,8 @@ int stats_steps(const double *x, const double *u, size_t n, double tau2, double 
 		struct stats_step *out, size_t max, double *tau2_out)
 {
 	/* Variances known exactly weigh as if on a million degrees of freedom. */
-	struct steps_work w = { x, u, tau2, df > 0 ? df : 1e6, alpha, out, max, 0, NULL, NULL, NULL };
+	struct steps_work w = { x, u, tau2, df > 0 ? df : 1e6, alpha, out, max, 0, NULL, NULL, NULL,
+				STEPS_ALL };
 	double q = 0, cc = 0, t2, rdf, qt, scale = 1;
 
 	for (size_t i = 0; i < n; i++)
@@ -508,10 +517,13 @@ static double steps_crit(struct steps_work *w, const double *u, size_t n, double
 	struct steps_max m;
 
 	gsl_rng_set(w->rng, 20261204);
+	/* The newest point's step is a split's. */
+	w->fams = 1u << STEPS_SPLIT;
 	for (int d = 0; d < STEPS_DETECT_DRAWS; d++) {
 		steps_draw_best(w, u, n, tau2, &m);
 		z[d] = m.z[STEPS_SPLIT];
 	}
+	w->fams = STEPS_ALL;
 	return stats_quantile_sort(z, STEPS_DETECT_DRAWS, 1 - w->alpha * steps_share[STEPS_SPLIT]);
 }
 
@@ -519,7 +531,7 @@ double stats_steps_detectable(const double *u, size_t n, double tau2, int estima
 			      double alpha, size_t at)
 {
 	struct steps_work w = { NULL, u, estimated ? (double)NAN : tau2, df > 0 ? df : 1e6, alpha,
-				NULL, 0, 0, NULL, NULL, NULL };
+				NULL, 0, 0, NULL, NULL, NULL, STEPS_ALL };
 	double z[STEPS_DETECT_DRAWS], se, d, q = 0, cc = 0;
 	struct steps_sums l, r, all;
 

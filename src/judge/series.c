@@ -25,7 +25,10 @@
  * machine also moves where the sentinel does not (a memory figure by 5%
  * between sittings hours apart): with a control, a label measured again
  * every few labels, each label is read against the control's level at its
- * time (series_control).
+ * time (series_control).  What the steps cannot tell is said so, not
+ * left as no step: a label alone off (one sitting's word, series_alone),
+ * and two adjacent labels that compare's own test tells apart where no
+ * step was found (series_untold).
  */
 #include "judge/series.h"
 #include "core/parse.h"

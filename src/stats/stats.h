@@ -250,8 +250,10 @@ int stats_bh(const double *p, size_t n, double *adj);
  * (their spread over their count), known on df degrees of freedom (0:
  * exactly); tau2 the spread between sittings, which no count of runs takes
  * away: known (the host's history), or NaN to estimate it from the series
- * about each split's sides.  Binary segmentation, each segment's largest
- * split tested at alpha as the largest of its splits: the steps found, at
+ * about each candidate's two levels.  Circular binary segmentation: each
+ * segment's largest split, and its largest stretch inside against the
+ * rest, each tested at its share of alpha as the largest of its kind (a
+ * stretch's two edges both steps): the steps found, at
  * most max, into out in order of position; how many, or -1 with a point not
  * finite or a variance not positive.  at is the first point after the
  * step; change the next segment's level over the one before, less 1, with

@@ -10,16 +10,19 @@
  * itself, for each split from the points' residuals about its two sides
  * beyond what their runs explain (DerSimonian and Laird's moment
  * estimate, as meta-analyses pool studies): a step is not taken for
- * noise, nor is noise taken for the runs' alone.  Binary segmentation, as
- * E-divisive does in Apache Otava and MongoDB's CI: in a segment, the
- * split whose two sides' weighted means differ most in units of their
- * standard error (z); the split is a step when so large a z is rarer
- * than alpha as the largest of the segment's splits where nothing
- * stepped: STEPS_DRAWS series drawn with the points' variances (each
+ * noise, nor is noise taken for the runs' alone.  Circular binary
+ * segmentation (binary segmentation, as E-divisive does in Apache Otava
+ * and MongoDB's CI, with a stretch inside against the rest besides each
+ * split): in a segment, the candidate whose two levels' weighted means
+ * differ most in units of their standard error (z); it is a step (a
+ * split) or two (a stretch's edges) when so large a z is rarer than its
+ * family's share of alpha as the largest of the segment's candidates of
+ * its family where nothing stepped: STEPS_DRAWS series drawn with the
+ * points' variances (each
  * draw's variances scaled by a chi-square on their degrees of freedom,
  * as estimated variances are; the spread between sittings, estimated, as
  * the segment shows it whole), their largest z counted, the estimate made
- * again in each draw as in the data.  Then each side
+ * again in each draw as in the data.  Then each part
  * is searched the same way.  Under no step anywhere, the first test holds
  * the chance of reporting any at alpha.  Not a permutation test: one label
  * after a step could never be told from one that came last by chance, and

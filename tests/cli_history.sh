@@ -217,6 +217,10 @@ assert all(x["cannot_tell"] == [] for k, x in f.items() if k not in ("sys.stat",
 assert f["sys.null"]["sitting_spread"] < 0.02, f["sys.null"]
 assert [(c["from"], c["to"]) for c in f["sys.null"]["changes"]] == [("6.18.8", "6.18.9"), ("6.18.12", "6.18.13")]
 ' "$T/out"
+kb history --by label --db "$HUMP" --html
+check "the page says what it cannot tell too (2), after the noticed lines" sh -c "
+	[ \$(grep -c '<li>kbench cannot tell whether' '$T/out') = 2 ] &&
+	grep -n '<li>kbench' '$T/out' | tail -1 | grep -q 'cannot tell'"
 kb history --db "$HUMP"
 check "by time: the regression later fixed, both steps" sh -c "
 	grep -Eq '^kbench noticed a \+49\.[0-9]% regression of sys\.null .* between runs 24 and 25\$' '$T/out' &&

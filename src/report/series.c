@@ -82,6 +82,30 @@ static void series_where(const struct judge_series *s, const struct judge_series
 		 *rb ? " and " : "", rb, a->nruns, b->nruns, b->nruns == 1 ? "" : "s");
 }
 
+/*
+ * "kbench cannot tell whether mem.read.bw stepped between 6.18.14 and
+ * 6.18.15: ...", of f's untold place i: the text's line and the page's.
+ */
+static void series_untold_line(const struct judge_series *s, const struct judge_series_figure *f,
+			       size_t i, char *buf, size_t size)
+{
+	const struct judge_series_untold *u = &f->untold[i];
+	char name[160], where[1200];
+
+	series_name(f->key, name, sizeof(name));
+	series_where(s, f, u->at, where, sizeof(where));
+	if (u->alone)
+		snprintf(buf, size, "kbench cannot tell whether %s stepped %s: the later alone reads "
+			 "%+.1f%% (%+.1f..%+.1f%%) against its neighbours, one sitting's word; "
+			 "measured again it tells", name, where, 100 * u->change, 100 * u->lo,
+			 100 * u->hi);
+	else
+		snprintf(buf, size, "kbench cannot tell whether %s stepped %s: those two alone differ "
+			 "by %+.1f%% (%+.1f..%+.1f%%, p %s%.3f), which the series' steps do not "
+			 "explain", name, where, 100 * u->change, 100 * u->lo, 100 * u->hi,
+			 u->p < 0.001 ? "< " : "", fmax(u->p, 0.001));
+}
+
 /* What a fast level is, a line break or a space where %s is. */
 static const char series_fast_text[] =
 	"levels: each run's fast level (its samples' 5th percentile, 95th where bigger is "
@@ -185,7 +209,7 @@ static void series_text_detectable(FILE *out, const struct judge_series *s, int 
 void report_series_text(FILE *out, const struct judge_series *s, const char *host)
 {
 	size_t noticed = 0, figures = 0;
-	char name[160], where[1200], h[4 * 128];
+	char name[160], where[1200], h[4 * 128], line[1600];
 
 	if (host) {
 		utf8_escape(h, sizeof(h), host, -1);
@@ -215,22 +239,9 @@ void report_series_text(FILE *out, const struct judge_series *s, const char *hos
 		if (f->sentinel || !f->nuntold)
 			continue;
 		untold++;
-		series_name(f->key, name, sizeof(name));
 		for (size_t i = 0; i < f->nuntold; i++) {
-			const struct judge_series_untold *u = &f->untold[i];
-
-			series_where(s, f, u->at, where, sizeof(where));
-			if (u->alone)
-				fprintf(out, "kbench cannot tell whether %s stepped %s: the later alone "
-					"reads %+.1f%% (%+.1f..%+.1f%%) against its neighbours, one "
-					"sitting's word; measured again it tells\n", name, where,
-					100 * u->change, 100 * u->lo, 100 * u->hi);
-			else
-				fprintf(out, "kbench cannot tell whether %s stepped %s: those two alone "
-					"differ by %+.1f%% (%+.1f..%+.1f%%, p %s%.3f), which the series' "
-					"steps do not explain\n", name, where, 100 * u->change,
-					100 * u->lo, 100 * u->hi, u->p < 0.001 ? "< " : "",
-					fmax(u->p, 0.001));
+			series_untold_line(s, f, i, line, sizeof(line));
+			fprintf(out, "%s\n", line);
 		}
 	}
 	if (!noticed && figures > untold)
@@ -537,6 +548,16 @@ int report_series_html(FILE *out, const struct judge_series *s, const char *cons
 				noticed++;
 			}
 		}
+		for (size_t k = 0; k < s[h].nfigures; k++)
+			for (size_t i = 0; i < s[h].figures[k].nuntold && !s[h].figures[k].sentinel; i++) {
+				char line[1600];
+
+				series_untold_line(&s[h], &s[h].figures[k], i, line, sizeof(line));
+				fputs("<li>", out);
+				report_html_text(out, line);
+				fputs("</li>\n", out);
+				noticed++;
+			}
 		if (!noticed)
 			fputs("<li>kbench noticed no step</li>\n", out);
 		series_html_about(out, &s[h]);

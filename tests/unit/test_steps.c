@@ -474,6 +474,38 @@ static void test_simulated_shapes(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * The spread between sittings from the successive differences
+ * (stats_steps_spread): a 50% step among 12 labels 1% apart moves it
+ * little (a one-level estimate would be 0.2^2); labels that differ no more
+ * than their runs say give none; labels that swing 8% give about that.
+ */
+static void test_steps_spread(void **state)
+{
+	const double step[] = { 100, 101, 99, 100.5, 99.5, 100, 150, 151.5, 148.5, 150.75, 149.25, 150 };
+	const double flat[] = { 100, 100.1, 99.9, 100.05, 99.95, 100, 100.1, 99.9, 100, 100.05, 99.95, 100 };
+	const double swing[] = { 100, 108, 95, 104, 97, 106, 105, 112, 101, 110, 99, 109 };
+	double x[12], u[12], t;
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		x[i] = log(step[i]);
+		u[i] = 1e-6;
+	}
+	t = stats_steps_spread(x, u, 12);
+	assert_true(t > 0 && sqrt(t) < 0.02);
+	for (int i = 0; i < 12; i++) {
+		x[i] = log(flat[i]);
+		u[i] = 1e-4;
+	}
+	assert_true(stats_steps_spread(x, u, 12) == 0);
+	for (int i = 0; i < 12; i++)
+		x[i] = log(swing[i]);
+	t = stats_steps_spread(x, u, 12);
+	assert_true(sqrt(t) > 0.03 && sqrt(t) < 0.1);
+	assert_true(isnan(stats_steps_spread(x, u, 2)));
+}
+
 /* Version order: the seeds' series, a kernel's rc before its release, numbers as numbers. */
 static void test_version_order(void **state)
 {
@@ -508,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_hump_runs),
 		cmocka_unit_test(test_hump_and_spike),
 		cmocka_unit_test(test_simulated_shapes),
+		cmocka_unit_test(test_steps_spread),
 		cmocka_unit_test(test_version_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

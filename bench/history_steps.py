@@ -36,8 +36,15 @@ is at most the step, the share found in the same history with it (want
 about 80%, "4 times in 5").  Each history's draws are the same for every
 step size.
 
+SHAPE=hump moves labels STEP_AT to STEP_AT + WIDTH - 1 (WIDTH 4 by
+default) and no others, a regression later fixed; SHAPE=spike the label
+STEP_AT alone.  Such a shape is found when a change is reported within a
+label of each of its two edges (both), and the oracle tests the moved
+labels against the rest.
+
 usage: bench/history_steps.py KBENCH DB [HISTORIES [LABELS [STEP_AT]]]
-       (DRAW=sittings|resample, PER_FIGURE=1 for a table a figure)
+       (DRAW=sittings|resample, PER_FIGURE=1 for a table a figure,
+        SHAPE=step|hump|spike, WIDTH=N)
 """
 import json
 import math
@@ -54,6 +61,11 @@ kb, src = sys.argv[1], sys.argv[2]
 histories = int(sys.argv[3]) if len(sys.argv) > 3 else 40
 labels = int(sys.argv[4]) if len(sys.argv) > 4 else 12
 step_at = int(sys.argv[5]) if len(sys.argv) > 5 else labels // 2
+shape = os.environ.get("SHAPE", "step")
+width = {"step": labels - step_at, "spike": 1}.get(shape, int(os.environ.get("WIDTH", "4")))
+moved = range(step_at, min(labels, step_at + width))
+# The places a change is looked for: the first moved label, and the one after the last.
+edges = [step_at] + ([step_at + width] if shape != "step" and step_at + width < labels else [])
 rng = random.Random(20261204)
 work = tempfile.mkdtemp()
 
@@ -66,7 +78,9 @@ per = min(len(v) for v in sittings)
 rcols = [d[0] for d in con.execute("SELECT * FROM results LIMIT 0").description]
 ucols = [d[0] for d in con.execute("SELECT * FROM runs LIMIT 0").description]
 con.close()
-SCALED = ("median", "ci_low", "ci_high", "min", "max", "mean", "stddev", "p5", "p95", "aggregate")
+# The fast level (level, level_low, level_high) is what history reads by default.
+SCALED = ("median", "ci_low", "ci_high", "min", "max", "mean", "stddev", "p5", "p95", "aggregate",
+          "level", "level_low", "level_high")
 
 
 mode = os.environ.get("DRAW") or ("sittings" if len(sittings) >= labels else "resample")
@@ -100,7 +114,7 @@ def make(path, step, spec):
     c.execute("DELETE FROM runs")
     for i in range(labels):
         set_uuid = uuid.uuid4().hex
-        f = 1 + step if i >= step_at else 1.0
+        f = 1 + step if i in moved else 1.0
         for k in range(per):
             rid = spec[i][k]
             row = dict(zip(ucols, runs[rid]))
@@ -134,9 +148,16 @@ def judge(path):
         if f["sentinel"]:
             continue
         ch = f["changes"]
-        near = any(abs(int(x["to_label"].split(".")[-1]) - 1 - step_at) <= 1 for x in ch)
+        # The places history names: each step's, and each it cannot tell about (a
+        # label alone off: its two edges).
+        ct = f.get("cannot_tell") or []
+        places = [int(x["to_label"].split(".")[-1]) - 1 for x in ch]
+        for x in ct:
+            at = int(x["to_label"].split(".")[-1]) - 1
+            places += [at, at + 1] if x.get("alone") else [at]
+        near = all(any(abs(p - e) <= 1 for p in places) for e in edges)
         res[(f["id"], f["placement"])] = ([math.log(p["level"]) for p in f["points"]], bool(ch), near,
-                                          f.get("detectable"))
+                                          f.get("detectable"), bool(ct))
     return res
 
 
@@ -145,17 +166,21 @@ def oracle(levels, sd):
     what no method can beat.  |z| over 1.96 at the true split."""
     if len(levels) != labels or not sd > 0:
         return False
-    left, right = levels[:step_at], levels[step_at:]
+    right = [v for i, v in enumerate(levels) if i in moved]
+    left = [v for i, v in enumerate(levels) if i not in moved]
     d = sum(right) / len(right) - sum(left) / len(left)
     return abs(d) / (sd * math.sqrt(1.0 / len(left) + 1.0 / len(right))) > 1.959964
 
 
-print("%d sittings of %d runs (%s); %d histories of %d labels a step size, the step at label %d;"
-      " a label is %s" % (len(sittings), per, src, histories, labels, step_at + 1,
+print("%d sittings of %d runs (%s); %d histories of %d labels a step size, %s at label %d;"
+      " a label is %s" % (len(sittings), per, src, histories, labels,
+                          {"step": "the step", "spike": "a spike"}.get(shape, "a hump of %d" % width),
+                          step_at + 1,
                           "a sitting, its runs as they were" if mode == "sittings"
                           else "a sitting drawn at random, its runs drawn with replacement"))
 print()
-runs = {0.0: [], 0.05: [], 0.10: []}
+# STEPS=0 for the false share alone (a quicker run).
+runs = {float(x): [] for x in os.environ.get("STEPS", "0,0.05,0.10").split(",")}
 for h in range(histories):
     spec = draw()
     for step in runs:
@@ -178,18 +203,19 @@ for key in set(k for r in runs[0.0] for k in r):
     sd[key] = math.sqrt(ss / df) if df else float("nan")
 
 CLASSES = ((0, 0.02, "under 2%"), (0.02, 0.04, "2-4%"), (0.04, 1e9, "over 4%"))
-print("| step | figures | with a step reported | found within a label | the oracle finds |")
-print("|---|---|---|---|---|")
-for step in (0.0, 0.05, 0.10):
-    tot = f_ = n_ = o_ = 0
+print("| step | figures | with a step reported | cannot tell | found within a label (steps or cannot tell) | the oracle finds |")
+print("|---|---|---|---|---|---|")
+for step in runs:
+    tot = f_ = n_ = o_ = u_ = 0
     for r in runs[step]:
-        for key, (x, found, near, _) in r.items():
+        for key, (x, found, near, _, untold) in r.items():
             tot += 1
             f_ += found
             n_ += near
+            u_ += untold
             o_ += oracle(x, sd.get(key, float("nan")))
-    print("| %+.0f%% | %d | %d (%.1f%%) | %s | %s |" % (
-        100 * step, tot, f_, 100.0 * f_ / tot,
+    print("| %+.0f%% | %d | %d (%.1f%%) | %d (%.1f%%) | %s | %s |" % (
+        100 * step, tot, f_, 100.0 * f_ / tot, u_, 100.0 * u_ / tot,
         "%d (%.1f%%)" % (n_, 100.0 * n_ / tot) if step else "-",
         "%.1f%%" % (100.0 * o_ / tot) if step else "-"))
 print()
@@ -201,6 +227,9 @@ for lo, hi, name in CLASSES:
     keys = [k for k in sd if lo <= sd[k] < hi]
     row = [name, str(len(keys))]
     for step in (0.0, 0.05, 0.10):
+        if step not in runs:
+            row += ["-", "-"] if step else ["-"]
+            continue
         tot = f_ = o_ = 0
         for r in runs[step]:
             for k in keys:
@@ -222,11 +251,11 @@ if step_at == labels - 1:
     print()
     print("| step | figures whose detectable is at most the step | found within a label | the rest: found |")
     print("|---|---|---|---|")
-    for step in (0.05, 0.10):
+    for step in [s for s in runs if s]:
         k_ = f_ = r_ = rf_ = 0
         for h in range(histories):
-            for key, (x, found, near, det) in runs[step][h].items():
-                d0 = runs[0.0][h].get(key, (0, 0, 0, None))[3]
+            for key, (x, found, near, det, _) in runs[step][h].items():
+                d0 = runs[0.0][h].get(key, (0, 0, 0, None, 0))[3]
                 if d0 is not None and d0 <= step + 1e-12:
                     k_ += 1
                     f_ += near
@@ -243,7 +272,10 @@ if os.environ.get("PER_FIGURE"):
     for k in sorted(sd, key=lambda k: sd[k]):
         row = ["%s%s" % (k[0], " [%s]" % k[1] if k[1] else ""), "%.2f%%" % (100 * sd[k])]
         for step in (0.0, 0.05, 0.10):
-            rs = [r[k] for r in runs[step] if k in r]
+            rs = [r[k] for r in runs.get(step, []) if k in r]
+            if not rs:
+                row += ["-", "-"] if step else ["-"]
+                continue
             row.append("%.0f%%" % (100.0 * sum(x[2] if step else x[1] for x in rs) / len(rs)))
             if step:
                 row.append("%.0f%%" % (100.0 * sum(oracle(x[0], sd[k]) for x in rs) / len(rs)))

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Command-line tests of `kbench history` on the fixture of three kernels
 # (tests/fixtures/kernels.json: sys.null 3.6x slower in 2.5.47-mm1, then
-# faster again in 2.5.48, whose pipe is 26% slower): the noticed lines and
+# faster again in 2.5.48, whose pipe is 26% slower; mem.read.bw 10% faster,
+# ctx.2p.0k 15% and fs.create.0k 3% in mm1 alone): the noticed lines and
 # the figures that stepped, as golden text; the levels, fast by default
 # and medians with --level median; the JSON's figures, points and changes;
 # --fail-on's exit status for the newest label; the version order of --by
@@ -25,6 +26,10 @@ check "a step down is an improvement of a time" \
 check "the pipe's step in the newest label" \
 	grep -Eq '^kbench noticed a \+25\.[0-9]% regression of ipc\.pipe\.lat \[none\] .* between 2\.5\.47-mm1 and 2\.5\.48 ' "$T/out"
 check "proc.fork, flat, is not noticed" sh -c "! grep -q 'of proc.fork ' '$T/out'"
+check "mm1 alone 10% faster on mem.read.bw: cannot tell, one sitting's word, not no step" \
+	grep -Eq "^kbench cannot tell whether mem\.read\.bw stepped between 2\.5\.47 and 2\.5\.47-mm1 .*: the later alone reads \+9\.[0-9]% .* one sitting's word" "$T/out"
+check "a step and a partial fix (3.6x, then 2.9x) are two steps, not a label alone" \
+	sh -c "! grep -q 'whether sys.null ' '$T/out'"
 check "labels in version order in the figure's table" \
 	sh -c "grep -A6 '^sys.null ' '$T/out' | grep -oE '^  2\.5\.[0-9a-z.-]+' | tr -d ' ' |
 	       tr '\n' , | grep -qx '2.5.47,2.5.47-mm1,2.5.48,'"
@@ -166,6 +171,85 @@ kb history --db "$DB" --host nosuch
 check "a host with no runs: one line, exit 1" sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ]"
 kb history --db "$DB" --only 'sys.null,,x'
 check "--only with an empty item: exit 2" [ "$rc" = 2 ]
+
+kb history --db "$DB" --only 'sys.nul' --fail-on regression
+check "--only naming no figure (a typo): one line, exit 2, even with --fail-on" \
+	sh -c "[ $rc = 2 ] && grep -q \"only 'sys.nul' matches no figure\" '$T/err' && [ \$(wc -l <'$T/err') = 1 ]"
+kb history --db "$DB" --only 'sys.null,proc.forc'
+check "--only with one glob naming nothing: exit 2" [ "$rc" = 2 ]
+
+# --- the shapes a kernel series has --------------------------------------------
+# (tests/fixtures/hump.json: 20 kernels of 3 runs 1% apart; sys.null 50%
+# slower in 6.18.9-6.18.12, then fixed; sys.read 5% slower in 6.18.4-6.18.7;
+# mem.read.bw 10% faster in 6.18.15 alone; sys.write 50% slower in the
+# newest; sys.stat 20% slower in every fifth label alone; proc.fork flat.)
+HUMP=$(db_for history_hump) || { echo "1..0 # SKIP $HUMP"; exit 0; }
+kb import "$(dirname "$0")/fixtures/hump.json" --db "$HUMP"
+kb history --by label --db "$HUMP"
+check "history of the shapes exits 0" [ "$rc" = 0 ]
+golden "the shapes' history is the golden text" history_hump.txt
+check "a regression later fixed: both steps, up and down, in their places" sh -c "
+	grep -Eq '^kbench noticed a \+49\.[0-9]% regression of sys\.null .* between 6\.18\.8 and 6\.18\.9 ' '$T/out' &&
+	grep -Eq '^kbench noticed a -33\.[0-9]% improvement of sys\.null .* between 6\.18\.12 and 6\.18\.13 ' '$T/out'"
+check "a 5% hump: both edges" sh -c "
+	grep -Eq '^kbench noticed a \+5\.[0-9]% regression of sys\.read .* between 6\.18\.3 and 6\.18\.4 ' '$T/out' &&
+	grep -Eq '^kbench noticed a -5\.[0-9]% improvement of sys\.read .* between 6\.18\.7 and 6\.18\.8 ' '$T/out'"
+check "a one-label spike: found, and told as one sitting's word" \
+	grep -Eq "^kbench cannot tell whether mem\.read\.bw stepped between 6\.18\.14 and 6\.18\.15 .*: the later alone reads \+9\.[0-9]% .* one sitting's word" "$T/out"
+check "spikes the series' spread hides: cannot tell, not no step" \
+	grep -Eq '^kbench cannot tell whether sys\.stat stepped between 6\.18\.1 and 6\.18\.2 .* differ by \+2[0-9]\.[0-9]%' "$T/out"
+check "proc.fork, flat, neither noticed nor untold" sh -c "! grep -q 'of proc.fork \\|whether proc.fork ' '$T/out'"
+kb compare 6.18.8 6.18.9 --db "$HUMP"
+check "compare marks the two labels history steps between" grep -Eq '^sys\.null .* \+4[0-9]\.[0-9]% \*' "$T/out"
+kb history --by label --db "$HUMP" --json
+check "JSON: the untold pair of sys.stat, none elsewhere; sys.null's spread between sittings its runs'" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["id"]: x for x in d["figures"]}
+u = f["sys.stat"]["cannot_tell"]
+assert len(u) == 1 and not u[0]["alone"], u
+u = u[0]
+assert u["from_label"] == "6.18.1" and u["to_label"] == "6.18.2" and 0.15 < u["change"] < 0.3 and u["p"] < 0.05, u
+m = f["mem.read.bw"]["cannot_tell"]
+assert len(m) == 1 and m[0]["alone"] and m[0]["to_label"] == "6.18.15" and 0.05 < m[0]["change"] < 0.15, m
+assert not f["mem.read.bw"]["changes"]
+assert all(x["cannot_tell"] == [] for k, x in f.items() if k not in ("sys.stat", "mem.read.bw"))
+assert f["sys.null"]["sitting_spread"] < 0.02, f["sys.null"]
+assert [(c["from_label"], c["to_label"]) for c in f["sys.null"]["changes"]] == [("6.18.8", "6.18.9"), ("6.18.12", "6.18.13")]
+' "$T/out"
+kb history --by label --db "$HUMP" --html
+check "the page says what it cannot tell too (2), after the noticed lines" sh -c "
+	[ \$(grep -c '<li>kbench cannot tell whether' '$T/out') = 2 ] &&
+	grep -n '<li>kbench' '$T/out' | tail -1 | grep -q 'cannot tell'"
+kb history --db "$HUMP"
+check "by time: the regression later fixed, both steps" sh -c "
+	grep -Eq '^kbench noticed a \+49\.[0-9]% regression of sys\.null .* between runs 24 and 25\$' '$T/out' &&
+	grep -Eq '^kbench noticed a -33\.[0-9]% improvement of sys\.null .* between runs 36 and 37\$' '$T/out'"
+check "by time: the spike, its three runs, told as one label's word" \
+	grep -Eq "^kbench cannot tell whether mem\.read\.bw stepped between runs 42 and 43: the later alone reads \+[89]\.[0-9]% .* one sitting's word" "$T/out"
+kb history --db "$HUMP" --only sys.write --fail-on regression
+check "--fail-on regression by time, 3 runs a label: the newest set's step, exit 3" [ "$rc" = 3 ]
+kb history --db "$HUMP" --only 'sys.null,mem.read.bw' --fail-on change
+check "--fail-on change by time: steps long before the newest label, exit 0" [ "$rc" = 0 ]
+kb history --by label --db "$HUMP" --only sys.write --fail-on regression
+check "--fail-on regression by label: the newest label's step, exit 3" [ "$rc" = 3 ]
+# The same runs stored newest first: run ids out of version order.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"].reverse()
+json.dump(d, open(sys.argv[2], "w"))
+' "$(dirname "$0")/fixtures/hump.json" "$T/reversed.json"
+REV=$(db_for history_reversed) || { echo "1..0 # SKIP $REV"; exit 0; }
+kb import "$T/reversed.json" --db "$REV"
+kb history --by label --db "$REV" --only sys.null
+check "runs stored out of version order: each label's own ids" \
+	grep -q 'between 6.18.8 and 6.18.9 (runs 37-39 and 34-36, 3 and 3 runs)' "$T/out"
+check "no range of run ids backwards" python3 -c '
+import re, sys
+for a, b in re.findall(r"runs (\d+)-(\d+)", open(sys.argv[1]).read()):
+    assert int(a) <= int(b), (a, b)
+' "$T/out"
 
 # --- a control: the machine's drift read off a label measured again --------
 # (tests/fixtures/control.json: 6.18.1 measured before, between and after

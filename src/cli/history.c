@@ -3,6 +3,7 @@
  * auto learn how far sittings of one label differ (stats_sittings), and
  * `kbench history`, each figure over them with the steps in it.
  */
+#include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,21 @@ int cmd_history(int argc, char **argv)
 		store_runs_free(runs, (size_t)nruns);
 		die("history: no runs%s%s in db '%s'", host ? " on host " : "", host ? host : "",
 		    cli_db_shown(path));
+	}
+	/* Every glob must name a figure of the runs, or a typo would judge nothing and say so quietly. */
+	for (size_t g = 0; g < nglobs; g++) {
+		int hit = 0;
+
+		for (int i = 0; i < nruns && !hit; i++)
+			for (size_t j = 0; j < runs[i].nresults && !hit && (!host ||
+			     strcmp(runs[i].host, host) == 0); j++)
+				hit = fnmatch(globs[g], runs[i].results[j].id, 0) == 0;
+		if (!hit) {
+			store_close(st);
+			store_runs_free(runs, (size_t)nruns);
+			die_usage("history: --only '%s' matches no figure of the runs%s%s", globs[g],
+				  host ? " on host " : "", host ? host : "");
+		}
 	}
 	for (size_t h = 0; h < nhosts; h++) {
 		size_t n = 0;

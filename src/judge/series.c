@@ -25,7 +25,10 @@
  * machine also moves where the sentinel does not (a memory figure by 5%
  * between sittings hours apart): with a control, a label measured again
  * every few labels, each label is read against the control's level at its
- * time (series_control).
+ * time (series_control).  What the steps cannot tell is said so, not
+ * left as no step: a label alone off (one sitting's word, series_alone),
+ * and two adjacent labels that compare's own test tells apart where no
+ * step was found (series_untold).
  */
 #include "judge/series.h"
 #include "core/parse.h"
@@ -239,6 +242,131 @@ out:
 	return rc;
 }
 
+/*
+ * A label alone off, up and back or down and back (two steps that come
+ * back, series_back, about one label's point, or its runs by time):
+ * taken out of f's
+ * steps into its untold places.  A single label is a single sitting, and
+ * a sitting's own move reads just as a kernel's change does: on this
+ * machine's sittings, drawn as series where nothing changed, such lone
+ * labels were half the steps reported (doc/performance.md).  Measured
+ * again, in a sitting of its own, the label tells.
+ */
+/*
+ * Whether a step of a and then one of b come back: the level after within
+ * half the smaller step of the level before (2.5.47-mm1 3.6 times slower
+ * and 2.5.48 2.9 times is a step and a partial fix, not a label alone).
+ */
+static int series_back(double a, double b)
+{
+	double la = log1p(a), lb = log1p(b);
+
+	return (la > 0) != (lb > 0) && fabs(la + lb) <= 0.5 * fmin(fabs(la), fabs(lb));
+}
+
+/* Whether f's points [a, b) are one label's: one point by label, its runs by time. */
+static int series_one_label(const struct judge_series_figure *f, size_t a, size_t b)
+{
+	for (size_t p = a + 1; p < b; p++)
+		if (strcmp(f->points[p].label, f->points[a].label) != 0)
+			return 0;
+	return b > a;
+}
+
+static void series_alone(struct judge_series_figure *f)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < f->nsteps; i++) {
+		const struct stats_step *a = &f->steps[i], *b = &f->steps[i + 1];
+
+		if (i + 1 < f->nsteps && series_one_label(f, a->at, b->at) &&
+		    series_back(a->change, b->change) && f->nuntold < JUDGE_SERIES_MAX_STEPS) {
+			f->untold[f->nuntold++] = (struct judge_series_untold){
+				a->at, 1, a->change, a->lo, a->hi, a->p };
+			i++;
+			continue;
+		}
+		f->steps[kept] = f->steps[i];
+		f->machine[kept++] = f->machine[i];
+	}
+	f->nsteps = kept;
+}
+
+/* Whether point q is within a label of a step of f, or of a lone label. */
+static int series_near(const struct judge_series_figure *f, size_t q)
+{
+	for (size_t i = 0; i < f->nsteps; i++)
+		if (f->steps[i].at + 1 >= q && f->steps[i].at <= q + 1)
+			return 1;
+	for (size_t i = 0; i < f->nuntold; i++)
+		if (f->untold[i].at + 2 >= q && f->untold[i].at <= q + 1)
+			return 1;
+	return 0;
+}
+
+/*
+ * The pairs of adjacent points of f, each point's runs' log levels ly[i]
+ * for i in [first[pidx[p]], first[pidx[p] + 1]) (NaN: none), judged as
+ * compare judges two labels: Welch's test on their runs, widened by the
+ * spread between sittings each saw alone (twice the series', estimated
+ * from its successive differences, which a step passes over:
+ * stats_steps_spread, about 0.4 (n - 1) degrees of freedom).  A pair
+ * within a label of a step found (or a lone label) is the step's; of the
+ * rest, the one whose p, times the pairs tested (Holm's first), is under
+ * JUDGE_SERIES_ALPHA is a place the series cannot tell about: its spread
+ * between sittings, estimated about the steps it found, hides a
+ * difference its labels' runs show.  Into f->untold.  -1 when out of
+ * memory.
+ */
+static int series_untold(struct judge_series_figure *f, const double *x, const double *v,
+			 const double *ly, const size_t *first, const size_t *pidx)
+{
+	double tau2 = stats_steps_spread(x, v, f->npoints), best = 1, m = 0;
+	double *a = NULL, *b = NULL;
+	size_t na, nb, most = 0, at = 0;
+	struct stats_welch w, bw = { 0 };
+
+	if (!isfinite(tau2) || f->nuntold >= JUDGE_SERIES_MAX_STEPS)
+		return 0;
+	for (size_t p = 0; p < f->npoints; p++)
+		if (first[pidx[p] + 1] - first[pidx[p]] > most)
+			most = first[pidx[p] + 1] - first[pidx[p]];
+	a = malloc((most ? most : 1) * sizeof(*a));
+	b = malloc((most ? most : 1) * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	for (size_t q = 1; q < f->npoints; q++) {
+		if (series_near(f, q))
+			continue;
+		na = nb = 0;
+		for (size_t i = first[pidx[q - 1]]; i < first[pidx[q - 1] + 1]; i++)
+			if (!isnan(ly[i]))
+				a[na++] = ly[i];
+		for (size_t i = first[pidx[q]]; i < first[pidx[q] + 1]; i++)
+			if (!isnan(ly[i]))
+				b[nb++] = ly[i];
+		if (na < 2 || nb < 2 || stats_welch(a, na, b, nb, &w) < 0)
+			continue;
+		stats_widen(&w, 2 * tau2, fmax(1, 0.4 * (double)(f->npoints - 1)));
+		m++;
+		if (w.p < best) {
+			best = w.p;
+			bw = w;
+			at = q;
+		}
+	}
+	free(a);
+	free(b);
+	if (at && best * m < JUDGE_SERIES_ALPHA)
+		f->untold[f->nuntold++] = (struct judge_series_untold){
+			at, 0, expm1(bw.diff), expm1(bw.diff_lo), expm1(bw.diff_hi), best * m };
+	return 0;
+}
+
 /* The figure of key over the points: levels, variances and the steps. */
 static int series_figure(const struct result *key, const struct run_info *const *runs,
 			 const size_t *first, size_t npts, const struct judge_cmp_side *history,
@@ -255,10 +383,12 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	double *ly = calloc(nruns ? nruns : 1, sizeof(*ly));
 	/* The control's sittings, at most one a run of its label. */
 	struct series_ctl *c = calloc(ctl < npts ? first[ctl + 1] - first[ctl] : 1, sizeof(*c));
+	/* Each point's place among the runs' points (a point without the figure is none). */
+	size_t *pidx = calloc(npts ? npts : 1, sizeof(*pidx));
 
 	f->key = key;
 	f->points = calloc(npts ? npts : 1, sizeof(*f->points));
-	if (!x || !res || !ly || !c || !f->points)
+	if (!x || !res || !ly || !c || !pidx || !f->points)
 		goto fail;
 	v = x + npts;
 	n = v + npts;
@@ -311,6 +441,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 		snprintf(pt->label, sizeof(pt->label), "%s", runs[first[p]]->label);
 		snprintf(pt->started, sizeof(pt->started), "%s", runs[first[p]]->started);
 		pt->nruns = k;
+		pidx[f->npoints] = p;
 		x[f->npoints] = sum / (double)k;
 		n[f->npoints] = (double)k;
 		t[f->npoints] = (t0 + t1) / 2;
@@ -389,6 +520,21 @@ static int series_figure(const struct result *key, const struct run_info *const 
 			f->detectable = stats_steps_detectable(v, f->npoints, f->sitting_var,
 							       !isfinite(tau2), df, JUDGE_SERIES_ALPHA,
 							       f->npoints - 1);
+		/*
+		 * A label alone is one sitting's word where the spread between
+		 * sittings is the series' own or unknown; where labels measured in
+		 * several sittings gave it, compare's own judgement, and a step.
+		 */
+		if (f->noise != JUDGE_NOISE_HISTORY)
+			series_alone(f);
+		/*
+		 * Where the series' own spread decides (not the control's levels,
+		 * whose runs are not the points'), the labels its steps leave
+		 * unexplained.
+		 */
+		if (f->noise == JUDGE_NOISE_SERIES && !f->controlled &&
+		    series_untold(f, x, v, ly, first, pidx) < 0)
+			goto fail;
 	}
 	for (size_t p = 0; p < f->npoints; p++) {
 		struct judge_series_point *pt = &f->points[p];
@@ -402,6 +548,7 @@ static int series_figure(const struct result *key, const struct run_info *const 
 	free(res);
 	free(ly);
 	free(c);
+	free(pidx);
 	return 0;
 fail:
 	/* The caller frees the figures it counted, and this one is not counted yet. */
@@ -411,6 +558,7 @@ fail:
 	free(res);
 	free(ly);
 	free(c);
+	free(pidx);
 	return -1;
 }
 
@@ -431,6 +579,11 @@ size_t judge_series_threshold(struct judge_series *s, double threshold)
 			f->machine[kept++] = f->machine[i];
 		}
 		f->nsteps = kept;
+		kept = 0;
+		for (size_t i = 0; i < f->nuntold; i++)
+			if (fabs(f->untold[i].change) >= threshold)
+				f->untold[kept++] = f->untold[i];
+		f->nuntold = kept;
 	}
 	return dropped;
 }
@@ -538,14 +691,31 @@ int judge_series_worse(const struct judge_series_figure *f, size_t i)
 	return (f->steps[i].change > 0) == (f->key->better == BETTER_LOWER);
 }
 
+/*
+ * The first point of f's newest label: by label the newest point; by time
+ * the first of the trailing runs that share its label (the newest set, a
+ * commit's runs in a `git bisect run` script), where a step the newest
+ * label brought sits.
+ */
+static size_t series_newest_first(const struct judge_series_figure *f)
+{
+	size_t g = f->npoints - 1;
+
+	while (g > 0 && strcmp(f->points[g - 1].label, f->points[f->npoints - 1].label) == 0)
+		g--;
+	return g;
+}
+
 int judge_series_newest(const struct judge_series *s, int regressions_only)
 {
 	for (size_t k = 0; k < s->nfigures; k++) {
 		const struct judge_series_figure *f = &s->figures[k];
 
+		if (f->sentinel || f->npoints == 0 || f->npoints != s->npoints)
+			continue;
 		for (size_t i = 0; i < f->nsteps; i++)
-			if (!f->sentinel && !f->machine[i] && f->steps[i].at + 1 == f->npoints &&
-			    f->npoints == s->npoints && (!regressions_only || judge_series_worse(f, i)))
+			if (!f->machine[i] && f->steps[i].at == series_newest_first(f) &&
+			    (!regressions_only || judge_series_worse(f, i)))
 				return 1;
 	}
 	return 0;

@@ -34,6 +34,22 @@ struct judge_series_point {
 	size_t nruns;
 	double level, lo, hi;
 };
+/*
+ * A place the series cannot tell whether a figure stepped at: a label
+ * alone off its neighbours (the steps' search found it up and back, or
+ * down and back: one sitting's word, which a sitting's own move says as
+ * well as a kernel's change), or two adjacent labels that differ by
+ * compare's own test (Welch's on their runs, widened by the spread
+ * between sittings) where no step was found within a label of them.  at
+ * the later label's point (the lone label's); the change of it over the
+ * one before with its 95% interval; p the steps' or Holm's, over the
+ * pairs tested.
+ */
+struct judge_series_untold {
+	size_t at;
+	int alone;		/* a label alone off, not a pair */
+	double change, lo, hi, p;
+};
 /* Where a series' spread between sittings came from. */
 enum judge_noise { JUDGE_NOISE_SERIES, JUDGE_NOISE_HISTORY, JUDGE_NOISE_RUNS };
 struct judge_series_figure {
@@ -53,6 +69,8 @@ struct judge_series_figure {
 	int controlled;			/* read against the control (judge_series' control):
 					   it measured the figure in two sittings or more */
 	size_t clipped;			/* wild runs taken at a bound (series_clip) */
+	size_t nuntold;
+	struct judge_series_untold untold[JUDGE_SERIES_MAX_STEPS];	/* what the steps do not tell */
 	size_t nsteps;
 	struct stats_step steps[JUDGE_SERIES_MAX_STEPS];
 	int machine[JUDGE_SERIES_MAX_STEPS];	/* the sentinel stepped at the same point */
@@ -82,7 +100,8 @@ int judge_series_build(const struct run_info *runs, size_t nruns, int by_label,
  * The steps smaller than threshold (a fraction, 0.02: compare's
  * --threshold) left out of s's figures, the machine's too: compare calls
  * a change under its threshold unchanged, and history must not call it a
- * step.  The count left out.
+ * step; nor a pair of labels that cannot be told (judge_series_untold)
+ * whose change is under it.  The count of steps left out.
  */
 size_t judge_series_threshold(struct judge_series *s, double threshold);
 void judge_series_free(struct judge_series *s);

@@ -34,12 +34,40 @@ static void series_name(const struct result *r, char *buf, size_t size)
 		 r->placement == PLACE_NONE ? " [none]" : "");
 }
 
+/*
+ * The run ids of a step's two labels a and b, side 0 or 1 into buf: one
+ * range "31-36" on side 0 (side 1 empty) where b's runs follow a's, else
+ * each label's own, "37-39" and "31-33": labels measured out of version
+ * order would read as a range backwards.
+ */
+static void series_ids(char *buf, size_t size, const struct judge_series_point *a,
+		       const struct judge_series_point *b, int side)
+{
+	int64_t alo = a->first_run < a->last_run ? a->first_run : a->last_run,
+		ahi = a->first_run < a->last_run ? a->last_run : a->first_run,
+		blo = b->first_run < b->last_run ? b->first_run : b->last_run,
+		bhi = b->first_run < b->last_run ? b->last_run : b->first_run;
+	int64_t lo = side ? blo : alo, hi = side ? bhi : ahi;
+
+	if (ahi < blo) {
+		if (side)
+			*buf = 0;
+		else
+			snprintf(buf, size, "%lld-%lld", (long long)alo, (long long)bhi);
+		return;
+	}
+	if (lo == hi)
+		snprintf(buf, size, "%lld", (long long)lo);
+	else
+		snprintf(buf, size, "%lld-%lld", (long long)lo, (long long)hi);
+}
+
 /* "between 6.18.40 and 6.18.44 (runs 31-36, 5 and 5 runs)", or by time "between runs 31 and 32". */
 static void series_where(const struct judge_series *s, const struct judge_series_figure *f,
 			 size_t at, char *buf, size_t size)
 {
 	const struct judge_series_point *a = &f->points[at - 1], *b = &f->points[at];
-	char la[4 * sizeof(a->label)], lb[4 * sizeof(b->label)];
+	char la[4 * sizeof(a->label)], lb[4 * sizeof(b->label)], ra[48], rb[48];
 
 	if (!s->by_label) {
 		snprintf(buf, size, "between runs %lld and %lld", (long long)a->first_run,
@@ -48,9 +76,34 @@ static void series_where(const struct judge_series *s, const struct judge_series
 	}
 	utf8_escape(la, sizeof(la), a->label, -1);
 	utf8_escape(lb, sizeof(lb), b->label, -1);
-	snprintf(buf, size, "between %s and %s (runs %lld-%lld, %zu and %zu run%s)", la, lb,
-		 (long long)a->first_run, (long long)b->last_run, a->nruns, b->nruns,
-		 b->nruns == 1 ? "" : "s");
+	series_ids(ra, sizeof(ra), a, b, 0);
+	series_ids(rb, sizeof(rb), a, b, 1);
+	snprintf(buf, size, "between %s and %s (runs %s%s%s, %zu and %zu run%s)", la, lb, ra,
+		 *rb ? " and " : "", rb, a->nruns, b->nruns, b->nruns == 1 ? "" : "s");
+}
+
+/*
+ * "kbench cannot tell whether mem.read.bw stepped between 6.18.14 and
+ * 6.18.15: ...", of f's untold place i: the text's line and the page's.
+ */
+static void series_untold_line(const struct judge_series *s, const struct judge_series_figure *f,
+			       size_t i, char *buf, size_t size)
+{
+	const struct judge_series_untold *u = &f->untold[i];
+	char name[160], where[1200];
+
+	series_name(f->key, name, sizeof(name));
+	series_where(s, f, u->at, where, sizeof(where));
+	if (u->alone)
+		snprintf(buf, size, "kbench cannot tell whether %s stepped %s: the later alone reads "
+			 "%+.1f%% (%+.1f..%+.1f%%) against its neighbours, one sitting's word; "
+			 "measured again it tells", name, where, 100 * u->change, 100 * u->lo,
+			 100 * u->hi);
+	else
+		snprintf(buf, size, "kbench cannot tell whether %s stepped %s: those two alone differ "
+			 "by %+.1f%% (%+.1f..%+.1f%%, p %s%.3f), which the series' steps do not "
+			 "explain", name, where, 100 * u->change, 100 * u->lo, 100 * u->hi,
+			 u->p < 0.001 ? "< " : "", fmax(u->p, 0.001));
 }
 
 /* What a fast level is, a line break or a space where %s is. */
@@ -156,7 +209,7 @@ static void series_text_detectable(FILE *out, const struct judge_series *s, int 
 void report_series_text(FILE *out, const struct judge_series *s, const char *host)
 {
 	size_t noticed = 0, figures = 0;
-	char name[160], where[1200], h[4 * 128];
+	char name[160], where[1200], h[4 * 128], line[1600];
 
 	if (host) {
 		utf8_escape(h, sizeof(h), host, -1);
@@ -178,9 +231,23 @@ void report_series_text(FILE *out, const struct judge_series *s, const char *hos
 			noticed++;
 		}
 	}
-	if (!noticed)
-		fprintf(out, "kbench noticed no step in %zu figure%s over %zu %s\n", figures,
-			figures == 1 ? "" : "s", s->npoints, s->by_label ? "labels" : "runs");
+	/* No step noticed is not no step where labels differ beyond what the steps explain. */
+	size_t untold = 0;
+	for (size_t k = 0; k < s->nfigures; k++) {
+		const struct judge_series_figure *f = &s->figures[k];
+
+		if (f->sentinel || !f->nuntold)
+			continue;
+		untold++;
+		for (size_t i = 0; i < f->nuntold; i++) {
+			series_untold_line(s, f, i, line, sizeof(line));
+			fprintf(out, "%s\n", line);
+		}
+	}
+	if (!noticed && figures > untold)
+		fprintf(out, "kbench noticed no step in %s%zu figure%s over %zu %s\n",
+			untold ? "the other " : "", figures - untold, figures - untold == 1 ? "" : "s",
+			s->npoints, s->by_label ? "labels" : "runs");
 	series_text_detectable(out, s, 1);
 	/* What a step was held against: a sitting's own move, known or not. */
 	size_t from[3] = { 0, 0, 0 };
@@ -277,6 +344,25 @@ static json_t *series_figure_json(const struct judge_series *s,
 	report_jset(o, "clipped_runs", json_integer((json_int_t)f->clipped), bad);
 	report_jset(o, "sitting_spread", report_jreal(expm1(sqrt(f->sitting_var))), bad);
 	report_jset(o, "detectable", report_jreal(f->detectable), bad);
+	json_t *ct = json_array();
+
+	for (size_t i = 0; i < f->nuntold && !f->sentinel; i++) {
+		const struct judge_series_untold *un = &f->untold[i];
+		const struct judge_series_point *a = &f->points[un->at - 1], *b = &f->points[un->at];
+		json_t *u = json_object();
+
+		report_jset(u, "from_run", json_integer(a->first_run), bad);
+		report_jset(u, "to_run", json_integer(b->first_run), bad);
+		report_jset(u, "from_label", s->by_label ? report_jstr(a->label) : json_null(), bad);
+		report_jset(u, "to_label", s->by_label ? report_jstr(b->label) : json_null(), bad);
+		report_jset(u, "alone", json_boolean(un->alone), bad);
+		report_jset(u, "change", report_jreal(un->change), bad);
+		report_jset(u, "ci_low", report_jreal(un->lo), bad);
+		report_jset(u, "ci_high", report_jreal(un->hi), bad);
+		report_jset(u, "p", report_jreal(un->p), bad);
+		report_jpush(ct, u, bad);
+	}
+	report_jset(o, "cannot_tell", ct, bad);
 	report_jset(o, "noise_from", report_jstr(f->noise == JUDGE_NOISE_SERIES ? "series" :
 						 f->noise == JUDGE_NOISE_HISTORY ? "history" : "runs"),
 		    bad);
@@ -461,6 +547,16 @@ int report_series_html(FILE *out, const struct judge_series *s, const char *cons
 				noticed++;
 			}
 		}
+		for (size_t k = 0; k < s[h].nfigures; k++)
+			for (size_t i = 0; i < s[h].figures[k].nuntold && !s[h].figures[k].sentinel; i++) {
+				char line[1600];
+
+				series_untold_line(&s[h], &s[h].figures[k], i, line, sizeof(line));
+				fputs("<li>", out);
+				report_html_text(out, line);
+				fputs("</li>\n", out);
+				noticed++;
+			}
 		if (!noticed)
 			fputs("<li>kbench noticed no step</li>\n", out);
 		series_html_about(out, &s[h]);

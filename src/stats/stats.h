@@ -250,8 +250,10 @@ int stats_bh(const double *p, size_t n, double *adj);
  * (their spread over their count), known on df degrees of freedom (0:
  * exactly); tau2 the spread between sittings, which no count of runs takes
  * away: known (the host's history), or NaN to estimate it from the series
- * about each split's sides.  Binary segmentation, each segment's largest
- * split tested at alpha as the largest of its splits: the steps found, at
+ * about each candidate's two levels.  Circular binary segmentation: each
+ * segment's largest split, and its largest stretch inside against the
+ * rest, each tested at its share of alpha as the largest of its kind (a
+ * stretch's two edges both steps): the steps found, at
  * most max, into out in order of position; how many, or -1 with a point not
  * finite or a variance not positive.  at is the first point after the
  * step; change the next segment's level over the one before, less 1, with
@@ -284,5 +286,13 @@ double stats_steps_detectable(const double *u, size_t n, double tau2, int estima
  * points.  NaN below 3 points.
  */
 double stats_steps_noise(const double *x, size_t n);
+/*
+ * The spread between sittings of a series x[0..n) beyond its points' own
+ * variances u[i] (their runs'), robust to a few steps: from the median of
+ * the successive differences' squares, each over the variance its two
+ * points' runs give it (a steps_noise that knows the runs).  Worth about
+ * 0.4 (n - 1) degrees of freedom.  NaN below 3 points or without memory.
+ */
+double stats_steps_spread(const double *x, const double *u, size_t n);
 
 #endif

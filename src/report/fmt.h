@@ -34,6 +34,8 @@ void report_size(char *buf, size_t size, double bytes, int maxw);
  */
 #define REPORT_COLS 80
 void report_wrap(FILE *out, int indent, const char *text);
+/* The same from column col, where the caller left its line, lines after it indented indent. */
+void report_wrap_at(FILE *out, int col, int indent, const char *text);
 
 /*
  * Text that came from a run (a label, a host, a reason: typed by a user,

@@ -189,24 +189,30 @@ void report_size(char *buf, size_t size, double bytes, int maxw)
 	}
 }
 
-void report_wrap(FILE *out, int indent, const char *text)
+void report_wrap_at(FILE *out, int col, int indent, const char *text)
 {
-	int col = indent;
+	int fresh = 1;		/* no word yet on this line */
 
 	text += strspn(text, " ");
 	while (*text) {
 		int word = (int)strcspn(text, " ");
 
-		if (col > indent && col + 1 + word > REPORT_COLS) {
+		if (!fresh && col + 1 + word > REPORT_COLS) {
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;
-		} else if (col > indent) {
+		} else if (!fresh) {
 			fputc(' ', out);
 			col++;
 		}
 		col += fprintf(out, "%.*s", word, text);
+		fresh = 0;
 		text += word;
 		text += strspn(text, " ");
 	}
 	fputc('\n', out);
+}
+
+void report_wrap(FILE *out, int indent, const char *text)
+{
+	report_wrap_at(out, indent, indent, text);
 }

@@ -224,10 +224,13 @@ void report_series_text(FILE *out, const struct judge_series *s, const char *hos
 
 			series_name(f->key, name, sizeof(name));
 			series_where(s, f, st->at, where, sizeof(where));
-			fprintf(out, "kbench noticed a %+.1f%% %s of %s (%+.1f..%+.1f%%) %s%s\n",
-				100 * st->change, f->sentinel ? "move of the machine (the sentinel)" :
-				judge_series_worse(f, i) ? "regression" : "improvement", name, 100 * st->lo,
-				100 * st->hi, where, f->machine[i] ? "; the machine stepped there too" : "");
+			/* What, how much and which figure on its first line, to grep, as LKP's. */
+			snprintf(line, sizeof(line), "kbench noticed a %+.1f%% %s of %s (%+.1f..%+.1f%%) "
+				 "%s%s", 100 * st->change, f->sentinel ?
+				 "move of the machine (the sentinel)" : judge_series_worse(f, i) ?
+				 "regression" : "improvement", name, 100 * st->lo, 100 * st->hi, where,
+				 f->machine[i] ? "; the machine stepped there too" : "");
+			report_wrap_at(out, 0, 2, line);
 			noticed++;
 		}
 	}
@@ -241,7 +244,7 @@ void report_series_text(FILE *out, const struct judge_series *s, const char *hos
 		untold++;
 		for (size_t i = 0; i < f->nuntold; i++) {
 			series_untold_line(s, f, i, line, sizeof(line));
-			fprintf(out, "%s\n", line);
+			report_wrap_at(out, 0, 2, line);
 		}
 	}
 	if (!noticed && figures > untold)
@@ -256,21 +259,33 @@ void report_series_text(FILE *out, const struct judge_series *s, const char *hos
 	if (from[JUDGE_NOISE_RUNS]) {
 		size_t named = 0;
 
-		fprintf(out, "the spread between sittings: unknown for %zu figure%s (fewer than %d "
-			"points, and no label\nmeasured twice on this host): their steps may be a "
-			"sitting's own move:\n ", from[JUDGE_NOISE_RUNS],
-			from[JUDGE_NOISE_RUNS] == 1 ? "" : "s", JUDGE_SERIES_OWN_NOISE);
+		size_t len;
+
+		snprintf(line, sizeof(line), "the spread between sittings: unknown for %zu figure%s "
+			 "(fewer than %d points, and no label measured twice on this host): their "
+			 "steps may be a sitting's own move:", from[JUDGE_NOISE_RUNS],
+			 from[JUDGE_NOISE_RUNS] == 1 ? "" : "s", JUDGE_SERIES_OWN_NOISE);
+		report_wrap_at(out, 0, 0, line);
 		/* Which, the first few: "unknown for 2 figures" alone says nothing to act on. */
+		line[0] = '\0';
 		for (size_t k = 0; k < s->nfigures && named < 8; k++)
 			if (s->figures[k].noise == JUDGE_NOISE_RUNS) {
 				series_name(s->figures[k].key, name, sizeof(name));
-				fprintf(out, "%s %s", named++ ? "," : "", name);
+				len = strlen(line);
+				snprintf(line + len, sizeof(line) - len, "%s%s", named++ ? ", " : "", name);
 			}
-		fprintf(out, "%s\n", from[JUDGE_NOISE_RUNS] > named ? ", ..." : "");
+		len = strlen(line);
+		snprintf(line + len, sizeof(line) - len, "%s",
+			 from[JUDGE_NOISE_RUNS] > named ? ", ..." : "");
+		fputs("  ", out);
+		report_wrap_at(out, 2, 2, line);
 	}
 	/* What a level is: the fast one is not the figure the tables quote. */
-	if (s->level == LEVEL_FAST)
-		fprintf(out, series_fast_text, "\n");
+	if (s->level == LEVEL_FAST) {
+		snprintf(line, sizeof(line), series_fast_text, " ");
+		line[strcspn(line, "\n")] = '\0';
+		report_wrap_at(out, 0, 0, line);
+	}
 	series_text_control(out, s, "\n");
 	size_t wild = 0, wild_figs = 0;
 	for (size_t k = 0; k < s->nfigures; k++) {

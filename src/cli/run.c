@@ -962,7 +962,7 @@ static void ab_check_wrap(const char *opt, const char *wrap)
 			  "give a prefix such as 'nice -n 5' or 'taskset -c 0'", opt, wrap,
 			  op[0] == '\n' ? "a newline" : op);
 	if (ab_try_wrap(wrap, why, sizeof(why)) < 0)
-		die_usage("ab: --%s '%s' does not execute a command after it (%s): give a prefix such "
+		die_usage("ab: --%s '%s' does not run a command after it (%s): give a prefix such "
 			  "as 'nice -n 5' or 'taskset -c 0'", opt, wrap, why);
 }
 
@@ -1020,7 +1020,7 @@ static int ab_restore(struct ab *a)
 	if (guard_run(a->o->restore, a->log, a->o->timeout, &a->guard, &ran) == 0) {
 		if (ran.log_err && !a->o->quiet)
 			fprintf(stderr, "kbench: ab: warning: --restore's output was not kept: cannot open "
-				"'%s': %s\n", a->log, strerror(ran.log_err));
+				"'%s': %s\n", a->log, err_errno_text(ran.log_err, why, sizeof(why)));
 		guard_done(&a->guard);
 		return 0;
 	}
@@ -1034,6 +1034,32 @@ static int ab_restore(struct ab *a)
 			 : "the guard ran it again, and that failed too: the machine may be left as the "
 			   "last switch set it");
 	return -1;
+}
+
+/*
+ * Why a figure of both sides was not tested in pairs, in one line under
+ * the comparison: ab's point is the pairs, and the table's "~" alone would
+ * say only that fewer than 3 runs a side made replicas the test.
+ */
+static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *rows, size_t nrows)
+{
+	size_t both = 0, unpaired = 0;
+
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].cell[0].present && rows[i].cell[1].present) {
+			both++;
+			unpaired += rows[i].cell[1].test != CMP_TEST_PAIRED;
+		}
+	if (!unpaired)
+		return;
+	if (o->replicas < 3)
+		printf("not compared in pairs: a paired test needs 3 rounds or more, and --rounds %d "
+		       "gives %d; the sides' replicas were compared instead\n", o->replicas, o->replicas);
+	else
+		printf("%zu of %zu figures not compared in pairs: fewer than 3 of the %d rounds had a "
+		       "replica of both sides within the machine's state (a replica left out or failed "
+		       "takes its round with it); their replicas were compared instead\n", unpaired, both,
+		       o->replicas);
 }
 
 /*
@@ -1056,6 +1082,7 @@ static void ab_report(const struct run_opts *o, const struct session *ses)
 	printf("\n");
 	if (report_compare_text(stdout, sides, 2, rows, nrows, AB_THRESHOLD, 0) < 0)
 		die("%s: out of memory", o->cmd);
+	ab_unpaired(o, rows, nrows);
 	free(rows);
 }
 

@@ -1121,9 +1121,12 @@ int cmd_ab(int argc, char **argv)
 	a.ses = &ses;
 	a.rc = &eng.rc;
 	if (o.restore && (guard_start(&a.guard) < 0 ||
-			  guard_add_command(&a.guard, o.restore, o.timeout) < 0))
+			  guard_add_command(&a.guard, o.restore, o.timeout) < 0)) {
+		char e[128];
+
 		die("ab: cannot start the guard that runs --restore should kbench be killed: %s",
-		    strerror(errno));
+		    err_errno_text(errno, e, sizeof(e)));
+	}
 	if (!o.restore)
 		a.guard = (struct guard){ -1, -1, 0 };
 	cli_cpus_apply("ab", o.cpus, o.offline_cpus, &cpus);

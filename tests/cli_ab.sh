@@ -127,11 +127,27 @@ kb ab --only sys.null --rounds 2 $FAST --no-store --wrap-b "nice -n 1" --quiet
 check "--rounds 2: a line says why no figure is compared in pairs" \
 	sh -c "[ $rc = 0 ] && grep -q 'not compared in pairs: a paired test needs 3 rounds or more, and --rounds 2 gives 2' '$T/out'"
 
+S="$T/state" M="$T/restoring"
+# Ctrl-Z while a switch runs: kbench and the switch stop; once continued,
+# the switch runs again from its start and the session goes on.
+: >"$L"
+rm -f "$M"
+"$KB" ab --only sys.null --rounds 2 $FAST --no-store --quiet --a "echo A >>$L; echo >$M; sleep 1" \
+	--b "echo B >>$L" >"$T/out" 2>"$T/err" &
+p=$!
+wait_for test -e "$M"
+kill -TSTP "$p"
+wait_for grep -q '^State:.*T' "/proc/$p/status"
+kill -CONT "$p"
+wait "$p"
+rc=$?
+check "Ctrl-Z during a switch, then fg: the session goes on (exit 0)" [ "$rc" = 0 ]
+check "Ctrl-Z during a switch: it ran again once continued" [ "$(grep -c A "$L")" -ge 2 ]
+
 # The restore against the terminal: Ctrl-C twice (SIGINT to kbench's whole
 # process group, as a terminal sends it), the second while the restore
 # runs.  It runs on to its end in a session of its own, and says nothing
 # failed.  S is the setting, M says the restore has begun.
-S="$T/state" M="$T/restoring"
 rm -f "$S" "$M"
 setsid "$KB" ab --only sys.null,sys.stat --rounds 50 --max-time 20 --tmpdir "$T/tmp" --no-store \
 	--a "echo A >$S" --b "echo B >$S" --restore "echo >$M; sleep 1; echo ORIG >$S" --quiet \

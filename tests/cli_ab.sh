@@ -5,8 +5,10 @@
 # guard); a wrapper is what the worker runs through, once a replica of its
 # side; the two sides are two runs of one set under two labels, compared
 # at the end; a failing switch stops the session with one line, keeping
-# what finished; bad input is one line, exit 2, nothing stored.  On both
-# stores (db_for).
+# what finished; bad input is one line, exit 2, nothing stored.  The
+# restore against the terminal (two Ctrl-Cs), a removed private directory
+# and a command that hangs; Ctrl-Z during a switch; the signals of what
+# the switches, the restore and the guard start.  On both stores (db_for).
 BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
 DB=$(db_for ab) || { echo "1..0 # SKIP $DB"; exit 0; }
@@ -126,6 +128,17 @@ done
 kb ab --only sys.null --rounds 2 $FAST --no-store --wrap-b "nice -n 1" --quiet
 check "--rounds 2: a line says why no figure is compared in pairs" \
 	sh -c "[ $rc = 0 ] && grep -q 'not compared in pairs: a paired test needs 3 rounds or more, and --rounds 2 gives 2' '$T/out'"
+
+# What a switch leaves running is killed when it ends; what the restore
+# leaves running is left running (putting the machine back may mean
+# starting a daemon).
+SW="leep 3208.$$" RS="leep 3209.$$"
+kb ab --only sys.null --rounds 2 $FAST --no-store --quiet --a "s$SW >/dev/null 2>&1 &" \
+	--restore "s$RS >/dev/null 2>&1 &"
+# ([s]leep: the pattern must not match the check's own shell.)
+check "a switch's daemon: killed once the switch ended" sh -c "[ $rc = 0 ] && ! pgrep -f '[s]$SW' >/dev/null"
+check "the restore's daemon: still running after kbench ended" eval "pgrep -f '[s]$RS' >/dev/null"
+pkill -f "[s]$RS"
 
 S="$T/state" M="$T/restoring"
 # Ctrl-Z while a switch runs: kbench and the switch stop; once continued,

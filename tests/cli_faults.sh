@@ -6,6 +6,9 @@
 # Each of those rows must fail, alone, with a reason naming the call; the
 # run must go on to the next row (cpu.mhz, which makes none of the calls,
 # is measured last of all); and no process or file may be left.
+# Then kbench ab's restore and its guard, each of their calls failing once
+# (KBENCH_INJECT_SELF, KBENCH_INJECT_GUARD): one line naming the call, and
+# the setting put back or a line saying loudly it may not be.
 # Descriptors and memory are tests/unit/test_faults.c's (in-process, under
 # LeakSanitizer in the sanitizer build).  TAP output like tests/cli.sh.
 BUILD=${1:-build}

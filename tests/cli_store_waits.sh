@@ -2,7 +2,7 @@
 # Every wait on a store is bounded and a signal ends it: a SQLite file
 # another process holds locked, a PostgreSQL table another session holds
 # locked, a PostgreSQL server process stopped (SIGSTOP) while kbench talks
-# to it.  Without a signal each gives one line that says what was waited
+# to it, a server that accepts the connection and never answers.  Without a signal each gives one line that says what was waited
 # for, exit 1; with SIGINT or SIGTERM kbench ends with 128 + the signal
 # while the other side still holds on (no timing is asserted: the order
 # is), what it stored before staying.  A server of this file's own

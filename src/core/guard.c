@@ -234,15 +234,17 @@ int guard_write(const char *path, const char *value)
 }
 
 /*
- * After kbench died while a command of its own ran (group pgid): that one
- * is let finish, within its limit, before the guard runs the command
- * again, so that the two never run at once.
+ * After kbench died while a command of its own ran (its shell pid, the
+ * leader of its group): that one is let finish, within its limit counted
+ * from now, before the guard runs the command again, so that the two never
+ * run at once.  The shell, not the group: what the command started and
+ * left in its group is left running, as it would have been.
  */
 static void guard_await(pid_t pgid, double limit)
 {
 	double start = guard_now();
 
-	while (kill(-pgid, 0) == 0) {
+	while (kill(pgid, 0) == 0) {
 		if (limit > 0 && guard_now() - start > limit) {
 			(void)kill(-pgid, SIGKILL);
 			return;

@@ -899,20 +899,20 @@ static const char *ab_wrap_operator(const char *wrap)
  */
 static int ab_try_wrap(const char *wrap, char *why, size_t len)
 {
-	char script[1100], out[64] = "";
+	char script[1100], out[64] = "", e[128];
 	int p[2], st = 0;
 	ssize_t got = 0, k;
 	pid_t pid;
 
 	snprintf(script, sizeof(script), "exec %s /bin/sh -c 'echo $$'", wrap);
 	if (plat_pipe_cloexec(p) < 0) {
-		snprintf(why, len, "cannot make a pipe: %s", strerror(errno));
+		snprintf(why, len, "cannot make a pipe: %s", err_errno_text(errno, e, sizeof(e)));
 		return -1;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		snprintf(why, len, "cannot fork: %s", strerror(errno));
+		snprintf(why, len, "cannot fork: %s", err_errno_text(errno, e, sizeof(e)));
 		close(p[0]);
 		close(p[1]);
 		return -1;
@@ -934,9 +934,12 @@ static int ab_try_wrap(const char *wrap, char *why, size_t len)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	out[got] = '\0';
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		snprintf(why, len, "it %s%d on a command after it", WIFEXITED(st) ? "exited " : "was killed by signal ",
-			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	if (WIFSIGNALED(st)) {
+		snprintf(why, len, "it was killed by signal %d on a command after it", WTERMSIG(st));
+		return -1;
+	}
+	if (WEXITSTATUS(st) != 0) {
+		snprintf(why, len, "it exited %d on a command after it", WEXITSTATUS(st));
 		return -1;
 	}
 	if (strtol(out, NULL, 10) != (long)pid) {

@@ -19,6 +19,7 @@
 #include "core/companion.h"
 #include "core/registry.h"
 #include "core/runner.h"
+#include "plat/plat.h"
 #include "store/db.h"
 
 /* $KBENCH_STORE_TIMEOUT when it is a number of seconds in (0, 1e6], else DB_ANSWER_S. */
@@ -117,6 +118,8 @@ int main(int argc, char **argv)
 	 * killing kbench without a word.
 	 */
 	signal(SIGXFSZ, SIG_IGN);
+	/* Test hook: faults for kbench's own calls through the plat layer (plat/sys.h). */
+	plat_inject_from("KBENCH_INJECT_SELF");
 	/*
 	 * Every wait on a store bounded, and cut short by the signals the
 	 * measuring commands catch (the others die of them at once).

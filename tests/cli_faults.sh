@@ -6,6 +6,9 @@
 # Each of those rows must fail, alone, with a reason naming the call; the
 # run must go on to the next row (cpu.mhz, which makes none of the calls,
 # is measured last of all); and no process or file may be left.
+# Then kbench ab's restore and its guard, each of their calls failing once
+# (KBENCH_INJECT_SELF, KBENCH_INJECT_GUARD): one line naming the call, and
+# the setting put back or a line saying loudly it may not be.
 # Descriptors and memory are tests/unit/test_faults.c's (in-process, under
 # LeakSanitizer in the sanitizer build).  TAP output like tests/cli.sh.
 BUILD=${1:-build}
@@ -125,6 +128,85 @@ rc=$?
 results >"$T/res"
 check "every call failing: cpu.mhz and sys.null, which make none, are measured" \
 	sh -c "[ $rc = 0 ] && [ \$(grep -Ec '^(cpu.mhz|sys.null) (ok|noisy) ' '$T/res') = 2 ]"
+
+# --- kbench ab's restore and its guard, each of their calls failing once ----
+# KBENCH_INJECT_SELF fails a call of kbench's own (the guard's start, the
+# restore it runs), KBENCH_INJECT_GUARD one of the guard's once kbench is
+# gone.  Each failure gives one line that names the call, and the setting
+# ($S) is put back (by the guard's second try where kbench's failed) or a
+# line says loudly that it may not be.
+S="$T/state"
+AB="ab --only sys.null --rounds 2 --max-time 0.05 --tmpdir $T/tmp --no-store --quiet"
+HANG="sleep 3206.$$"
+# self CALL WANT STATE [ARGS...]: kbench ab with CALL's first call of its
+# own failing (after AFTER=N others): exit 1, one line matching WANT,
+# the setting STATE at the end.
+self() {
+	call=$1 want=$2 state=$3
+	shift 3
+	rm -f "$S"
+	KBENCH_INJECT_SELF=$call:eio:${AFTER:-0} "$KB" $AB --a "echo A >$S" --restore "echo ORIG >$S" "$@" \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	check "ab, kbench's $call failing: exit 1, one line naming it" \
+		sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q \"$want\" '$T/err'"
+	check "ab, kbench's $call failing: the setting at the end is $state" grep -qx "$state" "$S"
+}
+# Before any switch: the guard cannot start, nothing is changed.
+rm -f "$S"
+KBENCH_INJECT_SELF=fork:eio:0 "$KB" $AB --a "echo A >$S" --restore "echo ORIG >$S" >"$T/out" 2>"$T/err"
+rc=$?
+check "ab, the guard's fork failing: exit 1, one line, nothing switched" \
+	sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'cannot start the guard that runs --restore.*: input/output error' '$T/err' && [ ! -e '$S' ]"
+AFTER=1 self fork "restore 'echo ORIG.*' failed: cannot start it: fork: input/output error; the guard ran it again, and that worked" ORIG
+self execve "failed: cannot run /bin/sh: execve: input/output error; the guard ran it again, and that worked" ORIG
+self waitpid "failed: cannot wait for it: waitpid: input/output error; killed; the guard ran it again, and that worked" ORIG
+# The log's open: the restore runs all the same, its output to /dev/null (a warning, so not --quiet).
+rm -f "$S"
+KBENCH_INJECT_SELF=open:eio:0 "$KB" ab --only sys.null --rounds 2 --max-time 0.05 --tmpdir "$T/tmp" \
+	--no-store --a "echo A >$S" --restore "echo ORIG >$S" >"$T/out" 2>"$T/err"
+rc=$?
+check "ab, the restore's log not opened: exit 0, the setting put back" sh -c "[ $rc = 0 ] && grep -qx ORIG '$S'"
+check "ab, the restore's log not opened: one line says its output was not kept" \
+	grep -q "warning: --restore's output was not kept: cannot open '.*': input/output error" "$T/err"
+# The kill at the limit: it cannot be stopped, the guard waits for it, kills it and tries again.
+rm -f "$S"
+KBENCH_INJECT_SELF=kill:eio:0 "$KB" $AB --a "echo A >$S" --restore "echo R >>$S; $HANG" --timeout 1 \
+	>"$T/out" 2>"$T/err"
+rc=$?
+check "ab, the kill at the restore's limit failing: exit 1, one line, loudly not restored" \
+	sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'could not be stopped: kill: input/output error; left running; the guard ran it again, and that failed too: the machine may be left as the last switch set it' '$T/err'"
+check "ab, the kill at the restore's limit failing: nothing left running" \
+	wait_for eval "! pgrep -f '$HANG' >/dev/null"
+# guard CALL WANT STATE [ARGS...]: kbench killed (SIGKILL) mid-session, the
+# guard's first CALL failing: its line on kbench's stderr (WANT, or none
+# when WANT is -), the setting STATE at the end.
+guard() {
+	call=$1 want=$2 state=$3
+	shift 3
+	rm -f "$S"
+	KBENCH_INJECT_GUARD=$call:eio:0 "$KB" ab --only sys.null --rounds 50 --max-time 20 --tmpdir "$T/tmp" \
+		--no-store --quiet --a "echo A >$S" "$@" >"$T/out" 2>"$T/err" &
+	p=$!
+	wait_for eval "grep -q A '$S' 2>/dev/null"
+	kill -KILL $p
+	wait $p 2>/dev/null
+	if [ "$want" = - ]; then
+		check "ab killed, the guard's $call failing: the setting put back" wait_for grep -qx "$state" "$S"
+		check "ab killed, the guard's $call failing: nothing said" [ ! -s "$T/err" ]
+	else
+		check "ab killed, the guard's $call failing: one line on kbench's stderr naming it" \
+			wait_for eval "[ \$(wc -l <'$T/err') = 1 ] && grep -q \"kbench: guard: kbench is gone and the command that puts the machine back failed: sh -c '.*': $want\" '$T/err'"
+		check "ab killed, the guard's $call failing: the setting is $state" grep -qx "$state" "$S"
+	fi
+}
+guard fork "cannot start it: fork: input/output error" A --restore "echo ORIG >$S"
+guard execve "cannot run /bin/sh: execve: input/output error" A --restore "echo ORIG >$S"
+guard open - ORIG --restore "echo ORIG >$S"
+guard waitpid "cannot wait for it: waitpid: input/output error; killed" A --restore "sleep 1; echo ORIG >$S"
+guard kill "ran past its limit of 1 s and could not be stopped: kill: input/output error; left running" R \
+	--restore "echo R >$S; $HANG" --timeout 1
+pkill -f "$HANG" 2>/dev/null
 
 # The families as src/bench/ has them: rpc.c's rows are ipc.rpc_*, memlat.c's mem.lat.*.
 pairs=$(echo "$ROWS" | awk 'NF {

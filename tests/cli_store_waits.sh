@@ -2,7 +2,7 @@
 # Every wait on a store is bounded and a signal ends it: a SQLite file
 # another process holds locked, a PostgreSQL table another session holds
 # locked, a PostgreSQL server process stopped (SIGSTOP) while kbench talks
-# to it.  Without a signal each gives one line that says what was waited
+# to it, a server that accepts the connection and never answers.  Without a signal each gives one line that says what was waited
 # for, exit 1; with SIGINT or SIGTERM kbench ends with 128 + the signal
 # while the other side still holds on (no timing is asserted: the order
 # is), what it stored before staying.  A server of this file's own
@@ -69,6 +69,55 @@ fi
 
 KBENCH_STORE_TIMEOUT=soon kb runs --db "$T/s.db"
 check "KBENCH_STORE_TIMEOUT not a number: a usage error" sh -c "[ $rc = 2 ] && grep -q KBENCH_STORE_TIMEOUT '$T/err'"
+
+# A server that accepts the connection and never answers (a listener of
+# python3's): Ctrl-C while run, ab and contest connect ends them at once,
+# exit 130, rather than after ?connect_timeout=20.  "At once": within 10 s
+# of the signal, half the timeout; the signal is sent once the listener has
+# taken the connection.  Without a signal the timeout gives up, one line.
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c "
+import socket, sys
+s = socket.socket()
+s.bind(('127.0.0.1', 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+held = []
+while True:
+    c, _ = s.accept()
+    held.append(c)
+    print('accepted', flush=True)" >"$T/silent" &
+	silent=$!
+	wait_for eval "[ -s '$T/silent' ]"
+	SILENT="postgresql://kb@127.0.0.1:$(head -1 "$T/silent")/kbench?connect_timeout=20"
+	for cmd in run ab contest; do
+		case $cmd in
+		run) args="--only sys.null $FAST" ;;
+		ab) args="--only sys.null --max-time 0.05 --tmpdir $T/tmp --quiet --rounds 2 --a true" ;;
+		contest) args="--workload true --loads noload --runs 1 --tmpdir $T/tmp --quiet" ;;
+		esac
+		before=$(grep -c accepted "$T/silent")
+		"$KB" $cmd $args --db "$SILENT" >"$T/out" 2>"$T/err" &
+		pid=$!
+		wait_for eval "[ \$(grep -c accepted '$T/silent') -gt $before ]"
+		kill -INT $pid
+		t0=$(date +%s)
+		wait $pid
+		rc=$?
+		t1=$(date +%s)
+		check "$cmd, a server that never answers, Ctrl-C while connecting: exit 130" [ "$rc" = 130 ]
+		check "$cmd, Ctrl-C while connecting: within 10 s, not after the 20 s timeout" [ $((t1 - t0)) -lt 10 ]
+		check "$cmd, Ctrl-C while connecting: says it was interrupted" \
+			grep -q "interrupted by signal 2 while waiting for the store" "$T/err"
+	done
+	kb runs --db "postgresql://kb@127.0.0.1:$(head -1 "$T/silent")/kbench?connect_timeout=1"
+	check "a server that never answers: the connect timeout gives up, one line, exit 1" \
+		sh -c "[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'no answer from the server in 2 s (connect_timeout)' '$T/err'"
+	kill $silent 2>/dev/null
+	wait $silent 2>/dev/null
+else
+	skip "Ctrl-C while connecting to a server that never answers" "no python3 for a listener"
+fi
 
 KBENCH_TEST_PG=
 if ! pg_setup; then

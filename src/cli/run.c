@@ -58,6 +58,7 @@ struct run_opts {
 	/* kbench ab's: its two conditions, A and B. */
 	const char *cond[3], *wrap[3], *labels[3];	/* [1] A, [2] B */
 	const char *restore;
+	double timeout;			/* the longest a switch or the restore runs, s */
 	int seed, seeded;
 };
 
@@ -562,6 +563,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "wrap-a", OPT_STRING, &o->wrap[1], "CMD", "command prefix A's measuring process runs through: nice -n 5, taskset -c 0, env X=1", 0, 0, 0 },
 		{ "wrap-b", OPT_STRING, &o->wrap[2], "CMD", "command prefix B's measuring process runs through", 0, 0, 0 },
 		{ "restore", OPT_STRING, &o->restore, "CMD", "shell command run once at the end, also after Ctrl-C or a kill of kbench", 0, 0, 0 },
+		{ "timeout", OPT_DOUBLE, &o->timeout, "SECONDS", "stop a switch or the restore that takes longer (120)", 0.1, 86400, 0 },
 		{ "label-a", OPT_STRING, &o->labels[1], "L", "A's label (default: OS and release, then \" A\")", 0, 0, 0 },
 		{ "label-b", OPT_STRING, &o->labels[2], "L", "B's label (default: OS and release, then \" B\")", 0, 0, 0 },
 		{ "rounds", OPT_INT, &o->replicas, "N", "rounds: each measures every instance once under A and once under B (10)", 2, 100, 0 },
@@ -848,7 +850,7 @@ int cmd_run(int argc, char **argv)
 
 /* Rounds when --rounds is not given: each a replica of every instance a side. */
 #define AB_ROUNDS 10
-/* The longest a switch may take: it writes a setting, not a build. */
+/* The longest a switch or the restore may take without --timeout: it writes a setting, not a build. */
 #define AB_SWITCH_TIMEOUT 120.0
 /* The smallest change the comparison calls significant, as compare's default. */
 #define AB_THRESHOLD 0.02
@@ -876,46 +878,109 @@ static int ab_switch(void *arg, int side)
 		return 0;
 	snprintf(what, sizeof(what), "%c", side == 1 ? 'a' : 'b');
 	a->switches++;
-	return session_untimed(a->ses, what, a->o->cond[side], a->log, a->tmp, AB_SWITCH_TIMEOUT,
+	return session_untimed(a->ses, what, a->o->cond[side], a->log, a->tmp, a->o->timeout,
 			       &a->jan) == 0 ? 0 : -1;
 }
 
 /*
- * sh -c script, its output into log (NULL: nowhere), waited for even after
- * a signal asked kbench to stop (the restore must run then too): its exit
- * status, 128 + a signal that killed it, or -1 when it could not start.
+ * The shell's control operators outside quotes, which end the prefix: with
+ * one (nice -n 5 &, env X=1; ...) the worker would run after the wrap, or
+ * beside it, not through it, and be measured unwrapped.  The first found,
+ * or NULL.
  */
-static int ab_shell(const char *script, const char *log)
+static const char *ab_wrap_operator(const char *wrap)
 {
-	int status;
-	pid_t pid = fork();
+	static const char *const ops[] = { "&", ";", "|", "(", ")", "\n", "`" };
+	char quote = 0;
 
-	if (pid < 0)
+	for (const char *p = wrap; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+			else if (quote == '"' && *p == '\\' && p[1])
+				p++;
+			continue;
+		}
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			quote = *p;
+			continue;
+		}
+		for (size_t i = 0; i < sizeof(ops) / sizeof(*ops); i++)
+			if (*p == ops[i][0])
+				return ops[i];
+	}
+	return NULL;
+}
+
+/*
+ * A wrap must execute what follows it, in the process kbench started, as
+ * the worker is: tried once before anything is measured, so that a
+ * mistyped one is a line now rather than every replica failing, and a
+ * wrap that forks what follows (a script without exec) is refused rather
+ * than measured as something else.  What follows it here is a shell that
+ * prints its own process id: a wrap that executes it prints kbench's
+ * child's.  0, or -1 with why filled.
+ */
+static int ab_try_wrap(const char *wrap, char *why, size_t len)
+{
+	char script[1100], out[64] = "", e[128];
+	int p[2], st = 0;
+	ssize_t got = 0, k;
+	pid_t pid;
+
+	snprintf(script, sizeof(script), "exec %s /bin/sh -c 'echo $$'", wrap);
+	if (plat_pipe_cloexec(p) < 0) {
+		snprintf(why, len, "cannot make a pipe: %s", err_errno_text(errno, e, sizeof(e)));
 		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, len, "cannot fork: %s", err_errno_text(errno, e, sizeof(e)));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
 	if (pid == 0) {
-		int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-		int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		int in = open("/dev/null", O_RDWR);
 
-		if (fd < 0 || in < 0 || dup2(in, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		plat_child_signals();
+		if (in < 0 || dup2(in, 0) < 0 || dup2(p[1], 1) < 0 || dup2(in, 2) < 0)
 			_exit(126);
 		execl("/bin/sh", "sh", "-c", script, (char *)NULL);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	close(p[1]);
+	while ((size_t)got < sizeof(out) - 1 &&
+	       ((k = read(p[0], out + got, sizeof(out) - 1 - (size_t)got)) > 0 || (k < 0 && errno == EINTR)))
+		got += k > 0 ? k : 0;
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	out[got] = '\0';
+	if (WIFSIGNALED(st)) {
+		snprintf(why, len, "it was killed by signal %d on a command after it", WTERMSIG(st));
+		return -1;
+	}
+	if (WEXITSTATUS(st) != 0) {
+		snprintf(why, len, "it exited %d on a command after it", WEXITSTATUS(st));
+		return -1;
+	}
+	if (strtol(out, NULL, 10) != (long)pid) {
+		snprintf(why, len, "it ran the command after it in another process, not by exec");
+		return -1;
+	}
+	return 0;
 }
 
-/*
- * A wrap must run what follows it: tried once with `true` before anything
- * is measured, so that a mistyped one is a line now rather than every
- * replica failing.
- */
 static void ab_check_wrap(const char *opt, const char *wrap)
 {
-	char script[1100];
-	int rc;
+	char why[ERRBUF_LEN];
+	const char *op;
 
 	if (!wrap)
 		return;
@@ -923,11 +988,13 @@ static void ab_check_wrap(const char *opt, const char *wrap)
 		die_usage("ab: --%s: longer than 900 characters", opt);
 	if (!*wrap || strspn(wrap, " \t") == strlen(wrap))
 		die_usage("ab: --%s: empty; give a command prefix such as 'nice -n 5'", opt);
-	snprintf(script, sizeof(script), "exec %s true", wrap);
-	rc = ab_shell(script, NULL);
-	if (rc != 0)
-		die_usage("ab: --%s '%s' does not run a command after it (it exited %d on 'true'): "
-			  "give a prefix such as 'nice -n 5' or 'taskset -c 0'", opt, wrap, rc);
+	if ((op = ab_wrap_operator(wrap)) != NULL)
+		die_usage("ab: --%s '%s': '%s' ends the prefix, so the worker would not run through it: "
+			  "give a prefix such as 'nice -n 5' or 'taskset -c 0'", opt, wrap,
+			  op[0] == '\n' ? "a newline" : op);
+	if (ab_try_wrap(wrap, why, sizeof(why)) < 0)
+		die_usage("ab: --%s '%s' does not run a command after it (%s): give a prefix such "
+			  "as 'nice -n 5' or 'taskset -c 0'", opt, wrap, why);
 }
 
 static void ab_validate(struct run_opts *o)
@@ -965,23 +1032,65 @@ static struct engine_job *ab_jobs(const struct engine_job *one, size_t n)
 }
 
 /*
- * The end of a session, whatever ended it: the restore command, then the
- * guard told that nothing is left to undo.  0, or -1 when the restore
- * failed (said).
+ * The end of a session, whatever ended it: the restore command (guard_run:
+ * a second Ctrl-C does not cut it short), then, once it worked, the guard
+ * told that nothing is left to undo.  One that failed is the guard's to
+ * run again at once, as after a kill of kbench, and is waited for; one
+ * line says how both went.  0, or -1 when the restore failed (said).
  */
 static int ab_restore(struct ab *a)
 {
-	int rc = 0;
+	char why[ERRBUF_LEN], tail[ERRBUF_LEN] = "";
+	struct guard_ran ran;
+	int again;
 
-	if (a->o->restore && ab_shell(a->o->restore, a->log) != 0) {
-		char tail[ERRBUF_LEN];
-
-		group_log_tail(a->log, 3, tail, sizeof(tail));
-		error("ab: --restore '%s' failed%s%s", a->o->restore, tail[0] ? ": " : "", tail);
-		rc = -1;
+	if (!a->o->restore) {
+		guard_done(&a->guard);
+		return 0;
 	}
-	guard_done(&a->guard);
-	return rc;
+	if (guard_run(a->o->restore, a->log, a->o->timeout, &a->guard, &ran) == 0) {
+		if (ran.log_err && !a->o->quiet)
+			fprintf(stderr, "kbench: ab: warning: --restore's output was not kept: cannot open "
+				"'%s': %s\n", a->log, err_errno_text(ran.log_err, why, sizeof(why)));
+		guard_done(&a->guard);
+		return 0;
+	}
+	guard_ran_text(&ran, why, sizeof(why));
+	if (ran.ran && !ran.log_err)
+		group_log_tail(a->log, 3, tail, sizeof(tail));
+	again = guard_finish(&a->guard);
+	error("ab: --restore '%s' failed: %s%s%s; %s", a->o->restore, why,
+	      tail[0] ? "; its last output: " : "", tail,
+	      again == 0 ? "the guard ran it again, and that worked"
+			 : "the guard ran it again, and that failed too: the machine may be left as the "
+			   "last switch set it");
+	return -1;
+}
+
+/*
+ * Why a figure of both sides was not tested in pairs, in one line under
+ * the comparison: ab's point is the pairs, and the table's "~" alone would
+ * say only that fewer than 3 runs a side made replicas the test.
+ */
+static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *rows, size_t nrows)
+{
+	size_t both = 0, unpaired = 0;
+
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].cell[0].present && rows[i].cell[1].present) {
+			both++;
+			unpaired += rows[i].cell[1].test != CMP_TEST_PAIRED;
+		}
+	if (!unpaired)
+		return;
+	if (o->replicas < 3)
+		printf("not compared in pairs: a paired test needs 3 rounds or more, and --rounds %d "
+		       "gives %d; the sides' replicas were compared instead\n", o->replicas, o->replicas);
+	else
+		printf("%zu of %zu figures not compared in pairs: fewer than 3 of the %d rounds had a "
+		       "replica of both sides within the machine's state (a replica left out or failed "
+		       "takes its round with it); their replicas were compared instead\n", unpaired, both,
+		       o->replicas);
 }
 
 /*
@@ -1004,13 +1113,15 @@ static void ab_report(const struct run_opts *o, const struct session *ses)
 	printf("\n");
 	if (report_compare_text(stdout, sides, 2, rows, nrows, AB_THRESHOLD, 0) < 0)
 		die("%s: out of memory", o->cmd);
+	ab_unpaired(o, rows, nrows);
 	free(rows);
 }
 
 int cmd_ab(int argc, char **argv)
 {
 	struct run_opts o = { .cmd = "ab", .runs = 1, .precision = 1.0, .sample_ms = 10,
-			      .parallel = 1, .replicas = AB_ROUNDS, .seed = -1 };
+			      .parallel = 1, .replicas = AB_ROUNDS, .seed = -1,
+			      .timeout = AB_SWITCH_TIMEOUT };
 	struct opt opts[RUN_NOPTS];
 	unsigned suite_bits;
 	size_t nsel, none, njobs, nfail = 0;
@@ -1040,9 +1151,13 @@ int cmd_ab(int argc, char **argv)
 	a.o = &o;
 	a.ses = &ses;
 	a.rc = &eng.rc;
-	if (o.restore && (guard_start(&a.guard) < 0 || guard_add_command(&a.guard, o.restore) < 0))
+	if (o.restore && (guard_start(&a.guard) < 0 ||
+			  guard_add_command(&a.guard, o.restore, o.timeout) < 0)) {
+		char e[128];
+
 		die("ab: cannot start the guard that runs --restore should kbench be killed: %s",
-		    strerror(errno));
+		    err_errno_text(errno, e, sizeof(e)));
+	}
 	if (!o.restore)
 		a.guard = (struct guard){ -1, -1, 0 };
 	cli_cpus_apply("ab", o.cpus, o.offline_cpus, &cpus);

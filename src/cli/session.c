@@ -108,8 +108,11 @@ int session_untimed(struct session *s, const char *what, const char *cmd, const 
 	struct timed_copy t;
 	double busy, rel;
 	char why[ERRBUF_LEN];
-	enum timed_status st = timed_run(&cfg, &t, &rel, &busy, why);
+	enum timed_status st;
 
+	/* Ctrl-Z stopped it with kbench, and killed it: once continued, it runs again from the start. */
+	while ((st = timed_run(&cfg, &t, &rel, &busy, why)) == TIMED_SUSPENDED)
+		;
 	if (st == TIMED_OK)
 		return 0;
 	if (st == TIMED_INTERRUPTED) {

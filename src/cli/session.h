@@ -91,7 +91,8 @@ struct runner_janitor;
  * An untimed shell command (time's --setup, --prepare, --cleanup, ab's
  * switches), what naming it in a message ("setup"): in tmp as its TMPDIR,
  * its output in log (none: kbench's own), stopped after timeout seconds
- * (0: never), everything it starts in jan's cgroup.  0 when it worked; 1
+ * (0: never), everything it starts in jan's cgroup, and killed when it
+ * ends; stopped by Ctrl-Z, it runs again once continued.  0 when it worked; 1
  * when a signal stopped it (the session is stopped); -1 when it failed,
  * said in one line with its last output.
  */

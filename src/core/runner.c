@@ -114,14 +114,6 @@ int runner_rmtree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static void child_signals(void)
-{
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 /*
  * The worker (core/worker.h): kbench-worker, found once, as kbench-tiny is
  * (companion.h), and executed afresh for every replica.  A fresh process
@@ -195,7 +187,8 @@ static _Noreturn void child_main(int req, int fd, int lifeline, pid_t parent, co
 	w[6] = "--";
 	if (wrap)
 		snprintf(script, sizeof(script), "exec %s \"$@\"", wrap);
-	child_signals();
+	/* The worker ignores SIGPIPE itself; a wrap and what it starts get the defaults. */
+	plat_child_signals();
 	/* If kbench died before the request took effect, nobody will reap us. */
 	if (plat_die_with_parent(SIGKILL) == 0 && getppid() != parent)
 		_exit(1);

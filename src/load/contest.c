@@ -109,7 +109,7 @@ static int contest_job_start(const struct contest_cfg *cfg, const char *dir, con
 		(void)setpgid(0, 0);
 		runner_janitor_enter(jan);
 		/* The job's own signals back to their defaults: it must be killable. */
-		group_child_signals();
+		plat_child_signals();
 		group_redirect(log);
 		contest_child_env(tmp);
 		/*

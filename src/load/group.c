@@ -255,17 +255,6 @@ void group_log_bound(const char *log)
 	close(fd);
 }
 
-void group_child_signals(void)
-{
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGTSTP, SIG_DFL);
-	signal(SIGXFSZ, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-}
-
 /*
  * The last k lines of text (n bytes, trailing blanks gone) escaped into buf:
  * 1 when all of them fit, 0 when buf was too small for them.

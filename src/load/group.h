@@ -79,8 +79,6 @@ int group_sweep(const struct runner_janitor *jan, const pid_t *before, int nbefo
 void group_log_bound(const char *log);
 /* In a child: stdin from /dev/null, stdout and stderr to log (NULL: /dev/null). */
 void group_redirect(const char *log);
-/* In a child: the signals kbench catches or ignores back to their defaults. */
-void group_child_signals(void);
 /*
  * The last lines (at most nlines, as many of the last as fit in len bytes)
  * of a job's log, for a message; "" when there are none.  Lines are joined by "\n", each

@@ -480,8 +480,8 @@ static void load_tar_start(struct load_proc *p, const char *const argv[], int in
 		load_die(p, "fork", NULL);
 	if (pid == 0) {
 		(void)plat_die_with_parent(SIGKILL);
-		/* Ignored signals stay ignored across exec; tar expects the default. */
-		signal(SIGPIPE, SIG_DFL);
+		/* Ignored signals stay ignored across exec; tar expects the defaults. */
+		plat_child_signals();
 		if ((in >= 0 && load_dup_to(in, 0) != 0) ||
 		    (out >= 0 && load_dup_to(out, 1) != 0) || load_dup_to(errfd, 2) != 0)
 			_exit(126);

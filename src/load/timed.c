@@ -110,7 +110,7 @@ static _Noreturn void timed_child(const struct timed_cfg *cfg, size_t k, int bar
 	memset(&m, 0, sizeof(m));
 	m.copy = (int)k;
 	(void)setpgid(0, 0);
-	group_child_signals();
+	plat_child_signals();
 	if (cfg->job[k].log) {
 		int fd = open(cfg->job[k].log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,4 +150,29 @@ int plat_minor_faults(uint64_t *n)
 		return -1;
 	*n = (uint64_t)ru.ru_minflt;
 	return 0;
+}
+
+/*
+ * NSIG is not POSIX, but glibc, musl, the BSDs and macOS all have it; 65
+ * covers Linux's real-time signals where it is missing.
+ */
+#ifdef NSIG
+#define PLAT_NSIG NSIG
+#else
+#define PLAT_NSIG 65
+#endif
+
+void plat_child_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	/* SIGKILL, SIGSTOP and the C library's reserved signals refuse: nothing to undo there. */
+	for (int sig = 1; sig < PLAT_NSIG; sig++)
+		(void)sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 }

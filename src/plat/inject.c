@@ -658,7 +658,12 @@ void plat_inject_from_env(void)
  */
 void plat_inject_for_peer(void)
 {
+	plat_inject_from("KBENCH_INJECT_PEER");
+}
+
+void plat_inject_from(const char *var)
+{
 	for (size_t i = 0; i < PLAT_NSYS; i++)
 		plat_sys[i].fault = PLAT_FAULT_NONE;
-	plat_inject_parse(getenv("KBENCH_INJECT_PEER"));
+	plat_inject_parse(getenv(var));
 }

@@ -92,6 +92,15 @@ int plat_cpu_online_path(int cpu, char *path, size_t len);
 /* The kernel's boot command line ("" unknown): a UP boot is maxcpus=1 or nosmp. */
 void plat_boot_cmdline(char *buf, size_t len);
 
+/*
+ * In a child of kbench's (or of its guard's) that is about to execute
+ * another program: every signal's disposition back to the default and the
+ * signal mask emptied.  An ignored signal and a blocked one survive an
+ * exec, so without this a command kbench starts would inherit what kbench
+ * and its helpers ignore (SIGXFSZ, SIGPIPE, the terminal's signals), and a
+ * daemon it starts could not be stopped by SIGTERM.
+ */
+void plat_child_signals(void);
 /* Read a small text file (sysfs/procfs) into buf, trailing newline cut. */
 int plat_read_line(const char *path, char *buf, size_t len);
 /*

@@ -110,6 +110,13 @@ int plat_test_switch(const char *name);
 void plat_inject_from_env(void);
 /* In a benchmark's peer process: disarm every row, then arm from $KBENCH_INJECT_PEER. */
 void plat_inject_for_peer(void);
+/*
+ * Disarm every row, then arm from the variable var: in kbench itself
+ * ($KBENCH_INJECT_SELF, for the calls of the restore command it runs and
+ * of the guard it starts) and in the guard ($KBENCH_INJECT_GUARD, for the
+ * calls it makes once kbench is gone), each counted in its own process.
+ */
+void plat_inject_from(const char *var);
 
 /*
  * The table itself, SQLite-style.  A row's function has the prototype of

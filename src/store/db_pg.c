@@ -399,6 +399,79 @@ static int pg_session(struct pg *db, char *err)
 	return 0;
 }
 
+/*
+ * The connect timeout in effect (the string's, PGCONNECT_TIMEOUT's or
+ * ours), in seconds, as libpq reads it: none at 0 or below, 2 at 1.
+ */
+static double pg_connect_limit(PGconn *h)
+{
+	PQconninfoOption *opts = PQconninfo(h);
+	double limit = 0;
+
+	for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (!strcmp(o->keyword, "connect_timeout") && o->val)
+			limit = atoi(o->val);
+	PQconninfoFree(opts);
+	return limit <= 0 ? 0 : limit < 2 ? 2 : limit;
+}
+
+/*
+ * Connect, as PQconnectdbParams would, but listening: PQconnectdbParams
+ * waits for the whole connect timeout deaf to signals (libpq retries its
+ * poll on EINTR), so a Ctrl-C against a server that accepts and never
+ * answers waited 5 s, or 20 with ?connect_timeout=20.  Here libpq's steps
+ * are driven one by one, and between them the wait looks every PG_POLL_MS
+ * at db_wait.stop and at the clock.  The timeout counts from the start of
+ * the whole connect, not afresh for each host of a list as libpq's own
+ * does.  0 with h connected, or -1 with err filled (h then NULL).
+ */
+static int pg_connect(const char *const *keys, const char *const *vals, PGconn **h, char *err)
+{
+	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+	double start = pg_now(), limit;
+
+	*h = PQconnectStartParams(keys, vals, 1);
+	if (!*h) {
+		snprintf(err, 256, "out of memory");
+		return -1;
+	}
+	limit = pg_connect_limit(*h);
+	while (PQstatus(*h) != CONNECTION_BAD && st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED) {
+		struct pollfd p = { PQsocket(*h), st == PGRES_POLLING_READING ? POLLIN : POLLOUT, 0 };
+		int k;
+
+		if (db_wait.stop && db_wait.stop()) {
+			snprintf(err, 256, "interrupted while connecting to the server");
+			PQfinish(*h);
+			*h = NULL;
+			return -1;
+		}
+		if (limit > 0 && pg_now() - start > limit) {
+			snprintf(err, 256, "no answer from the server in %.0f s (connect_timeout): "
+				 "the connection was given up", limit);
+			PQfinish(*h);
+			*h = NULL;
+			return -1;
+		}
+		if (p.fd < 0)
+			break;
+		k = poll(&p, 1, PG_POLL_MS);
+		if (k < 0 && errno != EINTR)
+			break;
+		if (k > 0)
+			st = PQconnectPoll(*h);
+	}
+	if (PQstatus(*h) != CONNECTION_OK) {
+		pg_one_line(err, 256, PQerrorMessage(*h));
+		if (!err[0])
+			snprintf(err, 256, "cannot connect to the server");
+		PQfinish(*h);
+		*h = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 struct db *db_pg_open(const char *conninfo, char *err)
 {
 	const char *keys[PG_NDEFAULTS + 2], *vals[PG_NDEFAULTS + 2];
@@ -431,15 +504,7 @@ struct db *db_pg_open(const char *conninfo, char *err)
 	vals[k++] = conninfo;
 	keys[k] = NULL;
 	vals[k] = NULL;
-	db->h = PQconnectdbParams(keys, vals, 1);
-	if (!db->h) {
-		snprintf(err, 256, "out of memory");
-		free(db);
-		return NULL;
-	}
-	if (PQstatus(db->h) != CONNECTION_OK) {
-		pg_one_line(err, 256, PQerrorMessage(db->h));
-		PQfinish(db->h);
+	if (pg_connect(keys, vals, &db->h, err) < 0) {
 		free(db);
 		return NULL;
 	}

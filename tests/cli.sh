@@ -185,4 +185,11 @@ if command -v script >/dev/null 2>&1; then
 else
 	skip "the progress line on a terminal" "no script(1)"
 fi
+# A number beyond an option's range says so, signed or too long for a long.
+kb ab --seed 18446744073709551615 --a true --b true --only sys.null --no-store
+check "--seed 18446744073709551615: out of range, exit 2" sh -c "[ $rc = 2 ] && grep -q 'ab: --seed: 18446744073709551615 is out of range (0 to 2147483647)' '$T/err'"
+kb run --runs auto --target -5 --only sys.null --no-store
+check "--target -5: out of range, exit 2" sh -c "[ $rc = 2 ] && grep -q 'run: --target: -5 is out of range (0.1 to 50)' '$T/err'"
+kb run --replicas 1.5 --only sys.null --no-store
+check "--replicas 1.5: not a whole number, exit 2" sh -c "[ $rc = 2 ] && grep -q \"'1.5' is not a whole number\" '$T/err'"
 echo "1..$n"

@@ -84,7 +84,7 @@ for how in INT TERM HUP KILL GROUP; do
 	check "SIG$how: the finished noload measurement is stored" sh -c \
 		"\"$KB\" show contest.noload '$mark' --db '$DB' >/dev/null 2>&1"
 	check "SIG$how: the run is stored with its one result" sh -c "\"$KB\" runs --db '$DB' --json | \
-		grep -A12 '\"label\": \"$mark\"' | grep -q '\"results\": 1,'"
+		grep -A12 '\"label\": \"$mark\"' | grep -q '\"nresults\": 1,'"
 	check "SIG$how: the run is marked interrupted (no finish time)" sh -c "\"$KB\" runs --db '$DB' --json | \
 		grep -A12 '\"label\": \"$mark\"' | grep -q '\"finished\": null'"
 	rm -f "$T/usertmp"/* 2>/dev/null

@@ -82,6 +82,14 @@ mutate value_escape "$fresh
 res['values']['\\x1b]0;owned\\x07'] = 1.5"
 refused value_escape 'is not named in lowercase words joined by'
 
+mutate median_zero "$fresh
+res['median'] = res['min'] = res['ci_low'] = res['level'] = res['level_low'] = 0"
+refused median_zero 'but a median of 0, below any figure a benchmark gives'
+
+mutate median_tiny "$fresh
+res['median'] = res['min'] = res['ci_low'] = 1e-300"
+refused median_tiny 'but a median of 1e-300, below any figure'
+
 mutate yesterday "$fresh
 run['started'] = 'yesterday'"
 refused yesterday 'run 1: "started" is "yesterday", not a time'

@@ -93,6 +93,12 @@ kb runs rename 2.5.47 "$RLO" --db "$DB"
 check "runs rename to a bidi override is refused" refused "runs: the new label 'rtl\\\\u202elmth.exe' holds"
 kb runs rename 2.5.47 99 --db "$DB"
 check "runs rename to digits is refused" refused "runs: the new label '99' would be read as run 99"
+# "x" and "x  " would print as one row name.
+for label in 'x  ' ' x'; do
+	kb run $FAST --db "$DB" --label "$label"
+	check "run --label '$label' is refused: a blank at an end" refused "run: --label '$label' starts or ends with a blank"
+	nbad=$((nbad + 1))
+done
 nbad=$((nbad + 6))
 echo "# $nbad bad labels refused on the command line"
 

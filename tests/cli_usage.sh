@@ -85,6 +85,10 @@ kb summary --db "$DB"
 check "summary: the machine's line under the basic table" \
 	grep -qE '^  run 1: intervals \+-[0-9.]+% typically' "$T/out"
 check "summary: no figure's own noisy line by default" sh -c "! grep -q ': noisy' '$T/out'"
+kb run --only 'sys.null,sys.read' --replicas 4 --max-time 0.2 --db "$T/two.db" --tmpdir "$T" --quiet
+kb summary --db "$T/two.db"
+check "summary of two figures: too few for a typical interval, the machine's spread said instead" \
+	sh -c "grep -qE '^  run 1: too few figures \(2\) for a typical interval; the machine.s \+-[0-9.]+%$' '$T/out' && ! grep -q typically '$T/out'"
 kb summary --db "$DB" -v
 check "summary -v: every figure that missed 0.01% has its line" \
 	[ "$(grep -c ': noisy' "$T/out")" -ge 5 ]

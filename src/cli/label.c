@@ -96,6 +96,10 @@ void cli_label_check(const char *cmd, const char *what, const char *label)
 		die_usage("%s: %s shows nothing (%s%s): it holds only blanks, zero-width characters "
 			  "or combining marks", cmd, what, cps, strlen(cps) + 12 < sizeof(cps) ? "" : " ...");
 	}
+	/* "x" and "x  " print as one row name: two labels a reader cannot tell apart. */
+	if (label[0] == ' ' || label[strlen(label) - 1] == ' ')
+		die_usage("%s: %s '%s' starts or ends with a blank, which no table shows: "
+			  "leave it out", cmd, what, shown);
 	if (label_digits(label))
 		die_usage("%s: %s '%s' would be read as run %s where runs are selected "
 			  "(summary, compare, show): add a letter", cmd, what, shown, label);

@@ -184,10 +184,34 @@ static size_t size_value(const struct cmd *cmd, const struct opt *o, const char 
 	return (size_t)d;
 }
 
+/*
+ * Whether text is a number these options do not read as one: signed
+ * ("-5"), or whole with more digits than a long holds: out of range, not
+ * "not a number", is what to say of it.
+ */
+static int opt_number_beyond(const char *text, int whole)
+{
+	const char *p = text + (text[0] == '-' || text[0] == '+');
+	double d;
+
+	if (whole)
+		return p[0] && strspn(p, "0123456789") == strlen(p);
+	return p > text && parse_real(p, &d) == 0;
+}
+
 static void set_value(const struct cmd *cmd, const struct opt *o, const char *text)
 {
 	double d;
 	long whole;
+
+	if (o->type == OPT_INT || o->type == OPT_DOUBLE) {
+		int bad = o->type == OPT_INT ? parse_whole(text, strlen(text), 0, LONG_MAX, &whole) < 0
+					     : parse_real(text, &d) < 0;
+
+		if (bad && opt_number_beyond(text, o->type == OPT_INT))
+			die_usage("%s: --%s: %s is out of range (%g to %g)", cmd->name, o->name,
+				  opt_shown(text, strlen(text)), o->min, o->max);
+	}
 
 	switch (o->type) {
 	case OPT_STRING:

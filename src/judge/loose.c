@@ -90,9 +90,14 @@ struct judge_spread judge_run_spread(const struct run_info *run)
 	return sp;
 }
 
+int judge_loose_typical(const struct judge_spread *sp)
+{
+	return sp->n >= LOOSE_MIN_FIGURES;
+}
+
 int judge_loose(const struct result *r, const struct judge_spread *sp)
 {
-	double base = sp->n >= LOOSE_MIN_FIGURES ? sp->typical : sp->machine;
+	double base = judge_loose_typical(sp) ? sp->typical : sp->machine;
 
 	return r && loose_usable(r) && r->status == RES_NOISY &&
 	       !(loose_within(r) <= JUDGE_LOOSE_FACTOR * base);

@@ -20,6 +20,11 @@ struct judge_spread {
 };
 struct judge_spread judge_run_spread(const struct run_info *run);
 int judge_loose(const struct result *r, const struct judge_spread *sp);
+/*
+ * Whether sp has figures enough for a typical interval; with fewer, the
+ * machine's spread is what judge_loose holds a figure against.
+ */
+int judge_loose_typical(const struct judge_spread *sp);
 /* A result's interval's half-width as a fraction of its figure; NaN without one. */
 double judge_rel_halfwidth(const struct result *r);
 

@@ -119,6 +119,20 @@ static size_t cmp_closing(char *gain, char *counts, size_t size, const struct ju
 	return t.compared;
 }
 
+/*
+ * A change in percent as the change column has it, 7 wide: "+259.5%"; one
+ * of a thousandfold or more in powers of ten ("+5e+17%"), not 20 digits.
+ */
+static void cmp_change_text(char *buf, size_t size, double change)
+{
+	if (!isfinite(change))
+		snprintf(buf, size, "%s", "?");
+	else if (fabs(change * 100) >= 99999.5)
+		snprintf(buf, size, "%+.0e%%", change * 100);
+	else
+		snprintf(buf, size, "%+.1f%%", change * 100);
+}
+
 /* "2.060 +-0.5%": the figure and its CI half-width in percent. */
 static void cmp_cell_text(char *buf, size_t size, const struct judge_cmp_cell *c)
 {
@@ -580,7 +594,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 					rm_cell(doc, 1, 0, o->noisy ? "!" : "");
 					rm_gap(doc, 0);
 				}
-				snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
+				cmp_change_text(change, sizeof(change), o->change);
 				rm_cell(doc, CMP_CHANGE_W, 1, change);
 				if (o->significant && !row->levels_differ)
 					rm_flags(doc, RM_SIGNIF);
@@ -1223,7 +1237,7 @@ static int cmp_curve(struct rm_doc *doc, const struct judge_cmp_side *sides, siz
 			rm_cell(doc, 8, 1, fig);
 			rm_cell(doc, 1, 0, o->noisy ? "!" : "");
 			rm_gap(doc, 0);
-			snprintf(change, sizeof(change), "%+.1f%%", o->change * 100);
+			cmp_change_text(change, sizeof(change), o->change);
 			rm_cell(doc, 7, 1, change);
 			if (o->significant)
 				rm_flags(doc, RM_SIGNIF);

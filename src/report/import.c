@@ -304,6 +304,8 @@ static int imp_has(json_t *o, const char *key)
  * operations a second no machine does; what is beyond is a hand edit.
  */
 #define IMP_MAX_FIGURE 1e15
+/* The smallest median: a millionth of any unit (1 fs in ns, 1 B/s in MB/s) no run measures. */
+#define IMP_MIN_FIGURE 1e-6
 
 /* Figures that cannot all be true: a hand edit, or a file damaged some other way. */
 static void imp_consistent(struct imp *im, const struct result *r)
@@ -336,6 +338,12 @@ static void imp_consistent(struct imp *im, const struct result *r)
 		return;
 	if (!isfinite(r->median)) {
 		imp_fail(im, "status \"%s\" but no median", result_status_name(r->status));
+		return;
+	}
+	/* A cost or a rate: a measured one of 0, or a millionth of its unit, is a hand edit. */
+	if (r->median < IMP_MIN_FIGURE) {
+		imp_fail(im, "status \"%s\" but a median of %g, below any figure a benchmark gives "
+			 "(at least %g)", result_status_name(r->status), r->median, IMP_MIN_FIGURE);
 		return;
 	}
 	if ((isfinite(r->min) && r->median < r->min) || (isfinite(r->max) && r->median > r->max))

@@ -314,10 +314,12 @@ static void cell_l3(const struct table_col *col, const struct row *row, char *bu
  * sysinfo stored with the run) rather than of results: the processor, its
  * measured clock, how many CPUs are online, and the cache line and data
  * cache sizes the OS reports.  lmbench's TLB and memory-parallelism
- * columns are not measured by kbench.
+ * columns are not measured by kbench.  The processor's name gets 15
+ * columns ("AMD EPYC 7R13", "Platinum 8375C": short_model drops words from
+ * the left), so that the row with its cache columns stays in 80.
  */
 static const struct table_col basic_cols[] = {
-	{ "Description", "", 22, 0, { NULL }, cell_model, 0, 1 },
+	{ "Description", "", 15, 0, { NULL }, cell_model, 0, 1 },
 	{ "Mhz", "", 4, 1, { NULL }, cell_mhz, 0, 0 },
 	{ "CPUs", "", 4, 1, { NULL }, cell_ncpu, 0, 0 },
 	{ "cache", "line", 5, 1, { NULL }, cell_line, 0, 0 },
@@ -348,7 +350,13 @@ static void basic_notes(FILE *out, const struct row *row)
 	if (isfinite(row->sp->machine))
 		snprintf(floor, sizeof(floor), ", none under +-%.1f%% (the machine's spread)",
 			 100 * row->sp->machine);
-	fprintf(out, "  %s: intervals +-%.1f%% typically%s\n", name, 100 * row->sp->typical, floor);
+	/* Too few figures for a typical interval: the machine's spread is what a ! is held to. */
+	if (!judge_loose_typical(row->sp) && isfinite(row->sp->machine))
+		fprintf(out, "  %s: too few figures (%zu) for a typical interval; the machine's"
+			" +-%.1f%%\n", name, row->sp->n, 100 * row->sp->machine);
+	else if (judge_loose_typical(row->sp))
+		fprintf(out, "  %s: intervals +-%.1f%% typically%s\n", name, 100 * row->sp->typical,
+			floor);
 	/* Other work beside the figures: how many and how much, once (-v names each). */
 	size_t busy = 0;
 	double lo = 1, hi = 0;

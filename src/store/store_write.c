@@ -550,6 +550,9 @@ int store_run_end(struct store *st, int64_t run_id, char *err)
 	return 0;
 }
 
+/* The runs an import adds beyond which it brings the planner's statistics up to date. */
+#define STORE_ANALYZE_RUNS 500
+
 int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *added, char *err)
 {
 	struct db_stmt *q = NULL;
@@ -603,6 +606,17 @@ int store_import(struct store *st, struct run_info *runs, size_t nruns, size_t *
 	q = NULL;
 	if (store_commit(st, "cannot import into", err) < 0)
 		goto fail_quiet;
+	/*
+	 * Many runs at once: the planner's statistics anew, or PostgreSQL plans
+	 * the next reads for the tables as they were until autovacuum comes
+	 * round (runs of 10,000 imported runs took 9-17 s, then 0.2 s).  A
+	 * failure costs time, never a run: the runs are in, so it is left.
+	 */
+	if (*added >= STORE_ANALYZE_RUNS) {
+		char why[ERRBUF_LEN];
+
+		(void)store_exec(st, "ANALYZE", "cannot analyze", why);
+	}
 	return 0;
 fail:
 	errbuf_set(err, "cannot import into db '%s': %s", st->path, db_errmsg(st->db));

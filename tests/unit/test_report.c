@@ -1097,9 +1097,9 @@ static void test_summary_all_tables(void **state)
 		prev = at;
 	}
 	/* The model without marks and nominal clock; the vendor goes when it does not fit. */
-	assert_non_null(strstr(text, "\nkbhost          Linux 6.18.44 AMD EPYC 7R13          2995    4"
+	assert_non_null(strstr(text, "\nkbhost          Linux 6.18.44 AMD EPYC 7R13   2995    4"
 				     "    64   32K  512K   32M\n"));
-	assert_non_null(strstr(text, " Xeon Platinum 8375C "));
+	assert_non_null(strstr(text, " Platinum 8375C "));
 	assert_non_null(strstr(text, "1.25M"));
 	/* The notes of File & VM: the file system, fault-around. */
 	assert_non_null(strstr(text, "  run 1 fs.*: files on ext4\n"));

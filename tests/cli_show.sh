@@ -103,7 +103,7 @@ kb show mem.lat.curve --db "$DB" --json
 check "show --json of a curve is valid" sh -c "\"$JC\" run <\"$T/out\" | grep -q 'runs 1 results 1 '"
 check "show --json has the points" grep -q '"series": "random"' "$T/out"
 kb summary --db "$DB"
-check "summary points at show for the curve" grep -q '^  run 3 mem.lat.curve: [0-9]* points, see kbench show mem.lat.curve 3$' "$T/out"
+check "summary points at show for the curve" grep -q '^  run 3 mem.lat.curve: [0-9]* points (kbench show mem.lat.curve 3)$' "$T/out"
 check "summary opens with the basic system parameters" grep -q '^Basic system parameters$' "$T/out"
 # 80 columns, but what the default label (the OS and release) takes over lmbench's 13
 lab="$(uname -s) $(uname -r)"

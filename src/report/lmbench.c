@@ -530,8 +530,8 @@ static const struct table bw_table = {
 #define GUESS_SIZE_RATIO 2.0
 /* A level less than this much slower than the one before it is not a level. */
 #define GUESS_SLOWER 1.1
-/* The Guesses column: Host to Main mem take 55 of the 80 columns. */
-#define GUESSES_W 24
+/* The Guesses column: Host to Main mem and the blank after take 57 of the 80 columns. */
+#define GUESSES_W 23
 
 /* Append one guess to buf, "; " between guesses. */
 __attribute__((format(printf, 4, 5)))

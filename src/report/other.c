@@ -156,7 +156,7 @@ void other_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 					show_label(runs[k].label, show, sizeof(show));
 				else if (runs[k].id > 0)
 					snprintf(show, sizeof(show), " %lld", (long long)runs[k].id);
-				snprintf(line, sizeof(line), "  %s %s%s: %zu points, see kbench show %s%s",
+				snprintf(line, sizeof(line), "  %s %s%s: %zu points (kbench show %s%s)",
 					 name, r->id, text_place_tag(r), r->npoints, r->id, show);
 				rm_text(doc, RM_NOTE, line);
 			}

@@ -1115,8 +1115,8 @@ static void test_summary_all_tables(void **state)
 	assert_non_null(strstr(text, "  run 2 guess: no L3, OS 32M\n"));
 	assert_null(strstr(text, "run 1 guess"));
 	/* The curve is one line in Other results; what a table shows is not there. */
-	assert_non_null(strstr(text, "  run 1 mem.lat.curve: 3 points, see kbench show "
-				     "mem.lat.curve 1\n"));
+	assert_non_null(strstr(text, "  run 1 mem.lat.curve: 3 points (kbench show "
+				     "mem.lat.curve 1)\n"));
 	assert_null(strstr(text, "cpu.mhz:"));
 	assert_null(strstr(text, "vm.page_fault_random: 0.2153 us (95%"));
 	check_golden("summary_all", text);
@@ -1961,8 +1961,8 @@ static void test_summary_merged_row(void **state)
 	report_summary(capture_start(&c), &run, 1, 1);
 	text = capture_end(&c);
 	assert_non_null(strstr(text, "\nkbhost    2.5.47-mm1-with-a-long-name [12] 3000 0.25 "));
-	assert_non_null(strstr(text, "mem.lat.curve: 3 points, see kbench show mem.lat.curve "
-				     "2.5.47-mm1-with-a-long-name\n"));
+	assert_non_null(strstr(text, "mem.lat.curve: 3 points (kbench show mem.lat.curve "
+				     "2.5.47-mm1-with-a-long-name)\n"));
 	free(text);
 
 	snprintf(run.label, sizeof(run.label), "Linux 6.18.44");
@@ -1970,7 +1970,7 @@ static void test_summary_merged_row(void **state)
 	report_summary(capture_start(&c), &run, 1, 1);
 	text = capture_end(&c);
 	assert_non_null(strstr(text, "\nkbhost    Linux 6.18.44 [2] 3000 "));
-	assert_non_null(strstr(text, "see kbench show mem.lat.curve 'Linux 6.18.44'\n"));
+	assert_non_null(strstr(text, "(kbench show mem.lat.curve 'Linux 6.18.44')\n"));
 	free(text);
 	run_info_free(&run);
 }

@@ -90,6 +90,14 @@ mutate median_tiny "$fresh
 res['median'] = res['min'] = res['ci_low'] = 1e-300"
 refused median_tiny 'but a median of 1e-300, below any figure'
 
+mutate sysinfo_huge "$fresh
+run['sysinfo']['cpu_model'] = 'x' * 100000"
+refused sysinfo_huge 'run 1: "sysinfo" is 10'
+
+mutate sentinel_many "$fresh
+run['sentinel'] = [dict(t=i * 0.001, cpu=0, sys_ns=100.0, user_ns=2.0) for i in range(200001)]"
+refused sentinel_many 'run 1: "sentinel" has 200001 entries, more than 200000'
+
 mutate yesterday "$fresh
 run['started'] = 'yesterday'"
 refused yesterday 'run 1: "started" is "yesterday", not a time'

@@ -304,6 +304,8 @@ static int imp_has(json_t *o, const char *key)
  * operations a second no machine does; what is beyond is a hand edit.
  */
 #define IMP_MAX_FIGURE 1e15
+/* A run's machine description as JSON: this kbench's take 3 KiB. */
+#define IMP_MAX_SYSINFO (64 << 10)
 /* The smallest median: a millionth of any unit (1 fs in ns, 1 B/s in MB/s) no run measures. */
 #define IMP_MIN_FIGURE 1e-6
 
@@ -671,6 +673,13 @@ static void imp_run(struct imp *im, json_t *o, size_t idx, struct run_info *run)
 		 */
 		char *text = json_dumps(si, JSON_COMPACT);
 
+		/* A machine is told in a few KiB: more is a crafted file each page would draw. */
+		if (text && strlen(text) > IMP_MAX_SYSINFO) {
+			imp_fail(im, "\"sysinfo\" is %zu bytes, more than a machine's description takes "
+				 "(%d KiB)", strlen(text), IMP_MAX_SYSINFO >> 10);
+			imp_free(text);
+			return;
+		}
 		run->sysinfo_json = text ? strdup(text) : NULL;
 		imp_free(text);
 		if (!run->sysinfo_json)

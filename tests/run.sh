@@ -73,9 +73,11 @@ tally() { # NAME: count the TAP lines in $out, given the program's status $rc
 		echo "not ok - $1 ran no test"
 	fi
 	# A failure shows the program's whole output (its first 80 lines): cmocka
-	# prints a failed check's message on lines of its own, without the "# ".
+	# prints a failed check's message on lines of its own, without the "# ";
+	# and every failed check after those, with the lines that say why.
 	if [ "$f" != 0 ]; then
-		head -80 "$out" | grep -v "^ok " | sed "s|^|$1: |"
+		{ head -80 "$out"; tail -n +81 "$out" | grep -A4 '^not ok '; } | grep -v "^ok " |
+			sed "s|^|$1: |"
 	else
 		grep -E "^# |# SKIP" "$out" | grep -v "^# ok" | sed "s|^|$1: |"
 	fi

@@ -209,7 +209,7 @@ static void set_value(const struct cmd *cmd, const struct opt *o, const char *te
 					     : parse_real(text, &d) < 0;
 
 		if (bad && opt_number_beyond(text, o->type == OPT_INT))
-			die_usage("%s: --%s: %s is out of range (%g to %g)", cmd->name, o->name,
+			die_usage("%s: --%s: %s is out of range (%.15g to %.15g)", cmd->name, o->name,
 				  opt_shown(text, strlen(text)), o->min, o->max);
 	}
 
@@ -229,7 +229,7 @@ static void set_value(const struct cmd *cmd, const struct opt *o, const char *te
 			die_usage("%s: --%s: '%s' is not a number", cmd->name, o->name,
 				  opt_shown(text, strlen(text)));
 		if (d < o->min || d > o->max)
-			die_usage("%s: --%s: %s is out of range (%g to %g)", cmd->name, o->name,
+			die_usage("%s: --%s: %s is out of range (%.15g to %.15g)", cmd->name, o->name,
 				  opt_shown(text, strlen(text)),
 				  o->min, o->max);
 		if (o->type == OPT_INT)

@@ -304,4 +304,19 @@ bad "--copies 65" 2 --copies 65 -- true
 kb time --db /proc/nonexistent/x.db $TK -- true
 check "an unwritable db: one line, exit 1" sh -c "[ '$rc' = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && [ -z \"\$(ls -A '$T/tmp')\" ]"
 
+# A job that deletes its private directory: the next run says so, not a
+# bare "exit status 126".
+kb time --no-store --runs 2 --quiet -- sh -c 'rm -rf "$(dirname "$TMPDIR")"'
+check "a job that deleted its private directory: the next run says the directory is gone" \
+	sh -c "[ $rc = 1 ] && grep -q \"cannot open its log '.*copy1.log': no such file or directory (its private directory is gone\" '$T/err'"
+# On a full file system the log's last lines may be lost: the failure says so.
+mkdir -p "$T/full"
+if mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
+	kb time --no-store --runs 1 --quiet --tmpdir "$T/full" -- sh -c 'yes | head -c 300000; echo the real error >&2; exit 3'
+	umount "$T/full"
+	check "a job whose log filled its file system: the failure says its last lines may be lost" \
+		sh -c "[ $rc = 1 ] && grep -q \"exit status 3; its log's file system is full, so its last lines may be lost\" '$T/err'"
+else
+	skip "a job whose log filled its file system" "cannot mount a small tmpfs here (not root)"
+fi
 echo "1..$n"

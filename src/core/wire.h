@@ -41,12 +41,15 @@
 #define WIRE_LAUNCH_ARG "--kbench-launch"
 struct wire_launch {
 	int copy;			/* from 0 */
-	int err;			/* 0: got through the barrier at start; else the exec's errno */
+	int err;			/* 0: got through the barrier at start; else the errno of */
+	int stage;			/* what failed: WIRE_LAUNCH_EXEC (the job's exec), _DIR
+					   (entering its directory), _LOG (opening its log) */
 	double start;			/* CLOCK_MONOTONIC, seconds */
 	struct rusage before;		/* what the process used before the job's exec (its
 					   set-up, the launcher's start): not the job's,
 					   though wait4 counts it */
 };
+enum { WIRE_LAUNCH_EXEC, WIRE_LAUNCH_DIR, WIRE_LAUNCH_LOG };
 /* The build's id: 64 hex digits of scripts/build_id.py, and a NUL. */
 #define WIRE_ID_LEN 65
 

@@ -205,15 +205,29 @@ int group_sweep(const struct runner_janitor *jan, const pid_t *before, int nbefo
 	return swept;
 }
 
-void group_redirect(const char *log)
+int group_redirect_try(const char *log)
 {
-	int in = open("/dev/null", O_RDONLY), out;
+	int in = open("/dev/null", O_RDONLY), out, e;
 
 	out = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : open("/dev/null", O_WRONLY);
-	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
-		_exit(126);
+	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) {
+		e = errno;
+		if (in >= 0)
+			close(in);
+		if (out >= 0)
+			close(out);
+		errno = e;
+		return -1;
+	}
 	close(in);
 	close(out);
+	return 0;
+}
+
+void group_redirect(const char *log)
+{
+	if (group_redirect_try(log) < 0)
+		_exit(126);
 }
 
 void group_log_bound(const char *log)

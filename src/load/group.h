@@ -79,6 +79,8 @@ int group_sweep(const struct runner_janitor *jan, const pid_t *before, int nbefo
 void group_log_bound(const char *log);
 /* In a child: stdin from /dev/null, stdout and stderr to log (NULL: /dev/null). */
 void group_redirect(const char *log);
+/* The same, -1 with errno set instead of the exit: for a child that says why first. */
+int group_redirect_try(const char *log);
 /*
  * The last lines (at most nlines, as many of the last as fit in len bytes)
  * of a job's log, for a message; "" when there are none.  Lines are joined by "\n", each

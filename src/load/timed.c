@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,7 +117,13 @@ static _Noreturn void timed_child(const struct timed_cfg *cfg, size_t k, int bar
 
 		if (fd >= 0)
 			close(fd);
-		group_redirect(cfg->job[k].log);
+		/* Its log's directory gone (the job before deleted it): said, not a bare 126. */
+		if (group_redirect_try(cfg->job[k].log) < 0) {
+			m.err = errno;
+			m.stage = WIRE_LAUNCH_LOG;
+			(void)write(report, &m, sizeof(m));
+			_exit(126);
+		}
 	} else {
 		/* Passed through, but never reading kbench's terminal. */
 		int in = open("/dev/null", O_RDONLY);
@@ -129,6 +136,7 @@ static _Noreturn void timed_child(const struct timed_cfg *cfg, size_t k, int bar
 		_exit(126);
 	if (cfg->job[k].dir && chdir(cfg->job[k].dir) != 0) {
 		m.err = errno;
+		m.stage = WIRE_LAUNCH_DIR;
 		(void)write(report, &m, sizeof(m));
 		_exit(126);
 	}
@@ -170,8 +178,16 @@ static int timed_reports(int *fd, const struct timed_cfg *cfg, double *start,
 			before[m.copy] = m.before;
 			continue;
 		}
-		errbuf_set(err, "cannot run '%s': %s", cfg->job[m.copy].argv[0],
-			   err_errno_text(m.err, text, sizeof(text)));
+		err_errno_text(m.err, text, sizeof(text));
+		if (m.stage == WIRE_LAUNCH_LOG)
+			errbuf_set(err, "cannot open its log '%s': %s%s", cfg->job[m.copy].log, text,
+				   m.err == ENOENT ? " (its private directory is gone: did the job "
+				   "before delete it?)" : "");
+		else if (m.stage == WIRE_LAUNCH_DIR)
+			errbuf_set(err, "cannot enter its directory '%s': %s", cfg->job[m.copy].dir,
+				   text);
+		else
+			errbuf_set(err, "cannot run '%s': %s", cfg->job[m.copy].argv[0], text);
 		return 1;
 	}
 	if (*fd >= 0) {
@@ -201,7 +217,7 @@ static double timed_tv(const struct timeval *tv)
 /* Why copy k ended badly, with the last lines of its log. */
 static void timed_why(const struct timed_cfg *cfg, size_t k, int status, char *err)
 {
-	char tail[ERRBUF_LEN] = "", what[64];
+	char tail[ERRBUF_LEN] = "", what[128];
 	/* "copy 64: killed by signal 9; its last output:\n": what the tail leaves room for. */
 	size_t room = ERRBUF_LEN - 64;
 
@@ -212,6 +228,12 @@ static void timed_why(const struct timed_cfg *cfg, size_t k, int status, char *e
 	/* As many of the last lines as fit the message: the last one says why. */
 	if (cfg->job[k].log)
 		group_log_tail(cfg->job[k].log, 5, tail, room);
+	/* A full file system takes the log's last lines with it: say so, or they read as all. */
+	struct statvfs vfs;
+
+	if (cfg->job[k].log && statvfs(cfg->job[k].log, &vfs) == 0 && vfs.f_bavail == 0)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s",
+			 "; its log's file system is full, so its last lines may be lost");
 	if (cfg->copies > 1)
 		errbuf_set(err, "copy %zu: %s%s%s", k + 1, what, tail[0] ? "; its last output:\n" : "",
 			   tail);

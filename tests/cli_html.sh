@@ -301,4 +301,24 @@ else
 		ok "compare: the screenshot is not blank ($SHOTS/compare.png)"
 	fi
 fi
+# What a page carries of many runs: the Systems table's first labels, and
+# no embedded data beyond 8 MiB (--json writes it).
+python3 -c '
+import json, sys, uuid
+d = json.load(open(sys.argv[1]))
+runs = []
+for i in range(200):
+    r = json.loads(json.dumps(d["runs"][i % len(d["runs"])]))
+    r["uuid"] = r["set"] = uuid.uuid4().hex
+    r["label"] = "6.18.%d" % i
+    runs.append(r)
+d["runs"] = runs
+json.dump(d, open(sys.argv[2], "w"))
+' tests/fixtures/kernels.json "$T/many.json"
+"$KB" import --db "$T/many.db" "$T/many.json" >/dev/null 2>&1
+kb summary --db "$T/many.db" --html
+check "200 labels: the Systems table names its first 16 and counts the rest" \
+	sh -c "[ $rc = 0 ] && grep -q 'The first 16 of 200; summary --json describes each' '$T/out' && [ \$(grep -o '<th class=\"label\">' '$T/out' | wc -l) = 16 ]"
+check "... and the page carries no data past 8 MiB, saying so" \
+	sh -c "grep -q 'MiB of JSON, is not in it: more than the 8 MiB a page carries' '$T/out' && ! grep -q 'id=\"kbench-data\"' '$T/out' && [ \$(wc -c <'$T/out') -lt 8388608 ]"
 echo "1..$n"

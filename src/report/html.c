@@ -396,8 +396,15 @@ static void html_text_n(FILE *out, const char *s, size_t len)
 	free(t);
 }
 
+/* The labels the Systems table has a column for; more are counted after it. */
+#define HTML_SYS_MAX 16
+
 void report_html_systems(FILE *out, const struct run_info *rows, size_t nrows)
 {
+	size_t all = nrows;
+
+	/* A column a label reads across a screen for a few; thousands, a page no one reads. */
+	nrows = nrows > HTML_SYS_MAX ? HTML_SYS_MAX : nrows;
 	struct sys_values *sv = calloc(nrows ? nrows : 1, sizeof(*sv));
 
 	if (nrows == 1 || !sv) {
@@ -446,6 +453,9 @@ void report_html_systems(FILE *out, const struct run_info *rows, size_t nrows)
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
+	if (all > nrows)
+		fprintf(out, "<p class=\"note\">The first %zu of %zu; summary --json describes each "
+			"one's system.</p>\n", nrows, all);
 	/* Each warning once, after the labels it is of: most are every label's. */
 	for (size_t k = 0; k < nrows; k++)
 		for (char *line = sv[k].warn, *nl; line && *line; line = nl ? nl + 1 : NULL) {
@@ -470,6 +480,9 @@ void report_html_systems(FILE *out, const struct run_info *rows, size_t nrows)
 	free(sv);
 }
 
+/* The most JSON a page embeds: a hundred runs with their samples take about 2 MiB. */
+#define HTML_DATA_MAX (8 << 20)
+
 void report_html_data(FILE *out, int (*write)(FILE *, const void *), const void *arg)
 {
 	char *json = NULL;
@@ -481,6 +494,14 @@ void report_html_data(FILE *out, int (*write)(FILE *, const void *), const void 
 	if (write(mem, arg) < 0 || fclose(mem) != 0) {
 		if (json)
 			free(json);
+		return;
+	}
+	/* A page of thousands of runs is carried by a browser, not by its data: --json has it. */
+	if (len > HTML_DATA_MAX) {
+		fprintf(out, "<p class=\"note\">The page's data, %.0f MiB of JSON, is not in it: more "
+			"than the %d MiB a page carries. The same command with --json writes it.</p>\n",
+			(double)len / (1 << 20), HTML_DATA_MAX >> 20);
+		free(json);
 		return;
 	}
 	/*

@@ -73,13 +73,46 @@ static size_t fz_csv_record(const char **p, char **f, size_t max)
 	return n;
 }
 
+/*
+ * Whether a spreadsheet would take s for a formula, as the manual says:
+ * it starts with a tab or a carriage return, or it or a part after a ';'
+ * starts, once blanks (ASCII's, a no-break space, U+3000) are skipped, with
+ * = + - @ or their fullwidth forms.
+ */
+static int fz_formula(const char *s)
+{
+	static const char *const blanks[] = { " ", "\t", "\r", "\n", "\xc2\xa0", "\xe3\x80\x80" };
+	static const char *const signs[] = { "=", "+", "-", "@", "\xef\xbc\x9d", "\xef\xbc\x8b",
+					     "\xef\xbc\x8d", "\xef\xbc\xa0" };
+
+	if (s[0] == '\t' || s[0] == '\r')
+		return 1;
+	for (const char *part = s; part; part = *part ? strchr(part + 1, ';') : NULL) {
+		const char *q = part + (*part == ';');
+		int more = 1;
+
+		while (more) {
+			more = 0;
+			for (size_t i = 0; i < sizeof(blanks) / sizeof(*blanks); i++)
+				if (strncmp(q, blanks[i], strlen(blanks[i])) == 0) {
+					q += strlen(blanks[i]);
+					more = 1;
+				}
+		}
+		for (size_t i = 0; i < sizeof(signs) / sizeof(*signs); i++)
+			if (strncmp(q, signs[i], strlen(signs[i])) == 0)
+				return 1;
+	}
+	return 0;
+}
+
 /* What the CSV must give back for s: repaired, and quoted where it starts as a formula. */
 static void fz_csv_want(const char *s, char *want, size_t len)
 {
 	char fixed[3 * 256 + 1];
 
 	utf8_repair(fixed, sizeof(fixed), s);
-	snprintf(want, len, "%s%s", fixed[0] && strchr("=+-@\t\r", fixed[0]) ? "'" : "", fixed);
+	snprintf(want, len, "%s%s", fz_formula(fixed) ? "'" : "", fixed);
 }
 
 static int fz_json_label(FILE *out, const void *arg)

@@ -55,14 +55,16 @@ static int csv_starts(const char *s, const char *const *set, size_t n)
 /* Whether s, or a part of it after a ';', starts as a formula once its blanks are skipped. */
 static int csv_formula(const char *s)
 {
+	/* A tab or carriage return first: a cell some spreadsheets run as they trim it. */
+	if (s[0] == '\t' || s[0] == '\r')
+		return 1;
 	for (const char *p = s; p; p = strchr(p, ';')) {
 		int k;
 
 		p += *p == ';';
 		while ((k = csv_starts(p, csv_blanks, sizeof(csv_blanks) / sizeof(*csv_blanks))))
 			p += k;
-		if (csv_starts(p, csv_signs, sizeof(csv_signs) / sizeof(*csv_signs)) ||
-		    (p == s && (*p == '\t' || *p == '\r')))
+		if (csv_starts(p, csv_signs, sizeof(csv_signs) / sizeof(*csv_signs)))
 			return 1;
 	}
 	return 0;
@@ -79,7 +81,7 @@ static void csv_text(FILE *out, const char *s, int first)
 		utf8_repair(fixed, sizeof(fixed), s);
 		s = fixed;
 	}
-	formula = csv_formula(s) || strchr("\t\r", s[0]) != NULL;
+	formula = csv_formula(s);
 	if (!formula && !strpbrk(s, ",;\"\r\n")) {
 		fputs(s, out);
 		return;

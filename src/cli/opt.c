@@ -203,15 +203,7 @@ static void set_value(const struct cmd *cmd, const struct opt *o, const char *te
 {
 	double d;
 	long whole;
-
-	if (o->type == OPT_INT || o->type == OPT_DOUBLE) {
-		int bad = o->type == OPT_INT ? parse_whole(text, strlen(text), 0, LONG_MAX, &whole) < 0
-					     : parse_real(text, &d) < 0;
-
-		if (bad && opt_number_beyond(text, o->type == OPT_INT))
-			die_usage("%s: --%s: %s is out of range (%.15g to %.15g)", cmd->name, o->name,
-				  opt_shown(text, strlen(text)), o->min, o->max);
-	}
+	int bad;
 
 	switch (o->type) {
 	case OPT_STRING:
@@ -220,14 +212,16 @@ static void set_value(const struct cmd *cmd, const struct opt *o, const char *te
 	case OPT_INT:
 	case OPT_DOUBLE:
 		/* One reading for every option (core/parse.h): ' 2', '2 ' and '1e2' are no count. */
-		if (o->type == OPT_INT && parse_whole(text, strlen(text), 0, LONG_MAX, &whole) < 0)
-			die_usage("%s: --%s: '%s' is not a whole number (digits alone)", cmd->name, o->name,
-				  opt_shown(text, strlen(text)));
-		if (o->type == OPT_INT)
+		bad = o->type == OPT_INT ? parse_whole(text, strlen(text), 0, LONG_MAX, &whole) < 0
+					 : parse_real(text, &d) < 0;
+		if (bad && opt_number_beyond(text, o->type == OPT_INT))
+			d = -INFINITY;	/* a number still: out of range, said below */
+		else if (bad)
+			die_usage(o->type == OPT_INT ? "%s: --%s: '%s' is not a whole number (digits alone)"
+						     : "%s: --%s: '%s' is not a number",
+				  cmd->name, o->name, opt_shown(text, strlen(text)));
+		else if (o->type == OPT_INT)
 			d = (double)whole;
-		else if (parse_real(text, &d) < 0)
-			die_usage("%s: --%s: '%s' is not a number", cmd->name, o->name,
-				  opt_shown(text, strlen(text)));
 		if (d < o->min || d > o->max)
 			die_usage("%s: --%s: %s is out of range (%.15g to %.15g)", cmd->name, o->name,
 				  opt_shown(text, strlen(text)),

@@ -51,9 +51,13 @@ def quantile(v, q):
 
 def replicas_of(r):
     """The samples of each replica, in the order taken."""
-    where = r.get("where") or {}
-    # The export gives "where" as parallel arrays: t, cpu, steal_ns, replica.
-    ids = where.get("replica") if isinstance(where, dict) else None
+    where = r.get("where") or []
+    # The export gives "where" as a record a sample (t, cpu, steal_ns,
+    # replica); exports of JSON schema 1 as parallel arrays.
+    if isinstance(where, dict):
+        ids = where.get("replica")
+    else:
+        ids = [w.get("replica") for w in where]
     if not ids or len(ids) != len(r["samples"]):
         ids = [0] * len(r["samples"])
     reps = {}
@@ -172,7 +176,9 @@ def main():
                     label, st.median(allhw[label]), 100 * sum(allhold[label]) / max(1, len(allhold[label])),
                     len(allhold[label])))
         if ratios:
-            worst = max(ratios)
+            # The farthest from 1 either way: a level that reads lower under
+            # spells moved as much as one that reads higher.
+            worst = max(ratios, key=lambda rk: abs(math.log(rk[0])))
             print("spells/quiet: median %.3f, worst %.3f (%s)" % (st.median(r for r, _ in ratios), worst[0], worst[1]))
         print()
 

@@ -81,10 +81,12 @@ tally() { # NAME: count the TAP lines in $out, given the program's status $rc
 	else
 		grep -E "^# |# SKIP" "$out" | grep -v "^# ok" | sed "s|^|$1: |"
 	fi
+	# How long it took, so that what CI's time goes to can be read off its log.
+	secs="$(($(date +%s) - started)) s"
 	if [ "$s" = 0 ]; then
-		echo "$1: $p passed, $f failed"
+		echo "$1: $p passed, $f failed ($secs)"
 	else
-		echo "$1: $p passed, $f failed, $s skipped"
+		echo "$1: $p passed, $f failed, $s skipped ($secs)"
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -93,12 +95,14 @@ tally() { # NAME: count the TAP lines in $out, given the program's status $rc
 for t in "$BUILD"/test_*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	wanted "$(basename "$t")" || continue
+	started=$(date +%s)
 	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$out" 2>&1
 	rc=$?
 	tally "$(basename "$t")"
 done
 for t in tests/cli*.sh; do
 	wanted "$(basename "$t" .sh)" || continue
+	started=$(date +%s)
 	sh "$t" "$BUILD" >"$out" 2>&1
 	rc=$?
 	tally "$(basename "$t" .sh)"
@@ -114,6 +118,7 @@ for t in "$BUILD"/test_*; do
 	[ -z "$patterns_pg" ] || break
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	wanted "$(basename "$t")" && grep -q KBENCH_TEST_BACKEND "$t" || continue
+	started=$(date +%s)
 	KBENCH_TEST_BACKEND=pg CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$out" 2>&1
 	rc=$?
 	tally "$(basename "$t")[pg]"
@@ -121,6 +126,7 @@ done
 for t in tests/cli*.sh; do
 	[ -z "$patterns_pg" ] || break
 	wanted "$(basename "$t" .sh)" && grep -q 'db_for ' "$t" || continue
+	started=$(date +%s)
 	KBENCH_TEST_BACKEND=pg sh "$t" "$BUILD" >"$out" 2>&1
 	rc=$?
 	tally "$(basename "$t" .sh)[pg]"

@@ -14,6 +14,7 @@
  *
  * With REF_BEST in the environment it prints the fastest of the TRIES
  * instead: the fast state's figure, what kbench's level reads.
+ * With REF_P5 it prints their 5th percentile instead (pick.h says why).
  *
  * usage: chase [SIZE_MB [LOADS_MILLIONS [TRIES [ORDER]]]]   (1024, 20, 5, line)
  * build: cc -O2 -o chase chase.c
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "pick.h"
 
 struct node {
 	struct node *next;
@@ -130,9 +133,6 @@ int main(int argc, char **argv)
 		}
 	/* p depends on every load: printing it keeps the chase. */
 	fprintf(stderr, "chase: ended at node %td\n", p - a);
-	if (getenv("REF_BEST"))
-		printf("%.2f\n", per[0]);
-	else
-		printf("%.2f\n", tries % 2 ? per[tries / 2] : (per[tries / 2 - 1] + per[tries / 2]) / 2);
+	printf("%.2f\n", ref_pick(per, tries));
 	return 0;
 }

@@ -17,6 +17,7 @@
  * With REF_BEST in the environment it prints the fastest of the R creates
  * and the fastest of the R deletes instead, each taken on its own: the
  * fast state's figures, what kbench's levels read.
+ * With REF_P5 it prints their 5th percentile instead (pick.h says why).
  *
  * usage: files SIZE [N [R [DIR]]]   (defaults N=1000, R=11, DIR=/tmp)
  * build: cc -O2 -o files files.c
@@ -31,6 +32,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "pick.h"
 
 static double now_ns(void)
 {
@@ -126,9 +129,6 @@ int main(int argc, char **argv)
 		die("rmdir");
 	qsort(c, r, sizeof(*c), cmp);
 	qsort(d, r, sizeof(*d), cmp);
-	if (getenv("REF_BEST"))
-		printf("%.3f %.3f\n", c[0], d[0]);
-	else
-		printf("%.3f %.3f\n", c[r / 2], d[r / 2]);
+	printf("%.3f %.3f\n", ref_pick(c, r), ref_pick(d, r));
 	return 0;
 }

@@ -148,7 +148,9 @@ static int guest_unpack(struct guest_kernel *k, const char *dir, char *err)
 	if (guest_wait_child(pid, &st) < 0)
 		return 1;
 	snprintf(pattern, sizeof(pattern), "%s/boot/vmlinuz-*", dir);
+	memset(&g, 0, sizeof(g));
 	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		globfree(&g);
 		errbuf_set(err, "'%s' holds no kernel: no boot/vmlinuz-* in the package%s", k->arg,
 			   WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "" : " (dpkg-deb could not read it)");
 		return -1;

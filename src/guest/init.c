@@ -70,14 +70,21 @@ static void init_open_port(void)
 {
 	struct termios t;
 
-	init_port = open(GUEST_PORT_DEV, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	/*
+	 * Without waiting for a carrier: opened non-blocking, told to ignore
+	 * the modem lines (CLOCAL), then made blocking again so that a full
+	 * FIFO waits rather than losing a record.
+	 */
+	init_port = open(GUEST_PORT_DEV, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (init_port < 0)
 		init_fail("cannot open " GUEST_PORT_DEV);
 	if (tcgetattr(init_port, &t) == 0) {
 		cfmakeraw(&t);
+		t.c_cflag |= CLOCAL;
 		cfsetospeed(&t, B115200);
 		(void)tcsetattr(init_port, TCSANOW, &t);
 	}
+	(void)fcntl(init_port, F_SETFL, fcntl(init_port, F_GETFL) & ~O_NONBLOCK);
 }
 
 static int init_rm(const char *path, const struct stat *sb, int type, struct FTW *ftw)

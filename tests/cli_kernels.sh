@@ -35,7 +35,10 @@ check "a kernel that is not there: one line, exit 1" \
 	sh -c "[ $rc = 1 ] && grep -q \"cannot read kernel '/nonexistent/vmlinuz'\" '$T/err'"
 
 # ---- the guests ----
+STATIC_CHECKS=1
 boots_skip() { # WHY: the rest skipped, saying why
+	[ "$STATIC_CHECKS" = 1 ] && skip "the static worker is this build's" "$1" &&
+		skip "the guest's programs link nothing at run time" "$1"
 	for t in "qemu missing named" "kvm refused or run" "the A/A runs" "both sides stored" \
 		"marked emulated" "the table says emulated" "nothing left after the A/A" \
 		"a boot past its deadline" "a guest that panics" "ctrl-c while a guest runs"; do
@@ -46,7 +49,12 @@ boots_skip() { # WHY: the rest skipped, saying why
 }
 [ -x "$BUILD/kbench-init" ] && [ -x "$BUILD/kbench-worker-static" ] ||
 	boots_skip "this build has no static guest programs (the sanitizers' build, or no static C library)"
-# Booting under emulation in the sanitizers' build: no static programs there, and CI's time is short.
+# The guest's programs: static, and of this build (the worker's id is the one kbench checks).
+check "the static worker is this build's" sh -c \
+	"[ \"\$('$BUILD/kbench-worker-static' --build-id)\" = \"\$('$BUILD/kbench-worker' --build-id)\" ]"
+check "the guest's programs link nothing at run time" sh -c \
+	"for p in kbench-worker-static kbench-init; do readelf -d '$BUILD/'\$p | grep -q 'no dynamic section' || exit 1; done"
+STATIC_CHECKS=0
 command -v qemu-system-x86_64 >/dev/null 2>&1 || apt_install qemu-system-x86 || boots_skip "$APT_WHY"
 # One Debian kernel package, kept in the build directory for the next run.
 KDIR="$BUILD/test-kernels"

@@ -126,7 +126,7 @@ static int console_line(const char *s, size_t len, struct console_rec *r, char *
 		errbuf_set(err, "a damaged %s record on the guest's port: its CRC does not match", tag);
 		return -1;
 	}
-	snprintf(r->tag, sizeof(r->tag), "%s", tag);
+	memcpy(r->tag, tag, strlen(tag) + 1);
 	r->index = index;
 	return 0;
 }

@@ -108,11 +108,16 @@ static int guest_wait_child(pid_t pid, int *status)
 /*
  * The package's kernel image: its data part through tar, only
  * ./boot/vmlinuz-*, into dir.  Without installing anything, and without
- * the modules, which are most of the package.
+ * the modules, which are most of the package.  The image is named for
+ * the package (linux-image-RELEASE) and comes near the archive's start,
+ * so tar stops at it (--occurrence) rather than decompressing the rest;
+ * a package named otherwise is read through, for any vmlinuz.
  */
 static int guest_unpack(struct guest_kernel *k, const char *dir, char *err)
 {
 	static const char script[] =
+		"r=$(dpkg-deb -f \"$1\" Package) && r=${r#linux-image-} && "
+		"dpkg-deb --fsys-tarfile \"$1\" | tar -xf - -C \"$2\" --occurrence=1 \"./boot/vmlinuz-$r\" || "
 		"dpkg-deb --fsys-tarfile \"$1\" | tar -xf - -C \"$2\" --wildcards './boot/vmlinuz-*'";
 	char pattern[PATH_MAX + 32], e[128];
 	int st = 0;

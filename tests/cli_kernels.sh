@@ -69,7 +69,8 @@ fi
 [ -n "$DEB" ] || boots_skip "no Debian kernel package could be had (apt-get download linux-image-6.1.0-50-amd64)"
 VMLINUZ=$(ls "$KDIR"/boot/vmlinuz-* 2>/dev/null | head -1)
 if [ -z "$VMLINUZ" ]; then
-	dpkg-deb --fsys-tarfile "$DEB" | tar -xf - -C "$KDIR" --wildcards './boot/vmlinuz-*'
+	r=$(dpkg-deb -f "$DEB" Package)
+	dpkg-deb --fsys-tarfile "$DEB" 2>/dev/null | tar -xf - -C "$KDIR" --occurrence=1 "./boot/vmlinuz-${r#linux-image-}"
 	VMLINUZ=$(ls "$KDIR"/boot/vmlinuz-* 2>/dev/null | head -1)
 fi
 [ -n "$VMLINUZ" ] || boots_skip "no vmlinuz in $DEB"

@@ -40,19 +40,27 @@ const char *guest_accel_name(enum guest_accel a)
 
 int guest_image_release(const char *path, char *buf, size_t len)
 {
-	unsigned char h[0x4000];
+	/* The version string lies within the setup code, 17 KiB in for Debian's 6.1. */
+	enum { GUEST_SETUP_MAX = 0x10000 };
+	unsigned char *h = malloc(GUEST_SETUP_MAX);
 	size_t got, at;
 	FILE *f = fopen(path, "rb");
 
 	if (len)
 		buf[0] = '\0';
-	if (!f)
+	if (!f || !h) {
+		if (f)
+			fclose(f);
+		free(h);
 		return -1;
-	got = fread(h, 1, sizeof(h), f);
+	}
+	got = fread(h, 1, GUEST_SETUP_MAX, f);
 	fclose(f);
 	/* The boot sector's signature and the setup header's "HdrS" (the x86 boot protocol). */
-	if (got < 0x210 || h[0x1fe] != 0x55 || h[0x1ff] != 0xaa || memcmp(h + 0x202, "HdrS", 4) != 0)
+	if (got < 0x210 || h[0x1fe] != 0x55 || h[0x1ff] != 0xaa || memcmp(h + 0x202, "HdrS", 4) != 0) {
+		free(h);
 		return -1;
+	}
 	/* kernel_version: an offset from the setup's start, past the boot sector. */
 	at = (size_t)(h[0x20e] | h[0x20f] << 8) + 0x200;
 	if (h[0x20e] | h[0x20f]) {
@@ -63,6 +71,7 @@ int guest_image_release(const char *path, char *buf, size_t len)
 		if (len)
 			buf[k] = '\0';
 	}
+	free(h);
 	return 0;
 }
 

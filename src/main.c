@@ -52,7 +52,7 @@ static const struct cmd cmds[] = {
 	{ "kernels", "KERNEL KERNEL",
 	  "boot each kernel in a guest of one shape, round by round, measure inside, and compare",
 	  cmd_kernels,
-	  "kbench kernels --only 'sys.*' linux-image-6.1.0-50-*.deb linux-image-6.12.*.deb\n"
+	  "kbench kernels --only 'sys.*' linux-image-6.1.0-50-*.deb linux-image-6.12*.deb\n"
 	  "kbench kernels --accel tcg --rounds 2 --label A --label B vmlinuz vmlinuz" },
 	{ "summary", "[LABEL|RUN ...]",
 	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary,

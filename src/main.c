@@ -49,6 +49,11 @@ static const struct cmd cmds[] = {
 	  "kbench ab --suite quick --label-a thp-never --label-b thp-always \\\n"
 	  "    --a 'echo never >/sys/kernel/mm/transparent_hugepage/enabled' \\\n"
 	  "    --b 'echo always >/sys/kernel/mm/transparent_hugepage/enabled'" },
+	{ "kernels", "KERNEL KERNEL",
+	  "boot each kernel in a guest of one shape, round by round, measure inside, and compare",
+	  cmd_kernels,
+	  "kbench kernels --only 'sys.*' linux-image-6.1.0-50-*.deb linux-image-6.12*.deb\n"
+	  "kbench kernels --accel tcg --rounds 2 --label A --label B vmlinuz vmlinuz" },
 	{ "summary", "[LABEL|RUN ...]",
 	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary,
 	  "kbench summary 6.19.0-rc1 6.19.0-rc1-next-a\nkbench summary --html >summary.html" },

@@ -16,6 +16,14 @@ enum opt_type {
 	OPT_INT,	/* int, within [min, max] */
 	OPT_DOUBLE,	/* double, within [min, max] */
 	OPT_SIZE,	/* size_t bytes, "64k" "1m" "1g" accepted, within [min, max] */
+	OPT_LIST,	/* struct opt_list: given again, each value kept in order, at most max */
+};
+
+/* An option given once per thing it names (kernels' --label, one a kernel). */
+#define OPT_LIST_MAX 8
+struct opt_list {
+	const char *v[OPT_LIST_MAX];
+	int n;
 };
 
 struct opt {
@@ -154,6 +162,7 @@ void cli_run_stored(size_t nstored, const struct run_info *runs, size_t nruns, c
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_kernels(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 /*

@@ -81,8 +81,8 @@ static void opt_usage(FILE *out, const struct cmd *cmd, const struct opt *opts)
 				if (o->type == OPT_FLAG)
 					n = snprintf(word, sizeof(word), "[%s--%s]", alias, o->name);
 				else
-					n = snprintf(word, sizeof(word), "[%s--%s %s]", alias, o->name,
-						     o->arg ? o->arg : "VALUE");
+					n = snprintf(word, sizeof(word), "[%s--%s %s]%s", alias, o->name,
+						     o->arg ? o->arg : "VALUE", o->type == OPT_LIST ? "..." : "");
 				col = usage_word(out, col, indent, word, (size_t)n);
 			}
 			if (at)
@@ -234,6 +234,15 @@ static void set_value(const struct cmd *cmd, const struct opt *o, const char *te
 	case OPT_SIZE:
 		*(size_t *)o->value = size_value(cmd, o, text);
 		return;
+	case OPT_LIST: {
+		struct opt_list *l = o->value;
+
+		if (l->n >= OPT_LIST_MAX || l->n >= (int)o->max)
+			die_usage("%s: --%s: given more than %d times", cmd->name, o->name,
+				  (int)o->max < OPT_LIST_MAX ? (int)o->max : OPT_LIST_MAX);
+		l->v[l->n++] = text;
+		return;
+	}
 	case OPT_FLAG:
 	case OPT_END:
 		break;

@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/cpus.h"
 #include "cli/label.h"
+#include "cli/run.h"
 #include "cli/session.h"
 #include "core/engine.h"
 #include "core/err.h"
@@ -40,27 +41,6 @@
 #include "stats/stats.h"
 #include "store/store.h"
 
-/* Exit status after Ctrl-C, as shells report a SIGINT death. */
-
-struct run_opts {
-	const char *cmd;		/* "run" or "ab", in messages */
-	const char *suite, *only, *label, *db, *tmpdir, *placement, *cpus;
-	int runs, replicas, no_store, json, quiet, verbose, parallel, offline_cpus;
-	const char *format;		/* --format: text, json or gbench */
-	enum cli_format fmt;		/* what --format and --json come to */
-	const char *runs_arg;		/* --runs: a count, or "auto" */
-	int runs_auto, max_runs;	/* --runs auto: runs until --target, at most max_runs */
-	double target;			/* --target, % */
-	double precision, max_time, watchdog, sample_ms;
-	size_t msg_size, size;
-	enum placement places[3];	/* parsed --placement, or the suite's */
-	int nplaces;
-	/* kbench ab's: its two conditions, A and B. */
-	const char *cond[3], *wrap[3], *labels[3];	/* [1] A, [2] B */
-	const char *restore;
-	double timeout;			/* the longest a switch or the restore runs, s */
-	int seed, seeded;
-};
 
 /*
  * --runs auto: the runs before the first look (a comparison's test needs
@@ -220,7 +200,7 @@ static void check_fits(const struct run_opts *o, const char *opt, size_t bytes, 
 #define RUN_MAX_TIME 2.25
 #define RUN_MAX_TIME_QUICK 0.8
 
-static void validate(struct run_opts *o, unsigned *suite_bits)
+void run_validate(struct run_opts *o, unsigned *suite_bits)
 {
 	long n;
 
@@ -264,7 +244,7 @@ static void validate(struct run_opts *o, unsigned *suite_bits)
 	check_fits(o, "size", o->size, 2);
 }
 
-static void runner_setup(const struct run_opts *o, unsigned suite_bits, struct runner_cfg *rc)
+void run_harness(const struct run_opts *o, unsigned suite_bits, struct runner_cfg *rc)
 {
 	harness_defaults(&rc->harness);
 	rc->harness.precision = o->precision / 100.0;
@@ -321,6 +301,13 @@ static struct engine_job *make_jobs(const struct run_opts *o, const struct bench
 			jobs[(*njobs)++] = (struct engine_job){ .b = sel[i], .place = o->places[k] };
 	}
 	return jobs;
+}
+
+struct engine_job *run_jobs(struct run_opts *o, unsigned suite_bits, const struct bench **sel,
+			    size_t nsel, size_t *njobs)
+{
+	default_placements(o, suite_bits);
+	return make_jobs(o, sel, nsel, njobs);
 }
 
 /*
@@ -585,7 +572,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 }
 
 /* The selection, as run and ab take it from --only and --suite: dies when it is empty. */
-static const struct bench **run_select(const struct run_opts *o, unsigned suite_bits, size_t *nsel)
+const struct bench **run_select(const struct run_opts *o, unsigned suite_bits, size_t *nsel)
 {
 	char err[ERRBUF_LEN];
 	/* --only without --suite looks at every instance, so any id can be named. */
@@ -756,7 +743,7 @@ int cmd_run(int argc, char **argv)
 	run_options(&o, opts);
 	if (opt_parse(cli_find("run"), opts, argc, argv) > 0)
 		die_usage("run: unexpected argument '%s'", argv[0]);
-	validate(&o, &suite_bits);
+	run_validate(&o, &suite_bits);
 	sel = run_select(&o, suite_bits, &nsel);
 
 	/*
@@ -770,7 +757,7 @@ int cmd_run(int argc, char **argv)
 	default_placements(&o, suite_bits);
 	jobs = make_jobs(&o, sel, nsel, &njobs);
 	/* Measured once, by the worker: the clock cost subtracted is the one recorded. */
-	runner_setup(&o, suite_bits, &rc);
+	run_harness(&o, suite_bits, &rc);
 	cli_engine_open(&eng, "run", &rc, 1, &cpus);
 	session_open(&ses, "run", o.db, o.no_store, o.label, &eng.pre, !o.quiet, (size_t)o.runs);
 	/* Before anything of this invocation is stored: the sittings it learns from are others. */
@@ -1016,7 +1003,7 @@ static void ab_validate(struct run_opts *o)
 }
 
 /* The jobs of run's, each twice in a row: under A, then under B (the engine orders each pair). */
-static struct engine_job *ab_jobs(const struct engine_job *one, size_t n)
+struct engine_job *ab_jobs(const struct engine_job *one, size_t n)
 {
 	struct engine_job *jobs = calloc(2 * n + 1, sizeof(*jobs));
 
@@ -1097,7 +1084,7 @@ static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *ro
  * What ab prints at its end: the two sides' tables, then B against A
  * instance by instance, as `compare A B` would.
  */
-static void ab_report(const struct run_opts *o, const struct session *ses)
+void ab_report(const struct run_opts *o, const struct session *ses)
 {
 	struct judge_cmp_side sides[2];
 	struct judge_cmp_row *rows = NULL;
@@ -1117,6 +1104,32 @@ static void ab_report(const struct run_opts *o, const struct session *ses)
 	free(rows);
 }
 
+size_t ab_rounds(const struct run_opts *o, struct engine *e, const struct engine_job *jobs,
+		 size_t njobs, struct session *ses, struct run_info *a, struct run_info *b,
+		 char *more, size_t len)
+{
+	struct run_sides rs = { { a, b }, { NULL, NULL }, 1, NULL, NULL };
+	struct progress prog = { 0 };
+	size_t nfail = 0;
+
+	prog.on = !o->quiet && isatty(STDERR_FILENO);
+	prog.plain = progress_plain();
+	prog.total = njobs * (size_t)o->replicas;
+	prog.start = timer_now();
+	prog.per_instance_s = o->max_time / o->replicas + 0.1;
+	/* A switch that failed said so and stopped the session: a failure, what finished stored. */
+	nfail += run_rounds(o, e, jobs, njobs, ses, &rs, &prog) == ENGINE_STOPPED;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < rs.run[s]->nresults; i++)
+			nfail += rs.run[s]->results[i].status == RES_FAIL;
+	/* B's first: an interrupted run with nothing stored is dropped only when it is the last. */
+	session_end(ses, rs.run[1]);
+	session_end(ses, rs.run[0]);
+	progress_clear(&prog);
+	snprintf(more, len, ", %zu of %zu replicas not measured", prog.total - prog.done, prog.total);
+	return nfail;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct run_opts o = { .cmd = "ab", .runs = 1, .precision = 1.0, .sample_ms = 10,
@@ -1131,16 +1144,15 @@ int cmd_ab(int argc, char **argv)
 	struct cli_cpus cpus;
 	struct engine eng;
 	struct runner_cfg rc;
-	struct progress prog = { 0 };
 	struct ab a = { 0 };
-	struct run_sides rs = { { NULL, NULL }, { NULL, NULL }, 1, NULL, NULL };
+	struct run_info *side_a, *side_b;
 	const struct bench **sel;
 	uint64_t seed;
 
 	run_options(&o, opts);
 	if (opt_parse(cli_find("ab"), opts, argc, argv) > 0)
 		die_usage("ab: unexpected argument '%s'", argv[0]);
-	validate(&o, &suite_bits);
+	run_validate(&o, &suite_bits);
 	ab_validate(&o);
 	sel = run_select(&o, suite_bits, &nsel);
 	seed = o.seed >= 0 ? (uint64_t)o.seed : (timer_now() ^ ((uint64_t)getpid() << 32)) % 2147483648u;
@@ -1165,7 +1177,7 @@ int cmd_ab(int argc, char **argv)
 	one = make_jobs(&o, sel, nsel, &none);
 	jobs = ab_jobs(one, none);
 	njobs = 2 * none;
-	runner_setup(&o, suite_bits, &rc);
+	run_harness(&o, suite_bits, &rc);
 	/*
 	 * The instance's budget is shared by both sides, so that a session
 	 * costs what a run of twice the replicas does rather than two runs:
@@ -1198,23 +1210,9 @@ int cmd_ab(int argc, char **argv)
 			"from seed %llu\n", o.replicas, none, none == 1 ? "" : "s", labels[0], labels[1],
 			(unsigned long long)seed);
 
-	prog.on = !o.quiet && isatty(STDERR_FILENO);
-	prog.plain = progress_plain();
-	prog.total = njobs * (size_t)o.replicas;
-	prog.start = timer_now();
-	prog.per_instance_s = o.max_time / o.replicas + 0.1;
-
-	rs.run[0] = session_begin_as(&ses, none, labels[0]);
-	rs.run[1] = session_begin_as(&ses, none, labels[1]);
-	/* A switch that failed said so and stopped the session: a failure, what finished stored. */
-	nfail += run_rounds(&o, &eng, jobs, njobs, &ses, &rs, &prog) == ENGINE_STOPPED;
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < rs.run[s]->nresults; i++)
-			nfail += rs.run[s]->results[i].status == RES_FAIL;
-	/* B's first: an interrupted run with nothing stored is dropped only when it is the last. */
-	session_end(&ses, rs.run[1]);
-	session_end(&ses, rs.run[0]);
-	progress_clear(&prog);
+	side_a = session_begin_as(&ses, none, labels[0]);
+	side_b = session_begin_as(&ses, none, labels[1]);
+	nfail = ab_rounds(&o, &eng, jobs, njobs, &ses, side_a, side_b, more, sizeof(more));
 	nfail += ab_restore(&a) < 0;
 	runner_janitor_wait(&a.jan, a.root);
 	cli_cpus_restore(&cpus);
@@ -1225,8 +1223,6 @@ int cmd_ab(int argc, char **argv)
 	else
 		ab_report(&o, &ses);
 	fflush(stdout);
-	snprintf(more, sizeof(more), ", %zu of %zu replicas not measured", prog.total - prog.done,
-		 prog.total);
 	free(sel);
 	free(one);
 	free(jobs);

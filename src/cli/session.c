@@ -52,14 +52,19 @@ struct run_info *session_begin(struct session *s, size_t nresults)
 
 struct run_info *session_begin_as(struct session *s, size_t nresults, const char *label)
 {
+	return session_begin_on(s, nresults, label, &s->si, s->si_json);
+}
+
+struct run_info *session_begin_on(struct session *s, size_t nresults, const char *label,
+				  const struct sysinfo *si, const char *si_json)
+{
 	struct run_info *run;
 
 	if (s->nruns == s->cap)
 		BUG("%s: more runs than the %zu the session was opened for", s->cmd, s->cap);
 	run = &s->runs[s->nruns++];
 	cli_now_iso(run->started, sizeof(run->started));
-	cli_run_begin(s->st, run, label, &s->si, s->si_json, s->nruns > 1 ? &s->runs[0] : NULL,
-		      nresults);
+	cli_run_begin(s->st, run, label, si, si_json, s->nruns > 1 ? &s->runs[0] : NULL, nresults);
 	if (!s->st)
 		run->id = (int64_t)s->nruns;
 	s->run_stored[s->nruns - 1] = 0;

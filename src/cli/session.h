@@ -86,6 +86,13 @@ void session_store_failed(struct session *s, const struct run_info *run);
  * session's (kbench ab's two conditions are one set, a label each).
  */
 struct run_info *session_begin_as(struct session *s, size_t nresults, const char *label);
+/*
+ * Begin the next run under label on another machine than the session's
+ * (kbench kernels: a guest, described by its own init): si and its JSON
+ * stored with the run instead of the session's description.
+ */
+struct run_info *session_begin_on(struct session *s, size_t nresults, const char *label,
+				  const struct sysinfo *si, const char *si_json);
 struct runner_janitor;
 /*
  * An untimed shell command (time's --setup, --prepare, --cleanup, ab's

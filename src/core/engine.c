@@ -221,14 +221,25 @@ enum engine_state engine_round(struct engine *e,
 
 	if (e->round >= e->rounds)
 		return ENGINE_DONE;
-	/* The pairs' order this round: A then B, or B then A, as drawn. */
+	/*
+	 * The pairs' order this round: A then B, or B then A, as drawn; in
+	 * blocks, one draw for the round, every A then every B or the other
+	 * way, and the first block starts its side afresh.
+	 */
 	if (e->paired)
-		for (size_t k = 0; 2 * k + 1 < e->njobs; k++) {
-			int swap = engine_b_first(e->seed, e->round, k);
+		for (size_t k = 0, half = e->njobs / 2; 2 * k + 1 < e->njobs; k++) {
+			int swap = engine_b_first(e->seed, e->round, e->blocks ? 0 : k);
 
-			e->order[2 * k] = 2 * k + (size_t)swap;
-			e->order[2 * k + 1] = 2 * k + 1 - (size_t)swap;
+			if (e->blocks) {
+				e->order[k] = 2 * k + (size_t)swap;
+				e->order[half + k] = 2 * k + 1 - (size_t)swap;
+			} else {
+				e->order[2 * k] = 2 * k + (size_t)swap;
+				e->order[2 * k + 1] = 2 * k + 1 - (size_t)swap;
+			}
 		}
+	if (e->blocks)
+		e->side_now = 0;
 	/* No job retires: one that skipped or failed rests in every round (engine_rests). */
 	st = engine_sweep(e->njobs, e->round, NULL, e->paired ? e->order : NULL, engine_replica, &a);
 	if (st != ENGINE_MORE)

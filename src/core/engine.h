@@ -65,6 +65,15 @@ struct engine {
 	 * (it said why).
 	 */
 	int paired;
+	/*
+	 * With pairs: each round measures every job of one side, then every
+	 * job of the other, the side first drawn from seed and the round;
+	 * cond is called at the start of both blocks, also when the round
+	 * before ended on that side.  For sides whose start is dear (a guest
+	 * booted from a kernel: kbench kernels), started once a round each,
+	 * where a switch at every pair would cost a boot a replica.
+	 */
+	int blocks;
 	uint64_t seed;
 	int (*cond)(void *arg, int side);
 	void *cond_arg;

@@ -11,7 +11,8 @@
  * time's runs and contest's loads go through engine_steps, checked here
  * on a scripted step: warm-up rounds first, every job once a round in
  * order, a retired job passed over, a stop or a signal ending it there;
- * and ab's paired rounds, with their switches.
+ * and ab's paired rounds, with their switches; kernels' rounds in blocks,
+ * a side's boot once a round.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -436,9 +437,72 @@ static void test_paired(void **state)
 	engine_end(&e, NULL, NULL);
 }
 
+/* The blocks' start of a side (kbench kernels' boot): counted, never refused. */
+static int fake_boot(void *arg, int side)
+{
+	(void)arg;
+	fake.switches++;
+	fake.side = side;
+	return 0;
+}
+
+/*
+ * Two sides in blocks (kbench kernels, whose side is a guest's boot):
+ * every round measures every job of one side, then every job of the
+ * other, the side first drawn once a round from the seed; each side is
+ * started once a round, also when the round before ended on it, and
+ * every replica is taken in its job's side.
+ */
+static void test_blocks(void **state)
+{
+	const struct engine_job jobs[] = {
+		{ .b = &row_a, .place = PLACE_NA, .side = 1 }, { .b = &row_a, .place = PLACE_NA, .side = 2 },
+		{ .b = &row_pipe, .place = PLACE_SAME, .side = 1 },
+		{ .b = &row_pipe, .place = PLACE_SAME, .side = 2 },
+		{ .b = &row_curve, .place = PLACE_NA, .side = 1 },
+		{ .b = &row_curve, .place = PLACE_NA, .side = 2 },
+	};
+	struct engine e;
+	int firsts[2] = { 0, 0 };
+	enum engine_state st;
+
+	(void)state;
+	engine_fake(&e, 0);
+	e.paired = 1;
+	e.blocks = 1;
+	e.seed = 7;
+	e.cond = fake_boot;
+	engine_begin(&e, jobs, 6, 6);
+	do
+		st = engine_round(&e, NULL, NULL);
+	while (st == ENGINE_MORE);
+	assert_int_equal(st, ENGINE_DONE);
+	/* Two boots a round, whatever the order. */
+	assert_int_equal(fake.switches, 2 * 6);
+	for (size_t i = 0, r = 0; i < fake.ncalls; r++) {
+		int first = fake.calls[i].side;
+		size_t start = i;
+
+		assert_int_equal(first == 2, engine_b_first(7, (int)r, 0));
+		firsts[first - 1]++;
+		/* One side's block, then the other's, each in the jobs' order, in this round. */
+		while (i < fake.ncalls && fake.calls[i].side == first && fake.calls[i].replica == (int)r)
+			i++;
+		assert_true(i - start >= 2);
+		while (i < fake.ncalls && fake.calls[i].side == 3 - first && fake.calls[i].replica == (int)r)
+			i++;
+		assert_ptr_equal(fake.calls[start].b, &row_a);
+	}
+	assert_true(firsts[0] > 0 && firsts[1] > 0);
+	assert_int_equal(e.jr[0].n, 6);
+	assert_int_equal(e.jr[1].n, 6);
+	engine_end(&e, NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_resting),
 		cmocka_unit_test(test_interrupted),

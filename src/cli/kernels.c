@@ -35,6 +35,7 @@
 #include "core/runner.h"
 #include "core/timer.h"
 #include "guest/guest.h"
+#include "judge/compare.h"
 #include "report/report.h"
 
 /* Rounds without --rounds: each boots both kernels once; 3 is the fewest a paired test takes. */
@@ -428,7 +429,7 @@ int cmd_kernels(int argc, char **argv)
 		cli_runs_out("kernels", o.fmt, &ses, 1);
 	} else {
 		kern_mark(&k, stdout);
-		ab_report(&o, &ses);
+		ab_report(&o, &ses, JUDGE_CMP_PAIRS_ONLY);
 		kern_mark(&k, stdout);
 	}
 	fflush(stdout);

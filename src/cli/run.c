@@ -1059,8 +1059,13 @@ static int ab_restore(struct ab *a)
  * the comparison: ab's point is the pairs, and the table's "~" alone would
  * say only that fewer than 3 runs a side made replicas the test.
  */
-static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *rows, size_t nrows)
+static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *rows, size_t nrows,
+			unsigned flags)
 {
+	const char *instead = flags & JUDGE_CMP_PAIRS_ONLY ?
+			      "each round boots anew, so they cannot tell" :
+			      "their replicas were compared instead";
+
 	size_t both = 0, unpaired = 0;
 
 	for (size_t i = 0; i < nrows; i++)
@@ -1072,19 +1077,20 @@ static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *ro
 		return;
 	if (o->replicas < 3)
 		printf("not compared in pairs: a paired test needs 3 rounds or more, and --rounds %d "
-		       "gives %d; the sides' replicas were compared instead\n", o->replicas, o->replicas);
+		       "gives %d; %s\n", o->replicas, o->replicas,
+		       flags & JUDGE_CMP_PAIRS_ONLY ? "each round boots anew, so they cannot tell" :
+		       "the sides' replicas were compared instead");
 	else
 		printf("%zu of %zu figures not compared in pairs: fewer than 3 of the %d rounds had a "
 		       "replica of both sides within the machine's state (a replica left out or failed "
-		       "takes its round with it); their replicas were compared instead\n", unpaired, both,
-		       o->replicas);
+		       "takes its round with it); %s\n", unpaired, both, o->replicas, instead);
 }
 
 /*
  * What ab prints at its end: the two sides' tables, then B against A
  * instance by instance, as `compare A B` would.
  */
-void ab_report(const struct run_opts *o, const struct session *ses)
+void ab_report(const struct run_opts *o, const struct session *ses, unsigned flags)
 {
 	struct judge_cmp_side sides[2];
 	struct judge_cmp_row *rows = NULL;
@@ -1095,12 +1101,12 @@ void ab_report(const struct run_opts *o, const struct session *ses)
 		return;
 	for (int s = 0; s < 2; s++)
 		sides[s] = (struct judge_cmp_side){ ses->runs[s].label, &ses->runs[s], 1 };
-	if (judge_compare_build(sides, 2, AB_THRESHOLD, 0, &rows, &nrows) < 0)
+	if (judge_compare_build(sides, 2, AB_THRESHOLD, flags, &rows, &nrows) < 0)
 		die("%s: out of memory", o->cmd);
 	printf("\n");
 	if (report_compare_text(stdout, sides, 2, rows, nrows, AB_THRESHOLD, 0) < 0)
 		die("%s: out of memory", o->cmd);
-	ab_unpaired(o, rows, nrows);
+	ab_unpaired(o, rows, nrows, flags);
 	free(rows);
 }
 
@@ -1221,7 +1227,7 @@ int cmd_ab(int argc, char **argv)
 	if (o.json)
 		cli_runs_out("ab", o.fmt, &ses, 1);
 	else
-		ab_report(&o, &ses);
+		ab_report(&o, &ses, 0);
 	fflush(stdout);
 	free(sel);
 	free(one);

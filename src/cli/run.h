@@ -55,7 +55,7 @@ struct engine_job *ab_jobs(const struct engine_job *one, size_t n);
 size_t ab_rounds(const struct run_opts *o, struct engine *e, const struct engine_job *jobs,
 		 size_t njobs, struct session *ses, struct run_info *a, struct run_info *b,
 		 char *more, size_t len);
-/* The two sides' tables, then B against A as `compare A B` prints it. */
-void ab_report(const struct run_opts *o, const struct session *ses);
+/* The two sides' tables, then B against A as `compare A B` prints it; flags JUDGE_CMP_*. */
+void ab_report(const struct run_opts *o, const struct session *ses, unsigned flags);
 
 #endif

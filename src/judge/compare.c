@@ -651,11 +651,12 @@ static int cmp_same_sitting(const struct judge_cmp_side *a, const struct judge_c
  * from Mann-Whitney, whose U says which side is larger, not by how much).
  * lower: the unit's better direction, for the states' window; measured:
  * the figures as they are, never at equal adds (the adds' own row, or
- * --as-measured).
+ * --as-measured); pairs_only: tested in pairs or not at
+ * all (JUDGE_CMP_PAIRS_ONLY).
  */
 static void cmp_test(struct judge_cmp_cell *base, const struct cmp_data *b,
 		     struct judge_cmp_cell *o, const struct cmp_data *d, int lower, int measured,
-		     const struct cmp_pairs *pp, const struct stats_sittings *sit)
+		     int pairs_only, const struct cmp_pairs *pp, const struct stats_sittings *sit)
 {
 	struct stats_welch w;
 	struct stats_mw mw;
@@ -690,6 +691,8 @@ static void cmp_test(struct judge_cmp_cell *base, const struct cmp_data *b,
 			return;
 		}
 	}
+	if (pairs_only)
+		return;
 
 	struct cmp_adjusted adj = { .buf = NULL };
 	int adjusted = !measured && cmp_adjust(base, b, o, d, &adj);
@@ -937,8 +940,8 @@ int judge_compare_build_history(const struct judge_cmp_side *sides, size_t nside
 				o->sittings = sit.sittings;
 				o->apart = apart[s];
 				cmp_test(&row->cell[0], &b, o, &d, row->key->better == BETTER_LOWER,
-					 row->sentinel || (flags & JUDGE_CMP_AS_MEASURED), &pp,
-					 o->apart ? &sit : NULL);
+					 row->sentinel || (flags & JUDGE_CMP_AS_MEASURED),
+					 !!(flags & JUDGE_CMP_PAIRS_ONLY), &pp, o->apart ? &sit : NULL);
 			}
 			free(pp.a);
 			free(pp.b);

@@ -163,6 +163,14 @@ struct judge_cmp_row {
  * would be taken out with the machine.
  */
 #define JUDGE_CMP_AS_MEASURED 1u
+/*
+ * Each round of the sides a sitting of its own (kbench kernels boots every
+ * side once a round): replicas of one boot share its state, so a figure is
+ * tested in pairs of rounds or not at all, never on replicas or samples,
+ * whose spread leaves out how far boots differ (an A/A of one kernel under
+ * two rounds marked both its figures, -24% and +28%).
+ */
+#define JUDGE_CMP_PAIRS_ONLY 2u
 
 /*
  * The sections a row goes to (judge_cmp_row's section), lmbench's tables

@@ -476,6 +476,38 @@ static void test_as_measured(void **state)
 	sim_free(&other);
 }
 
+/*
+ * Sides of one boot each (kbench kernels): the boots' own difference
+ * (lognormal 0.3) is what an A/A of one kernel shows, and the samples of
+ * one boot cannot see it.  Without pairs, Mann-Whitney on the samples
+ * marks most rows; with JUDGE_CMP_PAIRS_ONLY none is tested or marked:
+ * cannot tell, every row.
+ */
+static void test_pairs_only(void **state)
+{
+	struct sim_side base, other;
+	struct judge_cmp_row *rows;
+	struct sim_count c;
+	size_t nrows;
+
+	sim_make(*state, &base, 1, SIM_ROWS, BETTER_LOWER, 1.0, 0.3, 0.02);
+	sim_make(*state, &other, 1, SIM_ROWS, BETTER_LOWER, 1.0, 0.3, 0.02);
+	sim_build(&base, &other, 0.02, 0, &rows, &nrows);
+	sim_count(rows, nrows, &c);
+	assert_true(c.flagged >= SIM_ROWS / 2);
+	free(rows);
+	sim_build(&base, &other, 0.02, JUDGE_CMP_PAIRS_ONLY, &rows, &nrows);
+	sim_count(rows, nrows, &c);
+	assert_int_equal(c.flagged, 0);
+	for (size_t k = 0; k < nrows; k++) {
+		assert_int_equal(rows[k].cell[1].test, CMP_TEST_NONE);
+		assert_int_equal(rows[k].cell[1].verdict, CMP_CANNOT_TELL);
+	}
+	free(rows);
+	sim_free(&base);
+	sim_free(&other);
+}
+
 static void test_threshold(void **state)
 {
 	struct sim_side base, other;
@@ -1202,6 +1234,7 @@ int main(void)
 		cmocka_unit_test(test_drift_adjusted),
 		cmocka_unit_test(test_drift_sentinel_row),
 		cmocka_unit_test(test_as_measured),
+		cmocka_unit_test(test_pairs_only),
 		cmocka_unit_test(test_noisy_runs_and_samples),
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_instances),

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "plat/plat.h"
+#include "stats/hist.h"
 #include "stats/stats.h"
 
 /* Calibration grows n by at most this factor per step, so that a benchmark
@@ -223,8 +224,11 @@ static double per_op_ns(const struct sampler *s, double ns)
 	return per / ops_per_iter(s);
 }
 
+/* A sample's value: the time per operation, or what an observing row saw. */
 static double to_unit(const struct sampler *s, double ns)
 {
+	if (s->b->flags & BENCH_OBSERVED)
+		return ns_to_unit(s, s->ctx->observed_ns);
 	return ns_to_unit(s, per_op_ns(s, ns));
 }
 
@@ -427,6 +431,7 @@ static enum bench_status sample(struct sampler *s, struct result *r, double **ag
 	struct stats_summary ss;
 	double ns;
 	enum bench_status st;
+	int observed = (s->b->flags & BENCH_OBSERVED) != 0;
 
 	r->samples = malloc(cap * sizeof(*r->samples));
 	r->where = malloc(cap * sizeof(*r->where));
@@ -463,11 +468,15 @@ static enum bench_status sample(struct sampler *s, struct result *r, double **ag
 		where(s, &r->where[r->n]);
 		(*agg)[r->n] = to_aggregate(s, to_unit(s, ns));
 		r->samples[r->n++] = to_unit(s, ns);
-		if (!(r->samples[r->n - 1] > 0) || !isfinite(r->samples[r->n - 1]))
+		if (observed && (!(r->samples[r->n - 1] >= 0) || !isfinite(r->samples[r->n - 1])))
+			return bench_fail(s->ctx, 0, "observed %.0f ns, not a time: the clock went "
+					  "back", s->ctx->observed_ns);
+		if (!observed && (!(r->samples[r->n - 1] > 0) || !isfinite(r->samples[r->n - 1])))
 			return bench_fail(s->ctx, 0, "sample of %.0f ns for %llu iterations is not a "
 					  "positive time: the clock or the overhead is wrong", ns,
 					  (unsigned long long)s->n);
-		if (r->n >= cfg->min_samples) {
+		/* A distribution's tail needs every sample the budget gives, not a median's precision. */
+		if (!observed && r->n >= cfg->min_samples) {
 			stats_summarize(r->samples, r->n, &ss);
 			if (stats_rel_halfwidth(&ss) <= cfg->precision) {
 				r->stop = STOP_PRECISION;
@@ -802,6 +811,22 @@ static enum bench_status measure_curve(struct sampler *s, struct result *r,
 	return st;
 }
 
+void harness_percentiles(struct result *r)
+{
+	struct bench_ctx ctx = { .nvalues = r->nvalues };
+	double *v = r->n ? malloc(r->n * sizeof(*v)) : NULL;
+
+	if (!v)
+		return;
+	memcpy(ctx.values, r->values, sizeof(ctx.values));
+	memcpy(v, r->samples, r->n * sizeof(*v));
+	for (size_t i = 0; i < HIST_NPCT; i++)
+		bench_value(&ctx, hist_pct_keys[i], hist_rank_sort(v, r->n, hist_pcts[i]));
+	free(v);
+	r->nvalues = ctx.nvalues;
+	memcpy(r->values, ctx.values, sizeof(r->values));
+}
+
 /* The benchmark's parameters and side figures become the result's. */
 static void take_values(struct result *r, const struct bench_ctx *ctx)
 {
@@ -952,6 +977,9 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 			if (have_snap && snap(&after) == 0)
 				r->interference = interference(&before, &after);
 		}
+	} else if (st == BENCH_OK && parallel > 1 && (b->flags & BENCH_OBSERVED)) {
+		st = bench_skip(&ctx, "a distribution is measured one copy at a time, not with "
+				"--parallel %d", parallel);
 	} else if (st == BENCH_OK && parallel > 1) {
 		s.cp = &cp;
 		st = copies_start(b, cfg, &ctx, &cp);
@@ -970,8 +998,11 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	if (st == BENCH_OK && !np && b->overhead)
 		st = measure_overhead(&s, sample_target(cfg, OVH_SHARE));
 	phase_mark(cfg, &tp, phase, PH_OVERHEAD);
+	/* An observing row's sample is one iteration, what it saw of that one. */
+	if (st == BENCH_OK && !np && (b->flags & BENCH_OBSERVED))
+		s.n = 1;
 	/* A later replica keeps the first one's n, so that all replicas measure the same thing. */
-	if (st == BENCH_OK && !np && cfg->iterations)
+	else if (st == BENCH_OK && !np && cfg->iterations)
 		s.n = cfg->iterations;
 	else if (st == BENCH_OK && !np)
 		st = calibrate(&s, KIND_RUN, target, &s.n);
@@ -1028,9 +1059,21 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	stats_quantile_ci(r->samples, r->n, r->better == BETTER_HIGHER ? 0.95 : 0.05, &r->level,
 			  &r->level_low, &r->level_high);
 	r->status = r->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
+	/*
+	 * A distribution's figure is its median, whose interval says how
+	 * well it is known; its fast tail is no level of the machine but
+	 * the wakeups that were lucky.  It ran for its whole budget by
+	 * design, so the budget's end is no noise.
+	 */
+	if (b->flags & BENCH_OBSERVED) {
+		stats_quantile_ci(r->samples, r->n, 0.5, &r->level, &r->level_low, &r->level_high);
+		r->status = RES_OK;
+		harness_percentiles(r);
+	}
 	/* What was subtracted per operation, in the result's unit: a time's
-	 * alone, since a rate's figure is no sum of parts. */
-	if (metric_is_time(row_metric(b))) {
+	 * alone, since a rate's figure is no sum of parts; an observing
+	 * row's samples were not timed, so nothing came off them. */
+	if (metric_is_time(row_metric(b)) && !(b->flags & BENCH_OBSERVED)) {
 		double ns = (cfg->clock_cost_ns / (double)s.n +
 			     (b->flags & BENCH_CHEAP ? cfg->loop_ns : 0)) / ops_per_iter(&s);
 		double own = s.ovh_ns / ops_per_iter(&s);

@@ -67,6 +67,13 @@ void harness_defaults(struct harness_cfg *cfg);
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r);
 
 /*
+ * A distribution's percentiles (BENCH_OBSERVED rows): the values p50,
+ * p90, p99 and p999 of r's samples, nearest-rank, in r's unit, added or
+ * updated; max is r's own.  Also after the replicas' samples are merged.
+ */
+void harness_percentiles(struct result *r);
+
+/*
  * The sentinel's measurement: n iterations of b (a row without setup
  * state, sys.null or cpu.mhz) timed once, in this process, clock and loop
  * cost subtracted as for a sample; the time per operation in ns, or a

@@ -23,6 +23,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/fs.h>
+#include <linux/futex.h>
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -601,6 +602,31 @@ int plat_os_pin_cpu(int cpu)
 	rc = sched_setaffinity(0, size, set);
 	CPU_FREE(set);
 	return rc;
+}
+
+int plat_os_rt_enter(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return sched_setscheduler(0, SCHED_FIFO, &sp);
+}
+
+int plat_rt_leave(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	return sched_setscheduler(0, SCHED_OTHER, &sp);
+}
+
+/* Through syscall(): the C library has no wrapper for the futex. */
+int plat_futex_wait(uint32_t *word, uint32_t expected)
+{
+	return (int)syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+int plat_futex_wake(uint32_t *word, int n)
+{
+	return (int)syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
 int plat_pipe_cloexec(int fd[2])

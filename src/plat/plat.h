@@ -238,6 +238,23 @@ int plat_minor_faults(uint64_t *n);
  */
 int plat_pipe_cloexec(int fd[2]);
 
+/*
+ * Back under the time-sharing policy after plat_rt_enter: 0, or -1 with
+ * errno (ENOSYS where the OS has no real-time policy).
+ */
+int plat_rt_leave(void);
+
+/*
+ * A futex of this process's own (Linux's FUTEX_*_PRIVATE), for the
+ * locking figures and the wakeups between threads.  plat_futex_wait
+ * sleeps while *word holds expected: 0 once woken (or spuriously), -1
+ * with errno EAGAIN at once when *word held something else, EINTR, or
+ * ENOSYS where the OS has no futex.  plat_futex_wake wakes at most n
+ * sleepers on word: how many, or -1 with errno.
+ */
+int plat_futex_wait(uint32_t *word, uint32_t expected);
+int plat_futex_wake(uint32_t *word, int n);
+
 /* The replaceable system calls and their faults. */
 #include "plat/sys.h"
 

@@ -95,6 +95,37 @@ int plat_os_pin_cpu(int cpu)
 	return -1;
 }
 
+/* Real-time policies are an option of POSIX's, and their rights differ by OS. */
+int plat_os_rt_enter(int prio)
+{
+	(void)prio;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_rt_leave(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+/* The futex is Linux's; the BSDs' equivalents (_umtx_op, futex(2) on OpenBSD) differ. */
+int plat_futex_wait(uint32_t *word, uint32_t expected)
+{
+	(void)word;
+	(void)expected;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_futex_wake(uint32_t *word, int n)
+{
+	(void)word;
+	(void)n;
+	errno = ENOSYS;
+	return -1;
+}
+
 /*
  * pipe2 is not in every system this file serves (macOS lacks it); kbench
  * is single-threaded, so no exec can come between the pipe and the flags.

@@ -104,6 +104,30 @@ kb run --only 'lock.nosuch' --no-store $FAST
 check "an unknown lock row: exit 1 or 2, one line" \
 	sh -c "[ $rc = 1 ] || [ $rc = 2 ]; [ \$(wc -l <'$T/err') = 1 ] && grep -q \"unknown benchmark 'lock.nosuch'\" '$T/err'"
 
+# --- run --events ---------------------------------------------------------------
+if [ "$PLATFORM" = posix ]; then
+	kb run --only sys.null --events --json --no-store $FAST
+	check "--events under posix: measured, no counters said once" \
+		sh -c "[ $rc = 0 ] && [ \$(grep -c -- '--events' '$T/err') = 1 ] && grep -q 'no event counters' '$T/err'"
+else
+	kb run --only vm.page_fault_anon --events --json --no-store --tmpdir $T/tmp --max-time 0.1 --replicas 1
+	check "--events: the run measured" sh -c "[ $rc = 0 ] && \"$JC\" run <'$T/out' | grep -q 'ok 1'"
+	check "... the software events per operation in its values" \
+		sh -c "grep -Eq '\"ev_context_switches\": [0-9]' '$T/out' && grep -Eq '\"ev_migrations\": [0-9]' '$T/out'"
+	pf=$(grep -Eo '"ev_page_faults": [0-9.e+-]+' "$T/out" | awk '{ print $2 }')
+	check "... one page fault counted per page faulted in (counted, not timed: $pf)" \
+		awk -v v="${pf:-0}" 'BEGIN { exit !(v >= 0.8 && v <= 1.25) }'
+	absent=0
+	for e in cycles instructions cache_misses branch_misses; do
+		if ! grep -q "\"ev_$e\": " "$T/out"; then
+			absent=1
+			w=$(echo "$e" | tr _ ' ')
+			check "... $e absent: said on stderr, not stored as zero" grep -q "$w" "$T/err"
+		fi
+	done
+	check "... what is absent said once" [ "$(grep -c -- '--events' "$T/err")" -le "$absent" ]
+fi
+
 kb summary --db "$DB"
 check "summary shows both tables from the store" \
 	sh -c "[ $rc = 0 ] && grep -q '^Locking - ns' '$T/out' && grep -q '^Wakeup latency - us' '$T/out'"

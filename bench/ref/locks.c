@@ -79,7 +79,7 @@ static void relax(void)
 
 static void loop(const char *op, long n)
 {
-	uint64_t next = word + 1, exp;
+	uint64_t next = word + 1, want;
 	int e = 0;
 
 	if (strcmp(op, "add") == 0) {
@@ -95,7 +95,7 @@ static void loop(const char *op, long n)
 	} else if (strcmp(op, "cas") == 0) {
 		int ok = 1;
 		for (long i = 0; i < n && ok; i++)
-			EIGHT(exp = next - 1; ok &= __atomic_compare_exchange_n(&word, &exp, next, 0,
+			EIGHT(want = next - 1; ok &= __atomic_compare_exchange_n(&word, &want, next, 0,
 					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); next++);
 		if (!ok)
 			die("compare-and-swap failed");

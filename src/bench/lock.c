@@ -133,11 +133,11 @@ static enum bench_status xchg_run(struct bench_ctx *ctx, uint64_t n)
 static enum bench_status cas_run(struct bench_ctx *ctx, uint64_t n)
 {
 	struct lock_state *s = ctx->priv;
-	uint64_t next = __atomic_load_n(&s->word, __ATOMIC_RELAXED) + 1, exp;
+	uint64_t next = __atomic_load_n(&s->word, __ATOMIC_RELAXED) + 1, want;
 	int ok = 1;
 
 	for (uint64_t i = 0; i < n && ok; i++)
-		LOCK_8(exp = next - 1; ok &= __atomic_compare_exchange_n(&s->word, &exp, next, 0,
+		LOCK_8(want = next - 1; ok &= __atomic_compare_exchange_n(&s->word, &want, next, 0,
 									  __ATOMIC_SEQ_CST,
 									  __ATOMIC_SEQ_CST); next++);
 	if (!ok)
@@ -389,26 +389,26 @@ static enum bench_status handoff_run(struct bench_ctx *ctx, uint64_t n)
 }
 
 #define LOCK_SUITES SUITE_FULL
-#define LOCK_ROW(name, what, fn, ...)                                                       \
+#define LOCK_ROW(name, what, fn, unsup)                                                     \
 	{ .id = "lock." name, .metric = METRIC_NS, .better = BETTER_LOWER,                 \
 	  .suites = LOCK_SUITES, .flags = BENCH_CHEAP, .summary = what,                     \
-	  .setup = lock_setup, .run = fn, .teardown = lock_teardown, __VA_ARGS__ }
+	  .setup = lock_setup, .run = fn, .teardown = lock_teardown, .unsupported = unsup }
 
 const struct bench lock_benches[] = {
-	LOCK_ROW("atomic_add", "an uncontended atomic add (lock add on x86)", add_run),
-	LOCK_ROW("xchg", "an uncontended atomic exchange", xchg_run),
-	LOCK_ROW("cas", "an uncontended compare-and-swap that succeeds", cas_run),
+	LOCK_ROW("atomic_add", "an uncontended atomic add (lock add on x86)", add_run, NULL),
+	LOCK_ROW("xchg", "an uncontended atomic exchange", xchg_run, NULL),
+	LOCK_ROW("cas", "an uncontended compare-and-swap that succeeds", cas_run, NULL),
 	LOCK_ROW("lfence", "lfence: the load barrier, one after another",
-		 lfence_run, .unsupported = fence_unsupported),
+		 lfence_run, fence_unsupported),
 	LOCK_ROW("sfence", "sfence: the store barrier, one after another",
-		 sfence_run, .unsupported = fence_unsupported),
+		 sfence_run, fence_unsupported),
 	LOCK_ROW("mfence", "mfence: the full memory barrier, one after another",
-		 mfence_run, .unsupported = fence_unsupported),
+		 mfence_run, fence_unsupported),
 	{ .id = "lock.mutex", .metric = METRIC_NS, .better = BETTER_LOWER, .suites = LOCK_SUITES,
 	  .flags = BENCH_CHEAP, .summary = "an uncontended pthread mutex lock and unlock pair",
 	  .setup = mutex_setup, .run = mutex_run, .teardown = lock_teardown },
 	LOCK_ROW("spin", "an uncontended spin lock and unlock pair (exchange, release store)",
-		 spin_run),
+		 spin_run, NULL),
 	{ .id = "lock.futex_wake", .metric = METRIC_NS, .better = BETTER_LOWER,
 	  .suites = LOCK_SUITES, .flags = BENCH_CHEAP,
 	  .summary = "FUTEX_WAKE on a word no one waits on: an unlock's system call",

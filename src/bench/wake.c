@@ -44,6 +44,7 @@ struct wake_timer {
 static enum bench_status timer_setup(struct bench_ctx *ctx)
 {
 	struct wake_timer *w = calloc(1, sizeof(*w));
+	int e;
 
 	if (!w)
 		return bench_fail(ctx, ENOMEM, "setup");
@@ -56,11 +57,10 @@ static enum bench_status timer_setup(struct bench_ctx *ctx)
 		return BENCH_OK;
 	}
 	/* Measured all the same, under the policy there is, and said. */
+	e = errno;
 	bench_value_text(ctx, "policy", "SCHED_OTHER");
-	bench_value_text(ctx, "fifo_refused", errno == EPERM || errno == EACCES
-					   ? "no permission for SCHED_FIFO"
-					   : errno == ENOSYS ? "no SCHED_FIFO on this OS"
-							     : strerror(errno));
+	bench_value_text(ctx, "fifo_refused", e == EPERM || e == EACCES ? "no permission for SCHED_FIFO"
+					      : e == ENOSYS ? "no SCHED_FIFO on this OS" : strerror(e));
 	return BENCH_OK;
 }
 

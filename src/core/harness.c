@@ -92,6 +92,7 @@ struct sampler {
 	int nsteal;		/* CPUs in steal, 0: steal time unknown here */
 	uint64_t steal[BENCH_MAX_CPUS];	/* each CPU's steal time at the last sample */
 	size_t nends, napart;	/* samples whose ends' CPUs are known; of them, apart */
+	struct plat_events *ev;	/* --events: started and stopped around each sample */
 };
 
 static uint64_t now(const struct harness_cfg *cfg)
@@ -442,7 +443,12 @@ static enum bench_status sample(struct sampler *s, struct result *r, double **ag
 	for (;;) {
 		int cpu = -1, before = ends_apart(s, &cpu), after;
 
+		/* The counters run over the timed call alone, outside its clock reads. */
+		if (s->ev)
+			plat_events_enable(s->ev, 1);
 		st = sample_once(s, s->n, &ns);
+		if (s->ev)
+			plat_events_enable(s->ev, 0);
 		if (st != BENCH_OK)
 			return st;
 		after = ends_apart(s, &cpu);
@@ -827,6 +833,36 @@ void harness_percentiles(struct result *r)
 	memcpy(r->values, ctx.values, sizeof(r->values));
 }
 
+const char *const harness_event_keys[PLAT_NEV] = {
+	[PLAT_EV_CONTEXT_SWITCHES] = "ev_context_switches", [PLAT_EV_MIGRATIONS] = "ev_migrations",
+	[PLAT_EV_PAGE_FAULTS] = "ev_page_faults", [PLAT_EV_CYCLES] = "ev_cycles",
+	[PLAT_EV_INSTRUCTIONS] = "ev_instructions", [PLAT_EV_CACHE_MISSES] = "ev_cache_misses",
+	[PLAT_EV_BRANCH_MISSES] = "ev_branch_misses",
+};
+
+/*
+ * Values a merge may still add (machine_share, noisy_points): the events
+ * leave them room, and an event that finds none is left out.
+ */
+#define EVENTS_ROOM 2
+
+/*
+ * The events counted over the samples, per operation, as values: those
+ * the machine has; the front end says once which it lacks.  Read after
+ * teardown, so that the peers, gone, have added theirs.
+ */
+static void events_values(struct sampler *s, struct plat_events *ev, const struct result *r)
+{
+	uint64_t c[PLAT_NEV];
+	double ops = (double)s->n * (double)r->n * ops_per_iter(s) * (s->cp ? s->cp->n : 1);
+
+	if (plat_events_read(ev, c) < 0 || !(ops > 0))
+		return;
+	for (int i = 0; i < PLAT_NEV; i++)
+		if (ev->fd[i] >= 0 && s->ctx->nvalues + EVENTS_ROOM < BENCH_MAX_VALUES)
+			bench_value(s->ctx, harness_event_keys[i], (double)c[i] / ops);
+}
+
 /* The benchmark's parameters and side figures become the result's. */
 static void take_values(struct result *r, const struct bench_ctx *ctx)
 {
@@ -935,6 +971,7 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	const char *why;
 	double *agg = NULL;
 	struct bench_point *pts = NULL;
+	struct plat_events ev;
 	size_t np = 0;
 	uint64_t t0 = now(cfg), tp = t0;
 	double target = sample_target(cfg, 1), phase[PH_N] = { 0 };
@@ -961,6 +998,9 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		else if ((np = b->points(&ctx, pts, BENCH_MAX_POINTS)) > BENCH_MAX_POINTS)
 			BUG("%s: %zu points, more than %d", b->id, np, BENCH_MAX_POINTS);
 	}
+	/* Opened before setup, so that the peers and copies it forks count too. */
+	if (st == BENCH_OK && cfg->events && !np && plat_events_open(&ev) > 0)
+		s.ev = &ev;
 	if (st == BENCH_OK && np) {
 		if (parallel > 1) {
 			st = bench_skip(&ctx, "a curve is measured one copy at a time, not with "
@@ -1027,6 +1067,12 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	else if (b->teardown && set_up)
 		b->teardown(&ctx);
 	phase_mark(cfg, &tp, phase, PH_TEARDOWN);
+	if (s.ev) {
+		if (st == BENCH_OK)
+			events_values(&s, &ev, r);
+		plat_events_close(&ev);
+		s.ev = NULL;
+	}
 	r->iterations = s.n;
 	r->wall_s = (double)(now(cfg) - t0) / 1e9;
 	take_values(r, &ctx);

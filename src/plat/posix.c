@@ -126,6 +126,36 @@ int plat_futex_wake(uint32_t *word, int n)
 	return -1;
 }
 
+/* Counters are the OS's own (the BSDs' hwpmc, macOS's kperf), with no common interface. */
+int plat_events_open(struct plat_events *ev)
+{
+	for (int i = 0; i < PLAT_NEV; i++) {
+		ev->fd[i] = -1;
+		ev->err[i] = ENOSYS;
+	}
+	errno = ENOSYS;
+	return -1;
+}
+
+void plat_events_enable(struct plat_events *ev, int on)
+{
+	(void)ev;
+	(void)on;
+}
+
+int plat_events_read(const struct plat_events *ev, uint64_t *counts)
+{
+	(void)ev;
+	for (int i = 0; i < PLAT_NEV; i++)
+		counts[i] = 0;
+	return 0;
+}
+
+void plat_events_close(struct plat_events *ev)
+{
+	(void)ev;
+}
+
 /*
  * pipe2 is not in every system this file serves (macOS lacks it); kbench
  * is single-threaded, so no exec can come between the pipe and the flags.

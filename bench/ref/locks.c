@@ -69,6 +69,8 @@ static _Alignas(64) uint32_t fword;
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static volatile uint64_t *line;
 static uint64_t turn;
+/* Spins before a yield: at once on one CPU, where spinning waits for the tick. */
+static unsigned limit = 256;
 
 static void relax(void)
 {
@@ -139,7 +141,7 @@ static void loop(const char *op, long n)
 
 			__atomic_store_n(line, mine, __ATOMIC_RELEASE);
 			while ((t = __atomic_load_n(line, __ATOMIC_ACQUIRE)) == mine)
-				if (++spins % 256 == 0)
+				if (++spins % limit == 0)
 					sched_yield();
 				else
 					relax();
@@ -163,6 +165,8 @@ int main(int argc, char **argv)
 
 	if (handoff && argc > 2 && (strcmp(argv[2], "same") == 0 || strcmp(argv[2], "spread") == 0))
 		spread = strcmp(argv[a++], "spread") == 0;
+	if (handoff && !spread)
+		limit = 1;
 	n = argc > a ? atol(argv[a]) : handoff ? 20000 : 1000000;
 	r = argc > a + 1 ? atoi(argv[a + 1]) : 21;
 	if (argc < 2 || n < 1 || r < 1 || !(v = malloc(sizeof(*v) * r))) {
@@ -184,7 +188,7 @@ int main(int argc, char **argv)
 			pin(spread ? 1 : 0);
 			for (;;) {
 				while ((t = __atomic_load_n(line, __ATOMIC_ACQUIRE)) == seen || !(t & 1))
-					if (++spins % 256 == 0)
+					if (++spins % limit == 0)
 						sched_yield();
 					else
 						relax();

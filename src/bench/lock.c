@@ -35,9 +35,10 @@
 #define LOCK_LINE 64
 /*
  * Spins on the handed line before yielding the CPU: far more than the
- * 100-300 ns a line takes between two CPUs, so that spread never yields,
- * and few enough that on one CPU (placement same) the other end gets the
- * CPU at once.
+ * 100-300 ns a line takes between two CPUs, so that spread seldom yields,
+ * and few enough that unpinned ends sharing a CPU get on.  Pinned to one
+ * CPU (placement same) an end yields at once: spinning there only waits
+ * for the tick.
  */
 #define LOCK_SPINS 256
 /* Yields between two looks at whether the other end is still alive. */
@@ -69,7 +70,13 @@ struct lock_state {
 	size_t line_len;
 	pid_t peer;
 	uint64_t turn;				/* the last turn that came back */
+	unsigned spins;				/* spins before a yield */
 };
+
+static unsigned lock_spins(const struct bench_ctx *ctx)
+{
+	return ctx->placement == PLACE_SAME ? 1 : LOCK_SPINS;
+}
 
 static enum bench_status lock_setup(struct bench_ctx *ctx)
 {
@@ -309,13 +316,13 @@ static int handoff_peer(struct bench_ctx *ctx, void *arg)
 {
 	volatile uint64_t *line = arg;
 	uint64_t seen = 0, t;
+	unsigned limit = lock_spins(ctx);
 
-	(void)ctx;
 	for (;;) {
 		unsigned spins = 0;
 
 		while ((t = __atomic_load_n(line, __ATOMIC_ACQUIRE)) == seen || !(t & 1)) {
-			if (++spins % LOCK_SPINS == 0)
+			if (++spins % limit == 0)
 				sched_yield();
 			else
 				lock_relax();
@@ -340,6 +347,7 @@ static enum bench_status handoff_setup(struct bench_ctx *ctx)
 		return st;
 	ctx->ops_per_iter = 1;
 	ctx->nends = 2;
+	s->spins = lock_spins(ctx);
 	s->line_len = page > 0 ? (size_t)page : 4096;
 	/* Shared and anonymous: the two ends are processes, pinned each as the placement says. */
 	p = plat_mmap(NULL, s->line_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -372,12 +380,12 @@ static enum bench_status handoff_run(struct bench_ctx *ctx, uint64_t n)
 
 		__atomic_store_n(s->line, mine, __ATOMIC_RELEASE);
 		while ((t = __atomic_load_n(s->line, __ATOMIC_ACQUIRE)) == mine) {
-			if (++spins % LOCK_SPINS != 0) {
+			if (++spins % s->spins != 0) {
 				lock_relax();
 				continue;
 			}
 			sched_yield();
-			if (spins % ((unsigned long)LOCK_SPINS * LOCK_ALIVE_EVERY) == 0 &&
+			if (spins % ((unsigned long)s->spins * LOCK_ALIVE_EVERY) == 0 &&
 			    waitpid(s->peer, NULL, WNOHANG) != 0)
 				return peer_failed(ctx, &s->peer, "the other end stopped answering");
 		}

@@ -356,8 +356,11 @@ static void distribution_keys(json_t *o, const struct result *r, int measured, i
 
 	if (!measured || !result_value(r, hist_pct_keys[0]))
 		return;
-	for (size_t i = 0; i < HIST_NPCT; i++)
-		report_jset(o, hist_pct_keys[i], report_jreal(result_value(r, hist_pct_keys[i])->num), bad);
+	for (size_t i = 0; i < HIST_NPCT; i++) {
+		const struct bench_value *v = result_value(r, hist_pct_keys[i]);
+
+		report_jset(o, hist_pct_keys[i], v && !v->text[0] ? report_jreal(v->num) : json_null(), bad);
+	}
 	if (!r->samples || !r->n)
 		return;
 	if (!(h = calloc(1, sizeof(*h))) || !(a = json_array())) {

@@ -57,7 +57,7 @@ static void probes_num(struct rm_doc *doc, int width, double v)
 
 static void probes_locks(struct rm_doc *doc, const struct run_info *runs, size_t nruns, int osw)
 {
-	char cell[LM_LABEL_CELL], lo[64], hi[64], line[256];
+	char cell[LM_LABEL_CELL], lo[64], hi[64], name[160], line[1024];
 	double flo, fhi;
 
 	rm_table(doc, "locks", "Locking - ns per operation - smaller is better");
@@ -88,10 +88,10 @@ static void probes_locks(struct rm_doc *doc, const struct run_info *runs, size_t
 								       : (double)NAN);
 		}
 	for (size_t k = 0; k < nruns; k++) {
-		text_run_name(&runs[k], cell, sizeof(cell));
+		text_run_name(&runs[k], name, sizeof(name));
 		if (runs[k].mhz > 0 && probes_any(&runs[k], 1, probes_lock)) {
 			snprintf(line, sizeof(line), "  %s: cycles derived from the measured %.0f MHz, "
-				 "not counted", cell, runs[k].mhz);
+				 "not counted", name, runs[k].mhz);
 			rm_text(doc, RM_NOTE, line);
 		}
 	}
@@ -99,7 +99,7 @@ static void probes_locks(struct rm_doc *doc, const struct run_info *runs, size_t
 
 static void probes_wakes(struct rm_doc *doc, const struct run_info *runs, size_t nruns, int osw)
 {
-	char cell[LM_LABEL_CELL], line[256];
+	char cell[LM_LABEL_CELL], name[160], line[1024];
 	static const char *const keys[] = { "p50", "p90", "p99", "p999" };
 	static const char *const heads[] = { "p50", "p90", "p99", "p99.9" };
 
@@ -128,9 +128,9 @@ static void probes_wakes(struct rm_doc *doc, const struct run_info *runs, size_t
 			probes_num(doc, PROBE_PCT_W, r->max);
 			rm_cell(doc, PROBE_WAKE_W, 0, pol && pol->text[0] ? pol->text : "-");
 			if (why && why->text[0]) {
-				text_run_name(&runs[k], cell, sizeof(cell));
+				text_run_name(&runs[k], name, sizeof(name));
 				snprintf(line, sizeof(line), "  %s %s: SCHED_FIFO refused (%s), measured "
-					 "under SCHED_OTHER", cell, r->id, why->text);
+					 "under SCHED_OTHER", name, r->id, why->text);
 				rm_text(doc, RM_NOTE, line);
 			}
 		}

@@ -27,7 +27,7 @@ check "run --only 'lock.*' exits 0" [ "$rc" = 0 ]
 check "run prints the locking table" grep -q '^Locking - ns per operation - smaller is better$' "$T/out"
 check "... a row per primitive" \
 	[ "$(grep -Ec ' (atomic_add|xchg|cas|mutex|spin) +[0-9.]+ ' "$T/out")" = 5 ]
-needs "a futex" check "... the futex rounds measured" \
+needs "futex" check "... the futex rounds measured" \
 	[ "$(grep -Ec ' futex_(wake|wait) +[0-9.]+ ' "$T/out")" = 2 ]
 needs "CPU affinity" check "... the handoff under same" grep -Eq ' handoff \[same\] +[0-9.]+ ' "$T/out"
 if [ "$(nproc)" -ge 2 ]; then
@@ -67,7 +67,7 @@ check "run --only wake.timer,wake.msg exits 0" [ "$rc" = 0 ]
 check "run prints the wakeup table, p50 to max" \
 	grep -Eq '^OS +Figure +p50 +p90 +p99 +p99\.9 +max +policy' "$T/out"
 check "... wake.timer's row with its policy" grep -Eq ' wake\.timer +([0-9.]+ +){5}SCHED_(FIFO|OTHER)' "$T/out"
-needs "a futex" check "... wake.msg's row" grep -Eq ' wake\.msg +([0-9.]+ +){5}SCHED_OTHER' "$T/out"
+needs "futex" check "... wake.msg's row" grep -Eq ' wake\.msg +([0-9.]+ +){5}SCHED_OTHER' "$T/out"
 
 kb run --only wake.timer --json --no-store $FAST
 check "run --json of wake.timer: valid" sh -c "[ $rc = 0 ] && \"$JC\" run <'$T/out' >/dev/null"
@@ -92,8 +92,10 @@ if [ "$PLATFORM" != posix ] && unshare -U true 2>/dev/null; then
 	check "... said under the table" \
 		grep -q 'wake.timer: SCHED_FIFO refused (no permission for SCHED_FIFO), measured under SCHED_OTHER' "$T/out"
 else
-	skip "no permission for SCHED_FIFO: still measured" "no user namespaces here"
-	skip "... said under the table" "no user namespaces here"
+	why="no user namespaces here"
+	[ "$PLATFORM" = posix ] && why="the posix platform has no SCHED_FIFO"
+	skip "no permission for SCHED_FIFO: still measured" "$why"
+	skip "... said under the table" "$why"
 fi
 
 # Bad input: one line each.
@@ -106,7 +108,7 @@ check "an unknown lock row: exit 1 or 2, one line" \
 
 # --- run --events ---------------------------------------------------------------
 if [ "$PLATFORM" = posix ]; then
-	kb run --only sys.null --events --json --no-store $FAST
+	kb run --only sys.null --events --json --no-store --tmpdir $T/tmp --max-time 0.05 --replicas 1
 	check "--events under posix: measured, no counters said once" \
 		sh -c "[ $rc = 0 ] && [ \$(grep -c -- '--events' '$T/err') = 1 ] && grep -q 'no event counters' '$T/err'"
 else

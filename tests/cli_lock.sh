@@ -130,6 +130,10 @@ else
 	check "... what is absent said once" [ "$(grep -c -- '--events' "$T/err")" -le "$absent" ]
 fi
 
+kb export --db "$DB" --format csv
+check "export --format csv: the percentiles as the last columns, wake.timer's filled" \
+	sh -c "[ $rc = 0 ] && head -1 '$T/out' | grep -q ',reason,p50,p90,p99,p999\$' && grep ',wake\.timer,' '$T/out' | grep -Eq ',[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+\$'"
+
 kb summary --db "$DB"
 check "summary shows both tables from the store" \
 	sh -c "[ $rc = 0 ] && grep -q '^Locking - ns' '$T/out' && grep -q '^Wakeup latency - us' '$T/out'"

@@ -32,7 +32,7 @@ TMPD=${TMPDIR:-/tmp}
 # in the last minute (kbench's fs.c), and alternating kbench with a
 # reference on one file system makes each pay for the other's deletes.
 FSDIR=${FSDIR:-$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo "$TMPD")}
-for r in fork_loop exec_loop pingpong ring faults files stream_bw getppid_loop chase; do
+for r in fork_loop exec_loop pingpong ring faults files stream_bw getppid_loop chase locks; do
 	build_ref "$r" || exit 1
 done
 # As its header says: the vector loops a compiler makes for this machine, as kbench's are.
@@ -89,6 +89,18 @@ fs.delete.10k - t 1 2 $WORK/files 10240 1000 $REPS $FSDIR
 mem.read.bw - b 1 1 $WORK/mem_bw -H -8 read $MEMMB
 mem.bcopy_libc.bw - b 1 1 $WORK/mem_bw -H copy $MEMMB
 mem.write.bw - b 1 1 $WORK/mem_bw -H -8 write $MEMMB
+lock.atomic_add - t 1 1 $WORK/locks add
+lock.xchg - t 1 1 $WORK/locks xchg
+lock.cas - t 1 1 $WORK/locks cas
+lock.lfence - t 1 1 $WORK/locks lfence
+lock.sfence - t 1 1 $WORK/locks sfence
+lock.mfence - t 1 1 $WORK/locks mfence
+lock.mutex - t 1 1 $WORK/locks mutex
+lock.spin - t 1 1 $WORK/locks spin
+lock.futex_wake - t 1 1 $WORK/locks futex_wake
+lock.futex_wait - t 1 1 $WORK/locks futex_wait
+lock.handoff same t 1 1 $WORK/locks handoff same
+lock.handoff spread t 1 1 $WORK/locks handoff spread
 EOF
 # The cache levels at the sizes kbench measures them at (one a machine, as
 # its results record them), chased in the same page order.

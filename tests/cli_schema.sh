@@ -32,7 +32,7 @@ FAST="--max-time 0.2 --tmpdir $T/tmp --quiet"
 "$KB" compare --db "$K" 2.5.47 2.5.47-mm1 2.5.48 --json >"$D/compare3.json" 2>/dev/null
 "$KB" show sys.null 1 --db "$K" --json >"$D/show.json" 2>/dev/null
 "$KB" show sentinel 1 --db "$K" --json >"$D/show-sentinel.json" 2>/dev/null
-"$KB" run --db "$R" --only 'sys.null,mem.read.bw' --label one $FAST --json >"$D/runs.json" 2>/dev/null
+"$KB" run --db "$R" --only 'sys.null,mem.read.bw,wake.timer' --label one $FAST --json >"$D/runs.json" 2>/dev/null
 "$KB" time --db "$R" --runs 2 --label one --json --quiet -- true >"$D/runs-time.json" 2>/dev/null
 "$KB" ab --only sys.null --rounds 2 --a true --b true --no-store $FAST --json >"$D/runs-ab.json" 2>/dev/null
 "$KB" contest --workload 'sleep 0.2' --loads noload --runs 1 --no-store --settle 0.2 \

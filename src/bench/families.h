@@ -37,5 +37,9 @@ extern const struct bench clock_benches[];
 extern const size_t clock_nbenches;
 extern const struct bench aim9_benches[];
 extern const size_t aim9_nbenches;
+extern const struct bench lock_benches[];
+extern const size_t lock_nbenches;
+extern const struct bench wake_benches[];
+extern const size_t wake_nbenches;
 
 #endif

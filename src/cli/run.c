@@ -261,9 +261,56 @@ void run_harness(const struct run_opts *o, unsigned suite_bits, struct runner_cf
 	rc->harness.parallel = o->parallel;
 	rc->harness.msg_size = o->msg_size;
 	rc->harness.size = o->size;
+	rc->harness.events = o->events;
 	rc->harness.suite = suite_bits;
 	rc->tmproot = o->tmpdir;
 	rc->watchdog_s = o->watchdog;
+}
+
+/*
+ * --events: the events this machine cannot count, said once for the run
+ * (not a zero in every result): those it has no such event for, those it
+ * does not permit (kernel.perf_event_paranoid), or none at all.  What it
+ * can count is counted.
+ */
+static void events_absent(const struct run_opts *o)
+{
+	static const char *const names[PLAT_NEV] = {
+		"context switches", "migrations", "page faults", "cycles", "instructions",
+		"cache misses", "branch misses",
+	};
+	struct plat_events ev;
+	char none[256] = "", denied[256] = "", paranoid[64] = "?";
+	int n = plat_events_open(&ev);
+
+	if (o->quiet)
+		goto out;
+	if (n < 0) {
+		fprintf(stderr, "kbench %s: --events: this OS gives kbench no event counters; measured "
+			"without them\n", o->cmd);
+		return;
+	}
+	for (int i = 0; i < PLAT_NEV; i++) {
+		char *list = ev.err[i] == EACCES || ev.err[i] == EPERM ? denied : none;
+
+		if (ev.fd[i] >= 0)
+			continue;
+		snprintf(list + strlen(list), 256 - strlen(list), "%s%s", list[0] ? ", " : "", names[i]);
+	}
+	plat_read_line("/proc/sys/kernel/perf_event_paranoid", paranoid, sizeof(paranoid));
+	if (none[0] && denied[0])
+		fprintf(stderr, "kbench %s: --events: %s absent here (no such event: no PMU the kernel "
+			"offers); %s not permitted (perf_event_paranoid %s)\n", o->cmd, none, denied,
+			paranoid);
+	else if (none[0])
+		fprintf(stderr, "kbench %s: --events: %s absent here (no such event: no PMU the kernel "
+			"offers)\n", o->cmd, none);
+	else if (denied[0])
+		fprintf(stderr, "kbench %s: --events: %s not permitted (perf_event_paranoid %s)\n",
+			o->cmd, denied, paranoid);
+out:
+	if (n > 0)
+		plat_events_close(&ev);
 }
 
 static int job_listed(const struct engine_job *jobs, size_t njobs, const struct bench *b)
@@ -543,6 +590,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "target", OPT_DOUBLE, &o->target, "PCT", "with --runs auto: the change a comparison of two such sides should see (5)", 0.1, 50, 0 },
 		{ "max-runs", OPT_INT, &o->max_runs, "N", "with --runs auto: at most N runs (20)", AUTO_MIN_RUNS, 1000, 0 },
 		{ "replicas", OPT_INT, &o->replicas, "N", "measure each instance N times spread over the run (quick 4, else 8)", 1, 100, 0 },
+		{ "events", OPT_FLAG, &o->events, NULL, "count context switches, migrations, page faults (and cycles, instructions, misses where a PMU is) per operation", 0, 0, 0 },
 	};
 	const struct opt ab_only[] = {
 		{ "a", OPT_STRING, &o->cond[1], "CMD", "shell command that puts the machine in condition A, run at every switch to A", 0, 0, 0 },
@@ -758,6 +806,8 @@ int cmd_run(int argc, char **argv)
 	jobs = make_jobs(&o, sel, nsel, &njobs);
 	/* Measured once, by the worker: the clock cost subtracted is the one recorded. */
 	run_harness(&o, suite_bits, &rc);
+	if (o.events)
+		events_absent(&o);
 	cli_engine_open(&eng, "run", &rc, 1, &cpus);
 	session_open(&ses, "run", o.db, o.no_store, o.label, &eng.pre, !o.quiet, (size_t)o.runs);
 	/* Before anything of this invocation is stored: the sittings it learns from are others. */

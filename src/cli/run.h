@@ -32,6 +32,7 @@ struct run_opts {
 	const char *restore;
 	double timeout;			/* the longest a switch or the restore runs, s */
 	int seed, seeded;
+	int events;			/* run --events */
 };
 
 /* The options' checks and what they default to; dies with one line on bad input. */

@@ -50,6 +50,15 @@ enum {
 	BENCH_MSG_SIZE = 1u << 2,
 	/* Takes --size (buffer, file or mapping size). */
 	BENCH_SIZED = 1u << 3,
+	/*
+	 * A distribution, not a level: each sample is one iteration, and its
+	 * value is what the row saw of it (ctx->observed_ns: a wakeup's
+	 * lateness past the deadline it set, which only it knows), not the
+	 * iteration's time.  Sampling runs for the whole time budget, since a
+	 * tail needs every sample it can get; the result carries the
+	 * percentiles (values p50, p90, p99, p999; max is the samples').
+	 */
+	BENCH_OBSERVED = 1u << 4,
 };
 
 /*
@@ -121,6 +130,8 @@ struct bench_ctx {
 	int cpus[BENCH_MAX_CPUS];
 	size_t nvalues;
 	struct bench_value values[BENCH_MAX_VALUES];
+	double observed_ns;	/* BENCH_OBSERVED: what the row saw of the last
+				   iteration, in ns */
 	char err[ERRBUF_LEN];	/* why it skipped or failed */
 };
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "plat/plat.h"
+#include "stats/hist.h"
 #include "stats/stats.h"
 
 /* Calibration grows n by at most this factor per step, so that a benchmark
@@ -91,6 +92,7 @@ struct sampler {
 	int nsteal;		/* CPUs in steal, 0: steal time unknown here */
 	uint64_t steal[BENCH_MAX_CPUS];	/* each CPU's steal time at the last sample */
 	size_t nends, napart;	/* samples whose ends' CPUs are known; of them, apart */
+	struct plat_events *ev;	/* --events: started and stopped around each sample */
 };
 
 static uint64_t now(const struct harness_cfg *cfg)
@@ -223,8 +225,11 @@ static double per_op_ns(const struct sampler *s, double ns)
 	return per / ops_per_iter(s);
 }
 
+/* A sample's value: the time per operation, or what an observing row saw. */
 static double to_unit(const struct sampler *s, double ns)
 {
+	if (s->b->flags & BENCH_OBSERVED)
+		return ns_to_unit(s, s->ctx->observed_ns);
 	return ns_to_unit(s, per_op_ns(s, ns));
 }
 
@@ -427,6 +432,7 @@ static enum bench_status sample(struct sampler *s, struct result *r, double **ag
 	struct stats_summary ss;
 	double ns;
 	enum bench_status st;
+	int observed = (s->b->flags & BENCH_OBSERVED) != 0;
 
 	r->samples = malloc(cap * sizeof(*r->samples));
 	r->where = malloc(cap * sizeof(*r->where));
@@ -437,7 +443,12 @@ static enum bench_status sample(struct sampler *s, struct result *r, double **ag
 	for (;;) {
 		int cpu = -1, before = ends_apart(s, &cpu), after;
 
+		/* The counters run over the timed call alone, outside its clock reads. */
+		if (s->ev)
+			plat_events_enable(s->ev, 1);
 		st = sample_once(s, s->n, &ns);
+		if (s->ev)
+			plat_events_enable(s->ev, 0);
 		if (st != BENCH_OK)
 			return st;
 		after = ends_apart(s, &cpu);
@@ -463,11 +474,15 @@ static enum bench_status sample(struct sampler *s, struct result *r, double **ag
 		where(s, &r->where[r->n]);
 		(*agg)[r->n] = to_aggregate(s, to_unit(s, ns));
 		r->samples[r->n++] = to_unit(s, ns);
-		if (!(r->samples[r->n - 1] > 0) || !isfinite(r->samples[r->n - 1]))
+		if (observed && (!(r->samples[r->n - 1] >= 0) || !isfinite(r->samples[r->n - 1])))
+			return bench_fail(s->ctx, 0, "observed %.0f ns, not a time: the clock went "
+					  "back", s->ctx->observed_ns);
+		if (!observed && (!(r->samples[r->n - 1] > 0) || !isfinite(r->samples[r->n - 1])))
 			return bench_fail(s->ctx, 0, "sample of %.0f ns for %llu iterations is not a "
 					  "positive time: the clock or the overhead is wrong", ns,
 					  (unsigned long long)s->n);
-		if (r->n >= cfg->min_samples) {
+		/* A distribution's tail needs every sample the budget gives, not a median's precision. */
+		if (!observed && r->n >= cfg->min_samples) {
 			stats_summarize(r->samples, r->n, &ss);
 			if (stats_rel_halfwidth(&ss) <= cfg->precision) {
 				r->stop = STOP_PRECISION;
@@ -806,6 +821,52 @@ static enum bench_status measure_curve(struct sampler *s, struct result *r,
 	return st;
 }
 
+void harness_percentiles(struct result *r)
+{
+	struct bench_ctx ctx = { .nvalues = r->nvalues };
+	double *v = r->n ? malloc(r->n * sizeof(*v)) : NULL;
+
+	if (!v)
+		return;
+	memcpy(ctx.values, r->values, sizeof(ctx.values));
+	memcpy(v, r->samples, r->n * sizeof(*v));
+	for (size_t i = 0; i < HIST_NPCT; i++)
+		bench_value(&ctx, hist_pct_keys[i], hist_rank_sort(v, r->n, hist_pcts[i]));
+	free(v);
+	r->nvalues = ctx.nvalues;
+	memcpy(r->values, ctx.values, sizeof(r->values));
+}
+
+const char *const harness_event_keys[PLAT_NEV] = {
+	[PLAT_EV_CONTEXT_SWITCHES] = "ev_context_switches", [PLAT_EV_MIGRATIONS] = "ev_migrations",
+	[PLAT_EV_PAGE_FAULTS] = "ev_page_faults", [PLAT_EV_CYCLES] = "ev_cycles",
+	[PLAT_EV_INSTRUCTIONS] = "ev_instructions", [PLAT_EV_CACHE_MISSES] = "ev_cache_misses",
+	[PLAT_EV_BRANCH_MISSES] = "ev_branch_misses",
+};
+
+/*
+ * Values a merge may still add (machine_share, noisy_points): the events
+ * leave them room, and an event that finds none is left out.
+ */
+#define EVENTS_ROOM 2
+
+/*
+ * The events counted over the samples, per operation, as values: those
+ * the machine has; the front end says once which it lacks.  Read after
+ * teardown, so that the peers, gone, have added theirs.
+ */
+static void events_values(struct sampler *s, struct plat_events *ev, const struct result *r)
+{
+	uint64_t c[PLAT_NEV];
+	double ops = (double)s->n * (double)r->n * ops_per_iter(s) * (s->cp ? s->cp->n : 1);
+
+	if (plat_events_read(ev, c) < 0 || !(ops > 0))
+		return;
+	for (int i = 0; i < PLAT_NEV; i++)
+		if (ev->fd[i] >= 0 && s->ctx->nvalues + EVENTS_ROOM < BENCH_MAX_VALUES)
+			bench_value(s->ctx, harness_event_keys[i], (double)c[i] / ops);
+}
+
 /* The benchmark's parameters and side figures become the result's. */
 static void take_values(struct result *r, const struct bench_ctx *ctx)
 {
@@ -914,6 +975,7 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	const char *why;
 	double *agg = NULL;
 	struct bench_point *pts = NULL;
+	struct plat_events ev;
 	size_t np = 0;
 	uint64_t t0 = now(cfg), tp = t0;
 	double target = sample_target(cfg, 1), phase[PH_N] = { 0 };
@@ -940,6 +1002,9 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 		else if ((np = b->points(&ctx, pts, BENCH_MAX_POINTS)) > BENCH_MAX_POINTS)
 			BUG("%s: %zu points, more than %d", b->id, np, BENCH_MAX_POINTS);
 	}
+	/* Opened before setup, so that the peers and copies it forks count too. */
+	if (st == BENCH_OK && cfg->events && !np && plat_events_open(&ev) > 0)
+		s.ev = &ev;
 	if (st == BENCH_OK && np) {
 		if (parallel > 1) {
 			st = bench_skip(&ctx, "a curve is measured one copy at a time, not with "
@@ -956,6 +1021,9 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 			if (have_snap && snap(&after) == 0)
 				r->interference = interference(&before, &after);
 		}
+	} else if (st == BENCH_OK && parallel > 1 && (b->flags & BENCH_OBSERVED)) {
+		st = bench_skip(&ctx, "a distribution is measured one copy at a time, not with "
+				"--parallel %d", parallel);
 	} else if (st == BENCH_OK && parallel > 1) {
 		s.cp = &cp;
 		st = copies_start(b, cfg, &ctx, &cp);
@@ -974,8 +1042,11 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	if (st == BENCH_OK && !np && b->overhead)
 		st = measure_overhead(&s, sample_target(cfg, OVH_SHARE));
 	phase_mark(cfg, &tp, phase, PH_OVERHEAD);
+	/* An observing row's sample is one iteration, what it saw of that one. */
+	if (st == BENCH_OK && !np && (b->flags & BENCH_OBSERVED))
+		s.n = 1;
 	/* A later replica keeps the first one's n, so that all replicas measure the same thing. */
-	if (st == BENCH_OK && !np && cfg->iterations)
+	else if (st == BENCH_OK && !np && cfg->iterations)
 		s.n = cfg->iterations;
 	else if (st == BENCH_OK && !np)
 		st = calibrate(&s, KIND_RUN, target, &s.n);
@@ -1000,6 +1071,12 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	else if (b->teardown && set_up)
 		b->teardown(&ctx);
 	phase_mark(cfg, &tp, phase, PH_TEARDOWN);
+	if (s.ev) {
+		if (st == BENCH_OK)
+			events_values(&s, &ev, r);
+		plat_events_close(&ev);
+		s.ev = NULL;
+	}
 	r->iterations = s.n;
 	r->wall_s = (double)(now(cfg) - t0) / 1e9;
 	take_values(r, &ctx);
@@ -1032,9 +1109,21 @@ int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct res
 	stats_quantile_ci(r->samples, r->n, r->better == BETTER_HIGHER ? 0.95 : 0.05, &r->level,
 			  &r->level_low, &r->level_high);
 	r->status = r->stop == STOP_PRECISION ? RES_OK : RES_NOISY;
+	/*
+	 * A distribution's figure is its median, whose interval says how
+	 * well it is known; its fast tail is no level of the machine but
+	 * the wakeups that were lucky.  It ran for its whole budget by
+	 * design, so the budget's end is no noise.
+	 */
+	if (b->flags & BENCH_OBSERVED) {
+		stats_quantile_ci(r->samples, r->n, 0.5, &r->level, &r->level_low, &r->level_high);
+		r->status = RES_OK;
+		harness_percentiles(r);
+	}
 	/* What was subtracted per operation, in the result's unit: a time's
-	 * alone, since a rate's figure is no sum of parts. */
-	if (metric_is_time(row_metric(b))) {
+	 * alone, since a rate's figure is no sum of parts; an observing
+	 * row's samples were not timed, so nothing came off them. */
+	if (metric_is_time(row_metric(b)) && !(b->flags & BENCH_OBSERVED)) {
 		double ns = (cfg->clock_cost_ns / (double)s.n +
 			     (b->flags & BENCH_CHEAP ? cfg->loop_ns : 0)) / ops_per_iter(&s);
 		double own = s.ovh_ns / ops_per_iter(&s);

@@ -29,6 +29,8 @@ struct harness_cfg {
 	int parallel;			/* copies at once, each its own processes (1) */
 	size_t msg_size;		/* for BENCH_MSG_SIZE rows; 0 = their default */
 	size_t size;			/* for BENCH_SIZED rows; 0 = their default */
+	int events;			/* --events: count the events behind the figure
+					   over the timed calls (values ev_*) */
 	unsigned suite;			/* the suite run (SUITE_* bit), 0 = none named */
 	const struct result *prior;	/* results finished earlier in this run */
 	size_t nprior;
@@ -65,6 +67,19 @@ void harness_defaults(struct harness_cfg *cfg);
  * figure and samples are the last point's.
  */
 int harness_run(const struct bench *b, const struct harness_cfg *cfg, struct result *r);
+
+/*
+ * A distribution's percentiles (BENCH_OBSERVED rows): the values p50,
+ * p90, p99 and p999 of r's samples, nearest-rank, in r's unit, added or
+ * updated; max is r's own.  Also after the replicas' samples are merged.
+ */
+void harness_percentiles(struct result *r);
+
+/*
+ * The events --events counts, by plat.h's enum: each one's name as the
+ * value it is stored under ("ev_context_switches": per operation).
+ */
+extern const char *const harness_event_keys[];
 
 /*
  * The sentinel's measurement: n iterations of b (a row without setup

@@ -39,6 +39,8 @@ static const struct family {
 	{ rate_benches, &rate_nbenches },
 	{ aim9_benches, &aim9_nbenches },
 	{ clock_benches, &clock_nbenches },
+	{ lock_benches, &lock_nbenches },
+	{ wake_benches, &wake_nbenches },
 };
 
 /*
@@ -151,6 +153,10 @@ int registry_row_valid(const struct bench *b, char *err)
 				  b->id, b->unit, sizeof(((struct result *)0)->unit) - 1), -1;
 	if (b->needs && !registry_find(b->needs))
 		return errbuf_set(err, "%s: needs '%s', which is no row", b->id, b->needs), -1;
+	if ((b->flags & BENCH_OBSERVED) &&
+	    (!metric_is_time(m) || (b->flags & BENCH_CHEAP) || b->points || b->overhead))
+		return errbuf_set(err, "%s: a distribution is of times, observed whole: no overhead, "
+				  "no curve", b->id), -1;
 	if (b->points && (b->flags & BENCH_PLACED))
 		return errbuf_set(err, "%s: a curve runs in one process, it cannot be placed", b->id), -1;
 	return 0;

@@ -4,6 +4,7 @@
  * replicas from a simulated machine and check the interval's promise.
  */
 #include "core/replica.h"
+#include "core/harness.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -497,6 +498,9 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 		goto fail;
 	replica_records(reps, n, cfg, scratch, out);
 	replica_levels(b, out);
+	/* A distribution's percentiles are over every replica's samples, not one's. */
+	if (b->flags & BENCH_OBSERVED)
+		harness_percentiles(out);
 	if (n == 1) {
 		free(scratch);
 		free(in);

@@ -1,6 +1,7 @@
 /*
  * The monotonic clock and what it costs.  Nothing else in kbench reads a
- * clock for timing; benchmarks never do.
+ * clock for timing; benchmarks never do, save that a row observing a
+ * wakeup (BENCH_OBSERVED) reads it to see how late the wakeup came.
  */
 #include "core/timer.h"
 

@@ -90,7 +90,7 @@ enum plat_sys_id {
 	PLAT_SYS_LISTEN, PLAT_SYS_CONNECT, PLAT_SYS_ACCEPT, PLAT_SYS_SETSOCKOPT, PLAT_SYS_SELECT,
 	PLAT_SYS_MMAP, PLAT_SYS_MADVISE, PLAT_SYS_SIGACTION, PLAT_SYS_KILL, PLAT_SYS_SETAFFINITY,
 	PLAT_SYS_GETPPID, PLAT_SYS_GETTIMEOFDAY, PLAT_SYS_CLOCK_GETTIME, PLAT_SYS_TIME,
-	PLAT_NSYS
+	PLAT_SYS_SETSCHEDULER, PLAT_NSYS
 };
 
 #define PLAT_ROW(id, name, fn) \
@@ -132,6 +132,7 @@ static struct plat_syscall plat_sys[PLAT_NSYS] = {
 	PLAT_ROW(PLAT_SYS_GETTIMEOFDAY, "gettimeofday", plat_sys_gettimeofday),
 	PLAT_ROW(PLAT_SYS_CLOCK_GETTIME, "clock_gettime", clock_gettime),
 	PLAT_ROW(PLAT_SYS_TIME, "time", time),
+	PLAT_ROW(PLAT_SYS_SETSCHEDULER, "sched_setscheduler", plat_os_rt_enter),
 };
 
 /* The row's current function as the type t, to be called. */
@@ -425,6 +426,12 @@ int plat_pin_cpu(int cpu)
 {
 	PLAT_ENTER(PLAT_SYS_SETAFFINITY);
 	return PLAT_CALL(PLAT_SYS_SETAFFINITY, int (*)(int))(cpu);
+}
+
+int plat_rt_enter(int prio)
+{
+	PLAT_ENTER(PLAT_SYS_SETSCHEDULER);
+	return PLAT_CALL(PLAT_SYS_SETSCHEDULER, int (*)(int))(prio);
 }
 
 pid_t plat_getppid(void)

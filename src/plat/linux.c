@@ -23,6 +23,8 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/fs.h>
+#include <linux/futex.h>
+#include <linux/perf_event.h>
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -601,6 +603,100 @@ int plat_os_pin_cpu(int cpu)
 	rc = sched_setaffinity(0, size, set);
 	CPU_FREE(set);
 	return rc;
+}
+
+int plat_os_rt_enter(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return sched_setscheduler(0, SCHED_FIFO, &sp);
+}
+
+int plat_rt_leave(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	return sched_setscheduler(0, SCHED_OTHER, &sp);
+}
+
+/* Through syscall(): the C library has no wrapper for the futex. */
+int plat_futex_wait(uint32_t *word, uint32_t expected)
+{
+	return (int)syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+int plat_futex_wake(uint32_t *word, int n)
+{
+	return (int)syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+/* The events of plat.h's enum, as perf names them. */
+static const struct plat_ev_attr {
+	uint32_t type;
+	uint64_t config;
+} plat_ev_attrs[PLAT_NEV] = {
+	[PLAT_EV_CONTEXT_SWITCHES] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	[PLAT_EV_MIGRATIONS] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	[PLAT_EV_PAGE_FAULTS] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	[PLAT_EV_CYCLES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	[PLAT_EV_INSTRUCTIONS] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	[PLAT_EV_CACHE_MISSES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	[PLAT_EV_BRANCH_MISSES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+};
+
+int plat_events_open(struct plat_events *ev)
+{
+	int n = 0;
+
+	for (int i = 0; i < PLAT_NEV; i++) {
+		struct perf_event_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = plat_ev_attrs[i].type;
+		a.config = plat_ev_attrs[i].config;
+		a.disabled = 1;
+		/* The peers a benchmark forks count too: a ring's switches are theirs as well. */
+		a.inherit = 1;
+		/* What a process without privilege may count under paranoid 2. */
+		a.exclude_kernel = 0;
+		a.exclude_hv = 1;
+		ev->fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		ev->err[i] = ev->fd[i] < 0 ? errno : 0;
+		n += ev->fd[i] >= 0;
+	}
+	/* No event at all and the call itself missing: the kernel has no counters. */
+	if (n == 0 && ev->err[0] == ENOSYS) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return n;
+}
+
+void plat_events_enable(struct plat_events *ev, int on)
+{
+	for (int i = 0; i < PLAT_NEV; i++)
+		if (ev->fd[i] >= 0)
+			ioctl(ev->fd[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+int plat_events_read(const struct plat_events *ev, uint64_t *counts)
+{
+	for (int i = 0; i < PLAT_NEV; i++) {
+		counts[i] = 0;
+		if (ev->fd[i] >= 0 && read(ev->fd[i], &counts[i], sizeof(counts[i])) != sizeof(counts[i]))
+			return -1;
+	}
+	return 0;
+}
+
+void plat_events_close(struct plat_events *ev)
+{
+	for (int i = 0; i < PLAT_NEV; i++) {
+		if (ev->fd[i] >= 0)
+			close(ev->fd[i]);
+		ev->fd[i] = -1;
+	}
 }
 
 int plat_pipe_cloexec(int fd[2])

@@ -11,5 +11,11 @@
  * 0, or -1 with errno (ENOSYS where the OS has no affinity).
  */
 int plat_os_pin_cpu(int cpu);
+/*
+ * Put the calling process under the real-time FIFO policy at priority
+ * prio (sched_setscheduler on Linux): 0, or -1 with errno (EPERM without
+ * the right to, ENOSYS where the OS has no such policy).
+ */
+int plat_os_rt_enter(int prio);
 
 #endif

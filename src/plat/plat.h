@@ -238,6 +238,53 @@ int plat_minor_faults(uint64_t *n);
  */
 int plat_pipe_cloexec(int fd[2]);
 
+/*
+ * Back under the time-sharing policy after plat_rt_enter: 0, or -1 with
+ * errno (ENOSYS where the OS has no real-time policy).
+ */
+int plat_rt_leave(void);
+
+/*
+ * A futex of this process's own (Linux's FUTEX_*_PRIVATE), for the
+ * locking figures and the wakeups between threads.  plat_futex_wait
+ * sleeps while *word holds expected: 0 once woken (or spuriously), -1
+ * with errno EAGAIN at once when *word held something else, EINTR, or
+ * ENOSYS where the OS has no futex.  plat_futex_wake wakes at most n
+ * sleepers on word: how many, or -1 with errno.
+ */
+int plat_futex_wait(uint32_t *word, uint32_t expected);
+int plat_futex_wake(uint32_t *word, int n);
+
+/*
+ * Event counters over a stretch of work (perf events on Linux): the
+ * events behind a figure.  Software events the kernel always counts, and
+ * the processor's where it has a PMU the kernel lets kbench use.
+ */
+enum plat_event {
+	PLAT_EV_CONTEXT_SWITCHES, PLAT_EV_MIGRATIONS, PLAT_EV_PAGE_FAULTS,
+	PLAT_EV_CYCLES, PLAT_EV_INSTRUCTIONS, PLAT_EV_CACHE_MISSES, PLAT_EV_BRANCH_MISSES,
+	PLAT_NEV
+};
+struct plat_events {
+	int fd[PLAT_NEV];	/* -1 where the event is absent */
+	int err[PLAT_NEV];	/* why absent: ENOENT or EOPNOTSUPP (no such event
+				   here), EACCES or EPERM (not permitted) */
+};
+/*
+ * Open every event, stopped, counting this process and the processes it
+ * starts from now on: how many opened (each absent one's fd -1, its
+ * errno in err), or -1 with errno ENOSYS where the OS has no counters.
+ */
+int plat_events_open(struct plat_events *ev);
+/* Start (on 1) or stop (0) every open event, in the children too. */
+void plat_events_enable(struct plat_events *ev, int on);
+/*
+ * Each open event's count so far into counts (absent ones 0): the
+ * children's are in once they have exited.  0, or -1 with errno.
+ */
+int plat_events_read(const struct plat_events *ev, uint64_t *counts);
+void plat_events_close(struct plat_events *ev);
+
 /* The replaceable system calls and their faults. */
 #include "plat/sys.h"
 

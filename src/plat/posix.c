@@ -95,6 +95,67 @@ int plat_os_pin_cpu(int cpu)
 	return -1;
 }
 
+/* Real-time policies are an option of POSIX's, and their rights differ by OS. */
+int plat_os_rt_enter(int prio)
+{
+	(void)prio;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_rt_leave(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+/* The futex is Linux's; the BSDs' equivalents (_umtx_op, futex(2) on OpenBSD) differ. */
+int plat_futex_wait(uint32_t *word, uint32_t expected)
+{
+	(void)word;
+	(void)expected;
+	errno = ENOSYS;
+	return -1;
+}
+
+int plat_futex_wake(uint32_t *word, int n)
+{
+	(void)word;
+	(void)n;
+	errno = ENOSYS;
+	return -1;
+}
+
+/* Counters are the OS's own (the BSDs' hwpmc, macOS's kperf), with no common interface. */
+int plat_events_open(struct plat_events *ev)
+{
+	for (int i = 0; i < PLAT_NEV; i++) {
+		ev->fd[i] = -1;
+		ev->err[i] = ENOSYS;
+	}
+	errno = ENOSYS;
+	return -1;
+}
+
+void plat_events_enable(struct plat_events *ev, int on)
+{
+	(void)ev;
+	(void)on;
+}
+
+int plat_events_read(const struct plat_events *ev, uint64_t *counts)
+{
+	(void)ev;
+	for (int i = 0; i < PLAT_NEV; i++)
+		counts[i] = 0;
+	return 0;
+}
+
+void plat_events_close(struct plat_events *ev)
+{
+	(void)ev;
+}
+
 /*
  * pipe2 is not in every system this file serves (macOS lacks it); kbench
  * is single-threaded, so no exec can come between the pipe and the flags.

@@ -70,6 +70,13 @@ int plat_sigaction(int sig, const struct sigaction *sa, struct sigaction *old);
 int plat_kill(pid_t pid, int sig);
 /* Restrict the calling process to one CPU. */
 int plat_pin_cpu(int cpu);
+/*
+ * The calling process under SCHED_FIFO at priority prio: 0, or -1 with
+ * errno (EPERM: not allowed; ENOSYS where the OS has no such policy).
+ * The row "sched_setscheduler", so a test can refuse it where kbench runs
+ * as root.  plat_rt_leave (plat.h) puts the process back.
+ */
+int plat_rt_enter(int prio);
 /* getppid and the clocks (the coarse one's id is plat_clock_coarse's, plat.h). */
 pid_t plat_getppid(void);
 int plat_gettimeofday(struct timeval *tv);

@@ -5,7 +5,8 @@
  * comma, quote or line break is quoted, its quotes doubled.  A figure that
  * does not exist (a skipped result's median) is an empty field, never 0.
  * Samples, values, curve points and a timed job's usage do not fit one
- * row: the JSON has them.
+ * row: the JSON has them.  A distribution's percentiles (wake.*) are the
+ * last columns, empty for every other result.
  */
 #include "report/export.h"
 
@@ -17,6 +18,7 @@
 
 #include "core/fields.h"
 #include "core/utf8.h"
+#include "stats/hist.h"
 
 /* The run's columns; the result's after them are core/fields.h's, in its order. */
 static const char *const csv_run_columns[] = {
@@ -169,6 +171,8 @@ int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns)
 		csv_text(out, csv_run_columns[i], i == 0);
 	for (size_t k = 0; k < field_nresult; k++)
 		csv_text(out, field_result[k].key, 0);
+	for (size_t k = 0; k < HIST_NPCT; k++)
+		csv_text(out, hist_pct_keys[k], 0);
 	fputc('\n', out);
 	for (size_t i = 0; i < nruns; i++)
 		for (size_t j = 0; j < runs[i].nresults; j++) {
@@ -182,6 +186,11 @@ int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns)
 			csv_text(out, run->started, 0);
 			for (size_t k = 0; k < field_nresult; k++)
 				csv_field(out, &field_result[k], &run->results[j]);
+			for (size_t k = 0; k < HIST_NPCT; k++) {
+				const struct bench_value *v = result_value(&run->results[j], hist_pct_keys[k]);
+
+				csv_num(out, v && !v->text[0] ? v->num : (double)NAN);
+			}
 			fputc('\n', out);
 		}
 	return ferror(out) ? -1 : 0;

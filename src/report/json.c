@@ -25,6 +25,7 @@
 
 #include "config.h"
 #include "core/utf8.h"
+#include "stats/hist.h"
 #include "store/store.h"
 
 /* A string, or null when empty. */
@@ -340,9 +341,60 @@ static json_t *modes_array(const struct result *r, int *bad)
 	return a;
 }
 
+/*
+ * A distribution's (a wakeup latency's) percentiles as keys of the result
+ * beside its max, and its log-linear histogram of the samples: a bucket
+ * an object, lo <= value < hi in the result's unit, the empty ones left
+ * out.  Only a result with a p50 value has them.
+ */
+static void distribution_keys(json_t *o, const struct result *r, int measured, int *bad)
+{
+	struct hist *h;
+	json_t *a;
+	/* The unit's nanoseconds: the histogram counts whole ns. */
+	double scale = strcmp(r->unit, "ms") == 0 ? 1e6 : strcmp(r->unit, "ns") == 0 ? 1 : 1e3;
+
+	if (!measured || !result_value(r, hist_pct_keys[0]))
+		return;
+	for (size_t i = 0; i < HIST_NPCT; i++) {
+		const struct bench_value *v = result_value(r, hist_pct_keys[i]);
+
+		report_jset(o, hist_pct_keys[i], v && !v->text[0] ? report_jreal(v->num) : json_null(), bad);
+	}
+	if (!r->samples || !r->n)
+		return;
+	if (!(h = calloc(1, sizeof(*h))) || !(a = json_array())) {
+		free(h);
+		*bad = 1;
+		return;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		if (r->samples[i] >= 0)
+			hist_add(h, (uint64_t)llround(r->samples[i] * scale));
+	for (size_t b = 0; b < HIST_BUCKETS; b++) {
+		uint64_t lo, hi;
+		json_t *bo;
+
+		if (!h->count[b])
+			continue;
+		if (!(bo = json_object())) {
+			*bad = 1;
+			break;
+		}
+		hist_bounds(b, &lo, &hi);
+		report_jset(bo, "lo", report_jreal((double)lo / scale), bad);
+		report_jset(bo, "hi", hi == UINT64_MAX ? json_null() : report_jreal((double)hi / scale), bad);
+		report_jset(bo, "count", juint(h->count[b]), bad);
+		report_jpush(a, bo, bad);
+	}
+	free(h);
+	report_jset(o, "histogram", a, bad);
+}
+
 /* A result's lists: values, points, replicas, samples, where each ran, a timed job's usage. */
 static void result_lists(json_t *o, const struct result *r, int measured, json_t *samples, int *bad)
 {
+	distribution_keys(o, r, measured, bad);
 	report_jset(o, "values", values_object(r, bad), bad);
 	report_jset(o, record_point.key, record_array(&record_point, r->points, r->npoints, bad), bad);
 	report_jset(o, record_replica.key,

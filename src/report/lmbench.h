@@ -45,6 +45,9 @@ void rates_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns);
 /* Whether id is an AIM9 test (aim9.*), and AIM9's table for each run that has one. */
 int aim9_is(const char *id);
 void aim9_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns);
+/* The locking and wakeup latency tables (probes.c): whether id is theirs, and the tables. */
+int probes_is(const char *id);
+void probes_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns);
 /* "Other results": the figures no table has a column for. */
 void other_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns);
 

@@ -22,7 +22,7 @@ static int in_a_table(const char *id)
 {
 	const struct catalog_kind *k = catalog_prefixed(id);
 
-	if (rates_is(id) || aim9_is(id))
+	if (rates_is(id) || aim9_is(id) || probes_is(id))
 		return 1;
 
 	/* contest's results have tables of their own (report_contest_text). */

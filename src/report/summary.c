@@ -37,6 +37,7 @@ void report_summary_model(struct rm_doc *doc, const struct run_info *runs, size_
 	lm_tables_model(doc, runs, sip, nruns);
 	rates_model(doc, runs, nruns);
 	aim9_model(doc, runs, nruns);
+	probes_model(doc, runs, nruns);
 	other_model(doc, runs, nruns);
 	free(sip);
 	free(si);

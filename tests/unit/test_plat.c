@@ -740,6 +740,45 @@ static void test_label(void **state)
 	assert_string_equal(buf, "Linux 6");
 }
 
+/*
+ * A real software event counted: the page faults of touching 64 fresh
+ * pages while the counters run, none counted while they are stopped; an
+ * event the machine lacks is absent (fd -1, its errno said), never a zero.
+ */
+static void test_events_page_faults(void **state)
+{
+	struct plat_events ev;
+	uint64_t c[PLAT_NEV];
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = 64 * (size_t)page;
+	volatile char *p;
+	int n = plat_events_open(&ev);
+
+	(void)state;
+	TEST_NEED(n, "event counters");
+	if (n == 0 || ev.fd[PLAT_EV_PAGE_FAULTS] < 0) {
+		print_message("# no page fault counter here (errno %d)\n", ev.err[PLAT_EV_PAGE_FAULTS]);
+		plat_events_close(&ev);
+		skip();
+	}
+	for (int i = 0; i < PLAT_NEV; i++)
+		assert_true(ev.fd[i] >= 0 || ev.err[i] != 0);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p != MAP_FAILED);
+	p[0] = 1;	/* one fault before: not counted */
+	plat_events_enable(&ev, 1);
+	for (size_t off = (size_t)page; off < len; off += (size_t)page)
+		p[off] = 1;
+	plat_events_enable(&ev, 0);
+	assert_int_equal(plat_events_read(&ev, c), 0);
+	/* 63 pages; the counters' own start and stop may fault a page or two. */
+	if (c[PLAT_EV_PAGE_FAULTS] < 63 || c[PLAT_EV_PAGE_FAULTS] > 70)
+		fail_msg("%llu page faults counted for 63 pages touched",
+			 (unsigned long long)c[PLAT_EV_PAGE_FAULTS]);
+	munmap((void *)p, len);
+	plat_events_close(&ev);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -763,6 +802,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_collect),
 		cmocka_unit_test(test_warn_counts),
 		cmocka_unit_test(test_label),
+		cmocka_unit_test(test_events_page_faults),
 	};
 
 	(void)argc;

@@ -771,8 +771,12 @@ static void test_events_page_faults(void **state)
 		p[off] = 1;
 	plat_events_enable(&ev, 0);
 	assert_int_equal(plat_events_read(&ev, c), 0);
-	/* 63 pages; the counters' own start and stop may fault a page or two. */
-	if (c[PLAT_EV_PAGE_FAULTS] < 63 || c[PLAT_EV_PAGE_FAULTS] > 70)
+	/*
+	 * 63 pages; the counters' own start and stop may fault a page or two,
+	 * and under AddressSanitizer the shadow of the 63 pages (one shadow
+	 * byte for 8) faults 8 pages more: 71 was counted there.
+	 */
+	if (c[PLAT_EV_PAGE_FAULTS] < 63 || c[PLAT_EV_PAGE_FAULTS] > 80)
 		fail_msg("%llu page faults counted for 63 pages touched",
 			 (unsigned long long)c[PLAT_EV_PAGE_FAULTS]);
 	munmap((void *)p, len);

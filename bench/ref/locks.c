@@ -7,6 +7,7 @@
  *
  * With REF_BEST in the environment it prints the fastest of the R
  * instead: the fast state's figure, what kbench's level reads.
+ * With REF_P5 it prints their 5th percentile instead (pick.h says why).
  *
  * usage: locks OP [same|spread] [N [R]]   (N: 5000 handoffs, 2000 iterations of a
  *        futex call, 100000 of mfence, 500000 of the others; R: 21)
@@ -30,6 +31,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "pick.h"
 
 #define EIGHT(op) do { op; op; op; op; op; op; op; op; } while (0)
 
@@ -215,9 +218,6 @@ int main(int argc, char **argv)
 		waitpid(peer, NULL, 0);
 	}
 	qsort(v, r, sizeof(*v), cmp);
-	if (getenv("REF_BEST"))
-		printf("%.2f\n", v[0]);
-	else
-		printf("%.2f\n", r % 2 ? v[r / 2] : (v[r / 2 - 1] + v[r / 2]) / 2);
+	printf("%.2f\n", ref_pick(v, r));
 	return 0;
 }

@@ -41,5 +41,8 @@ extern const struct bench lock_benches[];
 extern const size_t lock_nbenches;
 extern const struct bench wake_benches[];
 extern const size_t wake_nbenches;
+/* Not const: made at start-up from the operations and the task counts (scale.c). */
+extern struct bench scale_benches[];
+extern const size_t scale_nbenches;
 
 #endif

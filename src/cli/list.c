@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "core/err.h"
 #include "core/registry.h"
+#include "plat/plat.h"
 #include "report/report.h"
 
 int cmd_list(int argc, char **argv)
@@ -33,6 +34,15 @@ int cmd_list(int argc, char **argv)
 	char (*names)[96] = calloc(n ? n : 1, sizeof(*names));
 	if (!rows || !names)
 		die("list: out of memory");
+	/* The scale points up to the online CPUs, as a run takes them without --max-tasks:
+	   the rest, up to SCALE_MAX_TASKS, would be hundreds of lines saying the same. */
+	size_t kept = 0;
+	int online = plat_ncpu_online();
+
+	for (size_t i = 0; i < n; i++)
+		if (sel[i]->tasks <= (online > 0 ? online : 1))
+			sel[kept++] = sel[i];
+	n = kept;
 	for (size_t i = 0; i < n; i++) {
 		registry_suite_names(sel[i]->suites, names[i], sizeof(names[i]));
 		rows[i].bench = sel[i];

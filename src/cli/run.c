@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/scale.h"
 #include "cli/cli.h"
 #include "cli/cpus.h"
 #include "cli/label.h"
@@ -570,6 +571,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "max-time", OPT_DOUBLE, &o->max_time, "SECONDS", "sampling budget per instance (quick 0.8, else 2.25)", 0.01, 3600, 0 },
 		{ "placement", OPT_STRING, &o->placement, "P,...", "same, spread or none: where the ends of a benchmark between processes run (quick same, full all three, else same,spread)", 0, 0, 0 },
 		{ "parallel", OPT_INT, &o->parallel, "P", "run P copies of each instance at once (1)", 1, 128, 0 },
+		{ "max-tasks", OPT_INT, &o->max_tasks, "N", "scale.* curves: 1 to N tasks (the online CPUs)", 1, SCALE_MAX_TASKS, 0 },
 		{ "msg-size", OPT_SIZE, &o->msg_size, "SIZE", "message (latency) or chunk (bandwidth) size, e.g. 64k", 1, MSG_SIZE_MAX, 0 },
 		{ "size", OPT_SIZE, &o->size, "SIZE", "buffer, file or mapping size of memory, file and VM benchmarks, e.g. 64m", 4096, SIZE_MAX_BYTES, 0 },
 		{ "sample-time", OPT_DOUBLE, &o->sample_ms, "MS", "length of one sample (10)", 0.1, 10000, 0 },
@@ -620,6 +622,32 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 }
 
 /* The selection, as run and ab take it from --only and --suite: dies when it is empty. */
+/*
+ * The scalability rows up to --max-tasks tasks, the online CPUs when it is
+ * not given: a curve beyond the CPUs is asked for, not run by default.
+ * When --only named scale rows and all were beyond it, one line says so.
+ */
+static void run_select_tasks(const struct run_opts *o, const struct bench **sel, size_t *nsel)
+{
+	int max = o->max_tasks, online = plat_ncpu_online(), dropped = 0;
+	size_t kept = 0;
+
+	if (max == 0)
+		max = online > 0 ? (online < SCALE_MAX_TASKS ? online : SCALE_MAX_TASKS) : 1;
+	for (size_t i = 0; i < *nsel; i++) {
+		if (sel[i]->tasks > max) {
+			dropped++;
+			continue;
+		}
+		sel[kept++] = sel[i];
+	}
+	*nsel = kept;
+	if (kept == 0 && dropped)
+		die_usage("%s: --only '%s': every scale point it names has more tasks than %d (%s); "
+			  "--max-tasks up to %d runs them", o->cmd, o->only ? o->only : "",
+			  max, o->max_tasks ? "--max-tasks" : "the online CPUs", SCALE_MAX_TASKS);
+}
+
 const struct bench **run_select(const struct run_opts *o, unsigned suite_bits, size_t *nsel)
 {
 	char err[ERRBUF_LEN];
@@ -629,6 +657,7 @@ const struct bench **run_select(const struct run_opts *o, unsigned suite_bits, s
 
 	if (!sel)
 		die_usage("%s: %s", o->cmd, err);
+	run_select_tasks(o, sel, nsel);
 	if (*nsel == 0 && o->only)
 		die_usage("%s: no benchmark of suite '%s' matches '%s'", o->cmd, o->suite, o->only);
 	if (*nsel == 0)

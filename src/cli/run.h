@@ -33,6 +33,8 @@ struct run_opts {
 	double timeout;			/* the longest a switch or the restore runs, s */
 	int seed, seeded;
 	int events;			/* run --events */
+	int max_tasks;			/* --max-tasks: scale.* rows up to this many tasks;
+					   0 until run_select, then the online CPUs */
 };
 
 /* The options' checks and what they default to; dies with one line on bad input. */

@@ -37,6 +37,8 @@ enum {
 	SUITE_CLOCKS = 1u << 6,
 	/* mmtests' default AIM9 list: page_test, brk_test, exec_test, fork_test. */
 	SUITE_AIM9_SHORT = 1u << 7,
+	/* The scalability curves (scale.*): a figure a task count, 1 to --max-tasks. */
+	SUITE_SCALE = 1u << 8,
 };
 #define SUITE_SUMMARY (SUITE_QUICK | SUITE_STANDARD | SUITE_FULL | SUITE_LMBENCH)
 
@@ -186,6 +188,9 @@ struct bench {
 	/* Optional: the id of a row whose result this one reads (ctx->prior);
 	 * a run that selects this row measures that one first. */
 	const char *needs;
+	/* A scalability row (src/bench/scale.c): the tasks it runs at once, which
+	   run's --max-tasks selects by; 0 for every other row. */
+	int tasks;
 };
 
 /* Fill ctx->err and return BENCH_FAIL; errnum 0 means no errno text. */

@@ -41,6 +41,7 @@ static const struct family {
 	{ clock_benches, &clock_nbenches },
 	{ lock_benches, &lock_nbenches },
 	{ wake_benches, &wake_nbenches },
+	{ scale_benches, &scale_nbenches },
 };
 
 /*
@@ -56,6 +57,7 @@ static const struct suite_name {
 	{ "quick", SUITE_QUICK, 0 }, { "standard", SUITE_STANDARD, 0 }, { "full", SUITE_FULL, 0 },
 	{ "lmbench", SUITE_LMBENCH, 0 }, { "aim9", SUITE_AIM9, 0 }, { "rates", SUITE_RATES, 0 },
 	{ "clocks", SUITE_CLOCKS, 1 }, { "aim9-short", SUITE_AIM9_SHORT, 0 },
+	{ "scale", SUITE_SCALE, 0 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

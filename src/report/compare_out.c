@@ -19,6 +19,7 @@
 #include "config.h"
 #include "core/catalog.h"
 #include "core/utf8.h"
+#include "report/curve.h"
 #include "report/html.h"
 #include "report/model.h"
 #include "report/svg.h"
@@ -467,6 +468,60 @@ static void cmp_words(struct rm_doc *doc, const struct judge_cmp_row *row, size_
  * change's interval, or one "-" for a side that did not measure it; the
  * unit where the section has one.  secs[t] is table t's section (secs holds judge_section_other() + 2).
  */
+/*
+ * Under a scalability curve's last row (scale.<op>.<shape>.<n>), a line an
+ * other side: the fewest tasks at which its figure differs from the
+ * base's with compare's mark, where the two curves part, or that they do
+ * not part over the points both have.
+ */
+static void cmp_curve_part(struct rm_doc *doc, const struct judge_cmp_side *sides, size_t nsides,
+			   const struct judge_cmp_row *rows, size_t nrows, size_t k)
+{
+	const struct judge_cmp_row *row = &rows[k];
+	char line[640], other[512], change[32];
+	size_t len, l;
+	int tasks, t;
+
+	if (curve_id(row->key->id, &len, &tasks) < 0)
+		return;
+	for (size_t j = k + 1; j < nrows; j++)
+		if (rows[j].section == row->section && rows[j].common &&
+		    curve_id(rows[j].key->id, &l, &t) == 0 && l == len &&
+		    strncmp(rows[j].key->id, row->key->id, len) == 0 &&
+		    rows[j].key->placement == row->key->placement)
+			return;
+	for (size_t s = 1; s < nsides; s++) {
+		int first = 0, most = 0;
+		const struct judge_cmp_cell *at = NULL;
+
+		for (size_t j = 0; j < nrows; j++) {
+			const struct judge_cmp_cell *o = &rows[j].cell[s];
+
+			if (rows[j].section != row->section || !rows[j].common || !o->present ||
+			    curve_id(rows[j].key->id, &l, &t) < 0 || l != len ||
+			    strncmp(rows[j].key->id, row->key->id, len) != 0)
+				continue;
+			most = t > most ? t : most;
+			if (o->significant && !rows[j].levels_differ && (!first || t < first)) {
+				first = t;
+				at = o;
+			}
+		}
+		report_cell(other, sizeof(other), sides[s].name, -1, 0);
+		if (at) {
+			cmp_change_text(change, sizeof(change), at->change);
+			snprintf(line, sizeof(line), "  %.*s: %s parts from the base at %d task%s (%s *)",
+				 (int)(len - strlen("scale.")), row->key->id + strlen("scale."), other,
+				 first, first == 1 ? "" : "s", change);
+		} else {
+			snprintf(line, sizeof(line), "  %.*s: %s does not part from the base up to %d "
+				 "task%s", (int)(len - strlen("scale.")), row->key->id + strlen("scale."),
+				 other, most, most == 1 ? "" : "s");
+		}
+		rm_text(doc, RM_NOTE, line);
+	}
+}
+
 static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_side *sides,
 		      size_t nsides, const struct judge_cmp_row *rows, size_t nrows,
 		      double threshold, unsigned flags)
@@ -613,6 +668,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 				rm_gap(doc, 2);
 			}
 			cmp_words(doc, row, nsides, mark_end);
+			cmp_curve_part(doc, sides, nsides, rows, nrows, k);
 		}
 		/* The section's line speaks of the first other. */
 		if (cmp_closing(gain, counts, sizeof(gain), sides, rows, nrows, sec, 1)) {

@@ -11,6 +11,7 @@
  * kbench wrote), jsonw.c's helpers make null and repair.
  */
 #include "report/report.h"
+#include "report/curve.h"
 #include "report/export.h"
 #include "core/fields.h"
 #include "core/replica.h"
@@ -450,6 +451,22 @@ static json_t *run_sysinfo(const struct run_info *run)
 }
 
 /*
+ * A scalability point's place on its curve, from the run's other points:
+ * its task count, the 1-task figure's linear extension to it and the
+ * efficiency (a fraction); null where the run has no 1-task point.
+ */
+static void curve_keys(json_t *o, const struct run_info *run, const struct result *r, int *bad)
+{
+	struct curve_point pt;
+
+	if (!o || curve_point_of(run, r, &pt) < 0)
+		return;
+	report_jset(o, "tasks", json_integer(pt.tasks), bad);
+	report_jset(o, "linear", isfinite(pt.linear) ? report_jreal(pt.linear) : json_null(), bad);
+	report_jset(o, "efficiency", isfinite(pt.efficiency) ? report_jreal(pt.efficiency) : json_null(), bad);
+}
+
+/*
  * A run and its results; only those of only_id unless it is NULL.  Each
  * run carries its own machine ("sysinfo"): the runs of a summary may come
  * from several hosts, and the document's top-level "sysinfo" is one of them.
@@ -474,8 +491,12 @@ static json_t *run_object(const struct run_info *run, const char *only_id, int *
 	report_jset(o, "mhz", run->mhz > 0 ? report_jreal(run->mhz) : json_null(), bad);
 	report_jset(o, "sysinfo", run_sysinfo(run), bad);
 	for (size_t i = 0; i < run->nresults && !*bad; i++)
-		if (!only_id || strcmp(run->results[i].id, only_id) == 0)
-			report_jpush(results, result_object(&run->results[i], bad), bad);
+		if (!only_id || strcmp(run->results[i].id, only_id) == 0) {
+			json_t *ro = result_object(&run->results[i], bad);
+
+			curve_keys(ro, run, &run->results[i], bad);
+			report_jpush(results, ro, bad);
+		}
 	report_jset(o, "results", results, bad);
 	report_jset(o, record_sentinel.key,
 		    record_array(&record_sentinel, run->sentinel, run->nsentinel, bad), bad);

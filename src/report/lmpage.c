@@ -6,6 +6,7 @@
  * function.  It calls html.c's and svg.c's pieces, never a page.
  */
 #include "report/lmpage.h"
+#include "report/curve.h"
 #include "report/fmt.h"
 #include "report/html.h"
 #include "report/compare.h"
@@ -258,5 +259,6 @@ static void lm_page_rates(FILE *out, const struct run_info *rows, size_t nrows)
 void lm_page_after(FILE *out, const struct run_info *rows, size_t nrows)
 {
 	lm_page_curves(out, rows, nrows);
+	curve_page(out, rows, nrows);
 	lm_page_rates(out, rows, nrows);
 }

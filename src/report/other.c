@@ -4,6 +4,7 @@
  * with the command that shows it.  Which figures have a table is asked of
  * the tables themselves (lm_has_id, rates_is, aim9_is, the catalog).
  */
+#include "report/curve.h"
 #include "report/lmbench.h"
 #include "judge/loose.h"
 #include "report/model.h"
@@ -22,7 +23,7 @@ static int in_a_table(const char *id)
 {
 	const struct catalog_kind *k = catalog_prefixed(id);
 
-	if (rates_is(id) || aim9_is(id) || probes_is(id))
+	if (rates_is(id) || aim9_is(id) || probes_is(id) || curve_is(id))
 		return 1;
 
 	/* contest's results have tables of their own (report_contest_text). */

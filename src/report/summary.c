@@ -4,6 +4,7 @@
  * model, each run's machine parsed once for all of them.  The summary's
  * other sections are listed in sections.c, which calls this.
  */
+#include "report/curve.h"
 #include "report/lmbench.h"
 #include "report/model.h"
 #include "report/report.h"
@@ -38,6 +39,7 @@ void report_summary_model(struct rm_doc *doc, const struct run_info *runs, size_
 	rates_model(doc, runs, nruns);
 	aim9_model(doc, runs, nruns);
 	probes_model(doc, runs, nruns);
+	curve_model(doc, runs, nruns);
 	other_model(doc, runs, nruns);
 	free(sip);
 	free(si);

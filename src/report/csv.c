@@ -8,6 +8,7 @@
  * row: the JSON has them.  A distribution's percentiles (wake.*) are the
  * last columns, empty for every other result.
  */
+#include "report/curve.h"
 #include "report/export.h"
 
 #include <math.h>
@@ -167,12 +168,18 @@ static void csv_field(FILE *out, const struct field *f, const struct result *r)
 
 int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns)
 {
+	struct curve_point pt;
+
 	for (size_t i = 0; i < sizeof(csv_run_columns) / sizeof(csv_run_columns[0]); i++)
 		csv_text(out, csv_run_columns[i], i == 0);
 	for (size_t k = 0; k < field_nresult; k++)
 		csv_text(out, field_result[k].key, 0);
 	for (size_t k = 0; k < HIST_NPCT; k++)
 		csv_text(out, hist_pct_keys[k], 0);
+	/* A scalability point's place on its curve (report/curve.h), empty elsewhere. */
+	csv_text(out, "tasks", 0);
+	csv_text(out, "linear", 0);
+	csv_text(out, "efficiency", 0);
 	fputc('\n', out);
 	for (size_t i = 0; i < nruns; i++)
 		for (size_t j = 0; j < runs[i].nresults; j++) {
@@ -190,6 +197,13 @@ int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns)
 				const struct bench_value *v = result_value(&run->results[j], hist_pct_keys[k]);
 
 				csv_num(out, v && !v->text[0] ? v->num : (double)NAN);
+			}
+			if (curve_point_of(run, &run->results[j], &pt) == 0) {
+				fprintf(out, ",%d", pt.tasks);
+				csv_num(out, pt.linear);
+				csv_num(out, pt.efficiency);
+			} else {
+				fputs(",,,", out);
 			}
 			fputc('\n', out);
 		}

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,11 +134,13 @@ static int fault_map(struct scale_task *t, char *err)
 
 	if (p == MAP_FAILED)
 		return scale_err(err, errno, "mmap of the pages to fault in");
-	/* A fault a page, not one a huge page: the figure is per 4 KiB fault. */
-#ifdef MADV_NOHUGEPAGE
-	(void)plat_madvise(p, SCALE_FAULT_BYTES, MADV_NOHUGEPAGE);
-#endif
 	t->map = p;
+	/* A fault a page, not one a huge page: the figure is per 4 KiB fault.
+	   EINVAL: a kernel without transparent huge pages, which has none to refuse. */
+#ifdef MADV_NOHUGEPAGE
+	if (plat_madvise(p, SCALE_FAULT_BYTES, MADV_NOHUGEPAGE) != 0 && errno != EINVAL)
+		return scale_err(err, errno, "madvise(MADV_NOHUGEPAGE)");
+#endif
 	t->off = 0;
 	return 0;
 }
@@ -285,8 +288,15 @@ static int fork_loop(struct scale_task *t, uint64_t n, char *err)
 			return scale_err(err, errno, "fork");
 		if (pid == 0)
 			_exit(0);
-		if (plat_waitpid(pid, &status, 0) != pid)
-			return scale_err(err, errno, "waitpid");
+		if (plat_waitpid(pid, &status, 0) != pid) {
+			int e = errno;
+
+			/* Reaped all the same, with the real call: no child is left behind. */
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			return scale_err(err, e, "waitpid");
+		}
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			return scale_err(err, 0, "a forked child did not exit with 0");
 		t->done++;

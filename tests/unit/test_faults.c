@@ -304,7 +304,7 @@ static const struct test_family test_families[] = {
 	{ "cpu.*", NULL }, { "sys.*", NULL }, { "sig.*", NULL }, { "proc.*", NULL },
 	{ "ctx.*", NULL }, { "ipc.*", "ipc.rpc_*" }, { "ipc.rpc_*", NULL }, { "fs.*", NULL },
 	{ "vm.*", NULL }, { "mem.*", "mem.lat.*" }, { "mem.lat.*", NULL }, { "rate.*", NULL },
-	{ "aim9.*", NULL }, { "lock.*", NULL }, { "wake.*", NULL },
+	{ "aim9.*", NULL }, { "lock.*", NULL }, { "wake.*", NULL }, { "scale.*.1", NULL },
 };
 
 /* ------------------------------------------------------------------ */
@@ -530,6 +530,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[12]),
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[13]),
 		cmocka_unit_test_prestate(test_family, (void *)&test_families[14]),
+		cmocka_unit_test_prestate(test_family, (void *)&test_families[15]),
 		cmocka_unit_test(test_rate_checks),
 		cmocka_unit_test(test_aim9_checks),
 	};

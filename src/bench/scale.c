@@ -504,6 +504,12 @@ static enum bench_status scale_setup(struct bench_ctx *ctx)
 		} else if ((t->pid = peer_start(ctx, i + 1, scale_peer, t)) < 0) {
 			st = BENCH_FAIL;
 			goto fail;
+		} else {
+			/* The task's ends are the task's alone: one that dies is read as an
+			   end of file, not waited on for ever. */
+			close(t->cmd[0]);
+			close(t->rep[1]);
+			t->cmd[0] = t->rep[1] = -1;
 		}
 		t->started = 1;
 	}

@@ -132,7 +132,7 @@ fi
 
 kb export --db "$DB" --format csv
 check "export --format csv: the percentiles as the last columns, wake.timer's filled" \
-	sh -c "[ $rc = 0 ] && head -1 '$T/out' | grep -q ',reason,p50,p90,p99,p999\$' && grep ',wake\.timer,' '$T/out' | grep -Eq ',[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+\$'"
+	sh -c "[ $rc = 0 ] && head -1 '$T/out' | grep -q ',reason,p50,p90,p99,p999,tasks,linear,efficiency\$' && grep ',wake\.timer,' '$T/out' | grep -Eq ',[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,,,\$'"
 
 kb summary --db "$DB"
 check "summary shows both tables from the store" \

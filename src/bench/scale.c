@@ -377,6 +377,7 @@ static const struct scale_op scale_ops[] = {
 	  unlink_init, unlink_loop, file_fini },
 };
 _Static_assert(sizeof(scale_ops) / sizeof(scale_ops[0]) == SCALE_NOPS, "SCALE_NOPS is the table's length");
+_Static_assert(SCALE_MAX_TASKS < 100, "the ids are made with two digits at most");
 
 /* A task's life: set up, then n operations for each command until told to stop. */
 static int scale_serve(struct scale_task *t)
@@ -554,28 +555,47 @@ static enum bench_status scale_run(struct bench_ctx *ctx, uint64_t n)
 #define SCALE_NROWS (SCALE_NOPS * 2 * SCALE_MAX_TASKS)
 static struct scale_row scale_rows[SCALE_NROWS];
 static char scale_ids[SCALE_NROWS][48];
-static char scale_summaries[SCALE_NROWS][128];
+/* A summary an operation and shape, shared by its task counts: the id says how many. */
+static char scale_summaries[SCALE_NOPS * 2][112];
 struct bench scale_benches[SCALE_NROWS];
 const size_t scale_nbenches = SCALE_NROWS;
 
+/*
+ * Every kbench and every worker makes them as it starts, hundreds of
+ * them: the ids are put together by hand, since a formatted print of each
+ * cost a start a millisecond.
+ */
 __attribute__((constructor)) static void scale_make_rows(void)
 {
 	size_t k = 0;
 
 	for (size_t o = 0; o < SCALE_NOPS; o++)
-		for (int threads = 0; threads < 2; threads++)
+		for (int threads = 0; threads < 2; threads++) {
+			char *sum = scale_summaries[2 * o + (size_t)threads];
+			char stem[40];
+			size_t len;
+
+			snprintf(sum, sizeof(scale_summaries[0]), "%s, by %s at once", scale_ops[o].what,
+				 threads ? "threads" : "processes");
+			len = (size_t)snprintf(stem, sizeof(stem), "%s%s.%s.", SCALE_PREFIX,
+					       scale_ops[o].name, threads ? "thread" : "proc");
 			for (int n = 1; n <= SCALE_MAX_TASKS; n++, k++) {
+				char *id = scale_ids[k];
+
+				memcpy(id, stem, len);
+				if (n >= 10)
+					id[len++] = (char)('0' + n / 10);
+				id[len] = (char)('0' + n % 10);
+				id[len + 1] = '\0';
+				if (n >= 10)
+					len--;
 				scale_rows[k] = (struct scale_row){ &scale_ops[o], threads, n };
-				snprintf(scale_ids[k], sizeof(scale_ids[k]), "%s%s.%s.%d", SCALE_PREFIX,
-					 scale_ops[o].name, threads ? "thread" : "proc", n);
-				snprintf(scale_summaries[k], sizeof(scale_summaries[k]), "%s: %d %s%s",
-					 scale_ops[o].what, n, threads ? "thread" : "process",
-					 n == 1 ? "" : threads ? "s" : "es");
 				scale_benches[k] = (struct bench){
-					.id = scale_ids[k], .metric = METRIC_OPS, .better = BETTER_HIGHER,
-					.suites = SUITE_SCALE, .summary = scale_summaries[k],
+					.id = id, .metric = METRIC_OPS, .better = BETTER_HIGHER,
+					.suites = SUITE_SCALE, .summary = sum,
 					.setup = scale_setup, .run = scale_run,
 					.teardown = scale_teardown, .arg = &scale_rows[k], .tasks = n,
 				};
 			}
+		}
 }

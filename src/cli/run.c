@@ -621,7 +621,6 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 	return n;
 }
 
-/* The selection, as run and ab take it from --only and --suite: dies when it is empty. */
 /*
  * The scalability rows up to --max-tasks tasks, the online CPUs when it is
  * not given: a curve beyond the CPUs is asked for, not run by default.
@@ -648,6 +647,7 @@ static void run_select_tasks(const struct run_opts *o, const struct bench **sel,
 			  max, o->max_tasks ? "--max-tasks" : "the online CPUs", SCALE_MAX_TASKS);
 }
 
+/* The selection, as run and ab take it from --only and --suite: dies when it is empty. */
 const struct bench **run_select(const struct run_opts *o, unsigned suite_bits, size_t *nsel)
 {
 	char err[ERRBUF_LEN];

@@ -141,8 +141,15 @@ static void replica_widen(double m, double w, double *lo, double *hi)
 	if (w <= 0)
 		return;
 	if (m > 0 && *lo > 0) {
-		*lo = m * exp(-fmax(log(m / *lo), w));
-		*hi = m * exp(fmax(log(*hi / m), w));
+		/*
+		 * w relative is log1p(w) on the logarithm: the same for a small w,
+		 * and a machine that moved by a factor of ten (a sentinel preempted
+		 * through a busy spell) widens by ten, not by exp(10).
+		 */
+		double lw = log1p(w);
+
+		*lo = m * exp(-fmax(log(m / *lo), lw));
+		*hi = m * exp(fmax(log(*hi / m), lw));
 	} else {
 		*lo = m - fmax(m - *lo, w * fabs(m));
 		*hi = m + fmax(*hi - m, w * fabs(m));

@@ -351,8 +351,10 @@ static void show_figure(FILE *out, const struct result *r)
 		line_add(l, &n, "interference", "%.0f%% of the other CPUs%s", 100.0 * r->interference,
 			 result_busy(r) ? " (busy)" : "");
 	if (isfinite(r->drift))
-		line_add(l, &n, "drift", "%.1f%%, the sentinel across the replicas%s",
-			 100.0 * r->drift, r->drifted ? " (more than the precision)" : "");
+		/* Past 10x the tenth is noise, and its digits would pass 80 columns. */
+		line_add(l, &n, "drift", "%.*f%%, the sentinel across the replicas%s",
+			 fabs(r->drift) < 1 ? 1 : 0, 100.0 * r->drift,
+			 r->drifted ? " (more than the precision)" : "");
 	if (r->placement != PLACE_NA)
 		line_add(l, &n, "placement", "%s", place_name(r->placement));
 	if (r->parallel > 1) {

@@ -835,6 +835,8 @@ void harness_percentiles(struct result *r)
 	free(v);
 	r->nvalues = ctx.nvalues;
 	memcpy(r->values, ctx.values, sizeof(r->values));
+	/* The whole shape, kept with the result: a store need not keep every sample for it. */
+	(void)result_buckets_fill(r);
 }
 
 const char *const harness_event_keys[PLAT_NEV] = {

@@ -603,6 +603,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "label-b", OPT_STRING, &o->labels[2], "L", "B's label (default: OS and release, then \" B\")", 0, 0, 0 },
 		{ "rounds", OPT_INT, &o->replicas, "N", "rounds: each measures every instance once under A and once under B (10)", 2, 100, 0 },
 		{ "seed", OPT_INT, &o->seed, "N", "the seed of each round's order of A and B (default: drawn, and printed)", 0, 2147483647, 0 },
+		OPT_ROW_PERCENTILE(o->percentile_arg),
 	};
 	int ab = strcmp(o->cmd, "ab") == 0;
 	const struct opt *own = ab ? ab_only : run_only;
@@ -1149,6 +1150,13 @@ void ab_report(const struct run_opts *o, const struct session *ses, unsigned fla
 	run_summary(ses->runs, ses->nruns, o->verbose, 0);
 	if (ses->nruns != 2)
 		return;
+	/* After the tables and the store: they keep the distributions whole. */
+	if (o->percentile > 0) {
+		struct run_info *r[2] = { &ses->runs[0], &ses->runs[1] };
+		size_t n[2] = { 1, 1 };
+
+		cli_percentile_apply(o->cmd, o->percentile, r, n, 2, o->quiet);
+	}
 	for (int s = 0; s < 2; s++)
 		sides[s] = (struct judge_cmp_side){ ses->runs[s].label, &ses->runs[s], 1 };
 	if (judge_compare_build(sides, 2, AB_THRESHOLD, flags, &rows, &nrows) < 0)
@@ -1210,6 +1218,7 @@ int cmd_ab(int argc, char **argv)
 		die_usage("ab: unexpected argument '%s'", argv[0]);
 	run_validate(&o, &suite_bits);
 	ab_validate(&o);
+	o.percentile = cli_percentile("ab", o.percentile_arg);
 	sel = run_select(&o, suite_bits, &nsel);
 	seed = o.seed >= 0 ? (uint64_t)o.seed : (timer_now() ^ ((uint64_t)getpid() << 32)) % 2147483648u;
 

@@ -8,6 +8,7 @@
  * they are not rows of it.
  */
 #include "report/compare.h"
+#include "judge/pct.h"
 #include "report/fmt.h"
 #include "report/jsonw.h"
 
@@ -219,6 +220,44 @@ static void cmp_sitting_notes(struct rm_doc *doc, const struct judge_cmp_row *ro
 }
 
 /*
+ * A distribution compared at a percentile: what was tested, and for each
+ * other side the smallest change of that percentile the comparison would
+ * have marked, since a tail's spread between replicas is often far wider
+ * than the threshold and a quiet row says little without it.
+ */
+static void cmp_pct_notes(struct rm_doc *doc, const struct judge_cmp_side *sides,
+			  const struct judge_cmp_row *rows, size_t nrows, size_t nsides)
+{
+	char name[128], line[512];
+	int head = 0;
+
+	for (size_t k = 0; k < nrows; k++) {
+		double p = judge_pct_of(rows[k].key);
+
+		if (!(p > 0))
+			continue;
+		if (!head++)
+			rm_text(doc, RM_NOTE, "pNN: the distribution's NNth percentile of every "
+				"wakeup is the figure tested,\n"
+				"each replica's own the spread");
+		report_compare_row_name(&rows[k], name, sizeof(name));
+		for (size_t s = 1; s < nsides; s++) {
+			const struct judge_cmp_cell *o = &rows[k].cell[s];
+
+			if (!o->present)
+				continue;
+			if (isfinite(o->detectable))
+				snprintf(line, sizeof(line), "%s, %s: detectable change %.1f%% (marked 4 "
+					 "times in 5)", name, sides[s].name, o->detectable * 100);
+			else
+				snprintf(line, sizeof(line), "%s, %s: no detectable change known (no "
+					 "interval was measured)", name, sides[s].name);
+			rm_text(doc, RM_NOTE, line);
+		}
+	}
+}
+
+/*
  * The unmarked figures the comparison could not tell unchanged (their
  * intervals reach past the threshold): how many, and what would tell them,
  * the runs (rounds, for pairs) a side its spread asks for (the cells'
@@ -279,7 +318,12 @@ void report_compare_row_name(const struct judge_cmp_row *row, char *buf, size_t 
 		snprintf(jobs, sizeof(jobs), " -j%d", row->key->jobs);
 	if (row->key->parallel > 1 && catalog_prefixed(row->key->id))
 		snprintf(copies, sizeof(copies), " x%d", row->key->parallel);
-	snprintf(buf, size, "%s%s%s%s%s", row->key->id,
+	char pct[24] = "";
+
+	/* A distribution compared at a percentile (compare --percentile) is named with it. */
+	if (judge_pct_of(row->key) > 0)
+		snprintf(pct, sizeof(pct), " p%g", judge_pct_of(row->key));
+	snprintf(buf, size, "%s%s%s%s%s%s", row->key->id, pct,
 		 row->key->placement == PLACE_NA ? "" : " ", place_name(row->key->placement), jobs,
 		 copies);
 }
@@ -689,6 +733,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 			break;
 		}
 	cmp_sitting_notes(doc, rows, nrows, nsides);
+	cmp_pct_notes(doc, sides, rows, nrows, nsides);
 	cmp_untold_note(doc, rows, nrows, nsides, threshold);
 	for (size_t k = 0; k < nrows; k++)
 		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {

@@ -1069,6 +1069,9 @@ static json_t *cmp_row_json(const struct judge_cmp_side *sides, size_t nsides,
 	report_jset(o, "better", json_string(bench_better_name(key->better)), bad);
 	report_jset(o, "section", json_string(judge_section_title(row->section)), bad);
 	report_jset(o, "levels_differ", json_boolean(row->levels_differ), bad);
+	/* A distribution tested at a percentile (--percentile): which one; absent otherwise. */
+	if (judge_pct_of(key) > 0)
+		report_jset(o, "percentile", report_jreal(judge_pct_of(key)), bad);
 	for (size_t s = 0; s < nsides; s++)
 		report_jpush(cells, cmp_cell_json(sides[s].name, &row->cell[s], s > 0, bad), bad);
 	report_jset(o, "cells", cells, bad);

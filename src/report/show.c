@@ -523,10 +523,11 @@ void report_show_sentinel_text(FILE *out, const struct run_info *run)
  * that a second mode or a long tail shows in a few lines: each line the
  * wakeups from lo to below hi, and the share at or below hi.
  */
+static void show_histogram(FILE *out, const struct result *r);
+
 static void show_distribution(FILE *out, const struct result *r)
 {
 	static const char *const names[HIST_NPCT] = { "p50", "p90", "p99", "p99.9" };
-	uint64_t total = 0, seen = 0;
 	char a[32], b[32], c[32];
 
 	if (!result_value(r, hist_pct_keys[0]))
@@ -546,6 +547,26 @@ static void show_distribution(FILE *out, const struct result *r)
 				fprintf(out, "%-10s  %10s  -\n", names[i], a);
 		}
 	}
+	/* Made from the samples where the store kept none (a run of an older kbench). */
+	if (!r->buckets && r->samples && r->n) {
+		struct result tmp = *r;
+
+		tmp.buckets = NULL;
+		tmp.nbuckets = 0;
+		if (result_buckets_fill(&tmp) == 0)
+			show_histogram(out, &tmp);
+		free(tmp.buckets);
+		return;
+	}
+	show_histogram(out, r);
+}
+
+/* A histogram an octave a line: its wakeups from lo to below hi, and the share at or below hi. */
+static void show_histogram(FILE *out, const struct result *r)
+{
+	uint64_t total = 0, seen = 0;
+	char a[32], b[32];
+
 	for (size_t k = 0; r->buckets && k < r->nbuckets; k++)
 		total += r->buckets[k].count;
 	if (!total)

@@ -5,8 +5,8 @@
 # percentiles with their intervals over replicas and its histogram (a
 # golden file), the export's histogram as stored, and compare, history
 # and ab --percentile: the percentile named is what is tested, with its
-# detectable change; a figure that is no distribution is compared as
-# usual and said once; a bad percentile is one line.  On both stores
+# detectable change, and the events counted under it that moved with it; a
+# figure that is no distribution is compared as usual and said once; a bad percentile is one line.  On both stores
 # (db_for).  No figure measured here is judged.  TAP like cli.sh.
 BUILD=${1:-build}
 . "$(dirname "$0")/lib.sh"
@@ -46,19 +46,25 @@ check "... its row is wake.timer p99, +100% and marked" \
 check "... a regression, in LKP's word" grep -q ' regression$' "$T/out"
 check "... its detectable change said" \
 	grep -Eq '^wake\.timer p99, tail: detectable change [0-9.]+% \(marked 4 times in 5\)$' "$T/out"
+check "... the context switches that moved with it, a row under it" \
+	grep -Eq '^  context_switches/op +1\.000 +2\.000 +\+100\.0%$' "$T/out"
+check "... not the page faults, the same on both sides" sh -c "! grep -q page_faults '$T/out'"
 check "... and nothing on stderr" [ ! -s "$T/err" ]
 kb compare base tail --db "$DB" --percentile 50
 check "compare --percentile 50: the same body, unchanged (=)" \
 	grep -Eq '^wake\.timer p50 .* \+0\.0% = ' "$T/out"
+check "... and no events under an unchanged figure" sh -c "! grep -q context_switches '$T/out'"
 kb compare base tail --db "$DB"
 check "compare without it: the median, unchanged, no percentile named" \
 	sh -c "grep -Eq '^wake\.timer +12\.6' '$T/out' && ! grep -q ' p99' '$T/out'"
 kb compare base tail --db "$DB" --percentile 99.9 --json
-check "compare --json names the percentile tested, and its detectable change" python3 -c '
+check "compare --json names the percentile tested, its detectable change and the events" python3 -c '
 import json, sys
 row = json.load(open(sys.argv[1]))["rows"][0]
 assert row["id"] == "wake.timer" and row["percentile"] == 99.9, row
 assert row["cells"][1]["change"] == 1.0 and row["cells"][1]["detectable"] > 0, row["cells"][1]
+assert row["events"] == [{"side": "tail", "event": "ev_context_switches", "base": 1.0, "value": 2.0,
+                          "change": 1.0}], row.get("events")
 ' "$T/out"
 
 # history at the tail names the step of the percentile.

@@ -501,6 +501,38 @@ static void cmp_words(struct rm_doc *doc, const struct judge_cmp_row *row, size_
 }
 
 /*
+ * Under a changed figure, the events that moved with it (run --events on
+ * both sides, judge_compare_events), a line each, as LKP prints
+ * perf-stat's rows: the event per operation on each side and the change.
+ */
+static void cmp_events_text(struct rm_doc *doc, const struct judge_cmp_side *sides,
+			    const struct judge_cmp_row *row, size_t nsides)
+{
+	struct judge_cmp_event ev[16];
+	char line[256], a[32], b[32], c[32], nm[40];
+
+	for (size_t s = 1; s < nsides; s++) {
+		size_t n;
+
+		if (!row->cell[s].present || !row->cell[s].significant || row->levels_differ)
+			continue;
+		n = judge_compare_events(sides, s, row->key, ev, NELEM(ev));
+		for (size_t i = 0; i < n; i++) {
+			report_fig(a, sizeof(a), ev[i].base);
+			report_fig(b, sizeof(b), ev[i].other);
+			if (isfinite(ev[i].change))
+				cmp_change_text(c, sizeof(c), ev[i].change);
+			else
+				snprintf(c, sizeof(c), "from 0");
+			snprintf(nm, sizeof(nm), "%s/op", ev[i].key + 3);
+			snprintf(line, sizeof(line), "  %-22s %10s %10s %9s%s%s", nm, a, b, c,
+				 nsides > 2 ? "  " : "", nsides > 2 ? sides[s].name : "");
+			rm_text(doc, RM_CONT, line);
+		}
+	}
+}
+
+/*
  * The comparison as the table model (report/model.h), which the text, the
  * page and the JSON render: first an untitled table of the legend's notes
  * (and what the sentinel says of the machines), then a table per section
@@ -657,6 +689,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 				rm_gap(doc, 2);
 			}
 			cmp_words(doc, row, nsides, mark_end);
+			cmp_events_text(doc, sides, row, nsides);
 		}
 		/* The section's line speaks of the first other. */
 		if (cmp_closing(gain, counts, sizeof(gain), sides, rows, nrows, sec, 1)) {
@@ -1075,6 +1108,29 @@ static json_t *cmp_row_json(const struct judge_cmp_side *sides, size_t nsides,
 	for (size_t s = 0; s < nsides; s++)
 		report_jpush(cells, cmp_cell_json(sides[s].name, &row->cell[s], s > 0, bad), bad);
 	report_jset(o, "cells", cells, bad);
+	/* The events that moved with a changed figure (run --events), as the text's rows under it. */
+	for (size_t s = 1; s < nsides; s++) {
+		struct judge_cmp_event ev[16];
+		size_t n;
+		json_t *a;
+
+		if (!row->cell[s].present || !row->cell[s].significant || row->levels_differ ||
+		    !(n = judge_compare_events(sides, s, key, ev, NELEM(ev))))
+			continue;
+		if (!json_object_get(o, "events"))
+			report_jset(o, "events", json_array(), bad);
+		a = json_object_get(o, "events");
+		for (size_t i = 0; a && i < n; i++) {
+			json_t *e = json_object();
+
+			report_jset(e, "side", report_jstr(sides[s].name), bad);
+			report_jset(e, "event", json_string(ev[i].key), bad);
+			report_jset(e, "base", report_jreal(ev[i].base), bad);
+			report_jset(e, "value", report_jreal(ev[i].other), bad);
+			report_jset(e, "change", report_jreal(ev[i].change), bad);
+			report_jpush(a, e, bad);
+		}
+	}
 	return o;
 }
 

@@ -15,11 +15,13 @@
 # killed after each pair.  ROUNDS rounds (2) a condition, alternating who
 # goes first, SECONDS (10) a side.  p50 and p99 of each in us, and the
 # medians of the rounds' ratios kbench / peer: the target is 0.8 to 1.25.
-#   sh bench/wake_peers.sh [ROUNDS [SECONDS]]     KBENCH=... SCHBENCH=...
+#   sh bench/wake_peers.sh [ROUNDS [SECONDS]]     KBENCH=... SCHBENCH=... PAIRS=...
 . "$(dirname "$0")/lib.sh"
 ROUNDS=${1:-2}
 SECS=${2:-10}
 NCPU=$(getconf _NPROCESSORS_ONLN)
+# Which pairs, kbench's figure and the peer's function: all three unless told.
+PAIRS=${PAIRS:-"wake.msg:sch1 wake.msg:sch wake.timer:ct"}
 SCHBENCH=${SCHBENCH:-/tmp/schbench/schbench}
 if [ ! -x "$SCHBENCH" ]; then
 	[ -n "$SCHBENCH_SRC" ] && make -C "$SCHBENCH_SRC" >/dev/null 2>&1 && SCHBENCH=$SCHBENCH_SRC/schbench
@@ -89,8 +91,8 @@ RES="$WORK/res"
 for cond in idle cpu; do
 	round=0
 	while [ $round -lt "$ROUNDS" ]; do
-		for pair in "wake.msg sch1" "wake.msg sch" "wake.timer ct"; do
-			set -- $pair
+		for pair in $PAIRS; do
+			set -- $(echo "$pair" | tr : ' ')
 			[ $cond = cpu ] && load_on
 			if [ $((round % 2)) = 0 ]; then
 				k=$(kb "$1"); p=$($2)

@@ -178,6 +178,9 @@ struct result {
 					   samples whose ends were seen on more than one
 					   CPU (this process and every peer, just before
 					   and just after the sample); NaN unknown */
+	double figured_at;		/* a distribution compared at a percentile (judge_pct_apply):
+					   that percentile, its level and replicas then
+					   that percentile's; 0 for its level.  Never stored */
 	int64_t from_run;		/* in a label's merged row (judge_merge_labels):
 					   the stored run whose values and points it shows;
 					   0 otherwise (never stored) */

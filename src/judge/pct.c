@@ -10,13 +10,6 @@
 
 #include "stats/hist.h"
 
-/*
- * A result taken at a percentile says so in its reason, which a measured
- * result never has: the tables name the row "wake.timer p99" from it, and
- * nothing else reads it.
- */
-#define PCT_TAG "percentile "
-
 int judge_pct_valid(double p)
 {
 	return isfinite(p) && p > 0 && p <= 100;
@@ -24,12 +17,7 @@ int judge_pct_valid(double p)
 
 double judge_pct_of(const struct result *r)
 {
-	double p;
-
-	if (strncmp(r->reason, PCT_TAG, strlen(PCT_TAG)) != 0 ||
-	    sscanf(r->reason + strlen(PCT_TAG), "%lf", &p) != 1)
-		return 0;
-	return p;
+	return r->figured_at > 0 ? r->figured_at : 0;
 }
 
 /* r at percentile p: 1 taken, 0 left out (no samples), -1 without memory. */
@@ -60,7 +48,7 @@ static int pct_take(struct result *r, double p)
 		r->replicas[k].lo = r->replicas[k].hi = rep[k];
 	}
 	free(rep);
-	snprintf(r->reason, sizeof(r->reason), PCT_TAG "%g", p);
+	r->figured_at = p;
 	return 1;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Command-line tests of a distribution kept and compared whole: the
+# Command-line tests of a distribution kept, compared and loaded: the
 # fixture's wake.timer runs (tests/fixtures/make_wake_pct.py: "base" with a
 # tail at 100 us, "tail" at 200 us, the same body) imported, then show's
 # percentiles with their intervals over replicas and its histogram (a
@@ -100,4 +100,13 @@ kb ab --only wake.timer --rounds 3 --max-time 0.3 --no-store --quiet --a true --
 	--percentile 99 --tmpdir "$T"
 check "ab --percentile 99 compares wake.timer p99" \
 	sh -c "[ $rc = 0 ] && grep -Eq '^wake\.timer p99 ' '$T/out' && grep -q 'detectable change' '$T/out'"
+
+# Under one of contest's loads (the tests' light tick_load): said in the result and the table.
+kb run --only wake.msg --load tick_load --max-time 0.2 --replicas 2 --no-store --tmpdir "$T"
+check "run --load tick_load measures wake.msg under it, and says so under the table" \
+	sh -c "[ $rc = 0 ] && grep -Eq 'wake\.msg: measured under tick_load \(run --load\)' '$T/out'"
+check "... and leaves no load's directory behind" sh -c "! ls -d '$T'/kbench-load.* 2>/dev/null"
+kb run --only wake.msg --load noload --no-store
+check "run --load noload: one line, exit 2, nothing run" sh -c \
+	"[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q \"'noload' is no load that runs\" '$T/err'"
 echo "1..$n"

@@ -150,6 +150,7 @@ static void probes_wakes(struct rm_doc *doc, const struct run_info *runs, size_t
 			const struct result *r = &runs[k].results[i];
 			const struct bench_value *pol = result_value(r, "policy");
 			const struct bench_value *why = result_value(r, "fifo_refused");
+			const struct bench_value *ld;
 
 			if (!probes_wake(r->id) || !text_usable(r))
 				continue;
@@ -162,6 +163,12 @@ static void probes_wakes(struct rm_doc *doc, const struct run_info *runs, size_t
 			probes_num(doc, PROBE_PCT_W, r->max);
 			rm_cell(doc, PROBE_WAKE_W, 0, pol && pol->text[0] ? pol->text : "-");
 			probes_intervals(doc, &runs[k], r);
+			if ((ld = result_value(r, "load")) && ld->text[0]) {
+				text_run_name(&runs[k], name, sizeof(name));
+				snprintf(line, sizeof(line), "  %s %s: measured under %s (run --load)", name,
+					 r->id, ld->text);
+				rm_text(doc, RM_NOTE, line);
+			}
 			if (why && why->text[0]) {
 				text_run_name(&runs[k], name, sizeof(name));
 				snprintf(line, sizeof(line), "  %s %s: SCHED_FIFO refused (%s), measured "

@@ -105,6 +105,8 @@ check "ab --percentile 99 compares wake.timer p99" \
 kb run --only wake.msg --load tick_load --max-time 0.2 --replicas 2 --no-store --tmpdir "$T"
 check "run --load tick_load measures wake.msg under it, and says so under the table" \
 	sh -c "[ $rc = 0 ] && grep -Eq 'wake\.msg: measured under tick_load \(run --load\)' '$T/out'"
+check "... each percentile's interval over its 2 replicas under the table" \
+	sh -c "grep -q 'wake.msg, 95% over its 2 replicas:' '$T/out' && grep -Eq '^    p50 [0-9.]+\.\.[0-9.]+, p90 ' '$T/out'"
 check "... and leaves no load's directory behind" sh -c "! ls -d '$T'/kbench-load.* 2>/dev/null"
 kb run --only wake.msg --load noload --no-store
 check "run --load noload: one line, exit 2, nothing run" sh -c \

@@ -178,6 +178,11 @@ struct result {
 					   samples whose ends were seen on more than one
 					   CPU (this process and every peer, just before
 					   and just after the sample); NaN unknown */
+	double pct_low[4], pct_high[4];	/* a distribution's: the 95% interval over its
+					   replicas of each of hist.h's percentiles (p50 to
+					   p99.9, result_percentile), made with them; 0 or
+					   NaN unknown.  Copied with the result, never
+					   stored: a table's merged row keeps no samples */
 	double figured_at;		/* a distribution compared at a percentile (judge_pct_apply):
 					   that percentile, its level and replicas then
 					   that percentile's; 0 for its level.  Never stored */

@@ -101,8 +101,8 @@ static void probes_locks(struct rm_doc *doc, const struct run_info *runs, size_t
 /*
  * A distribution's percentiles' intervals over its replicas, a note under
  * its row: the table's columns have no room for them, and a tail's
- * interval is as wide as the tail is rare.  Only where its samples were
- * read (a fresh run; a stored one's summary reads none).
+ * interval is as wide as the tail is rare.  Only where they were made
+ * (a fresh run) or its samples read (a stored one's summary reads none).
  */
 static void probes_intervals(struct rm_doc *doc, const struct run_info *run, const struct result *r)
 {
@@ -111,19 +111,23 @@ static void probes_intervals(struct rm_doc *doc, const struct run_info *run, con
 	size_t len;
 	int any = 0;
 
-	if (!r->samples || !r->n || r->nreplicas < 2)
+	if (r->nreplicas < 2)
 		return;
 	text_run_name(run, name, sizeof(name));
-	len = (size_t)snprintf(line, sizeof(line), "  %s %s over its %zu replicas (95%%):", name,
+	len = (size_t)snprintf(line, sizeof(line), "  %s %s, 95%% over its %zu replicas:\n   ", name,
 			       r->id, r->nreplicas);
 	for (size_t p = 0; p < HIST_NPCT && len < sizeof(line); p++) {
-		double est, l, h;
+		double est, l = r->pct_low[p], h = r->pct_high[p];
 
-		if (result_percentile(r, hist_pcts[p], &est, &l, &h) < 0 || !isfinite(l))
+		/* Made with the percentiles (a fresh run); from the samples where they were read. */
+		if (!(h > 0) && r->samples &&
+		    result_percentile(r, hist_pcts[p], &est, &l, &h) < 0)
+			continue;
+		if (!(h > 0) || !isfinite(l))
 			continue;
 		report_fig(lo, sizeof(lo), l);
 		report_fig(hi, sizeof(hi), h);
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %s to %s", any ? "," : "",
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %s..%s", any ? "," : "",
 					heads[p], lo, hi);
 		any = 1;
 	}

@@ -33,6 +33,7 @@
 #include "core/sysinfo.h"
 #include "core/timer.h"
 #include "load/group.h"
+#include "load/load.h"
 #include "plat/plat.h"
 #include "report/report.h"
 #include "report/compare.h"
@@ -481,6 +482,10 @@ static int run_merge(const struct engine *e, size_t i, const struct run_opts *o,
 			die("%s: out of memory", o->cmd);
 		judge_level_sittings(&merged, &st, rs->prior);
 	}
+	/* Said in the result: a figure under a load is not the machine's alone. */
+	if (o->load && (merged.status == RES_OK || merged.status == RES_NOISY) &&
+	    merged.nvalues < BENCH_MAX_VALUES && !result_value(&merged, "load"))
+		result_value_add(&merged, "load", (double)NAN, o->load);
 	result_free(slot);
 	*slot = merged;
 	return session_put(ses, run, &rs->stored[rs->paired && e->jobs[i].side == 2][k], slot);
@@ -590,6 +595,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "target", OPT_DOUBLE, &o->target, "PCT", "with --runs auto: the change a comparison of two such sides should see (5)", 0.1, 50, 0 },
 		{ "max-runs", OPT_INT, &o->max_runs, "N", "with --runs auto: at most N runs (20)", AUTO_MIN_RUNS, 1000, 0 },
 		{ "replicas", OPT_INT, &o->replicas, "N", "measure each instance N times spread over the run (quick 4, else 8)", 1, 100, 0 },
+		{ "load", OPT_STRING, &o->load, "NAME", "measure under one of contest's loads (process_load, io_load, ...), working through the whole run: wake.* under a stress", 0, 0, 0 },
 		{ "events", OPT_FLAG, &o->events, NULL, "count context switches, migrations, page faults (and cycles, instructions, misses where a PMU is) per operation", 0, 0, 0 },
 	};
 	const struct opt ab_only[] = {
@@ -603,6 +609,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "label-b", OPT_STRING, &o->labels[2], "L", "B's label (default: OS and release, then \" B\")", 0, 0, 0 },
 		{ "rounds", OPT_INT, &o->replicas, "N", "rounds: each measures every instance once under A and once under B (10)", 2, 100, 0 },
 		{ "seed", OPT_INT, &o->seed, "N", "the seed of each round's order of A and B (default: drawn, and printed)", 0, 2147483647, 0 },
+		OPT_ROW_PERCENTILE(o->percentile_arg),
 	};
 	int ab = strcmp(o->cmd, "ab") == 0;
 	const struct opt *own = ab ? ab_only : run_only;
@@ -766,6 +773,45 @@ static void run_auto_report(FILE *out, const struct run_opts *o, const struct en
 			"may find too narrow\n");
 }
 
+/*
+ * run --load NAME: the load, checked before anything is touched; dies
+ * with one line for a name that is no load with a body.  NULL without it.
+ */
+static const struct load *run_load_find(const struct run_opts *o)
+{
+	const struct load *ld = o->load ? load_find(o->load) : NULL;
+	char known[512] = "";
+
+	/* A hidden one (tick_load) is the tests': taken by name, never listed. */
+	if (!o->load || (ld && ld->run))
+		return ld;
+	for (size_t i = 0; i < load_count(); i++)
+		if (load_table()[i].run && !(load_table()[i].flags & LOAD_HIDDEN))
+			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+				 known[0] ? ", " : "", load_table()[i].name);
+	die_usage("run: --load: '%s' is no load that runs (loads: %s)", o->load, known);
+}
+
+/*
+ * The load started before the first figure and working until the last
+ * (contest_bg_start), its processes on the CPUs kbench may use; dies with
+ * one line when it cannot start.
+ */
+static void run_load_start(const struct run_opts *o, const struct load *ld, struct contest_bg *bg)
+{
+	struct contest_cfg cfg = { .tmproot = o->tmpdir, .scale = 1.0, .settle_s = 0.5 };
+	char err[ERRBUF_LEN];
+	uint64_t total, avail;
+
+	cfg.ncpu = cli_cpus_count();
+	if (plat_memory(&total, &avail) == 0)
+		cfg.mem_available = avail;
+	if (contest_bg_start(&cfg, ld, bg, err) < 0)
+		die("run: --load %s: %s", o->load, err);
+	if (!o->quiet)
+		fprintf(stderr, "run: under %s, working through the whole run\n", ld->name);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .cmd = "run", .runs = 1, .precision = 1.0,
@@ -786,6 +832,8 @@ int cmd_run(int argc, char **argv)
 	struct judge_cmp_side hist = { "history", NULL, 0 };
 	struct stats_sittings prior;
 	struct engine_job *left = NULL;
+	struct contest_bg bg;
+	const struct load *ld;
 	int rep;
 
 	run_options(&o, opts);
@@ -793,6 +841,7 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: unexpected argument '%s'", argv[0]);
 	run_validate(&o, &suite_bits);
 	sel = run_select(&o, suite_bits, &nsel);
+	ld = run_load_find(&o);
 
 	/*
 	 * Before anything is measured: the clock's cost and the machine's
@@ -810,6 +859,8 @@ int cmd_run(int argc, char **argv)
 		events_absent(&o);
 	cli_engine_open(&eng, "run", &rc, 1, &cpus);
 	session_open(&ses, "run", o.db, o.no_store, o.label, &eng.pre, !o.quiet, (size_t)o.runs);
+	if (ld)
+		run_load_start(&o, ld, &bg);
 	/* Before anything of this invocation is stored: the sittings it learns from are others. */
 	if (ses.st) {
 		const char *host = ses.si.host;
@@ -859,6 +910,14 @@ int cmd_run(int argc, char **argv)
 	if (o.runs_auto)
 		run_auto_look(&o, &ses, jobs, njobs, &au);
 	progress_clear(&prog);
+	if (ld) {
+		char err[ERRBUF_LEN];
+
+		/* The figures stand as measured, but not as measured under the load throughout. */
+		if (contest_bg_stop(&bg, err) < 0)
+			fprintf(stderr, "kbench: run: warning: --load %s: %s; the figures after it were "
+				"not all measured under it\n", o.load, err);
+	}
 	cli_cpus_restore(&cpus);
 	session_close(&ses);
 
@@ -1149,6 +1208,13 @@ void ab_report(const struct run_opts *o, const struct session *ses, unsigned fla
 	run_summary(ses->runs, ses->nruns, o->verbose, 0);
 	if (ses->nruns != 2)
 		return;
+	/* After the tables and the store: they keep the distributions whole. */
+	if (o->percentile > 0) {
+		struct run_info *r[2] = { &ses->runs[0], &ses->runs[1] };
+		size_t n[2] = { 1, 1 };
+
+		cli_percentile_apply(o->cmd, o->percentile, r, n, 2, o->quiet);
+	}
 	for (int s = 0; s < 2; s++)
 		sides[s] = (struct judge_cmp_side){ ses->runs[s].label, &ses->runs[s], 1 };
 	if (judge_compare_build(sides, 2, AB_THRESHOLD, flags, &rows, &nrows) < 0)
@@ -1210,6 +1276,7 @@ int cmd_ab(int argc, char **argv)
 		die_usage("ab: unexpected argument '%s'", argv[0]);
 	run_validate(&o, &suite_bits);
 	ab_validate(&o);
+	o.percentile = cli_percentile("ab", o.percentile_arg);
 	sel = run_select(&o, suite_bits, &nsel);
 	seed = o.seed >= 0 ? (uint64_t)o.seed : (timer_now() ^ ((uint64_t)getpid() << 32)) % 2147483648u;
 

@@ -33,6 +33,9 @@ struct run_opts {
 	double timeout;			/* the longest a switch or the restore runs, s */
 	int seed, seeded;
 	int events;			/* run --events */
+	const char *load;		/* run --load: contest's load behind the whole run, or NULL */
+	const char *percentile_arg;	/* ab --percentile, NULL when not given */
+	double percentile;		/* its value: NaN, or 0 in kernels, when not given */
 };
 
 /* The options' checks and what they default to; dies with one line on bad input. */

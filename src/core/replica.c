@@ -206,6 +206,8 @@ static void replica_outcome(const struct result *rep, size_t k, size_t n, struct
 	out->samples = NULL;
 	out->where = NULL;
 	out->usage = NULL;
+	out->buckets = NULL;
+	out->nbuckets = 0;
 	out->points = NULL;
 	out->replicas = NULL;
 	out->n = out->npoints = out->nreplicas = 0;
@@ -495,6 +497,8 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 	out->samples = NULL;
 	out->where = NULL;
 	out->usage = NULL;
+	out->buckets = NULL;
+	out->nbuckets = 0;
 	out->points = NULL;
 	out->npoints = 0;
 	out->iterations = reps[0].iterations;

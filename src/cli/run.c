@@ -389,12 +389,13 @@ static void run_summary(const struct run_info *runs, size_t nruns, int verbose, 
 
 /*
  * Where job i's result goes: with one condition, slot i of the only run;
- * with two (kbench ab, jobs in pairs A, B), slot i / 2 of its side's.
+ * with sides (kbench ab, jobs in pairs A, B; kbench kernels, in groups of
+ * a job a kernel), slot i / nsides of its side's.
  */
 struct run_sides {
-	struct run_info *run[2];	/* [0] the run (A), [1] B's */
-	int64_t *stored[2];		/* the store's row of each slot, 0 before storing */
-	int paired;
+	struct run_info *run[ENGINE_MAX_SIDES];	/* [0] the run (A), [1] B's, ... */
+	int64_t *stored[ENGINE_MAX_SIDES];	/* the store's row of each slot, 0 before storing */
+	int paired;			/* the number of sides; 0 with one condition */
 	/* The host's history, read before this invocation measured: each level's
 	   interval takes in its spread between sittings (judge_level_sittings).
 	   NULL for ab, whose sides are told apart by pairs, not by sittings. */
@@ -405,7 +406,7 @@ struct run_sides {
 static struct run_info *run_of(const struct run_sides *rs, const struct engine *e, size_t i,
 			       size_t *slot)
 {
-	*slot = rs->paired ? i / 2 : i;
+	*slot = rs->paired ? i / (size_t)rs->paired : i;
 	return rs->run[rs->paired ? e->jobs[i].side - 1 : 0];
 }
 
@@ -488,7 +489,7 @@ static int run_merge(const struct engine *e, size_t i, const struct run_opts *o,
 		result_value_add(&merged, "load", (double)NAN, o->load);
 	result_free(slot);
 	*slot = merged;
-	return session_put(ses, run, &rs->stored[rs->paired && e->jobs[i].side == 2][k], slot);
+	return session_put(ses, run, &rs->stored[rs->paired ? e->jobs[i].side - 1 : 0][k], slot);
 }
 
 /*
@@ -504,7 +505,7 @@ static enum engine_state run_rounds(const struct run_opts *o, struct engine *e,
 				    struct run_sides *rs, struct progress *prog)
 {
 	enum engine_state st = ENGINE_MORE;
-	int nruns = rs->paired ? 2 : 1;
+	int nruns = rs->paired ? rs->paired : 1;
 
 	for (int s = 0; s < nruns; s++)
 		if (!(rs->stored[s] = calloc(njobs ? njobs : 1, sizeof(*rs->stored[s]))))
@@ -535,7 +536,7 @@ static enum engine_state run_rounds(const struct run_opts *o, struct engine *e,
 			 e->jr[i].n, engine_planned(e, i),
 			 st == ENGINE_STOPPED ? "stopped" : "interrupted");
 		if (ses->state != SESSION_UNSTORED)
-			(void)session_put(ses, run, &rs->stored[rs->paired && jobs[i].side == 2][k], r);
+			(void)session_put(ses, run, &rs->stored[rs->paired ? jobs[i].side - 1 : 0][k], r);
 	}
 	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
 	for (int s = 0; s < nruns; s++)
@@ -548,7 +549,7 @@ static enum engine_state run_rounds(const struct run_opts *o, struct engine *e,
 			run->results[run->nresults++] = run->results[k];
 	}
 	if (rs->paired) {
-		for (int s = 0; s < 2; s++)
+		for (int s = 0; s < nruns; s++)
 			run_side_timeline(e, s + 1, &rs->run[s]->sentinel, &rs->run[s]->nsentinel);
 		engine_end(e, NULL, NULL);
 	} else {
@@ -1111,19 +1112,21 @@ static void ab_validate(struct run_opts *o)
 	ab_check_wrap("wrap-b", o->wrap[2]);
 }
 
-/* The jobs of run's, each twice in a row: under A, then under B (the engine orders each pair). */
-struct engine_job *ab_jobs(const struct engine_job *one, size_t n)
+/*
+ * The jobs of run's, each nsides times in a row: under A (side 1), then
+ * under B (side 2), and so on (the engine orders each group).
+ */
+struct engine_job *ab_jobs(const struct engine_job *one, size_t n, int nsides)
 {
-	struct engine_job *jobs = calloc(2 * n + 1, sizeof(*jobs));
+	struct engine_job *jobs = calloc((size_t)nsides * n + 1, sizeof(*jobs));
 
 	if (!jobs)
 		die("ab: out of memory");
-	for (size_t i = 0; i < n; i++) {
-		jobs[2 * i] = one[i];
-		jobs[2 * i].side = 1;
-		jobs[2 * i + 1] = one[i];
-		jobs[2 * i + 1].side = 2;
-	}
+	for (size_t i = 0; i < n; i++)
+		for (int s = 0; s < nsides; s++) {
+			jobs[(size_t)nsides * i + (size_t)s] = one[i];
+			jobs[(size_t)nsides * i + (size_t)s].side = s + 1;
+		}
 	return jobs;
 }
 
@@ -1169,7 +1172,7 @@ static int ab_restore(struct ab *a)
  * say only that fewer than 3 runs a side made replicas the test.
  */
 static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *rows, size_t nrows,
-			unsigned flags)
+			size_t nsides, unsigned flags)
 {
 	const char *instead = flags & JUDGE_CMP_PAIRS_ONLY ?
 			      "each round boots anew, so they cannot tell" :
@@ -1178,10 +1181,11 @@ static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *ro
 	size_t both = 0, unpaired = 0;
 
 	for (size_t i = 0; i < nrows; i++)
-		if (rows[i].cell[0].present && rows[i].cell[1].present) {
-			both++;
-			unpaired += rows[i].cell[1].test != CMP_TEST_PAIRED;
-		}
+		for (size_t s = 1; s < nsides; s++)
+			if (rows[i].cell[0].present && rows[i].cell[s].present) {
+				both++;
+				unpaired += rows[i].cell[s].test != CMP_TEST_PAIRED;
+			}
 	if (!unpaired)
 		return;
 	if (o->replicas < 3)
@@ -1201,39 +1205,47 @@ static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *ro
  */
 void ab_report(const struct run_opts *o, const struct session *ses, unsigned flags)
 {
-	struct judge_cmp_side sides[2];
+	struct judge_cmp_side sides[ENGINE_MAX_SIDES];
 	struct judge_cmp_row *rows = NULL;
-	size_t nrows = 0;
+	size_t nrows = 0, n = ses->nruns;
 
 	run_summary(ses->runs, ses->nruns, o->verbose, 0);
-	if (ses->nruns != 2)
+	if (n < 2 || n > ENGINE_MAX_SIDES)
 		return;
 	/* After the tables and the store: they keep the distributions whole. */
 	if (o->percentile > 0) {
-		struct run_info *r[2] = { &ses->runs[0], &ses->runs[1] };
-		size_t n[2] = { 1, 1 };
+		struct run_info *r[ENGINE_MAX_SIDES];
+		size_t each[ENGINE_MAX_SIDES];
 
-		cli_percentile_apply(o->cmd, o->percentile, r, n, 2, o->quiet);
+		for (size_t s = 0; s < n; s++) {
+			r[s] = &ses->runs[s];
+			each[s] = 1;
+		}
+		cli_percentile_apply(o->cmd, o->percentile, r, each, n, o->quiet);
 	}
-	for (int s = 0; s < 2; s++)
+	for (size_t s = 0; s < n; s++)
 		sides[s] = (struct judge_cmp_side){ ses->runs[s].label, &ses->runs[s], 1 };
-	if (judge_compare_build(sides, 2, AB_THRESHOLD, flags, &rows, &nrows) < 0)
+	if (judge_compare_build(sides, n, AB_THRESHOLD, flags, &rows, &nrows) < 0)
 		die("%s: out of memory", o->cmd);
 	printf("\n");
-	if (report_compare_text(stdout, sides, 2, rows, nrows, AB_THRESHOLD, 0) < 0)
+	if (report_compare_text(stdout, sides, n, rows, nrows, AB_THRESHOLD, 0) < 0)
 		die("%s: out of memory", o->cmd);
-	ab_unpaired(o, rows, nrows, flags);
+	ab_unpaired(o, rows, nrows, n, flags);
 	free(rows);
 }
 
 size_t ab_rounds(const struct run_opts *o, struct engine *e, const struct engine_job *jobs,
-		 size_t njobs, struct session *ses, struct run_info *a, struct run_info *b,
+		 size_t njobs, struct session *ses, struct run_info *const *runs, int nsides,
 		 char *more, size_t len)
 {
-	struct run_sides rs = { { a, b }, { NULL, NULL }, 1, NULL, NULL };
+	struct run_sides rs = { { NULL }, { NULL }, nsides, NULL, NULL };
 	struct progress prog = { 0 };
 	size_t nfail = 0;
 
+	if (nsides < 2 || nsides > ENGINE_MAX_SIDES)
+		BUG("%s: rounds of %d sides", o->cmd, nsides);
+	for (int s = 0; s < nsides; s++)
+		rs.run[s] = runs[s];
 	prog.on = !o->quiet && isatty(STDERR_FILENO);
 	prog.plain = progress_plain();
 	prog.total = njobs * (size_t)o->replicas;
@@ -1241,12 +1253,12 @@ size_t ab_rounds(const struct run_opts *o, struct engine *e, const struct engine
 	prog.per_instance_s = o->max_time / o->replicas + 0.1;
 	/* A switch that failed said so and stopped the session: a failure, what finished stored. */
 	nfail += run_rounds(o, e, jobs, njobs, ses, &rs, &prog) == ENGINE_STOPPED;
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < nsides; s++)
 		for (size_t i = 0; i < rs.run[s]->nresults; i++)
 			nfail += rs.run[s]->results[i].status == RES_FAIL;
-	/* B's first: an interrupted run with nothing stored is dropped only when it is the last. */
-	session_end(ses, rs.run[1]);
-	session_end(ses, rs.run[0]);
+	/* The last side's first: an interrupted run with nothing stored is dropped only when it is the last. */
+	for (int s = nsides - 1; s >= 0; s--)
+		session_end(ses, rs.run[s]);
 	progress_clear(&prog);
 	snprintf(more, len, ", %zu of %zu replicas not measured", prog.total - prog.done, prog.total);
 	return nfail;
@@ -1298,7 +1310,7 @@ int cmd_ab(int argc, char **argv)
 	cli_cpus_apply("ab", o.cpus, o.offline_cpus, &cpus);
 	default_placements(&o, suite_bits);
 	one = make_jobs(&o, sel, nsel, &none);
-	jobs = ab_jobs(one, none);
+	jobs = ab_jobs(one, none, 2);
 	njobs = 2 * none;
 	run_harness(&o, suite_bits, &rc);
 	/*
@@ -1335,7 +1347,8 @@ int cmd_ab(int argc, char **argv)
 
 	side_a = session_begin_as(&ses, none, labels[0]);
 	side_b = session_begin_as(&ses, none, labels[1]);
-	nfail = ab_rounds(&o, &eng, jobs, njobs, &ses, side_a, side_b, more, sizeof(more));
+	nfail = ab_rounds(&o, &eng, jobs, njobs, &ses, (struct run_info *const[]){ side_a, side_b }, 2,
+			  more, sizeof(more));
 	nfail += ab_restore(&a) < 0;
 	runner_janitor_wait(&a.jan, a.root);
 	cli_cpus_restore(&cpus);

@@ -185,6 +185,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 /*

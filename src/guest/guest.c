@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
@@ -241,13 +242,18 @@ static int guest_on_path(const char *name, char *buf, size_t len)
 int guest_find(struct guest_cfg *cfg, char *err)
 {
 	const char *env = getenv(GUEST_QEMU_ENV);
+	/*
+	 * Each found as kbench-worker is, or where its variable says: a test
+	 * with a fake qemu ($KBENCH_QEMU) names any file there in a build
+	 * without static programs (the sanitizers'), since nothing runs them.
+	 */
 	static const struct {
-		const char *name;
+		const char *name, *env;
 		size_t off;
 	} progs[] = {
-		{ GUEST_INIT_NAME, offsetof(struct guest_cfg, init) },
-		{ GUEST_WORKER_NAME, offsetof(struct guest_cfg, worker) },
-		{ GUEST_TINY_NAME, offsetof(struct guest_cfg, tiny) },
+		{ GUEST_INIT_NAME, "KBENCH_GUEST_INIT", offsetof(struct guest_cfg, init) },
+		{ GUEST_WORKER_NAME, "KBENCH_GUEST_WORKER", offsetof(struct guest_cfg, worker) },
+		{ GUEST_TINY_NAME, "KBENCH_GUEST_TINY", offsetof(struct guest_cfg, tiny) },
 	};
 
 	if (env && *env) {
@@ -261,7 +267,7 @@ int guest_find(struct guest_cfg *cfg, char *err)
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(progs) / sizeof(*progs); i++)
-		if (companion_find(progs[i].name, NULL, (char *)cfg + progs[i].off, PATH_MAX) < 0) {
+		if (companion_find(progs[i].name, progs[i].env, (char *)cfg + progs[i].off, PATH_MAX) < 0) {
 			errbuf_set(err, "%s not found next to kbench: this build has no guest programs "
 				   "(they are built on Linux where the C library links statically, "
 				   "and not with the sanitizers)", progs[i].name);
@@ -316,6 +322,295 @@ void guest_request_free(struct guest_req *r)
 	r->len = 0;
 }
 
+int guest_modules_check(const char *dir, char *err)
+{
+	char path[PATH_MAX + 16], e[128];
+	struct stat sb;
+
+	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		errbuf_set(err, "'%s' is not a directory: %s", dir,
+			   errno ? err_errno_text(errno, e, sizeof(e)) : "a file");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/modules.dep", dir);
+	if (access(path, R_OK) != 0) {
+		errbuf_set(err, "'%s' has no modules.dep: give a module tree, lib/modules/RELEASE "
+			   "(depmod writes it)", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* A module's name from its file: the base name less ".ko" and any compression's suffix, '-' as '_'. */
+static void guest_module_name(const char *path, char *name, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	char *ko;
+
+	snprintf(name, len, "%s", base ? base + 1 : path);
+	if ((ko = strstr(name, ".ko")) != NULL)
+		*ko = '\0';
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+/* modules.dep read: each line a module's file and the files it needs, as depmod wrote them. */
+struct guest_dep {
+	char **file;			/* each module's path, relative to the tree */
+	char **needs;			/* the rest of its line: its dependencies, spaced */
+	size_t n;
+};
+
+static void guest_dep_free(struct guest_dep *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->file[i]);
+		free(d->needs[i]);
+	}
+	free(d->file);
+	free(d->needs);
+}
+
+static int guest_dep_read(const char *dir, struct guest_dep *d, char *err)
+{
+	char path[PATH_MAX + 16], *line = NULL;
+	size_t cap = 0, room = 0;
+	FILE *f;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(path, sizeof(path), "%s/modules.dep", dir);
+	if (!(f = fopen(path, "r"))) {
+		errbuf_set(err, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		colon[strcspn(colon + 1, "\n") + 1] = '\0';
+		if (d->n == room) {
+			char **a = realloc(d->file, (room = room ? 2 * room : 256) * sizeof(*a)), **b;
+
+			if (a)
+				d->file = a;
+			if (!a || !(b = realloc(d->needs, room * sizeof(*b))))
+				goto oom;
+			d->needs = b;
+		}
+		d->file[d->n] = strdup(line);
+		d->needs[d->n] = strdup(colon + 1);
+		if (!d->file[d->n] || !d->needs[d->n]) {
+			free(d->file[d->n]);
+			free(d->needs[d->n]);
+			goto oom;
+		}
+		d->n++;
+	}
+	free(line);
+	fclose(f);
+	return 0;
+oom:
+	free(line);
+	fclose(f);
+	guest_dep_free(d);
+	errbuf_set(err, "out of memory reading '%s'", path);
+	return -1;
+}
+
+/* The plan being made: files in load order, none twice; depth bounds a loop in a damaged file. */
+struct guest_plan {
+	char **paths;
+	size_t n;
+};
+
+static int guest_plan_add(const struct guest_dep *d, const char *file, struct guest_plan *p, int depth)
+{
+	size_t at = d->n;
+	char *needs, *save = NULL, *tok, **more;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->paths[i], file) == 0)
+			return 0;
+	for (size_t i = 0; i < d->n && at == d->n; i++)
+		if (strcmp(d->file[i], file) == 0)
+			at = i;
+	/* What it needs first, the line's last first, as modprobe loads them. */
+	if (at < d->n && depth < 64) {
+		char *list[256];
+		int nl = 0;
+
+		if (!(needs = strdup(d->needs[at])))
+			return -1;
+		for (tok = strtok_r(needs, " \t", &save); tok && nl < 256; tok = strtok_r(NULL, " \t", &save))
+			list[nl++] = tok;
+		while (nl-- > 0)
+			if (guest_plan_add(d, list[nl], p, depth + 1) < 0) {
+				free(needs);
+				return -1;
+			}
+		free(needs);
+	}
+	if (!(more = realloc(p->paths, (p->n + 1) * sizeof(*more))))
+		return -1;
+	p->paths = more;
+	if (!(p->paths[p->n] = strdup(file)))
+		return -1;
+	p->n++;
+	return 0;
+}
+
+int guest_modules_plan(const char *dir, const char *modules, char ***paths, size_t *n, char *err)
+{
+	struct guest_dep d;
+	struct guest_plan p = { NULL, 0 };
+	char *list, *save = NULL, *tok, want[256], have[256];
+	int rc = 0;
+
+	*paths = NULL;
+	*n = 0;
+	if (guest_dep_read(dir, &d, err) < 0)
+		return -1;
+	if (!(list = strdup(modules))) {
+		guest_dep_free(&d);
+		errbuf_set(err, "out of memory");
+		return -1;
+	}
+	for (tok = strtok_r(list, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		guest_module_name(tok, want, sizeof(want));
+		for (i = 0; i < d.n; i++) {
+			guest_module_name(d.file[i], have, sizeof(have));
+			if (strcmp(have, want) == 0)
+				break;
+		}
+		if (i == d.n) {
+			errbuf_set(err, "no module '%s' in '%s/modules.dep' (built into the kernel, or "
+				   "another release's tree?)", tok, dir);
+			rc = -1;
+		} else if (guest_plan_add(&d, d.file[i], &p, 0) < 0) {
+			errbuf_set(err, "out of memory");
+			rc = -1;
+		}
+	}
+	free(list);
+	guest_dep_free(&d);
+	if (rc < 0) {
+		guest_modules_free(p.paths, p.n);
+		return -1;
+	}
+	*paths = p.paths;
+	*n = p.n;
+	return 0;
+}
+
+void guest_modules_free(char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+/* The directories of rel (a path in the tree) under GUEST_MODDIR, each once, parents first. */
+static void guest_cpio_parents(struct cpio *c, const char *rel, char ***made, size_t *nmade)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(GUEST_MODDIR) - 1;
+
+	snprintf(path, sizeof(path), "%s/%s", GUEST_MODDIR + 1, rel);
+	for (char *slash = strchr(path + len + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		size_t i;
+		char **more;
+
+		*slash = '\0';
+		for (i = 0; i < *nmade && strcmp((*made)[i], path) != 0; i++)
+			;
+		if (i == *nmade && (more = realloc(*made, (*nmade + 1) * sizeof(*more))) != NULL) {
+			*made = more;
+			if (((*made)[*nmade] = strdup(path)) != NULL) {
+				(*nmade)++;
+				(void)cpio_dir(c, path, 0755);
+			}
+		}
+		*slash = '/';
+	}
+}
+
+/* The whole tree, without --modprobe: every directory and regular file under GUEST_MODDIR. */
+static struct cpio *guest_tree_cpio;
+static size_t guest_tree_skip;
+static char guest_tree_err[ERRBUF_LEN];
+
+static int guest_tree_add(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	char name[PATH_MAX + 32];
+
+	(void)sb;
+	(void)ftw;
+	if (strlen(path) <= guest_tree_skip)
+		return 0;
+	snprintf(name, sizeof(name), "%s%s", GUEST_MODDIR + 1, path + guest_tree_skip);
+	if (type == FTW_D)
+		return cpio_dir(guest_tree_cpio, name, 0755) < 0 ? -1 : 0;
+	if (type == FTW_F)
+		return cpio_copy(guest_tree_cpio, name, 0644, path, guest_tree_err) < 0 ? -1 : 0;
+	return 0;
+}
+
+/*
+ * --modules into the archive: under --modprobe, the modules and what they
+ * need, and the list the init loads; else the whole tree, for a guest
+ * whose own tools would load them.  0, or -1 with err.
+ */
+static int guest_initramfs_modules(const struct guest_cfg *cfg, struct cpio *c, char *err)
+{
+	char **paths = NULL, **made = NULL, src[PATH_MAX * 2], dst[PATH_MAX + 32];
+	size_t n = 0, nmade = 0, listlen = 0;
+	char *list = NULL;
+	int ok = 1;
+
+	(void)cpio_dir(c, "lib", 0755);
+	(void)cpio_dir(c, "lib/modules", 0755);
+	(void)cpio_dir(c, GUEST_MODDIR + 1, 0755);
+	if (!cfg->modprobe) {
+		guest_tree_cpio = c;
+		guest_tree_skip = strlen(cfg->modules);
+		guest_tree_err[0] = '\0';
+		if (nftw(cfg->modules, guest_tree_add, 16, FTW_PHYS) != 0) {
+			errbuf_set(err, "cannot put the module tree '%s' into the initramfs: %s",
+				   cfg->modules, guest_tree_err[0] ? guest_tree_err : strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (guest_modules_plan(cfg->modules, cfg->modprobe, &paths, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; ok && i < n; i++) {
+		size_t len = strlen(GUEST_MODDIR) + strlen(paths[i]) + 2;
+		char *more = realloc(list, listlen + len + 1);
+
+		guest_cpio_parents(c, paths[i], &made, &nmade);
+		snprintf(src, sizeof(src), "%s/%s", cfg->modules, paths[i]);
+		snprintf(dst, sizeof(dst), "%s/%s", GUEST_MODDIR + 1, paths[i]);
+		ok = cpio_copy(c, dst, 0644, src, err) == 0 && more != NULL;
+		if (more) {
+			list = more;
+			listlen += (size_t)snprintf(list + listlen, len + 1, "%s/%s\n", GUEST_MODDIR, paths[i]);
+		} else if (ok) {
+			errbuf_set(err, "out of memory");
+		}
+	}
+	if (ok)
+		ok = cpio_file(c, GUEST_MODLIST + 1, 0644, list ? list : "", listlen) == 0;
+	free(list);
+	guest_modules_free(paths, n);
+	guest_modules_free(made, nmade);
+	return ok ? 0 : -1;
+}
+
 /* The initramfs: the mount points, the console's node, the init, the worker, the requests. */
 static int guest_initramfs(const struct guest_cfg *cfg, const char *path, const struct guest_req *reqs,
 			   size_t nreqs, char *err)
@@ -337,6 +632,8 @@ static int guest_initramfs(const struct guest_cfg *cfg, const char *path, const 
 	ok = cpio_copy(&c, "init", 0755, cfg->init, err) == 0 &&
 	     cpio_copy(&c, GUEST_WORKER, 0755, cfg->worker, err) == 0 &&
 	     cpio_copy(&c, GUEST_TINY, 0755, cfg->tiny, err) == 0;
+	if (ok && cfg->modules)
+		ok = guest_initramfs_modules(cfg, &c, err) == 0;
 	for (size_t i = 0; ok && i < nreqs; i++) {
 		snprintf(name, sizeof(name), "%s/%05zu", GUEST_REQDIR, i);
 		ok = cpio_file(&c, name, 0600, reqs[i].data, reqs[i].len) == 0;

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Command-line tests of kbench kernels with more than two kernels and of
-# kbench bisect, on a fake qemu (build/fakeqemu as $KBENCH_QEMU) that boots
+# Command-line tests of kbench kernels with more than two kernels, of
+# kbench bisect and of export --format kcidb, on a fake qemu (build/fakeqemu as $KBENCH_QEMU) that boots
 # nothing: it answers each request of the initramfs with a made-up figure,
 # 100 us times the factor its kernel's release names ("+x1.30"), so the
 # round schedule, the storing, the paired statistics and the halving are
@@ -127,5 +127,34 @@ kb bisect $FAST --only sys.null --db r.db --run-step v1
 check "run-step: bad usage stops git bisect, never marks a commit" sh -c "[ $rc = 128 ]"
 kb bisect $FAST --only sys.null --db r.db --run-step vp v1
 check "run-step: GOOD that does not boot stops git bisect" sh -c "[ $rc = 128 ] && [ \$(wc -l <'$T/err') = 1 ]"
+
+# ---- the comparisons in KernelCI's KCIDB format ----
+kb export --format kcidb --db k3.db
+check "export --format kcidb: KCIDB 5.3, a test a figure, linked, no nulls" python3 -c "
+import json
+d = json.load(open('$T/out'))
+assert d['version'] == {'major': 5, 'minor': 3}, d['version']
+def nonull(x):
+    assert x is not None
+    for v in (x.values() if isinstance(x, dict) else x if isinstance(x, list) else []):
+        nonull(v)
+nonull(d)
+co = {c['id'] for c in d['checkouts']}
+bu = {b['id']: b for b in d['builds']}
+assert len(co) == 3 and len(bu) == 3, (co, bu)
+assert all(b['checkout_id'] in co and b['origin'] == 'kbench' for b in bu.values())
+assert len(d['tests']) == 3
+for t in d['tests']:
+    assert t['id'].startswith('kbench:') and t['origin'] == 'kbench' and t['build_id'] in bu
+    assert t['path'] == 'kbench.sys.null' and t['status'] == 'PASS', t
+    m = t['misc']
+    assert t['number']['unit'] == m['unit'] == 'us' and m['emulated'] is True
+    assert m['interval'][0] <= t['number']['value'] <= m['interval'][1], m
+    assert m['kernel_release'] in ('6.1.1', '6.1.2', '6.1.3+x1.30')
+slow = [t for t in d['tests'] if t['misc']['kernel_release'] == '6.1.3+x1.30'][0]
+assert 125 < slow['number']['value'] < 135, slow
+"
+kb export --format kcidb --origin 'Bad Lab' --db k3.db
+check "export --origin outside KCIDB's pattern: a usage error" sh -c "[ $rc = 2 ] && grep -q 'a-z, 0-9 and _' '$T/err'"
 check "nothing left behind" no_leftovers "$T/tmp/kbench-kernels"
 echo "1..$n"

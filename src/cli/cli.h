@@ -96,7 +96,7 @@ const char *cli_tmpdir(const char *cmd, const char *dir);
  * line, exit 2, naming cmd, on an unknown name, one the command does not
  * have, or two formats at once.
  */
-enum cli_format { CLI_TEXT, CLI_JSON, CLI_HTML, CLI_CSV, CLI_GBENCH };
+enum cli_format { CLI_TEXT, CLI_JSON, CLI_HTML, CLI_CSV, CLI_GBENCH, CLI_KCIDB };
 enum cli_format cli_format(const char *cmd, const char *format, int json, int html,
 			   unsigned offered);
 #define OPT_ROW_FORMAT(v, says) { "format", OPT_STRING, &(v), "FMT", says, 0, 0, 0 }

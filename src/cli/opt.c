@@ -448,7 +448,7 @@ enum cli_format cli_format(const char *cmd, const char *format, int json, int ht
 {
 	static const char *const names[] = { [CLI_TEXT] = "text", [CLI_JSON] = "json",
 					     [CLI_HTML] = "html", [CLI_CSV] = "csv",
-					     [CLI_GBENCH] = "gbench" };
+					     [CLI_GBENCH] = "gbench", [CLI_KCIDB] = "kcidb" };
 	enum cli_format f = CLI_TEXT;
 	char list[64] = "";
 	int given = 0;

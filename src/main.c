@@ -58,7 +58,7 @@ static const struct cmd cmds[] = {
 	  "find the first of a list of kernel images whose figure is worse than GOOD's, by halving",
 	  cmd_bisect,
 	  "kbench bisect --accel tcg --only sys.null --images builds.txt v6.1 v6.2\n"
-	  "git bisect run sh -c 'make -j8 bzImage && kbench bisect --run-step --only proc.fork good.bzImage arch/x86/boot/bzImage'" },
+	  "kbench bisect --run-step --only proc.fork good.bzImage arch/x86/boot/bzImage" },
 	{ "summary", "[LABEL|RUN ...]",
 	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary,
 	  "kbench summary 6.19.0-rc1 6.19.0-rc1-next-a\nkbench summary --html >summary.html" },

@@ -34,11 +34,11 @@ cd "$T" || exit 1
 printf 'not a kernel\n' >notk
 
 # ---- three kernels in one comparison ----
-kb kernels $FAST --rounds 3 --only sys.null --db k3.db v1 v2 v3
+"$KB" kernels --accel tcg --tmpdir "$T/tmp" --seed 5 --rounds 3 --only sys.null --db k3.db v1 v2 v3 >"$T/out" 2>"$T/err3"
+rc=$?
 check "three kernels compared" sh -c "[ $rc = 0 ] && grep -q \"each kernel against the first, '6.1.1'\" '$T/out'"
 check "each against the first: the slow one marked, the same one unchanged" sh -c \
 	"grep -E '^sys.null .* = .* \\*' '$T/out' >/dev/null && grep -q regression '$T/out'"
-"$KB" kernels --accel tcg --tmpdir "$T/tmp" --seed 5 --rounds 3 --only sys.null --db k3b.db v1 v2 v3 >/dev/null 2>"$T/err3"
 check "each round boots every kernel once" python3 -c "
 import re
 rounds = {}
@@ -156,5 +156,24 @@ assert 125 < slow['number']['value'] < 135, slow
 "
 kb export --format kcidb --origin 'Bad Lab' --db k3.db
 check "export --origin outside KCIDB's pattern: a usage error" sh -c "[ $rc = 2 ] && grep -q 'a-z, 0-9 and _' '$T/err'"
+# LAVA's side: the test definition's helper turns the report into lava-test-case calls.
+mkdir -p lava
+printf '#!/bin/sh\necho "$@" >>"%s/lava.log"\n' "$T" >lava/lava-test-case
+chmod +x lava/lava-test-case
+"$KB" export --format kcidb --db k3.db >k3.kcidb
+PATH="$T/lava:$PATH" python3 "$KBENCH_TESTS/../contrib/lava/kbench-lava.py" k3.kcidb >/dev/null 2>"$T/err"
+rc=$?
+check "contrib/lava: a lava-test-case a figure, measured, marked emulated" sh -c "[ $rc = 0 ] &&
+	[ \$(grep -c '^kbench.sys.null-emulated --result pass --measurement [0-9.]* --units us$' lava.log) = 3 ]"
+check "contrib/lava/kbench.yaml is a LAVA test definition" python3 -c "
+import sys
+try:
+    import yaml
+except ImportError:
+    sys.exit(0)
+d = yaml.safe_load(open('$KBENCH_TESTS/../contrib/lava/kbench.yaml'))
+assert d['metadata']['format'] == 'Lava-Test Test Definition 1.0'
+assert any('kbench-lava.py' in s for s in d['run']['steps'])
+"
 check "nothing left behind" no_leftovers "$T/tmp/kbench-kernels"
 echo "1..$n"

@@ -256,6 +256,18 @@ static void bisect_step(struct bisect *b, int g, int i, const char *id)
 	fflush(stdout);
 }
 
+/* The end of a bisection, whatever its verdict: the guests' directory gone, the lists freed; rc. */
+static int bisect_end(struct bisect *b, char **all, int nall, int rc)
+{
+	kern_end(&b->k);
+	free(b->labels);
+	free(b->seen);
+	for (int i = 0; i < nall; i++)
+		free(all[i]);
+	free(all);
+	return rc;
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct run_opts o = { .cmd = "bisect", .runs = 1, .precision = 1.0, .sample_ms = 10,
@@ -345,8 +357,7 @@ int cmd_bisect(int argc, char **argv)
 		if (run_step) {
 			fprintf(stderr, "kbench: bisect: the candidate does not boot (git bisect skips "
 				"it): %s\n", err);
-			kern_end(&b.k);
-			return BISECT_GIT_SKIP;
+			return bisect_end(&b, all, nall, BISECT_GIT_SKIP);
 		}
 		kern_die(&b.k, "bisect: BAD %s", err);
 	}
@@ -366,8 +377,7 @@ int cmd_bisect(int argc, char **argv)
 		if (rc == BISECT_GIT_ABORT)
 			printf("cannot tell: %s; git bisect run stops here\n", b.seen[bad].why);
 		kern_mark(&b.k, stdout);
-		kern_end(&b.k);
-		return rc;
+		return bisect_end(&b, all, nall, rc);
 	}
 	if (b.seen[bad].v != BISECT_BAD) {
 		if (b.seen[bad].v == BISECT_GOOD)
@@ -376,8 +386,7 @@ int cmd_bisect(int argc, char **argv)
 		else
 			printf("cannot tell: BAD '%s' against GOOD: %s\n", b.labels[bad], b.seen[bad].why);
 		kern_mark(&b.k, stdout);
-		kern_end(&b.k);
-		return EXIT_NOT_FOUND;
+		return bisect_end(&b, all, nall, EXIT_NOT_FOUND);
 	}
 	/* Halving: g is good (GOOD, or an image compared good with it), bad is bad. */
 	for (int lo = g, hi = bad; hi - lo > 1;) {
@@ -389,8 +398,7 @@ int cmd_bisect(int argc, char **argv)
 			       "and at or before '%s'\n", list[m], b.labels[m], b.seen[m].why, b.labels[lo],
 			       b.labels[hi]);
 			kern_mark(&b.k, stdout);
-			kern_end(&b.k);
-			return EXIT_NOT_FOUND;
+			return bisect_end(&b, all, nall, EXIT_NOT_FOUND);
 		}
 		if (b.seen[m].v == BISECT_GOOD)
 			lo = m;
@@ -411,11 +419,5 @@ int cmd_bisect(int argc, char **argv)
 		       b.unit, ch);
 	}
 	kern_mark(&b.k, stdout);
-	kern_end(&b.k);
-	free(b.labels);
-	free(b.seen);
-	for (int i = 0; i < nall; i++)
-		free(all[i]);
-	free(all);
-	return EXIT_DONE;
+	return bisect_end(&b, all, nall, EXIT_DONE);
 }

@@ -355,56 +355,79 @@ static void guest_module_name(const char *path, char *name, size_t len)
 			*p = '_';
 }
 
-/* modules.dep read: each line a module's file and the files it needs, as depmod wrote them. */
-struct guest_dep {
-	char **file;			/* each module's path, relative to the tree */
-	char **needs;			/* the rest of its line: its dependencies, spaced */
+/*
+ * One of the tree's index files read as pairs: modules.dep (a module's
+ * file, then the files it needs), modules.softdep ("softdep MOD pre: A
+ * post: B": the module, then the rest) and modules.alias ("alias NAME
+ * MOD", names without wildcards only: a soft dependency names an alias
+ * such as crc32c, never a device's pattern).
+ */
+struct guest_pairs {
+	char **key, **val;
 	size_t n;
 };
 
-static void guest_dep_free(struct guest_dep *d)
+static void guest_pairs_free(struct guest_pairs *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
-		free(d->file[i]);
-		free(d->needs[i]);
+		free(d->key[i]);
+		free(d->val[i]);
 	}
-	free(d->file);
-	free(d->needs);
+	free(d->key);
+	free(d->val);
+	memset(d, 0, sizeof(*d));
 }
 
-static int guest_dep_read(const char *dir, struct guest_dep *d, char *err)
+/* The pairs of dir/name as kind says ('d' dep, 's' softdep, 'a' alias); a missing file is none, unless must. */
+static int guest_pairs_read(const char *dir, const char *name, int kind, int must,
+			    struct guest_pairs *d, char *err)
 {
-	char path[PATH_MAX + 16], *line = NULL;
+	char path[PATH_MAX + 32], *line = NULL;
 	size_t cap = 0, room = 0;
 	FILE *f;
 
 	memset(d, 0, sizeof(*d));
-	snprintf(path, sizeof(path), "%s/modules.dep", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (!(f = fopen(path, "r"))) {
+		if (!must && errno == ENOENT)
+			return 0;
 		errbuf_set(err, "cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	while (getline(&line, &cap, f) > 0) {
-		char *colon = strchr(line, ':');
+		char *key = line, *val;
 
-		if (!colon)
-			continue;
-		*colon = '\0';
-		colon[strcspn(colon + 1, "\n") + 1] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		if (kind == 'd') {
+			if (!(val = strchr(line, ':')))
+				continue;
+			*val++ = '\0';
+		} else {
+			const char *word = kind == 's' ? "softdep " : "alias ";
+
+			if (strncmp(line, word, strlen(word)) != 0)
+				continue;
+			key = line + strlen(word);
+			if (!(val = strchr(key, ' ')))
+				continue;
+			*val++ = '\0';
+			if (kind == 'a' && strpbrk(key, "*?[") != NULL)
+				continue;
+		}
 		if (d->n == room) {
-			char **a = realloc(d->file, (room = room ? 2 * room : 256) * sizeof(*a)), **b;
+			char **a = realloc(d->key, (room = room ? 2 * room : 256) * sizeof(*a)), **b;
 
 			if (a)
-				d->file = a;
-			if (!a || !(b = realloc(d->needs, room * sizeof(*b))))
+				d->key = a;
+			if (!a || !(b = realloc(d->val, room * sizeof(*b))))
 				goto oom;
-			d->needs = b;
+			d->val = b;
 		}
-		d->file[d->n] = strdup(line);
-		d->needs[d->n] = strdup(colon + 1);
-		if (!d->file[d->n] || !d->needs[d->n]) {
-			free(d->file[d->n]);
-			free(d->needs[d->n]);
+		d->key[d->n] = strdup(key);
+		d->val[d->n] = strdup(val);
+		if (!d->key[d->n] || !d->val[d->n]) {
+			free(d->key[d->n]);
+			free(d->val[d->n]);
 			goto oom;
 		}
 		d->n++;
@@ -415,39 +438,107 @@ static int guest_dep_read(const char *dir, struct guest_dep *d, char *err)
 oom:
 	free(line);
 	fclose(f);
-	guest_dep_free(d);
+	guest_pairs_free(d);
 	errbuf_set(err, "out of memory reading '%s'", path);
 	return -1;
 }
 
-/* The plan being made: files in load order, none twice; depth bounds a loop in a damaged file. */
+/* What a plan reads of the tree. */
+struct guest_tree {
+	struct guest_pairs dep, soft, alias;
+};
+
+/*
+ * The plan being made: files in load order, none twice, a soft
+ * dependency's with '?' before it (its failure to load is no error: an
+ * accelerated crc32c needs an instruction the guest's CPU may not have,
+ * and the generic one is there beside it); depth bounds a loop in a
+ * damaged file.
+ */
 struct guest_plan {
 	char **paths;
 	size_t n;
 };
 
-static int guest_plan_add(const struct guest_dep *d, const char *file, struct guest_plan *p, int depth)
+static int guest_plan_add(const struct guest_tree *t, const char *file, struct guest_plan *p, int depth,
+			  int soft);
+
+/* The modules a name stands for: the module of that name, else those its alias names. */
+static int guest_plan_name(const struct guest_tree *t, const char *name, struct guest_plan *p, int depth)
 {
-	size_t at = d->n;
-	char *needs, *save = NULL, *tok, **more;
+	char want[256], have[256];
+	int found = 0;
+
+	guest_module_name(name, want, sizeof(want));
+	for (size_t i = 0; i < t->dep.n && !found; i++) {
+		guest_module_name(t->dep.key[i], have, sizeof(have));
+		if (strcmp(have, want) == 0) {
+			found = 1;
+			if (guest_plan_add(t, t->dep.key[i], p, depth, 1) < 0)
+				return -1;
+		}
+	}
+	/* No module and no alias: built in, or not built; a soft dependency may be neither. */
+	for (size_t a = 0; a < t->alias.n && !found; a++)
+		if (strcmp(t->alias.key[a], name) == 0 && strcmp(t->alias.val[a], name) != 0 &&
+		    depth < 64 && guest_plan_name(t, t->alias.val[a], p, depth + 1) < 0)
+			return -1;
+	return 0;
+}
+
+/* The soft dependencies of module name, "pre:" or "post:" (which). */
+static int guest_plan_soft(const struct guest_tree *t, const char *name, const char *which,
+			   struct guest_plan *p, int depth)
+{
+	for (size_t i = 0; i < t->soft.n; i++) {
+		char key[256], *list, *at, *save = NULL, *tok;
+
+		guest_module_name(t->soft.key[i], key, sizeof(key));
+		if (strcmp(key, name) != 0 || !(at = strstr(t->soft.val[i], which)))
+			continue;
+		if (!(list = strdup(at + strlen(which))))
+			return -1;
+		for (tok = strtok_r(list, " \t", &save); tok && !strchr(tok, ':');
+		     tok = strtok_r(NULL, " \t", &save))
+			if (guest_plan_name(t, tok, p, depth + 1) < 0) {
+				free(list);
+				return -1;
+			}
+		free(list);
+	}
+	return 0;
+}
+
+static int guest_plan_add(const struct guest_tree *t, const char *file, struct guest_plan *p, int depth,
+			  int soft)
+{
+	char name[256], *needs, *save = NULL, *tok, **more, *list[256];
+	size_t at = t->dep.n;
+	int nl = 0;
 
 	for (size_t i = 0; i < p->n; i++)
-		if (strcmp(p->paths[i], file) == 0)
+		if (strcmp(p->paths[i] + (p->paths[i][0] == '?'), file) == 0) {
+			/* Needed for sure after all: no longer optional. */
+			if (!soft && p->paths[i][0] == '?')
+				memmove(p->paths[i], p->paths[i] + 1, strlen(p->paths[i]));
 			return 0;
-	for (size_t i = 0; i < d->n && at == d->n; i++)
-		if (strcmp(d->file[i], file) == 0)
+		}
+	if (depth >= 64)
+		return 0;
+	for (size_t i = 0; i < t->dep.n && at == t->dep.n; i++)
+		if (strcmp(t->dep.key[i], file) == 0)
 			at = i;
+	guest_module_name(file, name, sizeof(name));
+	if (guest_plan_soft(t, name, "pre:", p, depth) < 0)
+		return -1;
 	/* What it needs first, the line's last first, as modprobe loads them. */
-	if (at < d->n && depth < 64) {
-		char *list[256];
-		int nl = 0;
-
-		if (!(needs = strdup(d->needs[at])))
+	if (at < t->dep.n) {
+		if (!(needs = strdup(t->dep.val[at])))
 			return -1;
 		for (tok = strtok_r(needs, " \t", &save); tok && nl < 256; tok = strtok_r(NULL, " \t", &save))
 			list[nl++] = tok;
 		while (nl-- > 0)
-			if (guest_plan_add(d, list[nl], p, depth + 1) < 0) {
+			if (guest_plan_add(t, list[nl], p, depth + 1, soft) < 0) {
 				free(needs);
 				return -1;
 			}
@@ -456,48 +547,55 @@ static int guest_plan_add(const struct guest_dep *d, const char *file, struct gu
 	if (!(more = realloc(p->paths, (p->n + 1) * sizeof(*more))))
 		return -1;
 	p->paths = more;
-	if (!(p->paths[p->n] = strdup(file)))
+	if (!(p->paths[p->n] = malloc(strlen(file) + 2)))
 		return -1;
-	p->n++;
-	return 0;
+	snprintf(p->paths[p->n++], strlen(file) + 2, "%s%s", soft ? "?" : "", file);
+	return guest_plan_soft(t, name, "post:", p, depth);
 }
 
 int guest_modules_plan(const char *dir, const char *modules, char ***paths, size_t *n, char *err)
 {
-	struct guest_dep d;
+	struct guest_tree t;
 	struct guest_plan p = { NULL, 0 };
 	char *list, *save = NULL, *tok, want[256], have[256];
 	int rc = 0;
 
 	*paths = NULL;
 	*n = 0;
-	if (guest_dep_read(dir, &d, err) < 0)
-		return -1;
-	if (!(list = strdup(modules))) {
-		guest_dep_free(&d);
-		errbuf_set(err, "out of memory");
+	err[0] = '\0';
+	memset(&t, 0, sizeof(t));
+	if (guest_pairs_read(dir, "modules.dep", 'd', 1, &t.dep, err) < 0 ||
+	    guest_pairs_read(dir, "modules.softdep", 's', 0, &t.soft, err) < 0 ||
+	    guest_pairs_read(dir, "modules.alias", 'a', 0, &t.alias, err) < 0 || !(list = strdup(modules))) {
+		if (!err[0])
+			errbuf_set(err, "out of memory");
+		guest_pairs_free(&t.dep);
+		guest_pairs_free(&t.soft);
+		guest_pairs_free(&t.alias);
 		return -1;
 	}
 	for (tok = strtok_r(list, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
 
 		guest_module_name(tok, want, sizeof(want));
-		for (i = 0; i < d.n; i++) {
-			guest_module_name(d.file[i], have, sizeof(have));
+		for (i = 0; i < t.dep.n; i++) {
+			guest_module_name(t.dep.key[i], have, sizeof(have));
 			if (strcmp(have, want) == 0)
 				break;
 		}
-		if (i == d.n) {
+		if (i == t.dep.n) {
 			errbuf_set(err, "no module '%s' in '%s/modules.dep' (built into the kernel, or "
 				   "another release's tree?)", tok, dir);
 			rc = -1;
-		} else if (guest_plan_add(&d, d.file[i], &p, 0) < 0) {
+		} else if (guest_plan_add(&t, t.dep.key[i], &p, 0, 0) < 0) {
 			errbuf_set(err, "out of memory");
 			rc = -1;
 		}
 	}
 	free(list);
-	guest_dep_free(&d);
+	guest_pairs_free(&t.dep);
+	guest_pairs_free(&t.soft);
+	guest_pairs_free(&t.alias);
 	if (rc < 0) {
 		guest_modules_free(p.paths, p.n);
 		return -1;
@@ -589,16 +687,20 @@ static int guest_initramfs_modules(const struct guest_cfg *cfg, struct cpio *c, 
 	if (guest_modules_plan(cfg->modules, cfg->modprobe, &paths, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; ok && i < n; i++) {
-		size_t len = strlen(GUEST_MODDIR) + strlen(paths[i]) + 2;
+		size_t len = strlen(GUEST_MODDIR) + strlen(paths[i]) + 3;
 		char *more = realloc(list, listlen + len + 1);
 
-		guest_cpio_parents(c, paths[i], &made, &nmade);
-		snprintf(src, sizeof(src), "%s/%s", cfg->modules, paths[i]);
-		snprintf(dst, sizeof(dst), "%s/%s", GUEST_MODDIR + 1, paths[i]);
+		int soft = paths[i][0] == '?';
+		const char *rel = paths[i] + soft;
+
+		guest_cpio_parents(c, rel, &made, &nmade);
+		snprintf(src, sizeof(src), "%s/%s", cfg->modules, rel);
+		snprintf(dst, sizeof(dst), "%s/%s", GUEST_MODDIR + 1, rel);
 		ok = cpio_copy(c, dst, 0644, src, err) == 0 && more != NULL;
 		if (more) {
 			list = more;
-			listlen += (size_t)snprintf(list + listlen, len + 1, "%s/%s\n", GUEST_MODDIR, paths[i]);
+			listlen += (size_t)snprintf(list + listlen, len + 1, "%s%s/%s\n", soft ? "?" : "",
+						    GUEST_MODDIR, rel);
 		} else if (ok) {
 			errbuf_set(err, "out of memory");
 		}

@@ -27,7 +27,8 @@
 #define GUEST_TMPDIR "/tmp/kbench-guest"	/* every request's private directory, on tmpfs */
 #define GUEST_MAX_REQUESTS 4096
 #define GUEST_MODDIR "/lib/modules/kbench"	/* --modules' tree, whatever its release */
-#define GUEST_MODLIST "/kbench-modules"	/* the files the init loads, one a line, in order */
+#define GUEST_MODLIST "/kbench-modules"	/* the files the init loads, one a line, in order;
+					   '?' before one whose failure is no error */
 
 /*
  * The guest's fixed shape: every kernel of a comparison boots in the same
@@ -121,10 +122,13 @@ int guest_modules_check(const char *dir, char *err);
 /*
  * The files of dir (a module tree) that loading the comma-separated
  * modules needs, in the order they load: each module's dependencies (as
- * modules.dep lists them, deepest first) before it, none twice.  Module
- * names match a file's name less its ".ko" and compression suffix, '-'
- * and '_' alike.  *paths malloc'd (each a path relative to dir), *n of
- * them; 0, or -1 with err naming a module the tree does not have.
+ * modules.dep lists them, deepest first) before it, none twice, and its
+ * soft dependencies (modules.softdep's pre: before it, post: after, a
+ * name or an alias of modules.alias) marked optional by a '?' before
+ * their path.  Module names match a file's name less its ".ko" and
+ * compression suffix, '-' and '_' alike.  *paths malloc'd (each a path
+ * relative to dir), *n of them; 0, or -1 with err naming a module the
+ * tree does not have.
  */
 int guest_modules_plan(const char *dir, const char *modules, char ***paths, size_t *n, char *err);
 void guest_modules_free(char **paths, size_t n);

@@ -180,15 +180,22 @@ static void init_modules(void)
 	while (fgets(line, sizeof(line), f)) {
 		int fd, rc, compressed;
 
+		char *path = line + (line[0] == '?');
+		int soft = line[0] == '?';
+
 		line[strcspn(line, "\n")] = '\0';
-		if (!line[0])
+		if (!*path)
 			continue;
-		compressed = strstr(line, ".ko.") != NULL;
-		snprintf(what, sizeof(what), "cannot load module %s", line);
-		if ((fd = open(line, O_RDONLY | O_CLOEXEC)) < 0)
+		compressed = strstr(path, ".ko.") != NULL;
+		snprintf(what, sizeof(what), "cannot load module %s", path);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			if (soft)
+				continue;
 			init_fail(what);
+		}
 		rc = (int)syscall(SYS_finit_module, fd, "", compressed ? INIT_COMPRESSED : 0);
-		if (rc != 0 && errno != EEXIST)
+		/* A soft dependency that will not load (crc32c-intel without SSE4.2) leaves its generic twin. */
+		if (rc != 0 && errno != EEXIST && !soft)
 			init_fail(what);
 		close(fd);
 	}

@@ -336,6 +336,31 @@ static void test_modules_plan(void **state)
 	guest_modules_free(plan, n);
 	assert_int_equal(guest_modules_plan(dir, "ext4,btrfs", &plan, &n, err), -1);
 	assert_non_null(strstr(err, "no module 'btrfs'"));
+	/* Soft dependencies: by name or by alias, before (pre:) or after (post:), optional ('?'). */
+	assert_non_null(f = fopen(path, "a"));
+	fputs("kernel/lib/libcrc32c.ko:\nkernel/crypto/crc32c_generic.ko:\n"
+	      "kernel/arch/x86/crypto/crc32c-intel.ko:\nkernel/lib/late.ko:\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/modules.softdep", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("# soft dependencies\nsoftdep libcrc32c pre: crc32c post: late\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/modules.alias", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("alias crc32c crc32c_intel\nalias pci:v*d* crc32c_intel\nalias crc32c crc32c_generic\n", f);
+	fclose(f);
+	assert_int_equal(guest_modules_plan(dir, "libcrc32c,crc32c_generic", &plan, &n, err), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(plan[0], "?kernel/arch/x86/crypto/crc32c-intel.ko");
+	/* Named for itself as well: no longer optional. */
+	assert_string_equal(plan[1], "kernel/crypto/crc32c_generic.ko");
+	assert_string_equal(plan[2], "kernel/lib/libcrc32c.ko");
+	assert_string_equal(plan[3], "?kernel/lib/late.ko");
+	guest_modules_free(plan, n);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/modules.softdep", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/modules.dep", dir);
 	unlink(path);
 	rmdir(dir);
 }

@@ -64,6 +64,10 @@ kb kernels $FAST --db bad.db v1 v2 notk
 check "a third file that is not a kernel: one line, nothing stored" sh -c \
 	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q \"'notk' is not a kernel\" '$T/err' && [ ! -e bad.db ]"
 
+kb kernels $FAST --boot kexec --db bad.db v1 v2
+check "--boot kexec: designed, not built, said in one line" sh -c \
+	"[ $rc = 1 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'designed, not built' '$T/err' && [ ! -e bad.db ]"
+
 # ---- modules into the initramfs ----
 mkdir -p mods/kernel/fs/fake mods/kernel/lib
 printf 'kernel/fs/fake/fakefs.ko: kernel/lib/crc-fake.ko kernel/lib/base-fake.ko\nkernel/lib/crc-fake.ko: kernel/lib/base-fake.ko\nkernel/lib/base-fake.ko:\n' >mods/modules.dep

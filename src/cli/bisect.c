@@ -284,6 +284,7 @@ int cmd_bisect(int argc, char **argv)
 		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "the smallest change that counts, % (2)", 0.1, 100, 0 },
 		{ "rounds", OPT_INT, &o.replicas, "N", "rounds of each comparison: each boots GOOD and the candidate once (3)", 2, 100, 0 },
 		{ "accel", OPT_STRING, &ask.accel, "kvm|tcg", "how the guests run: kvm (default), or tcg, whose figures are never a kernel's", 0, 0, 0 },
+		{ "boot", OPT_STRING, &ask.boot, "qemu|kexec", "how each image boots: in a QEMU guest (qemu, the only one built)", 0, 0, 0 },
 		{ "timeout", OPT_DOUBLE, &ask.timeout, "SECONDS", "kill a boot that gave no result by then (tcg 120, kvm 60, and more a figure)", 1, 86400, 0 },
 		{ "append", OPT_STRING, &ask.append, "ARGS", "more of the kernel command line, the same for every image", 0, 0, 0 },
 		{ "modules", OPT_STRING, &ask.modules, "DIR", "a module tree put into every guest's initramfs", 0, 0, 0 },

@@ -303,6 +303,12 @@ void kern_setup(struct kern *k, struct run_opts *o, const struct kern_ask *ask, 
 	sel = run_select(o, suite_bits, &nsel);
 	if (ask->accel && strcmp(ask->accel, "kvm") != 0 && strcmp(ask->accel, "tcg") != 0)
 		die_usage("%s: --accel: '%s' is neither kvm nor tcg", o->cmd, ask->accel);
+	/* Bare metal by kexec is designed (doc/kernels.md), not built: the option says so rather than vanish. */
+	if (ask->boot && strcmp(ask->boot, "qemu") != 0 && strcmp(ask->boot, "kexec") != 0)
+		die_usage("%s: --boot: '%s' is neither qemu nor kexec", o->cmd, ask->boot);
+	if (ask->boot && strcmp(ask->boot, "kexec") == 0)
+		die("%s: --boot kexec is designed, not built: this kbench boots kernels only in QEMU "
+		    "guests (doc/kernels.md, 'Bare metal')", o->cmd);
 	if (ask->modprobe && !ask->modules)
 		die_usage("%s: --modprobe: give --modules DIR, the module tree the modules come from",
 			  o->cmd);
@@ -444,6 +450,7 @@ int cmd_kernels(int argc, char **argv)
 		{ "only", OPT_STRING, &o.only, "GLOB,...", "only instances whose id matches a glob", 0, 0, 0 },
 		{ "label", OPT_LIST, &labels, "L", "name a kernel's side, once for each in order (default: its release)", 0, KERN_MAX, 0 },
 		{ "accel", OPT_STRING, &ask.accel, "kvm|tcg", "how the guests run: kvm (default), or tcg, QEMU's emulation, whose figures are never a kernel's", 0, 0, 0 },
+		{ "boot", OPT_STRING, &ask.boot, "qemu|kexec", "how each kernel boots: in a QEMU guest (qemu, the only one built)", 0, 0, 0 },
 		{ "timeout", OPT_DOUBLE, &ask.timeout, "SECONDS", "kill a boot that gave no result by then (tcg 120, kvm 60, and 20 or 5 more a figure)", 1, 86400, 0 },
 		{ "append", OPT_STRING, &ask.append, "ARGS", "more of the kernel command line, the same for every kernel", 0, 0, 0 },
 		{ "modules", OPT_STRING, &ask.modules, "DIR", "a module tree (lib/modules/RELEASE) put into every guest's initramfs", 0, 0, 0 },

@@ -31,6 +31,7 @@ struct kern_ask {
 	const char *modules;		/* --modules: a module tree for every kernel, or NULL */
 	const char *modprobe;		/* --modprobe: modules the init loads, comma-separated */
 	double timeout;			/* --timeout, 0: the default for the accelerator */
+	const char *boot;		/* --boot: "qemu" (NULL), or "kexec", designed only */
 };
 
 /* The kernel files of a command, and the comparison being run. */

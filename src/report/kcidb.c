@@ -4,7 +4,8 @@
  * and one build a kernel release, one test a figure.  kbench knows no
  * source tree: a checkout is named by the release the guest or the host
  * reported, which is all a run records of its kernel.  A test's path is
- * "kbench.<id>" (".<placement>" after it where the figure has one), its
+ * "kbench.<id>" (".<placement>", ".x<copies>", ".j<jobs>" after it where
+ * the instance has them, so that a run's tests never share an id), its
  * number the level in the figure's unit, its misc the interval, the unit,
  * which way is better, the run's label and uuid, and whether the figure
  * is emulation's (kbench kernels under TCG): a dashboard must not take a
@@ -81,6 +82,11 @@ static json_t *kcidb_test(const char *origin, const struct run_info *run, const 
 	kcidb_word(r->id, word, sizeof(word), 1);
 	kcidb_word(pl, place, sizeof(place), 0);
 	snprintf(path, sizeof(path), "kbench.%s%s%s", word, place[0] ? "." : "", place);
+	/* The rest of an instance's key, so that no two tests of a run share an id: copies, time's jobs. */
+	if (r->parallel > 1)
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), ".x%d", r->parallel);
+	if (r->jobs > 0)
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), ".j%d", r->jobs);
 	snprintf(id, sizeof(id), "%s:%s:%s", origin, run->uuid[0] ? run->uuid : "run", path + 7);
 	report_jset(t, "id", report_jstr(id), bad);
 	report_jset(t, "origin", report_jstr(origin), bad);

@@ -49,11 +49,16 @@ static const struct cmd cmds[] = {
 	  "kbench ab --suite quick --label-a thp-never --label-b thp-always \\\n"
 	  "    --a 'echo never >/sys/kernel/mm/transparent_hugepage/enabled' \\\n"
 	  "    --b 'echo always >/sys/kernel/mm/transparent_hugepage/enabled'" },
-	{ "kernels", "KERNEL KERNEL",
+	{ "kernels", "KERNEL KERNEL [KERNEL...]",
 	  "boot each kernel in a guest of one shape, round by round, measure inside, and compare",
 	  cmd_kernels,
 	  "kbench kernels --only 'sys.*' linux-image-6.1.0-50-*.deb linux-image-6.12*.deb\n"
 	  "kbench kernels --accel tcg --rounds 2 --label A --label B vmlinuz vmlinuz" },
+	{ "bisect", "GOOD [IMAGE...] BAD | GOOD BAD --images FILE | GOOD CANDIDATE --run-step",
+	  "find the first of a list of kernel images whose figure is worse than GOOD's, by halving",
+	  cmd_bisect,
+	  "kbench bisect --accel tcg --only sys.null --images builds.txt v6.1 v6.2\n"
+	  "kbench bisect --run-step --only proc.fork good.bzImage arch/x86/boot/bzImage" },
 	{ "summary", "[LABEL|RUN ...]",
 	  "print stored runs as lmbench's summary tables, one row per label", cmd_summary,
 	  "kbench summary 6.19.0-rc1 6.19.0-rc1-next-a\nkbench summary --html >summary.html" },

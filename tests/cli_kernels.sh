@@ -68,13 +68,12 @@ if [ -z "$DEB" ]; then
 	DEB=$(ls "$KDIR"/linux-image-*.deb 2>/dev/null | head -1)
 fi
 [ -n "$DEB" ] || boots_skip "no Debian kernel package could be had (apt-get download linux-image-6.1.0-50-amd64)"
-VMLINUZ=$(ls "$KDIR"/boot/vmlinuz-* 2>/dev/null | head -1)
-if [ -z "$VMLINUZ" ]; then
-	r=$(dpkg-deb -f "$DEB" Package)
+# The package's own vmlinuz: with several packages kept, the image and the package must agree.
+r=$(dpkg-deb -f "$DEB" Package)
+VMLINUZ="$KDIR/boot/vmlinuz-${r#linux-image-}"
+[ -f "$VMLINUZ" ] ||
 	dpkg-deb --fsys-tarfile "$DEB" 2>/dev/null | tar -xf - -C "$KDIR" --occurrence=1 "./boot/vmlinuz-${r#linux-image-}"
-	VMLINUZ=$(ls "$KDIR"/boot/vmlinuz-* 2>/dev/null | head -1)
-fi
-[ -n "$VMLINUZ" ] || boots_skip "no vmlinuz in $DEB"
+[ -f "$VMLINUZ" ] || boots_skip "no vmlinuz in $DEB"
 REL=${VMLINUZ##*/vmlinuz-}
 
 mkdir -p "$T/nobin"

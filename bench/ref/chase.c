@@ -58,14 +58,6 @@ static void shuffle(uint32_t *v, size_t n, uint64_t *seed, int cycle)
 	}
 }
 
-static double now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
 int main(int argc, char **argv)
 {
 	double mb = argc > 1 ? strtod(argv[1], NULL) : 1024;
@@ -119,10 +111,10 @@ int main(int argc, char **argv)
 	free(perm);
 	p = a;
 	for (int t = 0; t < tries; t++) {
-		double t0 = now_ns();
+		double t0 = ref_now_ns();
 		for (uint64_t k = 0; k < loads; k++)
 			p = p->next;
-		per[t] = (now_ns() - t0) / (double)loads;
+		per[t] = (ref_now_ns() - t0) / (double)loads;
 	}
 	/* Insertion sort: a handful of values. */
 	for (int i = 1; i < tries; i++)

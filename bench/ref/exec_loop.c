@@ -27,21 +27,6 @@
 
 #include "pick.h"
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
 	char *const envp[] = { NULL };
@@ -58,7 +43,7 @@ int main(int argc, char **argv)
 	if (n < 1 || r < 1 || !(t = malloc(r * sizeof(*t))))
 		return 2;
 	for (int k = -1; k < r; k++) {
-		double t0 = now_ns();
+		double t0 = ref_now_ns();
 
 		for (int i = 0; i < n; i++) {
 			char *const xargv[] = { argv[2], NULL };
@@ -82,9 +67,8 @@ int main(int argc, char **argv)
 		}
 		/* The first repetition warms the caches and the page cache: not kept. */
 		if (k >= 0)
-			t[k] = (now_ns() - t0) / n / 1e3;
+			t[k] = (ref_now_ns() - t0) / n / 1e3;
 	}
-	qsort(t, r, sizeof(*t), cmp);
 	printf("%.2f\n", ref_pick(t, r));
 	return 0;
 }

@@ -41,21 +41,6 @@
 
 #include "pick.h"
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static long minflt(void)
 {
 	struct rusage ru;
@@ -116,11 +101,11 @@ static double prot_writes(long page, int n)
 	sa.sa_flags = SA_NODEFER;
 	sigaction(SIGSEGV, &sa, NULL);
 	caught = 0;
-	t0 = now_ns();
+	t0 = ref_now_ns();
 	for (i = 0; i < n; i++)
 		if (sigsetjmp(env, 0) == 0)
 			p[0] = 1;
-	per = (now_ns() - t0) / n;
+	per = (ref_now_ns() - t0) / n;
 	if (caught != n)
 		die("missed a SIGSEGV");
 	munmap((void *)p, page);
@@ -164,14 +149,14 @@ int main(int argc, char **argv)
 			if (!strcmp(what, "anon"))
 				madvise((void *)p, (size_t)n * page, MADV_NOHUGEPAGE);
 			f0 = minflt();
-			t0 = now_ns();
+			t0 = ref_now_ns();
 			for (long off = 0; off < (long)n * page; off += page) {
 				if (!strcmp(what, "anon"))
 					p[off] = 1;
 				else
 					sink += p[off];
 			}
-			per = now_ns() - t0;
+			per = ref_now_ns() - t0;
 			faults = minflt() - f0;
 			if (faults < 1)
 				die("no fault");
@@ -183,7 +168,7 @@ int main(int argc, char **argv)
 		} else {
 			size_t size = 8u << 20;
 
-			t0 = now_ns();
+			t0 = ref_now_ns();
 			for (int i = 0; i < n; i++) {
 				volatile char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
@@ -193,12 +178,11 @@ int main(int argc, char **argv)
 					p[off] = (char)i;
 				munmap((void *)p, size);
 			}
-			per = (now_ns() - t0) / n;
+			per = (ref_now_ns() - t0) / n;
 		}
 		if (k >= 0)
 			t[k] = per / 1e3;
 	}
-	qsort(t, r, sizeof(*t), cmp);
 	printf("%.4f\n", ref_pick(t, r));
 	return 0;
 }

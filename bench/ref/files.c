@@ -35,21 +35,6 @@
 
 #include "pick.h"
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void die(const char *what)
 {
 	perror(what);
@@ -92,7 +77,7 @@ int main(int argc, char **argv)
 		snprintf(dir, sizeof(dir), "%s/d%d", top, k + 1);
 		if (mkdir(dir, 0700) != 0 || (dfd = open(dir, O_RDONLY | O_DIRECTORY)) < 0)
 			die("mkdir");
-		t0 = now_ns();
+		t0 = ref_now_ns();
 		for (int i = 0; i < n; i++) {
 			int fd;
 
@@ -102,7 +87,7 @@ int main(int argc, char **argv)
 				die("create");
 		}
 		if (k >= 0)
-			c[k] = (now_ns() - t0) / n / 1e3;
+			c[k] = (ref_now_ns() - t0) / n / 1e3;
 		close(dfd);
 	}
 	for (int k = -1; k < r; k++) {
@@ -113,22 +98,20 @@ int main(int argc, char **argv)
 		snprintf(dir, sizeof(dir), "%s/d%d", top, k + 1);
 		if ((dfd = open(dir, O_RDONLY | O_DIRECTORY)) < 0)
 			die("open");
-		t0 = now_ns();
+		t0 = ref_now_ns();
 		for (int i = 0; i < n; i++) {
 			snprintf(name, sizeof(name), "f%d", i);
 			if (unlinkat(dfd, name, 0) != 0)
 				die("unlink");
 		}
 		if (k >= 0)
-			d[k] = (now_ns() - t0) / n / 1e3;
+			d[k] = (ref_now_ns() - t0) / n / 1e3;
 		close(dfd);
 		if (rmdir(dir) != 0)
 			die("rmdir");
 	}
 	if (rmdir(top) != 0)
 		die("rmdir");
-	qsort(c, r, sizeof(*c), cmp);
-	qsort(d, r, sizeof(*d), cmp);
 	printf("%.3f %.3f\n", ref_pick(c, r), ref_pick(d, r));
 	return 0;
 }

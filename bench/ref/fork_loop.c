@@ -26,21 +26,6 @@
 
 #include "pick.h"
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int count_maps(void)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
@@ -88,7 +73,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (int k = -1; k < r; k++) {	/* k = -1: warm-up, discarded */
-		double t0 = now_ns();
+		double t0 = ref_now_ns();
 		for (long i = 0; i < n; i++) {
 			int status;
 			pid_t pid = fork();
@@ -104,11 +89,10 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		double t1 = now_ns();
+		double t1 = ref_now_ns();
 		if (k >= 0)
 			v[k] = (t1 - t0) / n / 1e3;
 	}
-	qsort(v, r, sizeof(*v), cmp);
 	printf("%.1f\n", ref_pick(v, r));
 	return 0;
 }

@@ -20,13 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
+#include "pick.h"
 
 int main(int argc, char **argv)
 {
@@ -52,8 +46,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(data, 7, size + 1);
-	t0 = now_ns();
-	while (now_ns() - t0 < secs * 1e9) {
+	t0 = ref_now_ns();
+	while (ref_now_ns() - t0 < secs * 1e9) {
 		for (int sync = 0; sync < 2; sync++) {
 			char dir[4096], name[16];
 			double a, b, s0, s1;
@@ -64,10 +58,10 @@ int main(int argc, char **argv)
 				perror(dir);
 				return 1;
 			}
-			s0 = now_ns();
+			s0 = ref_now_ns();
 			if (sync)
 				syncfs(rootfd);
-			s1 = a = now_ns();
+			s1 = a = ref_now_ns();
 			for (int i = 0; i < nfiles; i++) {
 				int fd;
 
@@ -79,7 +73,7 @@ int main(int argc, char **argv)
 				}
 				close(fd);
 			}
-			b = now_ns();
+			b = ref_now_ns();
 			for (int i = 0; i < nfiles; i++) {
 				snprintf(name, sizeof(name), "%08x", i);
 				unlinkat(dfd, name, 0);

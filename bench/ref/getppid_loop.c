@@ -21,21 +21,6 @@
 
 #include "pick.h"
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 100000;
@@ -48,17 +33,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (int k = -1; k < r; k++) {	/* k = -1: warm-up, discarded */
-		double t0 = now_ns();
+		double t0 = ref_now_ns();
 		for (long i = 0; i < n; i++)
 			if (syscall(SYS_getppid) != ppid) {
 				fprintf(stderr, "getppid returned another process\n");
 				return 1;
 			}
-		double t1 = now_ns();
+		double t1 = ref_now_ns();
 		if (k >= 0)
 			v[k] = (t1 - t0) / n;
 	}
-	qsort(v, r, sizeof(*v), cmp);
 	printf("%.1f\n", ref_pick(v, r));
 	return 0;
 }

@@ -36,21 +36,6 @@
 
 #define EIGHT(op) do { op; op; op; op; op; op; op; op; } while (0)
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void die(const char *what)
 {
 	fprintf(stderr, "locks: %s\n", what);
@@ -206,9 +191,9 @@ int main(int argc, char **argv)
 		}
 	}
 	for (int k = -1; k < r; k++) {	/* k = -1: warm-up, discarded */
-		double t0 = now_ns();
+		double t0 = ref_now_ns();
 		loop(op, n);
-		double t1 = now_ns();
+		double t1 = ref_now_ns();
 		if (k >= 0)
 			v[k] = (t1 - t0) / n / (handoff ? 1 : 8);
 	}
@@ -217,7 +202,6 @@ int main(int argc, char **argv)
 		kill(peer, SIGKILL);
 		waitpid(peer, NULL, 0);
 	}
-	qsort(v, r, sizeof(*v), cmp);
 	printf("%.2f\n", ref_pick(v, r));
 	return 0;
 }

@@ -35,21 +35,6 @@
 
 #include "pick.h"
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The k-th CPU this process may run on, or -1. */
 static int nth_cpu(int k)
 {
@@ -177,18 +162,17 @@ int main(int argc, char **argv)
 	}
 	pin(cpu0);
 	for (int k = -1; k < r; k++) {
-		double t0 = now_ns();
+		double t0 = ref_now_ns();
 
 		for (int i = 0; i < n; i++)
 			if (write(wr[1], &c, 1) != 1 || read(rd[0], &c, 1) != 1)
 				die("round trip");
 		/* The first repetition warms up: not kept. */
 		if (k >= 0)
-			t[k] = (now_ns() - t0) / n / 1e3;
+			t[k] = (ref_now_ns() - t0) / n / 1e3;
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	qsort(t, r, sizeof(*t), cmp);
 	printf("%.3f\n", ref_pick(t, r));
 	return 0;
 }

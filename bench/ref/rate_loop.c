@@ -12,8 +12,8 @@
  * window, which holds more of the timer ticks and the host's interruptions.
  *
  * With REF_BEST in the environment it prints the fastest of the R (the
- * most calls per second) instead: the fast state's figure, what kbench's
- * level reads.
+ * most calls per second) instead, with REF_P5 their 5th percentile (pick.h
+ * says why): the fast state's figure, what kbench's level reads.
  *
  * usage: rate_loop CALL [MS [R]]   (defaults MS=10, R=21)
  *   CALL: getppid write read socket select gettimeofday clock_gettime
@@ -33,24 +33,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pick.h"
+
 static int fd = -1;			/* write's /dev/null, read's /dev/zero */
 static int pipes[10][2];		/* select's, nothing ever written */
 static int maxfd;
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static int loop_getppid(long n)
 {
@@ -188,27 +175,26 @@ int main(int argc, char **argv)
 	if ((loop == loop_write || loop == loop_read) && fd < 0)
 		return 1;
 	for (;;) {
-		double t0 = now_ns();
+		double t0 = ref_now_ns();
 
 		if (loop(n) != 0)
 			break;
-		if (now_ns() - t0 >= ms * 1e6 || n > (1L << 40))
+		if (ref_now_ns() - t0 >= ms * 1e6 || n > (1L << 40))
 			break;
 		n *= 2;
 	}
 	for (long k = -1; k < r; k++) {
-		double t0 = now_ns(), t1;
+		double t0 = ref_now_ns(), t1;
 
 		if (loop(n) != 0) {
 			fprintf(stderr, "rate_loop: %s failed\n", argv[1]);
 			return 1;
 		}
-		t1 = now_ns();
+		t1 = ref_now_ns();
 		if (k >= 0)
-			fig[k] = (double)n / ((t1 - t0) / 1e9);
+			fig[k] = (t1 - t0) / 1e9 / (double)n;
 	}
-	qsort(fig, (size_t)r, sizeof(double), cmp);
-	/* A rate: the fastest repetition is the largest, the last after the sort. */
-	printf("%.0f\n", getenv("REF_BEST") ? fig[r - 1] : fig[r / 2]);
+	/* A rate, picked as its time per operation is: the reciprocal. */
+	printf("%.0f\n", 1.0 / ref_pick(fig, r));
 	return 0;
 }

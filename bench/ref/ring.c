@@ -34,21 +34,6 @@
 
 #define MAXPROCS 64
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int nth_cpu(int k)
 {
 	cpu_set_t set;
@@ -143,17 +128,17 @@ int main(int argc, char **argv)
 	pin(cpu[0]);
 	for (int k = -1; k < r; k++) {
 		uint64_t token = 0;
-		double t0 = now_ns();
+		double t0 = ref_now_ns();
 
 		for (int i = 0; i < n; i++, token++)
 			hop(fd[0][0], fd[1][1], &token);
 		if (k >= 0)
-			t[k] = (now_ns() - t0) / n;
-		t0 = now_ns();
+			t[k] = (ref_now_ns() - t0) / n;
+		t0 = ref_now_ns();
 		for (int i = 0; i < n; i++, token++)
 			hop(self[0], self[1], &token);
 		if (k >= 0)
-			o[k] = (now_ns() - t0) / n;
+			o[k] = (ref_now_ns() - t0) / n;
 	}
 	for (int k = 1; k < procs; k++)
 		kill(pid[k], SIGKILL);
@@ -161,7 +146,6 @@ int main(int argc, char **argv)
 		;
 	for (int k = 0; k < r; k++)
 		t[k] = (t[k] / procs - o[k]) / 1e3;
-	qsort(t, r, sizeof(*t), cmp);
 	printf("%.3f\n", ref_pick(t, r));
 	return 0;
 }

@@ -35,15 +35,9 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "pick.h"
+
 static volatile uint64_t sink;
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /* This CPU's steal (ms) and the machine's interrupts and switches. */
 static void procstat(int cpu, double *steal_ms, double *irq, double *ctxt)
@@ -117,25 +111,25 @@ static double compactions(void)
 
 static double t_getppid(long n)
 {
-	double t0 = now_ns();
+	double t0 = ref_now_ns();
 
 	for (long i = 0; i < n; i++)
 		if (syscall(SYS_getppid) <= 0)
 			abort();
-	return (now_ns() - t0) / n;
+	return (ref_now_ns() - t0) / n;
 }
 
 static double t_add(long n)
 {
 	uint64_t x = sink;
-	double t0 = now_ns();
+	double t0 = ref_now_ns();
 
 	for (long i = 0; i < n; i++)
 		__asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
 				 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
 				 "add $1, %0\n\tadd $1, %0" : "+r"(x));
 	sink = x;
-	return (now_ns() - t0) / (n * 10.0);
+	return (ref_now_ns() - t0) / (n * 10.0);
 }
 
 static void **make_chase(size_t bytes)
@@ -160,12 +154,12 @@ static void **make_chase(size_t bytes)
 static double t_chase(void **a, long n)
 {
 	void **p = a;
-	double t0 = now_ns();
+	double t0 = ref_now_ns();
 
 	for (long i = 0; i < n; i++)
 		p = *p;
 	sink += (uintptr_t)p;
-	return (now_ns() - t0) / n;
+	return (ref_now_ns() - t0) / n;
 }
 
 static void probe(int cpu, double secs, double win_ms, double start)
@@ -185,8 +179,8 @@ static void probe(int cpu, double secs, double win_ms, double start)
 	long nc2 = (long)(win_ms * 1e6 / 4 / 8 / 2), nc3 = (long)(win_ms * 1e6 / 4 / 20 / 2);
 	t_chase(l2, nc2);
 	t_chase(l3, nc3);
-	while (now_ns() - start < secs * 1e9) {
-		double t = now_ns(), kd0 = kdamond_ms(), cp0 = compactions();
+	while (ref_now_ns() - start < secs * 1e9) {
+		double t = ref_now_ns(), kd0 = kdamond_ms(), cp0 = compactions();
 		uint64_t k0 = __rdtsc();
 
 		procstat(cpu, &s0, &i0, &c0);
@@ -194,7 +188,7 @@ static void probe(int cpu, double secs, double win_ms, double start)
 		double m2 = t_chase(l2, nc2), m3 = t_chase(l3, nc3);
 		procstat(cpu, &s1, &i1, &c1);
 		uint64_t k1 = __rdtsc();
-		double t1 = now_ns();
+		double t1 = ref_now_ns();
 		printf("%.3f %d %.1f %.4f %.2f %.2f %.0f %.0f %.0f %.4f %.2f %.0f %.0f\n",
 		       (t - start) / 1e9, cpu, g, a, m2, m3, s1 - s0, i1 - i0, c1 - c0,
 		       (double)(k1 - k0) / (t1 - t), (t1 - t) / 1e6, kdamond_ms() - kd0,
@@ -207,7 +201,7 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 60, win = argc > 2 ? atof(argv[2]) : 100;
 	int ncpu = argc > 3 ? atoi(argv[3]) : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	double start = now_ns();
+	double start = ref_now_ns();
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int c = 0; c < ncpu; c++)

@@ -53,6 +53,15 @@ struct opt {
 #define OPT_ROW_OFFLINE_CPUS(v)                                                          \
 	{ "offline-cpus", OPT_FLAG, &(v), NULL,                                          \
 	  "with --cpus: take the other CPUs offline meanwhile (root)", 0, 0, 0 }
+/*
+ * --percentile P (compare, ab, history): a distribution (wake.*) tested at
+ * its Pth percentile instead of its median.  Taken as text, so that every
+ * wrong value (0, 100.5, abc) gets the one line cli_percentile reads.
+ */
+#define OPT_ROW_PERCENTILE(v)                                                           \
+	{ "percentile", OPT_STRING, &(v), "P",                                           \
+	  "test the wake.* distributions at their Pth percentile (99, 99.9, 50); other figures as usual", \
+	  0, 0, 0 }
 #define OPT_ROW_NO_STORE(v) { "no-store", OPT_FLAG, &(v), NULL, "do not store the results", 0, 0, 0 }
 
 struct cmd {
@@ -87,7 +96,7 @@ const char *cli_tmpdir(const char *cmd, const char *dir);
  * line, exit 2, naming cmd, on an unknown name, one the command does not
  * have, or two formats at once.
  */
-enum cli_format { CLI_TEXT, CLI_JSON, CLI_HTML, CLI_CSV, CLI_GBENCH };
+enum cli_format { CLI_TEXT, CLI_JSON, CLI_HTML, CLI_CSV, CLI_GBENCH, CLI_KCIDB };
 enum cli_format cli_format(const char *cmd, const char *format, int json, int html,
 			   unsigned offered);
 #define OPT_ROW_FORMAT(v, says) { "format", OPT_STRING, &(v), "FMT", says, 0, 0, 0 }
@@ -129,6 +138,19 @@ void cli_prelude(const char *cmd, const char *tmpdir, struct cli_cpus *cpus, str
  * default database; dies on a path that cannot be made.
  */
 void cli_db_path(const char *cmd, const char *db, char *path, size_t len);
+struct run_info;
+/*
+ * --percentile's value: NaN when not given (text NULL); dies with one line
+ * when it is no number above 0 and up to 100.
+ */
+double cli_percentile(const char *cmd, const char *text);
+/*
+ * The runs of the sides taken at --percentile p (judge_pct_apply), when it
+ * was given; says once on stderr, unless quiet, that the figures which are
+ * no distribution are compared as usual, and that none is when none is.
+ */
+void cli_percentile_apply(const char *cmd, double p, struct run_info *const *runs,
+			  const size_t *nruns, size_t nsides, int quiet);
 /* The database's name for a message (store_shown: no password); valid until the next call. */
 const char *cli_db_shown(const char *path);
 
@@ -163,6 +185,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 /*

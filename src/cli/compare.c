@@ -7,6 +7,7 @@
  * script then finds either one document on stdout or one line on stderr.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,8 @@ int cmd_compare(int argc, char **argv)
 	const char *db = NULL, *format = NULL;
 	enum cli_format fmt;
 	double threshold = JUDGE_CMP_THRESHOLD * 100;
+	double pct;
+	const char *pct_arg = NULL;
 	int json = 0, html = 0, curves = 0, measured = 0, no_history = 0, nhist = 0;
 	struct run_info *hist = NULL;
 	struct judge_cmp_side history;
@@ -34,6 +37,7 @@ int cmd_compare(int argc, char **argv)
 		{ "curves", OPT_FLAG, &curves, NULL, "also compare curves (mem.lat.curve) point by point", 0, 0, 0 },
 		{ "as-measured", OPT_FLAG, &measured, NULL, "never at equal machine speed: where the kernel sets the clock (bare metal), its move is the kernel's", 0, 0, 0 },
 		{ "no-history", OPT_FLAG, &no_history, NULL, "learn nothing from the host's other sittings: the sides' runs only", 0, 0, 0 },
+		OPT_ROW_PERCENTILE(pct_arg),
 		{ 0 },
 	};
 	struct judge_cmp_side sides[JUDGE_CMP_MAX_SIDES];
@@ -48,6 +52,7 @@ int cmd_compare(int argc, char **argv)
 	nsides = opt_parse(cli_find("compare"), opts, argc, argv);
 	if (nsides < 2)
 		die_usage("compare: name a base and at least one other (labels or run ids)");
+	pct = cli_percentile("compare", pct_arg);
 	fmt = cli_format("compare", format, json, html, 1u << CLI_TEXT | 1u << CLI_JSON | 1u << CLI_HTML);
 	json = fmt == CLI_JSON;
 	html = fmt == CLI_HTML;
@@ -94,6 +99,15 @@ int cmd_compare(int argc, char **argv)
 		die("compare: the host's history: %s", err);
 	}
 	store_close(st);
+	{
+		size_t n[JUDGE_CMP_MAX_SIDES], nh = (size_t)nhist;
+
+		for (int i = 0; i < nsides; i++)
+			n[i] = sides[i].nruns;
+		cli_percentile_apply("compare", pct, runs, n, (size_t)nsides, 0);
+		/* The history is read without samples: it teaches no percentile's spread. */
+		cli_percentile_apply("compare", pct, &hist, &nh, nhist > 0, 1);
+	}
 	history = (struct judge_cmp_side){ "history", hist, (size_t)nhist };
 	flags = measured ? JUDGE_CMP_AS_MEASURED : 0;
 	if (judge_compare_build_history(sides, (size_t)nsides, threshold / 100, flags,

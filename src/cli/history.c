@@ -4,6 +4,7 @@
  * `kbench history`, each figure over them with the steps in it.
  */
 #include <fnmatch.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +85,8 @@ int cmd_history(int argc, char **argv)
 	const char *db = NULL, *format = NULL, *only = NULL, *host = NULL, *by = "time",
 		   *fail_on = NULL, *level = "fast", *control = NULL;
 	int json = 0, html = 0, nsel, nruns, stepped = 0, by_label;
-	double threshold = 2.0;
+	double threshold = 2.0, pct;
+	const char *pct_arg = NULL;
 	enum result_level lev;
 	enum cli_format fmt;
 	const struct opt opts[] = {
@@ -96,6 +98,7 @@ int cmd_history(int argc, char **argv)
 		{ "control", OPT_STRING, &control, "LABEL", "a label measured again every few labels: the others read against its drift", 0, 0, 0 },
 		{ "fail-on", OPT_STRING, &fail_on, "regression|change", "exit 3 when the newest point brought a step of that kind", 0, 0, 0 },
 		{ "threshold", OPT_DOUBLE, &threshold, "PCT", "smallest step called one (2, as compare's)", 0, 100, 0 },
+		OPT_ROW_PERCENTILE(pct_arg),
 		OPT_ROW_FORMAT(format, "text (the noticed lines, then the figures that stepped), json or html"),
 		{ "json", OPT_FLAG, &json, NULL, "print one JSON document: figures, points, changes", 0, 0, 0 },
 		{ "html", OPT_FLAG, &html, NULL, "print one self-contained HTML page: each figure that stepped drawn", 0, 0, 0 },
@@ -109,6 +112,7 @@ int cmd_history(int argc, char **argv)
 	struct store *st;
 
 	nsel = opt_parse(cli_find("history"), opts, argc, argv);
+	pct = cli_percentile("history", pct_arg);
 	fmt = cli_format("history", format, json, html,
 			 1u << CLI_TEXT | 1u << CLI_JSON | 1u << CLI_HTML);
 	if (strcmp(by, "time") != 0 && strcmp(by, "label") != 0)
@@ -133,12 +137,20 @@ int cmd_history(int argc, char **argv)
 	st = store_open_readonly(path, err);
 	if (!st)
 		die("%s", err);
-	/* The runs' figures alone: a history draws levels, not replicas. */
-	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel, STORE_LOAD_LEVELS, &runs,
-				err);
+	/*
+	 * The runs' figures alone: a history draws levels, not replicas; at a
+	 * percentile, a distribution's level is made from its samples.
+	 */
+	nruns = store_runs_load(st, (const char *const *)argv, (size_t)nsel,
+				isnan(pct) ? STORE_LOAD_LEVELS : STORE_LOAD_SAMPLES, &runs, err);
 	if (nruns < 0) {
 		store_close(st);
 		die("%s", err);
+	}
+	{
+		size_t n = (size_t)nruns;
+
+		cli_percentile_apply("history", pct, &runs, &n, 1, 0);
 	}
 	/* The hosts, each its own history: one machine's steps are not another's. */
 	const char **hosts = calloc((size_t)nruns + 1, sizeof(*hosts));
@@ -199,6 +211,10 @@ int cmd_history(int argc, char **argv)
 		 */
 		if (judge_series_short(&ser[h]) &&
 		    (nhist[h] = cli_history(st, &hosts[h], 1, &hist[h], err)) > 0) {
+			size_t nh = (size_t)nhist[h];
+
+			/* Read without samples: it teaches no percentile's spread. */
+			cli_percentile_apply("history", pct, &hist[h], &nh, 1, 1);
 			hs = (struct judge_cmp_side){ "history", hist[h], (size_t)nhist[h] };
 			judge_series_free(&ser[h]);
 			if (judge_series_build(mine, n, by_label, lev, globs, nglobs, &hs, control,

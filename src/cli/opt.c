@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "judge/pct.h"
 #include "core/err.h"
 #include "core/parse.h"
 #include "core/result.h"
@@ -447,7 +448,7 @@ enum cli_format cli_format(const char *cmd, const char *format, int json, int ht
 {
 	static const char *const names[] = { [CLI_TEXT] = "text", [CLI_JSON] = "json",
 					     [CLI_HTML] = "html", [CLI_CSV] = "csv",
-					     [CLI_GBENCH] = "gbench" };
+					     [CLI_GBENCH] = "gbench", [CLI_KCIDB] = "kcidb" };
 	enum cli_format f = CLI_TEXT;
 	char list[64] = "";
 	int given = 0;
@@ -479,4 +480,45 @@ enum cli_format cli_format(const char *cmd, const char *format, int json, int ht
 	if (given > 1)
 		die_usage("%s: one output format at a time (--format, --json, --html)", cmd);
 	return f;
+}
+
+double cli_percentile(const char *cmd, const char *text)
+{
+	double p;
+
+	if (!text)
+		return (double)NAN;
+	if (parse_real(text, &p) < 0 || !judge_pct_valid(p))
+		die_usage("%s: --percentile: '%s' is no percentile: a number above 0 and up to 100 "
+			  "(99, 99.9, 50)", cmd, opt_shown(text, strlen(text)));
+	return p;
+}
+
+void cli_percentile_apply(const char *cmd, double p, struct run_info *const *runs,
+			  const size_t *nruns, size_t nsides, int quiet)
+{
+	struct judge_pct_count all = { 0 }, c;
+
+	if (isnan(p))
+		return;
+	for (size_t s = 0; s < nsides; s++) {
+		if (judge_pct_apply(runs[s], nruns[s], p, &c) < 0)
+			die("%s: out of memory", cmd);
+		all.taken += c.taken;
+		all.levels += c.levels;
+		all.unread += c.unread;
+	}
+	if (quiet)
+		return;
+	if (all.levels)
+		fprintf(stderr, "kbench: %s: --percentile applies to the wake.* distributions only; "
+			"the other figures are compared by their level, as usual\n", cmd);
+	if (!all.taken)
+		fprintf(stderr, "kbench: %s: no distribution (wake.*) among the runs to take at its "
+			"%gth percentile\n", cmd, p);
+	if (all.unread)
+		fprintf(stderr, "kbench: %s: %zu distribution%s without the samples of %s replicas "
+			"left out: no %gth percentile of %s own\n", cmd, all.unread,
+			all.unread == 1 ? "" : "s", all.unread == 1 ? "its" : "their", p,
+			all.unread == 1 ? "its" : "their");
 }

@@ -34,6 +34,7 @@
 #include "core/sysinfo.h"
 #include "core/timer.h"
 #include "load/group.h"
+#include "load/load.h"
 #include "plat/plat.h"
 #include "report/report.h"
 #include "report/compare.h"
@@ -389,12 +390,13 @@ static void run_summary(const struct run_info *runs, size_t nruns, int verbose, 
 
 /*
  * Where job i's result goes: with one condition, slot i of the only run;
- * with two (kbench ab, jobs in pairs A, B), slot i / 2 of its side's.
+ * with sides (kbench ab, jobs in pairs A, B; kbench kernels, in groups of
+ * a job a kernel), slot i / nsides of its side's.
  */
 struct run_sides {
-	struct run_info *run[2];	/* [0] the run (A), [1] B's */
-	int64_t *stored[2];		/* the store's row of each slot, 0 before storing */
-	int paired;
+	struct run_info *run[ENGINE_MAX_SIDES];	/* [0] the run (A), [1] B's, ... */
+	int64_t *stored[ENGINE_MAX_SIDES];	/* the store's row of each slot, 0 before storing */
+	int paired;			/* the number of sides; 0 with one condition */
 	/* The host's history, read before this invocation measured: each level's
 	   interval takes in its spread between sittings (judge_level_sittings).
 	   NULL for ab, whose sides are told apart by pairs, not by sittings. */
@@ -405,7 +407,7 @@ struct run_sides {
 static struct run_info *run_of(const struct run_sides *rs, const struct engine *e, size_t i,
 			       size_t *slot)
 {
-	*slot = rs->paired ? i / 2 : i;
+	*slot = rs->paired ? i / (size_t)rs->paired : i;
 	return rs->run[rs->paired ? e->jobs[i].side - 1 : 0];
 }
 
@@ -482,9 +484,13 @@ static int run_merge(const struct engine *e, size_t i, const struct run_opts *o,
 			die("%s: out of memory", o->cmd);
 		judge_level_sittings(&merged, &st, rs->prior);
 	}
+	/* Said in the result: a figure under a load is not the machine's alone. */
+	if (o->load && (merged.status == RES_OK || merged.status == RES_NOISY) &&
+	    merged.nvalues < BENCH_MAX_VALUES && !result_value(&merged, "load"))
+		result_value_add(&merged, "load", (double)NAN, o->load);
 	result_free(slot);
 	*slot = merged;
-	return session_put(ses, run, &rs->stored[rs->paired && e->jobs[i].side == 2][k], slot);
+	return session_put(ses, run, &rs->stored[rs->paired ? e->jobs[i].side - 1 : 0][k], slot);
 }
 
 /*
@@ -500,7 +506,7 @@ static enum engine_state run_rounds(const struct run_opts *o, struct engine *e,
 				    struct run_sides *rs, struct progress *prog)
 {
 	enum engine_state st = ENGINE_MORE;
-	int nruns = rs->paired ? 2 : 1;
+	int nruns = rs->paired ? rs->paired : 1;
 
 	for (int s = 0; s < nruns; s++)
 		if (!(rs->stored[s] = calloc(njobs ? njobs : 1, sizeof(*rs->stored[s]))))
@@ -531,7 +537,7 @@ static enum engine_state run_rounds(const struct run_opts *o, struct engine *e,
 			 e->jr[i].n, engine_planned(e, i),
 			 st == ENGINE_STOPPED ? "stopped" : "interrupted");
 		if (ses->state != SESSION_UNSTORED)
-			(void)session_put(ses, run, &rs->stored[rs->paired && jobs[i].side == 2][k], r);
+			(void)session_put(ses, run, &rs->stored[rs->paired ? jobs[i].side - 1 : 0][k], r);
 	}
 	/* The jobs measured, in order; a job never reached (Ctrl-C) is left out. */
 	for (int s = 0; s < nruns; s++)
@@ -544,7 +550,7 @@ static enum engine_state run_rounds(const struct run_opts *o, struct engine *e,
 			run->results[run->nresults++] = run->results[k];
 	}
 	if (rs->paired) {
-		for (int s = 0; s < 2; s++)
+		for (int s = 0; s < nruns; s++)
 			run_side_timeline(e, s + 1, &rs->run[s]->sentinel, &rs->run[s]->nsentinel);
 		engine_end(e, NULL, NULL);
 	} else {
@@ -592,6 +598,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "target", OPT_DOUBLE, &o->target, "PCT", "with --runs auto: the change a comparison of two such sides should see (5)", 0.1, 50, 0 },
 		{ "max-runs", OPT_INT, &o->max_runs, "N", "with --runs auto: at most N runs (20)", AUTO_MIN_RUNS, 1000, 0 },
 		{ "replicas", OPT_INT, &o->replicas, "N", "measure each instance N times spread over the run (quick 4, else 8)", 1, 100, 0 },
+		{ "load", OPT_STRING, &o->load, "NAME", "measure under one of contest's loads (process_load, io_load, ...), working through the whole run: wake.* under a stress", 0, 0, 0 },
 		{ "events", OPT_FLAG, &o->events, NULL, "count context switches, migrations, page faults (and cycles, instructions, misses where a PMU is) per operation", 0, 0, 0 },
 	};
 	const struct opt ab_only[] = {
@@ -605,6 +612,7 @@ static size_t run_options(struct run_opts *o, struct opt *t)
 		{ "label-b", OPT_STRING, &o->labels[2], "L", "B's label (default: OS and release, then \" B\")", 0, 0, 0 },
 		{ "rounds", OPT_INT, &o->replicas, "N", "rounds: each measures every instance once under A and once under B (10)", 2, 100, 0 },
 		{ "seed", OPT_INT, &o->seed, "N", "the seed of each round's order of A and B (default: drawn, and printed)", 0, 2147483647, 0 },
+		OPT_ROW_PERCENTILE(o->percentile_arg),
 	};
 	int ab = strcmp(o->cmd, "ab") == 0;
 	const struct opt *own = ab ? ab_only : run_only;
@@ -795,6 +803,45 @@ static void run_auto_report(FILE *out, const struct run_opts *o, const struct en
 			"may find too narrow\n");
 }
 
+/*
+ * run --load NAME: the load, checked before anything is touched; dies
+ * with one line for a name that is no load with a body.  NULL without it.
+ */
+static const struct load *run_load_find(const struct run_opts *o)
+{
+	const struct load *ld = o->load ? load_find(o->load) : NULL;
+	char known[512] = "";
+
+	/* A hidden one (tick_load) is the tests': taken by name, never listed. */
+	if (!o->load || (ld && ld->run))
+		return ld;
+	for (size_t i = 0; i < load_count(); i++)
+		if (load_table()[i].run && !(load_table()[i].flags & LOAD_HIDDEN))
+			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+				 known[0] ? ", " : "", load_table()[i].name);
+	die_usage("run: --load: '%s' is no load that runs (loads: %s)", o->load, known);
+}
+
+/*
+ * The load started before the first figure and working until the last
+ * (contest_bg_start), its processes on the CPUs kbench may use; dies with
+ * one line when it cannot start.
+ */
+static void run_load_start(const struct run_opts *o, const struct load *ld, struct contest_bg *bg)
+{
+	struct contest_cfg cfg = { .tmproot = o->tmpdir, .scale = 1.0, .settle_s = 0.5 };
+	char err[ERRBUF_LEN];
+	uint64_t total, avail;
+
+	cfg.ncpu = cli_cpus_count();
+	if (plat_memory(&total, &avail) == 0)
+		cfg.mem_available = avail;
+	if (contest_bg_start(&cfg, ld, bg, err) < 0)
+		die("run: --load %s: %s", o->load, err);
+	if (!o->quiet)
+		fprintf(stderr, "run: under %s, working through the whole run\n", ld->name);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .cmd = "run", .runs = 1, .precision = 1.0,
@@ -815,6 +862,8 @@ int cmd_run(int argc, char **argv)
 	struct judge_cmp_side hist = { "history", NULL, 0 };
 	struct stats_sittings prior;
 	struct engine_job *left = NULL;
+	struct contest_bg bg;
+	const struct load *ld;
 	int rep;
 
 	run_options(&o, opts);
@@ -822,6 +871,7 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: unexpected argument '%s'", argv[0]);
 	run_validate(&o, &suite_bits);
 	sel = run_select(&o, suite_bits, &nsel);
+	ld = run_load_find(&o);
 
 	/*
 	 * Before anything is measured: the clock's cost and the machine's
@@ -839,6 +889,8 @@ int cmd_run(int argc, char **argv)
 		events_absent(&o);
 	cli_engine_open(&eng, "run", &rc, 1, &cpus);
 	session_open(&ses, "run", o.db, o.no_store, o.label, &eng.pre, !o.quiet, (size_t)o.runs);
+	if (ld)
+		run_load_start(&o, ld, &bg);
 	/* Before anything of this invocation is stored: the sittings it learns from are others. */
 	if (ses.st) {
 		const char *host = ses.si.host;
@@ -888,6 +940,14 @@ int cmd_run(int argc, char **argv)
 	if (o.runs_auto)
 		run_auto_look(&o, &ses, jobs, njobs, &au);
 	progress_clear(&prog);
+	if (ld) {
+		char err[ERRBUF_LEN];
+
+		/* The figures stand as measured, but not as measured under the load throughout. */
+		if (contest_bg_stop(&bg, err) < 0)
+			fprintf(stderr, "kbench: run: warning: --load %s: %s; the figures after it were "
+				"not all measured under it\n", o.load, err);
+	}
 	cli_cpus_restore(&cpus);
 	session_close(&ses);
 
@@ -1081,19 +1141,21 @@ static void ab_validate(struct run_opts *o)
 	ab_check_wrap("wrap-b", o->wrap[2]);
 }
 
-/* The jobs of run's, each twice in a row: under A, then under B (the engine orders each pair). */
-struct engine_job *ab_jobs(const struct engine_job *one, size_t n)
+/*
+ * The jobs of run's, each nsides times in a row: under A (side 1), then
+ * under B (side 2), and so on (the engine orders each group).
+ */
+struct engine_job *ab_jobs(const struct engine_job *one, size_t n, int nsides)
 {
-	struct engine_job *jobs = calloc(2 * n + 1, sizeof(*jobs));
+	struct engine_job *jobs = calloc((size_t)nsides * n + 1, sizeof(*jobs));
 
 	if (!jobs)
 		die("ab: out of memory");
-	for (size_t i = 0; i < n; i++) {
-		jobs[2 * i] = one[i];
-		jobs[2 * i].side = 1;
-		jobs[2 * i + 1] = one[i];
-		jobs[2 * i + 1].side = 2;
-	}
+	for (size_t i = 0; i < n; i++)
+		for (int s = 0; s < nsides; s++) {
+			jobs[(size_t)nsides * i + (size_t)s] = one[i];
+			jobs[(size_t)nsides * i + (size_t)s].side = s + 1;
+		}
 	return jobs;
 }
 
@@ -1139,7 +1201,7 @@ static int ab_restore(struct ab *a)
  * say only that fewer than 3 runs a side made replicas the test.
  */
 static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *rows, size_t nrows,
-			unsigned flags)
+			size_t nsides, unsigned flags)
 {
 	const char *instead = flags & JUDGE_CMP_PAIRS_ONLY ?
 			      "each round boots anew, so they cannot tell" :
@@ -1148,10 +1210,11 @@ static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *ro
 	size_t both = 0, unpaired = 0;
 
 	for (size_t i = 0; i < nrows; i++)
-		if (rows[i].cell[0].present && rows[i].cell[1].present) {
-			both++;
-			unpaired += rows[i].cell[1].test != CMP_TEST_PAIRED;
-		}
+		for (size_t s = 1; s < nsides; s++)
+			if (rows[i].cell[0].present && rows[i].cell[s].present) {
+				both++;
+				unpaired += rows[i].cell[s].test != CMP_TEST_PAIRED;
+			}
 	if (!unpaired)
 		return;
 	if (o->replicas < 3)
@@ -1171,32 +1234,47 @@ static void ab_unpaired(const struct run_opts *o, const struct judge_cmp_row *ro
  */
 void ab_report(const struct run_opts *o, const struct session *ses, unsigned flags)
 {
-	struct judge_cmp_side sides[2];
+	struct judge_cmp_side sides[ENGINE_MAX_SIDES];
 	struct judge_cmp_row *rows = NULL;
-	size_t nrows = 0;
+	size_t nrows = 0, n = ses->nruns;
 
 	run_summary(ses->runs, ses->nruns, o->verbose, 0);
-	if (ses->nruns != 2)
+	if (n < 2 || n > ENGINE_MAX_SIDES)
 		return;
-	for (int s = 0; s < 2; s++)
+	/* After the tables and the store: they keep the distributions whole. */
+	if (o->percentile > 0) {
+		struct run_info *r[ENGINE_MAX_SIDES];
+		size_t each[ENGINE_MAX_SIDES];
+
+		for (size_t s = 0; s < n; s++) {
+			r[s] = &ses->runs[s];
+			each[s] = 1;
+		}
+		cli_percentile_apply(o->cmd, o->percentile, r, each, n, o->quiet);
+	}
+	for (size_t s = 0; s < n; s++)
 		sides[s] = (struct judge_cmp_side){ ses->runs[s].label, &ses->runs[s], 1 };
-	if (judge_compare_build(sides, 2, AB_THRESHOLD, flags, &rows, &nrows) < 0)
+	if (judge_compare_build(sides, n, AB_THRESHOLD, flags, &rows, &nrows) < 0)
 		die("%s: out of memory", o->cmd);
 	printf("\n");
-	if (report_compare_text(stdout, sides, 2, rows, nrows, AB_THRESHOLD, 0) < 0)
+	if (report_compare_text(stdout, sides, n, rows, nrows, AB_THRESHOLD, 0) < 0)
 		die("%s: out of memory", o->cmd);
-	ab_unpaired(o, rows, nrows, flags);
+	ab_unpaired(o, rows, nrows, n, flags);
 	free(rows);
 }
 
 size_t ab_rounds(const struct run_opts *o, struct engine *e, const struct engine_job *jobs,
-		 size_t njobs, struct session *ses, struct run_info *a, struct run_info *b,
+		 size_t njobs, struct session *ses, struct run_info *const *runs, int nsides,
 		 char *more, size_t len)
 {
-	struct run_sides rs = { { a, b }, { NULL, NULL }, 1, NULL, NULL };
+	struct run_sides rs = { { NULL }, { NULL }, nsides, NULL, NULL };
 	struct progress prog = { 0 };
 	size_t nfail = 0;
 
+	if (nsides < 2 || nsides > ENGINE_MAX_SIDES)
+		BUG("%s: rounds of %d sides", o->cmd, nsides);
+	for (int s = 0; s < nsides; s++)
+		rs.run[s] = runs[s];
 	prog.on = !o->quiet && isatty(STDERR_FILENO);
 	prog.plain = progress_plain();
 	prog.total = njobs * (size_t)o->replicas;
@@ -1204,12 +1282,12 @@ size_t ab_rounds(const struct run_opts *o, struct engine *e, const struct engine
 	prog.per_instance_s = o->max_time / o->replicas + 0.1;
 	/* A switch that failed said so and stopped the session: a failure, what finished stored. */
 	nfail += run_rounds(o, e, jobs, njobs, ses, &rs, &prog) == ENGINE_STOPPED;
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < nsides; s++)
 		for (size_t i = 0; i < rs.run[s]->nresults; i++)
 			nfail += rs.run[s]->results[i].status == RES_FAIL;
-	/* B's first: an interrupted run with nothing stored is dropped only when it is the last. */
-	session_end(ses, rs.run[1]);
-	session_end(ses, rs.run[0]);
+	/* The last side's first: an interrupted run with nothing stored is dropped only when it is the last. */
+	for (int s = nsides - 1; s >= 0; s--)
+		session_end(ses, rs.run[s]);
 	progress_clear(&prog);
 	snprintf(more, len, ", %zu of %zu replicas not measured", prog.total - prog.done, prog.total);
 	return nfail;
@@ -1239,6 +1317,7 @@ int cmd_ab(int argc, char **argv)
 		die_usage("ab: unexpected argument '%s'", argv[0]);
 	run_validate(&o, &suite_bits);
 	ab_validate(&o);
+	o.percentile = cli_percentile("ab", o.percentile_arg);
 	sel = run_select(&o, suite_bits, &nsel);
 	seed = o.seed >= 0 ? (uint64_t)o.seed : (timer_now() ^ ((uint64_t)getpid() << 32)) % 2147483648u;
 
@@ -1260,7 +1339,7 @@ int cmd_ab(int argc, char **argv)
 	cli_cpus_apply("ab", o.cpus, o.offline_cpus, &cpus);
 	default_placements(&o, suite_bits);
 	one = make_jobs(&o, sel, nsel, &none);
-	jobs = ab_jobs(one, none);
+	jobs = ab_jobs(one, none, 2);
 	njobs = 2 * none;
 	run_harness(&o, suite_bits, &rc);
 	/*
@@ -1297,7 +1376,8 @@ int cmd_ab(int argc, char **argv)
 
 	side_a = session_begin_as(&ses, none, labels[0]);
 	side_b = session_begin_as(&ses, none, labels[1]);
-	nfail = ab_rounds(&o, &eng, jobs, njobs, &ses, side_a, side_b, more, sizeof(more));
+	nfail = ab_rounds(&o, &eng, jobs, njobs, &ses, (struct run_info *const[]){ side_a, side_b }, 2,
+			  more, sizeof(more));
 	nfail += ab_restore(&a) < 0;
 	runner_janitor_wait(&a.jan, a.root);
 	cli_cpus_restore(&cpus);

@@ -1,8 +1,8 @@
 /*
  * What run, ab and kernels share of run.c: the options they parse into,
  * their checks, the selection and its jobs, the harness's template, and
- * ab's rounds of two sides with the report at their end.  kernels' sides
- * are guests booted from two kernels instead of ab's two conditions, and
+ * ab's rounds of sides with the report at their end.  kernels' sides
+ * are guests booted from kernels instead of ab's two conditions, and
  * go through the same rounds, the same storing and the same comparison.
  */
 #ifndef KB_CLI_RUN_H
@@ -33,6 +33,9 @@ struct run_opts {
 	double timeout;			/* the longest a switch or the restore runs, s */
 	int seed, seeded;
 	int events;			/* run --events */
+	const char *load;		/* run --load: contest's load behind the whole run, or NULL */
+	const char *percentile_arg;	/* ab --percentile, NULL when not given */
+	double percentile;		/* its value: NaN, or 0 in kernels, when not given */
 	int max_tasks;			/* --max-tasks: scale.* rows up to this many tasks;
 					   0 until run_select, then the online CPUs */
 };
@@ -46,19 +49,26 @@ struct engine_job *run_jobs(struct run_opts *o, unsigned suite_bits, const struc
 			    size_t nsel, size_t *njobs);
 /* The harness's template for the options: precision, budget, sizes, where. */
 void run_harness(const struct run_opts *o, unsigned suite_bits, struct runner_cfg *rc);
-/* The jobs of one side, each twice in a row: under A (side 1), then under B (side 2). */
-struct engine_job *ab_jobs(const struct engine_job *one, size_t n);
 /*
- * Two sides' rounds: e opened and set for pairs (its cond starts a side),
- * ses open and its two runs a and b begun; each round's replicas merged
+ * The jobs of one side, each nsides times in a row: under A (side 1),
+ * then under B (side 2), and so on (kbench kernels: a side a kernel).
+ */
+struct engine_job *ab_jobs(const struct engine_job *one, size_t n, int nsides);
+/*
+ * The sides' rounds: e opened and set for pairs (its cond starts a side;
+ * more than two sides in blocks), ses open and its nsides runs begun, in
+ * the sides' order; each round's replicas merged
  * and stored as it ends, the runs ended (interrupted or stopped as the
  * session says).  The failures (a stop by cond is one); more (len bytes)
  * says how many replicas were not measured.
  */
 size_t ab_rounds(const struct run_opts *o, struct engine *e, const struct engine_job *jobs,
-		 size_t njobs, struct session *ses, struct run_info *a, struct run_info *b,
+		 size_t njobs, struct session *ses, struct run_info *const *runs, int nsides,
 		 char *more, size_t len);
-/* The two sides' tables, then B against A as `compare A B` prints it; flags JUDGE_CMP_*. */
+/*
+ * The sides' tables, then each against the first as `compare A B C`
+ * prints it; flags JUDGE_CMP_*.
+ */
 void ab_report(const struct run_opts *o, const struct session *ses, unsigned flags);
 
 #endif

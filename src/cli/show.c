@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/registry.h"
 #include "core/catalog.h"
 #include "core/err.h"
 #include "report/report.h"
@@ -38,6 +39,7 @@ int cmd_show(int argc, char **argv)
 	};
 	char path[PATH_MAX], err[ERRBUF_LEN];
 	const struct run_info *pick = NULL;
+	const struct bench *b;
 	struct run_info *runs;
 	struct store *st;
 
@@ -58,7 +60,10 @@ int cmd_show(int argc, char **argv)
 	st = store_open_readonly(path, err);
 	if (!st)
 		die("%s", err);
-	nruns = store_runs_load(st, sel ? &sel : NULL, sel ? 1 : 0, json || html, &runs, err);
+	/* A distribution's percentiles' intervals are over its replicas' samples. */
+	b = registry_find(id);
+	nruns = store_runs_load(st, sel ? &sel : NULL, sel ? 1 : 0,
+				json || html || (b && (b->flags & BENCH_OBSERVED)), &runs, err);
 	store_close(st);
 	if (nruns < 0)
 		die("%s", err);

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "plat/plat.h"
+#include "stats/hist.h"
+#include "stats/stats.h"
 
 enum bench_status bench_fail(struct bench_ctx *ctx, int errnum, const char *fmt, ...)
 {
@@ -406,6 +408,9 @@ void result_free(struct result *r)
 	free(r->usage);
 	r->where = NULL;
 	r->usage = NULL;
+	free(r->buckets);
+	r->buckets = NULL;
+	r->nbuckets = 0;
 	free(r->points);
 	r->points = NULL;
 	r->npoints = 0;
@@ -426,4 +431,107 @@ void run_info_free(struct run_info *run)
 	run->sentinel = NULL;
 	run->nresults = 0;
 	run->nsentinel = 0;
+}
+
+int result_replica_percentiles(const struct result *r, double p, double *out, size_t max)
+{
+	size_t nrep = 0;
+	double *v;
+	int have = 0;
+
+	if (!r->samples || !r->where || !r->n)
+		return 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->where[i].replica >= 0 && (size_t)r->where[i].replica + 1 > nrep)
+			nrep = (size_t)r->where[i].replica + 1;
+	if (nrep > max)
+		nrep = max;
+	for (size_t k = 0; k < max; k++)
+		out[k] = (double)NAN;
+	if (!(v = malloc(r->n * sizeof(*v))))
+		return -1;
+	/* A replica's samples are together (the merge appends them in order), but need not be. */
+	for (size_t k = 0; k < nrep; k++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < r->n; i++)
+			if (r->where[i].replica == (int)k && isfinite(r->samples[i]))
+				v[n++] = r->samples[i];
+		if (n) {
+			out[k] = hist_rank_sort(v, n, p);
+			have++;
+		}
+	}
+	free(v);
+	return have;
+}
+
+int result_percentile(const struct result *r, double p, double *est, double *lo, double *hi)
+{
+	size_t cap = r->nreplicas > 1 ? r->nreplicas : 64, n = 0;
+	double *v, *rep;
+	struct stats_summary ss;
+	int have;
+
+	*est = *lo = *hi = (double)NAN;
+	if (!r->samples || !r->n || !(p > 0) || p > 100)
+		return -1;
+	if (!(v = malloc(r->n * sizeof(*v))) || !(rep = malloc(cap * sizeof(*rep)))) {
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		if (isfinite(r->samples[i]))
+			v[n++] = r->samples[i];
+	*est = hist_rank_sort(v, n, p);
+	have = result_replica_percentiles(r, p, rep, cap);
+	n = 0;
+	for (size_t k = 0; have > 1 && k < cap; k++)
+		if (isfinite(rep[k]))
+			rep[n++] = rep[k];
+	if (n > 1 && stats_summarize(rep, n, &ss) == 0) {
+		*lo = fmin(ss.ci_low, *est);
+		*hi = fmax(ss.ci_high, *est);
+	}
+	free(v);
+	free(rep);
+	return have < 0 ? -1 : 0;
+}
+
+int result_buckets_fill(struct result *r)
+{
+	/* The unit's nanoseconds: the histogram counts whole ns. */
+	double scale = strcmp(r->unit, "ms") == 0 ? 1e6 : strcmp(r->unit, "ns") == 0 ? 1 :
+		       strcmp(r->unit, "s") == 0 ? 1e9 : 1e3;
+	struct hist *h = calloc(1, sizeof(*h));
+	size_t nb = 0;
+
+	free(r->buckets);
+	r->buckets = NULL;
+	r->nbuckets = 0;
+	if (!h)
+		return -1;
+	for (size_t i = 0; r->samples && i < r->n; i++)
+		if (r->samples[i] >= 0 && isfinite(r->samples[i]))
+			hist_add(h, (uint64_t)llround(r->samples[i] * scale));
+	for (size_t b = 0; b < HIST_BUCKETS; b++)
+		nb += h->count[b] != 0;
+	if (nb && !(r->buckets = malloc(nb * sizeof(*r->buckets)))) {
+		free(h);
+		return -1;
+	}
+	for (size_t b = 0; b < HIST_BUCKETS; b++) {
+		uint64_t lo, hi;
+
+		if (!h->count[b])
+			continue;
+		hist_bounds(b, &lo, &hi);
+		r->buckets[r->nbuckets++] = (struct result_bucket){
+			.lo = (double)lo / scale,
+			.hi = hi == UINT64_MAX ? (double)NAN : (double)hi / scale,
+			.count = h->count[b],
+		};
+	}
+	free(h);
+	return 0;
 }

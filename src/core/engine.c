@@ -61,6 +61,12 @@ static void engine_timeline_add(struct engine *e, const struct sentinel_point *p
 	e->tl[e->ntl++] = *p;
 }
 
+/* The sides of a paired run: 2 unless told (blocks of more). */
+static int engine_nsides(const struct engine *e)
+{
+	return e->nsides > 2 ? e->nsides : 2;
+}
+
 void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs, int rounds)
 {
 	struct harness_cfg *hc = &e->rc.harness;
@@ -76,8 +82,10 @@ void engine_begin(struct engine *e, const struct engine_job *jobs, size_t njobs,
 	e->jr = calloc(njobs ? njobs : 1, sizeof(*e->jr));
 	e->firsts = calloc(njobs ? njobs : 1, sizeof(*e->firsts));
 	e->order = calloc(njobs ? njobs : 1, sizeof(*e->order));
-	if (e->paired && njobs % 2)
-		BUG("%s: a paired run of %zu jobs, not pairs", e->cmd, njobs);
+	if (e->paired && njobs % (size_t)engine_nsides(e))
+		BUG("%s: a paired run of %zu jobs, not groups of %d", e->cmd, njobs, engine_nsides(e));
+	if (e->paired && engine_nsides(e) != 2 && !e->blocks)
+		BUG("%s: %d sides measured in pairs, not in blocks", e->cmd, engine_nsides(e));
 	if (!e->jr || !e->firsts || !e->order)
 		die("%s: out of memory", e->cmd);
 	/* Nothing of an earlier run crosses into this one's requests: its rows are freed. */
@@ -223,21 +231,26 @@ enum engine_state engine_round(struct engine *e,
 		return ENGINE_DONE;
 	/*
 	 * The pairs' order this round: A then B, or B then A, as drawn; in
-	 * blocks, one draw for the round, every A then every B or the other
-	 * way, and the first block starts its side afresh.
+	 * blocks, one draw for the round, every job of one side, then every
+	 * job of the next in the drawn order of the sides (two or more), and
+	 * the first block starts its side afresh.
 	 */
-	if (e->paired)
-		for (size_t k = 0, half = e->njobs / 2; 2 * k + 1 < e->njobs; k++) {
-			int swap = engine_b_first(e->seed, e->round, e->blocks ? 0 : k);
+	if (e->paired && e->blocks) {
+		int n = engine_nsides(e), side[ENGINE_MAX_SIDES];
+		size_t groups = e->njobs / (size_t)n;
 
-			if (e->blocks) {
-				e->order[k] = 2 * k + (size_t)swap;
-				e->order[half + k] = 2 * k + 1 - (size_t)swap;
-			} else {
-				e->order[2 * k] = 2 * k + (size_t)swap;
-				e->order[2 * k + 1] = 2 * k + 1 - (size_t)swap;
-			}
+		engine_side_order(e->seed, e->round, n, side);
+		for (int p = 0; p < n; p++)
+			for (size_t k = 0; k < groups; k++)
+				e->order[(size_t)p * groups + k] = k * (size_t)n + (size_t)(side[p] - 1);
+	} else if (e->paired) {
+		for (size_t k = 0; 2 * k + 1 < e->njobs; k++) {
+			int swap = engine_b_first(e->seed, e->round, k);
+
+			e->order[2 * k] = 2 * k + (size_t)swap;
+			e->order[2 * k + 1] = 2 * k + 1 - (size_t)swap;
 		}
+	}
 	if (e->blocks)
 		e->side_now = 0;
 	/* No job retires: one that skipped or failed rests in every round (engine_rests). */
@@ -273,6 +286,25 @@ static uint64_t engine_mix(uint64_t x)
 int engine_b_first(uint64_t seed, int round, size_t k)
 {
 	return (int)(engine_mix(engine_mix(seed ^ engine_mix((uint64_t)round)) + k) >> 63);
+}
+
+void engine_side_order(uint64_t seed, int round, int n, int *order)
+{
+	uint64_t r = engine_mix(seed ^ engine_mix((uint64_t)round));
+
+	if (n < 1 || n > ENGINE_MAX_SIDES)
+		BUG("a round of %d sides", n);
+	for (int i = 0; i < n; i++)
+		order[i] = i + 1;
+	/* Fisher-Yates from the end; its last swap is engine_b_first's draw, so two sides keep theirs. */
+	for (int i = n - 1; i >= 1; i--) {
+		int j = i == 1 ? 1 - engine_b_first(seed, round, 0)
+			       : (int)(engine_mix(r + 0x100u + (uint64_t)i) % (uint64_t)(i + 1));
+		int t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
 }
 
 size_t engine_planned(const struct engine *e, size_t i)

@@ -23,6 +23,9 @@
 #include "core/runner.h"
 #include "core/wire.h"
 
+/* The most sides a run in blocks has (kbench kernels' kernels): as many as a comparison shows. */
+#define ENGINE_MAX_SIDES 8
+
 /*
  * One thing to measure: an instance, under one placement when it has ends;
  * with two conditions (kbench ab), under one of them.
@@ -74,6 +77,13 @@ struct engine {
 	 * where a switch at every pair would cost a boot a replica.
 	 */
 	int blocks;
+	/*
+	 * With blocks: how many sides (0 is 2).  The jobs come in groups of
+	 * nsides, sides 1..nsides in order, and each round measures the
+	 * sides' blocks in an order drawn from seed and the round
+	 * (engine_side_order): kbench kernels with more than two kernels.
+	 */
+	int nsides;
 	uint64_t seed;
 	int (*cond)(void *arg, int side);
 	void *cond_arg;
@@ -158,6 +168,13 @@ enum engine_state engine_round(struct engine *e, void (*progress)(void *arg, con
  * seed's draw, the same for the same seed, round and pair.
  */
 int engine_b_first(uint64_t seed, int round, size_t k);
+/*
+ * The order of n sides (1..n) in a round of blocks, into order: a
+ * permutation drawn from seed and the round, the same for the same seed
+ * and round; with two sides, B first exactly when engine_b_first(seed,
+ * round, 0) says so.
+ */
+void engine_side_order(uint64_t seed, int round, int n, int *order);
 /*
  * Take the schedule's steps; between two of them (where nothing polls) a
  * Ctrl-Z is acted on, as it is between two replicas of a run.

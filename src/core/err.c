@@ -9,6 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What die and die_usage exit with: EXIT_FAIL and EXIT_USAGE unless err_exits said otherwise. */
+static int err_fail = EXIT_FAIL, err_usage = EXIT_USAGE;
+
+void err_exits(int fail, int usage)
+{
+	err_fail = fail;
+	err_usage = usage;
+}
+
 __attribute__((format(printf, 2, 0)))
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
@@ -24,7 +33,7 @@ void die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("", fmt, ap);
 	va_end(ap);
-	exit(EXIT_FAIL);
+	exit(err_fail);
 }
 
 void die_usage(const char *fmt, ...)
@@ -34,7 +43,7 @@ void die_usage(const char *fmt, ...)
 	vreport("", fmt, ap);
 	va_end(ap);
 	/* One line, as every refusal: the status (2) says it was the usage. */
-	exit(EXIT_USAGE);
+	exit(err_usage);
 }
 
 int error(const char *fmt, ...)

@@ -15,6 +15,12 @@ enum { EXIT_DONE = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 /* Ended by signal sig (SIGINT, SIGTERM, SIGHUP), as a shell reports a process it killed: 130, 143, 129. */
 #define EXIT_SIGNAL(sig) (128 + (sig))
 
+/*
+ * The statuses die and die_usage exit with from now on: for a command
+ * whose every status means something to its caller (bisect --run-step
+ * under git bisect run, where 1 and 2 would say "bad").
+ */
+void err_exits(int fail, int usage);
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

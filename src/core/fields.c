@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "stats/hist.h"
 
 #define F(key, col, type, member, flags, lo, hi) \
 	{ key, col, type, offsetof(struct result, member), sizeof(((struct result *)0)->member), \
@@ -142,3 +143,18 @@ static const struct field sentinel_fields[] = {
 const struct record record_sentinel =
 	RECORD(sentinel_point, "sentinel point", "sentinel", "sentinels", 1, sentinel_fields,
 	       SENTINEL_MAX_POINTS);
+
+/*
+ * A distribution's histogram: each bucket's bounds in the result's unit
+ * (hi none for the last, which holds everything above it) and a count of
+ * at least one, since the empty buckets are left out.  At most every
+ * bucket hist.h has.
+ */
+static const struct field bucket_fields[] = {
+	R(result_bucket, "lo", "lo", FIELD_REAL, lo, FIELD_NONNEG | FIELD_NUMBER, 0, 0),
+	R(result_bucket, "hi", "hi", FIELD_REAL, hi, FIELD_NONNEG, 0, 0),
+	R(result_bucket, "count", "count", FIELD_U64, count, 0, 1, INT64_MAX),
+};
+const struct record record_bucket =
+	RECORD(result_bucket, "histogram bucket", "histogram", "result_hist", 0, bucket_fields,
+	       HIST_BUCKETS);

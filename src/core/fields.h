@@ -81,5 +81,6 @@ extern const struct record record_replica;	/* struct result_replica */
 extern const struct record record_usage;	/* struct result_usage, one a sample */
 extern const struct record record_where;	/* struct result_sample, one a sample */
 extern const struct record record_sentinel;	/* struct sentinel_point, the run's */
+extern const struct record record_bucket;	/* struct result_bucket, a distribution's */
 
 #endif

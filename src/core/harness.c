@@ -835,6 +835,13 @@ void harness_percentiles(struct result *r)
 	free(v);
 	r->nvalues = ctx.nvalues;
 	memcpy(r->values, ctx.values, sizeof(r->values));
+	for (size_t i = 0; i < HIST_NPCT; i++) {
+		double est;
+
+		(void)result_percentile(r, hist_pcts[i], &est, &r->pct_low[i], &r->pct_high[i]);
+	}
+	/* The whole shape, kept with the result: a store need not keep every sample for it. */
+	(void)result_buckets_fill(r);
 }
 
 const char *const harness_event_keys[PLAT_NEV] = {

@@ -141,8 +141,15 @@ static void replica_widen(double m, double w, double *lo, double *hi)
 	if (w <= 0)
 		return;
 	if (m > 0 && *lo > 0) {
-		*lo = m * exp(-fmax(log(m / *lo), w));
-		*hi = m * exp(fmax(log(*hi / m), w));
+		/*
+		 * w relative is log1p(w) on the logarithm: the same for a small w,
+		 * and a machine that moved by a factor of ten (a sentinel preempted
+		 * through a busy spell) widens by ten, not by exp(10).
+		 */
+		double lw = log1p(w);
+
+		*lo = m * exp(-fmax(log(m / *lo), lw));
+		*hi = m * exp(fmax(log(*hi / m), lw));
 	} else {
 		*lo = m - fmax(m - *lo, w * fabs(m));
 		*hi = m + fmax(*hi - m, w * fabs(m));
@@ -199,6 +206,8 @@ static void replica_outcome(const struct result *rep, size_t k, size_t n, struct
 	out->samples = NULL;
 	out->where = NULL;
 	out->usage = NULL;
+	out->buckets = NULL;
+	out->nbuckets = 0;
 	out->points = NULL;
 	out->replicas = NULL;
 	out->n = out->npoints = out->nreplicas = 0;
@@ -488,6 +497,8 @@ int replica_merge(const struct bench *b, const struct result *reps, size_t n,
 	out->samples = NULL;
 	out->where = NULL;
 	out->usage = NULL;
+	out->buckets = NULL;
+	out->nbuckets = 0;
 	out->points = NULL;
 	out->npoints = 0;
 	out->iterations = reps[0].iterations;

@@ -105,6 +105,18 @@ struct result_usage {
 	double orphans;			/* descendants it left running, killed by kbench */
 };
 
+/*
+ * One bucket of a distribution's log-linear histogram (stats/hist.h), its
+ * bounds in the result's unit: lo <= value < hi.  A distribution's
+ * percentiles are a few numbers of it; the buckets keep its whole shape
+ * (a second mode, a tail's step) in a few hundred counts however many
+ * wakeups there were, so that a stored run shows it as a fresh one does.
+ */
+struct result_bucket {
+	double lo, hi;			/* hi NaN: the last bucket, unbounded */
+	uint64_t count;			/* values that fell in it, above 0 */
+};
+
 struct result {
 	char id[64];			/* catalogue id */
 	char unit[64];			/* "us", "calls/s", a row's own text (AIM9's longest is 48) */
@@ -148,6 +160,10 @@ struct result {
 	struct result_usage *usage;	/* n, beside samples, for a timed job (time.*):
 					   sample i is the real time of the copy and run
 					   usage[i] describes; NULL otherwise */
+	size_t nbuckets;		/* a distribution's (BENCH_OBSERVED) histogram: the
+					   buckets that counted a value, in order */
+	struct result_bucket *buckets;	/* malloc'd, NULL for a level or a result stored
+					   before histograms were (its samples give it) */
 	size_t nreplicas;		/* replicas behind the figure; 0 before the
 					   run merged them (a single measurement) */
 	struct result_replica *replicas;	/* malloc'd, in the order taken */
@@ -162,6 +178,14 @@ struct result {
 					   samples whose ends were seen on more than one
 					   CPU (this process and every peer, just before
 					   and just after the sample); NaN unknown */
+	double pct_low[4], pct_high[4];	/* a distribution's: the 95% interval over its
+					   replicas of each of hist.h's percentiles (p50 to
+					   p99.9, result_percentile), made with them; 0 or
+					   NaN unknown.  Copied with the result, never
+					   stored: a table's merged row keeps no samples */
+	double figured_at;		/* a distribution compared at a percentile (judge_pct_apply):
+					   that percentile, its level and replicas then
+					   that percentile's; 0 for its level.  Never stored */
 	int64_t from_run;		/* in a label's merged row (judge_merge_labels):
 					   the stored run whose values and points it shows;
 					   0 otherwise (never stored) */
@@ -247,6 +271,23 @@ void result_figure_ci(const struct result *r, double *lo, double *hi);
 double result_replica_figure(const struct result_replica *rr);
 /* The level taken as the median, for a whole job's runs (time, contest): no spells named. */
 void result_level_is_median(struct result *r);
+/*
+ * A distribution's (a BENCH_OBSERVED result's) percentile p, 0 < p <= 100,
+ * over every sample it kept (nearest rank, hist.h), and its interval over
+ * the replicas: each replica's own percentile p, and the 95% interval of
+ * their median (order statistics: their whole range with fewer than 6),
+ * widened to take in the pooled value, which the interval is of.  -1
+ * without samples; lo and hi NaN with fewer than two replicas known.
+ */
+int result_percentile(const struct result *r, double p, double *est, double *lo, double *hi);
+/*
+ * Each replica's percentile p into out[k] for replica k (k < max), NaN for
+ * a replica without samples: how many replicas r has samples of, 0
+ * without their places (where), -1 without memory.
+ */
+int result_replica_percentiles(const struct result *r, double p, double *out, size_t max);
+/* r's histogram from its samples (a distribution's, in its unit): 0, or -1 without memory. */
+int result_buckets_fill(struct result *r);
 /* True when other work competed for the CPUs while sampling. */
 int result_busy(const struct result *r);
 void result_free(struct result *r);

@@ -151,6 +151,8 @@ int wire_request_read(int fd, const char *build_id, struct wire_request *rq, int
 		p->n = 0;
 		p->where = NULL;
 		p->usage = NULL;
+		p->buckets = NULL;
+		p->nbuckets = 0;
 		p->replicas = NULL;
 		p->nreplicas = 0;
 		p->points = NULL;
@@ -248,6 +250,9 @@ int wire_result_decode(const char *buf, size_t len, struct result *r)
 	r->points = NULL;
 	r->where = NULL;
 	r->usage = NULL;	/* a benchmark has none; never the worker's pointer */
+	/* The parent's merge makes the histogram of every replica's samples. */
+	r->buckets = NULL;
+	r->nbuckets = 0;
 	r->replicas = NULL;
 	r->nreplicas = 0;
 	if (r->npoints > BENCH_MAX_POINTS || r->n > len ||

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
@@ -241,13 +242,18 @@ static int guest_on_path(const char *name, char *buf, size_t len)
 int guest_find(struct guest_cfg *cfg, char *err)
 {
 	const char *env = getenv(GUEST_QEMU_ENV);
+	/*
+	 * Each found as kbench-worker is, or where its variable says: a test
+	 * with a fake qemu ($KBENCH_QEMU) names any file there in a build
+	 * without static programs (the sanitizers'), since nothing runs them.
+	 */
 	static const struct {
-		const char *name;
+		const char *name, *env;
 		size_t off;
 	} progs[] = {
-		{ GUEST_INIT_NAME, offsetof(struct guest_cfg, init) },
-		{ GUEST_WORKER_NAME, offsetof(struct guest_cfg, worker) },
-		{ GUEST_TINY_NAME, offsetof(struct guest_cfg, tiny) },
+		{ GUEST_INIT_NAME, "KBENCH_GUEST_INIT", offsetof(struct guest_cfg, init) },
+		{ GUEST_WORKER_NAME, "KBENCH_GUEST_WORKER", offsetof(struct guest_cfg, worker) },
+		{ GUEST_TINY_NAME, "KBENCH_GUEST_TINY", offsetof(struct guest_cfg, tiny) },
 	};
 
 	if (env && *env) {
@@ -261,7 +267,7 @@ int guest_find(struct guest_cfg *cfg, char *err)
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(progs) / sizeof(*progs); i++)
-		if (companion_find(progs[i].name, NULL, (char *)cfg + progs[i].off, PATH_MAX) < 0) {
+		if (companion_find(progs[i].name, progs[i].env, (char *)cfg + progs[i].off, PATH_MAX) < 0) {
 			errbuf_set(err, "%s not found next to kbench: this build has no guest programs "
 				   "(they are built on Linux where the C library links statically, "
 				   "and not with the sanitizers)", progs[i].name);
@@ -316,6 +322,397 @@ void guest_request_free(struct guest_req *r)
 	r->len = 0;
 }
 
+int guest_modules_check(const char *dir, char *err)
+{
+	char path[PATH_MAX + 16], e[128];
+	struct stat sb;
+
+	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		errbuf_set(err, "'%s' is not a directory: %s", dir,
+			   errno ? err_errno_text(errno, e, sizeof(e)) : "a file");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/modules.dep", dir);
+	if (access(path, R_OK) != 0) {
+		errbuf_set(err, "'%s' has no modules.dep: give a module tree, lib/modules/RELEASE "
+			   "(depmod writes it)", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* A module's name from its file: the base name less ".ko" and any compression's suffix, '-' as '_'. */
+static void guest_module_name(const char *path, char *name, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	char *ko;
+
+	snprintf(name, len, "%s", base ? base + 1 : path);
+	if ((ko = strstr(name, ".ko")) != NULL)
+		*ko = '\0';
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+/*
+ * One of the tree's index files read as pairs: modules.dep (a module's
+ * file, then the files it needs), modules.softdep ("softdep MOD pre: A
+ * post: B": the module, then the rest) and modules.alias ("alias NAME
+ * MOD", names without wildcards only: a soft dependency names an alias
+ * such as crc32c, never a device's pattern).
+ */
+struct guest_pairs {
+	char **key, **val;
+	size_t n;
+};
+
+static void guest_pairs_free(struct guest_pairs *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->key[i]);
+		free(d->val[i]);
+	}
+	free(d->key);
+	free(d->val);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The pairs of dir/name as kind says ('d' dep, 's' softdep, 'a' alias); a missing file is none, unless must. */
+static int guest_pairs_read(const char *dir, const char *name, int kind, int must,
+			    struct guest_pairs *d, char *err)
+{
+	char path[PATH_MAX + 32], *line = NULL;
+	size_t cap = 0, room = 0;
+	FILE *f;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (!(f = fopen(path, "r"))) {
+		if (!must && errno == ENOENT)
+			return 0;
+		errbuf_set(err, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		char *key = line, *val;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (kind == 'd') {
+			if (!(val = strchr(line, ':')))
+				continue;
+			*val++ = '\0';
+		} else {
+			const char *word = kind == 's' ? "softdep " : "alias ";
+
+			if (strncmp(line, word, strlen(word)) != 0)
+				continue;
+			key = line + strlen(word);
+			if (!(val = strchr(key, ' ')))
+				continue;
+			*val++ = '\0';
+			if (kind == 'a' && strpbrk(key, "*?[") != NULL)
+				continue;
+		}
+		if (d->n == room) {
+			char **a = realloc(d->key, (room = room ? 2 * room : 256) * sizeof(*a)), **b;
+
+			if (a)
+				d->key = a;
+			if (!a || !(b = realloc(d->val, room * sizeof(*b))))
+				goto oom;
+			d->val = b;
+		}
+		d->key[d->n] = strdup(key);
+		d->val[d->n] = strdup(val);
+		if (!d->key[d->n] || !d->val[d->n]) {
+			free(d->key[d->n]);
+			free(d->val[d->n]);
+			goto oom;
+		}
+		d->n++;
+	}
+	free(line);
+	fclose(f);
+	return 0;
+oom:
+	free(line);
+	fclose(f);
+	guest_pairs_free(d);
+	errbuf_set(err, "out of memory reading '%s'", path);
+	return -1;
+}
+
+/* What a plan reads of the tree. */
+struct guest_tree {
+	struct guest_pairs dep, soft, alias;
+};
+
+/*
+ * The plan being made: files in load order, none twice, a soft
+ * dependency's with '?' before it (its failure to load is no error: an
+ * accelerated crc32c needs an instruction the guest's CPU may not have,
+ * and the generic one is there beside it); depth bounds a loop in a
+ * damaged file.
+ */
+struct guest_plan {
+	char **paths;
+	size_t n;
+};
+
+static int guest_plan_add(const struct guest_tree *t, const char *file, struct guest_plan *p, int depth,
+			  int soft);
+
+/* The modules a name stands for: the module of that name, else those its alias names. */
+static int guest_plan_name(const struct guest_tree *t, const char *name, struct guest_plan *p, int depth)
+{
+	char want[256], have[256];
+	int found = 0;
+
+	guest_module_name(name, want, sizeof(want));
+	for (size_t i = 0; i < t->dep.n && !found; i++) {
+		guest_module_name(t->dep.key[i], have, sizeof(have));
+		if (strcmp(have, want) == 0) {
+			found = 1;
+			if (guest_plan_add(t, t->dep.key[i], p, depth, 1) < 0)
+				return -1;
+		}
+	}
+	/* No module and no alias: built in, or not built; a soft dependency may be neither. */
+	for (size_t a = 0; a < t->alias.n && !found; a++)
+		if (strcmp(t->alias.key[a], name) == 0 && strcmp(t->alias.val[a], name) != 0 &&
+		    depth < 64 && guest_plan_name(t, t->alias.val[a], p, depth + 1) < 0)
+			return -1;
+	return 0;
+}
+
+/* The soft dependencies of module name, "pre:" or "post:" (which). */
+static int guest_plan_soft(const struct guest_tree *t, const char *name, const char *which,
+			   struct guest_plan *p, int depth)
+{
+	for (size_t i = 0; i < t->soft.n; i++) {
+		char key[256], *list, *at, *save = NULL, *tok;
+
+		guest_module_name(t->soft.key[i], key, sizeof(key));
+		if (strcmp(key, name) != 0 || !(at = strstr(t->soft.val[i], which)))
+			continue;
+		if (!(list = strdup(at + strlen(which))))
+			return -1;
+		for (tok = strtok_r(list, " \t", &save); tok && !strchr(tok, ':');
+		     tok = strtok_r(NULL, " \t", &save))
+			if (guest_plan_name(t, tok, p, depth + 1) < 0) {
+				free(list);
+				return -1;
+			}
+		free(list);
+	}
+	return 0;
+}
+
+static int guest_plan_add(const struct guest_tree *t, const char *file, struct guest_plan *p, int depth,
+			  int soft)
+{
+	char name[256], *needs, *save = NULL, *tok, **more, *list[256];
+	size_t at = t->dep.n;
+	int nl = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->paths[i] + (p->paths[i][0] == '?'), file) == 0) {
+			/* Needed for sure after all: no longer optional. */
+			if (!soft && p->paths[i][0] == '?')
+				memmove(p->paths[i], p->paths[i] + 1, strlen(p->paths[i]));
+			return 0;
+		}
+	if (depth >= 64)
+		return 0;
+	for (size_t i = 0; i < t->dep.n && at == t->dep.n; i++)
+		if (strcmp(t->dep.key[i], file) == 0)
+			at = i;
+	guest_module_name(file, name, sizeof(name));
+	if (guest_plan_soft(t, name, "pre:", p, depth) < 0)
+		return -1;
+	/* What it needs first, the line's last first, as modprobe loads them. */
+	if (at < t->dep.n) {
+		if (!(needs = strdup(t->dep.val[at])))
+			return -1;
+		for (tok = strtok_r(needs, " \t", &save); tok && nl < 256; tok = strtok_r(NULL, " \t", &save))
+			list[nl++] = tok;
+		while (nl-- > 0)
+			if (guest_plan_add(t, list[nl], p, depth + 1, soft) < 0) {
+				free(needs);
+				return -1;
+			}
+		free(needs);
+	}
+	if (!(more = realloc(p->paths, (p->n + 1) * sizeof(*more))))
+		return -1;
+	p->paths = more;
+	if (!(p->paths[p->n] = malloc(strlen(file) + 2)))
+		return -1;
+	snprintf(p->paths[p->n++], strlen(file) + 2, "%s%s", soft ? "?" : "", file);
+	return guest_plan_soft(t, name, "post:", p, depth);
+}
+
+int guest_modules_plan(const char *dir, const char *modules, char ***paths, size_t *n, char *err)
+{
+	struct guest_tree t;
+	struct guest_plan p = { NULL, 0 };
+	char *list, *save = NULL, *tok, want[256], have[256];
+	int rc = 0;
+
+	*paths = NULL;
+	*n = 0;
+	err[0] = '\0';
+	memset(&t, 0, sizeof(t));
+	if (guest_pairs_read(dir, "modules.dep", 'd', 1, &t.dep, err) < 0 ||
+	    guest_pairs_read(dir, "modules.softdep", 's', 0, &t.soft, err) < 0 ||
+	    guest_pairs_read(dir, "modules.alias", 'a', 0, &t.alias, err) < 0 || !(list = strdup(modules))) {
+		if (!err[0])
+			errbuf_set(err, "out of memory");
+		guest_pairs_free(&t.dep);
+		guest_pairs_free(&t.soft);
+		guest_pairs_free(&t.alias);
+		return -1;
+	}
+	for (tok = strtok_r(list, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		guest_module_name(tok, want, sizeof(want));
+		for (i = 0; i < t.dep.n; i++) {
+			guest_module_name(t.dep.key[i], have, sizeof(have));
+			if (strcmp(have, want) == 0)
+				break;
+		}
+		if (i == t.dep.n) {
+			errbuf_set(err, "no module '%s' in '%s/modules.dep' (built into the kernel, or "
+				   "another release's tree?)", tok, dir);
+			rc = -1;
+		} else if (guest_plan_add(&t, t.dep.key[i], &p, 0, 0) < 0) {
+			errbuf_set(err, "out of memory");
+			rc = -1;
+		}
+	}
+	free(list);
+	guest_pairs_free(&t.dep);
+	guest_pairs_free(&t.soft);
+	guest_pairs_free(&t.alias);
+	if (rc < 0) {
+		guest_modules_free(p.paths, p.n);
+		return -1;
+	}
+	*paths = p.paths;
+	*n = p.n;
+	return 0;
+}
+
+void guest_modules_free(char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+/* The directories of rel (a path in the tree) under GUEST_MODDIR, each once, parents first. */
+static void guest_cpio_parents(struct cpio *c, const char *rel, char ***made, size_t *nmade)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(GUEST_MODDIR) - 1;
+
+	snprintf(path, sizeof(path), "%s/%s", GUEST_MODDIR + 1, rel);
+	for (char *slash = strchr(path + len + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		size_t i;
+		char **more;
+
+		*slash = '\0';
+		for (i = 0; i < *nmade && strcmp((*made)[i], path) != 0; i++)
+			;
+		if (i == *nmade && (more = realloc(*made, (*nmade + 1) * sizeof(*more))) != NULL) {
+			*made = more;
+			if (((*made)[*nmade] = strdup(path)) != NULL) {
+				(*nmade)++;
+				(void)cpio_dir(c, path, 0755);
+			}
+		}
+		*slash = '/';
+	}
+}
+
+/* The whole tree, without --modprobe: every directory and regular file under GUEST_MODDIR. */
+static struct cpio *guest_tree_cpio;
+static size_t guest_tree_skip;
+static char guest_tree_err[ERRBUF_LEN];
+
+static int guest_tree_add(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	char name[PATH_MAX + 32];
+
+	(void)sb;
+	(void)ftw;
+	if (strlen(path) <= guest_tree_skip)
+		return 0;
+	snprintf(name, sizeof(name), "%s%s", GUEST_MODDIR + 1, path + guest_tree_skip);
+	if (type == FTW_D)
+		return cpio_dir(guest_tree_cpio, name, 0755) < 0 ? -1 : 0;
+	if (type == FTW_F)
+		return cpio_copy(guest_tree_cpio, name, 0644, path, guest_tree_err) < 0 ? -1 : 0;
+	return 0;
+}
+
+/*
+ * --modules into the archive: under --modprobe, the modules and what they
+ * need, and the list the init loads; else the whole tree, for a guest
+ * whose own tools would load them.  0, or -1 with err.
+ */
+static int guest_initramfs_modules(const struct guest_cfg *cfg, struct cpio *c, char *err)
+{
+	char **paths = NULL, **made = NULL, src[PATH_MAX * 2], dst[PATH_MAX + 32];
+	size_t n = 0, nmade = 0, listlen = 0;
+	char *list = NULL;
+	int ok = 1;
+
+	(void)cpio_dir(c, "lib", 0755);
+	(void)cpio_dir(c, "lib/modules", 0755);
+	(void)cpio_dir(c, GUEST_MODDIR + 1, 0755);
+	if (!cfg->modprobe) {
+		guest_tree_cpio = c;
+		guest_tree_skip = strlen(cfg->modules);
+		guest_tree_err[0] = '\0';
+		if (nftw(cfg->modules, guest_tree_add, 16, FTW_PHYS) != 0) {
+			errbuf_set(err, "cannot put the module tree '%s' into the initramfs: %s",
+				   cfg->modules, guest_tree_err[0] ? guest_tree_err : strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (guest_modules_plan(cfg->modules, cfg->modprobe, &paths, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; ok && i < n; i++) {
+		size_t len = strlen(GUEST_MODDIR) + strlen(paths[i]) + 3;
+		char *more = realloc(list, listlen + len + 1);
+
+		int soft = paths[i][0] == '?';
+		const char *rel = paths[i] + soft;
+
+		guest_cpio_parents(c, rel, &made, &nmade);
+		snprintf(src, sizeof(src), "%s/%s", cfg->modules, rel);
+		snprintf(dst, sizeof(dst), "%s/%s", GUEST_MODDIR + 1, rel);
+		ok = cpio_copy(c, dst, 0644, src, err) == 0 && more != NULL;
+		if (more) {
+			list = more;
+			listlen += (size_t)snprintf(list + listlen, len + 1, "%s%s/%s\n", soft ? "?" : "",
+						    GUEST_MODDIR, rel);
+		} else if (ok) {
+			errbuf_set(err, "out of memory");
+		}
+	}
+	if (ok)
+		ok = cpio_file(c, GUEST_MODLIST + 1, 0644, list ? list : "", listlen) == 0;
+	free(list);
+	guest_modules_free(paths, n);
+	guest_modules_free(made, nmade);
+	return ok ? 0 : -1;
+}
+
 /* The initramfs: the mount points, the console's node, the init, the worker, the requests. */
 static int guest_initramfs(const struct guest_cfg *cfg, const char *path, const struct guest_req *reqs,
 			   size_t nreqs, char *err)
@@ -337,6 +734,8 @@ static int guest_initramfs(const struct guest_cfg *cfg, const char *path, const 
 	ok = cpio_copy(&c, "init", 0755, cfg->init, err) == 0 &&
 	     cpio_copy(&c, GUEST_WORKER, 0755, cfg->worker, err) == 0 &&
 	     cpio_copy(&c, GUEST_TINY, 0755, cfg->tiny, err) == 0;
+	if (ok && cfg->modules)
+		ok = guest_initramfs_modules(cfg, &c, err) == 0;
 	for (size_t i = 0; ok && i < nreqs; i++) {
 		snprintf(name, sizeof(name), "%s/%05zu", GUEST_REQDIR, i);
 		ok = cpio_file(&c, name, 0600, reqs[i].data, reqs[i].len) == 0;

@@ -26,6 +26,9 @@
 #define GUEST_REQDIR "/kb"		/* the requests, one file each, run in name order */
 #define GUEST_TMPDIR "/tmp/kbench-guest"	/* every request's private directory, on tmpfs */
 #define GUEST_MAX_REQUESTS 4096
+#define GUEST_MODDIR "/lib/modules/kbench"	/* --modules' tree, whatever its release */
+#define GUEST_MODLIST "/kbench-modules"	/* the files the init loads, one a line, in order;
+					   '?' before one whose failure is no error */
 
 /*
  * The guest's fixed shape: every kernel of a comparison boots in the same
@@ -69,6 +72,10 @@ struct guest_cfg {
 	const char *dir;		/* the private directory: initramfs, ports, logs */
 	enum guest_accel accel;
 	const char *append;		/* more of the kernel's command line, or NULL */
+	const char *modules;		/* a module tree (holding modules.dep) put into the
+					   initramfs, or NULL */
+	const char *modprobe;		/* the modules of it the init loads, comma-separated:
+					   then only they and what they depend on go in */
 	double timeout_s;		/* a boot that gave no result by then is killed */
 	struct runner_janitor *jan;	/* told of qemu's process group */
 };
@@ -107,6 +114,24 @@ int guest_image_release(const char *path, char *buf, size_t len);
  * 0, or -1 with err naming what is missing and how to get it.
  */
 int guest_find(struct guest_cfg *cfg, char *err);
+/*
+ * Whether dir is a module tree kbench can put into a guest: a directory
+ * holding modules.dep (lib/modules/RELEASE).  0, or -1 with err.
+ */
+int guest_modules_check(const char *dir, char *err);
+/*
+ * The files of dir (a module tree) that loading the comma-separated
+ * modules needs, in the order they load: each module's dependencies (as
+ * modules.dep lists them, deepest first) before it, none twice, and its
+ * soft dependencies (modules.softdep's pre: before it, post: after, a
+ * name or an alias of modules.alias) marked optional by a '?' before
+ * their path.  Module names match a file's name less its ".ko" and
+ * compression suffix, '-' and '_' alike.  *paths malloc'd (each a path
+ * relative to dir), *n of them; 0, or -1 with err naming a module the
+ * tree does not have.
+ */
+int guest_modules_plan(const char *dir, const char *modules, char ***paths, size_t *n, char *err);
+void guest_modules_free(char **paths, size_t n);
 /* Whether KVM can be opened here: 0, or -1 with err saying why not. */
 int guest_kvm_check(char *err);
 /* "kvm" or "tcg". */

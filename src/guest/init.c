@@ -1,7 +1,8 @@
 /*
  * kbench-init: the guest's PID 1, in the initramfs kbench writes (guest.h),
  * beside the statically linked worker.  It mounts what the worker needs
- * (/proc, /sys, /dev, a tmpfs /tmp), describes the guest, then runs the
+ * (/proc, /sys, /dev, a tmpfs /tmp), loads the modules kbench listed
+ * (--modprobe), describes the guest, then runs the
  * requests kbench put in /kb in the order of their names, each in a fresh
  * worker process as kbench's runner does on the host, and sends each reply
  * as it came, in the worker's wire format, over the second serial port
@@ -25,6 +26,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -158,6 +160,48 @@ static void init_request(unsigned i, const char *req)
 	(void)nftw(GUEST_TMPDIR, init_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/*
+ * The modules kbench listed (--modprobe), in order, each loaded from its
+ * file as modprobe would: a compressed one handed to the kernel as it is,
+ * for the kernels that decompress modules themselves; one already there
+ * (built in, or loaded as another's dependency) is no error.  A module
+ * that will not load ends the guest, saying which and why: the figures
+ * that needed it would be measured without it.
+ */
+static void init_modules(void)
+{
+	/* finit_module's flag for a compressed file (linux/module.h), not in every C library's headers. */
+	enum { INIT_COMPRESSED = 4 };
+	char line[PATH_MAX + 2], what[PATH_MAX + 32];
+	FILE *f = fopen(GUEST_MODLIST, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int fd, rc, compressed;
+
+		char *path = line + (line[0] == '?');
+		int soft = line[0] == '?';
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!*path)
+			continue;
+		compressed = strstr(path, ".ko.") != NULL;
+		snprintf(what, sizeof(what), "cannot load module %s", path);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			if (soft)
+				continue;
+			init_fail(what);
+		}
+		rc = (int)syscall(SYS_finit_module, fd, "", compressed ? INIT_COMPRESSED : 0);
+		/* A soft dependency that will not load (crc32c-intel without SSE4.2) leaves its generic twin. */
+		if (rc != 0 && errno != EEXIST && !soft)
+			init_fail(what);
+		close(fd);
+	}
+	fclose(f);
+}
+
 static int init_name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -176,6 +220,7 @@ int main(void)
 	init_mount("devtmpfs", "/dev", NULL);
 	init_mount("tmpfs", "/tmp", "mode=1777");
 	init_open_port();
+	init_modules();
 
 	/* The guest as the host's sessions describe theirs: its clock and MHz measured here. */
 	snprintf(sys.build_id, sizeof(sys.build_id), "%s", KB_BUILD_ID);

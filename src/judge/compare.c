@@ -1029,3 +1029,50 @@ fail:
 	return -1;
 }
 
+
+/* The median of a side's runs' value key for key's instance: NaN where none has it. */
+static double cmp_event_median(const struct judge_cmp_side *side, const struct result *key,
+			       const char *ev)
+{
+	double v[64], med = (double)NAN;
+	struct stats_summary ss;
+	size_t n = 0;
+
+	for (size_t i = 0; i < side->nruns; i++)
+		for (size_t j = 0; j < side->runs[i].nresults && n < NELEM(v); j++) {
+			const struct result *r = &side->runs[i].results[j];
+			const struct bench_value *bv;
+
+			if (result_same_instance(r, key) && cmp_usable(r) && (bv = result_value(r, ev)) &&
+			    !bv->text[0] && isfinite(bv->num) && bv->num >= 0)
+				v[n++] = bv->num;
+		}
+	if (n && stats_summarize(v, n, &ss) == 0)
+		med = ss.median;
+	return med;
+}
+
+size_t judge_compare_events(const struct judge_cmp_side *sides, size_t s, const struct result *key,
+			    struct judge_cmp_event *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < key->nvalues && n < max; i++) {
+		const char *ev = key->values[i].key;
+		double a, b;
+
+		if (strncmp(ev, "ev_", 3) != 0)
+			continue;
+		a = cmp_event_median(&sides[0], key, ev);
+		b = cmp_event_median(&sides[s], key, ev);
+		if (!isfinite(a) || !isfinite(b) || fabs(b - a) < JUDGE_CMP_EVENT_FLOOR ||
+		    (a > 0 && fabs(b / a - 1) < JUDGE_CMP_EVENT_MOVE))
+			continue;
+		snprintf(out[n].key, sizeof(out[n].key), "%s", ev);
+		out[n].base = a;
+		out[n].other = b;
+		out[n].change = a > 0 ? b / a - 1 : (double)INFINITY;
+		n++;
+	}
+	return n;
+}

@@ -239,6 +239,33 @@ void judge_level_sittings(struct result *r, const struct stats_sittings *st,
  * them, tau2_hi unused).  0, or -1 without memory.
  */
 int judge_sittings_prior(const struct judge_cmp_side *history, struct stats_sittings *prior);
+/*
+ * An event counted under a figure (run --events: a value "ev_..." per
+ * operation) that moved with it: LKP prints perf-stat's rows under a
+ * changed figure, so that a regression comes with what the kernel did
+ * differently (twice the context switches, a page fault an operation).
+ * An event moved when both sides counted it, the median of one side's
+ * runs is at least JUDGE_CMP_EVENT_MOVE away from the base's, relatively,
+ * and at least JUDGE_CMP_EVENT_FLOOR per operation absolutely: a count
+ * of 0.001 faults an operation doubling is no explanation of anything.
+ * Counts are not tested: a run counts each event once, over all its
+ * replicas, so a side has as many counts as runs.
+ */
+#define JUDGE_CMP_EVENT_MOVE 0.10
+#define JUDGE_CMP_EVENT_FLOOR 0.01
+struct judge_cmp_event {
+	char key[24];			/* the value's key: "ev_context_switches" */
+	double base, other;		/* the medians of the sides' runs, per operation */
+	double change;			/* other / base - 1; inf where base is 0 */
+};
+/*
+ * The events that moved with key's instance between sides[0] and
+ * sides[s], into out (at most max), in the order the base has them: how
+ * many.
+ */
+size_t judge_compare_events(const struct judge_cmp_side *sides, size_t s, const struct result *key,
+			    struct judge_cmp_event *out, size_t max);
+
 /* r's level interval widened, each side in logs, by s added in quadrature. */
 void judge_level_widen(struct result *r, double s);
 

@@ -38,6 +38,8 @@ static int merge_copy(struct result *dst, const struct result *src)
 	dst->samples = NULL;
 	dst->where = NULL;
 	dst->usage = NULL;
+	dst->buckets = NULL;
+	dst->nbuckets = 0;
 	dst->points = NULL;
 	dst->npoints = 0;
 	dst->replicas = NULL;

@@ -445,3 +445,80 @@ out:
 	m->wall_s = group_now() - start;
 	return rc;
 }
+
+/* What contest_bg keeps behind its opaque pointers. */
+struct group_bg {
+	struct group g;
+};
+
+int contest_bg_start(const struct contest_cfg *cfg, const struct load *ld, struct contest_bg *bg,
+		     char *err)
+{
+	char loaddir[4200], tmp[4200];
+
+	memset(bg, 0, sizeof(*bg));
+	bg->sh = MAP_FAILED;
+	bg->ld = ld;
+	if (!ld->run) {
+		errbuf_set(err, "%s starts no load", ld->name);
+		return -1;
+	}
+	if (!(bg->g = calloc(1, sizeof(*bg->g))) || !(bg->jan = calloc(1, sizeof(*bg->jan)))) {
+		free(bg->g);
+		errbuf_set(err, "out of memory");
+		return -1;
+	}
+	(void)plat_subreaper();
+	snprintf(bg->root, sizeof(bg->root), "%s/kbench-load.XXXXXX", cfg->tmproot);
+	if (runner_janitor_start(bg->root, sizeof(bg->root), 1, bg->jan) < 0) {
+		errbuf_set(err, "cannot make a directory in '%s': %s", cfg->tmproot, strerror(errno));
+		free(bg->g);
+		free(bg->jan);
+		bg->g = NULL;
+		bg->jan = NULL;
+		return -1;
+	}
+	snprintf(loaddir, sizeof(loaddir), "%s/load", bg->root);
+	snprintf(tmp, sizeof(tmp), "%s/tmp", bg->root);
+	if (contest_mkdir(loaddir, err) < 0 || contest_mkdir(tmp, err) < 0)
+		goto fail;
+	bg->sh = mmap(NULL, sizeof(*bg->sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (bg->sh == MAP_FAILED) {
+		errbuf_set(err, "cannot map the load's counters: %s", strerror(errno));
+		goto fail;
+	}
+	if (contest_load_start(cfg, ld, loaddir, tmp, bg->sh, bg->jan, &bg->g->g, err) != CONTEST_OK)
+		goto fail;
+	return 0;
+fail:
+	(void)contest_bg_stop(bg, NULL);
+	return -1;
+}
+
+int contest_bg_stop(struct contest_bg *bg, char *err)
+{
+	int rc = 0;
+
+	if (!bg->g)
+		return 0;
+	if (bg->sh != MAP_FAILED && atomic_load(&bg->sh->failed)) {
+		if (err)
+			errbuf_set(err, "%.200s", bg->sh->why);
+		rc = -1;
+	} else if (bg->g->g.pid && group_poll(&bg->g->g)) {
+		if (err)
+			errbuf_set(err, "%s stopped during the run (status %d)", bg->ld->name,
+				   bg->g->g.status);
+		rc = -1;
+	}
+	group_kill(&bg->g->g, bg->jan);
+	if (bg->sh != MAP_FAILED)
+		munmap(bg->sh, sizeof(*bg->sh));
+	runner_janitor_wait(bg->jan, bg->root);
+	free(bg->g);
+	free(bg->jan);
+	bg->g = NULL;
+	bg->jan = NULL;
+	bg->sh = MAP_FAILED;
+	return rc;
+}

@@ -184,4 +184,30 @@ enum contest_status {
 enum contest_status contest_measure(const struct contest_cfg *cfg, const struct load *ld,
 				    struct contest_measure *m, char *err);
 
+/*
+ * A load working behind something else than a job: kbench run --load,
+ * so that a wakeup latency (wake.*) is measured under contest's loads as
+ * schbench and cyclictest are run under a stress.  Started once, working
+ * through the whole run, in its own private directory and process group,
+ * killed and removed at the end as contest's are.
+ */
+struct runner_janitor;
+struct group_bg;
+struct contest_bg {
+	char root[4096];		/* the private directory */
+	struct load_shared *sh;		/* its counters, MAP_FAILED before */
+	struct group_bg *g;		/* its process group (group.h), malloc'd */
+	struct runner_janitor *jan;	/* malloc'd */
+	const struct load *ld;
+};
+/*
+ * Start ld (one with a body: not noload or cacherun) under cfg (tmproot,
+ * ncpu, mem_available, scale, settle_s) and wait until it works.  0, or
+ * -1 with err filled and nothing left running.
+ */
+int contest_bg_start(const struct contest_cfg *cfg, const struct load *ld, struct contest_bg *bg,
+		     char *err);
+/* Stop it and remove its files: 0, or -1 when it failed meanwhile (why in err). */
+int contest_bg_stop(struct contest_bg *bg, char *err);
+
 #endif

@@ -8,6 +8,7 @@
  * they are not rows of it.
  */
 #include "report/compare.h"
+#include "judge/pct.h"
 #include "report/fmt.h"
 #include "report/jsonw.h"
 
@@ -220,6 +221,44 @@ static void cmp_sitting_notes(struct rm_doc *doc, const struct judge_cmp_row *ro
 }
 
 /*
+ * A distribution compared at a percentile: what was tested, and for each
+ * other side the smallest change of that percentile the comparison would
+ * have marked, since a tail's spread between replicas is often far wider
+ * than the threshold and a quiet row says little without it.
+ */
+static void cmp_pct_notes(struct rm_doc *doc, const struct judge_cmp_side *sides,
+			  const struct judge_cmp_row *rows, size_t nrows, size_t nsides)
+{
+	char name[128], line[512];
+	int head = 0;
+
+	for (size_t k = 0; k < nrows; k++) {
+		double p = judge_pct_of(rows[k].key);
+
+		if (!(p > 0))
+			continue;
+		if (!head++)
+			rm_text(doc, RM_NOTE, "pNN: the distribution's NNth percentile of every "
+				"wakeup is the figure tested,\n"
+				"each replica's own the spread");
+		report_compare_row_name(&rows[k], name, sizeof(name));
+		for (size_t s = 1; s < nsides; s++) {
+			const struct judge_cmp_cell *o = &rows[k].cell[s];
+
+			if (!o->present)
+				continue;
+			if (isfinite(o->detectable))
+				snprintf(line, sizeof(line), "%s, %s: detectable change %.1f%% (marked 4 "
+					 "times in 5)", name, sides[s].name, o->detectable * 100);
+			else
+				snprintf(line, sizeof(line), "%s, %s: no detectable change known (no "
+					 "interval was measured)", name, sides[s].name);
+			rm_text(doc, RM_NOTE, line);
+		}
+	}
+}
+
+/*
  * The unmarked figures the comparison could not tell unchanged (their
  * intervals reach past the threshold): how many, and what would tell them,
  * the runs (rounds, for pairs) a side its spread asks for (the cells'
@@ -280,7 +319,12 @@ void report_compare_row_name(const struct judge_cmp_row *row, char *buf, size_t 
 		snprintf(jobs, sizeof(jobs), " -j%d", row->key->jobs);
 	if (row->key->parallel > 1 && catalog_prefixed(row->key->id))
 		snprintf(copies, sizeof(copies), " x%d", row->key->parallel);
-	snprintf(buf, size, "%s%s%s%s%s", row->key->id,
+	char pct[24] = "";
+
+	/* A distribution compared at a percentile (compare --percentile) is named with it. */
+	if (judge_pct_of(row->key) > 0)
+		snprintf(pct, sizeof(pct), " p%g", judge_pct_of(row->key));
+	snprintf(buf, size, "%s%s%s%s%s%s", row->key->id, pct,
 		 row->key->placement == PLACE_NA ? "" : " ", place_name(row->key->placement), jobs,
 		 copies);
 }
@@ -455,6 +499,38 @@ static void cmp_words(struct rm_doc *doc, const struct judge_cmp_row *row, size_
 	line[len] = '\0';
 	if (any)
 		rm_text(doc, RM_CONT, line);
+}
+
+/*
+ * Under a changed figure, the events that moved with it (run --events on
+ * both sides, judge_compare_events), a line each, as LKP prints
+ * perf-stat's rows: the event per operation on each side and the change.
+ */
+static void cmp_events_text(struct rm_doc *doc, const struct judge_cmp_side *sides,
+			    const struct judge_cmp_row *row, size_t nsides)
+{
+	struct judge_cmp_event ev[16];
+	char line[256], a[32], b[32], c[32], nm[40];
+
+	for (size_t s = 1; s < nsides; s++) {
+		size_t n;
+
+		if (!row->cell[s].present || !row->cell[s].significant || row->levels_differ)
+			continue;
+		n = judge_compare_events(sides, s, row->key, ev, NELEM(ev));
+		for (size_t i = 0; i < n; i++) {
+			report_fig(a, sizeof(a), ev[i].base);
+			report_fig(b, sizeof(b), ev[i].other);
+			if (isfinite(ev[i].change))
+				cmp_change_text(c, sizeof(c), ev[i].change);
+			else
+				snprintf(c, sizeof(c), "from 0");
+			snprintf(nm, sizeof(nm), "%s/op", ev[i].key + 3);
+			snprintf(line, sizeof(line), "  %-22s %10s %10s %9s%s%s", nm, a, b, c,
+				 nsides > 2 ? "  " : "", nsides > 2 ? sides[s].name : "");
+			rm_text(doc, RM_CONT, line);
+		}
+	}
 }
 
 /*
@@ -668,6 +744,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 				rm_gap(doc, 2);
 			}
 			cmp_words(doc, row, nsides, mark_end);
+			cmp_events_text(doc, sides, row, nsides);
 			cmp_curve_part(doc, sides, nsides, rows, nrows, k);
 		}
 		/* The section's line speaks of the first other. */
@@ -745,6 +822,7 @@ static void cmp_model(struct rm_doc *doc, size_t *secs, const struct judge_cmp_s
 			break;
 		}
 	cmp_sitting_notes(doc, rows, nrows, nsides);
+	cmp_pct_notes(doc, sides, rows, nrows, nsides);
 	cmp_untold_note(doc, rows, nrows, nsides, threshold);
 	for (size_t k = 0; k < nrows; k++)
 		if (cmp_row_tested(&rows[k], nsides, CMP_TEST_ANCOVA_RUNS)) {
@@ -1080,9 +1158,35 @@ static json_t *cmp_row_json(const struct judge_cmp_side *sides, size_t nsides,
 	report_jset(o, "better", json_string(bench_better_name(key->better)), bad);
 	report_jset(o, "section", json_string(judge_section_title(row->section)), bad);
 	report_jset(o, "levels_differ", json_boolean(row->levels_differ), bad);
+	/* A distribution tested at a percentile (--percentile): which one; absent otherwise. */
+	if (judge_pct_of(key) > 0)
+		report_jset(o, "percentile", report_jreal(judge_pct_of(key)), bad);
 	for (size_t s = 0; s < nsides; s++)
 		report_jpush(cells, cmp_cell_json(sides[s].name, &row->cell[s], s > 0, bad), bad);
 	report_jset(o, "cells", cells, bad);
+	/* The events that moved with a changed figure (run --events), as the text's rows under it. */
+	for (size_t s = 1; s < nsides; s++) {
+		struct judge_cmp_event ev[16];
+		size_t n;
+		json_t *a;
+
+		if (!row->cell[s].present || !row->cell[s].significant || row->levels_differ ||
+		    !(n = judge_compare_events(sides, s, key, ev, NELEM(ev))))
+			continue;
+		if (!json_object_get(o, "events"))
+			report_jset(o, "events", json_array(), bad);
+		a = json_object_get(o, "events");
+		for (size_t i = 0; a && i < n; i++) {
+			json_t *e = json_object();
+
+			report_jset(e, "side", report_jstr(sides[s].name), bad);
+			report_jset(e, "event", json_string(ev[i].key), bad);
+			report_jset(e, "base", report_jreal(ev[i].base), bad);
+			report_jset(e, "value", report_jreal(ev[i].other), bad);
+			report_jset(e, "change", report_jreal(ev[i].change), bad);
+			report_jpush(a, e, bad);
+		}
+	}
 	return o;
 }
 

@@ -34,6 +34,14 @@ int report_export_json(FILE *out, const struct run_info *runs, size_t nruns);
  */
 int report_export_csv(FILE *out, const struct run_info *runs, size_t nruns);
 /*
+ * The same runs in KernelCI's KCIDB report format (version 5.3): a
+ * checkout and a build a kernel release, a test a result, path
+ * "kbench.<id>", its level as the number, its interval, unit and whether
+ * it is emulation's in misc; ids start with origin (the schema's
+ * [a-z0-9_]+, checked by the caller).  0 or -1.
+ */
+int report_export_kcidb(FILE *out, const struct run_info *runs, size_t nruns, const char *origin);
+/*
  * Read an export (path, or "-" for stdin) into runs, every field checked:
  * a file that is not JSON, not an export, from a newer kbench, larger than
  * REPORT_IMPORT_MAX_BYTES, or with a field missing, of the wrong type, out

@@ -572,6 +572,8 @@ static void imp_result(struct imp *im, json_t *o, struct result *r)
 	imp_records(im, o, &record_replica, 1, SIZE_MAX, &r->replicas, &r->nreplicas);
 	imp_where(im, o, r);
 	imp_usage(im, o, r);
+	/* A distribution's histogram: absent from an older kbench's export, made again from its samples. */
+	imp_records(im, o, &record_bucket, 1, SIZE_MAX, &r->buckets, &r->nbuckets);
 	imp_consistent(im, r);
 }
 

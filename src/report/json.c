@@ -344,16 +344,18 @@ static json_t *modes_array(const struct result *r, int *bad)
 
 /*
  * A distribution's (a wakeup latency's) percentiles as keys of the result
- * beside its max, and its log-linear histogram of the samples: a bucket
- * an object, lo <= value < hi in the result's unit, the empty ones left
- * out.  Only a result with a p50 value has them.
+ * beside its max; each one's interval over the replicas ("percentiles":
+ * p, value, ci_low, ci_high, null where fewer than two replicas had
+ * samples); and its log-linear histogram: a bucket an object, lo <= value
+ * < hi in the result's unit, the empty ones left out, as stored, or made
+ * from the samples where the store kept none (a run of an older kbench).
+ * Only a result with a p50 value has them.
  */
 static void distribution_keys(json_t *o, const struct result *r, int measured, int *bad)
 {
-	struct hist *h;
-	json_t *a;
-	/* The unit's nanoseconds: the histogram counts whole ns. */
-	double scale = strcmp(r->unit, "ms") == 0 ? 1e6 : strcmp(r->unit, "ns") == 0 ? 1 : 1e3;
+	struct result tmp;
+	const struct result *h = r;
+	json_t *a, *pa;
 
 	if (!measured || !result_value(r, hist_pct_keys[0]))
 		return;
@@ -362,34 +364,56 @@ static void distribution_keys(json_t *o, const struct result *r, int measured, i
 
 		report_jset(o, hist_pct_keys[i], v && !v->text[0] ? report_jreal(v->num) : json_null(), bad);
 	}
-	if (!r->samples || !r->n)
-		return;
-	if (!(h = calloc(1, sizeof(*h))) || !(a = json_array())) {
-		free(h);
-		*bad = 1;
-		return;
-	}
-	for (size_t i = 0; i < r->n; i++)
-		if (r->samples[i] >= 0)
-			hist_add(h, (uint64_t)llround(r->samples[i] * scale));
-	for (size_t b = 0; b < HIST_BUCKETS; b++) {
-		uint64_t lo, hi;
-		json_t *bo;
+	if (r->samples && r->n && (pa = json_array())) {
+		for (size_t i = 0; i < HIST_NPCT; i++) {
+			json_t *po = json_object();
+			double est, lo, hi;
 
-		if (!h->count[b])
-			continue;
-		if (!(bo = json_object())) {
-			*bad = 1;
-			break;
+			if (!po) {
+				*bad = 1;
+				break;
+			}
+			(void)result_percentile(r, hist_pcts[i], &est, &lo, &hi);
+			report_jset(po, "p", report_jreal(hist_pcts[i]), bad);
+			report_jset(po, "value", report_jreal(est), bad);
+			report_jset(po, "ci_low", report_jreal(lo), bad);
+			report_jset(po, "ci_high", report_jreal(hi), bad);
+			report_jpush(pa, po, bad);
 		}
-		hist_bounds(b, &lo, &hi);
-		report_jset(bo, "lo", report_jreal((double)lo / scale), bad);
-		report_jset(bo, "hi", hi == UINT64_MAX ? json_null() : report_jreal((double)hi / scale), bad);
-		report_jset(bo, "count", juint(h->count[b]), bad);
-		report_jpush(a, bo, bad);
+		report_jset(o, "percentiles", pa, bad);
 	}
-	free(h);
-	report_jset(o, "histogram", a, bad);
+	if (!r->buckets) {
+		if (!r->samples || !r->n)
+			return;
+		/* A shallow copy that owns only the buckets it is given. */
+		tmp = *r;
+		tmp.buckets = NULL;
+		tmp.nbuckets = 0;
+		if (result_buckets_fill(&tmp) < 0) {
+			*bad = 1;
+			return;
+		}
+		h = &tmp;
+	}
+	if (!(a = json_array())) {
+		*bad = 1;
+	} else {
+		for (size_t b = 0; b < h->nbuckets; b++) {
+			json_t *bo = json_object();
+
+			if (!bo) {
+				*bad = 1;
+				break;
+			}
+			report_jset(bo, "lo", report_jreal(h->buckets[b].lo), bad);
+			report_jset(bo, "hi", report_jreal(h->buckets[b].hi), bad);
+			report_jset(bo, "count", juint(h->buckets[b].count), bad);
+			report_jpush(a, bo, bad);
+		}
+		report_jset(o, "histogram", a, bad);
+	}
+	if (h == &tmp)
+		free(tmp.buckets);
 }
 
 /* A result's lists: values, points, replicas, samples, where each ran, a timed job's usage. */

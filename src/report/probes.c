@@ -9,6 +9,7 @@
 #include "report/fmt.h"
 #include "report/model.h"
 #include "report/text.h"
+#include "stats/hist.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -97,6 +98,43 @@ static void probes_locks(struct rm_doc *doc, const struct run_info *runs, size_t
 	}
 }
 
+/*
+ * A distribution's percentiles' intervals over its replicas, a note under
+ * its row: the table's columns have no room for them, and a tail's
+ * interval is as wide as the tail is rare.  Only where they were made
+ * (a fresh run) or its samples read (a stored one's summary reads none).
+ */
+static void probes_intervals(struct rm_doc *doc, const struct run_info *run, const struct result *r)
+{
+	static const char *const heads[HIST_NPCT] = { "p50", "p90", "p99", "p99.9" };
+	char name[160], line[1024], lo[64], hi[64];
+	size_t len;
+	int any = 0;
+
+	if (r->nreplicas < 2)
+		return;
+	text_run_name(run, name, sizeof(name));
+	len = (size_t)snprintf(line, sizeof(line), "  %s %s, 95%% over its %zu replicas:\n   ", name,
+			       r->id, r->nreplicas);
+	for (size_t p = 0; p < HIST_NPCT && len < sizeof(line); p++) {
+		double est, l = r->pct_low[p], h = r->pct_high[p];
+
+		/* Made with the percentiles (a fresh run); from the samples where they were read. */
+		if (!(h > 0) && r->samples &&
+		    result_percentile(r, hist_pcts[p], &est, &l, &h) < 0)
+			continue;
+		if (!(h > 0) || !isfinite(l))
+			continue;
+		report_fig(lo, sizeof(lo), l);
+		report_fig(hi, sizeof(hi), h);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %s..%s", any ? "," : "",
+					heads[p], lo, hi);
+		any = 1;
+	}
+	if (any)
+		rm_text(doc, RM_NOTE, line);
+}
+
 static void probes_wakes(struct rm_doc *doc, const struct run_info *runs, size_t nruns, int osw)
 {
 	char cell[LM_LABEL_CELL], name[160], line[1024];
@@ -116,6 +154,7 @@ static void probes_wakes(struct rm_doc *doc, const struct run_info *runs, size_t
 			const struct result *r = &runs[k].results[i];
 			const struct bench_value *pol = result_value(r, "policy");
 			const struct bench_value *why = result_value(r, "fifo_refused");
+			const struct bench_value *ld;
 
 			if (!probes_wake(r->id) || !text_usable(r))
 				continue;
@@ -127,6 +166,13 @@ static void probes_wakes(struct rm_doc *doc, const struct run_info *runs, size_t
 				probes_num(doc, PROBE_PCT_W, text_value_num(r, keys[p]));
 			probes_num(doc, PROBE_PCT_W, r->max);
 			rm_cell(doc, PROBE_WAKE_W, 0, pol && pol->text[0] ? pol->text : "-");
+			probes_intervals(doc, &runs[k], r);
+			if ((ld = result_value(r, "load")) && ld->text[0]) {
+				text_run_name(&runs[k], name, sizeof(name));
+				snprintf(line, sizeof(line), "  %s %s: measured under %s (run --load)", name,
+					 r->id, ld->text);
+				rm_text(doc, RM_NOTE, line);
+			}
 			if (why && why->text[0]) {
 				text_run_name(&runs[k], name, sizeof(name));
 				snprintf(line, sizeof(line), "  %s %s: SCHED_FIFO refused (%s), measured "

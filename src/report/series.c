@@ -12,6 +12,7 @@
 #include "report/jsonw.h"
 #include "report/svg.h"
 #include "core/parse.h"
+#include "judge/pct.h"
 #include "core/utf8.h"
 #include "stats/stats.h"
 
@@ -26,10 +27,14 @@ static const char *series_level_name(enum result_level level)
 	return level == LEVEL_FAST ? "fast" : "median";
 }
 
-/* "proc.fork", "ipc.pipe.lat [same]". */
+/* "proc.fork", "ipc.pipe.lat [same]", "wake.timer p99" (history --percentile). */
 static void series_name(const struct result *r, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s", r->id,
+	char pct[24] = "";
+
+	if (judge_pct_of(r) > 0)
+		snprintf(pct, sizeof(pct), " p%g", judge_pct_of(r));
+	snprintf(buf, size, "%s%s%s", r->id, pct,
 		 r->placement == PLACE_SAME ? " [same]" : r->placement == PLACE_SPREAD ? " [spread]" :
 		 r->placement == PLACE_NONE ? " [none]" : "");
 }

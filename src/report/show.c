@@ -8,6 +8,7 @@
 #include "report/fmt.h"
 #include "report/text.h"
 #include "core/replica.h"
+#include "stats/hist.h"
 #include "stats/stats.h"
 
 #include <inttypes.h>
@@ -351,8 +352,10 @@ static void show_figure(FILE *out, const struct result *r)
 		line_add(l, &n, "interference", "%.0f%% of the other CPUs%s", 100.0 * r->interference,
 			 result_busy(r) ? " (busy)" : "");
 	if (isfinite(r->drift))
-		line_add(l, &n, "drift", "%.1f%%, the sentinel across the replicas%s",
-			 100.0 * r->drift, r->drifted ? " (more than the precision)" : "");
+		/* Past 10x the tenth is noise, and its digits would pass 80 columns. */
+		line_add(l, &n, "drift", "%.*f%%, the sentinel across the replicas%s",
+			 fabs(r->drift) < 1 ? 1 : 0, 100.0 * r->drift,
+			 r->drifted ? " (more than the precision)" : "");
 	if (r->placement != PLACE_NA)
 		line_add(l, &n, "placement", "%s", place_name(r->placement));
 	if (r->parallel > 1) {
@@ -516,6 +519,82 @@ void report_show_sentinel_text(FILE *out, const struct run_info *run)
 	free(user);
 }
 
+/*
+ * A distribution's percentiles with their intervals over the replicas
+ * (where its samples were read) and its histogram, an octave a line, so
+ * that a second mode or a long tail shows in a few lines: each line the
+ * wakeups from lo to below hi, and the share at or below hi.
+ */
+static void show_histogram(FILE *out, const struct result *r);
+
+static void show_distribution(FILE *out, const struct result *r)
+{
+	static const char *const names[HIST_NPCT] = { "p50", "p90", "p99", "p99.9" };
+	char a[32], b[32], c[32];
+
+	if (!result_value(r, hist_pct_keys[0]))
+		return;
+	if (r->samples && r->n) {
+		fprintf(out, "\npercentile  %10s  over the replicas (95%%)\n", r->unit);
+		for (size_t i = 0; i < HIST_NPCT; i++) {
+			double est, lo, hi;
+
+			(void)result_percentile(r, hist_pcts[i], &est, &lo, &hi);
+			report_fig(a, sizeof(a), est);
+			report_fig(b, sizeof(b), lo);
+			report_fig(c, sizeof(c), hi);
+			if (isfinite(lo))
+				fprintf(out, "%-10s  %10s  %s to %s\n", names[i], a, b, c);
+			else
+				fprintf(out, "%-10s  %10s  -\n", names[i], a);
+		}
+	}
+	/* Made from the samples where the store kept none (a run of an older kbench). */
+	if (!r->buckets && r->samples && r->n) {
+		struct result tmp = *r;
+
+		tmp.buckets = NULL;
+		tmp.nbuckets = 0;
+		if (result_buckets_fill(&tmp) == 0)
+			show_histogram(out, &tmp);
+		free(tmp.buckets);
+		return;
+	}
+	show_histogram(out, r);
+}
+
+/* A histogram an octave a line: its wakeups from lo to below hi, and the share at or below hi. */
+static void show_histogram(FILE *out, const struct result *r)
+{
+	uint64_t total = 0, seen = 0;
+	char a[32], b[32];
+
+	for (size_t k = 0; r->buckets && k < r->nbuckets; k++)
+		total += r->buckets[k].count;
+	if (!total)
+		return;
+	fprintf(out, "\nhistogram (%s)        count   at or below\n", r->unit);
+	for (size_t k = 0; k < r->nbuckets;) {
+		double lo = r->buckets[k].lo, hi = r->buckets[k].hi;
+		uint64_t n = 0;
+
+		/* An octave: the buckets from lo to below twice lo (the one from 0 alone). */
+		do {
+			n += r->buckets[k].count;
+			hi = r->buckets[k].hi;
+			k++;
+		} while (k < r->nbuckets && lo > 0 && r->buckets[k].lo < 2 * lo);
+		seen += n;
+		report_fig(a, sizeof(a), lo);
+		if (isfinite(hi))
+			report_fig(b, sizeof(b), hi);
+		else
+			snprintf(b, sizeof(b), "up");
+		fprintf(out, "%9s to %-9s %9llu   %6.2f%%\n", a, b, (unsigned long long)n,
+			100.0 * (double)seen / (double)total);
+	}
+}
+
 int report_show_text(FILE *out, const struct run_info *run, const char *id)
 {
 	struct sysinfo si;
@@ -537,6 +616,7 @@ int report_show_text(FILE *out, const struct run_info *run, const char *id)
 		} else {
 			show_figure(out, r);
 		}
+		show_distribution(out, r);
 		show_replicas(out, r);
 	}
 	return shown;

@@ -159,6 +159,21 @@
 	");\n"
 
 /*
+ * A distribution's log-linear histogram (version 12), a row a bucket that
+ * counted a value, its bounds in the result's unit (hi NULL: the last
+ * bucket, unbounded).  Spelt once for store_schema and migration 11.
+ */
+#define STORE_SQL_RESULT_HIST \
+	"CREATE TABLE result_hist (\n" \
+	"  result_id INTEGER NOT NULL REFERENCES results(id),\n" \
+	"  idx INTEGER NOT NULL,\n" \
+	"  lo REAL NOT NULL,\n" \
+	"  hi REAL,\n" \
+	"  count INTEGER NOT NULL\n" \
+	");\n" \
+	"CREATE INDEX result_hist_result_id ON result_hist(result_id);\n"
+
+/*
  * The current schema, created in one go on an empty file.  interference and
  * overhead, then placement, parallel and aggregate and the columns after
  * them (to jobs), come last in `results` because a database migrated from
@@ -236,7 +251,8 @@ static const char store_schema[] =
 	STORE_SQL_REPLICAS_APART
 	STORE_SQL_REPLICAS_FAST
 	STORE_SQL_RESULT_USAGE
-	STORE_SQL_RUNS_SET;
+	STORE_SQL_RUNS_SET
+	STORE_SQL_RESULT_HIST;
 
 /*
  * Migrations, indexed by the version they start from: row v turns a
@@ -256,7 +272,9 @@ static const char store_schema[] =
  * ran, so apart NULL (unknown) for its results and replicas; version 9
  * lacked the index that finds a run's set; version 10 quoted the median,
  * so no level (NULL: its results are read at their 5th percentile, or
- * median), nothing said of slow spells, and no replica's fast level.
+ * median), nothing said of slow spells, and no replica's fast level;
+ * version 11 kept no histogram, so a distribution it stored has none of
+ * its own: its samples, every wakeup, give it when it is read.
  */
 static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	[0] = NULL,	/* version 0 is an empty file: store_schema creates it */
@@ -291,6 +309,7 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
 	       "ALTER TABLE results ADD COLUMN slow_share REAL;\n"
 	       "ALTER TABLE results ADD COLUMN slow_depth REAL;\n"
 	       STORE_SQL_REPLICAS_FAST,
+	[11] = STORE_SQL_RESULT_HIST,
 };
 /*
  * One of the results table's statements (STORE_SQL_*), its columns the
@@ -663,6 +682,7 @@ void store_close(struct store *st)
 	db_finalize(st->ins_point);
 	db_finalize(st->ins_replica);
 	db_finalize(st->ins_usage);
+	db_finalize(st->ins_bucket);
 	/* Statements are finalized above, so close cannot be left busy. */
 	db_close(st->db);
 	free(st);

@@ -18,7 +18,7 @@
 
 #include "core/result.h"
 
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 
 struct store;
 

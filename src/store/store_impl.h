@@ -27,6 +27,7 @@ struct store {
 	struct db_stmt *ins_point;	/* prepared once: one per curve point written */
 	struct db_stmt *ins_replica;	/* prepared once: one per replica written */
 	struct db_stmt *ins_usage;	/* prepared once: one per timed copy written */
+	struct db_stmt *ins_bucket;	/* prepared once: one per histogram bucket written */
 	char path[PATH_MAX];		/* for error messages */
 };
 

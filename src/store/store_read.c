@@ -473,13 +473,14 @@ static int store_load_records(struct store *st, struct store_rows *c, const stru
 }
 
 /*
- * A result's values, points and replicas from the stretch's cursors: 0, or
+ * A result's values, points, replicas and histogram from the stretch's cursors: 0, or
  * -1 with err filled.  The values are read into a list of their own first,
  * since a result holds them in place.
  */
 static int store_load_children(struct store *st, struct store_rows *values,
-			       struct store_rows *points, struct store_rows *replicas, int64_t run_id,
-			       int64_t rid, struct result *r, char *err)
+			       struct store_rows *points, struct store_rows *replicas,
+			       struct store_rows *hist, int64_t run_id, int64_t rid, struct result *r,
+			       char *err)
 {
 	struct bench_value *v = NULL;
 	size_t nv = 0;
@@ -496,7 +497,9 @@ static int store_load_children(struct store *st, struct store_rows *values,
 	return store_load_records(st, points, &record_point, run_id, rid, &r->points, &r->npoints,
 				  err) < 0 ||
 	       store_load_records(st, replicas, &record_replica, run_id, rid, &r->replicas,
-				  &r->nreplicas, err) < 0 ? -1 : 0;
+				  &r->nreplicas, err) < 0 ||
+	       store_load_records(st, hist, &record_bucket, run_id, rid, &r->buckets, &r->nbuckets,
+				  err) < 0 ? -1 : 0;
 }
 
 /*
@@ -560,7 +563,7 @@ static int store_tables_need_samples(const char *id)
 
 /* The cursors of a stretch of runs: the runs, their results, the children. */
 struct store_stretch {
-	struct store_rows runs, results, values, points, replicas, sentinel;
+	struct store_rows runs, results, values, points, replicas, hist, sentinel;
 	struct db_stmt *samples, *usage;	/* a result's, when the reader wants them */
 	int levels;		/* the runs and results alone, not their children */
 };
@@ -569,7 +572,7 @@ struct store_stretch {
 static int store_stretch_open(struct store_stretch *x, int64_t lo, int64_t hi)
 {
 	struct store_rows *all[] = { &x->runs, &x->results, &x->values, &x->points, &x->replicas,
-				     &x->sentinel };
+				     &x->hist, &x->sentinel };
 
 	/* Levels alone: the runs' and results' cursors, the first two. */
 	for (size_t i = 0; i < (x->levels ? 2 : sizeof(all) / sizeof(all[0])); i++)
@@ -582,13 +585,13 @@ static int store_stretch_open(struct store_stretch *x, int64_t lo, int64_t hi)
 static int store_stretch_failed(const struct store_stretch *x)
 {
 	return x->runs.rc < 0 || x->results.rc < 0 || x->values.rc < 0 || x->points.rc < 0 ||
-	       x->replicas.rc < 0 || x->sentinel.rc < 0;
+	       x->replicas.rc < 0 || x->hist.rc < 0 || x->sentinel.rc < 0;
 }
 
 static void store_stretch_reset(struct store_stretch *x)
 {
 	struct store_rows *all[] = { &x->runs, &x->results, &x->values, &x->points, &x->replicas,
-				     &x->sentinel };
+				     &x->hist, &x->sentinel };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		db_reset(all[i]->stmt);
@@ -601,6 +604,7 @@ static void store_stretch_finalize(struct store_stretch *x)
 	db_finalize(x->values.stmt);
 	db_finalize(x->points.stmt);
 	db_finalize(x->replicas.stmt);
+	db_finalize(x->hist.stmt);
 	db_finalize(x->sentinel.stmt);
 	db_finalize(x->samples);
 	db_finalize(x->usage);
@@ -620,11 +624,13 @@ static int store_stretch_prepare(struct store *st, struct store_stretch *x, char
 	x->values.runcol = 2 + (int)record_value.nfields;
 	x->points.runcol = 2 + (int)record_point.nfields;
 	x->replicas.runcol = 2 + (int)record_replica.nfields;
+	x->hist.runcol = 2 + (int)record_bucket.nfields;
 	x->sentinel.runcol = 2 + (int)record_sentinel.nfields;
 	if (store_prepare_results(st, STORE_SQL_SELECT, &x->results.stmt, err) < 0 ||
 	    store_prepare_record(st, &record_value, STORE_SQL_SELECT, &x->values.stmt, err) < 0 ||
 	    store_prepare_record(st, &record_point, STORE_SQL_SELECT, &x->points.stmt, err) < 0 ||
 	    store_prepare_record(st, &record_replica, STORE_SQL_SELECT, &x->replicas.stmt, err) < 0 ||
+	    store_prepare_record(st, &record_bucket, STORE_SQL_SELECT, &x->hist.stmt, err) < 0 ||
 	    store_prepare_record(st, &record_sentinel, STORE_SQL_SELECT, &x->sentinel.stmt, err) < 0 ||
 	    store_prepare_record(st, &record_usage, STORE_SQL_SELECT_ONE, &x->usage, err) < 0)
 		return -1;
@@ -660,7 +666,7 @@ static int store_load_results(struct store *st, struct run_info *run, int want,
 		struct result *r = &run->results[run->nresults++];
 		if (store_row_result(st, q, r, err) < 0 ||
 		    (!x->levels && store_load_children(st, &x->values, &x->points, &x->replicas,
-							run->id, rid, r, err) < 0))
+							&x->hist, run->id, rid, r, err) < 0))
 			return -1;
 		/*
 		 * Usage is beside the samples, so it comes with them or not at all;
@@ -877,6 +883,7 @@ static const char *const store_sql_delete_run[] = {
 	"DELETE FROM result_values WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
 	"DELETE FROM result_points WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
 	"DELETE FROM result_replicas WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
+	"DELETE FROM result_hist WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)",
 	"DELETE FROM sentinels WHERE run_id = ?",
 	"DELETE FROM results WHERE run_id = ?",
 	"DELETE FROM runs WHERE id = ?",

@@ -72,7 +72,8 @@ int store_prepare_writes(struct store *st, char *err)
 	if (store_prepare_record(st, &record_value, STORE_SQL_INSERT, &st->ins_value, err) < 0 ||
 	    store_prepare_record(st, &record_point, STORE_SQL_INSERT, &st->ins_point, err) < 0 ||
 	    store_prepare_record(st, &record_replica, STORE_SQL_INSERT, &st->ins_replica, err) < 0 ||
-	    store_prepare_record(st, &record_usage, STORE_SQL_INSERT, &st->ins_usage, err) < 0)
+	    store_prepare_record(st, &record_usage, STORE_SQL_INSERT, &st->ins_usage, err) < 0 ||
+	    store_prepare_record(st, &record_bucket, STORE_SQL_INSERT, &st->ins_bucket, err) < 0)
 		return -1;
 	return 0;
 }
@@ -386,7 +387,9 @@ static int store_result_insert(struct store *st, int64_t run_id, const struct re
 	if (store_insert_records(st->ins_usage, &record_usage, result_id, r->usage,
 				 r->samples ? r->n : 0) < 0 ||
 	    store_insert_records(st->ins_replica, &record_replica, result_id, r->replicas,
-				 r->nreplicas) < 0)
+				 r->nreplicas) < 0 ||
+	    store_insert_records(st->ins_bucket, &record_bucket, result_id, r->buckets,
+				 r->nbuckets) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -398,6 +401,7 @@ fail:
 	db_reset(st->ins_point);
 	db_reset(st->ins_replica);
 	db_reset(st->ins_usage);
+	db_reset(st->ins_bucket);
 	return -1;
 }
 
@@ -429,6 +433,7 @@ static const char *const store_sql_delete_result[] = {
 	"DELETE FROM result_values WHERE result_id = ?",
 	"DELETE FROM result_points WHERE result_id = ?",
 	"DELETE FROM result_replicas WHERE result_id = ?",
+	"DELETE FROM result_hist WHERE result_id = ?",
 	"DELETE FROM results WHERE id = ?",
 };
 

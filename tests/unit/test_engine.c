@@ -499,10 +499,82 @@ static void test_blocks(void **state)
 	engine_end(&e, NULL, NULL);
 }
 
+/*
+ * Three sides in blocks (kbench kernels with three kernels): each round
+ * starts every side once, measures each side's jobs together, in an
+ * order that is a permutation of the sides drawn from the seed and the
+ * round; over the rounds more than one order comes up; two sides keep
+ * engine_b_first's draw.
+ */
+static void test_blocks_three(void **state)
+{
+	const struct engine_job jobs[] = {
+		{ .b = &row_a, .place = PLACE_NA, .side = 1 }, { .b = &row_a, .place = PLACE_NA, .side = 2 },
+		{ .b = &row_a, .place = PLACE_NA, .side = 3 },
+		{ .b = &row_pipe, .place = PLACE_SAME, .side = 1 },
+		{ .b = &row_pipe, .place = PLACE_SAME, .side = 2 },
+		{ .b = &row_pipe, .place = PLACE_SAME, .side = 3 },
+	};
+	enum { ROUNDS = 8 };
+	struct engine e;
+	enum engine_state st;
+	int order[ENGINE_MAX_SIDES], firsts[3] = { 0, 0, 0 };
+
+	(void)state;
+	for (int r = 0; r < 50; r++) {
+		int two[2];
+
+		engine_side_order(99, r, 2, two);
+		assert_int_equal(two[0] == 2, engine_b_first(99, r, 0));
+		for (int n = 1; n <= ENGINE_MAX_SIDES; n++) {
+			int seen = 0;
+
+			engine_side_order(99, r, n, order);
+			for (int i = 0; i < n; i++) {
+				assert_true(order[i] >= 1 && order[i] <= n);
+				seen |= 1 << order[i];
+			}
+			assert_int_equal(seen, ((1 << n) - 1) << 1);
+		}
+	}
+	engine_fake(&e, 0);
+	e.paired = 1;
+	e.blocks = 1;
+	e.nsides = 3;
+	e.seed = 7;
+	e.cond = fake_boot;
+	engine_begin(&e, jobs, 6, ROUNDS);
+	do
+		st = engine_round(&e, NULL, NULL);
+	while (st == ENGINE_MORE);
+	assert_int_equal(st, ENGINE_DONE);
+	assert_int_equal(fake.switches, 3 * ROUNDS);
+	assert_int_equal(fake.ncalls, 6 * ROUNDS);
+	for (size_t r = 0; r < ROUNDS; r++) {
+		const struct call *c = &fake.calls[6 * r];
+
+		engine_side_order(7, (int)r, 3, order);
+		firsts[order[0] - 1]++;
+		/* A side's two jobs next to each other, the sides in the drawn order. */
+		for (int p = 0; p < 3; p++) {
+			assert_int_equal(c[2 * p].side, order[p]);
+			assert_int_equal(c[2 * p + 1].side, order[p]);
+			assert_ptr_equal(c[2 * p].b, &row_a);
+			assert_ptr_equal(c[2 * p + 1].b, &row_pipe);
+			assert_int_equal(c[2 * p].replica, (int)r);
+		}
+	}
+	assert_true((firsts[0] > 0) + (firsts[1] > 0) + (firsts[2] > 0) >= 2);
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(e.jr[i].n, ROUNDS);
+	engine_end(&e, NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_blocks_three),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_resting),
 		cmocka_unit_test(test_interrupted),

@@ -300,6 +300,71 @@ static void test_image_release(void **state)
 	unlink(path);
 }
 
+/*
+ * --modprobe's plan from a module tree's modules.dep: each module after
+ * what it needs (the line's last first, as modprobe loads them), none
+ * twice, names matched with '-' and '_' alike and without ".ko" or a
+ * compression's suffix; a module the tree lacks refused, naming it.
+ */
+static void test_modules_plan(void **state)
+{
+	char dir[] = "/tmp/kbench-test-mods.XXXXXX", path[PATH_MAX], err[ERRBUF_LEN];
+	char **plan = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(guest_modules_check(dir, err), -1);
+	assert_non_null(strstr(err, "no modules.dep"));
+	snprintf(path, sizeof(path), "%s/modules.dep", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("kernel/fs/ext4/ext4.ko.xz: kernel/lib/crc16.ko.xz kernel/fs/mbcache.ko.xz kernel/fs/jbd2/jbd2.ko.xz\n"
+	      "kernel/fs/mbcache.ko.xz:\n"
+	      "kernel/fs/jbd2/jbd2.ko.xz: kernel/lib/crc16.ko.xz\n"
+	      "kernel/lib/crc16.ko.xz:\n"
+	      "kernel/drivers/block/virtio_blk.ko:\n", f);
+	fclose(f);
+	assert_int_equal(guest_modules_check(dir, err), 0);
+	assert_int_equal(guest_modules_plan(dir, "ext4,virtio-blk,jbd2", &plan, &n, err), 0);
+	assert_int_equal(n, 5);
+	assert_string_equal(plan[0], "kernel/lib/crc16.ko.xz");
+	assert_string_equal(plan[1], "kernel/fs/jbd2/jbd2.ko.xz");
+	assert_string_equal(plan[2], "kernel/fs/mbcache.ko.xz");
+	assert_string_equal(plan[3], "kernel/fs/ext4/ext4.ko.xz");
+	assert_string_equal(plan[4], "kernel/drivers/block/virtio_blk.ko");
+	guest_modules_free(plan, n);
+	assert_int_equal(guest_modules_plan(dir, "ext4,btrfs", &plan, &n, err), -1);
+	assert_non_null(strstr(err, "no module 'btrfs'"));
+	/* Soft dependencies: by name or by alias, before (pre:) or after (post:), optional ('?'). */
+	assert_non_null(f = fopen(path, "a"));
+	fputs("kernel/lib/libcrc32c.ko:\nkernel/crypto/crc32c_generic.ko:\n"
+	      "kernel/arch/x86/crypto/crc32c-intel.ko:\nkernel/lib/late.ko:\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/modules.softdep", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("# soft dependencies\nsoftdep libcrc32c pre: crc32c post: late\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/modules.alias", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("alias crc32c crc32c_intel\nalias pci:v*d* crc32c_intel\nalias crc32c crc32c_generic\n", f);
+	fclose(f);
+	assert_int_equal(guest_modules_plan(dir, "libcrc32c,crc32c_generic", &plan, &n, err), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(plan[0], "?kernel/arch/x86/crypto/crc32c-intel.ko");
+	/* Named for itself as well: no longer optional. */
+	assert_string_equal(plan[1], "kernel/crypto/crc32c_generic.ko");
+	assert_string_equal(plan[2], "kernel/lib/libcrc32c.ko");
+	assert_string_equal(plan[3], "?kernel/lib/late.ko");
+	guest_modules_free(plan, n);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/modules.softdep", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/modules.dep", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_console_damaged),
 		cmocka_unit_test(test_console_panic),
 		cmocka_unit_test(test_image_release),
+		cmocka_unit_test(test_modules_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

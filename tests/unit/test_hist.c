@@ -5,7 +5,8 @@
  * a tail of ten slow wakeups in a thousand) are the known answers; the
  * histogram's percentiles bound the samples' from above within a bucket;
  * and a distribution's result gets its percentiles as values
- * (harness_percentiles).
+ * (harness_percentiles) with its histogram; each percentile's interval
+ * over the replicas has its known answer (result_percentile).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,6 +141,75 @@ static void test_result_percentiles(void **state)
 	assert_true(s[0] == 1 && s[199] == 200);
 	harness_percentiles(&r);
 	assert_int_equal(r.nvalues, 4);
+	/* And the histogram beside them: every sample counted once. */
+	assert_non_null(r.buckets);
+	uint64_t total = 0;
+	for (size_t b = 0; b < r.nbuckets; b++)
+		total += r.buckets[b].count;
+	assert_int_equal(total, 200);
+	free(r.buckets);
+}
+
+/*
+ * A distribution's histogram in its unit: 1.0 us twice and 2.5 us once
+ * fall in the buckets [992, 1024) and [2432, 2560) ns, the only two.
+ */
+static void test_buckets_fill(void **state)
+{
+	struct result r;
+	double s[3] = { 1.0, 2.5, 1.0 };
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	strcpy(r.unit, "us");
+	r.samples = s;
+	r.n = 3;
+	assert_int_equal(result_buckets_fill(&r), 0);
+	assert_int_equal(r.nbuckets, 2);
+	assert_true(r.buckets[0].lo == 0.992 && r.buckets[0].hi == 1.024 && r.buckets[0].count == 2);
+	assert_true(r.buckets[1].lo == 2.432 && r.buckets[1].hi == 2.56 && r.buckets[1].count == 1);
+	free(r.buckets);
+}
+
+/*
+ * Percentiles with their intervals over replicas, known answers: replica
+ * k's 100 samples are 1..100 times k + 1, so its p99 is 99 (k + 1) and
+ * its p50 50 (k + 1); of all 400 the p99 is 384 and the p50 96.  With 4
+ * replicas the interval of their median is their whole range, widened to
+ * hold the pooled value where it falls outside.
+ */
+static void test_percentile_intervals(void **state)
+{
+	struct result r;
+	struct result_sample where[400];
+	double s[400], est, lo, hi, rep[6];
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < 100; i++) {
+			s[k * 100 + i] = (i + 1) * (k + 1);
+			where[k * 100 + i] = (struct result_sample){ .replica = k, .cpu = -1 };
+		}
+	r.samples = s;
+	r.where = where;
+	r.n = 400;
+	r.nreplicas = 4;
+	assert_int_equal(result_replica_percentiles(&r, 99, rep, 6), 4);
+	assert_true(rep[0] == 99 && rep[1] == 198 && rep[2] == 297 && rep[3] == 396);
+	assert_true(isnan(rep[4]) && isnan(rep[5]));
+	assert_int_equal(result_percentile(&r, 99, &est, &lo, &hi), 0);
+	assert_true(est == 384 && lo == 99 && hi == 396);
+	assert_int_equal(result_percentile(&r, 50, &est, &lo, &hi), 0);
+	assert_true(est == 96 && lo == 50 && hi == 200);
+	/* Without the samples' places, no replica's percentile: no interval. */
+	r.where = NULL;
+	assert_int_equal(result_percentile(&r, 99, &est, &lo, &hi), 0);
+	assert_true(est == 384 && isnan(lo) && isnan(hi));
+	/* Out of range: nothing. */
+	assert_int_equal(result_percentile(&r, 0, &est, &lo, &hi), -1);
+	assert_int_equal(result_percentile(&r, 100.5, &est, &lo, &hi), -1);
+	assert_true(isnan(est));
 }
 
 int main(void)
@@ -150,6 +220,8 @@ int main(void)
 		cmocka_unit_test(test_rank_tail),
 		cmocka_unit_test(test_hist_percentiles),
 		cmocka_unit_test(test_result_percentiles),
+		cmocka_unit_test(test_buckets_fill),
+		cmocka_unit_test(test_percentile_intervals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

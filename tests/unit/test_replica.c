@@ -499,6 +499,30 @@ static void test_steady_not_widened(void **state)
 	assert_true(drifted <= 0.05);
 }
 
+/*
+ * A sentinel preempted through a busy machine's spells reads a spread of
+ * several times its median: the interval widens by that factor, not by its
+ * exponential (a 3 us figure once read [2e-5, 5e5] and its run could not
+ * be imported again).  Lognormal sd 3: quartiles e^-2.02..e^2.02, a spread
+ * of 7.4 medians, so at most 1 + 1.45 * 7.4 = 11.8 either way.
+ */
+static void test_wild_machine_bounded(void **state)
+{
+	gsl_rng *rng = *state;
+	static struct path p;
+	struct result a;
+
+	memset(&p, 0, sizeof(p));
+	sim_invocation(rng, &p, 0, 240, REPLICA_DEFAULT, 0.5,
+		       &(struct sim_cfg){ .sentinel_sd = 3, .timeline = 1 }, &a);
+	print_message("wild sentinel: median %.3f in [%.3f, %.3f]\n", a.median, a.ci_low, a.ci_high);
+	assert_true(a.ci_low > 0);
+	assert_true(a.ci_high / a.median > 4);
+	assert_true(a.ci_high / a.median < 20);
+	assert_true(a.median / a.ci_low < 20);
+	result_free(&a);
+}
+
 /* ------------------------------------------------------------------ */
 /* The merge's rules                                                   */
 /* ------------------------------------------------------------------ */
@@ -683,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_two_state_coverage),
 		cmocka_unit_test(test_wandering_coverage),
 		cmocka_unit_test(test_steady_not_widened),
+		cmocka_unit_test(test_wild_machine_bounded),
 		cmocka_unit_test(test_merge_outcomes),
 		cmocka_unit_test(test_merge_curve),
 		cmocka_unit_test(test_merge_modes),

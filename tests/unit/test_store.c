@@ -497,6 +497,12 @@ static void assert_same_result(const struct result *want, const struct result *g
 		assert_same_double(got->values[i].num, want->values[i].num);
 		assert_string_equal(got->values[i].text, want->values[i].text);
 	}
+	assert_int_equal(got->nbuckets, want->nbuckets);
+	for (size_t i = 0; i < want->nbuckets; i++) {
+		assert_same_double(got->buckets[i].lo, want->buckets[i].lo);
+		assert_same_double(got->buckets[i].hi, want->buckets[i].hi);
+		assert_true(got->buckets[i].count == want->buckets[i].count);
+	}
 	assert_int_equal(got->npoints, want->npoints);
 	for (size_t i = 0; i < want->npoints; i++) {
 		assert_string_equal(got->points[i].series, want->points[i].series);
@@ -700,7 +706,7 @@ static void test_round_trip(void **state)
 		"SELECT count(*) FROM pg_indexes i WHERE schemaname = current_schema() AND NOT EXISTS"
 		" (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)" :
 		"SELECT count(*) FROM sqlite_master WHERE type = 'index'"
-		" AND name NOT LIKE 'sqlite_autoindex%'"), 9);
+		" AND name NOT LIKE 'sqlite_autoindex%'"), 10);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 3);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_replicas"), 2);
 	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sentinels"), 3);
@@ -2266,6 +2272,93 @@ static void test_migrate_v7(void **state)
 	assert_same_schema(path, fresh);
 }
 
+/* A distribution: wake.timer with its percentiles and a histogram of three buckets, the last unbounded. */
+static void make_distribution(struct result *r)
+{
+	make_result(r, "wake.timer", 0);
+	add_value(r, "p50", 12.5, NULL);
+	add_value(r, "p90", 20, NULL);
+	add_value(r, "p99", 99, NULL);
+	add_value(r, "p999", 1100, NULL);
+	r->buckets = calloc(3, sizeof(*r->buckets));
+	assert_non_null(r->buckets);
+	r->nbuckets = 3;
+	r->buckets[0] = (struct result_bucket){ 12.288, 13.312, 500 };
+	r->buckets[1] = (struct result_bucket){ 98.304, 102.4, 7 };
+	r->buckets[2] = (struct result_bucket){ 1099511627.776, (double)NAN, 1 };
+}
+
+/*
+ * A distribution's histogram is kept whole, the last bucket's open end
+ * too; and a database of version 11, which kept none, is upgraded on
+ * opening (both engines: the table made, the version 12) after which its
+ * old distribution loads without a histogram and a new one with its own,
+ * and a run deleted takes its histogram with it.
+ */
+static void test_histogram_and_v11(void **state)
+{
+	struct fixture *f = fixture(state);
+	char err[ERRBUF_LEN] = "", fresh[PATH_MAX];
+	const char *sel[] = { "new" };
+	struct run_info run, *runs;
+	struct result r;
+	struct store *st;
+	int n;
+
+	st = store_open(f->db, err);
+	assert_non_null(st);
+	make_run(&run, "old");
+	assert_int_equal(store_run_begin(st, &run, err), 0);
+	make_distribution(&r);
+	assert_int_equal(store_result_add(st, run.id, &r, err), 0);
+	n = store_runs_load(st, NULL, 0, 0, &runs, err);
+	assert_int_equal(n, 1);
+	assert_same_result(&r, &runs[0].results[0], 0);
+	store_runs_free(runs, (size_t)n);
+	store_close(st);
+	run_info_free(&run);
+
+	/* Made a version 11 database: no histograms, its version 11. */
+	raw_exec(f->db, "DROP TABLE result_hist");
+	raw_exec(f->db, on_pg ? "UPDATE kbench_schema SET version = 11" : "PRAGMA user_version = 11");
+	assert_int_equal(raw_version(f->db), 11);
+	st = store_open(f->db, err);
+	if (!st)
+		fail_msg("open v11: %s", err);
+	assert_int_equal(raw_version(f->db), STORE_SCHEMA_VERSION);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_hist"), 0);
+	n = store_runs_load(st, NULL, 0, 0, &runs, err);
+	assert_int_equal(n, 1);
+	assert_int_equal(runs[0].results[0].nbuckets, 0);
+	assert_null(runs[0].results[0].buckets);
+	assert_non_null(result_value(&runs[0].results[0], "p99"));
+	store_runs_free(runs, (size_t)n);
+
+	/* The upgraded database takes a histogram and gives it back. */
+	make_run(&run, "new");
+	assert_int_equal(store_run_begin(st, &run, err), 0);
+	assert_int_equal(store_result_add(st, run.id, &r, err), 0);
+	n = store_runs_load(st, sel, 1, 0, &runs, err);
+	assert_int_equal(n, 1);
+	assert_same_result(&r, &runs[0].results[0], 0);
+	store_runs_free(runs, (size_t)n);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_hist"), 3);
+	assert_int_equal(store_runs_delete(st, sel, 1, err), 1);
+	assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_hist"), 0);
+	run_info_free(&run);
+	result_free(&r);
+	store_close(st);
+
+	/* On SQLite, the upgraded file's schema is a fresh one's. */
+	if (!on_pg) {
+		fixture_db(f, "fresh11", fresh, sizeof(fresh));
+		st = store_open(fresh, err);
+		assert_non_null(st);
+		store_close(st);
+		assert_same_schema(f->db, fresh);
+	}
+}
+
 /*
  * Issue 13: a zero-byte file is what SQLite takes for a new database, so
  * an opener that must not create one (the readers, rename and delete)
@@ -2459,6 +2552,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readonly, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v7, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_histogram_and_v11, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_file_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delete_in_progress, setup, teardown),
 	};

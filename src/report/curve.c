@@ -140,17 +140,6 @@ static void curve_name(const char *id, size_t len, char *buf, size_t size)
 		 strncmp(dot, ".thread", 7) == 0 ? "threads" : "processes");
 }
 
-static void curve_num(struct rm_doc *doc, int width, double v)
-{
-	char cell[64];
-
-	if (isfinite(v))
-		report_fig(cell, sizeof(cell), v);
-	else
-		snprintf(cell, sizeof(cell), "-");
-	rm_cell(doc, width, 1, cell);
-}
-
 void curve_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 {
 	struct curve_point p[CURVE_MAX_POINTS];
@@ -184,12 +173,12 @@ void curve_model(struct rm_doc *doc, const struct run_info *runs, size_t nruns)
 				rm_line(doc, RM_ROW);
 				snprintf(cell, sizeof(cell), "%d", p[j].tasks);
 				rm_cell(doc, CURVE_TASKS_W, 1, cell);
-				curve_num(doc, CURVE_RATE_W, p[j].rate);
+				rm_num(doc, CURVE_RATE_W, p[j].rate);
 				report_fig(lo, sizeof(lo), p[j].lo);
 				report_fig(hi, sizeof(hi), p[j].hi);
 				snprintf(cell, sizeof(cell), "  %s to %s", lo, hi);
 				rm_cell(doc, CURVE_CI_W, 0, cell);
-				curve_num(doc, CURVE_LINEAR_W, p[j].linear);
+				rm_num(doc, CURVE_LINEAR_W, p[j].linear);
 				if (isfinite(p[j].efficiency))
 					snprintf(cell, sizeof(cell), "%.0f%%", 100 * p[j].efficiency);
 				else

@@ -3,6 +3,8 @@
  */
 #include "report/model.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +102,17 @@ void rm_cell(struct rm_doc *doc, int width, int right, const char *text)
 	if (!l->cells[l->ncells].text)
 		doc->oom = 1;
 	l->ncells++;
+}
+
+void rm_num(struct rm_doc *doc, int width, double v)
+{
+	char cell[64];
+
+	if (isfinite(v))
+		report_fig(cell, sizeof(cell), v);
+	else
+		snprintf(cell, sizeof(cell), "-");
+	rm_cell(doc, width, 1, cell);
 }
 
 static struct rm_cell *last_cell(struct rm_doc *doc)

@@ -85,6 +85,8 @@ void rm_lead(struct rm_doc *doc);
 void rm_line(struct rm_doc *doc, enum rm_kind kind);
 /* A cell at the end of the last line. */
 void rm_cell(struct rm_doc *doc, int width, int right, const char *text);
+/* A figure's cell, right-aligned, as report_fig writes it; "-" when not finite. */
+void rm_num(struct rm_doc *doc, int width, double v);
 /* The last cell's spaces before it in the text (1 unless said). */
 void rm_gap(struct rm_doc *doc, int gap);
 /* The page's columns the last cell takes (1 unless said). */

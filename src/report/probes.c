@@ -45,17 +45,6 @@ static int probes_any(const struct run_info *runs, size_t nruns, int (*is)(const
 	return 0;
 }
 
-static void probes_num(struct rm_doc *doc, int width, double v)
-{
-	char cell[64];
-
-	if (isfinite(v))
-		report_fig(cell, sizeof(cell), v);
-	else
-		snprintf(cell, sizeof(cell), "-");
-	rm_cell(doc, width, 1, cell);
-}
-
 static void probes_locks(struct rm_doc *doc, const struct run_info *runs, size_t nruns, int osw)
 {
 	char cell[LM_LABEL_CELL], lo[64], hi[64], name[160], line[1024];
@@ -79,14 +68,14 @@ static void probes_locks(struct rm_doc *doc, const struct run_info *runs, size_t
 			rm_cell(doc, osw, 0, cell);
 			snprintf(cell, sizeof(cell), "%s%s", r->id + 5, text_place_tag(r));
 			rm_cell(doc, PROBE_FIG_W, 0, cell);
-			probes_num(doc, PROBE_NUM_W, result_figure(r));
+			rm_num(doc, PROBE_NUM_W, result_figure(r));
 			result_figure_ci(r, &flo, &fhi);
 			report_fig(lo, sizeof(lo), flo);
 			report_fig(hi, sizeof(hi), fhi);
 			snprintf(cell, sizeof(cell), "%s to %s", lo, hi);
 			rm_cell(doc, PROBE_CI_W, 0, cell);
-			probes_num(doc, PROBE_PCT_W, runs[k].mhz > 0 ? result_figure(r) * runs[k].mhz / 1000
-								       : (double)NAN);
+			rm_num(doc, PROBE_PCT_W, runs[k].mhz > 0 ? result_figure(r) * runs[k].mhz / 1000
+								  : (double)NAN);
 		}
 	for (size_t k = 0; k < nruns; k++) {
 		text_run_name(&runs[k], name, sizeof(name));
@@ -163,8 +152,8 @@ static void probes_wakes(struct rm_doc *doc, const struct run_info *runs, size_t
 			rm_cell(doc, osw, 0, cell);
 			rm_cell(doc, PROBE_WAKE_W, 0, r->id);
 			for (size_t p = 0; p < 4; p++)
-				probes_num(doc, PROBE_PCT_W, text_value_num(r, keys[p]));
-			probes_num(doc, PROBE_PCT_W, r->max);
+				rm_num(doc, PROBE_PCT_W, text_value_num(r, keys[p]));
+			rm_num(doc, PROBE_PCT_W, r->max);
 			rm_cell(doc, PROBE_WAKE_W, 0, pol && pol->text[0] ? pol->text : "-");
 			probes_intervals(doc, &runs[k], r);
 			if ((ld = result_value(r, "load")) && ld->text[0]) {

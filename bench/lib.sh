@@ -68,3 +68,27 @@ for run in doc["runs"]:
 loadavg() {
 	cut -d' ' -f1-3 /proc/loadavg
 }
+
+# cyclictest's 1 us histogram (-h) on stdin: "p50 p99 max count" in us (max
+# from its "# Max Latencies" line, nan without one), each percentile the
+# first bucket that reaches its rank.
+ct_hist_pcts() {
+	python3 -c '
+import sys
+hist, mx = [], float("nan")
+for line in sys.stdin:
+    f = line.split()
+    if len(f) == 2 and f[0].isdigit():
+        hist.append((int(f[0]), int(f[1])))
+    elif line.startswith("# Max Latencies"):
+        mx = int(f[-1])
+total = sum(c for _, c in hist)
+def pct(p):
+    rank, seen = -(-p * total // 100), 0
+    for us, c in hist:
+        seen += c
+        if seen >= rank:
+            return us
+    return float("nan")
+print("%.2f %.2f %.2f %d" % (pct(50), pct(99), mx, total))'
+}

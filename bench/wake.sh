@@ -26,25 +26,9 @@ r = json.load(sys.stdin)["runs"][0]["results"][0]
 print("%.2f %.2f %.2f %s %d" % (r["p50"], r["p99"], r["max"], r["values"].get("policy"), r["n"]))'
 }
 
-ct_wake() { # p50 p99 max policy, in us, from cyclictest's histogram
-	cyclictest -m -q -t 1 -p 90 -i 1000 -l "$LOOPS" -h 2000 2>/dev/null |
-		python3 -c '
-import sys
-hist, mx = [], None
-for line in sys.stdin:
-    f = line.split()
-    if len(f) == 2 and f[0].isdigit():
-        hist.append((int(f[0]), int(f[1])))
-    elif line.startswith("# Max Latencies"):
-        mx = int(f[-1])
-total = sum(c for _, c in hist)
-def pct(p):
-    rank, seen = -(-p * total // 100), 0
-    for us, c in hist:
-        seen += c
-        if seen >= rank:
-            return us
-print("%.2f %.2f %.2f SCHED_FIFO %d" % (pct(50), pct(99), mx if mx is not None else float("nan"), total))'
+ct_wake() { # p50 p99 max policy count, in us, from cyclictest's histogram
+	cyclictest -m -q -t 1 -p 90 -i 1000 -l "$LOOPS" -h 2000 2>/dev/null | ct_hist_pcts |
+		awk '{ print $1, $2, $3, "SCHED_FIFO", $4 }'
 }
 
 echo "wake: $ROUNDS rounds of $SECS s a side, interval 1000 us, SCHED_FIFO 90, $(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(loadavg), cyclictest $(cyclictest --help 2>&1 | head -1 | awk '{print $NF}')"

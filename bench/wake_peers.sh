@@ -50,23 +50,8 @@ print("%.2f %.2f" % (d["wakeup_latency_pct50.0"], d["wakeup_latency_pct99.0"]))'
 sch1() { sch 1; }
 
 ct() { # p50 p99 from cyclictest's 1 us histogram
-	cyclictest -m -q -t 1 -p 90 -i 1000 -l $((SECS * 1000)) -h 4000 2>/dev/null |
-		python3 -c '
-import sys
-hist = []
-for line in sys.stdin:
-    f = line.split()
-    if len(f) == 2 and f[0].isdigit():
-        hist.append((int(f[0]), int(f[1])))
-total = sum(c for _, c in hist)
-def pct(p):
-    rank, seen = -(-p * total // 100), 0
-    for us, c in hist:
-        seen += c
-        if seen >= rank:
-            return us
-    return float("nan")
-print("%.2f %.2f" % (pct(50), pct(99)))'
+	cyclictest -m -q -t 1 -p 90 -i 1000 -l $((SECS * 1000)) -h 4000 2>/dev/null | ct_hist_pcts |
+		awk '{ print $1, $2 }'
 }
 
 LOADPIDS=
